@@ -1,0 +1,3 @@
+package toolreg
+
+//go:generate go run ./cmd/toolgen

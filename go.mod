@@ -1,0 +1,14 @@
+module github.com/toolreg/toolreg
+
+go 1.26.0
+
+require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/sashabaranov/go-openai v1.43.0 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)
