@@ -39,7 +39,7 @@ func (n Now) Execute(ctx context.Context, args NowArgs) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	loc, err := loadZone(args.Timezone)
+	loc, err := nowLoadZone(args.Timezone)
 	if err != nil {
 		return "", err
 	}
@@ -55,8 +55,8 @@ func (n Now) Execute(ctx context.Context, args NowArgs) (string, error) {
 		t.Format(time.RFC3339)), nil
 }
 
-// loadZone resolves an IANA zone name; the empty name means UTC.
-func loadZone(name string) (*time.Location, error) {
+// nowLoadZone resolves an IANA zone name; the empty name means UTC.
+func nowLoadZone(name string) (*time.Location, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "", strings.EqualFold(name, "UTC"), strings.EqualFold(name, "Z"):
