@@ -9,6 +9,7 @@ package toolreg
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -212,6 +213,16 @@ type argError struct{ err error }
 func (e *argError) Error() string   { return e.err.Error() }
 func (e *argError) Unwrap() []error { return []error{ErrArguments, e.err} }
 
+// EncodeResult encodes a tool's typed result as JSON text for the model.
+// Generated code uses it for tools whose Execute does not return a string.
+func EncodeResult(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode result: %w", err)
+	}
+	return string(b), nil
+}
+
 // Call runs the named tool with args, the JSON text the model sent. It never
 // panics and never returns a Go error: every failure (an unknown name, bad
 // arguments, the tool's error, a panic, the tool's timeout or ctx ending) is
@@ -222,6 +233,9 @@ func (e *argError) Unwrap() []error { return []error{ErrArguments, e.err} }
 // to finish on its own, and that is logged.
 func (r *Registry) Call(ctx context.Context, name, args string) Result {
 	start := time.Now()
+	if strings.TrimSpace(args) == "" {
+		args = "{}" // Some models send no arguments for a tool that takes none.
+	}
 	e, ok := r.Lookup(name)
 	if !ok {
 		err := fmt.Errorf("%w %q", ErrUnknownTool, name)

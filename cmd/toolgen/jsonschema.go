@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// schemaJSON returns the JSON Schema of an args struct as compact JSON,
+// with properties in field order. It says exactly what the generated
+// decoder accepts: required fields, types, constraints, and no other
+// properties.
+func schemaJSON(t *typ) string {
+	var w schemaWriter
+	w.object(t)
+	return w.buf.String()
+}
+
+type schemaWriter struct {
+	buf bytes.Buffer
+}
+
+func (w *schemaWriter) str(s string) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	w.buf.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+func (w *schemaWriter) key(k string) {
+	if last := w.buf.Bytes(); len(last) > 0 && last[len(last)-1] != '{' && last[len(last)-1] != '[' {
+		w.buf.WriteByte(',')
+	}
+	w.str(k)
+	w.buf.WriteByte(':')
+}
+
+func (w *schemaWriter) object(t *typ) {
+	w.buf.WriteByte('{')
+	w.key("type")
+	w.str("object")
+	w.key("properties")
+	w.buf.WriteByte('{')
+	for _, f := range t.Fields {
+		w.key(f.JSONName)
+		w.value(f.Type, f.Doc, f.C)
+	}
+	w.buf.WriteByte('}')
+	var req []string
+	for _, f := range t.Fields {
+		if f.Required {
+			req = append(req, f.JSONName)
+		}
+	}
+	if len(req) > 0 {
+		w.key("required")
+		w.buf.WriteByte('[')
+		for i, r := range req {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			w.str(r)
+		}
+		w.buf.WriteByte(']')
+	}
+	w.key("additionalProperties")
+	w.buf.WriteString("false")
+	w.buf.WriteByte('}')
+}
+
+// value writes the schema of one value with its description and
+// constraints.
+func (w *schemaWriter) value(t *typ, desc string, c constraints) {
+	t = t.value()
+	if t.Kind == kStruct {
+		// Put the description first, then the object's own keys.
+		var inner schemaWriter
+		inner.object(t)
+		w.buf.WriteByte('{')
+		if desc != "" {
+			w.key("description")
+			w.str(desc)
+			w.buf.WriteByte(',')
+		}
+		w.buf.Write(inner.buf.Bytes()[1:])
+		return
+	}
+	w.buf.WriteByte('{')
+	w.key("type")
+	w.str(jsonType(t))
+	if desc != "" {
+		w.key("description")
+		w.str(desc)
+	}
+	if len(c.Enum) > 0 {
+		w.key("enum")
+		w.buf.WriteByte('[')
+		for i, e := range c.Enum {
+			if i > 0 {
+				w.buf.WriteByte(',')
+			}
+			w.buf.WriteString(e)
+		}
+		w.buf.WriteByte(']')
+	}
+	lo, hi := bounds(t, c)
+	if lo != "" {
+		w.key("minimum")
+		w.buf.WriteString(lo)
+	}
+	if hi != "" {
+		w.key("maximum")
+		w.buf.WriteString(hi)
+	}
+	w.count("minLength", c.MinLength)
+	w.count("maxLength", c.MaxLength)
+	if c.Pattern != "" {
+		w.key("pattern")
+		w.str(c.Pattern)
+	}
+	w.count("minItems", c.MinItems)
+	w.count("maxItems", c.MaxItems)
+	if c.Default != "" {
+		w.key("default")
+		w.buf.WriteString(c.Default)
+	}
+	if t.Kind == kSlice {
+		w.key("items")
+		w.value(t.Elem, "", constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1})
+	}
+	w.buf.WriteByte('}')
+}
+
+func (w *schemaWriter) count(key string, n int) {
+	if n >= 0 {
+		w.key(key)
+		w.buf.WriteString(strconv.Itoa(n))
+	}
+}
+
+func jsonType(t *typ) string {
+	switch t.Kind {
+	case kString:
+		return "string"
+	case kBool:
+		return "boolean"
+	case kInt, kUint:
+		return "integer"
+	case kFloat:
+		return "number"
+	case kSlice:
+		return "array"
+	}
+	return "object"
+}
+
+// bounds returns the minimum and maximum of a number: the tag's, or else
+// the limits of an integer type narrower than 64 bits (and 0 for unsigned
+// types), so that the schema says what the decoder accepts.
+func bounds(t *typ, c constraints) (lo, hi string) {
+	lo, hi = c.Minimum, c.Maximum
+	switch t.Kind {
+	case kInt:
+		if t.Bits < 64 {
+			if lo == "" {
+				lo = strconv.FormatInt(-1<<(t.Bits-1), 10)
+			}
+			if hi == "" {
+				hi = strconv.FormatInt(1<<(t.Bits-1)-1, 10)
+			}
+		}
+	case kUint:
+		if lo == "" {
+			lo = "0"
+		}
+		if hi == "" && t.Bits < 64 {
+			hi = strconv.FormatUint(1<<t.Bits-1, 10)
+		}
+	}
+	return lo, hi
+}

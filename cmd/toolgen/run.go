@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// run is toolgen's command line; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("toolgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("dir", "toolbox", "the tool package `directory`")
+	out := fs.String("o", "zz_registry_gen.go", "the output `file`")
+	check := fs.Bool("check", false, "write nothing; fail if there is a warning or the output file is stale")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: toolgen [-dir DIR] [-o FILE] [-check]\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "toolgen: unexpected arguments %q\n", fs.Args())
+		fs.Usage()
+		return 2
+	}
+	res, err := generate(*dir, *out)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 1
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, w)
+	}
+	if *check {
+		old, err := os.ReadFile(*out)
+		switch {
+		case err != nil:
+			fmt.Fprintf(stderr, "toolgen: %v\n", err)
+			return 1
+		case !bytes.Equal(old, res.Source):
+			fmt.Fprintf(stderr, "toolgen: %s is stale: run go generate ./...\n", *out)
+			return 1
+		case len(res.Warnings) > 0:
+			fmt.Fprintf(stderr, "toolgen: %d warning(s)\n", len(res.Warnings))
+			return 1
+		}
+		return 0
+	}
+	if old, err := os.ReadFile(*out); err == nil && bytes.Equal(old, res.Source) {
+		return 0
+	}
+	if err := os.WriteFile(*out, res.Source, 0o644); err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// result is what generate computes: the output file's contents and the
+// warnings. Writing it is the caller's business, so that -check is a
+// comparison and not another code path.
+type result struct {
+	Source   []byte
+	Warnings []diagnostic
+	Tools    []*toolInfo
+}
+
+// generate loads the tool package in dir and renders the registry file out.
+// Warning positions are relative to the current directory.
+func generate(dir, out string) (*result, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("working directory: %w", err)
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("tool package directory: %w", err)
+	}
+	tp, err := load(absDir, wd)
+	if err != nil {
+		return nil, err
+	}
+	outDir, err := filepath.Abs(filepath.Dir(out))
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	name, err := packageName(outDir, filepath.Base(out))
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(tp.ModuleDir, outDir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("output directory %s is not in module %s (%s)", outDir, tp.ModulePath, tp.ModuleDir)
+	}
+	path := tp.ModulePath
+	if rel != "." {
+		path += "/" + filepath.ToSlash(rel)
+	}
+	src, err := emit(path, name, tp)
+	if err != nil {
+		return nil, err
+	}
+	return &result{Source: src, Warnings: tp.Warnings, Tools: tp.Tools}, nil
+}
+
+// packageName returns the package name declared by the Go files of dir,
+// other than skip and tests.
+func packageName(dir, skip string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("output directory: %w", err)
+	}
+	names := map[string]bool{}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == skip {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly)
+		if err != nil {
+			return "", fmt.Errorf("output package: %w", err)
+		}
+		names[f.Name.Name] = true
+	}
+	list := slices.Sorted(maps.Keys(names))
+	if len(list) != 1 {
+		return "", fmt.Errorf("output directory %s: want the Go files of one package beside the output file (for example generate.go), found packages %q", dir, list)
+	}
+	return list[0], nil
+}

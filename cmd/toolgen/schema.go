@@ -1,0 +1,426 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// fieldDocs maps the position of each struct field name in files to the
+// field's doc comment (or, failing that, its line comment), as one
+// paragraph per blank-line-separated block.
+func fieldDocs(files []*ast.File) map[token.Pos]string {
+	docs := map[token.Pos]string{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				cg := fl.Doc
+				if cg == nil {
+					cg = fl.Comment
+				}
+				if cg == nil {
+					continue
+				}
+				text := docText(cg.Text())
+				for _, name := range fl.Names {
+					docs[name.Pos()] = text
+				}
+			}
+			return true
+		})
+	}
+	return docs
+}
+
+// docText joins the lines of each paragraph of a comment with spaces.
+func docText(s string) string {
+	var paras []string
+	for _, p := range strings.Split(strings.TrimSpace(s), "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			paras = append(paras, p)
+		}
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// deriver turns an args type into the model, warning about what JSON
+// Schema or the decoder cannot express.
+type deriver struct {
+	c  *checker
+	at token.Pos // where to report problems that have no better position
+}
+
+// typeOf describes t; stack holds the named struct types being described,
+// to refuse recursive types. It returns nil after a warning.
+func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
+	t = types.Unalias(t)
+	out := &typ{}
+	if n, ok := t.(*types.Named); ok {
+		if n.Obj().Pkg() != nil {
+			out.Path = n.Obj().Pkg().Path()
+		}
+		out.Name = n.Obj().Name()
+		if n.TypeArgs().Len() > 0 {
+			d.c.warn(d.at, "generic type %s is not supported in tool arguments", n)
+			return nil
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		if out.Name == "" {
+			out.Name = u.Name()
+		}
+		switch k := u.Kind(); {
+		case k == types.String:
+			out.Kind = kString
+		case k == types.Bool:
+			out.Kind = kBool
+		case k == types.Int || k == types.Int64:
+			out.Kind, out.Bits = kInt, 64
+		case k == types.Int8:
+			out.Kind, out.Bits = kInt, 8
+		case k == types.Int16:
+			out.Kind, out.Bits = kInt, 16
+		case k == types.Int32:
+			out.Kind, out.Bits = kInt, 32
+		case k == types.Uint || k == types.Uint64:
+			out.Kind, out.Bits = kUint, 64
+		case k == types.Uint8:
+			out.Kind, out.Bits = kUint, 8
+		case k == types.Uint16:
+			out.Kind, out.Bits = kUint, 16
+		case k == types.Uint32:
+			out.Kind, out.Bits = kUint, 32
+		case k == types.Float32:
+			out.Kind, out.Bits = kFloat, 32
+		case k == types.Float64:
+			out.Kind, out.Bits = kFloat, 64
+		default:
+			d.c.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+			return nil
+		}
+		return out
+	case *types.Pointer:
+		if _, ok := t.(*types.Named); ok {
+			d.c.warn(d.at, "named pointer type %s is not supported: use *T", t)
+			return nil
+		}
+		if _, ok := u.Elem().Underlying().(*types.Pointer); ok {
+			d.c.warn(d.at, "pointer to pointer %s is not supported", t)
+			return nil
+		}
+		out.Kind = kPtr
+		out.Elem = d.typeOf(u.Elem(), stack)
+		if out.Elem == nil {
+			return nil
+		}
+		return out
+	case *types.Slice:
+		if _, ok := t.(*types.Named); ok {
+			d.c.warn(d.at, "named slice type %s is not supported: use []T", t)
+			return nil
+		}
+		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
+			d.c.warn(d.at, "type %s is not supported (encoding/json reads it as base64): use string", t)
+			return nil
+		}
+		out.Kind = kSlice
+		out.Elem = d.typeOf(u.Elem(), stack)
+		if out.Elem == nil {
+			return nil
+		}
+		return out
+	case *types.Struct:
+		n, ok := t.(*types.Named)
+		if !ok {
+			d.c.warn(d.at, "anonymous struct type is not supported in tool arguments: declare a named struct type")
+			return nil
+		}
+		if slices.Contains(stack, n) {
+			d.c.warn(d.at, "recursive type %s cannot be described without $ref: tool arguments must be a tree of distinct struct types", n.Obj().Name())
+			return nil
+		}
+		out.Kind = kStruct
+		ok = true
+		for i := range u.NumFields() {
+			f := d.field(u.Field(i), u.Tag(i), append(stack, n))
+			if f == nil {
+				if !u.Field(i).Exported() || reflect.StructTag(u.Tag(i)).Get("json") == "-" {
+					continue
+				}
+				ok = false
+				continue
+			}
+			out.Fields = append(out.Fields, f)
+		}
+		if !ok {
+			return nil
+		}
+		return out
+	default:
+		d.c.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+		return nil
+	}
+}
+
+// field describes one struct field, or returns nil: silently for fields
+// that encoding/json ignores too, after a warning otherwise.
+func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
+	if !v.Exported() {
+		return nil
+	}
+	st := reflect.StructTag(tag)
+	jsonTag, hasJSON := st.Lookup("json")
+	name, opts, _ := strings.Cut(jsonTag, ",")
+	if name == "-" && opts == "" {
+		return nil
+	}
+	if v.Embedded() {
+		d.c.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
+		return nil
+	}
+	if name == "" {
+		name = v.Name()
+	}
+	f := &field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
+	inner := &deriver{c: d.c, at: v.Pos()}
+	f.Type = inner.typeOf(v.Type(), stack)
+	if f.Type == nil {
+		return nil
+	}
+	omitempty := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
+	f.Required = !omitempty && f.Type.Kind != kPtr
+	_ = hasJSON
+	bad := false
+	if f.Doc == "" {
+		d.c.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
+		bad = true
+	}
+	if !validJSONName(name) {
+		d.c.warn(v.Pos(), "field %s: json name %q is not usable: use letters, digits, '_' and '-'", v.Name(), name)
+		bad = true
+	}
+	c, err := parseConstraints(st.Get("jsonschema"), f)
+	if err != nil {
+		d.c.warn(v.Pos(), "field %s: bad jsonschema tag: %v", v.Name(), err)
+		bad = true
+	}
+	f.C = c
+	if bad {
+		return nil
+	}
+	return f
+}
+
+func validJSONName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// splitTag splits a jsonschema tag at commas not escaped by a backslash.
+func splitTag(tag string) []string {
+	var parts []string
+	var cur strings.Builder
+	for i := 0; i < len(tag); i++ {
+		switch {
+		case tag[i] == '\\' && i+1 < len(tag) && tag[i+1] == ',':
+			cur.WriteByte(',')
+			i++
+		case tag[i] == ',':
+			parts = append(parts, cur.String())
+			cur.Reset()
+		default:
+			cur.WriteByte(tag[i])
+		}
+	}
+	return append(parts, cur.String())
+}
+
+// parseConstraints reads a jsonschema tag: comma-separated key=value pairs
+// (a literal comma is written \,), with the keys enum (repeated), minimum,
+// maximum, default, minLength, maxLength, pattern, minItems and maxItems.
+func parseConstraints(tag string, f *field) (constraints, error) {
+	c := constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1}
+	if strings.TrimSpace(tag) == "" {
+		return c, nil
+	}
+	vt := f.Type.value()
+	seen := map[string]bool{}
+	for _, part := range splitTag(tag) {
+		key, val, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		if !ok {
+			return c, fmt.Errorf("%q is not key=value", part)
+		}
+		if seen[key] && key != "enum" {
+			return c, fmt.Errorf("%s given twice", key)
+		}
+		seen[key] = true
+		switch key {
+		case "enum":
+			lit, err := literal(vt, val)
+			if err != nil {
+				return c, fmt.Errorf("enum value: %w", err)
+			}
+			if slices.Contains(c.Enum, lit) {
+				return c, fmt.Errorf("enum value %s given twice", lit)
+			}
+			c.Enum = append(c.Enum, lit)
+		case "minimum", "maximum":
+			if vt.Kind != kInt && vt.Kind != kUint && vt.Kind != kFloat {
+				return c, fmt.Errorf("%s applies to numbers, not %s", key, kindName(vt))
+			}
+			lit, err := literal(vt, val)
+			if err != nil {
+				return c, fmt.Errorf("%s: %w", key, err)
+			}
+			if key == "minimum" {
+				c.Minimum = lit
+			} else {
+				c.Maximum = lit
+			}
+		case "default":
+			lit, err := literal(vt, val)
+			if err != nil {
+				return c, fmt.Errorf("default: %w", err)
+			}
+			c.Default = lit
+		case "minLength", "maxLength", "minItems", "maxItems":
+			want := kString
+			if strings.HasSuffix(key, "Items") {
+				want = kSlice
+			}
+			if vt.Kind != want {
+				return c, fmt.Errorf("%s applies to %s, not %s", key, kindName(&typ{Kind: want}), kindName(vt))
+			}
+			n, err := strconv.Atoi(strings.TrimSpace(val))
+			if err != nil || n < 0 {
+				return c, fmt.Errorf("%s must be a non-negative integer, got %q", key, val)
+			}
+			switch key {
+			case "minLength":
+				c.MinLength = n
+			case "maxLength":
+				c.MaxLength = n
+			case "minItems":
+				c.MinItems = n
+			case "maxItems":
+				c.MaxItems = n
+			}
+		case "pattern":
+			if vt.Kind != kString {
+				return c, fmt.Errorf("pattern applies to strings, not %s", kindName(vt))
+			}
+			if _, err := regexp.Compile(val); err != nil {
+				return c, fmt.Errorf("pattern: %w", err)
+			}
+			c.Pattern = val
+		default:
+			return c, fmt.Errorf("unknown key %q (known: enum, minimum, maximum, default, minLength, maxLength, pattern, minItems, maxItems)", key)
+		}
+	}
+	return c, checkConstraints(c, f)
+}
+
+// checkConstraints checks that the constraints agree with each other and
+// with the field.
+func checkConstraints(c constraints, f *field) error {
+	if c.Minimum != "" && c.Maximum != "" && num(c.Minimum) > num(c.Maximum) {
+		return fmt.Errorf("minimum %s is greater than maximum %s", c.Minimum, c.Maximum)
+	}
+	if c.MinLength >= 0 && c.MaxLength >= 0 && c.MinLength > c.MaxLength {
+		return fmt.Errorf("minLength %d is greater than maxLength %d", c.MinLength, c.MaxLength)
+	}
+	if c.MinItems >= 0 && c.MaxItems >= 0 && c.MinItems > c.MaxItems {
+		return fmt.Errorf("minItems %d is greater than maxItems %d", c.MinItems, c.MaxItems)
+	}
+	if c.Default == "" {
+		return nil
+	}
+	switch {
+	case f.Required:
+		return fmt.Errorf("default on a required field: add omitempty to the json tag")
+	case f.Type.Kind == kPtr:
+		return fmt.Errorf("default on a pointer field: use a non-pointer field with omitempty")
+	case len(c.Enum) > 0 && !slices.Contains(c.Enum, c.Default):
+		return fmt.Errorf("default %s is not one of the enum values", c.Default)
+	case c.Minimum != "" && num(c.Default) < num(c.Minimum), c.Maximum != "" && num(c.Default) > num(c.Maximum):
+		return fmt.Errorf("default %s is outside minimum/maximum", c.Default)
+	}
+	return nil
+}
+
+func num(lit string) float64 {
+	f, _ := strconv.ParseFloat(lit, 64)
+	return f
+}
+
+func kindName(t *typ) string {
+	switch t.Kind {
+	case kString:
+		return "strings"
+	case kBool:
+		return "booleans"
+	case kInt, kUint:
+		return "integers"
+	case kFloat:
+		return "numbers"
+	case kSlice:
+		return "arrays"
+	case kStruct:
+		return "objects"
+	}
+	return "this type"
+}
+
+// literal parses a tag value as a value of t and returns its JSON text.
+func literal(t *typ, val string) (string, error) {
+	switch t.Kind {
+	case kString:
+		b, _ := json.Marshal(val)
+		return string(b), nil
+	case kBool:
+		b, err := strconv.ParseBool(strings.TrimSpace(val))
+		if err != nil {
+			return "", fmt.Errorf("%q is not a boolean", val)
+		}
+		return strconv.FormatBool(b), nil
+	case kInt:
+		n, err := strconv.ParseInt(strings.TrimSpace(val), 10, t.Bits)
+		if err != nil {
+			return "", fmt.Errorf("%q is not an integer of %d bits", val, t.Bits)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case kUint:
+		n, err := strconv.ParseUint(strings.TrimSpace(val), 10, t.Bits)
+		if err != nil {
+			return "", fmt.Errorf("%q is not an unsigned integer of %d bits", val, t.Bits)
+		}
+		return strconv.FormatUint(n, 10), nil
+	case kFloat:
+		f, err := strconv.ParseFloat(strings.TrimSpace(val), t.Bits)
+		if err != nil {
+			return "", fmt.Errorf("%q is not a number", val)
+		}
+		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	}
+	return "", fmt.Errorf("applies to strings, numbers and booleans, not %s", kindName(t))
+}

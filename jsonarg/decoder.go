@@ -1,0 +1,514 @@
+// Package jsonarg reads the JSON arguments of a tool call strictly and
+// without reflection. Generated registries call it: toolgen emits, for each
+// tool, straight-line code that walks the arguments object field by field
+// with a Decoder and checks every constraint of the tool's JSON Schema as it
+// goes.
+//
+// A Decoder accepts exactly the JSON grammar of RFC 8259. It differs from
+// encoding/json on purpose in a few places, each stricter or friendlier to a
+// model:
+//
+//   - object keys match field names exactly (encoding/json also accepts any
+//     case), and a key given twice is an error (encoding/json keeps the last);
+//   - an integer field accepts any number with no fractional part, so 1e2
+//     and 3.0 are 100 and 3, as JSON Schema's "integer" does (encoding/json
+//     rejects them);
+//   - null is not a value of any field: an optional field is left out
+//     instead (encoding/json ignores null).
+//
+// Invalid UTF-8 in strings is replaced by U+FFFD, as encoding/json does.
+package jsonarg
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Decoder reads one JSON text. The zero value is not usable; see
+// NewDecoder.
+type Decoder struct {
+	data []byte
+	pos  int
+	// first is true right after '{' or '[', before the first member.
+	first bool
+	// buf holds an object key that had escapes, between Key calls.
+	buf []byte
+}
+
+// NewDecoder returns a decoder that reads data.
+func NewDecoder(data []byte) Decoder {
+	return Decoder{data: data}
+}
+
+func (d *Decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next non-space byte, or 0 at the end of the input.
+func (d *Decoder) peek() byte {
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		return d.data[d.pos]
+	}
+	return 0
+}
+
+// ObjectStart reads the '{' that opens an object.
+func (d *Decoder) ObjectStart() error {
+	if d.peek() != '{' {
+		return d.mismatch("object")
+	}
+	d.pos++
+	d.first = true
+	return nil
+}
+
+// ArrayStart reads the '[' that opens an array.
+func (d *Decoder) ArrayStart() error {
+	if d.peek() != '[' {
+		return d.mismatch("array")
+	}
+	d.pos++
+	d.first = true
+	return nil
+}
+
+// NextField reads the next key of the current object and the ':' after it.
+// It returns ok false, having read the closing '}', when the object ends.
+// The key is valid until the next call.
+func (d *Decoder) NextField() (key []byte, ok bool, err error) {
+	c := d.peek()
+	if c == '}' {
+		d.pos++
+		d.first = false
+		return nil, false, nil
+	}
+	if !d.first {
+		if c != ',' {
+			return nil, false, d.syntax("expected ',' or '}' after an object member")
+		}
+		d.pos++
+		c = d.peek()
+	}
+	d.first = false
+	if c != '"' {
+		return nil, false, d.syntax("expected a string key")
+	}
+	key, err = d.readString(true)
+	if err != nil {
+		return nil, false, err
+	}
+	if d.peek() != ':' {
+		return nil, false, d.syntax("expected ':' after an object key")
+	}
+	d.pos++
+	return key, true, nil
+}
+
+// NextItem prepares to read the next element of the current array. It
+// returns false, having read the closing ']', when the array ends.
+func (d *Decoder) NextItem() (bool, error) {
+	c := d.peek()
+	if c == ']' {
+		d.pos++
+		d.first = false
+		return false, nil
+	}
+	if !d.first {
+		if c != ',' {
+			return false, d.syntax("expected ',' or ']' after an array element")
+		}
+		d.pos++
+	}
+	d.first = false
+	return true, nil
+}
+
+// End checks that nothing but white space follows the value read.
+func (d *Decoder) End() error {
+	if d.peek() != 0 {
+		return d.syntax("unexpected data after the arguments object")
+	}
+	return nil
+}
+
+// String reads a string.
+func (d *Decoder) String() (string, error) {
+	if d.peek() != '"' {
+		return "", d.mismatch("string")
+	}
+	b, err := d.readString(false)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// Bool reads true or false.
+func (d *Decoder) Bool() (bool, error) {
+	switch d.peek() {
+	case 't':
+		if d.literal("true") {
+			return true, nil
+		}
+	case 'f':
+		if d.literal("false") {
+			return false, nil
+		}
+	}
+	return false, d.mismatch("boolean")
+}
+
+func (d *Decoder) literal(word string) bool {
+	if len(d.data)-d.pos >= len(word) && string(d.data[d.pos:d.pos+len(word)]) == word {
+		d.pos += len(word)
+		return true
+	}
+	return false
+}
+
+// Int reads an integer that fits in a signed integer of the given bits.
+func (d *Decoder) Int(bits int) (int64, error) {
+	lit, integral, err := d.number("integer")
+	if err != nil {
+		return 0, err
+	}
+	lo, hi := int64(math.MinInt64)>>(64-bits), int64(math.MaxInt64)>>(64-bits)
+	if integral {
+		if n, ok := parseInt(lit); ok && n >= lo && n <= hi {
+			return n, nil
+		}
+		return 0, d.rangeError(lit, "integer", float64(lo), float64(hi))
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil || f != math.Trunc(f) {
+		return 0, d.errorf("expected integer, got number %s", clip(lit))
+	}
+	// float64(hi) rounds up to 2^bits-1 for 64 bits, so compare with <.
+	if f < float64(lo) || f >= -float64(lo) {
+		return 0, d.rangeError(lit, "integer", float64(lo), float64(hi))
+	}
+	return int64(f), nil
+}
+
+// Uint reads a non-negative integer that fits in an unsigned integer of the
+// given bits.
+func (d *Decoder) Uint(bits int) (uint64, error) {
+	lit, integral, err := d.number("integer")
+	if err != nil {
+		return 0, err
+	}
+	hi := uint64(math.MaxUint64) >> (64 - bits)
+	if integral {
+		if lit[0] != '-' {
+			if n, ok := parseUint(lit); ok && n <= hi {
+				return n, nil
+			}
+		} else if string(lit) == "-0" {
+			return 0, nil
+		}
+		return 0, d.rangeError(lit, "integer", 0, float64(hi))
+	}
+	f, err := strconv.ParseFloat(string(lit), 64)
+	if err != nil || f != math.Trunc(f) {
+		return 0, d.errorf("expected integer, got number %s", clip(lit))
+	}
+	if f < 0 || f >= float64(hi)+1 {
+		return 0, d.rangeError(lit, "integer", 0, float64(hi))
+	}
+	return uint64(f), nil
+}
+
+// Float reads a number that fits in a float of the given bits (32 or 64).
+func (d *Decoder) Float(bits int) (float64, error) {
+	lit, _, err := d.number("number")
+	if err != nil {
+		return 0, err
+	}
+	f, err := strconv.ParseFloat(string(lit), bits)
+	if err != nil {
+		return 0, d.errorf("number %s is out of range", clip(lit))
+	}
+	return f, nil
+}
+
+func (d *Decoder) rangeError(lit []byte, what string, lo, hi float64) error {
+	return d.errorf("expected %s from %s to %s, got %s", what,
+		strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64), clip(lit))
+}
+
+// number reads a number literal, checking the JSON grammar, and reports
+// whether it has neither fraction nor exponent.
+func (d *Decoder) number(want string) (lit []byte, integral bool, err error) {
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		return nil, false, d.mismatch(want)
+	}
+	start := d.pos
+	p := d.pos
+	data := d.data
+	if data[p] == '-' {
+		p++
+	}
+	switch {
+	case p < len(data) && data[p] == '0':
+		p++
+	case p < len(data) && data[p] >= '1' && data[p] <= '9':
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	default:
+		d.pos = p
+		return nil, false, d.syntax("expected a digit in a number")
+	}
+	integral = true
+	if p < len(data) && data[p] == '.' {
+		integral = false
+		p++
+		if p >= len(data) || data[p] < '0' || data[p] > '9' {
+			d.pos = p
+			return nil, false, d.syntax("expected a digit after the decimal point")
+		}
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	}
+	if p < len(data) && (data[p] == 'e' || data[p] == 'E') {
+		integral = false
+		p++
+		if p < len(data) && (data[p] == '+' || data[p] == '-') {
+			p++
+		}
+		if p >= len(data) || data[p] < '0' || data[p] > '9' {
+			d.pos = p
+			return nil, false, d.syntax("expected a digit in the exponent")
+		}
+		for p < len(data) && data[p] >= '0' && data[p] <= '9' {
+			p++
+		}
+	}
+	d.pos = p
+	return data[start:p], integral, nil
+}
+
+// parseInt parses a valid JSON integer literal, reporting overflow.
+func parseInt(lit []byte) (int64, bool) {
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	u, ok := parseUint(lit)
+	if !ok {
+		return 0, false
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true
+	}
+	if u > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// parseUint parses the digits of a valid JSON integer literal.
+func parseUint(lit []byte) (uint64, bool) {
+	var n uint64
+	for _, c := range lit {
+		if n > (math.MaxUint64-9)/10 {
+			// Slow path near the limit.
+			if n > math.MaxUint64/10 {
+				return 0, false
+			}
+			m := n*10 + uint64(c-'0')
+			if m < n*10 {
+				return 0, false
+			}
+			n = m
+			continue
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
+
+// readString reads a string whose opening quote is at d.pos. For keys, an
+// unescaped key is returned as a slice of the input; otherwise the result
+// may be in d.buf.
+func (d *Decoder) readString(key bool) ([]byte, error) {
+	start := d.pos + 1
+	p := start
+	data := d.data
+	for p < len(data) {
+		c := data[p]
+		switch {
+		case c == '"':
+			d.pos = p + 1
+			return data[start:p], nil
+		case c == '\\' || c >= utf8.RuneSelf:
+			return d.readStringSlow(start, p)
+		case c < 0x20:
+			d.pos = p
+			return nil, d.syntax("control character in a string")
+		}
+		p++
+	}
+	d.pos = p
+	return nil, d.syntax("unterminated string")
+}
+
+func (d *Decoder) readStringSlow(start, p int) ([]byte, error) {
+	data := d.data
+	out := append(d.buf[:0], data[start:p]...)
+	for p < len(data) {
+		c := data[p]
+		switch {
+		case c == '"':
+			d.pos = p + 1
+			d.buf = out
+			return out, nil
+		case c < 0x20:
+			d.pos = p
+			return nil, d.syntax("control character in a string")
+		case c == '\\':
+			p++
+			if p >= len(data) {
+				d.pos = p
+				return nil, d.syntax("unterminated string")
+			}
+			switch data[p] {
+			case '"', '\\', '/':
+				out = append(out, data[p])
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := hex4(data[p+1:])
+				if !ok {
+					d.pos = p
+					return nil, d.syntax(`expected four hex digits after \u`)
+				}
+				p += 4
+				if utf16.IsSurrogate(r) {
+					r2, ok2 := rune(-1), false
+					if len(data) > p+2 && data[p+1] == '\\' && data[p+2] == 'u' {
+						r2, ok2 = hex4(data[p+3:])
+					}
+					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+						r = dec
+						p += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				d.pos = p
+				return nil, d.syntax("invalid escape in a string")
+			}
+			p++
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			p++
+		default:
+			r, size := utf8.DecodeRune(data[p:])
+			out = utf8.AppendRune(out, r) // RuneError for invalid bytes, as encoding/json
+			p += size
+		}
+	}
+	d.pos = p
+	return nil, d.syntax("unterminated string")
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r*16 + rune(c)
+	}
+	return r, true
+}
+
+// kind names the JSON value that starts at the next byte, for messages.
+func (d *Decoder) kind() string {
+	switch c := d.peek(); {
+	case c == 0:
+		return "end of input"
+	case c == '"':
+		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(false); err == nil {
+			return "string " + strconv.Quote(string(clip(b)))
+		}
+		return "string"
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == 't' || c == 'f':
+		return "boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		if lit, _, err := (&Decoder{data: d.data, pos: d.pos}).number(""); err == nil {
+			return "number " + string(clip(lit))
+		}
+		return "number"
+	default:
+		return fmt.Sprintf("invalid character %q", c)
+	}
+}
+
+// clip shortens b for an error message.
+func clip(b []byte) []byte {
+	const max = 40
+	if len(b) <= max {
+		return b
+	}
+	return append(b[:max:max], "…"...)
+}
+
+func (d *Decoder) mismatch(want string) error {
+	got := d.kind()
+	if got == "null" {
+		return d.errorf("expected %s, got null (leave an optional field out instead of sending null)", want)
+	}
+	return d.errorf("expected %s, got %s", want, got)
+}
+
+func (d *Decoder) syntax(msg string) error {
+	return &Error{Msg: fmt.Sprintf("invalid JSON at offset %d: %s", d.pos, msg), syntax: true}
+}
+
+func (d *Decoder) errorf(format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
+}
