@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Tools is what a conversation needs of the tools: their spec table and a
+// way to call one. *toolreg.Registry implements it.
+type Tools interface {
+	// Specs returns the tools spec table sent to the model.
+	Specs() []openai.Tool
+	// Call runs the named tool with the model's JSON arguments. It must
+	// not panic and is called concurrently; a failure is a Result whose
+	// Text begins "Error:".
+	Call(ctx context.Context, name, args string) toolreg.Result
+}
+
+// The defaults of a Conversation's bounds.
+const (
+	DefaultMaxSteps     = 16
+	DefaultMaxToolCalls = 64
+)
+
+// Caller is the tool.Call.Caller of the calls a Conversation makes.
+const Caller = "agent"
+
+// Conversation is a conversation with a model that may call tools. It keeps
+// the messages across turns. Set its fields before the first turn; its
+// methods are safe for concurrent use, and turns run one at a time.
+type Conversation struct {
+	// Client is the endpoint. Required.
+	Client *Client
+	// Tools are the tools offered to the model; none when nil.
+	Tools Tools
+	// System is the system message sent first with every request, if not
+	// empty. It is not part of Messages.
+	System string
+	// Session identifies the conversation to the tools (tool.Call.Session).
+	Session string
+	// MaxSteps bounds the model requests of one turn; DefaultMaxSteps when
+	// zero or less. A turn still asking for tools after that many requests
+	// fails with ErrMaxSteps.
+	MaxSteps int
+	// MaxToolCalls bounds the tool calls run in one turn;
+	// DefaultMaxToolCalls when zero or less. Calls past it are not run: the
+	// model is told so in their tool messages.
+	MaxToolCalls int
+	// Sink receives the events of each turn; none when nil.
+	Sink Sink
+
+	mu    sync.Mutex
+	msgs  []Message
+	usage Usage
+}
+
+// Turn sends the user's text, runs the tools the model calls until it
+// answers without tool calls, and returns that answer. If the turn fails,
+// the conversation is left as it was before it, and the error is also
+// reported to the Sink as an EventError.
+func (c *Conversation) Turn(ctx context.Context, userText string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	em := &emitter{sink: c.Sink}
+	answer, msgs, err := c.turn(ctx, userText, em)
+	if err != nil {
+		em.emit(Event{Type: EventError, Step: em.step, Error: err.Error()})
+		return "", err
+	}
+	c.msgs = msgs
+	return answer, nil
+}
+
+func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (string, []Message, error) {
+	if c.Client == nil {
+		return "", nil, errors.New("chat: conversation has no client")
+	}
+	var specs []openai.Tool
+	if c.Tools != nil {
+		specs = c.Tools.Specs()
+	}
+	maxSteps := c.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	budget := c.MaxToolCalls
+	if budget <= 0 {
+		budget = DefaultMaxToolCalls
+	}
+	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
+	for step := 1; step <= maxSteps; step++ {
+		em.step = step
+		resp, err := c.Client.Complete(ctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
+		if err != nil {
+			return "", nil, fmt.Errorf("turn step %d: %w", step, err)
+		}
+		if resp.Usage != nil {
+			c.usage = c.usage.Add(*resp.Usage)
+			em.emit(Event{Type: EventUsage, Usage: resp.Usage})
+		}
+		msg := resp.Message
+		msg.Role = RoleAssistant
+		if len(msg.ToolCalls) == 0 {
+			// Reasoning is only needed back on messages that made tool
+			// calls; leave it out of the others.
+			msg.ReasoningContent = nil
+			msgs = append(msgs, msg)
+			em.emit(Event{Type: EventAnswer, Text: msg.Content})
+			return msg.Content, msgs, nil
+		}
+		msgs = append(msgs, msg)
+		if step == maxSteps {
+			break
+		}
+		msgs = append(msgs, c.runTools(ctx, msg.ToolCalls, &budget, em)...)
+		if err := ctx.Err(); err != nil {
+			return "", nil, fmt.Errorf("turn step %d: %w", step, context.Cause(ctx))
+		}
+	}
+	return "", nil, fmt.Errorf("%w: the model still asked for tools after %d requests (MaxSteps)", ErrMaxSteps, maxSteps)
+}
+
+// withSystem returns msgs with the system message first, if any.
+func (c *Conversation) withSystem(msgs []Message) []Message {
+	if c.System == "" {
+		return msgs
+	}
+	out := make([]Message, 0, len(msgs)+1)
+	out = append(out, Message{Role: RoleSystem, Content: c.System})
+	return append(out, msgs...)
+}
+
+// runTools runs calls concurrently, at most *budget of them, and returns
+// one tool message per call, in the calls' order.
+func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *int, em *emitter) []Message {
+	out := make([]Message, len(calls))
+	var wg sync.WaitGroup
+	for i, tc := range calls {
+		em.emit(Event{Type: EventToolCall, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments})
+		if *budget <= 0 {
+			text := fmt.Sprintf("Error: %s was not run: this turn reached its limit of tool calls; answer with what you have", tc.Function.Name)
+			out[i] = Message{Role: RoleTool, Content: text, ToolCallID: tc.ID}
+			em.emit(Event{Type: EventToolResult, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments, Result: text, Error: "tool call limit reached"})
+			continue
+		}
+		*budget--
+		wg.Go(func() {
+			res := c.call(ctx, tc)
+			out[i] = Message{Role: RoleTool, Content: res.Text, ToolCallID: tc.ID}
+			ev := Event{Type: EventToolResult, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments, Result: res.Text, Duration: res.Duration}
+			if res.Err != nil {
+				ev.Error = res.Err.Error()
+			}
+			em.emit(ev)
+			c.Client.logger().LogAttrs(ctx, slog.LevelDebug, "chat: tool call",
+				slog.String("tool", tc.Function.Name), slog.String("id", tc.ID),
+				slog.Duration("duration", res.Duration), slog.Bool("failed", res.Err != nil))
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// call runs one tool call with its id and name in the context. A panic or
+// a result breaking the Tools contract becomes an "Error:" result.
+func (c *Conversation) call(ctx context.Context, tc ToolCall) (res toolreg.Result) {
+	start := time.Now()
+	name := tc.Function.Name
+	defer func() {
+		if p := recover(); p != nil {
+			res = toolreg.Result{
+				Text: fmt.Sprintf("Error: %s: panic: %v", name, p),
+				Err:  fmt.Errorf("%s: %w: %v", name, toolreg.ErrPanic, p),
+			}
+		}
+		if res.Err != nil && !strings.HasPrefix(res.Text, "Error:") {
+			res.Text = fmt.Sprintf("Error: %s: %v", name, res.Err)
+		}
+		if res.Duration == 0 {
+			res.Duration = time.Since(start)
+		}
+	}()
+	if c.Tools == nil {
+		return toolreg.Result{
+			Text: fmt.Sprintf("Error: unknown tool %q: no tools are available", name),
+			Err:  fmt.Errorf("%w %q", toolreg.ErrUnknownTool, name),
+		}
+	}
+	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: Caller, Session: c.Session})
+	return c.Tools.Call(ctx, name, tc.Function.Arguments)
+}
+
+// Reset forgets the messages of the conversation; its settings and usage
+// stay.
+func (c *Conversation) Reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.msgs = nil
+}
+
+// Messages returns a copy of the conversation's messages, without the
+// system message.
+func (c *Conversation) Messages() []Message {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]Message, len(c.msgs))
+	for i, m := range c.msgs {
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		if m.ReasoningContent != nil {
+			r := *m.ReasoningContent
+			m.ReasoningContent = &r
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// Usage returns the token usage of every request of the conversation's
+// turns, failed turns included, as the server reported it.
+func (c *Conversation) Usage() Usage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.usage
+}
+
+// emitter serializes the events of one turn and stamps them with the step.
+type emitter struct {
+	mu   sync.Mutex
+	sink Sink
+	step int
+}
+
+func (e *emitter) emit(ev Event) {
+	if e.sink == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if ev.Step == 0 {
+		ev.Step = e.step
+	}
+	e.sink(ev)
+}

@@ -1,0 +1,290 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ErrMaxSteps is wrapped by the error of a turn that reached
+// Conversation.MaxSteps model requests without a final answer.
+var ErrMaxSteps = errors.New("too many steps")
+
+// ErrStreamTruncated is wrapped by the error of a streamed answer that ended
+// without its "data: [DONE]" line: the connection was closed early.
+var ErrStreamTruncated = errors.New("stream ended without [DONE]")
+
+// APIError is an error answer of the chat completions endpoint, or an error
+// reported inside a streamed answer (StatusCode 0 then).
+type APIError struct {
+	// StatusCode is the HTTP status, 0 for an error inside a stream.
+	StatusCode int
+	// Type and Code are the fields of an {"error": {...}} body, if any.
+	Type string
+	Code string
+	// Message is the server's message: the "message" of an
+	// {"error": {...}} body, or else the body as the server sent it
+	// (shortened).
+	Message string
+	// Hint explains the likely cause and what to change, when known.
+	Hint string
+	// RetryAfter is the delay the server asked for (Retry-After or
+	// retry-after-ms), zero if none.
+	RetryAfter time.Duration
+
+	retryable bool
+}
+
+// Error returns the status, the server's message and the hint.
+func (e *APIError) Error() string {
+	var sb strings.Builder
+	if e.StatusCode != 0 {
+		fmt.Fprintf(&sb, "HTTP %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	} else {
+		sb.WriteString("error in stream")
+	}
+	if e.Message != "" {
+		sb.WriteString(": ")
+		sb.WriteString(e.Message)
+	}
+	if e.Hint != "" {
+		sb.WriteString(" (")
+		sb.WriteString(e.Hint)
+		sb.WriteString(")")
+	}
+	return sb.String()
+}
+
+// Retryable reports whether the request may succeed if sent again: HTTP
+// 408, 409, 429 (except an exhausted quota) and 5xx.
+func (e *APIError) Retryable() bool { return e.retryable }
+
+// maxErrorBody bounds how much of an error body is read and shown.
+const (
+	maxErrorBody = 64 << 10
+	maxShown     = 2000
+)
+
+// errorBody is the OpenAI form of an error body; "error" may also be a
+// plain string.
+type errorBody struct {
+	Error json.RawMessage `json:"error"`
+}
+
+type errorDetail struct {
+	Message string          `json:"message"`
+	Type    string          `json:"type"`
+	Code    json.RawMessage `json:"code"`
+}
+
+// parseErrorPayload fills e from body: an {"error": {...}} or
+// {"error": "…"} body gives Message, Type and Code; anything else is shown
+// as it is.
+func (e *APIError) parseErrorPayload(body []byte, contentType string) {
+	text := strings.TrimSpace(string(body))
+	if isHTML(contentType, text) {
+		e.Message = "the server answered with an HTML page" + htmlTitle(text) + " instead of JSON"
+		e.Hint = "is the base URL (LLM_BASE_URL) right, or is a proxy in the way?"
+		return
+	}
+	var eb errorBody
+	if json.Unmarshal(body, &eb) == nil && len(eb.Error) > 0 && string(eb.Error) != "null" {
+		var d errorDetail
+		if json.Unmarshal(eb.Error, &d) == nil && d.Message != "" {
+			e.Message, e.Type, e.Code = d.Message, d.Type, codeText(d.Code)
+			return
+		}
+		var s string
+		if json.Unmarshal(eb.Error, &s) == nil && s != "" {
+			e.Message = s
+			return
+		}
+	}
+	e.Message = shorten(text, maxShown)
+}
+
+// codeText returns a "code" field, a string or a number, as text.
+func codeText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	if string(raw) == "null" {
+		return ""
+	}
+	return string(raw)
+}
+
+// classify sets the hint and whether e is worth retrying, from its status
+// and message. model and hasKey describe the request.
+func (e *APIError) classify(model string, hasKey bool) {
+	if e.Hint != "" { // HTML page
+		e.retryable = e.StatusCode >= 500 || e.StatusCode == 429
+		return
+	}
+	msg := strings.ToLower(e.Message + " " + e.Type + " " + e.Code)
+	quota := strings.Contains(msg, "insufficient_quota") || strings.Contains(msg, "insufficient balance") ||
+		strings.Contains(msg, "exceeded your current quota")
+	switch {
+	case quota || e.StatusCode == http.StatusPaymentRequired:
+		e.Hint = "the account's quota or balance is exhausted: check its plan and billing; retrying will not help"
+	case e.StatusCode == http.StatusUnauthorized:
+		if hasKey {
+			e.Hint = "the API key was refused: check LLM_API_KEY"
+		} else {
+			e.Hint = "no API key was sent: set LLM_API_KEY"
+		}
+	case e.StatusCode == http.StatusForbidden:
+		e.Hint = fmt.Sprintf("access denied: check that the key in LLM_API_KEY may use model %q", model)
+	case modelUnknown(msg) || e.StatusCode == http.StatusNotFound:
+		e.Hint = fmt.Sprintf("unknown model %q or wrong endpoint: check LLM_MODEL and the base URL (LLM_BASE_URL)", model)
+	case toolsUnsupported(msg):
+		e.Hint = fmt.Sprintf("model %q does not accept tools/tool_choice here: choose a model with tool calling (LLM_MODEL) or enable tool calling on the server", model)
+	case e.StatusCode == http.StatusRequestEntityTooLarge:
+		e.Hint = "the request is too large: start a new conversation"
+	}
+	switch {
+	case quota:
+		e.retryable = false
+	case e.StatusCode == http.StatusRequestTimeout, e.StatusCode == http.StatusConflict,
+		e.StatusCode == http.StatusTooManyRequests, e.StatusCode >= 500:
+		e.retryable = true
+	case e.StatusCode == 0:
+		// An error inside a stream: retry what looks transient.
+		e.retryable = transientText.MatchString(msg)
+	}
+}
+
+var (
+	transientText = regexp.MustCompile(`server_error|overloaded|rate.?limit|timeout|timed out|try again|unavailable`)
+	modelText     = regexp.MustCompile(`model.*(not exist|not found|does not exist|unknown|no such|invalid model|not supported)|(unknown|invalid|no such) model|model_not_found`)
+	toolText      = regexp.MustCompile(`tool|function.?call`)
+	unsupported   = regexp.MustCompile(`support|enable|not allowed|unrecognized|unknown|invalid|extra (inputs|fields)`)
+)
+
+func modelUnknown(msg string) bool {
+	return modelText.MatchString(msg) && !toolText.MatchString(msg)
+}
+
+func toolsUnsupported(msg string) bool {
+	return toolText.MatchString(msg) && unsupported.MatchString(msg)
+}
+
+// mentionsStreamOptions reports whether a 400 or 422 error is about the
+// stream_options field, which some providers reject.
+func mentionsStreamOptions(e *APIError) bool {
+	if e.StatusCode != http.StatusBadRequest && e.StatusCode != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	return strings.Contains(m, "stream_options") || strings.Contains(m, "include_usage")
+}
+
+// retryAfter reads retry-after-ms (OpenAI) or Retry-After, in seconds or an
+// HTTP date, relative to now.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// isHTML reports whether a body is an HTML page.
+func isHTML(contentType, body string) bool {
+	if strings.Contains(strings.ToLower(contentType), "text/html") {
+		return true
+	}
+	lead := strings.ToLower(body[:min(len(body), 64)])
+	return strings.HasPrefix(lead, "<!doctype html") || strings.HasPrefix(lead, "<html")
+}
+
+var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
+
+// htmlTitle returns ` ("title")` for a page that has a title.
+func htmlTitle(page string) string {
+	m := titleRE.FindStringSubmatch(page)
+	if m == nil {
+		return ""
+	}
+	t := strings.Join(strings.Fields(m[1]), " ")
+	if t == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (%q)", shorten(t, 120))
+}
+
+// shorten cuts s to at most n bytes, on a rune boundary, marking the cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !isRuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// redact replaces every occurrence of secret in s.
+func redact(s, secret string) string {
+	if len(secret) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "[REDACTED]")
+}
+
+// redactedError is an error whose text had the API key in it. It does not
+// unwrap to the original error, which still has the key; it unwraps to the
+// context error it matched, if any.
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.cause }
+
+// redactErr returns err, or an error with secret removed from its text if
+// the text had it.
+func redactErr(err error, secret string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	r := redact(msg, secret)
+	if r == msg {
+		return err
+	}
+	var cause error
+	for _, c := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, c) {
+			cause = c
+		}
+	}
+	return &redactedError{msg: r, cause: cause}
+}

@@ -1,0 +1,187 @@
+package chat
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// EventType names what an Event reports.
+type EventType string
+
+// The types of events.
+const (
+	// EventText is a piece of the answer's text, as it streams (the whole
+	// text at once when not streaming). Text preceding tool calls is
+	// reported too.
+	EventText EventType = "text"
+	// EventReasoning is a piece of the model's reasoning, as it streams.
+	EventReasoning EventType = "reasoning"
+	// EventToolCall is a tool call about to run: CallID, Tool, Args.
+	EventToolCall EventType = "tool_call"
+	// EventToolResult is the outcome of a tool call: CallID, Tool, Args,
+	// Result (the text the model receives), Error if the call failed, and
+	// Duration. Results are reported as the calls finish.
+	EventToolResult EventType = "tool_result"
+	// EventUsage is the token usage of one model request.
+	EventUsage EventType = "usage"
+	// EventRetry is a failed request about to be sent again: Attempt is
+	// the retry's number, Duration the wait before it, Error the failure.
+	EventRetry EventType = "retry"
+	// EventAnswer is the final answer of a turn, in Text.
+	EventAnswer EventType = "answer"
+	// EventError is the error that ended a turn, in Error.
+	EventError EventType = "error"
+)
+
+// Event is one thing that happened during a turn. Which fields are set
+// depends on Type.
+type Event struct {
+	Type EventType `json:"type"`
+	// Step is the number of the model request in the turn, from 1.
+	Step int `json:"step,omitempty"`
+	// Text is a text or reasoning delta, or the final answer.
+	Text string `json:"text,omitempty"`
+	// CallID, Tool and Args describe a tool call.
+	CallID string `json:"id,omitempty"`
+	Tool   string `json:"tool,omitempty"`
+	Args   string `json:"args,omitempty"`
+	// Result is the text a tool call answered the model.
+	Result string `json:"result,omitempty"`
+	// Error is a failure: of a tool call, a request, or the turn.
+	Error string `json:"error,omitempty"`
+	// Duration is how long a tool call took, or the wait before a retry.
+	// It is marshalled as "duration_ms".
+	Duration time.Duration `json:"-"`
+	// Attempt is the number of a retry, from 1.
+	Attempt int `json:"attempt,omitempty"`
+	// Usage is the token usage of a request.
+	Usage *Usage `json:"usage,omitempty"`
+}
+
+// MarshalJSON encodes e with its Duration as "duration_ms".
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	out := struct {
+		plain
+		DurationMS *float64 `json:"duration_ms,omitempty"`
+	}{plain: plain(e)}
+	if e.Duration > 0 {
+		ms := float64(e.Duration.Microseconds()) / 1000
+		out.DurationMS = &ms
+	}
+	return json.Marshal(out)
+}
+
+// Sink receives the events of a conversation. A Conversation calls its
+// Sink from one goroutine at a time, so a Sink needs no locking of its own
+// unless it is shared.
+type Sink func(Event)
+
+// Tee returns a Sink that sends each event to every non-nil sink, in order.
+func Tee(sinks ...Sink) Sink {
+	return func(e Event) {
+		for _, s := range sinks {
+			if s != nil {
+				s(e)
+			}
+		}
+	}
+}
+
+// JSONLines returns a Sink that writes each event to w as one JSON object
+// on one line. Write errors are ignored.
+func JSONLines(w io.Writer) Sink {
+	var mu sync.Mutex
+	return func(e Event) {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_, _ = w.Write(append(b, '\n'))
+	}
+}
+
+// Trace returns a Sink that prints a conversation for a person: the text
+// as it streams, one line per tool call with its arguments, outcome,
+// duration and the start of its result, and one line per retry. Reasoning,
+// usage and errors are not printed (the caller prints a turn's error).
+// Write errors are ignored.
+func Trace(w io.Writer) Sink {
+	t := &tracer{w: w}
+	return t.event
+}
+
+type tracer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	midLine bool // the last text written did not end a line
+}
+
+func (t *tracer) event(e Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch e.Type {
+	case EventText:
+		t.write(e.Text)
+	case EventToolResult:
+		t.endLine()
+		status := "ok"
+		if e.Error != "" {
+			status = "ERROR"
+		}
+		t.write(fmt.Sprintf("[tool] %s %s → %s %s: %s\n", e.Tool, oneLine(e.Args, 80), status, round(e.Duration), oneLine(e.Result, 100)))
+	case EventRetry:
+		t.endLine()
+		t.write(fmt.Sprintf("[retry %d in %s] %s\n", e.Attempt, round(e.Duration), oneLine(e.Error, 160)))
+	case EventAnswer:
+		t.endLine()
+	}
+}
+
+func (t *tracer) write(s string) {
+	if s == "" {
+		return
+	}
+	_, _ = io.WriteString(t.w, s)
+	t.midLine = !strings.HasSuffix(s, "\n")
+}
+
+func (t *tracer) endLine() {
+	if t.midLine {
+		t.write("\n")
+	}
+}
+
+// oneLine returns the first line of s cut to n runes, marking what was
+// left out.
+func oneLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	more := ""
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		more = fmt.Sprintf(" (+%d lines)", strings.Count(s[i:], "\n"))
+		s = strings.TrimSpace(s[:i])
+	}
+	if utf8.RuneCountInString(s) > n {
+		r := []rune(s)
+		s = string(r[:n]) + "…"
+	}
+	return s + more
+}
+
+// round makes a duration short to read.
+func round(d time.Duration) time.Duration {
+	switch {
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond)
+	case d >= time.Millisecond:
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
+}
