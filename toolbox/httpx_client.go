@@ -1,0 +1,170 @@
+package toolbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// httpxUserAgent is the User-Agent of every request the network tools send.
+const httpxUserAgent = "toolreg/1 (+https://github.com/toolreg/toolreg)"
+
+// httpxMaxBody bounds how much of a response body is read.
+const httpxMaxBody = 4 << 20
+
+// httpxError is a failure to get an answer from a service at all: a timeout,
+// a cancelled call, a refused connection or an unreadable body. Its message
+// is written for the model; Unwrap gives the cause, so errors.Is finds
+// context.DeadlineExceeded and context.Canceled.
+type httpxError struct {
+	msg string
+	err error
+}
+
+func (e *httpxError) Error() string { return e.msg }
+func (e *httpxError) Unwrap() error { return e.err }
+
+// httpxStatusError is an answer with a status other than 200 OK.
+type httpxStatusError struct {
+	// Service names who answered, for example "Open-Meteo forecast".
+	Service string
+	// Status is the HTTP status code.
+	Status int
+	// Reason is what the service said went wrong, if it said anything
+	// readable; it never holds a credential.
+	Reason string
+	// Hint tells the model what to do about it, if anything.
+	Hint string
+}
+
+func (e *httpxStatusError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s answered HTTP %d %s", e.Service, e.Status, http.StatusText(e.Status))
+	if e.Reason != "" {
+		fmt.Fprintf(&b, ": %s", e.Reason)
+	}
+	hint := e.Hint
+	if hint == "" {
+		hint = httpxDefaultHint(e.Status)
+	}
+	if hint != "" {
+		fmt.Fprintf(&b, "; %s", hint)
+	}
+	return b.String()
+}
+
+// httpxDefaultHint is the advice for a status when the caller has none.
+func httpxDefaultHint(status int) string {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return "the service is rate limiting requests, wait a little before trying again"
+	case status >= 500:
+		return "the service has a problem of its own, try again later"
+	}
+	return ""
+}
+
+// httpxDo sends req with the common headers and returns the status and the
+// body. A failure to get any answer is an *httpxError naming service.
+func httpxDo(c *http.Client, req *http.Request, service string) (int, []byte, error) {
+	req.Header.Set("User-Agent", httpxUserAgent)
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, httpxTransportError(req.Context(), service, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, httpxMaxBody+1))
+	if err != nil {
+		return 0, nil, httpxTransportError(req.Context(), service, err)
+	}
+	if len(body) > httpxMaxBody {
+		return 0, nil, &httpxError{msg: fmt.Sprintf("%s sent a response larger than %d bytes; try again with a narrower request", service, httpxMaxBody)}
+	}
+	return resp.StatusCode, body, nil
+}
+
+// httpxTransportError explains err, a failure to send a request or read its
+// answer, keeping it as the cause.
+func httpxTransportError(ctx context.Context, service string, err error) error {
+	var cause error = err
+	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+		// url.Error repeats the whole URL; the model needs only the cause.
+		cause = ue.Err
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &httpxError{msg: fmt.Sprintf("%s did not answer in time; try again later", service), err: errors.Join(err, context.DeadlineExceeded)}
+	case errors.Is(err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+		return &httpxError{msg: fmt.Sprintf("the request to %s was cancelled", service), err: errors.Join(err, context.Canceled)}
+	}
+	var te interface{ Timeout() bool }
+	if errors.As(err, &te) && te.Timeout() {
+		return &httpxError{msg: fmt.Sprintf("%s did not answer in time (%v); try again later", service, cause), err: err}
+	}
+	return &httpxError{msg: fmt.Sprintf("could not reach %s (%v); try again later", service, cause), err: err}
+}
+
+// httpxBaseURL returns the base URL configured in the environment variable
+// name (value is its value), or def when it is empty. The value must be an
+// absolute http or https URL.
+func httpxBaseURL(name, value, def string) (*url.URL, error) {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		value = def
+	}
+	u, err := url.Parse(value)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("the environment variable %s is %q, which is not an http or https URL; the operator must fix it", name, value)
+	}
+	return u, nil
+}
+
+// httpxEndpoint returns base with elem appended to its path and query as
+// its query string.
+func httpxEndpoint(base *url.URL, query url.Values, elem ...string) string {
+	u := base.JoinPath(elem...)
+	u.RawQuery = query.Encode()
+	u.Fragment = ""
+	return u.String()
+}
+
+// httpxWithDeadline bounds ctx by d unless it already has a deadline, so a
+// direct call without one cannot hang on a silent server.
+func httpxWithDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// httpxSnippet returns a short single-line excerpt of body for an error
+// message, or "" when body holds nothing readable.
+func httpxSnippet(body []byte, max int) string {
+	if !utf8.Valid(body) {
+		return ""
+	}
+	s := strings.Join(strings.Fields(string(body)), " ")
+	if strings.HasPrefix(s, "<") {
+		// An HTML error page says nothing the status does not.
+		return ""
+	}
+	return httpxTruncate(s, max)
+}
+
+// httpxTruncate cuts s to at most max runes, marking a cut with "…".
+func httpxTruncate(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimRightFunc(string(r[:max-1]), func(r rune) bool { return r == ' ' }) + "…"
+}
