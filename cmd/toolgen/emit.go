@@ -29,19 +29,17 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 	f.ImportName(tp.Path, pathBase(tp.Path))
 	reg := func(name string) *jen.Statement { return jen.Qual(registryPath, name) }
 
-	f.Comment(fmt.Sprintf("Toolbox returns a registry of the %d tools of package %s, generated from", len(tp.Tools), tp.Path))
-	f.Comment("its *_tool.go files. It does no work but one allocation: the table is static.")
+	f.Comment(fmt.Sprintf("Toolbox returns a registry of the %d tools of package %s,", len(tp.Tools), tp.Path))
+	f.Comment("generated from its *_tool.go files. The table behind it is static data: nothing")
+	f.Comment("runs at init, and Toolbox only allocates the Registry.")
 	f.Func().Id("Toolbox").Params().Op("*").Add(reg("Registry")).Block(
-		jen.Return(reg("New").Call(jen.Op("&").Id("genTable"))),
+		jen.Return(reg("New").Call(jen.Op("&").Add(reg("Table")).Values(jen.Dict{
+			jen.Id("Entries"): jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
+			jen.Id("Specs"):   jen.Id("genSpecs").Index(jen.Empty(), jen.Empty()),
+			jen.Id("Index"):   jen.Id("genIndex"),
+		}))),
 	)
 	f.Line()
-	f.Var().Id("genTable").Op("=").Add(reg("Table")).Values(jen.Dict{
-		jen.Id("Entries"): jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
-		jen.Id("Specs"):   jen.Id("genSpecs").Index(jen.Empty(), jen.Empty()),
-		jen.Id("Index"):   jen.Id("genIndex"),
-	})
-	f.Line()
-
 	f.Comment("The tool instances: each holds its tool's state for the life of the process.")
 	if len(tp.Tools) > 0 {
 		f.Var().DefsFunc(func(g *jen.Group) {

@@ -33,7 +33,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	res, err := generate(*dir, *out)
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: %v\n", err)
+		return 1
+	}
+	res, err := generate(wd, *dir, *out)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 1
@@ -75,25 +80,15 @@ type result struct {
 	Tools    []*toolInfo
 }
 
-// generate loads the tool package in dir and renders the registry file out.
-// Warning positions are relative to the current directory.
-func generate(dir, out string) (*result, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	absDir, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, fmt.Errorf("tool package directory: %w", err)
-	}
-	tp, err := load(absDir, wd)
+// generate loads the tool package in dir and renders the registry file
+// out; both are relative to base, an absolute directory, and so are the
+// positions in warnings.
+func generate(base, dir, out string) (*result, error) {
+	tp, err := load(filepath.Join(base, dir), base)
 	if err != nil {
 		return nil, err
 	}
-	outDir, err := filepath.Abs(filepath.Dir(out))
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
+	outDir := filepath.Join(base, filepath.Dir(out))
 	name, err := packageName(outDir, filepath.Base(out))
 	if err != nil {
 		return nil, err
