@@ -500,7 +500,7 @@ func clip(b []byte) []byte {
 func (d *Decoder) mismatch(want string) error {
 	got := d.kind()
 	if got == "null" {
-		return d.errorf("expected %s, got null (leave an optional field out instead of sending null)", want)
+		return d.errorf("expected %s, got null (null is not accepted: send a value, or leave an optional field out)", want)
 	}
 	return d.errorf("expected %s, got %s", want, got)
 }

@@ -188,20 +188,34 @@ func emitInvoke(f *jen.File, t *toolInfo, pkgPath string) {
 // emitDecode writes the decoder of a tool's args struct: straight-line code
 // that reads each field and checks each constraint as it goes.
 func emitDecode(f *jen.File, t *toolInfo) {
+	dec := &decoder{prefix: "gen" + t.TypeName}
 	f.Commentf("genDecode%s reads the arguments of %s strictly: the fields of its", t.TypeName, t.Name)
 	f.Comment("schema and no others, each once, each checked.")
 	f.Func().Id("genDecode"+t.TypeName).Params(
 		jen.Id("data").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t.Args)),
 	).Error().BlockFunc(func(g *jen.Group) {
 		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
-		dec := &decoder{}
 		dec.value(g, t.Args, jen.Id("v"), nil, constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1})
 		g.Return(jen.Id("d").Dot("End").Call())
 	})
+	for i, expr := range dec.patterns {
+		f.Line()
+		f.Var().Id(fmt.Sprintf("%sPattern%d", dec.prefix, i)).Op("=").Qual(jsonargPath, "Pattern").Values(jen.Dict{jen.Id("Expr"): jen.Lit(expr)})
+	}
 }
 
 type decoder struct {
 	depth int
+	// prefix names the package-level values of this decoder; patterns
+	// lists the expressions of the jsonschema patterns it checks.
+	prefix   string
+	patterns []string
+}
+
+// pattern returns the name of the package-level jsonarg.Pattern for expr.
+func (dc *decoder) pattern(expr string) string {
+	dc.patterns = append(dc.patterns, expr)
+	return fmt.Sprintf("%sPattern%d", dc.prefix, len(dc.patterns)-1)
 }
 
 // fail returns err located at path.
@@ -275,7 +289,7 @@ func (dc *decoder) value(g *jen.Group, t *typ, target jen.Code, path []jen.Code,
 			}
 			g.List(jen.Id("x"), jen.Err()).Op(":=").Add(call)
 			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))
-			scalarChecks(g, t, c, path)
+			dc.scalarChecks(g, t, c, path)
 			if t.Path == "" && (t.Name == "string" || t.Name == "bool" || t.Name == "int64" || t.Name == "uint64" || t.Name == "float64") {
 				g.Add(target).Op("=").Id("x")
 			} else {
@@ -286,7 +300,7 @@ func (dc *decoder) value(g *jen.Group, t *typ, target jen.Code, path []jen.Code,
 }
 
 // scalarChecks writes the checks of a string, number or boolean x.
-func scalarChecks(g *jen.Group, t *typ, c constraints, path []jen.Code) {
+func (dc *decoder) scalarChecks(g *jen.Group, t *typ, c constraints, path []jen.Code) {
 	x := jen.Id("x")
 	if len(c.Enum) > 0 {
 		var cases []jen.Code
@@ -330,7 +344,7 @@ func scalarChecks(g *jen.Group, t *typ, c constraints, path []jen.Code) {
 		}
 	}
 	if c.Pattern != "" {
-		g.If(jen.Op("!").Qual("regexp", "MustCompile").Call(jen.Lit(c.Pattern)).Dot("MatchString").Call(x)).Block(
+		g.If(jen.Op("!").Id(dc.pattern(c.Pattern)).Dot("MatchString").Call(x)).Block(
 			fail(errorf("expected a string matching "+escapeVerb(strconv.Quote(c.Pattern))+", got %q", x), path))
 	}
 }

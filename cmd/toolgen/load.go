@@ -53,6 +53,27 @@ func (e *compileError) Error() string {
 	return "the tool package does not compile:\n\t" + strings.Join(e.errs, "\n\t")
 }
 
+// newCompileError reports the errors of a package that does not build,
+// each once, the parse and type errors (which have positions) in place of
+// the go command's summary of them.
+func newCompileError(errs []packages.Error, base string) *compileError {
+	precise := slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind != packages.ListError })
+	ce := &compileError{}
+	for _, e := range errs {
+		if precise && e.Kind == packages.ListError {
+			continue
+		}
+		msg := e.Msg
+		if e.Pos != "" {
+			msg = relPos(base, e.Pos) + ": " + msg
+		}
+		if !slices.Contains(ce.errs, msg) {
+			ce.errs = append(ce.errs, msg)
+		}
+	}
+	return ce
+}
+
 // load type-checks the package in dir and checks every *_tool.go file.
 // Positions in warnings are relative to base when they lie under it.
 func load(dir, base string) (*toolPackage, error) {
@@ -70,11 +91,7 @@ func load(dir, base string) (*toolPackage, error) {
 	}
 	pkg := pkgs[0]
 	if len(pkg.Errors) > 0 {
-		ce := &compileError{}
-		for _, e := range pkg.Errors {
-			ce.errs = append(ce.errs, relPos(base, e.Pos)+": "+e.Msg)
-		}
-		return nil, ce
+		return nil, newCompileError(pkg.Errors, base)
 	}
 	if pkg.Module == nil {
 		return nil, fmt.Errorf("load %s: package %s is not in a module", dir, pkg.PkgPath)
@@ -268,6 +285,9 @@ func (c *checker) checkDefinition(t *toolInfo, fn *types.Func) {
 		return
 	}
 	info := c.pkg.TypesInfo
+	wasBad := c.bad
+	c.bad = false
+	defer func() { c.bad = c.bad || wasBad }()
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
 		if !ok {
@@ -297,6 +317,9 @@ func (c *checker) checkDefinition(t *toolInfo, fn *types.Func) {
 		default:
 			c.warn(kv.Pos(), "%s.Definition: field %s is not known to this toolgen; update toolgen", t.TypeName, key)
 		}
+	}
+	if c.bad {
+		return // the checks below would repeat the warnings above
 	}
 	if t.Name == "" {
 		t.Name = t.ID
@@ -426,7 +449,7 @@ func (c *checker) checkUnique(found []*toolInfo) {
 			p.Filename = relPath(c.base, p.Filename)
 			c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: p,
 				Msg: fmt.Sprintf("tool %s in %s uses the id or name %q of tool %s in %s, which keeps it; give this tool another id",
-					t.TypeName, t.File, key, first.TypeName, first.File)})
+					t.TypeName, filepath.Base(t.File), key, first.TypeName, filepath.Base(first.File))})
 			continue
 		}
 		ids[t.ID], names[t.Name] = t, t

@@ -1,0 +1,6 @@
+package toolbox
+
+type notExported struct{}
+
+// Args has no methods.
+type Args struct{}

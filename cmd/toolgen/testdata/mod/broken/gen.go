@@ -1,0 +1,2 @@
+// Package broken has a tool package that does not compile.
+package broken

@@ -1,0 +1,3 @@
+package toolbox
+
+func oops() int { return "not an int" }

@@ -1,0 +1,10 @@
+module example.com/tools
+
+go 1.26.0
+
+require (
+	github.com/sashabaranov/go-openai v1.43.0
+	github.com/toolreg/toolreg v0.0.0
+)
+
+replace github.com/toolreg/toolreg => ../../../..

@@ -1,0 +1,330 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// mod is the test module; see testdata/mod/README.md for its layout.
+func mod(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+}
+
+func warningLines(ws []diagnostic) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.String())
+	}
+	return out
+}
+
+func toolNames(ts []*toolInfo) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Name)
+	}
+	return out
+}
+
+// TestGolden generates the registry of testdata/mod/good, which uses every
+// feature of the convention, and compares it with the committed file.
+func TestGolden(t *testing.T) {
+	t.Parallel()
+	base := filepath.Join(mod(t), "good")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("unexpected warnings:\n%s", strings.Join(warningLines(res.Warnings), "\n"))
+	}
+	golden := filepath.Join(base, "zz_registry_gen.go")
+	if *update {
+		if err := os.WriteFile(golden, res.Source, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
+		t.Errorf("generated registry differs from %s (-want +got):\n%s", golden, diff)
+	}
+	if !bytes.HasPrefix(res.Source, []byte("// "+header+"\n")) {
+		t.Errorf("generated file does not start with the header %q", header)
+	}
+	if diff := cmp.Diff([]string{"echo", "find"}, toolNames(res.Tools)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+}
+
+// TestWarnings checks a tool package that breaks the convention once per
+// file: every violation is reported with its position, and the tools of
+// the good files are still generated.
+func TestWarnings(t *testing.T) {
+	t.Parallel()
+	base := filepath.Join(mod(t), "bad")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFile := filepath.Join(base, "want_warnings.txt")
+	got := warningLines(res.Warnings)
+	if *update {
+		if err := os.WriteFile(wantFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(readLines(t, wantFile), got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(readLines(t, filepath.Join(base, "want_tools.txt")), toolNames(res.Tools)); diff != "" {
+		t.Errorf("generated tools (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompileError checks that a tool package that does not compile is an
+// error that names the position.
+func TestCompileError(t *testing.T) {
+	t.Parallel()
+	_, err := generate(filepath.Join(mod(t), "broken"), "toolbox", "zz_registry_gen.go")
+	var ce *compileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("generate: got error %v, want a compile error", err)
+	}
+	want := []string{`toolbox/oops_tool.go:3:26: cannot use "not an int" (untyped string constant) as int value in return statement`}
+	if diff := cmp.Diff(want, ce.errs); diff != "" {
+		t.Errorf("compile errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestRepositoryRegistryIsCurrent regenerates this repository's registry in
+// memory and compares it with the committed zz_registry_gen.go.
+func TestRepositoryRegistryIsCurrent(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate(root, "toolbox", "zz_registry_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("the toolbox has warnings:\n%s", strings.Join(warningLines(res.Warnings), "\n"))
+	}
+	want, err := os.ReadFile(filepath.Join(root, "zz_registry_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
+		t.Errorf("zz_registry_gen.go is stale; run go generate ./... (-committed +generated):\n%s", diff)
+	}
+}
+
+// copyTree copies the files under src to dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testModule copies the test module to a temporary directory, pointing its
+// replace directive at this checkout.
+func testModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, mod(t), dir)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod := filepath.Join(dir, "go.mod")
+	b, err := os.ReadFile(gomod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.ReplaceAll(b, []byte("=> ../../../.."), []byte("=> "+root))
+	if err := os.WriteFile(gomod, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runToolgen(t *testing.T, dir string, args ...string) (code int, stderr string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, errb.String()
+}
+
+// TestCheck runs the command with -check on a current, a stale and a
+// warning registry.
+func TestCheck(t *testing.T) {
+	dir := testModule(t)
+	good := filepath.Join(dir, "good")
+	if code, stderr := runToolgen(t, good, "-check"); code != 0 {
+		t.Errorf("-check on the current registry: exit %d, want 0; stderr:\n%s", code, stderr)
+	}
+	gen := filepath.Join(good, "zz_registry_gen.go")
+	if err := os.WriteFile(gen, []byte("// Code generated by toolgen. DO NOT EDIT.\n\npackage good\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := runToolgen(t, good, "-check")
+	if code != 1 || !strings.Contains(stderr, "zz_registry_gen.go is stale") {
+		t.Errorf("-check on a stale registry: exit %d, stderr %q; want exit 1 naming the stale file", code, stderr)
+	}
+	if b, _ := os.ReadFile(gen); !bytes.Contains(b, []byte("package good\n")) || len(b) > 100 {
+		t.Errorf("-check wrote the registry")
+	}
+	if code, stderr := runToolgen(t, good); code != 0 {
+		t.Errorf("generate: exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, stderr := runToolgen(t, good, "-check"); code != 0 {
+		t.Errorf("-check after generate: exit %d, stderr:\n%s", code, stderr)
+	}
+
+	bad := filepath.Join(dir, "bad")
+	code, stderr = runToolgen(t, bad)
+	if code != 0 || !strings.Contains(stderr, "toolbox/nodoc_tool.go:14:2: ") {
+		t.Errorf("generate with warnings: exit %d, stderr %q; want exit 0 and the warnings", code, stderr)
+	}
+	code, stderr = runToolgen(t, bad, "-check")
+	if code != 1 || !strings.Contains(stderr, "18 warning(s)") {
+		t.Errorf("-check with warnings: exit %d, stderr %q; want exit 1 and 18 warnings", code, stderr)
+	}
+	if code, _ := runToolgen(t, filepath.Join(dir, "broken")); code != 1 {
+		t.Errorf("generate on a package that does not compile: exit %d, want 1", code)
+	}
+	if code, _ := runToolgen(t, good, "-nosuchflag"); code != 2 {
+		t.Errorf("bad usage: exit %d, want 2", code)
+	}
+}
+
+// TestDropIn adds a tool to a copy of the test module by dropping one file
+// into its toolbox, regenerates, and calls the new tool through the
+// registry from a program built against it. Nothing else is edited.
+func TestDropIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := testModule(t)
+	good := filepath.Join(dir, "good")
+	tool := `package toolbox
+
+import (
+	"context"
+	"strings"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Shout answers in capitals.
+type Shout struct{}
+
+// ShoutArgs are the arguments of shout.
+type ShoutArgs struct {
+	// Words to shout.
+	Words []string ` + "`json:\"words\" jsonschema:\"minItems=1\"`" + `
+}
+
+// Definition describes shout.
+func (Shout) Definition() tool.Definition {
+	return tool.Definition{ID: "shout", Description: "Shout the words."}
+}
+
+// Execute shouts.
+func (Shout) Execute(ctx context.Context, args ShoutArgs) (string, error) {
+	return strings.ToUpper(strings.Join(args.Words, " ")) + "!", nil
+}
+`
+	if err := os.WriteFile(filepath.Join(good, "toolbox", "shout_tool.go"), []byte(tool), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := runToolgen(t, good); code != 0 || stderr != "" {
+		t.Fatalf("toolgen: exit %d, stderr:\n%s", code, stderr)
+	}
+	mainDir := filepath.Join(dir, "cmd", "call")
+	if err := os.MkdirAll(mainDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := `package main
+
+import (
+	"context"
+	"fmt"
+
+	"example.com/tools/good"
+)
+
+func main() {
+	r := good.Toolbox()
+	ctx := context.Background()
+	fmt.Println(r.Names())
+	fmt.Println(r.Call(ctx, "shout", ` + "`{\"words\":[\"drop\",\"in\"]}`" + `).Text)
+	fmt.Println(r.Call(ctx, "shout", ` + "`{\"words\":[]}`" + `).Text)
+	fmt.Println(r.Call(ctx, "echo", ` + "`{\"text\":\"ab\",\"times\":2}`" + `).Text)
+}
+`
+	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "run", "./cmd/call")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	want := strings.Join([]string{
+		"[echo find shout]",
+		"DROP IN!",
+		`Error: shout: bad arguments: field "words": expected at least 1 item, got 0`,
+		"abab",
+	}, "\n") + "\n"
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+}
