@@ -37,6 +37,9 @@ type Entry struct {
 	// Invoke decodes and validates the arguments and runs the tool. It is
 	// called by Registry.Call, which adds the timeout and panic protection.
 	Invoke func(ctx context.Context, args []byte) (string, error)
+	// Check decodes and validates the arguments without running the tool,
+	// returning the error Invoke would return for them, or nil.
+	Check func(args []byte) error
 }
 
 // Table is what toolgen generates: the entries sorted by name, the OpenAI

@@ -73,6 +73,7 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 				jen.Id("Parameters"):  jen.Id("genSchema" + t.TypeName),
 				jen.Id("File"):        jen.Lit(t.File),
 				jen.Id("Invoke"):      jen.Id("genInvoke" + t.TypeName),
+				jen.Id("Check"):       jen.Id("genCheck" + t.TypeName),
 			})
 		}
 	})
@@ -182,6 +183,15 @@ func emitInvoke(f *jen.File, t *toolInfo, pkgPath string) {
 		g.List(jen.Id("res"), jen.Err()).Op(":=").Add(inst).Dot("Execute").Call(jen.Id("ctx"), jen.Id("args"))
 		g.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.Err()))
 		g.Return(jen.Qual(registryPath, "EncodeResult").Call(jen.Id("res")))
+	})
+	f.Line()
+	f.Commentf("genCheck%s decodes and checks the arguments of %s without running it.", t.TypeName, t.Name)
+	f.Func().Id("genCheck" + t.TypeName).Params(jen.Id("data").Index().Byte()).Error().BlockFunc(func(g *jen.Group) {
+		g.Var().Id("args").Add(typeCode(t.Args))
+		g.If(jen.Err().Op(":=").Id("genDecode"+t.TypeName).Call(jen.Id("data"), jen.Op("&").Id("args")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Qual(registryPath, "ArgumentError").Call(jen.Err())),
+		)
+		g.Return(jen.Nil())
 	})
 }
 

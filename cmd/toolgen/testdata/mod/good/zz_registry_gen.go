@@ -45,6 +45,7 @@ var (
 )
 
 var genEntries = [...]toolreg.Entry{{
+	Check:       genCheckEcho,
 	Description: "Repeat a text.",
 	File:        "good/toolbox/echo_tool.go",
 	ID:          "echo",
@@ -53,6 +54,7 @@ var genEntries = [...]toolreg.Entry{{
 	Parameters:  genSchemaEcho,
 	Timeout:     30 * time.Second,
 }, {
+	Check:       genCheckSearch,
 	Description: "Find documents.",
 	File:        "good/toolbox/search_tool.go",
 	ID:          "search",
@@ -100,6 +102,15 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 		return "", toolreg.ArgumentError(err)
 	}
 	return genEcho.Execute(ctx, args)
+}
+
+// genCheckEcho decodes and checks the arguments of echo without running it.
+func genCheckEcho(data []byte) error {
+	var args toolbox.EchoArgs
+	if err := genDecodeEcho(data, &args); err != nil {
+		return toolreg.ArgumentError(err)
+	}
+	return nil
 }
 
 // genDecodeEcho reads the arguments of echo strictly: the fields of its
@@ -190,6 +201,15 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 		return "", err
 	}
 	return toolreg.EncodeResult(res)
+}
+
+// genCheckSearch decodes and checks the arguments of find without running it.
+func genCheckSearch(data []byte) error {
+	var args toolbox.SearchArgs
+	if err := genDecodeSearch(data, &args); err != nil {
+		return toolreg.ArgumentError(err)
+	}
+	return nil
 }
 
 // genDecodeSearch reads the arguments of find strictly: the fields of its
