@@ -45,7 +45,10 @@ type httpxStatusError struct {
 
 func (e *httpxStatusError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s answered HTTP %d %s", e.Service, e.Status, http.StatusText(e.Status))
+	fmt.Fprintf(&b, "%s answered HTTP %d", e.Service, e.Status)
+	if text := http.StatusText(e.Status); text != "" {
+		fmt.Fprintf(&b, " %s", text)
+	}
 	if e.Reason != "" {
 		fmt.Fprintf(&b, ": %s", e.Reason)
 	}
@@ -160,11 +163,15 @@ func httpxSnippet(body []byte, max int) string {
 	return httpxTruncate(s, max)
 }
 
-// httpxTruncate cuts s to at most max runes, marking a cut with "…".
+// httpxTruncate cuts s to at most max runes, marking a cut with "…". It
+// cuts between words when a space is near the limit.
 func httpxTruncate(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	r := []rune(s)
-	return strings.TrimRightFunc(string(r[:max-1]), func(r rune) bool { return r == ' ' }) + "…"
+	cut := string([]rune(s)[:max-1])
+	if i := strings.LastIndexByte(cut, ' '); i >= 0 && utf8.RuneCountInString(cut[i:]) <= max/5 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ") + "…"
 }

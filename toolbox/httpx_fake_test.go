@@ -24,6 +24,7 @@ type httpxSeen struct {
 // record every request.
 type httpxFake struct {
 	URL string
+	srv *httptest.Server
 
 	mu   sync.Mutex
 	seen []httpxSeen
@@ -43,7 +44,7 @@ func newHTTPXFake(t *testing.T, routes map[string]http.HandlerFunc) *httpxFake {
 		f.seen = append(f.seen, httpxSeen{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: string(body)})
 		f.mu.Unlock()
 		h, ok := routes[r.URL.Path]
-		if !ok {
+		if !ok || h == nil {
 			t.Errorf("unexpected request %s %s", r.Method, r.URL)
 			http.NotFound(w, r)
 			return
@@ -52,6 +53,7 @@ func newHTTPXFake(t *testing.T, routes map[string]http.HandlerFunc) *httpxFake {
 	}))
 	t.Cleanup(srv.Close)
 	f.URL = srv.URL
+	f.srv = srv
 	return f
 }
 
