@@ -1,0 +1,194 @@
+package toolreg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/sashabaranov/go-openai"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// testTable is a hand-made table of tools that fail in every way, so the
+// registry's protections are tested apart from generated code.
+func testTable(release <-chan struct{}) *Table {
+	entries := []Entry{
+		{Name: "boom", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			panic("kaboom")
+		}},
+		{Name: "echo", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			if string(args) == "bad" {
+				return "", ArgumentError(errors.New(`field "x": expected string`))
+			}
+			return "echo " + string(args), nil
+		}},
+		{Name: "fail", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "", errors.New("disk on fire")
+		}},
+		{Name: "polite", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}},
+		{Name: "stubborn", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			<-release // ignores its context
+			return "too late", nil
+		}},
+	}
+	specs := make([]openai.Tool, len(entries))
+	for i := range entries {
+		entries[i].ID = entries[i].Name + "_id"
+		entries[i].Timeout = time.Hour
+		entries[i].Description = "The " + entries[i].Name + " tool."
+		specs[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: entries[i].Name}}
+	}
+	entries[3].Timeout = 20 * time.Millisecond
+	entries[4].Timeout = 20 * time.Millisecond
+	return &Table{Entries: entries, Specs: specs, Index: func(name string) int {
+		for i, e := range entries {
+			if e.Name == name {
+				return i
+			}
+		}
+		return -1
+	}}
+}
+
+func TestCall(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	var logs bytes.Buffer
+	reg := New(testTable(release)).WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name, tool, args string
+		ctx              context.Context
+		want             string
+		wantErr          error
+	}{
+		{name: "ok", tool: "echo", args: `{"a":1}`, want: `echo {"a":1}`},
+		{name: "empty arguments are an empty object", tool: "echo", args: "  ", want: "echo {}"},
+		{name: "bad arguments", tool: "echo", args: "bad", want: `Error: echo: bad arguments: field "x": expected string`, wantErr: ErrArguments},
+		{name: "unknown tool", tool: "nope", want: `Error: unknown tool "nope"; available tools: boom, echo, fail, polite, stubborn`, wantErr: ErrUnknownTool},
+		{name: "tool error", tool: "fail", want: "Error: fail: disk on fire"},
+		{name: "panic", tool: "boom", want: "Error: boom: panic: kaboom", wantErr: ErrPanic},
+		{name: "timeout", tool: "polite", want: "Error: polite timed out after 20ms", wantErr: ErrTimeout},
+		{name: "timeout of a tool that ignores its context", tool: "stubborn", want: "Error: stubborn timed out after 20ms", wantErr: ErrTimeout},
+		{name: "caller cancelled", tool: "polite", ctx: cancelled, want: "Error: polite: call cancelled: context canceled", wantErr: context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := tt.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			res := reg.Call(ctx, tt.tool, tt.args)
+			if diff := cmp.Diff(tt.want, res.Text); diff != "" {
+				t.Errorf("text (-want +got):\n%s", diff)
+			}
+			if res.Failed() != strings.HasPrefix(tt.want, "Error:") {
+				t.Errorf("Failed() = %v, want %v (err %v)", res.Failed(), !res.Failed(), res.Err)
+			}
+			if tt.wantErr != nil && !errors.Is(res.Err, tt.wantErr) {
+				t.Errorf("err = %v, want one wrapping %v", res.Err, tt.wantErr)
+			}
+		})
+	}
+	for _, want := range []string{`msg="tool panicked" tool=boom`, "stack=", `msg="tool timed out" tool=stubborn`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks %q; log:\n%s", want, logs.String())
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	reg := New(testTable(nil))
+	tests := []struct {
+		keep, drop []string
+		want       []string
+		wantErr    string
+	}{
+		{want: []string{"boom", "echo", "fail", "polite", "stubborn"}},
+		{keep: []string{"echo_id", "fail_id"}, want: []string{"echo", "fail"}},
+		{drop: []string{"boom_id", "stubborn_id"}, want: []string{"echo", "fail", "polite"}},
+		{keep: []string{"echo_id", "fail_id"}, drop: []string{"fail_id"}, want: []string{"echo"}},
+		{keep: []string{"echo"}, wantErr: `unknown tool id "echo"; known: boom_id, echo_id, fail_id, polite_id, stubborn_id`},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.keep, tt.drop), func(t *testing.T) {
+			sel, err := reg.Select(tt.keep, tt.drop)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, sel.Names()); diff != "" {
+				t.Errorf("names (-want +got):\n%s", diff)
+			}
+			var specNames, toolNames []string
+			for _, s := range sel.Specs() {
+				specNames = append(specNames, s.Function.Name)
+			}
+			for _, e := range sel.Tools() {
+				toolNames = append(toolNames, e.Name)
+			}
+			if diff := cmp.Diff(tt.want, specNames); diff != "" {
+				t.Errorf("spec names (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, toolNames); diff != "" {
+				t.Errorf("tool names (-want +got):\n%s", diff)
+			}
+			for _, e := range reg.Tools() {
+				_, ok := sel.Lookup(e.Name)
+				if want := contains(tt.want, e.Name); ok != want {
+					t.Errorf("Lookup(%q) found %v, want %v", e.Name, ok, want)
+				}
+			}
+			if res := sel.Call(context.Background(), "boom", "{}"); !contains(tt.want, "boom") && !errors.Is(res.Err, ErrUnknownTool) {
+				t.Errorf("calling a tool left out: %q, want unknown tool", res.Text)
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestLookupDoesNotAllocate(t *testing.T) {
+	reg := Toolbox()
+	names := reg.Names()
+	if len(names) == 0 {
+		t.Fatal("the toolbox has no tools")
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, n := range names {
+			if _, ok := reg.Lookup(n); !ok {
+				panic("lookup failed: " + n)
+			}
+		}
+		reg.Lookup("no such tool")
+	})
+	if allocs != 0 {
+		t.Errorf("Lookup allocates %v times per run, want 0", allocs)
+	}
+}
