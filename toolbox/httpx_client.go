@@ -151,7 +151,7 @@ func httpxWithDeadline(ctx context.Context, d time.Duration) (context.Context, c
 
 // httpxSnippet returns a short single-line excerpt of body for an error
 // message, or "" when body holds nothing readable.
-func httpxSnippet(body []byte, max int) string {
+func httpxSnippet(body []byte, limit int) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
@@ -160,17 +160,17 @@ func httpxSnippet(body []byte, max int) string {
 		// An HTML error page says nothing the status does not.
 		return ""
 	}
-	return httpxTruncate(s, max)
+	return httpxTruncate(s, limit)
 }
 
-// httpxTruncate cuts s to at most max runes, marking a cut with "…". It
+// httpxTruncate cuts s to at most limit runes, marking a cut with "…". It
 // cuts between words when a space is near the limit.
-func httpxTruncate(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
+func httpxTruncate(s string, limit int) string {
+	if utf8.RuneCountInString(s) <= limit {
 		return s
 	}
-	cut := string([]rune(s)[:max-1])
-	if i := strings.LastIndexByte(cut, ' '); i >= 0 && utf8.RuneCountInString(cut[i:]) <= max/5 {
+	cut := string([]rune(s)[:limit-1])
+	if i := strings.LastIndexByte(cut, ' '); i >= 0 && utf8.RuneCountInString(cut[i:]) <= limit/5 {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ") + "…"

@@ -134,7 +134,7 @@ func (w *Weather) Execute(ctx context.Context, args WeatherArgs) (string, error)
 // weatherNoQualifiedMatch explains that places called name exist, but none
 // in the region or country the qualifiers name, and lists some that do.
 func weatherNoQualifiedMatch(name string, quals []string, results []weatherPlace) error {
-	const max = 5
+	const limit = 5
 	var labels []string
 	seen := map[string]bool{}
 	for _, r := range results {
@@ -144,7 +144,7 @@ func weatherNoQualifiedMatch(name string, quals []string, results []weatherPlace
 		}
 		seen[l] = true
 		labels = append(labels, l)
-		if len(labels) == max {
+		if len(labels) == limit {
 			break
 		}
 	}

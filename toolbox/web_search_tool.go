@@ -67,11 +67,11 @@ func (s *WebSearch) Execute(ctx context.Context, args WebSearchArgs) (string, er
 	if n := utf8.RuneCountInString(query); n > websearchMaxQuery {
 		return "", fmt.Errorf("query is %d characters long, but at most %d are accepted; shorten it to its key words", n, websearchMaxQuery)
 	}
-	max := args.MaxResults
-	if max == 0 {
-		max = websearchDefaultResults
+	limit := args.MaxResults
+	if limit == 0 {
+		limit = websearchDefaultResults
 	}
-	if max < 1 || max > websearchMaxResults {
+	if limit < 1 || limit > websearchMaxResults {
 		return "", fmt.Errorf("max_results is %d, but it must be between 1 and %d; leave it out for %d", args.MaxResults, websearchMaxResults, websearchDefaultResults)
 	}
 
@@ -86,11 +86,11 @@ func (s *WebSearch) Execute(ctx context.Context, args WebSearchArgs) (string, er
 
 	ctx, cancel := httpxWithDeadline(ctx, websearchTimeout)
 	defer cancel()
-	ans, err := backend.search(ctx, &s.client, query, max)
+	ans, err := backend.search(ctx, &s.client, query, limit)
 	if err != nil {
 		return "", websearchHideKeys(fmt.Errorf("searching the web for %q: %w", query, err), getenv)
 	}
-	return websearchFormat(query, backend.name(), ans, max), nil
+	return websearchFormat(query, backend.name(), ans, limit), nil
 }
 
 // websearchHideKeys returns err with any configured API key removed from its

@@ -46,8 +46,8 @@ type websearchAnswer struct {
 type websearchBackend interface {
 	// name is how answers and errors call the service.
 	name() string
-	// search asks the service for up to max results for query.
-	search(ctx context.Context, c *http.Client, query string, max int) (websearchAnswer, error)
+	// search asks the service for up to limit results for query.
+	search(ctx context.Context, c *http.Client, query string, limit int) (websearchAnswer, error)
 }
 
 // errWebsearchNotConfigured is the error when no backend is configured.
@@ -120,7 +120,7 @@ type websearchSearxngResponse struct {
 	UnresponsiveEngines []json.RawMessage `json:"unresponsive_engines"`
 }
 
-func (b *websearchSearxng) search(ctx context.Context, c *http.Client, query string, max int) (websearchAnswer, error) {
+func (b *websearchSearxng) search(ctx context.Context, c *http.Client, query string, limit int) (websearchAnswer, error) {
 	q := url.Values{}
 	q.Set("q", query)
 	q.Set("format", "json")
@@ -190,10 +190,10 @@ type websearchBraveError struct {
 	Detail string `json:"detail"`
 }
 
-func (b *websearchBrave) search(ctx context.Context, c *http.Client, query string, max int) (websearchAnswer, error) {
+func (b *websearchBrave) search(ctx context.Context, c *http.Client, query string, limit int) (websearchAnswer, error) {
 	q := url.Values{}
 	q.Set("q", query)
-	q.Set("count", strconv.Itoa(max))
+	q.Set("count", strconv.Itoa(limit))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, httpxEndpoint(b.base, q, "res", "v1", "web", "search"), nil)
 	if err != nil {
 		return websearchAnswer{}, fmt.Errorf("building the Brave Search request: %w", err)
@@ -284,8 +284,8 @@ type websearchTavilyResponse struct {
 	} `json:"results"`
 }
 
-func (b *websearchTavily) search(ctx context.Context, c *http.Client, query string, max int) (websearchAnswer, error) {
-	payload, err := json.Marshal(websearchTavilyRequest{Query: query, MaxResults: max, SearchDepth: "basic"})
+func (b *websearchTavily) search(ctx context.Context, c *http.Client, query string, limit int) (websearchAnswer, error) {
+	payload, err := json.Marshal(websearchTavilyRequest{Query: query, MaxResults: limit, SearchDepth: "basic"})
 	if err != nil {
 		return websearchAnswer{}, fmt.Errorf("encoding the Tavily request: %w", err)
 	}

@@ -17,9 +17,9 @@ const (
 )
 
 // websearchFormat writes the answer of the web_search tool: a header, then
-// up to max numbered results (title, URL, snippet), cut short so that the
+// up to limit numbered results (title, URL, snippet), cut short so that the
 // whole stays under websearchMaxOutput characters, with a line saying so.
-func websearchFormat(query, service string, ans websearchAnswer, max int) string {
+func websearchFormat(query, service string, ans websearchAnswer, limit int) string {
 	var results []websearchResult
 	for _, r := range ans.Results {
 		u := strings.TrimSpace(r.URL)
@@ -35,7 +35,7 @@ func websearchFormat(query, service string, ans websearchAnswer, max int) string
 			URL:     httpxTruncate(u, websearchMaxURL),
 			Snippet: httpxTruncate(websearchCleanText(r.Snippet), websearchMaxSnippet),
 		})
-		if len(results) == max {
+		if len(results) == limit {
 			break
 		}
 	}

@@ -32,9 +32,9 @@ func TestWebsearchCleanText(t *testing.T) {
 
 func TestHTTPXTruncate(t *testing.T) {
 	tests := []struct {
-		in   string
-		max  int
-		want string
+		in    string
+		limit int
+		want  string
 	}{
 		{"short", 10, "short"},
 		{"exactly ten", 11, "exactly ten"},
@@ -43,12 +43,12 @@ func TestHTTPXTruncate(t *testing.T) {
 		{"averyveryverylongwordwithoutspaces", 10, "averyvery…"},
 	}
 	for _, tt := range tests {
-		got := httpxTruncate(tt.in, tt.max)
+		got := httpxTruncate(tt.in, tt.limit)
 		if got != tt.want {
-			t.Errorf("httpxTruncate(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
+			t.Errorf("httpxTruncate(%q, %d) = %q, want %q", tt.in, tt.limit, got, tt.want)
 		}
-		if n := utf8.RuneCountInString(got); n > tt.max {
-			t.Errorf("httpxTruncate(%q, %d) has %d runes", tt.in, tt.max, n)
+		if n := utf8.RuneCountInString(got); n > tt.limit {
+			t.Errorf("httpxTruncate(%q, %d) has %d runes", tt.in, tt.limit, n)
 		}
 	}
 }
