@@ -125,8 +125,17 @@ func httpxBaseURL(name, value, def string) (*url.URL, error) {
 		value = def
 	}
 	u, err := url.Parse(value)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the environment variable %s is %q, which is not an http or https URL; the operator must fix it", name, value)
+	if err != nil {
+		// The cause alone: url.Error would repeat the value, password and all.
+		var cause error = err
+		if ue := (*url.Error)(nil); errors.As(err, &ue) {
+			cause = ue.Err
+		}
+		return nil, fmt.Errorf("the environment variable %s does not hold a URL (%v); the operator must fix it", name, cause)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		// Redacted hides a password written into the URL.
+		return nil, fmt.Errorf("the environment variable %s is %q, which is not an http or https URL; the operator must fix it", name, u.Redacted())
 	}
 	return u, nil
 }

@@ -433,3 +433,13 @@ func TestWebSearchReadsEnvironment(t *testing.T) {
 		t.Errorf("sent %d requests to TAVILY_URL, want 1", n)
 	}
 }
+
+func TestWebSearchBadURLHidesPassword(t *testing.T) {
+	for _, v := range []string{"ftp://user:s3cret@searx.example.org", "http://user:s3cret@searx example.org"} {
+		s := &WebSearch{getenv: httpxEnv(map[string]string{websearchSearxngEnv: v})}
+		_, err := s.Execute(context.Background(), WebSearchArgs{Query: "q"})
+		if err == nil || !strings.Contains(err.Error(), "SEARXNG_URL") || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("SEARXNG_URL=%q: Execute error = %v, want one naming SEARXNG_URL without the password", v, err)
+		}
+	}
+}
