@@ -54,7 +54,8 @@ func (d *Decoder) skipSpace() {
 	}
 }
 
-// peek returns the next non-space byte, or 0 at the end of the input.
+// peek returns the next non-space byte, or 0 at the end of the input (a
+// NUL byte in the input also reads as 0: check d.pos to tell them apart).
 func (d *Decoder) peek() byte {
 	d.skipSpace()
 	if d.pos < len(d.data) {
@@ -136,7 +137,7 @@ func (d *Decoder) NextItem() (bool, error) {
 
 // End checks that nothing but white space follows the value read.
 func (d *Decoder) End() error {
-	if d.peek() != 0 {
+	if d.skipSpace(); d.pos < len(d.data) {
 		return d.syntax("unexpected data after the arguments object")
 	}
 	return nil
@@ -188,7 +189,7 @@ func (d *Decoder) Int(bits int) (int64, error) {
 		if n, ok := parseInt(lit); ok && n >= lo && n <= hi {
 			return n, nil
 		}
-		return 0, d.rangeError(lit, "integer", float64(lo), float64(hi))
+		return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
 	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil || f != math.Trunc(f) {
@@ -196,7 +197,7 @@ func (d *Decoder) Int(bits int) (int64, error) {
 	}
 	// float64(hi) rounds up to 2^bits-1 for 64 bits, so compare with <.
 	if f < float64(lo) || f >= -float64(lo) {
-		return 0, d.rangeError(lit, "integer", float64(lo), float64(hi))
+		return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
 	}
 	return int64(f), nil
 }
@@ -217,14 +218,14 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 		} else if string(lit) == "-0" {
 			return 0, nil
 		}
-		return 0, d.rangeError(lit, "integer", 0, float64(hi))
+		return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 	}
 	f, err := strconv.ParseFloat(string(lit), 64)
 	if err != nil || f != math.Trunc(f) {
 		return 0, d.errorf("expected integer, got number %s", clip(lit))
 	}
 	if f < 0 || f >= float64(hi)+1 {
-		return 0, d.rangeError(lit, "integer", 0, float64(hi))
+		return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 	}
 	return uint64(f), nil
 }
@@ -242,9 +243,8 @@ func (d *Decoder) Float(bits int) (float64, error) {
 	return f, nil
 }
 
-func (d *Decoder) rangeError(lit []byte, what string, lo, hi float64) error {
-	return d.errorf("expected %s from %s to %s, got %s", what,
-		strconv.FormatFloat(lo, 'f', -1, 64), strconv.FormatFloat(hi, 'f', -1, 64), clip(lit))
+func (d *Decoder) rangeError(lit []byte, lo, hi string) error {
+	return d.errorf("expected integer from %s to %s, got %s", lo, hi, clip(lit))
 }
 
 // number reads a number literal, checking the JSON grammar, and reports
@@ -463,7 +463,7 @@ func hex4(b []byte) (rune, bool) {
 // kind names the JSON value that starts at the next byte, for messages.
 func (d *Decoder) kind() string {
 	switch c := d.peek(); {
-	case c == 0:
+	case d.pos >= len(d.data):
 		return "end of input"
 	case c == '"':
 		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(false); err == nil {
