@@ -1,0 +1,26 @@
+// Agent is a chat agent whose tools are compiled in: ask it something, and
+// it answers, calling tools from toolbox/ as the model asks for them.
+//
+// Usage:
+//
+//	agent [flags] "question"   one question, the answer on stdout
+//	echo question | agent       the question from stdin
+//	agent                       a conversation on a terminal
+//	agent tools [-json] [-v]    list the tools (offline)
+//	agent call NAME JSON|-      run one tool (offline)
+//
+// The model is any OpenAI-compatible endpoint, configured by LLM_BASE_URL,
+// LLM_API_KEY and LLM_MODEL; see the README for the flags and providers.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
