@@ -1,0 +1,128 @@
+package chat
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// eventTurn runs a turn with a text delta, a successful and a failed tool
+// call, a retry and usage, sending its events to sink.
+func eventTurn(t *testing.T, sink Sink) {
+	t.Helper()
+	f := newFake(t,
+		jsonReply(503, `{"error":{"message":"overloaded"}}`, "Retry-After", "1"),
+		sse(text("Checking"),
+			callStart(0, "call_1", "echo"), callArgs(0, `{"text":"line one\nline two"}`),
+			callStart(1, "call_2", "nope"), callArgs(1, `{}`),
+			finish("tool_calls"), usage(10, 5)),
+		sse(text("Done."), finish("stop"), usage(20, 2)),
+	)
+	conv := &Conversation{Client: f.client(nil), Tools: echoTools(), Sink: sink}
+	if _, err := conv.Turn(context.Background(), "go"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestJSONLines(t *testing.T) {
+	var buf bytes.Buffer
+	eventTurn(t, JSONLines(&buf))
+	noKey(t, "the events", buf.String())
+	var got []map[string]any
+	for _, line := range readLines(buf.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line is not one JSON object: %q", line)
+		}
+		if _, ok := m["duration_ms"].(float64); ok {
+			m["duration_ms"] = "set"
+		}
+		got = append(got, m)
+	}
+	// Results come as the calls finish: put them in call order.
+	if len(got) > 6 && got[5]["id"] == "call_2" {
+		got[5], got[6] = got[6], got[5]
+	}
+	want := mustJSON(t, `[
+		{"type":"retry","step":1,"attempt":1,"duration_ms":"set","error":"HTTP 503 Service Unavailable: overloaded"},
+		{"type":"text","step":1,"text":"Checking"},
+		{"type":"usage","step":1,"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}},
+		{"type":"tool_call","step":1,"id":"call_1","tool":"echo","args":"{\"text\":\"line one\\nline two\"}"},
+		{"type":"tool_call","step":1,"id":"call_2","tool":"nope","args":"{}"},
+		{"type":"tool_result","step":1,"id":"call_1","tool":"echo","args":"{\"text\":\"line one\\nline two\"}","result":"line one\nline two","duration_ms":"set"},
+		{"type":"tool_result","step":1,"id":"call_2","tool":"nope","args":"{}","result":"Error: unknown tool \"nope\"; available tools: add, echo","error":"unknown tool \"nope\"","duration_ms":"set"},
+		{"type":"text","step":2,"text":"Done."},
+		{"type":"usage","step":2,"usage":{"prompt_tokens":20,"completion_tokens":2,"total_tokens":22}},
+		{"type":"answer","step":2,"text":"Done."}]`)
+	var gotAny []any
+	for _, m := range got {
+		gotAny = append(gotAny, m)
+	}
+	if diff := cmp.Diff(want, any(gotAny)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestTrace(t *testing.T) {
+	var buf bytes.Buffer
+	eventTurn(t, Trace(&buf))
+	lines := readLines(buf.String())
+	if len(lines) != 5 {
+		t.Fatalf("trace:\n%s", buf.String())
+	}
+	if lines[0] != "[retry 1 in 1s] HTTP 503 Service Unavailable: overloaded" {
+		t.Errorf("retry line = %q", lines[0])
+	}
+	if lines[1] != "Checking" || lines[4] != "Done." {
+		t.Errorf("text lines = %q, %q", lines[1], lines[4])
+	}
+	tools := strings.Join(lines[2:4], "\n")
+	for _, w := range []string{
+		`[tool] echo {"text":"line one\nline two"} → ok `,
+		`: line one (+1 lines)`,
+		`[tool] nope {} → ERROR `,
+		`: Error: unknown tool "nope"; available tools: add, echo`,
+	} {
+		if !strings.Contains(tools, w) {
+			t.Errorf("tool lines do not contain %q:\n%s", w, tools)
+		}
+	}
+	if !strings.HasSuffix(buf.String(), "Done.\n") {
+		t.Errorf("the trace does not end the answer's line: %q", buf.String())
+	}
+}
+
+func TestTee(t *testing.T) {
+	var a, b events
+	Tee(a.sink, nil, b.sink)(Event{Type: EventText, Text: "x"})
+	if len(a.all()) != 1 || len(b.all()) != 1 {
+		t.Errorf("a %v, b %v", a.all(), b.all())
+	}
+}
+
+func TestEventJSON(t *testing.T) {
+	b, err := json.Marshal(Event{Type: EventToolResult, CallID: "c", Tool: "t", Result: "r", Duration: 1500 * time.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(b), `{"type":"tool_result","id":"c","tool":"t","result":"r","duration_ms":1.5}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"short", "short"},
+		{"  a\nb\nc\n", "a (+2 lines)"},
+		{strings.Repeat("é", 12), strings.Repeat("é", 10) + "…"},
+	} {
+		if got := oneLine(tc.in, 10); got != tc.want {
+			t.Errorf("oneLine(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
