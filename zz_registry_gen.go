@@ -2,8 +2,718 @@
 
 package toolreg
 
-// placeholder until toolgen exists
-var table = Table{Index: func(string) int { return -1 }}
+import (
+	"context"
+	"encoding/json"
+	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolbox"
+	"time"
+	"unicode/utf8"
+)
 
-// Toolbox returns a registry of every tool in package toolbox.
-func Toolbox() *Registry { return New(&table) }
+// Toolbox returns a registry of the 7 tools of package github.com/toolreg/toolreg/toolbox,
+// generated from its *_tool.go files. The table behind it is static data: nothing
+// runs at init, and Toolbox only allocates the Registry.
+func Toolbox() *Registry {
+	return New(&Table{
+		Entries: genEntries[:],
+		Index:   genIndex,
+		Specs:   genSpecs[:],
+	})
+}
+
+// The tool instances: each holds its tool's state for the life of the process.
+var (
+	genCalculator toolbox.Calculator
+	genDiskUsage  toolbox.DiskUsage
+	genNow        toolbox.Now
+	genPingURL    toolbox.PingURL
+	genWeather    toolbox.Weather
+	genWebSearch  toolbox.WebSearch
+	genWordCount  toolbox.WordCount
+)
+
+// Compile-time checks: the build fails here if a tool's methods changed since
+// the last go generate.
+var (
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.CalculatorArgs) (string, error)
+	} = &genCalculator
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error)
+	} = &genDiskUsage
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.NowArgs) (string, error)
+	} = &genNow
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)
+	} = &genPingURL
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.WeatherArgs) (string, error)
+	} = &genWeather
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.WebSearchArgs) (string, error)
+	} = &genWebSearch
+	_ interface {
+		Definition() tool.Definition
+		Execute(context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error)
+	} = &genWordCount
+)
+
+var genEntries = [...]Entry{{
+	Check:       genCheckCalculator,
+	Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
+	File:        "toolbox/calculator_tool.go",
+	ID:          "calculator",
+	Invoke:      genInvokeCalculator,
+	Name:        "calculator",
+	Parameters:  genSchemaCalculator,
+	Timeout:     5 * time.Second,
+}, {
+	Check:       genCheckDiskUsage,
+	Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
+	File:        "toolbox/disk_usage_tool.go",
+	ID:          "disk_usage",
+	Invoke:      genInvokeDiskUsage,
+	Name:        "disk_usage",
+	Parameters:  genSchemaDiskUsage,
+	Timeout:     5 * time.Second,
+}, {
+	Check:       genCheckNow,
+	Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
+	File:        "toolbox/now_tool.go",
+	ID:          "now",
+	Invoke:      genInvokeNow,
+	Name:        "now",
+	Parameters:  genSchemaNow,
+	Timeout:     5 * time.Second,
+}, {
+	Check:       genCheckPingURL,
+	Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+	File:        "toolbox/ping_url_tool.go",
+	ID:          "ping_url",
+	Invoke:      genInvokePingURL,
+	Name:        "ping_url",
+	Parameters:  genSchemaPingURL,
+	Timeout:     10 * time.Second,
+}, {
+	Check:       genCheckWeather,
+	Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
+	File:        "toolbox/weather_tool.go",
+	ID:          "weather",
+	Invoke:      genInvokeWeather,
+	Name:        "weather",
+	Parameters:  genSchemaWeather,
+	Timeout:     20 * time.Second,
+}, {
+	Check:       genCheckWebSearch,
+	Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
+	File:        "toolbox/web_search_tool.go",
+	ID:          "web_search",
+	Invoke:      genInvokeWebSearch,
+	Name:        "web_search",
+	Parameters:  genSchemaWebSearch,
+	Timeout:     20 * time.Second,
+}, {
+	Check:       genCheckWordCount,
+	Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
+	File:        "toolbox/word_count_tool.go",
+	ID:          "word_count",
+	Invoke:      genInvokeWordCount,
+	Name:        "word_count",
+	Parameters:  genSchemaWordCount,
+	Timeout:     5 * time.Second,
+}}
+
+// genSpecs is the OpenAI tools spec table, in the order of genEntries.
+var genSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
+		Name:        "calculator",
+		Parameters:  json.RawMessage(genSchemaCalculator),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
+		Name:        "disk_usage",
+		Parameters:  json.RawMessage(genSchemaDiskUsage),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
+		Name:        "now",
+		Parameters:  json.RawMessage(genSchemaNow),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+		Name:        "ping_url",
+		Parameters:  json.RawMessage(genSchemaPingURL),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
+		Name:        "weather",
+		Parameters:  json.RawMessage(genSchemaWeather),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
+		Name:        "web_search",
+		Parameters:  json.RawMessage(genSchemaWebSearch),
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
+		Name:        "word_count",
+		Parameters:  json.RawMessage(genSchemaWordCount),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genIndex returns the position of the named tool in genEntries, or -1.
+func genIndex(name string) int {
+	switch name {
+	case "calculator":
+		return 0
+	case "disk_usage":
+		return 1
+	case "now":
+		return 2
+	case "ping_url":
+		return 3
+	case "weather":
+		return 4
+	case "web_search":
+		return 5
+	case "word_count":
+		return 6
+	}
+	return -1
+}
+
+// genSchemaCalculator is the JSON Schema of the arguments of calculator.
+const genSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`
+
+// genInvokeCalculator decodes and checks the arguments and runs calculator.
+func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.CalculatorArgs
+	if err := genDecodeCalculator(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	return genCalculator.Execute(ctx, args)
+}
+
+// genCheckCalculator decodes and checks the arguments of calculator without running it.
+func genCheckCalculator(data []byte) error {
+	var args toolbox.CalculatorArgs
+	if err := genDecodeCalculator(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeCalculator reads the arguments of calculator strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [1]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "expression":
+			if seen1[0] {
+				return jsonarg.Duplicate("expression")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "expression")
+				}
+				if utf8.RuneCountInString(x) < 1 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "expression")
+				}
+				if utf8.RuneCountInString(x) > 1000 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 1000 characters, got %d", utf8.RuneCountInString(x)), "expression")
+				}
+				v.Expression = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"expression\"")
+		}
+	}
+	if !seen1[0] {
+		return jsonarg.Missing("expression")
+	}
+	return d.End()
+}
+
+// genSchemaDiskUsage is the JSON Schema of the arguments of disk_usage.
+const genSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`
+
+// genInvokeDiskUsage decodes and checks the arguments and runs disk_usage.
+func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.DiskUsageArgs
+	if err := genDecodeDiskUsage(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	res, err := genDiskUsage.Execute(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	return EncodeResult(res)
+}
+
+// genCheckDiskUsage decodes and checks the arguments of disk_usage without running it.
+func genCheckDiskUsage(data []byte) error {
+	var args toolbox.DiskUsageArgs
+	if err := genDecodeDiskUsage(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeDiskUsage reads the arguments of disk_usage strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [1]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mount_point":
+			if seen1[0] {
+				return jsonarg.Duplicate("mount_point")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "mount_point")
+				}
+				if utf8.RuneCountInString(x) > 4096 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 4096 characters, got %d", utf8.RuneCountInString(x)), "mount_point")
+				}
+				v.MountPoint = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"mount_point\"")
+		}
+	}
+	return d.End()
+}
+
+// genSchemaNow is the JSON Schema of the arguments of now.
+const genSchemaNow = `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`
+
+// genInvokeNow decodes and checks the arguments and runs now.
+func genInvokeNow(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.NowArgs
+	if err := genDecodeNow(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	return genNow.Execute(ctx, args)
+}
+
+// genCheckNow decodes and checks the arguments of now without running it.
+func genCheckNow(data []byte) error {
+	var args toolbox.NowArgs
+	if err := genDecodeNow(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeNow reads the arguments of now strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [1]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "timezone":
+			if seen1[0] {
+				return jsonarg.Duplicate("timezone")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "timezone")
+				}
+				if utf8.RuneCountInString(x) > 64 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 64 characters, got %d", utf8.RuneCountInString(x)), "timezone")
+				}
+				v.Timezone = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"timezone\"")
+		}
+	}
+	return d.End()
+}
+
+// genSchemaPingURL is the JSON Schema of the arguments of ping_url.
+const genSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`
+
+// genInvokePingURL decodes and checks the arguments and runs ping_url.
+func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.PingURLArgs
+	if err := genDecodePingURL(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	res, err := genPingURL.Execute(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	return EncodeResult(res)
+}
+
+// genCheckPingURL decodes and checks the arguments of ping_url without running it.
+func genCheckPingURL(data []byte) error {
+	var args toolbox.PingURLArgs
+	if err := genDecodePingURL(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodePingURL reads the arguments of ping_url strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [1]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "url":
+			if seen1[0] {
+				return jsonarg.Duplicate("url")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "url")
+				}
+				if utf8.RuneCountInString(x) < 1 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "url")
+				}
+				if utf8.RuneCountInString(x) > 2048 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 2048 characters, got %d", utf8.RuneCountInString(x)), "url")
+				}
+				v.URL = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"url\"")
+		}
+	}
+	if !seen1[0] {
+		return jsonarg.Missing("url")
+	}
+	return d.End()
+}
+
+// genSchemaWeather is the JSON Schema of the arguments of weather.
+const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`
+
+// genInvokeWeather decodes and checks the arguments and runs weather.
+func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.WeatherArgs
+	if err := genDecodeWeather(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	return genWeather.Execute(ctx, args)
+}
+
+// genCheckWeather decodes and checks the arguments of weather without running it.
+func genCheckWeather(data []byte) error {
+	var args toolbox.WeatherArgs
+	if err := genDecodeWeather(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeWeather reads the arguments of weather strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [3]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "city":
+			if seen1[0] {
+				return jsonarg.Duplicate("city")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "city")
+				}
+				if utf8.RuneCountInString(x) < 1 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "city")
+				}
+				if utf8.RuneCountInString(x) > 200 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 200 characters, got %d", utf8.RuneCountInString(x)), "city")
+				}
+				v.City = x
+			}
+		case "days":
+			if seen1[1] {
+				return jsonarg.Duplicate("days")
+			}
+			seen1[1] = true
+			{
+				x, err := d.Int(64)
+				if err != nil {
+					return jsonarg.At(err, "days")
+				}
+				if x < 1 || x > 16 {
+					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 16, got %v", x), "days")
+				}
+				v.Days = int(x)
+			}
+		case "units":
+			if seen1[2] {
+				return jsonarg.Duplicate("units")
+			}
+			seen1[2] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "units")
+				}
+				switch x {
+				case "celsius", "fahrenheit":
+				default:
+					return jsonarg.At(jsonarg.Errorf("expected one of \"celsius\", \"fahrenheit\", got %q", x), "units")
+				}
+				v.Units = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"city\", \"days\", \"units\"")
+		}
+	}
+	if !seen1[0] {
+		return jsonarg.Missing("city")
+	}
+	if !seen1[1] {
+		v.Days = 3
+	}
+	if !seen1[2] {
+		v.Units = "celsius"
+	}
+	return d.End()
+}
+
+// genSchemaWebSearch is the JSON Schema of the arguments of web_search.
+const genSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`
+
+// genInvokeWebSearch decodes and checks the arguments and runs web_search.
+func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.WebSearchArgs
+	if err := genDecodeWebSearch(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	return genWebSearch.Execute(ctx, args)
+}
+
+// genCheckWebSearch decodes and checks the arguments of web_search without running it.
+func genCheckWebSearch(data []byte) error {
+	var args toolbox.WebSearchArgs
+	if err := genDecodeWebSearch(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeWebSearch reads the arguments of web_search strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [2]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "query":
+			if seen1[0] {
+				return jsonarg.Duplicate("query")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "query")
+				}
+				if utf8.RuneCountInString(x) < 1 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "query")
+				}
+				if utf8.RuneCountInString(x) > 400 {
+					return jsonarg.At(jsonarg.Errorf("expected a string of at most 400 characters, got %d", utf8.RuneCountInString(x)), "query")
+				}
+				v.Query = x
+			}
+		case "max_results":
+			if seen1[1] {
+				return jsonarg.Duplicate("max_results")
+			}
+			seen1[1] = true
+			{
+				x, err := d.Int(64)
+				if err != nil {
+					return jsonarg.At(err, "max_results")
+				}
+				if x < 1 || x > 10 {
+					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 10, got %v", x), "max_results")
+				}
+				v.MaxResults = int(x)
+			}
+		default:
+			return jsonarg.Unknown(key, "\"query\", \"max_results\"")
+		}
+	}
+	if !seen1[0] {
+		return jsonarg.Missing("query")
+	}
+	if !seen1[1] {
+		v.MaxResults = 5
+	}
+	return d.End()
+}
+
+// genSchemaWordCount is the JSON Schema of the arguments of word_count.
+const genSchemaWordCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`
+
+// genInvokeWordCount decodes and checks the arguments and runs word_count.
+func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
+	var args toolbox.WordCountArgs
+	if err := genDecodeWordCount(data, &args); err != nil {
+		return "", ArgumentError(err)
+	}
+	res, err := genWordCount.Execute(ctx, args)
+	if err != nil {
+		return "", err
+	}
+	return EncodeResult(res)
+}
+
+// genCheckWordCount decodes and checks the arguments of word_count without running it.
+func genCheckWordCount(data []byte) error {
+	var args toolbox.WordCountArgs
+	if err := genDecodeWordCount(data, &args); err != nil {
+		return ArgumentError(err)
+	}
+	return nil
+}
+
+// genDecodeWordCount reads the arguments of word_count strictly: the fields of its
+// schema and no others, each once, each checked.
+func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
+	d := jsonarg.NewDecoder(data)
+	if err := d.ObjectStart(); err != nil {
+		return err
+	}
+	var seen1 [1]bool
+	for {
+		key, more, err := d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "text":
+			if seen1[0] {
+				return jsonarg.Duplicate("text")
+			}
+			seen1[0] = true
+			{
+				x, err := d.String()
+				if err != nil {
+					return jsonarg.At(err, "text")
+				}
+				v.Text = x
+			}
+		default:
+			return jsonarg.Unknown(key, "\"text\"")
+		}
+	}
+	if !seen1[0] {
+		return jsonarg.Missing("text")
+	}
+	return d.End()
+}
