@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -253,12 +254,20 @@ func (c *Client) sendStreamOptions() bool {
 	return !c.NoStreamOptions && !c.streamOptionsRejected.Load()
 }
 
+// endpoint returns the chat completions URL: BaseURL's path with
+// "/chat/completions" appended, its query (such as an api-version) kept.
 func (c *Client) endpoint() string {
-	u := strings.TrimRight(strings.TrimSpace(c.BaseURL), "/")
-	if strings.HasSuffix(u, "/chat/completions") {
-		return u
+	base := strings.TrimSpace(c.BaseURL)
+	u, err := url.Parse(base)
+	if err != nil {
+		u = &url.URL{Path: base}
 	}
-	return u + "/chat/completions"
+	p := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(p, "/chat/completions") {
+		p += "/chat/completions"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String()
 }
 
 func (c *Client) httpClient() *http.Client {

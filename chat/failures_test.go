@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -363,5 +365,77 @@ func TestDebugLogHasTimingsAndUsageButNoKey(t *testing.T) {
 	}
 	if !strings.Contains(lines[0], "status=500") || !strings.Contains(lines[1], "retrying") {
 		t.Errorf("log:\n%s", log)
+	}
+}
+
+func TestConnectionRefusedRetriedAndRedacted(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := &sleeps{}
+	c := &Client{
+		BaseURL:    "http://" + addr + "/v1?api-version=1&token=" + testKey,
+		APIKey:     testKey,
+		Model:      testModel,
+		Retry:      RetryPolicy{MaxRetries: 2, Sleep: s.sleep},
+		HTTPClient: &http.Client{Transport: &http.Transport{}},
+	}
+	defer c.HTTPClient.CloseIdleConnections()
+	err = failTurn(t, c)
+	if !strings.Contains(err.Error(), "after 2 retries") || !strings.Contains(err.Error(), "connection") || !strings.Contains(err.Error(), "[REDACTED]") {
+		t.Errorf("err = %v", err)
+	}
+	if got, want := c.endpoint(), "http://"+addr+"/v1/chat/completions?api-version=1&token="+testKey; got != want {
+		t.Errorf("endpoint = %q, want %q", got, want)
+	}
+}
+
+func TestCancelWhileWaitingToRetry(t *testing.T) {
+	f := newFake(t, jsonReply(503, `{"error":{"message":"busy"}}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	c := f.client(nil)
+	c.Retry.Sleep = nil // the real timer
+	c.Retry.BaseDelay = time.Hour
+	conv := &Conversation{Client: c, Sink: func(e Event) {
+		if e.Type == EventRetry {
+			cancel()
+		}
+	}}
+	_, err := conv.Turn(ctx, "hi")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestContentParts(t *testing.T) {
+	f := newFake(t, jsonReply(200, completion(`{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`, "stop")))
+	c := f.client(nil)
+	c.NoStream = true
+	resp, err := c.Complete(context.Background(), Request{}, nil)
+	if err != nil || resp.Message.Content != "ab" {
+		t.Fatalf("Complete = %+v, %v", resp, err)
+	}
+}
+
+func TestShortenAndRedact(t *testing.T) {
+	if got := shorten("ééé", 3); got != "é…" {
+		t.Errorf("shorten = %q", got)
+	}
+	if got := redact("a "+testKey+" b", testKey); got != "a [REDACTED] b" {
+		t.Errorf("redact = %q", got)
+	}
+	if got := redact("a b", "ab"); got != "a b" {
+		t.Errorf("a short secret was redacted: %q", got)
+	}
+	err := redactErr(fmt.Errorf("x %s: %w", testKey, context.DeadlineExceeded), testKey)
+	noKey(t, "the error", err.Error())
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("redacted error lost its context cause: %v", err)
+	}
+	if errors.Unwrap(redactErr(fmt.Errorf("x %s: %w", testKey, errBoom), testKey)) != nil {
+		t.Error("the redacted error unwraps to the error with the key")
 	}
 }
