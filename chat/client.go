@@ -170,6 +170,10 @@ var errIdle = errors.New("no data from the server")
 //
 // Streamed tool calls are assembled by index; see the package doc for the
 // provider differences handled.
+//
+// A failure wraps an *APIError for an error answer, ErrStreamTruncated for
+// a stream cut before [DONE], or the context's error when ctx ends; the API
+// key never appears in it.
 func (c *Client) Complete(ctx context.Context, req Request, sink Sink) (*Response, error) {
 	if err := c.check(); err != nil {
 		return nil, err

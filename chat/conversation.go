@@ -37,7 +37,8 @@ const Caller = "agent"
 
 // Conversation is a conversation with a model that may call tools. It keeps
 // the messages across turns. Set its fields before the first turn; its
-// methods are safe for concurrent use, and turns run one at a time.
+// methods are safe for concurrent use: turns run one at a time, and
+// Messages and Reset wait for a running turn to end.
 type Conversation struct {
 	// Client is the endpoint. Required.
 	Client *Client
