@@ -76,6 +76,10 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 	case bytes.HasPrefix(line, []byte("id:")), bytes.HasPrefix(line, []byte("retry:")):
 		return false, nil
 	case !bytes.HasPrefix(line, []byte("data:")):
+		if isErrorObject(line) {
+			// An error body sent as it is, not as an event.
+			return false, s.client.inBandError(line)
+		}
 		if s.stray == "" {
 			s.stray = shorten(redact(string(line), s.client.APIKey), 200)
 		}
@@ -181,4 +185,21 @@ func reasoningText(m *wireMessage) string {
 		return *m.Reasoning
 	}
 	return ""
+}
+
+// isErrorObject reports whether line is a JSON object with an "error" or
+// an "object":"error" field.
+func isErrorObject(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	var v struct {
+		Error  json.RawMessage `json:"error"`
+		Object string          `json:"object"`
+	}
+	if json.Unmarshal(line, &v) != nil {
+		return false
+	}
+	return (len(v.Error) > 0 && string(v.Error) != "null") || v.Object == "error"
 }
