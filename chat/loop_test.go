@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -430,3 +431,6 @@ func TestNonStreaming(t *testing.T) {
 		t.Errorf("usage = %+v", got)
 	}
 }
+
+// The registry of generated tools is a Tools.
+var _ Tools = (*toolreg.Registry)(nil)
