@@ -65,16 +65,7 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 
 	f.Var().Id("genEntries").Op("=").Index(jen.Op("...")).Add(reg("Entry")).ValuesFunc(func(g *jen.Group) {
 		for _, t := range tp.Tools {
-			g.Values(jen.Dict{
-				jen.Id("ID"):          jen.Lit(t.ID),
-				jen.Id("Name"):        jen.Lit(t.Name),
-				jen.Id("Description"): jen.Lit(t.Desc),
-				jen.Id("Timeout"):     durationCode(t.Timeout),
-				jen.Id("Parameters"):  jen.Id("genSchema" + t.TypeName),
-				jen.Id("File"):        jen.Lit(t.File),
-				jen.Id("Invoke"):      jen.Id("genInvoke" + t.TypeName),
-				jen.Id("Check"):       jen.Id("genCheck" + t.TypeName),
-			})
+			g.Values(entryDict(t))
 		}
 	})
 	f.Line()
