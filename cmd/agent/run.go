@@ -6,26 +6,37 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
 )
 
-// env looks up an environment variable; os.Getenv in main, a map in tests.
+// env looks up an environment variable; os.Getenv in main.
 type env func(string) string
 
+// cli is the process's view of the world, replaced in tests.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         env
+	// interrupts delivers Ctrl-C; nil when there is no terminal to
+	// interrupt from (tests).
+	interrupts <-chan os.Signal
+}
+
 // run is the command line; it returns the exit status.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv env) int {
+func (c *cli) run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "tools":
-			return runTools(args[1:], stdout, stderr, getenv)
+			return runTools(args[1:], c.stdout, c.stderr, c.getenv)
 		case "call":
-			return runCall(ctx, args[1:], stdin, stdout, stderr, getenv)
+			return runCall(ctx, args[1:], c.stdin, c.stdout, c.stderr, c.getenv)
 		}
 	}
-	return runChat(ctx, args, stdin, stdout, stderr, getenv)
+	return c.runChat(ctx, args)
 }
 
 // selection holds the -tools and -disable flags, which default to the
