@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/chat"
+)
+
+// replServer answers every request with the text "answer N" and records
+// the user messages each request carried. A request whose last message is
+// "hang" waits until the client goes away.
+type replServer struct {
+	mu    sync.Mutex
+	seen  [][]string
+	hangs chan struct{}
+}
+
+func (s *replServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	var users []string
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			users = append(users, m.Content)
+		}
+	}
+	s.mu.Lock()
+	s.seen = append(s.seen, users)
+	n := len(s.seen)
+	s.mu.Unlock()
+	if users[len(users)-1] == "hang" {
+		s.hangs <- struct{}{}
+		<-r.Context().Done()
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"x","object":"chat.completion","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"answer %d"},"finish_reason":"stop"}]}`, n)
+}
+
+func TestREPL(t *testing.T) {
+	srv := &replServer{hangs: make(chan struct{})}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	stdinR, stdinW := io.Pipe()
+	interrupts := make(chan os.Signal, 1)
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
+	conv := &chat.Conversation{Client: &chat.Client{BaseURL: ts.URL, Model: "m", NoStream: true}}
+	out := &output{stdout: &stdout, stderr: &stderr}
+
+	done := make(chan int)
+	go func() { done <- c.repl(context.Background(), conv, []string{"calculator", "now"}, out) }()
+	say := func(line string) {
+		if _, err := io.WriteString(stdinW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say("first")
+	say("/tools")
+	say("second")
+	say("hang")
+	<-srv.hangs
+	interrupts <- os.Interrupt // interrupts the turn, keeps the conversation
+	say("third")
+	say("/reset")
+	say("fourth")
+	stdinW.Close() // Ctrl-D
+	if code := <-done; code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+
+	want := [][]string{
+		{"first"},
+		{"first", "second"},
+		{"first", "second", "hang"},
+		{"first", "second", "third"},
+		{"fourth"},
+	}
+	if diff := cmp.Diff(want, srv.seen); diff != "" {
+		t.Errorf("user messages per request (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("answer 1\nanswer 2\nanswer 4\nanswer 5\n", stdout.String()); diff != "" {
+		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+	for _, s := range []string{"calculator, now", "(interrupted; the conversation is kept", "(conversation cleared)"} {
+		if !strings.Contains(stderr.String(), s) {
+			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
+		}
+	}
+}
+
+func TestREPLInterruptAtPromptExits(t *testing.T) {
+	stdinR, stdinW := io.Pipe()
+	defer stdinW.Close()
+	interrupts := make(chan os.Signal, 1)
+	interrupts <- os.Interrupt
+	var stdout, stderr bytes.Buffer
+	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
+	conv := &chat.Conversation{Client: &chat.Client{BaseURL: "http://127.0.0.1:1", Model: "m"}}
+	if code := c.repl(context.Background(), conv, nil, &output{stdout: &stdout, stderr: &stderr}); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+}
