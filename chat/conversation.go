@@ -145,9 +145,12 @@ func (c *Conversation) withSystem(msgs []Message) []Message {
 // one tool message per call, in the calls' order.
 func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *int, em *emitter) []Message {
 	out := make([]Message, len(calls))
+	// Announce every call, in the model's order, before any result.
+	for _, tc := range calls {
+		em.emit(Event{Type: EventToolCall, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments})
+	}
 	var wg sync.WaitGroup
 	for i, tc := range calls {
-		em.emit(Event{Type: EventToolCall, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments})
 		if *budget <= 0 {
 			text := fmt.Sprintf("Error: %s was not run: this turn reached its limit of tool calls; answer with what you have", tc.Function.Name)
 			out[i] = Message{Role: RoleTool, Content: text, ToolCallID: tc.ID}
