@@ -1,0 +1,34 @@
+// Package toolmcp is MCP both ways for a toolreg registry: it serves the
+// compiled-in tools to Model Context Protocol clients, and mounts the tools
+// of other MCP servers beside them in the agent.
+//
+// # Serve
+//
+// [NewServer] makes an *mcp.Server (the official Go SDK) from a
+// *toolreg.Registry. Each selected tool is registered through the SDK's
+// low-level Server.AddTool with the JSON Schema the generator precomputed
+// as its inputSchema, so nothing is reflected at start-up, and its handler
+// goes through [toolreg.Registry.Call]: the same generated decoding and
+// validation, the same timeout and panic protection. A failed call (bad
+// arguments, the tool's error, a panic, a timeout) answers with a result
+// whose isError is true and whose text is the registry's "Error: ..."
+// message, never with a protocol error, so the model reads it and can
+// correct itself. [ServeStdio] runs a server over a pair of streams (the
+// process's stdin and stdout for a desktop client); [HTTPHandler] and
+// [ServeHTTP] serve it over streamable HTTP in stateless mode, where every
+// request stands alone, so any number of replicas can sit behind a load
+// balancer.
+//
+// # Mount
+//
+// [Mount] connects to MCP servers given as specs, NAME=COMMAND ARGS… for a
+// server run as a child process over stdio, or NAME=https://… for
+// streamable HTTP, and lists their tools. Each remote tool is offered to the
+// model as NAME__tool with its own input schema; [Mounts.Call] forwards a
+// call with the caller's context and turns a remote error, a dead server or
+// a timeout into an "Error: NAME__tool: ..." result. A server that cannot
+// be reached at start is left out with one line on [MountOptions.Warn], and
+// the others keep working. [Toolset] puts the local registry and the
+// mounted tools behind one Specs/Call pair, the interface of the agent's
+// conversation loop (chat.Tools).
+package toolmcp

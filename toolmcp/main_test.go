@@ -1,0 +1,220 @@
+package toolmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tool"
+	"go.uber.org/goleak"
+)
+
+// serverEnv switches the test binary into an MCP server on stdio:
+//
+//	remote   a server made with the SDK, to mount (see sdkServer)
+//	toolbox  the compiled-in toolbox served by NewServer, for the
+//	         TypeScript end-to-end test
+const serverEnv = "TOOLMCP_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	switch mode := os.Getenv(serverEnv); mode {
+	case "":
+		goleak.VerifyTestMain(m)
+	case "remote":
+		if err := sdkServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+			log.Fatalf("remote test server: %v", err)
+		}
+		os.Exit(0)
+	case "toolbox":
+		srv, err := NewServer(toolreg.Toolbox(), e2eServerOptions())
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := ServeStdio(context.Background(), srv, os.Stdin, os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		os.Exit(0)
+	default:
+		log.Fatalf("%s=%q: want remote or toolbox", serverEnv, mode)
+	}
+}
+
+// wordCountOutput is the JSON Schema of toolbox.WordCountResult, as the
+// generator will record it once Entry has an Output field.
+const wordCountOutput = `{"type":"object","properties":{"words":{"type":"integer"},"characters":{"type":"integer"},"characters_no_spaces":{"type":"integer"},"lines":{"type":"integer"}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`
+
+// e2eServerOptions are the options of the toolbox served to the TypeScript
+// client: word_count gets the output schema it will get from the
+// generator, so that the client checks structuredContent against it.
+func e2eServerOptions() *ServerOptions {
+	return &ServerOptions{
+		Annotate: func(e *toolreg.Entry) *mcp.ToolAnnotations {
+			if e.Name == "word_count" {
+				return &mcp.ToolAnnotations{ReadOnlyHint: true}
+			}
+			return nil
+		},
+		outputSchema: func(e *toolreg.Entry) string {
+			if e.Name == "word_count" {
+				return wordCountOutput
+			}
+			return ""
+		},
+	}
+}
+
+// longToolName is a remote tool whose prefixed name is too long.
+var longToolName = strings.Repeat("x", 70)
+
+// sdkServer is an MCP server written with the SDK's generic API, as a
+// third party would: its tools are mounted in the tests.
+func sdkServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "remote", Version: "v0.0.1"}, nil)
+	type textArgs struct {
+		Text string `json:"text" jsonschema:"what to echo"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Echo the text."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args textArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + args.Text}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "fail", Description: "Always fails."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("no such file")
+		})
+	type sleepArgs struct {
+		MS int `json:"ms"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "sleep", Description: "Sleep ms milliseconds, or until cancelled."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args sleepArgs) (*mcp.CallToolResult, any, error) {
+			select {
+			case <-time.After(time.Duration(args.MS) * time.Millisecond):
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "slept"}}}, nil, nil
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "exit", Description: "End the server's process."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "files.read", Description: "A dotted name."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "dotted"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: []byte("png")},
+			}}, nil, nil
+		})
+	type sum struct {
+		Sum int `json:"sum"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: longToolName, Description: "A long name with a structured result."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct {
+			A int `json:"a"`
+			B int `json:"b"`
+		}) (*mcp.CallToolResult, sum, error) {
+			return nil, sum{args.A + args.B}, nil
+		})
+	return srv
+}
+
+// testTable is a hand-made table of tools that succeed and fail in every
+// way, so that serving is tested apart from generated code.
+func testTable() *toolreg.Table {
+	const textSchema = `{"type":"object","properties":{"text":{"type":"string","description":"Any text."}},"required":["text"],"additionalProperties":false}`
+	const noArgs = `{"type":"object","properties":{},"additionalProperties":false}`
+	decode := func(args []byte) (string, error) {
+		var a struct {
+			Text *string `json:"text"`
+		}
+		d := json.NewDecoder(strings.NewReader(string(args)))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&a); err != nil {
+			return "", toolreg.ArgumentError(err)
+		}
+		if a.Text == nil {
+			return "", toolreg.ArgumentError(errors.New(`missing required field "text"`))
+		}
+		return *a.Text, nil
+	}
+	entries := []toolreg.Entry{
+		{Name: "boom", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			panic("kaboom")
+		}},
+		{Name: "count", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			s, err := decode(args)
+			if err != nil {
+				return "", err
+			}
+			return toolreg.EncodeResult(map[string]int{"words": len(strings.Fields(s))})
+		}},
+		{Name: "echo", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			s, err := decode(args)
+			if err != nil {
+				return "", err
+			}
+			return "echo " + s, nil
+		}},
+		{Name: "fail", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "", errors.New("disk on fire")
+		}},
+		{Name: "split", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			s, err := decode(args)
+			if err != nil {
+				return "", err
+			}
+			return toolreg.EncodeResult(strings.Fields(s))
+		}},
+		{Name: "slow", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}},
+		{Name: "whoami", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			c, ok := tool.CallFrom(ctx)
+			if !ok {
+				return "", errors.New("no call in context")
+			}
+			return fmt.Sprintf("caller=%s tool=%s id-prefix=%s", c.Caller, c.Tool, c.ID[:4]), nil
+		}},
+	}
+	specs := make([]openai.Tool, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		e.ID = e.Name
+		e.Timeout = time.Minute
+		e.Description = "The " + e.Name + " tool."
+		specs[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: e.Name, Description: e.Description, Parameters: json.RawMessage(e.Parameters),
+		}}
+	}
+	entries[5].Timeout = 50 * time.Millisecond
+	return &toolreg.Table{Entries: entries, Specs: specs, Index: func(name string) int {
+		for i, e := range entries {
+			if e.Name == name {
+				return i
+			}
+		}
+		return -1
+	}}
+}
+
+// testOutputs gives the typed tools of testTable their output schemas, as
+// the generator will.
+func testOutputs(e *toolreg.Entry) string {
+	switch e.Name {
+	case "count":
+		return `{"type":"object","properties":{"words":{"type":"integer"}},"required":["words"]}`
+	case "split":
+		return `{"type":"array","items":{"type":"string"}}`
+	}
+	return ""
+}

@@ -1,0 +1,516 @@
+package toolmcp
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg"
+)
+
+// The causes a failed call of a mounted tool can wrap, besides
+// toolreg.ErrUnknownTool, toolreg.ErrArguments and toolreg.ErrTimeout.
+var (
+	// ErrRemote is the cause of a call the remote tool answered with
+	// isError set.
+	ErrRemote = errors.New("remote tool error")
+	// ErrUnavailable is the cause of a call that could not reach its
+	// server: the server's process ended, its connection broke, or it
+	// answered with something other than a result.
+	ErrUnavailable = errors.New("server unavailable")
+)
+
+// The defaults of MountOptions.
+const (
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultCallTimeout    = 2 * time.Minute
+	// DefaultTerminateWait is how long Close waits for a stdio server to
+	// exit once its stdin is closed before it signals it.
+	DefaultTerminateWait = 2 * time.Second
+)
+
+// MountOptions configures Mount. The zero value is ready to use.
+type MountOptions struct {
+	// Warn receives one line for each server that could not be mounted
+	// at start and for each server lost afterwards; nothing is written
+	// when nil. The agent gives its stderr.
+	Warn io.Writer
+	// Logger receives the SDK's client logs; nothing is logged when nil.
+	Logger *slog.Logger
+	// Stderr receives the standard error of stdio servers; it is
+	// discarded when nil.
+	Stderr io.Writer
+	// ConnectTimeout bounds connecting to one server and listing its
+	// tools; DefaultConnectTimeout when zero or less.
+	ConnectTimeout time.Duration
+	// CallTimeout bounds one call of a remote tool; DefaultCallTimeout
+	// when zero or less. The caller's context may end it sooner.
+	CallTimeout time.Duration
+	// TerminateWait is how long Close waits for a stdio server to exit
+	// after closing its stdin before it signals the process;
+	// DefaultTerminateWait when zero or less.
+	TerminateWait time.Duration
+	// HTTPClient makes the requests to HTTP servers; when nil, Mount
+	// makes its own, whose idle connections Close closes.
+	HTTPClient *http.Client
+	// Reserved are names remote tools must not take, such as the local
+	// tools' names (Registry.Names); a remote tool whose NAME__tool is
+	// one of them gets a hash suffix instead.
+	Reserved []string
+}
+
+// RemoteTool describes one mounted tool.
+type RemoteTool struct {
+	// Name is the name offered to the model, Server__Remote or a
+	// shortened form of it.
+	Name string
+	// Server is the NAME of the mount spec.
+	Server string
+	// Remote is the tool's own name on its server.
+	Remote string
+	// Description is the server's description of the tool.
+	Description string
+	// InputSchema is the server's JSON Schema of the arguments, passed
+	// through as the function's parameters.
+	InputSchema json.RawMessage
+	// Annotations are the server's hints about the tool, if any. They
+	// are the server's word, not audited at build time like local tools.
+	Annotations *mcp.ToolAnnotations
+}
+
+// Mounts is the tools of the MCP servers mounted by Mount. Its methods are
+// safe for concurrent use; Close ends the sessions.
+type Mounts struct {
+	servers     []*remoteServer
+	tools       []*remoteTool // sorted by exposed name
+	byName      map[string]*remoteTool
+	callTimeout time.Duration
+	warn        *warner
+	ownClient   *http.Client // nil when the caller gave one
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+type remoteTool struct {
+	srv  *remoteServer
+	info RemoteTool
+	spec openai.Tool
+}
+
+type remoteServer struct {
+	spec    Spec
+	session *mcp.ClientSession
+	warn    *warner
+	done    chan struct{} // closed when the session has ended
+
+	mu      sync.Mutex
+	lost    error // why the server is gone, nil while it serves
+	closing bool
+}
+
+// warner writes whole lines to a writer shared by goroutines.
+type warner struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (w *warner) printf(format string, args ...any) {
+	if w.w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	fmt.Fprintf(w.w, format+"\n", args...)
+}
+
+// Mount connects to the MCP servers of specs (see ParseSpec), at the same
+// time, and lists their tools. A spec that does not parse, or two specs
+// with the same NAME, are an error, and nothing is started. A server that
+// cannot be started, connected or listed within ConnectTimeout, or ctx, is
+// left out with one line on opts.Warn; Mount returns the others. ctx bounds
+// only the start: the sessions last until Close.
+func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, error) {
+	parsed, err := ParseSpecs(specs)
+	if err != nil {
+		return nil, err
+	}
+	var o MountOptions
+	if opts != nil {
+		o = *opts
+	}
+	m := &Mounts{
+		byName:      map[string]*remoteTool{},
+		callTimeout: cmp.Or(max(o.CallTimeout, 0), DefaultCallTimeout),
+		warn:        &warner{w: o.Warn},
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.HTTPClient == nil {
+		m.ownClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		o.HTTPClient = m.ownClient
+	}
+	type outcome struct {
+		srv   *remoteServer
+		tools []*mcp.Tool
+		err   error
+	}
+	outs := make([]outcome, len(parsed))
+	var wg sync.WaitGroup
+	for i, sp := range parsed {
+		wg.Go(func() {
+			srv, tools, err := connect(ctx, sp, &o, m.warn)
+			outs[i] = outcome{srv, tools, err}
+		})
+	}
+	wg.Wait()
+
+	taken := map[string]bool{}
+	for _, n := range o.Reserved {
+		taken[n] = true
+	}
+	for i, out := range outs {
+		if out.err != nil {
+			m.warn.printf("mcp server %q (%s) left out: %v", parsed[i].Name, parsed[i], out.err)
+			continue
+		}
+		m.servers = append(m.servers, out.srv)
+		m.add(out.srv, out.tools, taken)
+	}
+	slices.SortFunc(m.tools, func(a, b *remoteTool) int { return strings.Compare(a.info.Name, b.info.Name) })
+	return m, nil
+}
+
+// connect starts a session with the server of sp and lists its tools.
+func connect(ctx context.Context, sp Spec, o *MountOptions, w *warner) (*remoteServer, []*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
+		fmt.Errorf("no answer within %s", cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)))
+	defer cancel()
+	var t mcp.Transport
+	if sp.URL != "" {
+		t = &mcp.StreamableClientTransport{
+			Endpoint:             sp.URL,
+			HTTPClient:           o.HTTPClient,
+			DisableStandaloneSSE: true, // no server-initiated messages are used
+		}
+	} else {
+		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
+		cmd.Stderr = o.Stderr
+		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, &mcp.ClientOptions{Logger: o.Logger})
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		return nil, nil, fmt.Errorf("connect: %w", err)
+	}
+	var tools []*mcp.Tool
+	for tl, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			if ctx.Err() != nil {
+				err = context.Cause(ctx)
+			}
+			return nil, nil, errors.Join(fmt.Errorf("list tools: %w", err), closeSession(cs))
+		}
+		tools = append(tools, tl)
+	}
+	srv := &remoteServer{spec: sp, session: cs, warn: w, done: make(chan struct{})}
+	go srv.watch()
+	return srv, tools, nil
+}
+
+// closeSession closes cs, ignoring the exit status a stdio server may have
+// when it is stopped.
+func closeSession(cs *mcp.ClientSession) error {
+	if err := cs.Close(); err != nil && !isExit(err) {
+		return fmt.Errorf("close: %w", err)
+	}
+	return nil
+}
+
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
+}
+
+// watch waits for the session to end, and says so once unless Close ended
+// it.
+func (s *remoteServer) watch() {
+	defer close(s.done)
+	err := s.session.Wait()
+	if err == nil {
+		err = mcp.ErrConnectionClosed
+	}
+	s.setLost(fmt.Errorf("session ended: %w", err))
+}
+
+// setLost records that the server is gone, and warns once.
+func (s *remoteServer) setLost(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lost != nil {
+		return
+	}
+	s.lost = err
+	if !s.closing {
+		s.warn.printf("mcp server %q lost: %v; its tools now answer with errors", s.spec.Name, err)
+	}
+}
+
+func (s *remoteServer) gone() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lost
+}
+
+// add records the tools of srv, naming them so that none takes a name in
+// taken, and adds their names to taken.
+func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool) {
+	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	isTaken := func(n string) bool { return taken[n] }
+	// Tools whose plain name is valid get it before others are shortened,
+	// so that a hashed name never takes a plain one.
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		plain := srv.spec.Name + Separator + t.Name
+		if validToolName(plain) && !taken[plain] {
+			names[i] = plain
+			taken[plain] = true
+		}
+	}
+	for i, t := range tools {
+		if names[i] == "" {
+			names[i] = exposedName(srv.spec.Name, t.Name, isTaken)
+			taken[names[i]] = true
+		}
+	}
+	for i, t := range tools {
+		schema, err := json.Marshal(t.InputSchema)
+		if err != nil || t.InputSchema == nil {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		desc := cmp.Or(t.Description, t.Title)
+		rt := &remoteTool{
+			srv: srv,
+			info: RemoteTool{
+				Name:        names[i],
+				Server:      srv.spec.Name,
+				Remote:      t.Name,
+				Description: desc,
+				InputSchema: schema,
+				Annotations: t.Annotations,
+			},
+			spec: openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+				Name:        names[i],
+				Description: desc,
+				Parameters:  schema,
+			}},
+		}
+		m.tools = append(m.tools, rt)
+		m.byName[names[i]] = rt
+	}
+}
+
+// Servers returns the names of the servers that were mounted, in the
+// order of the specs.
+func (m *Mounts) Servers() []string {
+	out := make([]string, len(m.servers))
+	for i, s := range m.servers {
+		out[i] = s.spec.Name
+	}
+	return out
+}
+
+// Tools returns the mounted tools, sorted by name.
+func (m *Mounts) Tools() []RemoteTool {
+	out := make([]RemoteTool, len(m.tools))
+	for i, t := range m.tools {
+		out[i] = t.info
+	}
+	return out
+}
+
+// Specs returns the OpenAI tools spec of the mounted tools, sorted by name.
+func (m *Mounts) Specs() []openai.Tool {
+	out := make([]openai.Tool, len(m.tools))
+	for i, t := range m.tools {
+		out[i] = t.spec
+	}
+	return out
+}
+
+// Names returns the names of the mounted tools, sorted.
+func (m *Mounts) Names() []string {
+	out := make([]string, len(m.tools))
+	for i, t := range m.tools {
+		out[i] = t.info.Name
+	}
+	return out
+}
+
+// Has reports whether name is a mounted tool.
+func (m *Mounts) Has(name string) bool {
+	_, ok := m.byName[name]
+	return ok
+}
+
+// errCallTimeout is the cause of a call's context when CallTimeout ends it.
+var errCallTimeout = errors.New("call timeout")
+
+// Call forwards a call of the named mounted tool, with args, the JSON text
+// the model sent, to its server under ctx. Like toolreg.Registry.Call it
+// never panics: every failure (an unknown name, arguments that are not a
+// JSON object, the remote tool's error, a lost server, the call timeout or
+// ctx ending) is a Result whose Text begins "Error: NAME__tool:".
+func (m *Mounts) Call(ctx context.Context, name, args string) (res toolreg.Result) {
+	start := time.Now()
+	defer func() {
+		if p := recover(); p != nil {
+			res = toolreg.Result{
+				Text: fmt.Sprintf("Error: %s: panic: %v", name, p),
+				Err:  fmt.Errorf("%s: %w: %v", name, toolreg.ErrPanic, p),
+			}
+		}
+		res.Duration = time.Since(start)
+	}()
+	rt, ok := m.byName[name]
+	if !ok {
+		return toolreg.Result{
+			Text: fmt.Sprintf("Error: unknown tool %q; available remote tools: %s", name, strings.Join(m.Names(), ", ")),
+			Err:  fmt.Errorf("%w %q", toolreg.ErrUnknownTool, name),
+		}
+	}
+	return m.call(ctx, rt, args)
+}
+
+func (m *Mounts) call(ctx context.Context, rt *remoteTool, args string) toolreg.Result {
+	name, server := rt.info.Name, rt.srv.spec.Name
+	fail := func(err error, format string, a ...any) toolreg.Result {
+		return toolreg.Result{
+			Text: fmt.Sprintf("Error: %s: ", name) + fmt.Sprintf(format, a...),
+			Err:  fmt.Errorf("%s: %w", name, err),
+		}
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
+		return fail(toolreg.ArgumentError(err), "bad arguments: want a JSON object: %v", err)
+	}
+	if err := rt.srv.gone(); err != nil {
+		return fail(fmt.Errorf("%w: %w", ErrUnavailable, err), "server %q is unavailable: %v", server, err)
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, m.callTimeout, errCallTimeout)
+	defer cancel()
+	r, err := rt.srv.session.CallTool(ctx, &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)})
+	var werr *jsonrpc.Error
+	switch {
+	case err == nil:
+	case context.Cause(ctx) == errCallTimeout:
+		return toolreg.Result{
+			Text: fmt.Sprintf("Error: %s timed out after %s", name, m.callTimeout),
+			Err:  fmt.Errorf("%s: %w after %s", name, toolreg.ErrTimeout, m.callTimeout),
+		}
+	case ctx.Err() != nil:
+		return fail(fmt.Errorf("call cancelled: %w", context.Cause(ctx)), "call cancelled: %v", context.Cause(ctx))
+	case errors.As(err, &werr):
+		// The server answered, with a protocol error (say, invalid
+		// params): the model may correct the call.
+		return fail(fmt.Errorf("server %q: %w", server, err), "server %q refused the call: %s", server, werr.Message)
+	default:
+		rt.srv.setLost(err)
+		return fail(fmt.Errorf("%w: %w", ErrUnavailable, err), "server %q is unavailable: %v", server, err)
+	}
+	text := resultText(r)
+	if r.IsError {
+		return toolreg.Result{
+			Text: fmt.Sprintf("Error: %s: %s", name, text),
+			Err:  fmt.Errorf("%s: %w: %s", name, ErrRemote, text),
+		}
+	}
+	return toolreg.Result{Text: text}
+}
+
+// resultText renders a remote result as text for the model: its text
+// content, a short note for each other kind of content, and the structured
+// content as JSON when there is nothing else.
+func resultText(r *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.ImageContent:
+			parts = append(parts, fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data)))
+		case *mcp.AudioContent:
+			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data)))
+		case *mcp.ResourceLink:
+			parts = append(parts, fmt.Sprintf("[resource link: %s %s]", c.Name, c.URI))
+		case *mcp.EmbeddedResource:
+			switch {
+			case c.Resource == nil:
+			case c.Resource.Text != "":
+				parts = append(parts, c.Resource.Text)
+			default:
+				parts = append(parts, fmt.Sprintf("[resource: %s %s, %d bytes]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob)))
+			}
+		default:
+			if b, err := json.Marshal(c); err == nil {
+				parts = append(parts, string(b))
+			}
+		}
+	}
+	if len(parts) == 0 && r.StructuredContent != nil {
+		if b, err := json.Marshal(r.StructuredContent); err == nil {
+			parts = append(parts, string(b))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Close ends the sessions: a stdio server's stdin is closed, and the
+// process is signalled if it does not exit within TerminateWait. It waits
+// for the servers to be gone, and is safe to call more than once.
+func (m *Mounts) Close() error {
+	m.closeOnce.Do(func() {
+		errs := make([]error, len(m.servers))
+		var wg sync.WaitGroup
+		for i, s := range m.servers {
+			wg.Go(func() {
+				s.mu.Lock()
+				s.closing = true
+				s.mu.Unlock()
+				if err := closeSession(s.session); err != nil {
+					errs[i] = fmt.Errorf("mcp server %q: %w", s.spec.Name, err)
+				}
+				<-s.done
+			})
+		}
+		wg.Wait()
+		if m.ownClient != nil {
+			m.ownClient.CloseIdleConnections()
+		}
+		m.closeErr = errors.Join(errs...)
+	})
+	return m.closeErr
+}

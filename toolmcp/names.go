@@ -1,0 +1,98 @@
+package toolmcp
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// MaxToolName is the longest function name OpenAI-compatible endpoints
+// accept; names also match ^[a-zA-Z0-9_-]{1,64}$.
+const MaxToolName = 64
+
+// Separator joins a mounted server's name and a remote tool's name.
+const Separator = "__"
+
+// MaxServerName bounds the NAME of a mount spec, leaving room in
+// MaxToolName for the tools' own names.
+const MaxServerName = 32
+
+var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+// checkServerName reports whether name can prefix tool names.
+func checkServerName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("empty server name")
+	case len(name) > MaxServerName:
+		return fmt.Errorf("server name %q is longer than %d characters", name, MaxServerName)
+	case !serverNameRE.MatchString(name):
+		return fmt.Errorf("server name %q may only hold letters, digits, _ and -", name)
+	case strings.Contains(name, Separator):
+		return fmt.Errorf("server name %q must not contain %q", name, Separator)
+	}
+	return nil
+}
+
+// hashLen is the number of hex digits of the suffix of a shortened name.
+const hashLen = 8
+
+// exposedName returns the name under which the remote tool named remote of
+// server is offered to the model: server__remote when that is a valid
+// function name, and otherwise, deterministically, server__remote with
+// every character outside [a-zA-Z0-9_-] replaced by _, cut to fit in
+// MaxToolName, and followed by _ and hashLen hex digits of a hash of both
+// names. taken reports names already in use; one that is gets a longer
+// hash.
+func exposedName(server, remote string, taken func(string) bool) string {
+	plain := server + Separator + remote
+	if len(plain) <= MaxToolName && validToolName(plain) && !taken(plain) {
+		return plain
+	}
+	sum := sha256.Sum256([]byte(server + "\x00" + remote))
+	h := hex.EncodeToString(sum[:])
+	base := sanitize(plain)
+	for n := hashLen; ; n += 4 {
+		if n > len(h) {
+			// Cannot happen for distinct names short of a hash collision;
+			// stay total all the same.
+			n = len(h)
+		}
+		keep := min(len(base), MaxToolName-n-1)
+		name := base[:keep] + "_" + h[:n]
+		if !taken(name) || n == len(h) {
+			return name
+		}
+	}
+}
+
+// validToolName reports whether s matches ^[a-zA-Z0-9_-]{1,64}$.
+func validToolName(s string) bool {
+	if s == "" || len(s) > MaxToolName {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !nameByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// sanitize replaces each byte of s outside [a-zA-Z0-9_-] with _, so a
+// multi-byte character becomes several.
+func sanitize(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !nameByte(c) {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}

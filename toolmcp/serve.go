@@ -1,0 +1,290 @@
+package toolmcp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Caller is the tool.Call.Caller of the calls that MCP clients make.
+const Caller = "mcp"
+
+// DefaultServerName is the implementation name a server gives its clients
+// when ServerOptions.Name is empty.
+const DefaultServerName = "toolreg"
+
+// ServerOptions configures NewServer. The zero value is ready to use.
+type ServerOptions struct {
+	// Name and Version identify the server to its clients; Name defaults
+	// to DefaultServerName and Version to the main module's version.
+	Name, Version string
+	// Instructions are sent to clients on initialization, if not empty.
+	Instructions string
+	// Logger receives the SDK's logs and one debug record per call;
+	// nothing is logged when nil. Give the registry its own logger
+	// (Registry.WithLogger) for panics and timeouts.
+	Logger *slog.Logger
+	// Annotate returns the MCP annotations of a tool (read-only,
+	// destructive, idempotent, open-world hints), or nil for none. It is
+	// the hook for the capability audit; no tool is annotated when nil.
+	Annotate func(e *toolreg.Entry) *mcp.ToolAnnotations
+
+	// outputSchema overrides entryOutputSchema, for tests.
+	outputSchema func(e *toolreg.Entry) string
+}
+
+// NewServer returns an MCP server of the tools of reg. Each tool's
+// inputSchema is its precomputed Entry.Parameters, and each call goes
+// through reg.Call with a tool.Call whose Caller is "mcp" in its context.
+// A failed call is a result with isError set and the registry's "Error:"
+// text. It is an error for a tool's schema not to be a JSON object of type
+// "object", which the SDK would otherwise reject with a panic.
+func NewServer(reg *toolreg.Registry, opts *ServerOptions) (*mcp.Server, error) {
+	var o ServerOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = DefaultServerName
+	}
+	if o.Version == "" {
+		o.Version = moduleVersion()
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.outputSchema == nil {
+		o.outputSchema = entryOutputSchema
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Instructions: o.Instructions,
+		Logger:       o.Logger,
+	})
+	for _, e := range reg.Tools() {
+		t, out, err := mcpTool(&e, &o)
+		if err != nil {
+			return nil, fmt.Errorf("toolmcp: tool %q: %w", e.Name, err)
+		}
+		srv.AddTool(t, handler(reg, e.Name, out, o.Logger))
+	}
+	return srv, nil
+}
+
+// mcpTool returns the MCP description of e and the shape of its structured
+// output, nil for a tool with a text result.
+func mcpTool(e *toolreg.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
+	var in map[string]any
+	if err := json.Unmarshal([]byte(e.Parameters), &in); err != nil {
+		return nil, nil, fmt.Errorf("input schema is not a JSON object: %w", err)
+	}
+	if in["type"] != "object" {
+		return nil, nil, fmt.Errorf(`input schema has type %v, want "object"`, in["type"])
+	}
+	t := &mcp.Tool{
+		Name:        e.Name,
+		Description: e.Description,
+		InputSchema: json.RawMessage(e.Parameters),
+	}
+	if o.Annotate != nil {
+		t.Annotations = o.Annotate(e)
+	}
+	out, err := newOutput(o.outputSchema(e))
+	if err != nil {
+		return nil, nil, fmt.Errorf("output schema: %w", err)
+	}
+	if out != nil {
+		t.OutputSchema = out.schema
+	}
+	return t, out, nil
+}
+
+// entryOutputSchema returns the JSON Schema of e's result, or "" for a tool
+// whose result is text.
+//
+// TODO: toolreg.Entry does not record the result's schema yet. When the
+// generator fills an Entry.Output (the JSON Schema of a typed result, ""
+// for a string result), make this `return e.Output`: tools with a typed
+// result then get an outputSchema and return structuredContent.
+func entryOutputSchema(e *toolreg.Entry) string {
+	return ""
+}
+
+// output is the shape of a tool's structured result. MCP wants an object
+// in structuredContent, so a result of another type (a list, a number) is
+// wrapped as {"result": value}.
+type output struct {
+	schema json.RawMessage
+	wrap   bool
+}
+
+// newOutput returns the output of a tool whose result has the given JSON
+// Schema, or nil when schema is "".
+func newOutput(schema string) (*output, error) {
+	if schema == "" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(schema), &m); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if m["type"] == "object" {
+		return &output{schema: json.RawMessage(schema)}, nil
+	}
+	// Keep definitions at the root, where the result's references point.
+	wrapper := map[string]any{
+		"type":       "object",
+		"properties": map[string]any{"result": m},
+		"required":   []string{"result"},
+	}
+	for _, k := range []string{"$defs", "definitions"} {
+		if d, ok := m[k]; ok {
+			wrapper[k] = d
+			delete(m, k)
+		}
+	}
+	b, err := json.Marshal(wrapper)
+	if err != nil {
+		return nil, fmt.Errorf("wrap: %w", err)
+	}
+	return &output{schema: b, wrap: true}, nil
+}
+
+// structured returns the structuredContent of a result whose JSON text is
+// text, and false if text does not fit the output's shape.
+func (o *output) structured(text string) (json.RawMessage, bool) {
+	if !json.Valid([]byte(text)) {
+		return nil, false
+	}
+	if o.wrap {
+		b, err := json.Marshal(map[string]json.RawMessage{"result": json.RawMessage(text)})
+		return b, err == nil
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(text), &obj) != nil || obj == nil {
+		return nil, false
+	}
+	return json.RawMessage(text), true
+}
+
+// handler returns the MCP handler of the named tool of reg.
+func handler(reg *toolreg.Registry, name string, out *output, logger *slog.Logger) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		c := tool.Call{ID: callID(), Tool: name, Caller: Caller}
+		if req.Session != nil {
+			c.Session = req.Session.ID()
+		}
+		ctx = tool.WithCall(ctx, c)
+		res := reg.Call(ctx, name, string(req.Params.Arguments))
+		logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
+			"duration", res.Duration, "failed", res.Failed())
+		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
+		if res.Failed() {
+			r.IsError = true
+			return r, nil
+		}
+		if out != nil {
+			sc, ok := out.structured(res.Text)
+			if !ok {
+				logger.WarnContext(ctx, "mcp: result does not fit the output schema; sent as text only", "tool", name)
+				return r, nil
+			}
+			r.StructuredContent = sc
+		}
+		return r, nil
+	}
+}
+
+// callID returns a fresh id for a call. The SDK does not expose the
+// JSON-RPC request id to handlers, so the id is random: unique across
+// replicas, for logs.
+func callID() string {
+	return "mcp-" + rand.Text()[:16]
+}
+
+// moduleVersion returns the main module's version, or "devel".
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// ServeStdio serves srv to one client over stdin and stdout, which carry
+// newline-delimited JSON-RPC messages, until stdin ends (nil) or ctx is
+// done (ctx's error). It never closes stdin or stdout; a read of stdin may
+// outlive ServeStdio by as long as stdin stays open.
+func ServeStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io.Writer) error {
+	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	err := srv.Run(ctx, t)
+	switch {
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed) && ctx.Err() == nil:
+		return nil
+	case ctx.Err() != nil:
+		return context.Cause(ctx)
+	default:
+		return fmt.Errorf("toolmcp: serve stdio: %w", err)
+	}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// HTTPHandler returns an http.Handler that serves srv over streamable HTTP
+// in stateless mode: every POST is a request of its own, with no session
+// kept between requests (no Mcp-Session-Id), so any number of replicas can
+// sit behind a load balancer without sticky sessions. Responses are plain
+// JSON. A client that goes away cancels its call. logger receives the
+// transport's logs; nothing is logged when nil.
+func HTTPHandler(srv *mcp.Server, logger *slog.Logger) http.Handler {
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		JSONResponse:                 true,
+		Logger:                       logger,
+		PropagateRequestCancellation: true,
+	})
+}
+
+// ShutdownTimeout bounds how long ServeHTTP waits for running requests
+// once its context is done.
+const ShutdownTimeout = 10 * time.Second
+
+// ServeHTTP serves srv over streamable HTTP (see HTTPHandler) on ln, at
+// every path, until ctx is done; it then stops accepting, waits up to
+// ShutdownTimeout for running requests, and returns nil. It closes ln.
+func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, logger *slog.Logger) error {
+	hs := &http.Server{
+		Handler:           HTTPHandler(srv, logger),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("toolmcp: serve http on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && serr != nil {
+		err = errors.Join(err, serr)
+	}
+	if err != nil {
+		return fmt.Errorf("toolmcp: shut down http on %s: %w", ln.Addr(), err)
+	}
+	return nil
+}
