@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
 // Entry is one generated tool. Generated code fills a table of them; users
@@ -34,6 +36,10 @@ type Entry struct {
 	Parameters string
 	// File is the tool's source file, relative to its module root.
 	File string
+	// Capabilities are those the tool's Definition declares; Reaches
+	// those toolgen found its code to reach (never more than declared).
+	Capabilities tool.Capability
+	Reaches      tool.Capability
 	// Invoke decodes and validates the arguments and runs the tool. It is
 	// called by Registry.Call, which adds the timeout and panic protection.
 	Invoke func(ctx context.Context, args []byte) (string, error)

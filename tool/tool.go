@@ -40,6 +40,10 @@ type Definition struct {
 	Description string
 	// Timeout bounds one call; DefaultTimeout when zero.
 	Timeout time.Duration
+	// Capabilities declares what the tool may do to the machine, such as
+	// Network | Env. toolgen warns about a capability the tool reaches but
+	// does not declare, and leaves the tool out.
+	Capabilities Capability
 }
 
 // Call holds the request-scoped facts of one tool call.

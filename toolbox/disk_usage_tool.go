@@ -47,9 +47,10 @@ type DiskUsageResult struct {
 // Definition describes the tool.
 func (DiskUsage) Definition() tool.Definition {
 	return tool.Definition{
-		ID:          "disk_usage",
-		Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
-		Timeout:     5 * time.Second,
+		ID:           "disk_usage",
+		Description:  "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
+		Timeout:      5 * time.Second,
+		Capabilities: tool.ReadFiles,
 	}
 }
 

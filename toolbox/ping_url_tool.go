@@ -67,9 +67,10 @@ type PingURLResult struct {
 // Definition describes the tool.
 func (*PingURL) Definition() tool.Definition {
 	return tool.Definition{
-		ID:          "ping_url",
-		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
-		Timeout:     10 * time.Second,
+		ID:           "ping_url",
+		Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+		Timeout:      10 * time.Second,
+		Capabilities: tool.Network,
 	}
 }
 

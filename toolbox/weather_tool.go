@@ -47,9 +47,10 @@ const (
 // Definition describes the tool.
 func (*Weather) Definition() tool.Definition {
 	return tool.Definition{
-		ID:          "weather",
-		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
-		Timeout:     20 * time.Second,
+		ID:           "weather",
+		Description:  "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
+		Timeout:      20 * time.Second,
+		Capabilities: tool.Network | tool.Env,
 	}
 }
 

@@ -49,9 +49,10 @@ const (
 // Definition describes the tool.
 func (*WebSearch) Definition() tool.Definition {
 	return tool.Definition{
-		ID:          "web_search",
-		Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
-		Timeout:     20 * time.Second,
+		ID:           "web_search",
+		Description:  "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
+		Timeout:      20 * time.Second,
+		Capabilities: tool.Network | tool.Env,
 	}
 }
 

@@ -162,6 +162,9 @@ type checker struct {
 	base string
 	docs map[token.Pos]string
 	out  *toolPackage
+	// decls maps the package's functions to their declarations; see
+	// funcDecls.
+	decls map[*types.Func]*ast.FuncDecl
 	// bad is set when the file being checked has a warning.
 	bad bool
 }
@@ -255,6 +258,10 @@ func (c *checker) checkFile(f *ast.File, filename string) *toolInfo {
 	if c.bad {
 		return nil
 	}
+	c.checkCapabilities(t, exe.Obj().(*types.Func))
+	if c.bad {
+		return nil
+	}
 	if want := strings.TrimSuffix(base, "_tool.go"); t.ID != "" && t.ID != want {
 		c.warn(def.Obj().Pos(), "file %s holds the tool with id %q: name the file %s_tool.go, or the id %q", base, t.ID, t.ID, want)
 		return nil
@@ -307,6 +314,13 @@ func (c *checker) checkDefinition(t *toolInfo, fn *types.Func) {
 			t.Name = constant.StringVal(tv.Value)
 		case "Description":
 			t.Desc = strings.TrimSpace(constant.StringVal(tv.Value))
+		case "Capabilities":
+			n, exact := constant.Uint64Val(tv.Value)
+			if !exact {
+				c.warn(kv.Value.Pos(), "%s.Definition: Capabilities must be tool capabilities joined with |", t.TypeName)
+				continue
+			}
+			t.Capabilities = n
 		case "Timeout":
 			n, exact := constant.Int64Val(tv.Value)
 			if !exact || n < 0 {

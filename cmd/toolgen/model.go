@@ -17,9 +17,13 @@ type toolInfo struct {
 	Name     string
 	Desc     string
 	Timeout  time.Duration
-	Args     *typ // a named struct
-	Result   *typ // nil when Execute returns string
-	pos      token.Position
+	// Capabilities are the declared ones and Reaches those the audit
+	// found, as bits of tool.Capability.
+	Capabilities uint64
+	Reaches      uint64
+	Args         *typ // a named struct
+	Result       *typ // nil when Execute returns string
+	pos          token.Position
 }
 
 type kind int

@@ -54,14 +54,16 @@ var genEntries = [...]toolreg.Entry{{
 	Parameters:  genSchemaEcho,
 	Timeout:     30 * time.Second,
 }, {
-	Check:       genCheckSearch,
-	Description: "Find documents.",
-	File:        "good/toolbox/search_tool.go",
-	ID:          "search",
-	Invoke:      genInvokeSearch,
-	Name:        "find",
-	Parameters:  genSchemaSearch,
-	Timeout:     1500 * time.Millisecond,
+	Capabilities: tool.ReadFiles | tool.Env,
+	Check:        genCheckSearch,
+	Description:  "Find documents.",
+	File:         "good/toolbox/search_tool.go",
+	ID:           "search",
+	Invoke:       genInvokeSearch,
+	Name:         "find",
+	Parameters:   genSchemaSearch,
+	Reaches:      tool.Env,
+	Timeout:      1500 * time.Millisecond,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.

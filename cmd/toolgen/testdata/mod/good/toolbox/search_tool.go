@@ -3,6 +3,7 @@ package toolbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/toolreg/toolreg/tool"
@@ -60,17 +61,18 @@ type SearchResult struct {
 // Definition describes search.
 func (*Search) Definition() tool.Definition {
 	return tool.Definition{
-		ID:          "search",
-		Name:        "find",
-		Description: "Find " + "documents.",
-		Timeout:     1500 * time.Millisecond,
+		ID:           "search",
+		Name:         "find",
+		Description:  "Find " + "documents.",
+		Timeout:      1500 * time.Millisecond,
+		Capabilities: tool.Env | tool.ReadFiles,
 	}
 }
 
 // Execute counts the call and echoes the query.
 func (s *Search) Execute(ctx context.Context, args SearchArgs) (SearchResult, error) {
 	s.calls++
-	if args.Query == "fail" {
+	if _, ok := os.LookupEnv("SEARCH_OFFLINE"); ok || args.Query == "fail" {
 		return SearchResult{}, fmt.Errorf("index unavailable")
 	}
 	return SearchResult{Calls: s.calls, Query: args.Query}, nil
