@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sashabaranov/go-openai"
 
@@ -62,13 +63,79 @@ type Table struct {
 type Registry struct {
 	table *Table
 	// on lists the selected entries by index, ascending; nil means all.
-	on     []int
-	logger *slog.Logger
+	on      []int
+	logger  *slog.Logger
+	confirm Confirm
+	limits  Limits
 }
+
+// Confirm decides whether a call of a tool that changes things (see
+// tool.Capability.Changes) may run; a non-nil error refuses it and is told
+// to the model.
+type Confirm func(ctx context.Context, e *Entry, args string) error
+
+// Limits bound the size of what flows through a call.
+type Limits struct {
+	// MaxArgs is the largest arguments text, in bytes, that is decoded;
+	// larger ones are refused before decoding.
+	MaxArgs int
+	// MaxResult is the largest result text, in bytes, passed on; a longer
+	// one is cut, with a note saying how much was left out.
+	MaxResult int
+}
+
+// The limits of a new Registry.
+const (
+	DefaultMaxArgs   = 1 << 20
+	DefaultMaxResult = 64 << 10
+)
 
 // New returns a registry of every tool in t.
 func New(t *Table) *Registry {
-	return &Registry{table: t, logger: slog.New(slog.DiscardHandler)}
+	return &Registry{
+		table:  t,
+		logger: slog.New(slog.DiscardHandler),
+		limits: Limits{MaxArgs: DefaultMaxArgs, MaxResult: DefaultMaxResult},
+	}
+}
+
+// WithConfirm returns a copy of r that calls confirm before running any
+// tool whose capabilities change things (running processes, writing
+// files). Without it, such tools run like any other.
+func (r *Registry) WithConfirm(confirm Confirm) *Registry {
+	c := *r
+	c.confirm = confirm
+	return &c
+}
+
+// WithLimits returns a copy of r with other limits; a zero field keeps the
+// current one.
+func (r *Registry) WithLimits(l Limits) *Registry {
+	c := *r
+	if l.MaxArgs > 0 {
+		c.limits.MaxArgs = l.MaxArgs
+	}
+	if l.MaxResult > 0 {
+		c.limits.MaxResult = l.MaxResult
+	}
+	return &c
+}
+
+// capabilities returns what e declares and what it was found to reach.
+func (e *Entry) capabilities() tool.Capability { return e.Capabilities | e.Reaches }
+
+// WithoutCapabilities returns a copy of r without the tools that declare or
+// reach any of caps, for example tool.Exec|tool.WriteFiles.
+func (r *Registry) WithoutCapabilities(caps tool.Capability) *Registry {
+	on := []int{}
+	for i := range r.table.Entries {
+		if r.selected(i) && r.table.Entries[i].capabilities()&caps == 0 {
+			on = append(on, i)
+		}
+	}
+	c := *r
+	c.on = on
+	return &c
 }
 
 // WithLogger returns a copy of r that logs tool failures (panics with their
@@ -189,8 +256,9 @@ func quoteAll(ss []string) []string {
 type Result struct {
 	Text string
 	// Err is the cause of a failed call, for logs and exit codes; nil on
-	// success. It wraps ErrUnknownTool, ErrArguments, ErrPanic or ErrTimeout
-	// where one of them applies, or else the tool's own error.
+	// success. It wraps ErrUnknownTool, ErrArguments, ErrPanic, ErrTimeout
+	// or ErrNotAllowed where one of them applies, or else the tool's own
+	// error.
 	Err error
 	// Duration is how long the call took.
 	Duration time.Duration
@@ -205,6 +273,7 @@ var (
 	ErrArguments   = errors.New("bad arguments")
 	ErrPanic       = errors.New("panic")
 	ErrTimeout     = errors.New("timed out")
+	ErrNotAllowed  = errors.New("not allowed")
 )
 
 // errDeadline is the cause of a call's context when the tool's own timeout
@@ -254,9 +323,42 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 			Duration: time.Since(start),
 		}
 	}
+	if len(args) > r.limits.MaxArgs {
+		return Result{
+			Text: fmt.Sprintf("Error: %s: bad arguments: %d bytes, more than the limit of %d; send less", e.Name, len(args), r.limits.MaxArgs),
+			Err:  fmt.Errorf("%s: %w: %d bytes, over the limit of %d", e.Name, ErrArguments, len(args), r.limits.MaxArgs),
+		}
+	}
+	if r.confirm != nil && e.capabilities().Changes() {
+		if err := r.confirm(ctx, e, args); err != nil {
+			return Result{
+				Text:     fmt.Sprintf("Error: %s was not run: %v", e.Name, err),
+				Err:      fmt.Errorf("%s: %w: %w", e.Name, ErrNotAllowed, err),
+				Duration: time.Since(start),
+			}
+		}
+	}
 	res := r.invoke(ctx, e, args)
+	res.Text = truncate(res.Text, r.limits.MaxResult)
 	res.Duration = time.Since(start)
 	return res
+}
+
+// truncate cuts s to at most max bytes, at a character boundary, and says
+// so, so that the model knows it saw only part.
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf("\n[truncated: showing %%d of %d bytes; %%d bytes cut. Ask for less, or for the part you need.]", len(s))
+	keep := max - len(note) - 20
+	if keep < 0 {
+		keep = 0
+	}
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + fmt.Sprintf(note, keep, len(s)-keep)
 }
 
 type outcome struct {

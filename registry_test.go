@@ -9,10 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/sashabaranov/go-openai"
 	"go.uber.org/goleak"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
 func TestMain(m *testing.M) {
@@ -190,5 +193,93 @@ func TestLookupDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("Lookup allocates %v times per run, want 0", allocs)
+	}
+}
+
+// guardedTable has a tool that changes things, one that reads, and one
+// with a long answer.
+func guardedTable() *Table {
+	entries := []Entry{
+		{Name: "long", Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return strings.Repeat("ab", 100) + "é" + strings.Repeat("x", 100), nil
+		}},
+		{Name: "read", Capabilities: tool.ReadFiles, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "read", nil
+		}},
+		{Name: "rm", Capabilities: tool.WriteFiles, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "removed", nil
+		}},
+		{Name: "sh", Reaches: tool.Exec, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "ran", nil
+		}},
+	}
+	for i := range entries {
+		entries[i].ID = entries[i].Name
+		entries[i].Timeout = time.Minute
+	}
+	return &Table{Entries: entries, Specs: make([]openai.Tool, len(entries)), Index: func(name string) int {
+		for i, e := range entries {
+			if e.Name == name {
+				return i
+			}
+		}
+		return -1
+	}}
+}
+
+func TestConfirm(t *testing.T) {
+	var asked []string
+	reg := New(guardedTable()).WithConfirm(func(ctx context.Context, e *Entry, args string) error {
+		asked = append(asked, e.Name+" "+args)
+		if e.Name == "sh" {
+			return errors.New("the user said no")
+		}
+		return nil
+	})
+	got := map[string]string{}
+	for _, name := range []string{"read", "rm", "sh"} {
+		got[name] = reg.Call(context.Background(), name, `{"x":1}`).Text
+	}
+	want := map[string]string{"read": "read", "rm": "removed", "sh": "Error: sh was not run: the user said no"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{`rm {"x":1}`, `sh {"x":1}`}, asked); diff != "" {
+		t.Errorf("confirmations asked (-want +got):\n%s", diff)
+	}
+	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrNotAllowed) {
+		t.Errorf("err = %v, want ErrNotAllowed", res.Err)
+	}
+}
+
+func TestWithoutCapabilities(t *testing.T) {
+	reg := New(guardedTable())
+	if diff := cmp.Diff([]string{"long", "read"}, reg.WithoutCapabilities(tool.Exec|tool.WriteFiles).Names()); diff != "" {
+		t.Errorf("without exec and write_files (-want +got):\n%s", diff)
+	}
+	sel, err := reg.Select(nil, []string{"long"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"rm", "sh"}, sel.WithoutCapabilities(tool.ReadFiles).Names()); diff != "" {
+		t.Errorf("selection without read_files (-want +got):\n%s", diff)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	reg := New(guardedTable()).WithLimits(Limits{MaxArgs: 10, MaxResult: 150})
+	res := reg.Call(context.Background(), "read", `{"x":"12345"}`)
+	if want := "Error: read: bad arguments: 13 bytes, more than the limit of 10; send less"; res.Text != want || !errors.Is(res.Err, ErrArguments) {
+		t.Errorf("oversized arguments: %q (%v), want %q", res.Text, res.Err, want)
+	}
+	res = reg.Call(context.Background(), "long", "{}")
+	if res.Failed() || len(res.Text) > 150 || !strings.HasPrefix(res.Text, "abab") {
+		t.Errorf("long result: %q (%d bytes), want at most 150 bytes of its start", res.Text, len(res.Text))
+	}
+	if !strings.Contains(res.Text, "[truncated: showing ") || !strings.Contains(res.Text, " of 302 bytes") {
+		t.Errorf("long result %q does not say it was cut", res.Text)
+	}
+	if !utf8.ValidString(res.Text) {
+		t.Errorf("cut result is not valid UTF-8: %q", res.Text)
 	}
 }

@@ -74,8 +74,9 @@ func Duplicate(name string) error {
 // Unknown reports a key that names no field; known lists the valid names,
 // quoted and separated by commas, or is empty when the object has none.
 func Unknown(key []byte, known string) error {
+	name := string(clip(key))
 	if known == "" {
-		return &Error{Path: string(key), Msg: "unknown field; this object takes no fields"}
+		return &Error{Path: name, Msg: "unknown field; this object takes no fields"}
 	}
-	return &Error{Path: string(key), Msg: "unknown field; expected one of " + known}
+	return &Error{Path: name, Msg: "unknown field; expected one of " + known}
 }
