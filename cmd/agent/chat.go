@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
 )
 
@@ -62,7 +63,9 @@ type chatConfig struct {
 	maxSteps                         int
 	timeout                          time.Duration
 	noStream, quiet, verbose, asJSON bool
-	sel                              selection
+	// yes allows tools that change things without asking.
+	yes bool
+	sel selection
 }
 
 func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
@@ -79,6 +82,7 @@ func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
 	fs.BoolVar(&cfg.quiet, "q", false, "no trace of tool calls on stderr")
 	fs.BoolVar(&cfg.verbose, "v", false, "log requests, timings and token usage on stderr")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON event per line on stdout, for scripts")
+	fs.BoolVar(&cfg.yes, "yes", false, "let tools that run programs or write files run without asking")
 	cfg.sel.register(fs, c.getenv)
 	fs.Usage = func() {
 		fmt.Fprint(c.stderr, `usage:
@@ -166,6 +170,17 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	if cfg.verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	prompt := strings.Join(rest, " ")
+	interactive := prompt == "" && isTerminal(c.stdin)
+	var lines <-chan string
+	switch {
+	case cfg.yes:
+	case interactive:
+		lines = c.readLines()
+		reg = reg.WithConfirm(c.askUser(lines))
+	default:
+		reg = reg.WithConfirm(refuseUnattended)
+	}
 	conv := &chat.Conversation{
 		Client: &chat.Client{
 			BaseURL:  cfg.baseURL,
@@ -186,10 +201,9 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		conv.Sink = out.event
 	}
 
-	prompt := strings.Join(rest, " ")
 	switch {
 	case prompt != "":
-	case !isTerminal(c.stdin):
+	case !interactive:
 		b, err := io.ReadAll(c.stdin)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "agent: read the question from stdin: %v\n", err)
@@ -201,7 +215,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			return 2
 		}
 	default:
-		return c.repl(ctx, conv, reg.Names(), out)
+		return c.repl(ctx, conv, reg.Names(), out, lines)
 	}
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
@@ -249,11 +263,14 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// repl holds a conversation on a terminal. Ctrl-C interrupts the turn in
-// flight and keeps the conversation; Ctrl-C at the prompt, Ctrl-D or /exit
-// ends it.
-func (c *cli) repl(ctx context.Context, conv *chat.Conversation, tools []string, out *output) int {
-	fmt.Fprintf(c.stderr, "toolreg agent, %d tools. /tools lists them, /reset starts over, /exit or Ctrl-D ends.\n", len(tools))
+// refuseUnattended is the answer of a run with nobody to ask.
+func refuseUnattended(ctx context.Context, e *toolreg.Entry, args string) error {
+	return fmt.Errorf("it can change things on this machine (%s), and this run has nobody to ask; the user can allow such tools with -yes, or run the agent on a terminal, where it asks", e.Capabilities|e.Reaches)
+}
+
+// readLines reads stdin line by line, for the conversation and the
+// questions the agent asks.
+func (c *cli) readLines() <-chan string {
 	lines := make(chan string)
 	go func() {
 		defer close(lines)
@@ -263,6 +280,37 @@ func (c *cli) repl(ctx context.Context, conv *chat.Conversation, tools []string,
 			lines <- sc.Text()
 		}
 	}()
+	return lines
+}
+
+// askUser returns a Confirm that asks on the terminal, one question at a
+// time, before a tool that changes things runs.
+func (c *cli) askUser(lines <-chan string) toolreg.Confirm {
+	var mu sync.Mutex
+	return func(ctx context.Context, e *toolreg.Entry, args string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(c.stderr, "? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip(args, 200))
+		select {
+		case l, ok := <-lines:
+			if a := strings.ToLower(strings.TrimSpace(l)); ok && (a == "y" || a == "yes") {
+				return nil
+			}
+		case <-ctx.Done():
+			fmt.Fprintln(c.stderr)
+		}
+		return errors.New("the user did not allow it")
+	}
+}
+
+// repl holds a conversation on a terminal. Ctrl-C interrupts the turn in
+// flight and keeps the conversation; Ctrl-C at the prompt, Ctrl-D or /exit
+// ends it. lines holds the lines the user types.
+func (c *cli) repl(ctx context.Context, conv *chat.Conversation, tools []string, out *output, lines <-chan string) int {
+	fmt.Fprintf(c.stderr, "toolreg agent, %d tools. /tools lists them, /reset starts over, /exit or Ctrl-D ends.\n", len(tools))
+	if lines == nil {
+		lines = c.readLines()
+	}
 	for {
 		fmt.Fprint(c.stderr, "> ")
 		var line string

@@ -15,7 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // replServer answers every request with the text "answer N" and records
@@ -70,7 +72,7 @@ func TestREPL(t *testing.T) {
 	out := &output{stdout: &stdout, stderr: &stderr}
 
 	done := make(chan int)
-	go func() { done <- c.repl(context.Background(), conv, []string{"calculator", "now"}, out) }()
+	go func() { done <- c.repl(context.Background(), conv, []string{"calculator", "now"}, out, nil) }()
 	say := func(line string) {
 		if _, err := io.WriteString(stdinW, line+"\n"); err != nil {
 			t.Fatal(err)
@@ -118,7 +120,34 @@ func TestREPLInterruptAtPromptExits(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
 	conv := &chat.Conversation{Client: &chat.Client{BaseURL: "http://127.0.0.1:1", Model: "m"}}
-	if code := c.repl(context.Background(), conv, nil, &output{stdout: &stdout, stderr: &stderr}); code != 0 {
+	if code := c.repl(context.Background(), conv, nil, &output{stdout: &stdout, stderr: &stderr}, nil); code != 0 {
 		t.Errorf("exit status %d, want 0", code)
+	}
+}
+
+func TestAskUser(t *testing.T) {
+	lines := make(chan string, 3)
+	lines <- "y"
+	lines <- "no"
+	lines <- " YES "
+	var stderr bytes.Buffer
+	c := &cli{stderr: &stderr}
+	ask := c.askUser(lines)
+	e := &toolreg.Entry{Name: "rm", Capabilities: tool.WriteFiles}
+	var got []bool
+	for range 3 {
+		got = append(got, ask(context.Background(), e, `{"path":"/tmp/x"}`) == nil)
+	}
+	close(lines)
+	got = append(got, ask(context.Background(), e, `{}`) == nil) // Ctrl-D: no
+	if diff := cmp.Diff([]bool{true, false, true, false}, got); diff != "" {
+		t.Errorf("allowed (-want +got):\n%s", diff)
+	}
+	if want := `? rm can change things on this machine (write_files). Run it with {"path":"/tmp/x"}? [y/N] `; !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("question %q, want it to start %q", stderr.String(), want)
+	}
+	err := refuseUnattended(context.Background(), &toolreg.Entry{Name: "sh", Reaches: tool.Exec}, "{}")
+	if err == nil || !strings.Contains(err.Error(), "(exec)") || !strings.Contains(err.Error(), "-yes") {
+		t.Errorf("unattended refusal %v: want it to name the capability and -yes", err)
 	}
 }

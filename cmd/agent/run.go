@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // env looks up an environment variable; os.Getenv in main.
@@ -42,12 +43,13 @@ func (c *cli) run(ctx context.Context, args []string) int {
 // selection holds the -tools and -disable flags, which default to the
 // TOOLREG_TOOLS and TOOLREG_DISABLE environment variables.
 type selection struct {
-	keep, drop string
+	keep, drop, deny string
 }
 
 func (s *selection) register(fs *flag.FlagSet, getenv env) {
 	fs.StringVar(&s.keep, "tools", getenv("TOOLREG_TOOLS"), "comma-separated tool `ids` to offer (default all; env TOOLREG_TOOLS)")
 	fs.StringVar(&s.drop, "disable", getenv("TOOLREG_DISABLE"), "comma-separated tool `ids` to leave out (env TOOLREG_DISABLE)")
+	fs.StringVar(&s.deny, "deny", getenv("TOOLREG_DENY"), "leave out every tool with one of these comma-separated `capabilities`: exec, network, write_files, read_files, env, unsafe (env TOOLREG_DENY)")
 }
 
 func splitList(s string) []string {
@@ -66,6 +68,13 @@ func (s *selection) registry() (*toolreg.Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool selection: %w", err)
 	}
+	if s.deny != "" {
+		caps, ok := tool.ParseCapabilities(s.deny)
+		if !ok {
+			return nil, fmt.Errorf("-deny %q: want capabilities from exec, network, write_files, read_files, env, unsafe", s.deny)
+		}
+		r = r.WithoutCapabilities(caps)
+	}
 	return r, nil
 }
 
@@ -73,7 +82,7 @@ func runTools(args []string, stdout, stderr io.Writer, getenv env) int {
 	fs := flag.NewFlagSet("agent tools", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the exact tools spec table sent to the model")
-	verbose := fs.Bool("v", false, "also show each tool's id, timeout, source file and parameters")
+	verbose := fs.Bool("v", false, "also show each tool's id, timeout, capabilities, source file and parameters")
 	var sel selection
 	sel.register(fs, getenv)
 	fs.Usage = func() {
@@ -106,6 +115,7 @@ func runTools(args []string, stdout, stderr io.Writer, getenv env) int {
 		fmt.Fprintf(tw, "%s\t%s\n", e.Name, firstLine(e.Description))
 		if *verbose {
 			fmt.Fprintf(tw, "\tid: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, e.File)
+			fmt.Fprintf(tw, "\tcapabilities: %s (found in its code: %s)\n", e.Capabilities, e.Reaches)
 			fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
 		}
 	}
