@@ -60,7 +60,7 @@ func providerNames() string {
 type chatConfig struct {
 	provider, baseURL, model, apiKey string
 	system                           string
-	maxSteps                         int
+	maxSteps, maxToolCalls           int
 	timeout                          time.Duration
 	noStream, quiet, verbose, asJSON bool
 	// yes allows tools that change things without asking.
@@ -77,6 +77,7 @@ func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
 	fs.StringVar(&cfg.model, "model", "", "the model (env LLM_MODEL; default "+defaultModel+")")
 	fs.StringVar(&cfg.system, "system", defaultSystem, "the system prompt")
 	fs.IntVar(&cfg.maxSteps, "max-steps", chat.DefaultMaxSteps, "the most model requests in one turn")
+	fs.IntVar(&cfg.maxToolCalls, "max-tool-calls", chat.DefaultMaxToolCalls, "the most tool calls run in one turn")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "the longest a one-shot run may take (0: no limit)")
 	fs.BoolVar(&cfg.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
 	fs.BoolVar(&cfg.quiet, "q", false, "no trace of tool calls on stderr")
@@ -189,10 +190,11 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			NoStream: cfg.noStream,
 			Logger:   logger,
 		},
-		Tools:    reg.WithLogger(logger),
-		System:   cfg.system,
-		MaxSteps: cfg.maxSteps,
-		Session:  fmt.Sprintf("agent-%d", os.Getpid()),
+		Tools:        reg.WithLogger(logger),
+		System:       cfg.system,
+		MaxSteps:     cfg.maxSteps,
+		MaxToolCalls: cfg.maxToolCalls,
+		Session:      fmt.Sprintf("agent-%d", os.Getpid()),
 	}
 	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: cfg.quiet}
 	if cfg.asJSON {
