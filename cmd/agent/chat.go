@@ -231,13 +231,21 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
 			err = cause
 		}
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		fmt.Fprintf(c.stderr, "agent: %v%s\n", err, hint(err))
 		return 1
 	}
 	if !cfg.asJSON {
 		out.finish(answer)
 	}
 	return 0
+}
+
+// hint says which flag changes a bound that ended a turn.
+func hint(err error) string {
+	if errors.Is(err, chat.ErrMaxSteps) {
+		return "; raise the bound with -max-steps"
+	}
+	return ""
 }
 
 // interruptible returns a context that Ctrl-C cancels.
@@ -352,7 +360,7 @@ func (c *cli) repl(ctx context.Context, conv *chat.Conversation, tools []string,
 			fmt.Fprintln(c.stderr, "(interrupted; the conversation is kept: ask again, or Ctrl-C again to exit)")
 		case err != nil:
 			out.endLine()
-			fmt.Fprintf(c.stderr, "agent: %v\n(the conversation is kept: ask again to retry)\n", err)
+			fmt.Fprintf(c.stderr, "agent: %v%s\n(the conversation is kept: ask again to retry)\n", err, hint(err))
 		default:
 			out.finish(answer)
 		}
