@@ -262,11 +262,14 @@ func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "expression")
 				}
-				if utf8.RuneCountInString(x) < 1 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "expression")
-				}
-				if utf8.RuneCountInString(x) > 1000 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 1000 characters, got %d", utf8.RuneCountInString(x)), "expression")
+				if len(x) < 4 || len(x) > 1000 {
+					n := utf8.RuneCountInString(x)
+					if n < 1 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "expression")
+					}
+					if n > 1000 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 1000 characters, got %d", n), "expression")
+					}
 				}
 				v.Expression = x
 			}
@@ -332,8 +335,11 @@ func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "mount_point")
 				}
-				if utf8.RuneCountInString(x) > 4096 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 4096 characters, got %d", utf8.RuneCountInString(x)), "mount_point")
+				if len(x) > 4096 {
+					n := utf8.RuneCountInString(x)
+					if n > 4096 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 4096 characters, got %d", n), "mount_point")
+					}
 				}
 				v.MountPoint = x
 			}
@@ -392,8 +398,11 @@ func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "timezone")
 				}
-				if utf8.RuneCountInString(x) > 64 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 64 characters, got %d", utf8.RuneCountInString(x)), "timezone")
+				if len(x) > 64 {
+					n := utf8.RuneCountInString(x)
+					if n > 64 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 64 characters, got %d", n), "timezone")
+					}
 				}
 				v.Timezone = x
 			}
@@ -456,11 +465,14 @@ func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "url")
 				}
-				if utf8.RuneCountInString(x) < 1 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "url")
-				}
-				if utf8.RuneCountInString(x) > 2048 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 2048 characters, got %d", utf8.RuneCountInString(x)), "url")
+				if len(x) < 4 || len(x) > 2048 {
+					n := utf8.RuneCountInString(x)
+					if n < 1 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "url")
+					}
+					if n > 2048 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 2048 characters, got %d", n), "url")
+					}
 				}
 				v.URL = x
 			}
@@ -522,11 +534,14 @@ func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "city")
 				}
-				if utf8.RuneCountInString(x) < 1 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "city")
-				}
-				if utf8.RuneCountInString(x) > 200 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 200 characters, got %d", utf8.RuneCountInString(x)), "city")
+				if len(x) < 4 || len(x) > 200 {
+					n := utf8.RuneCountInString(x)
+					if n < 1 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "city")
+					}
+					if n > 200 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 200 characters, got %d", n), "city")
+					}
 				}
 				v.City = x
 			}
@@ -551,14 +566,18 @@ func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 			}
 			seen1[2] = true
 			{
-				x, err := d.String()
+				b, err := d.StringBytes()
 				if err != nil {
 					return jsonarg.At(err, "units")
 				}
-				switch x {
-				case "celsius", "fahrenheit":
+				var x string
+				switch string(b) {
+				case "celsius":
+					x = "celsius"
+				case "fahrenheit":
+					x = "fahrenheit"
 				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"celsius\", \"fahrenheit\", got %q", x), "units")
+					return jsonarg.At(jsonarg.Errorf("expected one of \"celsius\", \"fahrenheit\", got %q", b), "units")
 				}
 				v.Units = x
 			}
@@ -626,11 +645,14 @@ func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "query")
 				}
-				if utf8.RuneCountInString(x) < 1 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "query")
-				}
-				if utf8.RuneCountInString(x) > 400 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 400 characters, got %d", utf8.RuneCountInString(x)), "query")
+				if len(x) < 4 || len(x) > 400 {
+					n := utf8.RuneCountInString(x)
+					if n < 1 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "query")
+					}
+					if n > 400 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 400 characters, got %d", n), "query")
+					}
 				}
 				v.Query = x
 			}

@@ -20,11 +20,15 @@
 package jsonarg
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Decoder reads one JSON text. The zero value is not usable; see
@@ -105,7 +109,7 @@ func (d *Decoder) NextField() (key []byte, ok bool, err error) {
 	if c != '"' {
 		return nil, false, d.syntax("expected a string key")
 	}
-	key, err = d.readString(true)
+	key, err = d.readString()
 	if err != nil {
 		return nil, false, err
 	}
@@ -148,11 +152,33 @@ func (d *Decoder) String() (string, error) {
 	if d.peek() != '"' {
 		return "", d.mismatch("string")
 	}
-	b, err := d.readString(false)
+	start := d.pos + 1
+	p, simple, err := d.scanString(start)
 	if err != nil {
 		return "", err
 	}
-	return string(b), nil
+	if simple {
+		d.pos = p + 1
+		return string(d.data[start:p]), nil
+	}
+	// Decode into a buffer of its own, sized for the rest of the string
+	// (escapes only shrink it), and hand that over as the string.
+	out, err := d.unquote(start, p, make([]byte, 0, d.stringEnd(p)-start))
+	if err != nil || len(out) == 0 {
+		return "", err
+	}
+	return unsafe.String(&out[0], len(out)), nil
+}
+
+// StringBytes reads a string like String, without allocating when the
+// string has no escapes. The result is valid until the next call of a
+// method of d: generated code matches it against an enum's values and then
+// keeps the matching constant, not the bytes.
+func (d *Decoder) StringBytes() ([]byte, error) {
+	if d.peek() != '"' {
+		return nil, d.mismatch("string")
+	}
+	return d.readString()
 }
 
 // Bool reads true or false.
@@ -344,40 +370,114 @@ func parseUint(lit []byte) (uint64, bool) {
 	return n, true
 }
 
-// readString reads a string whose opening quote is at d.pos. For keys, an
-// unescaped key is returned as a slice of the input; otherwise the result
-// may be in d.buf.
-func (d *Decoder) readString(key bool) ([]byte, error) {
+// readString reads a string whose opening quote is at d.pos. A string
+// without escapes whose UTF-8 is valid, the usual case, is returned as a
+// slice of the input; otherwise it is decoded into d.buf, which the result
+// then shares.
+func (d *Decoder) readString() ([]byte, error) {
 	start := d.pos + 1
-	p := start
-	data := d.data
-	for p < len(data) {
-		c := data[p]
-		switch {
-		case c == '"':
-			d.pos = p + 1
-			return data[start:p], nil
-		case c == '\\' || c >= utf8.RuneSelf:
-			return d.readStringSlow(start, p)
-		case c < 0x20:
-			d.pos = p
-			return nil, d.syntax("control character in a string")
-		}
-		p++
+	p, simple, err := d.scanString(start)
+	if err != nil {
+		return nil, err
 	}
-	d.pos = p
-	return nil, d.syntax("unterminated string")
+	if simple {
+		d.pos = p + 1
+		return d.data[start:p], nil
+	}
+	out, err := d.unquote(start, p, d.buf[:0])
+	if err != nil {
+		return nil, err
+	}
+	d.buf = out
+	return out, nil
 }
 
-func (d *Decoder) readStringSlow(start, p int) ([]byte, error) {
+// The bytes of eight at a time, for scanString.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// specialBytes returns a mask with the high bit set in the lowest byte of
+// v (read little-endian) that a string scan must stop at: a quote, a
+// backslash, a control character or a non-ASCII byte. Higher bits may be
+// set falsely above it (borrows propagate upward), the lowest never.
+func specialBytes(v uint64) uint64 {
+	q := v ^ (lo8 * '"')
+	b := v ^ (lo8 * '\\')
+	return ((v-lo8*0x20)&^v | (q-lo8)&^q | (b-lo8)&^b | v) & hi8
+}
+
+// scanString scans the string whose contents start at p, eight bytes at a
+// time where it can. It returns the position of the closing quote and
+// simple true when the contents need no decoding; or, with simple false,
+// the position of the first byte that does (a backslash or invalid
+// UTF-8); or a syntax error (a control character before either, or no
+// closing quote).
+func (d *Decoder) scanString(p int) (end int, simple bool, err error) {
 	data := d.data
-	out := append(d.buf[:0], data[start:p]...)
+	for p < len(data) {
+		if p+8 <= len(data) {
+			m := specialBytes(binary.LittleEndian.Uint64(data[p:]))
+			if m == 0 {
+				p += 8
+				continue
+			}
+			p += bits.TrailingZeros64(m) >> 3
+		}
+		switch c := data[p]; {
+		case c == '"':
+			return p, true, nil
+		case c == '\\':
+			return p, false, nil
+		case c < 0x20:
+			d.pos = p
+			return 0, false, d.syntax("control character in a string")
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(data[p:])
+			if r == utf8.RuneError && size == 1 {
+				return p, false, nil
+			}
+			p += size
+		default:
+			p++
+		}
+	}
+	d.pos = p
+	return 0, false, d.syntax("unterminated string")
+}
+
+// stringEnd returns the position of the quote that closes the string
+// containing p, or len(d.data); it only sizes a buffer.
+func (d *Decoder) stringEnd(p int) int {
+	data := d.data
+	for {
+		i := bytes.IndexByte(data[p:], '"')
+		if i < 0 {
+			return len(data)
+		}
+		q := p + i
+		n := 0 // backslashes right before the quote
+		for q-n-1 >= p && data[q-n-1] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		p = q + 1
+	}
+}
+
+// unquote decodes the string whose contents start at start, appending to
+// out; the bytes before p need no decoding.
+func (d *Decoder) unquote(start, p int, out []byte) ([]byte, error) {
+	data := d.data
+	out = append(out, data[start:p]...)
 	for p < len(data) {
 		c := data[p]
 		switch {
 		case c == '"':
 			d.pos = p + 1
-			d.buf = out
 			return out, nil
 		case c < 0x20:
 			d.pos = p
@@ -427,8 +527,16 @@ func (d *Decoder) readStringSlow(start, p int) ([]byte, error) {
 			}
 			p++
 		case c < utf8.RuneSelf:
-			out = append(out, c)
-			p++
+			// Copy the run of plain bytes up to the next one to look at.
+			q := p + 1
+			for q < len(data) {
+				if c := data[q]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
+					break
+				}
+				q++
+			}
+			out = append(out, data[p:q]...)
+			p = q
 		default:
 			r, size := utf8.DecodeRune(data[p:])
 			out = utf8.AppendRune(out, r) // RuneError for invalid bytes, as encoding/json
@@ -466,7 +574,7 @@ func (d *Decoder) kind() string {
 	case d.pos >= len(d.data):
 		return "end of input"
 	case c == '"':
-		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(false); err == nil {
+		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(); err == nil {
 			return "string " + strconv.Quote(string(clip(b)))
 		}
 		return "string"

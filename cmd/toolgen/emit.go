@@ -275,21 +275,36 @@ func (dc *decoder) value(g *jen.Group, t *typ, target jen.Code, path []jen.Code,
 		dc.depth--
 	default:
 		g.BlockFunc(func(g *jen.Group) {
-			var call jen.Code
-			switch t.Kind {
-			case kString:
-				call = d.Clone().Dot("String").Call()
-			case kBool:
-				call = d.Clone().Dot("Bool").Call()
-			case kInt:
-				call = d.Clone().Dot("Int").Call(jen.Lit(t.Bits))
-			case kUint:
-				call = d.Clone().Dot("Uint").Call(jen.Lit(t.Bits))
-			case kFloat:
-				call = d.Clone().Dot("Float").Call(jen.Lit(t.Bits))
+			if t.Kind == kString && len(c.Enum) > 0 {
+				// Match the raw bytes against the values and keep the
+				// matching constant: an enum costs no allocation.
+				g.List(jen.Id("b"), jen.Err()).Op(":=").Add(d).Dot("StringBytes").Call()
+				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))
+				g.Var().Id("x").String()
+				g.Switch(jen.String().Call(jen.Id("b"))).BlockFunc(func(g *jen.Group) {
+					for _, e := range c.Enum {
+						g.Case(jen.Op(e)).Block(jen.Id("x").Op("=").Op(e))
+					}
+					g.Default().Block(fail(errorf("expected one of "+escapeVerb(strings.Join(c.Enum, ", "))+", got %q", jen.Id("b")), path))
+				})
+				c.Enum = nil
+			} else {
+				var call jen.Code
+				switch t.Kind {
+				case kString:
+					call = d.Clone().Dot("String").Call()
+				case kBool:
+					call = d.Clone().Dot("Bool").Call()
+				case kInt:
+					call = d.Clone().Dot("Int").Call(jen.Lit(t.Bits))
+				case kUint:
+					call = d.Clone().Dot("Uint").Call(jen.Lit(t.Bits))
+				case kFloat:
+					call = d.Clone().Dot("Float").Call(jen.Lit(t.Bits))
+				}
+				g.List(jen.Id("x"), jen.Err()).Op(":=").Add(call)
+				g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))
 			}
-			g.List(jen.Id("x"), jen.Err()).Op(":=").Add(call)
-			g.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err(), path))
 			dc.scalarChecks(g, t, c, path)
 			if t.Path == "" && (t.Name == "string" || t.Name == "bool" || t.Name == "int64" || t.Name == "uint64" || t.Name == "float64") {
 				g.Add(target).Op("=").Id("x")
@@ -333,16 +348,33 @@ func (dc *decoder) scalarChecks(g *jen.Group, t *typ, c constraints, path []jen.
 		g.If(x.Clone().Op(">").Op(hi)).Block(
 			fail(errorf(fmt.Sprintf("expected %s of at most %s, got %%v", what, hi), x), path))
 	}
-	if c.MinLength >= 0 || c.MaxLength >= 0 {
-		n := jen.Qual("unicode/utf8", "RuneCountInString").Call(x)
-		if c.MinLength >= 0 {
-			g.If(n.Clone().Op("<").Lit(c.MinLength)).Block(
-				fail(errorf(fmt.Sprintf("expected a string of at least %s, got %%d", plural(c.MinLength, "character")), n), path))
+	// Lengths are in characters, but a string of k bytes has from k/4 to
+	// k characters: count them only when the byte length leaves the
+	// answer open.
+	var open []jen.Code
+	if c.MinLength > 0 {
+		open = append(open, jen.Len(x).Op("<").Lit(4*c.MinLength))
+	}
+	if c.MaxLength >= 0 {
+		open = append(open, jen.Len(x).Op(">").Lit(c.MaxLength))
+	}
+	if len(open) > 0 {
+		cond := open[0]
+		if len(open) == 2 {
+			cond = jen.Add(open[0]).Op("||").Add(open[1])
 		}
-		if c.MaxLength >= 0 {
-			g.If(n.Clone().Op(">").Lit(c.MaxLength)).Block(
-				fail(errorf(fmt.Sprintf("expected a string of at most %s, got %%d", plural(c.MaxLength, "character")), n), path))
-		}
+		n := jen.Id("n")
+		g.If(cond).BlockFunc(func(g *jen.Group) {
+			g.Add(n).Op(":=").Qual("unicode/utf8", "RuneCountInString").Call(x)
+			if c.MinLength > 0 {
+				g.If(n.Clone().Op("<").Lit(c.MinLength)).Block(
+					fail(errorf(fmt.Sprintf("expected a string of at least %s, got %%d", plural(c.MinLength, "character")), n), path))
+			}
+			if c.MaxLength >= 0 {
+				g.If(n.Clone().Op(">").Lit(c.MaxLength)).Block(
+					fail(errorf(fmt.Sprintf("expected a string of at most %s, got %%d", plural(c.MaxLength, "character")), n), path))
+			}
+		})
 	}
 	if c.Pattern != "" {
 		g.If(jen.Op("!").Id(dc.pattern(c.Pattern)).Dot("MatchString").Call(x)).Block(

@@ -165,14 +165,18 @@ func genDecodeEcho(data []byte, v *toolbox.EchoArgs) error {
 			}
 			seen1[2] = true
 			{
-				x, err := d.String()
+				b, err := d.StringBytes()
 				if err != nil {
 					return jsonarg.At(err, "case")
 				}
-				switch x {
-				case "upper", "lower":
+				var x string
+				switch string(b) {
+				case "upper":
+					x = "upper"
+				case "lower":
+					x = "lower"
 				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"upper\", \"lower\", got %q", x), "case")
+					return jsonarg.At(jsonarg.Errorf("expected one of \"upper\", \"lower\", got %q", b), "case")
 				}
 				v.Case = toolbox.Case(x)
 			}
@@ -241,11 +245,14 @@ func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 				if err != nil {
 					return jsonarg.At(err, "query")
 				}
-				if utf8.RuneCountInString(x) < 1 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", utf8.RuneCountInString(x)), "query")
-				}
-				if utf8.RuneCountInString(x) > 100 {
-					return jsonarg.At(jsonarg.Errorf("expected a string of at most 100 characters, got %d", utf8.RuneCountInString(x)), "query")
+				if len(x) < 4 || len(x) > 100 {
+					n := utf8.RuneCountInString(x)
+					if n < 1 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "query")
+					}
+					if n > 100 {
+						return jsonarg.At(jsonarg.Errorf("expected a string of at most 100 characters, got %d", n), "query")
+					}
 				}
 				if !genSearchPattern0.MatchString(x) {
 					return jsonarg.At(jsonarg.Errorf("expected a string matching \"^[a-z ]+$\", got %q", x), "query")
