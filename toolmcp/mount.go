@@ -118,7 +118,8 @@ type remoteServer struct {
 	done    chan struct{} // closed when the session has ended
 
 	mu      sync.Mutex
-	lost    error // why the server is gone, nil while it serves
+	lost    error // why the session ended, nil while it lasts
+	warned  bool  // the server's failure was reported
 	closing bool
 }
 
@@ -249,30 +250,35 @@ func isExit(err error) bool {
 	return errors.As(err, &ee)
 }
 
-// watch waits for the session to end, and says so once unless Close ended
-// it.
+// watch waits for the session to end, which for a stdio server means its
+// process is gone, and records that.
 func (s *remoteServer) watch() {
 	defer close(s.done)
 	err := s.session.Wait()
 	if err == nil {
 		err = mcp.ErrConnectionClosed
 	}
-	s.setLost(fmt.Errorf("session ended: %w", err))
+	err = fmt.Errorf("session ended: %w", err)
+	s.mu.Lock()
+	s.lost = err
+	s.mu.Unlock()
+	s.failed(err)
 }
 
-// setLost records that the server is gone, and warns once.
-func (s *remoteServer) setLost(err error) {
+// failed records that the server could not be reached, and says so once
+// unless Close is ending it. An HTTP server may answer again later; a
+// stdio server whose session ended is lost for good.
+func (s *remoteServer) failed(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.lost != nil {
+	if s.warned || s.closing {
 		return
 	}
-	s.lost = err
-	if !s.closing {
-		s.warn.printf("mcp server %q lost: %v; its tools now answer with errors", s.spec.Name, err)
-	}
+	s.warned = true
+	s.warn.printf("mcp server %q is unavailable: %v; its tools answer with errors", s.spec.Name, err)
 }
 
+// gone returns why the server is lost for good, or nil.
 func (s *remoteServer) gone() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -301,9 +307,11 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 		}
 	}
 	for i, t := range tools {
-		schema, err := json.Marshal(t.InputSchema)
-		if err != nil || t.InputSchema == nil {
-			schema = json.RawMessage(`{"type":"object"}`)
+		var schema json.RawMessage = []byte(`{"type":"object"}`)
+		if t.InputSchema != nil {
+			if b, err := json.Marshal(t.InputSchema); err == nil {
+				schema = b
+			}
 		}
 		desc := cmp.Or(t.Description, t.Title)
 		rt := &remoteTool{
@@ -370,6 +378,11 @@ func (m *Mounts) Has(name string) bool {
 	return ok
 }
 
+// codeRejected is the code of the JSON-RPC error the SDK returns when its
+// transport could not send a request (jsonrpc2.ErrRejected): no server
+// answered.
+const codeRejected = -32005
+
 // errCallTimeout is the cause of a call's context when CallTimeout ends it.
 var errCallTimeout = errors.New("call timeout")
 
@@ -433,12 +446,12 @@ func (m *Mounts) call(ctx context.Context, rt *remoteTool, args string) toolreg.
 		}
 	case ctx.Err() != nil:
 		return fail(fmt.Errorf("call cancelled: %w", context.Cause(ctx)), "call cancelled: %v", context.Cause(ctx))
-	case errors.As(err, &werr):
+	case errors.As(err, &werr) && werr.Code != codeRejected:
 		// The server answered, with a protocol error (say, invalid
 		// params): the model may correct the call.
 		return fail(fmt.Errorf("server %q: %w", server, err), "server %q refused the call: %s", server, werr.Message)
 	default:
-		rt.srv.setLost(err)
+		rt.srv.failed(err)
 		return fail(fmt.Errorf("%w: %w", ErrUnavailable, err), "server %q is unavailable: %v", server, err)
 	}
 	text := resultText(r)
@@ -499,8 +512,11 @@ func (m *Mounts) Close() error {
 			wg.Go(func() {
 				s.mu.Lock()
 				s.closing = true
+				failed := s.warned
 				s.mu.Unlock()
-				if err := closeSession(s.session); err != nil {
+				// A server already reported unavailable may not answer
+				// the goodbye either: that is no news.
+				if err := closeSession(s.session); err != nil && !failed {
 					errs[i] = fmt.Errorf("mcp server %q: %w", s.spec.Name, err)
 				}
 				<-s.done

@@ -194,14 +194,35 @@ func TestServeUnknownTool(t *testing.T) {
 	}
 }
 
+// TestServeCancelledByClient checks that a client giving up on a call
+// cancels the tool's context.
 func TestServeCancelledByClient(t *testing.T) {
-	cs := inMemory(t, testServer(t, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	tab := testTable()
+	slow := &tab.Entries[5]
+	slow.Timeout = time.Minute
+	ended := make(chan error, 1)
+	slow.Invoke = func(ctx context.Context, args []byte) (string, error) {
+		<-ctx.Done()
+		ended <- ctx.Err()
+		return "", ctx.Err()
+	}
+	srv, err := NewServer(toolreg.New(tab), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	// slow waits for its own timeout of 50ms or for the client's
-	// cancellation, whichever is first.
 	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "slow"}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("CallTool = %v, want the deadline", err)
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("the tool's context ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the client's cancellation did not reach the tool")
 	}
 }
 

@@ -1,0 +1,414 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/chat"
+)
+
+// The agent's conversation loop takes either.
+var (
+	_ chat.Tools = (*Toolset)(nil)
+	_ chat.Tools = (*Mounts)(nil)
+)
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// stdioSpec returns the spec of a stdio server that is this test binary
+// serving sdkServer.
+func stdioSpec(t *testing.T, name string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name + "=env " + serverEnv + "=remote " + shellQuote(exe)
+}
+
+// httpSpec serves sdkServer over streamable HTTP (stateful, the SDK's
+// default) and returns its spec and server.
+func httpSpec(t *testing.T, name string) (string, *httptest.Server) {
+	t.Helper()
+	srv := sdkServer()
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(func() {
+		ts.Close()
+		// End the sessions of clients that could not say goodbye.
+		for ss := range srv.Sessions() {
+			ss.Close()
+		}
+	})
+	return name + "=" + ts.URL + "/mcp", ts
+}
+
+// deadURL returns an http URL on which nothing listens.
+func deadURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/mcp"
+}
+
+func mount(t *testing.T, specs []string, opts *MountOptions) *Mounts {
+	t.Helper()
+	m, err := Mount(context.Background(), specs, opts)
+	if err != nil {
+		t.Fatalf("Mount: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return m
+}
+
+var namePattern = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// longExposed is the exposed name of longToolName on server s.
+func longExposed(s string) string {
+	return exposedName(s, longToolName, func(string) bool { return false })
+}
+
+// checkRemote checks the tools and calls of a mounted sdkServer named s.
+func checkRemote(t *testing.T, m *Mounts, s string) {
+	t.Helper()
+	wantNames := []string{
+		s + "__echo", s + "__exit", s + "__fail",
+		exposedName(s, "files.read", func(string) bool { return false }),
+		s + "__sleep", longExposed(s),
+	}
+	var gotNames []string
+	for _, rt := range m.Tools() {
+		if rt.Server != s {
+			continue
+		}
+		gotNames = append(gotNames, rt.Name)
+		if !namePattern.MatchString(rt.Name) {
+			t.Errorf("tool name %q is not a valid function name", rt.Name)
+		}
+	}
+	if diff := cmp.Diff(slices.Sorted(slices.Values(wantNames)), gotNames); diff != "" {
+		t.Errorf("tools of %s (-want +got):\n%s", s, diff)
+	}
+
+	ctx := context.Background()
+	tests := []struct {
+		tool, args, want string
+		wantErr          error
+	}{
+		{tool: s + "__echo", args: `{"text":"hi"}`, want: "echo: hi"},
+		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes]"},
+		{tool: longExposed(s), args: `{"a":2,"b":3}`, want: `{"sum":5}`},
+		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantErr: ErrRemote},
+		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage", wantErr: toolreg.ErrArguments},
+		{tool: s + "__nope", want: `Error: unknown tool "` + s + `__nope"`, wantErr: toolreg.ErrUnknownTool},
+	}
+	for _, tt := range tests {
+		res := m.Call(ctx, tt.tool, tt.args)
+		if !strings.HasPrefix(res.Text, tt.want) {
+			t.Errorf("Call(%s, %s) = %q, want %q", tt.tool, tt.args, res.Text, tt.want)
+		}
+		if tt.wantErr == nil && res.Err != nil || tt.wantErr != nil && !errors.Is(res.Err, tt.wantErr) {
+			t.Errorf("Call(%s, %s) err = %v, want %v", tt.tool, tt.args, res.Err, tt.wantErr)
+		}
+		if res.Duration <= 0 {
+			t.Errorf("Call(%s) duration %v", tt.tool, res.Duration)
+		}
+	}
+	// The remote server validates arguments against its schema: a
+	// protocol error, or an isError result, becomes an Error: text.
+	res := m.Call(ctx, s+"__echo", `{"text":3}`)
+	if !strings.HasPrefix(res.Text, "Error: "+s+"__echo: ") || res.Err == nil {
+		t.Errorf("Call(echo, {text:3}) = %q, %v; want an Error: text", res.Text, res.Err)
+	}
+}
+
+func TestMountStdio(t *testing.T) {
+	var warn syncBuffer
+	m := mount(t, []string{stdioSpec(t, "local")}, &MountOptions{Warn: &warn})
+	if diff := cmp.Diff([]string{"local"}, m.Servers()); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
+	checkRemote(t, m, "local")
+	var echo RemoteTool
+	for _, rt := range m.Tools() {
+		if rt.Name == "local__echo" {
+			echo = rt
+		}
+	}
+	want := RemoteTool{Name: "local__echo", Server: "local", Remote: "echo", Description: "Echo the text."}
+	if diff := cmp.Diff(want, echo, cmp.FilterPath(func(p cmp.Path) bool {
+		return p.Last().String() == ".InputSchema" || p.Last().String() == ".Annotations"
+	}, cmp.Ignore())); diff != "" {
+		t.Errorf("echo (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(echo.InputSchema), `"text"`) {
+		t.Errorf("echo's input schema %s lacks its property", echo.InputSchema)
+	}
+	for _, s := range m.Specs() {
+		if s.Function.Name == "local__echo" {
+			if diff := cmp.Diff(echo.InputSchema, s.Function.Parameters); diff != "" {
+				t.Errorf("spec parameters are not the remote schema (-want +got):\n%s", diff)
+			}
+		}
+	}
+	if warn.String() != "" {
+		t.Errorf("warnings: %s", warn.String())
+	}
+}
+
+func TestMountHTTP(t *testing.T) {
+	var warn syncBuffer
+	spec, _ := httpSpec(t, "web")
+	m := mount(t, []string{spec}, &MountOptions{Warn: &warn})
+	checkRemote(t, m, "web")
+	if warn.String() != "" {
+		t.Errorf("warnings: %s", warn.String())
+	}
+}
+
+// TestMountOwnServer mounts a toolreg registry served by this package over
+// stateless HTTP: both directions together.
+func TestMountOwnServer(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
+	defer ts.Close()
+	m := mount(t, []string{"reg=" + ts.URL}, nil)
+	for _, tt := range []struct{ tool, args, want string }{
+		{"reg__echo", `{"text":"round trip"}`, "echo round trip"},
+		{"reg__count", `{"text":"a b"}`, `{"words":2}`},
+		{"reg__echo", `{"nope":1}`, `Error: reg__echo: Error: echo: bad arguments: json: unknown field "nope"`},
+		{"reg__slow", `{}`, "Error: reg__slow: Error: slow timed out after 50ms"},
+	} {
+		if res := m.Call(context.Background(), tt.tool, tt.args); res.Text != tt.want {
+			t.Errorf("Call(%s) = %q, want %q", tt.tool, res.Text, tt.want)
+		}
+	}
+}
+
+func TestMountSkipsDeadServers(t *testing.T) {
+	var warn syncBuffer
+	hang := "hang=sleep 60"
+	m := mount(t, []string{
+		"missing=/nonexistent/mcp-server --flag",
+		stdioSpec(t, "ok"),
+		"down=" + deadURL(t),
+		hang,
+	}, &MountOptions{Warn: &warn, ConnectTimeout: 2 * time.Second, TerminateWait: 100 * time.Millisecond})
+	if diff := cmp.Diff([]string{"ok"}, m.Servers()); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
+	lines := strings.Split(strings.TrimSpace(warn.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want one warning for each of 3 dead servers, got:\n%s", warn.String())
+	}
+	for i, want := range []string{
+		`mcp server "missing" (missing=/nonexistent/mcp-server --flag) left out: connect: `,
+		`mcp server "down" (down=http://`,
+		`mcp server "hang" (hang=sleep 60) left out: connect: no answer within 2s`,
+	} {
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("warning %d = %q, want it to begin %q", i, lines[i], want)
+		}
+	}
+	if res := m.Call(context.Background(), "ok__echo", `{"text":"still here"}`); res.Text != "echo: still here" {
+		t.Errorf("the live server's tool answered %q", res.Text)
+	}
+}
+
+func TestMountLostStdioServer(t *testing.T) {
+	var warn syncBuffer
+	m := mount(t, []string{stdioSpec(t, "s")}, &MountOptions{Warn: &warn})
+	ctx := context.Background()
+	res := m.Call(ctx, "s__exit", `{}`)
+	if !strings.HasPrefix(res.Text, `Error: s__exit: server "s" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+		t.Errorf("call that kills the server = %q, %v", res.Text, res.Err)
+	}
+	for range 2 {
+		res = m.Call(ctx, "s__echo", `{"text":"anyone?"}`)
+		if !strings.HasPrefix(res.Text, `Error: s__echo: server "s" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+			t.Errorf("call after the server died = %q, %v", res.Text, res.Err)
+		}
+	}
+	if n := strings.Count(warn.String(), `mcp server "s" is unavailable: `); n != 1 {
+		t.Errorf("want one warning that s is lost, got:\n%s", warn.String())
+	}
+}
+
+func TestMountLostHTTPServer(t *testing.T) {
+	var warn syncBuffer
+	spec, ts := httpSpec(t, "w")
+	m := mount(t, []string{spec}, &MountOptions{Warn: &warn})
+	ts.CloseClientConnections()
+	ts.Close()
+	start := time.Now()
+	for range 2 {
+		res := m.Call(context.Background(), "w__echo", `{"text":"anyone?"}`)
+		if !strings.HasPrefix(res.Text, `Error: w__echo: server "w" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+			t.Errorf("call after the server went down = %q, %v", res.Text, res.Err)
+		}
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("calls to a dead server took %s", d)
+	}
+	if n := strings.Count(warn.String(), `mcp server "w" is unavailable: `); n != 1 {
+		t.Errorf("want one warning that w is lost, got:\n%s", warn.String())
+	}
+}
+
+func TestMountTimeouts(t *testing.T) {
+	spec, _ := httpSpec(t, "w")
+	m := mount(t, []string{stdioSpec(t, "s"), spec}, &MountOptions{CallTimeout: time.Second})
+	for _, name := range []string{"s__sleep", "w__sleep"} {
+		res := m.Call(context.Background(), name, `{"ms":60000}`)
+		if want := "Error: " + name + " timed out after 1s"; res.Text != want || !errors.Is(res.Err, toolreg.ErrTimeout) {
+			t.Errorf("Call(%s) = %q, %v; want %q", name, res.Text, res.Err, want)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		res = m.Call(ctx, name, `{"ms":60000}`)
+		cancel()
+		if want := "Error: " + name + ": call cancelled: context deadline exceeded"; res.Text != want || !errors.Is(res.Err, context.DeadlineExceeded) {
+			t.Errorf("Call(%s) with a short context = %q, %v; want %q", name, res.Text, res.Err, want)
+		}
+		// The server is still there.
+		if res := m.Call(context.Background(), name, `{"ms":1}`); res.Text != "slept" {
+			t.Errorf("Call(%s) after a timeout = %q", name, res.Text)
+		}
+	}
+}
+
+func TestMountBadSpecs(t *testing.T) {
+	for _, specs := range [][]string{
+		{"noequals"},
+		{"a=one", "a=two"},
+		{"a__b=cmd"},
+		{"x=  "},
+	} {
+		if m, err := Mount(context.Background(), specs, nil); err == nil {
+			m.Close()
+			t.Errorf("Mount(%q) succeeded", specs)
+		}
+	}
+}
+
+func TestToolset(t *testing.T) {
+	local := toolreg.New(testTable())
+	m := mount(t, []string{stdioSpec(t, "r")}, &MountOptions{Reserved: local.Names()})
+	ts := NewToolset(local, m)
+	var names []string
+	for _, s := range ts.Specs() {
+		names = append(names, s.Function.Name)
+	}
+	want := append(local.Names(), m.Names()...)
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("spec names (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, ts.Names()); diff != "" {
+		t.Errorf("Names (-want +got):\n%s", diff)
+	}
+	ctx := context.Background()
+	if res := ts.Call(ctx, "echo", `{"text":"local"}`); res.Text != "echo local" {
+		t.Errorf("local call: %q", res.Text)
+	}
+	if res := ts.Call(ctx, "r__echo", `{"text":"remote"}`); res.Text != "echo: remote" {
+		t.Errorf("remote call: %q", res.Text)
+	}
+	res := ts.Call(ctx, "nope", `{}`)
+	if !errors.Is(res.Err, toolreg.ErrUnknownTool) || !strings.Contains(res.Text, "available tools: boom, count") || !strings.Contains(res.Text, "r__echo") {
+		t.Errorf("unknown tool: %q, %v", res.Text, res.Err)
+	}
+
+	empty := NewToolset(nil, nil)
+	if len(empty.Specs()) != 0 || !errors.Is(empty.Call(ctx, "x", "").Err, toolreg.ErrUnknownTool) {
+		t.Errorf("an empty toolset has tools")
+	}
+}
+
+func TestMountReservedNames(t *testing.T) {
+	m := mount(t, []string{stdioSpec(t, "r")}, &MountOptions{Reserved: []string{"r__echo"}})
+	if m.Has("r__echo") {
+		t.Fatalf("a remote tool took the reserved name r__echo")
+	}
+	var got string
+	for _, rt := range m.Tools() {
+		if rt.Remote == "echo" {
+			got = rt.Name
+		}
+	}
+	if !strings.HasPrefix(got, "r__echo_") || len(got) != len("r__echo_")+hashLen {
+		t.Errorf("echo was named %q, want r__echo_ and a hash", got)
+	}
+	if res := m.Call(context.Background(), got, `{"text":"x"}`); res.Text != "echo: x" {
+		t.Errorf("Call(%s) = %q", got, res.Text)
+	}
+	// A toolset without the reservation: the local tool wins.
+	m2 := mount(t, []string{stdioSpec(t, "r")}, nil)
+	tab := testTable()
+	tab.Entries[2].Name = "r__echo" // was echo
+	tab.Specs[2].Function.Name = "r__echo"
+	ts := NewToolset(toolreg.New(tab), m2)
+	if res := ts.Call(context.Background(), "r__echo", `{"text":"x"}`); res.Text != "echo x" {
+		t.Errorf("r__echo answered %q; want the local tool", res.Text)
+	}
+	count := 0
+	for _, s := range ts.Specs() {
+		if s.Function.Name == "r__echo" {
+			count++
+		}
+	}
+	if count != 1 {
+		t.Errorf("r__echo is offered %d times", count)
+	}
+}
+
+func TestRemoteStructuredOnly(t *testing.T) {
+	r := &mcp.CallToolResult{StructuredContent: map[string]any{"a": 1}}
+	if got := resultText(r); got != `{"a":1}` {
+		t.Errorf("resultText = %q", got)
+	}
+	r = &mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a", Text: "body"}},
+		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///b", MIMEType: "image/png", Blob: []byte("xx")}},
+		&mcp.ResourceLink{URI: "file:///c", Name: "c"},
+		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("a")},
+	}}
+	want := "body\n[resource: file:///b image/png, 2 bytes]\n[resource link: c file:///c]\n[audio: audio/wav, 1 bytes]"
+	if diff := cmp.Diff(want, resultText(r)); diff != "" {
+		t.Errorf("resultText (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,71 @@
+// End-to-end check of toolreg's MCP server with the official TypeScript SDK
+// client. TestTypeScriptClient (toolmcp/e2e_test.go) runs it:
+//
+//	node e2e.mjs stdio COMMAND ARGS...   spawn the server, talk over stdio
+//	node e2e.mjs http URL                talk streamable HTTP to URL
+//
+// It lists the tools, makes a good and a bad call of word_count (whose
+// outputSchema the client checks structuredContent against), checks what a
+// client alone can check, and prints a JSON report on stdout for the Go test
+// to compare. It exits 1 on any failure.
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+async function main() {
+  const [mode, ...rest] = process.argv.slice(2);
+  let transport;
+  if (mode === "stdio" && rest.length > 0) {
+    transport = new StdioClientTransport({
+      command: rest[0],
+      args: rest.slice(1),
+      env: { ...process.env },
+      stderr: "inherit",
+    });
+  } else if (mode === "http" && rest.length === 1) {
+    transport = new StreamableHTTPClientTransport(new URL(rest[0]));
+  } else {
+    throw new Error("usage: node e2e.mjs stdio COMMAND ARGS... | http URL");
+  }
+
+  const client = new Client({ name: "toolreg-e2e", version: "0.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const wc = tools.find((t) => t.name === "word_count");
+    assert.ok(wc, "word_count is listed");
+    assert.equal(wc.annotations?.readOnlyHint, true, "word_count is annotated read-only");
+    assert.equal(wc.outputSchema?.type, "object", "word_count has an object outputSchema");
+
+    // The client validates structuredContent against the outputSchema.
+    const good = await client.callTool({
+      name: "word_count",
+      arguments: { text: "hello brave new world\nsecond line" },
+    });
+    assert.ok(!good.isError, `word_count failed: ${JSON.stringify(good)}`);
+    assert.deepEqual(good.structuredContent, JSON.parse(good.content[0].text), "structuredContent is the text result");
+
+    const bad = await client.callTool({ name: "word_count", arguments: { txt: 1 } });
+    assert.equal(bad.isError, true, "bad arguments give isError");
+    assert.match(bad.content[0].text, /^Error: word_count: bad arguments: /);
+
+    const report = {
+      tools: tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
+      good: { isError: good.isError ?? false, text: good.content[0].text, structuredContent: good.structuredContent },
+      bad: { isError: bad.isError, text: bad.content[0].text },
+    };
+    process.stdout.write(JSON.stringify(report) + "\n");
+  } finally {
+    await client.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(`e2e: ${err?.stack ?? err}`);
+  process.exit(1);
+});
