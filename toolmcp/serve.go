@@ -71,6 +71,9 @@ func NewServer(reg *toolreg.Registry, opts *ServerOptions) (*mcp.Server, error) 
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
+		// Tools even when none is selected; the list never changes, and
+		// no logs are sent to clients.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
 	})
 	for _, e := range reg.Tools() {
 		t, out, err := mcpTool(&e, &o)

@@ -261,6 +261,20 @@ func TestServeSelection(t *testing.T) {
 	}
 }
 
+func TestServeNoTools(t *testing.T) {
+	srv, err := NewServer(toolreg.New(&toolreg.Table{Index: func(string) int { return -1 }}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, srv)
+	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged || caps.Logging != nil {
+		t.Errorf("capabilities %+v, want tools without listChanged, and no logging", caps)
+	}
+	if got := listTools(t, cs); len(got) != 0 {
+		t.Errorf("listed %v", got)
+	}
+}
+
 func TestNewOutputKeepsDefinitionsAtTheRoot(t *testing.T) {
 	out, err := newOutput(`{"type":"array","items":{"$ref":"#/$defs/Item"},"$defs":{"Item":{"type":"string"}}}`)
 	if err != nil {
