@@ -35,6 +35,9 @@ type Entry struct {
 	Timeout     time.Duration
 	// Parameters is the JSON Schema of the tool's arguments, as JSON text.
 	Parameters string
+	// Output is the JSON Schema of the tool's result when Execute returns
+	// a struct, as JSON text; "" for tools that answer text.
+	Output string
 	// File is the tool's source file, relative to its module root.
 	File string
 	// Capabilities are those the tool's Definition declares; Reaches

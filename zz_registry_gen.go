@@ -85,6 +85,7 @@ var genEntries = [...]Entry{{
 	ID:           "disk_usage",
 	Invoke:       genInvokeDiskUsage,
 	Name:         "disk_usage",
+	Output:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
 	Parameters:   genSchemaDiskUsage,
 	Reaches:      tool.ReadFiles,
 	Timeout:      5 * time.Second,
@@ -105,6 +106,7 @@ var genEntries = [...]Entry{{
 	ID:           "ping_url",
 	Invoke:       genInvokePingURL,
 	Name:         "ping_url",
+	Output:       `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
 	Parameters:   genSchemaPingURL,
 	Reaches:      tool.Network,
 	Timeout:      10 * time.Second,
@@ -137,6 +139,7 @@ var genEntries = [...]Entry{{
 	ID:          "word_count",
 	Invoke:      genInvokeWordCount,
 	Name:        "word_count",
+	Output:      `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
 	Parameters:  genSchemaWordCount,
 	Timeout:     5 * time.Second,
 }}

@@ -48,13 +48,9 @@ func TestMain(m *testing.M) {
 	}
 }
 
-// wordCountOutput is the JSON Schema of toolbox.WordCountResult, as the
-// generator will record it once Entry has an Output field.
-const wordCountOutput = `{"type":"object","properties":{"words":{"type":"integer"},"characters":{"type":"integer"},"characters_no_spaces":{"type":"integer"},"lines":{"type":"integer"}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`
-
 // e2eServerOptions are the options of the toolbox served to the TypeScript
-// client: word_count gets the output schema it will get from the
-// generator, so that the client checks structuredContent against it.
+// client; word_count's generated output schema lets the client check its
+// structuredContent.
 func e2eServerOptions() *ServerOptions {
 	return &ServerOptions{
 		Annotate: func(e *toolreg.Entry) *mcp.ToolAnnotations {
@@ -62,12 +58,6 @@ func e2eServerOptions() *ServerOptions {
 				return &mcp.ToolAnnotations{ReadOnlyHint: true}
 			}
 			return nil
-		},
-		outputSchema: func(e *toolreg.Entry) string {
-			if e.Name == "word_count" {
-				return wordCountOutput
-			}
-			return ""
 		},
 	}
 }
@@ -150,7 +140,7 @@ func testTable() *toolreg.Table {
 		{Name: "boom", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			panic("kaboom")
 		}},
-		{Name: "count", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "count", Parameters: textSchema, Output: testOutputs("count"), Invoke: func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
@@ -167,7 +157,7 @@ func testTable() *toolreg.Table {
 		{Name: "fail", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			return "", errors.New("disk on fire")
 		}},
-		{Name: "split", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "split", Parameters: textSchema, Output: testOutputs("split"), Invoke: func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
@@ -208,9 +198,9 @@ func testTable() *toolreg.Table {
 }
 
 // testOutputs gives the typed tools of testTable their output schemas, as
-// the generator will.
-func testOutputs(e *toolreg.Entry) string {
-	switch e.Name {
+// the generator does.
+func testOutputs(name string) string {
+	switch name {
 	case "count":
 		return `{"type":"object","properties":{"words":{"type":"integer"}},"required":["words"]}`
 	case "split":

@@ -37,12 +37,9 @@ type ServerOptions struct {
 	// (Registry.WithLogger) for panics and timeouts.
 	Logger *slog.Logger
 	// Annotate returns the MCP annotations of a tool (read-only,
-	// destructive, idempotent, open-world hints), or nil for none. It is
-	// the hook for the capability audit; no tool is annotated when nil.
+	// destructive, idempotent, open-world hints), or nil for none;
+	// Annotations, from the capability audit, when nil.
 	Annotate func(e *toolreg.Entry) *mcp.ToolAnnotations
-
-	// outputSchema overrides entryOutputSchema, for tests.
-	outputSchema func(e *toolreg.Entry) string
 }
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
@@ -64,9 +61,6 @@ func NewServer(reg *toolreg.Registry, opts *ServerOptions) (*mcp.Server, error) 
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
-	}
-	if o.outputSchema == nil {
-		o.outputSchema = entryOutputSchema
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions: o.Instructions,
@@ -100,10 +94,12 @@ func mcpTool(e *toolreg.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
 		Description: e.Description,
 		InputSchema: json.RawMessage(e.Parameters),
 	}
-	if o.Annotate != nil {
-		t.Annotations = o.Annotate(e)
+	annotate := o.Annotate
+	if annotate == nil {
+		annotate = Annotations
 	}
-	out, err := newOutput(o.outputSchema(e))
+	t.Annotations = annotate(e)
+	out, err := newOutput(e.Output)
 	if err != nil {
 		return nil, nil, fmt.Errorf("output schema: %w", err)
 	}
@@ -111,17 +107,6 @@ func mcpTool(e *toolreg.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
 		t.OutputSchema = out.schema
 	}
 	return t, out, nil
-}
-
-// entryOutputSchema returns the JSON Schema of e's result, or "" for a tool
-// whose result is text.
-//
-// TODO: toolreg.Entry does not record the result's schema yet. When the
-// generator fills an Entry.Output (the JSON Schema of a typed result, ""
-// for a string result), make this `return e.Output`: tools with a typed
-// result then get an outputSchema and return structuredContent.
-func entryOutputSchema(e *toolreg.Entry) string {
-	return ""
 }
 
 // output is the shape of a tool's structured result. MCP wants an object
@@ -290,4 +275,19 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, logger *sl
 		return fmt.Errorf("toolmcp: shut down http on %s: %w", ln.Addr(), err)
 	}
 	return nil
+}
+
+// Annotations returns the MCP annotations that toolreg knows of a tool from
+// its capabilities, declared and found at generate time: a tool that
+// neither runs programs nor writes files is read-only, one that does is
+// destructive, and only a tool with network access reaches an open world.
+func Annotations(e *toolreg.Entry) *mcp.ToolAnnotations {
+	caps := e.Capabilities | e.Reaches
+	changes := caps.Changes()
+	open := caps&tool.Network != 0
+	a := &mcp.ToolAnnotations{ReadOnlyHint: !changes, OpenWorldHint: &open}
+	if changes {
+		a.DestructiveHint = &changes
+	}
+	return a
 }

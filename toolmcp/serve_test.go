@@ -35,7 +35,6 @@ func testServer(t *testing.T, logs io.Writer) *mcp.Server {
 			}
 			return nil
 		},
-		outputSchema: testOutputs,
 	})
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
@@ -107,7 +106,7 @@ func TestServeListTools(t *testing.T) {
 		var wantOut any
 		switch e.Name {
 		case "count":
-			wantOut = unmarshal(t, testOutputs(&e))
+			wantOut = unmarshal(t, testOutputs(e.Name))
 		case "split":
 			wantOut = unmarshal(t, `{"type":"object","properties":{"result":{"type":"array","items":{"type":"string"}}},"required":["result"]}`)
 		}
@@ -234,12 +233,8 @@ func TestNewServerRejectsBadSchemas(t *testing.T) {
 	} {
 		tab := testTable()
 		tab.Entries[2].Parameters = tt.params
-		_, err := NewServer(toolreg.New(tab), &ServerOptions{outputSchema: func(e *toolreg.Entry) string {
-			if e.Name == "echo" {
-				return tt.out
-			}
-			return ""
-		}})
+		tab.Entries[2].Output = tt.out
+		_, err := NewServer(toolreg.New(tab), nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("NewServer with parameters %s, output %q: error %v, want %q", tt.params, tt.out, err, tt.want)
 		}

@@ -17,6 +17,9 @@ func entryDict(t *toolInfo) jen.Dict {
 	if t.Capabilities != 0 {
 		d[jen.Id("Capabilities")] = capCode(t.Capabilities)
 	}
+	if t.Output != "" {
+		d[jen.Id("Output")] = rawString(t.Output)
+	}
 	if t.Reaches != 0 {
 		d[jen.Id("Reaches")] = capCode(t.Reaches)
 	}

@@ -427,6 +427,12 @@ func (c *checker) checkExecute(t *toolInfo, fn *types.Func) {
 	t.Result = &typ{Kind: kStruct}
 	if n, ok := res.(*types.Named); ok {
 		t.Result.Path, t.Result.Name = n.Obj().Pkg().Path(), n.Obj().Name()
+		// A struct result also gets an output schema, when one can be made.
+		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
+			if r := (&deriver{c: c, at: fn.Pos(), lenient: true}).typeOf(n, nil); r != nil {
+				t.Output = schemaJSON(r)
+			}
+		}
 	}
 }
 

@@ -21,8 +21,9 @@ type toolInfo struct {
 	// found, as bits of tool.Capability.
 	Capabilities uint64
 	Reaches      uint64
-	Args         *typ // a named struct
-	Result       *typ // nil when Execute returns string
+	Args         *typ   // a named struct
+	Result       *typ   // nil when Execute returns string
+	Output       string // JSON Schema of a struct Result, or ""
 	pos          token.Position
 }
 

@@ -59,6 +59,15 @@ func docText(s string) string {
 type deriver struct {
 	c  *checker
 	at token.Pos // where to report problems that have no better position
+	// lenient derivers, for result types, warn about nothing and do not
+	// ask for descriptions: they only tell whether a schema can be made.
+	lenient bool
+}
+
+func (d *deriver) warn(pos token.Pos, format string, args ...any) {
+	if !d.lenient {
+		d.c.warn(pos, format, args...)
+	}
 }
 
 // typeOf describes t; stack holds the named struct types being described,
@@ -72,7 +81,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		}
 		out.Name = n.Obj().Name()
 		if n.TypeArgs().Len() > 0 {
-			d.c.warn(d.at, "generic type %s is not supported in tool arguments", n)
+			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
 			return nil
 		}
 	}
@@ -107,17 +116,17 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		case k == types.Float64:
 			out.Kind, out.Bits = kFloat, 64
 		default:
-			d.c.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
 			return nil
 		}
 		return out
 	case *types.Pointer:
 		if _, ok := t.(*types.Named); ok {
-			d.c.warn(d.at, "named pointer type %s is not supported: use *T", t)
+			d.warn(d.at, "named pointer type %s is not supported: use *T", t)
 			return nil
 		}
 		if _, ok := u.Elem().Underlying().(*types.Pointer); ok {
-			d.c.warn(d.at, "pointer to pointer %s is not supported", t)
+			d.warn(d.at, "pointer to pointer %s is not supported", t)
 			return nil
 		}
 		out.Kind = kPtr
@@ -128,11 +137,11 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		return out
 	case *types.Slice:
 		if _, ok := t.(*types.Named); ok {
-			d.c.warn(d.at, "named slice type %s is not supported: use []T", t)
+			d.warn(d.at, "named slice type %s is not supported: use []T", t)
 			return nil
 		}
 		if b, ok := u.Elem().Underlying().(*types.Basic); ok && b.Kind() == types.Byte {
-			d.c.warn(d.at, "type %s is not supported (encoding/json reads it as base64): use string", t)
+			d.warn(d.at, "type %s is not supported (encoding/json reads it as base64): use string", t)
 			return nil
 		}
 		out.Kind = kSlice
@@ -144,11 +153,11 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 	case *types.Struct:
 		n, ok := t.(*types.Named)
 		if !ok {
-			d.c.warn(d.at, "anonymous struct type is not supported in tool arguments: declare a named struct type")
+			d.warn(d.at, "anonymous struct type is not supported in tool arguments: declare a named struct type")
 			return nil
 		}
 		if slices.Contains(stack, n) {
-			d.c.warn(d.at, "recursive type %s cannot be described without $ref: tool arguments must be a tree of distinct struct types", n.Obj().Name())
+			d.warn(d.at, "recursive type %s cannot be described without $ref: tool arguments must be a tree of distinct struct types", n.Obj().Name())
 			return nil
 		}
 		out.Kind = kStruct
@@ -169,7 +178,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		}
 		return out
 	default:
-		d.c.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
 		return nil
 	}
 }
@@ -187,14 +196,14 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
 		return nil
 	}
 	if v.Embedded() {
-		d.c.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
+		d.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
 		return nil
 	}
 	if name == "" {
 		name = v.Name()
 	}
 	f := &field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
-	inner := &deriver{c: d.c, at: v.Pos()}
+	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
 	f.Type = inner.typeOf(v.Type(), stack)
 	if f.Type == nil {
 		return nil
@@ -203,17 +212,17 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
 	f.Required = !omitempty && f.Type.Kind != kPtr
 	_ = hasJSON
 	bad := false
-	if f.Doc == "" {
-		d.c.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
+	if f.Doc == "" && !d.lenient {
+		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
 		bad = true
 	}
 	if !validJSONName(name) {
-		d.c.warn(v.Pos(), "field %s: json name %q is not usable: use letters, digits, '_' and '-'", v.Name(), name)
+		d.warn(v.Pos(), "field %s: json name %q is not usable: use letters, digits, '_' and '-'", v.Name(), name)
 		bad = true
 	}
 	c, err := parseConstraints(st.Get("jsonschema"), f)
 	if err != nil {
-		d.c.warn(v.Pos(), "field %s: bad jsonschema tag: %v", v.Name(), err)
+		d.warn(v.Pos(), "field %s: bad jsonschema tag: %v", v.Name(), err)
 		bad = true
 	}
 	f.C = c

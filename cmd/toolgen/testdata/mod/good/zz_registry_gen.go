@@ -61,6 +61,7 @@ var genEntries = [...]toolreg.Entry{{
 	ID:           "search",
 	Invoke:       genInvokeSearch,
 	Name:         "find",
+	Output:       `{"type":"object","properties":{"calls":{"type":"integer"},"query":{"type":"string"}},"required":["calls","query"],"additionalProperties":false}`,
 	Parameters:   genSchemaSearch,
 	Reaches:      tool.Env,
 	Timeout:      1500 * time.Millisecond,
