@@ -211,10 +211,13 @@ func moduleVersion() string {
 
 // ServeStdio serves srv to one client over stdin and stdout, which carry
 // newline-delimited JSON-RPC messages, until stdin ends (nil) or ctx is
-// done (ctx's error). It never closes stdin or stdout; a read of stdin may
+// done (ctx's error). At the end of stdin it first answers the requests
+// already read, so a client may write its requests and close its end. It
+// never closes stdin or stdout; a read of stdin may
 // outlive ServeStdio by as long as stdin stays open.
 func ServeStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io.Writer) error {
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
+	r, w := drained(ctx, stdin, stdout)
+	t := &mcp.IOTransport{Reader: r, Writer: w}
 	err := srv.Run(ctx, t)
 	switch {
 	case err == nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed) && ctx.Err() == nil:
@@ -225,10 +228,6 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io
 		return fmt.Errorf("toolmcp: serve stdio: %w", err)
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // HTTPHandler returns an http.Handler that serves srv over streamable HTTP
 // in stateless mode: every POST is a request of its own, with no session

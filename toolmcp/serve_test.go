@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -449,5 +450,36 @@ func TestServeHTTP(t *testing.T) {
 		}
 	case <-time.After(15 * time.Second):
 		t.Fatal("ServeHTTP did not return")
+	}
+}
+
+// TestServeStdioAnswersBeforeEOF writes every request at once and closes
+// stdin: each request is still answered.
+func TestServeStdioAnswersBeforeEOF(t *testing.T) {
+	srv, err := NewServer(toolreg.New(testTable()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":"three","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`)
+	var out bytes.Buffer
+	if err := ServeStdio(context.Background(), srv, in, &out); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		ids = append(ids, string(m.ID))
+	}
+	slices.Sort(ids)
+	if diff := cmp.Diff([]string{`"three"`, "1", "2"}, ids); diff != "" {
+		t.Errorf("answered ids (-want +got):\n%s", diff)
 	}
 }

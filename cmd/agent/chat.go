@@ -85,6 +85,7 @@ func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON event per line on stdout, for scripts")
 	fs.BoolVar(&cfg.yes, "yes", false, "let tools that run programs or write files run without asking")
 	cfg.sel.register(fs, c.getenv)
+	cfg.sel.registerMounts(fs)
 	fs.Usage = func() {
 		fmt.Fprint(c.stderr, `usage:
   agent [flags] "question"    one question; the answer on stdout
@@ -92,6 +93,7 @@ func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
   agent [flags]                a conversation, on a terminal
   agent tools [-json] [-v]     list the tools (offline)
   agent call NAME 'JSON'|-     run one tool (offline)
+  agent mcp [-http ADDR]       serve the tools over MCP (stdio, or streamable HTTP)
 
 flags:
 `)
@@ -182,6 +184,12 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	default:
 		reg = reg.WithConfirm(refuseUnattended)
 	}
+	mounts, err := cfg.sel.mount(ctx, reg.Names(), c.stderr)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeMounts(mounts)
 	conv := &chat.Conversation{
 		Client: &chat.Client{
 			BaseURL:  cfg.baseURL,
@@ -217,7 +225,11 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			return 2
 		}
 	default:
-		return c.repl(ctx, conv, reg.Names(), out, lines)
+		names := reg.Names()
+		if mounts != nil {
+			names = append(names, mounts.Names()...)
+		}
+		return c.repl(ctx, conv, names, out, lines)
 	}
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc

@@ -11,7 +11,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolmcp"
 )
 
 // env looks up an environment variable; os.Getenv in main.
@@ -32,9 +34,11 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
 		case "tools":
-			return runTools(args[1:], c.stdout, c.stderr, c.getenv)
+			return c.runTools(ctx, args[1:])
 		case "call":
-			return runCall(ctx, args[1:], c.stdin, c.stdout, c.stderr, c.getenv)
+			return c.runCall(ctx, args[1:])
+		case "mcp":
+			return c.runMCP(ctx, args[1:])
 		}
 	}
 	return c.runChat(ctx, args)
@@ -44,12 +48,45 @@ func (c *cli) run(ctx context.Context, args []string) int {
 // TOOLREG_TOOLS and TOOLREG_DISABLE environment variables.
 type selection struct {
 	keep, drop, deny string
+	// mounts are the -mcp specs of remote MCP servers whose tools join.
+	mounts specList
+}
+
+// specList collects the values of a repeated flag, checking each.
+type specList []string
+
+func (l *specList) String() string { return strings.Join(*l, " ") }
+
+func (l *specList) Set(v string) error {
+	if _, err := toolmcp.ParseSpec(v); err != nil {
+		return err
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 func (s *selection) register(fs *flag.FlagSet, getenv env) {
 	fs.StringVar(&s.keep, "tools", getenv("TOOLREG_TOOLS"), "comma-separated tool `ids` to offer (default all; env TOOLREG_TOOLS)")
 	fs.StringVar(&s.drop, "disable", getenv("TOOLREG_DISABLE"), "comma-separated tool `ids` to leave out (env TOOLREG_DISABLE)")
 	fs.StringVar(&s.deny, "deny", getenv("TOOLREG_DENY"), "leave out every tool with one of these comma-separated `capabilities`: exec, network, write_files, read_files, env, unsafe (env TOOLREG_DENY)")
+}
+
+// registerMounts adds the -mcp flag.
+func (s *selection) registerMounts(fs *flag.FlagSet) {
+	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
+}
+
+// mount connects to the -mcp servers; a server that cannot be reached is
+// left out with a message on warn. It returns nil when there are none.
+func (s *selection) mount(ctx context.Context, reserved []string, warn io.Writer) (*toolmcp.Mounts, error) {
+	if len(s.mounts) == 0 {
+		return nil, nil
+	}
+	m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: reserved})
+	if err != nil {
+		return nil, fmt.Errorf("-mcp: %w", err)
+	}
+	return m, nil
 }
 
 func splitList(s string) []string {
@@ -78,15 +115,17 @@ func (s *selection) registry() (*toolreg.Registry, error) {
 	return r, nil
 }
 
-func runTools(args []string, stdout, stderr io.Writer, getenv env) int {
+func (c *cli) runTools(ctx context.Context, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
 	fs := flag.NewFlagSet("agent tools", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the exact tools spec table sent to the model")
 	verbose := fs.Bool("v", false, "also show each tool's id, timeout, capabilities, source file and parameters")
 	var sel selection
-	sel.register(fs, getenv)
+	sel.register(fs, c.getenv)
+	sel.registerMounts(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agent tools [-json] [-v] [-tools ids] [-disable ids]")
+		fmt.Fprintln(stderr, "usage: agent tools [-json] [-v] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -101,8 +140,14 @@ func runTools(args []string, stdout, stderr io.Writer, getenv env) int {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
+	mounts, err := sel.mount(ctx, reg.Names(), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeMounts(mounts)
 	if *asJSON {
-		b, err := json.MarshalIndent(reg.Specs(), "", "  ")
+		b, err := json.MarshalIndent(toolset(reg, mounts).Specs(), "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "agent: encode the spec table: %v\n", err)
 			return 1
@@ -119,11 +164,35 @@ func runTools(args []string, stdout, stderr io.Writer, getenv env) int {
 			fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
 		}
 	}
+	if mounts != nil {
+		for _, rt := range mounts.Tools() {
+			fmt.Fprintf(tw, "%s\t%s [remote: %s, not audited]\n", rt.Name, firstLine(rt.Description), rt.Server)
+			if *verbose {
+				fmt.Fprintf(tw, "\tserver: %s, tool: %s\n", rt.Server, rt.Remote)
+				fmt.Fprintf(tw, "\tparameters: %s\n", rt.InputSchema)
+			}
+		}
+	}
 	if err := tw.Flush(); err != nil {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+func closeMounts(m *toolmcp.Mounts) {
+	if m != nil {
+		_ = m.Close() // the servers are going away with the process
+	}
+}
+
+// toolset is what the model is offered: the compiled-in tools, and those
+// of the mounted MCP servers, if any.
+func toolset(reg *toolreg.Registry, mounts *toolmcp.Mounts) chat.Tools {
+	if mounts == nil {
+		return reg
+	}
+	return toolmcp.NewToolset(reg, mounts)
 }
 
 // firstLine returns the first sentence or line of a description.
@@ -135,11 +204,13 @@ func firstLine(s string) string {
 	return s
 }
 
-func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv env) int {
+func (c *cli) runCall(ctx context.Context, args []string) int {
+	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
 	fs := flag.NewFlagSet("agent call", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var sel selection
-	sel.register(fs, getenv)
+	sel.register(fs, c.getenv)
+	sel.registerMounts(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agent call [-tools ids] [-disable ids] NAME 'JSON'   (or - to read the arguments from stdin)")
 		fs.PrintDefaults()
@@ -168,7 +239,13 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
-	res := reg.Call(ctx, name, argText)
+	mounts, err := sel.mount(ctx, reg.Names(), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeMounts(mounts)
+	res := toolset(reg, mounts).Call(ctx, name, argText)
 	if res.Failed() {
 		fmt.Fprintln(stderr, res.Text)
 		return 1
