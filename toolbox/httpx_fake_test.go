@@ -1,6 +1,7 @@
 package toolbox
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // httpxSeen is what a fake server recorded of one request.
@@ -99,4 +102,20 @@ func httpxServeStall(t *testing.T) http.HandlerFunc {
 // httpxEnv returns a getenv that reads m and nothing else.
 func httpxEnv(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
+}
+
+// checkStatusError checks that err has the message want and carries the
+// HTTP status of the answer that caused it.
+func checkStatusError(t *testing.T, err error, want string, status int) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("Execute succeeded, want an error")
+	}
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+	var se *httpxStatusError
+	if !errors.As(err, &se) || se.Status != status {
+		t.Errorf("error %v does not carry status %d", err, status)
+	}
 }

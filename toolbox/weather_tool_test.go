@@ -225,16 +225,7 @@ func TestWeatherExecuteServerErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, _ := newWeatherFake(t, tt.geocoding, tt.forecast)
 			_, err := w.Execute(context.Background(), WeatherArgs{City: "Berlin"})
-			if err == nil {
-				t.Fatal("Execute succeeded, want an error")
-			}
-			if diff := cmp.Diff(tt.wantErr, err.Error()); diff != "" {
-				t.Errorf("error (-want +got):\n%s", diff)
-			}
-			var se *httpxStatusError
-			if !errors.As(err, &se) || se.Status != tt.wantStatus {
-				t.Errorf("error %v does not carry status %d", err, tt.wantStatus)
-			}
+			checkStatusError(t, err, tt.wantErr, tt.wantStatus)
 		})
 	}
 }

@@ -267,16 +267,7 @@ func TestWebSearchErrorBodies(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s, _ := newSearchFake(t, tt.path, tt.h, tt.env)
 			_, err := s.Execute(context.Background(), WebSearchArgs{Query: "q"})
-			if err == nil {
-				t.Fatal("Execute succeeded, want an error")
-			}
-			if diff := cmp.Diff(tt.wantErr, err.Error()); diff != "" {
-				t.Errorf("error (-want +got):\n%s", diff)
-			}
-			var se *httpxStatusError
-			if !errors.As(err, &se) || se.Status != tt.wantStatus {
-				t.Errorf("error %v does not carry status %d", err, tt.wantStatus)
-			}
+			checkStatusError(t, err, tt.wantErr, tt.wantStatus)
 		})
 	}
 }
