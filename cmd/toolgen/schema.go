@@ -190,7 +190,7 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
 		return nil
 	}
 	st := reflect.StructTag(tag)
-	jsonTag, hasJSON := st.Lookup("json")
+	jsonTag := st.Get("json")
 	name, opts, _ := strings.Cut(jsonTag, ",")
 	if name == "-" && opts == "" {
 		return nil
@@ -210,7 +210,6 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
 	}
 	omitempty := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
 	f.Required = !omitempty && f.Type.Kind != kPtr
-	_ = hasJSON
 	bad := false
 	if f.Doc == "" && !d.lenient {
 		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
