@@ -1,0 +1,254 @@
+package toolreg
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// repairTestSchema has a property of each kind that repairArgs reads: an
+// array, an object with its own properties, an array of objects, a string,
+// a number, a property that takes an array or a string, and one that takes
+// an array or an object.
+const repairTestSchema = `{"type":"object","properties":{
+	"name":{"type":"string"},
+	"count":{"type":"integer"},
+	"tags":{"type":"array","items":{"type":"string"}},
+	"filter":{"type":"object","properties":{
+		"tags":{"type":"array","items":{"type":"string"}},
+		"range":{"type":"object","properties":{"min":{"type":"number"}},"additionalProperties":false}
+	},"additionalProperties":false},
+	"rows":{"type":"array","items":{"type":"object","properties":{"labels":{"type":"array"}}}},
+	"matrix":{"type":"array","items":{"type":"array","items":{"type":"object","properties":{"labels":{"type":"array"}}}}},
+	"either":{"type":["array","string"]},
+	"shape":{"type":["array","object"]},
+	"free":{"type":"object"},
+	"anything":true
+},"additionalProperties":false}`
+
+func TestRepairArgs(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  string
+		want  string // "" when nothing is repaired
+		notes []string
+	}{
+		// Repaired.
+		{
+			name:  "array sent as a string",
+			args:  `{"tags":"[\"a\",\"b\"]"}`,
+			want:  `{"tags":["a","b"]}`,
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "object sent as a string",
+			args:  `{"filter":"{\"tags\":[\"x\"]}"}`,
+			want:  `{"filter":{"tags":["x"]}}`,
+			notes: []string{`field "filter": decoded an object sent as a string`},
+		},
+		{
+			name:  "key order, white space and other fields kept byte for byte",
+			args:  "{ \"name\" : \"a\\u00e9\",\n  \"tags\" : \"[1, 2]\" ,\"count\":1e2 }\n",
+			want:  "{ \"name\" : \"a\\u00e9\",\n  \"tags\" : [1, 2] ,\"count\":1e2 }\n",
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "white space around the content is trimmed",
+			args:  `{"tags":" \n[\"a\"]\t "}`,
+			want:  `{"tags":["a"]}`,
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "nested property",
+			args:  `{"filter":{"tags":"[\"x\"]","range":"{\"min\":1}"}}`,
+			want:  `{"filter":{"tags":["x"],"range":{"min":1}}}`,
+			notes: []string{`field "filter.tags": decoded an array sent as a string`, `field "filter.range": decoded an object sent as a string`},
+		},
+		{
+			name:  "nested property inside a repaired object",
+			args:  `{"filter":"{\"tags\":\"[\\\"x\\\"]\"}"}`,
+			want:  `{"filter":{"tags":["x"]}}`,
+			notes: []string{`field "filter": decoded an object sent as a string`, `field "filter.tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "property of the objects of an array",
+			args:  `{"rows":[{"labels":"[1]"},{"labels":[2]},{"labels":"[3]"}]}`,
+			want:  `{"rows":[{"labels":[1]},{"labels":[2]},{"labels":[3]}]}`,
+			notes: []string{`field "rows[0].labels": decoded an array sent as a string`, `field "rows[2].labels": decoded an array sent as a string`},
+		},
+		{
+			name:  "property of the objects of an array of arrays",
+			args:  `{"matrix":[[],[{"labels":"[]"}]]}`,
+			want:  `{"matrix":[[],[{"labels":[]}]]}`,
+			notes: []string{`field "matrix[1][0].labels": decoded an array sent as a string`},
+		},
+		{
+			name:  "an array or an object: either content",
+			args:  `{"shape":"{\"a\":1}","tags":"[]"}`,
+			want:  `{"shape":{"a":1},"tags":[]}`,
+			notes: []string{`field "shape": decoded an object sent as a string`, `field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "object without properties in the schema",
+			args:  `{"free":"{\"k\":[1,{\"z\":null}]}"}`,
+			want:  `{"free":{"k":[1,{"z":null}]}}`,
+			notes: []string{`field "free": decoded an object sent as a string`},
+		},
+		{
+			name:  "whole arguments sent as a string",
+			args:  `"{\"name\":\"a\",\"count\":2}"`,
+			want:  `{"name":"a","count":2}`,
+			notes: []string{"arguments: decoded an object sent as a string"},
+		},
+		{
+			name:  "whole arguments sent as a string, with white space",
+			args:  " \"  {\\\"name\\\":\\\"a\\\"}\\n\" \n",
+			want:  `{"name":"a"}`,
+			notes: []string{"arguments: decoded an object sent as a string"},
+		},
+		{
+			name: "whole arguments sent as a string, holding an array sent as a string",
+			args: `"{\"tags\":\"[\\\"a\\\"]\"}"`,
+			want: `{"tags":["a"]}`,
+			notes: []string{
+				"arguments: decoded an object sent as a string",
+				`field "tags": decoded an array sent as a string`,
+			},
+		},
+		{
+			name:  "unknown fields are left for the decoder to report",
+			args:  `{"nope":"[1]","tags":"[1]"}`,
+			want:  `{"nope":"[1]","tags":[1]}`,
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "content items of the wrong type are left for the decoder to report",
+			args:  `{"tags":"[1,{}]"}`,
+			want:  `{"tags":[1,{}]}`,
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+		{
+			name:  "escapes in the content",
+			args:  `{"tags":"[\"\\u00e9\\n\", \"\u00e9\"]"}`,
+			want:  `{"tags":["\u00e9\n", "é"]}`,
+			notes: []string{`field "tags": decoded an array sent as a string`},
+		},
+
+		// Not repaired.
+		{name: "valid arguments", args: `{"name":"a","tags":["x"],"filter":{"tags":[]}}`},
+		{name: "a string property holding an array", args: `{"name":"[1,2]"}`},
+		{name: "a string property holding an object", args: `{"name":"{\"a\":1}"}`},
+		{name: "an array or a string property holding an array", args: `{"either":"[1,2]"}`},
+		{name: "a string that is not valid JSON", args: `{"tags":"[1,2"}`},
+		{name: "a string that is JSON with trailing data", args: `{"tags":"[1] [2]"}`},
+		{name: "a plain string for an array", args: `{"tags":"a, b"}`},
+		{name: "a number sent as a string", args: `{"count":"3"}`},
+		{name: "an object sent for an array", args: `{"tags":"{\"a\":1}"}`},
+		{name: "an array sent for an object", args: `{"filter":"[1]"}`},
+		{name: "null sent as a string", args: `{"tags":"null"}`},
+		{name: "an empty string", args: `{"tags":""}`},
+		{name: "a string twice encoded", args: `{"tags":"\"[1]\""}`},
+		{name: "a property without a type", args: `{"anything":"[1]"}`},
+		{name: "a key given twice", args: `{"tags":"[1]","tags":"[2]"}`},
+		{name: "an element of an array sent as a string", args: `{"rows":["{\"labels\":[1]}"]}`},
+		{name: "invalid JSON", args: `{"tags":"[1]"`},
+		{name: "trailing garbage", args: `{"tags":"[1]"} x`},
+		{name: "empty", args: ``},
+		{name: "null", args: `null`},
+		{name: "an array", args: `[{"tags":"[1]"}]`},
+		{name: "whole arguments: a string holding an array", args: `"[1]"`},
+		{name: "whole arguments: a string that is not JSON", args: `"{name: a}"`},
+		{name: "whole arguments: a string holding a string", args: `"\"{}\""`},
+		{name: "a byte order mark", args: "\xef\xbb\xbf{\"tags\":\"[1]\"}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fixed, notes, ok := repairArgs(repairTestSchema, []byte(tt.args))
+			if tt.want == "" {
+				if ok || fixed != nil || notes != nil {
+					t.Errorf("repairArgs(%s) = %s, %q, %v; want nothing repaired", tt.args, fixed, notes, ok)
+				}
+				return
+			}
+			if !ok {
+				t.Fatalf("repairArgs(%s): nothing repaired, want %s", tt.args, tt.want)
+			}
+			if diff := cmp.Diff(tt.want, string(fixed)); diff != "" {
+				t.Errorf("repairArgs(%s) arguments (-want +got):\n%s", tt.args, diff)
+			}
+			if diff := cmp.Diff(tt.notes, notes); diff != "" {
+				t.Errorf("repairArgs(%s) notes (-want +got):\n%s", tt.args, diff)
+			}
+		})
+	}
+}
+
+func TestRepairArgsBadSchema(t *testing.T) {
+	for _, schema := range []string{``, `true`, `[]`, `{"properties":[]}`, `{"type":"object","properties":{"tags":false}}`} {
+		if fixed, notes, ok := repairArgs(schema, []byte(`{"tags":"[1]"}`)); ok {
+			t.Errorf("schema %s: repaired to %s (%q), want nothing repaired", schema, fixed, notes)
+		}
+	}
+}
+
+// TestRepairArgsToolbox repairs arguments for the generated tools: none of
+// them has an array or object property today, so only the arguments sent
+// as a string are repaired, and the repaired arguments pass Check.
+func TestRepairArgsToolbox(t *testing.T) {
+	e, ok := Toolbox().Lookup("word_count")
+	if !ok {
+		t.Fatal("no word_count tool")
+	}
+	args := `"{\"text\":\"[1, 2]\"}"`
+	if e.Check([]byte(args)) == nil {
+		t.Fatalf("Check accepts %s", args)
+	}
+	fixed, notes, ok := repairArgs(e.Parameters, []byte(args))
+	if !ok {
+		t.Fatalf("repairArgs(%s): nothing repaired", args)
+	}
+	if diff := cmp.Diff(`{"text":"[1, 2]"}`, string(fixed)); diff != "" {
+		t.Errorf("repaired arguments (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"arguments: decoded an object sent as a string"}, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	if err := e.Check(fixed); err != nil {
+		t.Errorf("Check(%s) = %v", fixed, err)
+	}
+}
+
+// FuzzRepair checks that repairArgs never panics, that whatever it repairs
+// becomes valid JSON with a note per repair, and that a repair is final:
+// repairing the repaired arguments again changes nothing.
+func FuzzRepair(f *testing.F) {
+	seeds := []string{
+		`{"tags":"[\"a\"]"}`, `{"filter":"{\"tags\":\"[1]\"}"}`, `"{\"rows\":[{\"labels\":\"[]\"}]}"`,
+		`{"matrix":[[{"labels":"[1]"}]]}`, `{"name":"[1]","count":"3"}`, `{"tags":"[1]","tags":"[2]"}`,
+		`{"shape":"{}"}`, `"` + strings.Repeat("[", 1000) + `"`,
+	}
+	if !fuzzing() { // Too big to fuzz with: see hugeSeeds.
+		deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+		seeds = append(seeds, `{"tags":"`+deep+`"}`, `"{\"tags\":\"`+deep+`\"}"`)
+	}
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		fixed, notes, ok := repairArgs(repairTestSchema, []byte(args))
+		if !ok {
+			if fixed != nil || notes != nil {
+				t.Fatalf("repairArgs(%q) = %q, %q, false", args, fixed, notes)
+			}
+			return
+		}
+		if !json.Valid(fixed) || len(notes) == 0 {
+			t.Fatalf("repairArgs(%q) = %q, %q: want valid JSON and notes", args, fixed, notes)
+		}
+		if again, notes, ok := repairArgs(repairTestSchema, fixed); ok {
+			t.Fatalf("repairArgs(%q) = %q, which is repaired again to %q (%q)", args, fixed, again, notes)
+		}
+	})
+}
