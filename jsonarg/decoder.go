@@ -217,15 +217,14 @@ func (d *Decoder) Int(bits int) (int64, error) {
 		}
 		return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
 	}
-	f, err := strconv.ParseFloat(string(lit), 64)
-	if err != nil || f != math.Trunc(f) {
+	canon, ok := integerLiteral(lit)
+	if !ok {
 		return 0, d.errorf("expected integer, got number %s", clip(lit))
 	}
-	// float64(hi) rounds up to 2^bits-1 for 64 bits, so compare with <.
-	if f < float64(lo) || f >= -float64(lo) {
-		return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
+	if n, ok := parseInt(canon); ok && n >= lo && n <= hi {
+		return n, nil
 	}
-	return int64(f), nil
+	return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
 }
 
 // Uint reads a non-negative integer that fits in an unsigned integer of the
@@ -246,14 +245,20 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 		}
 		return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 	}
-	f, err := strconv.ParseFloat(string(lit), 64)
-	if err != nil || f != math.Trunc(f) {
+	canon, ok := integerLiteral(lit)
+	if !ok {
 		return 0, d.errorf("expected integer, got number %s", clip(lit))
 	}
-	if f < 0 || f >= float64(hi)+1 {
+	if canon[0] == '-' {
+		if string(canon) == "-0" {
+			return 0, nil
+		}
 		return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 	}
-	return uint64(f), nil
+	if n, ok := parseUint(canon); ok && n <= hi {
+		return n, nil
+	}
+	return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 }
 
 // Float reads a number that fits in a float of the given bits (32 or 64).
@@ -325,6 +330,57 @@ func (d *Decoder) number(want string) (lit []byte, integral bool, err error) {
 	}
 	d.pos = p
 	return data[start:p], integral, nil
+}
+
+// integerLiteral returns the plain integer literal of a valid JSON number
+// literal with a fraction or an exponent, such as "-100" for "-1.00e2", or
+// false if the number has a fractional part. It works on the decimal digits
+// exactly, as JSON Schema's "integer" does: 1.0000000000000001 is not an
+// integer, though it rounds to one as a float64. A number too large for any
+// integer type comes back as a long literal that parseInt refuses.
+func integerLiteral(lit []byte) ([]byte, bool) {
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	mant, exp := lit, 0
+	if i := bytes.IndexAny(lit, "eE"); i >= 0 {
+		mant = lit[:i]
+		e, err := strconv.Atoi(string(lit[i+1:]))
+		if err != nil { // an exponent beyond int: huge, or tiny
+			if lit[i+1] == '-' {
+				e = math.MinInt32
+			} else {
+				e = math.MaxInt32
+			}
+		}
+		exp = e
+	}
+	intPart, frac, _ := bytes.Cut(mant, []byte("."))
+	digits := append(append([]byte{}, intPart...), frac...)
+	point := len(intPart) + exp // digits[:point] is the integer part
+	first := bytes.IndexFunc(digits, func(r rune) bool { return r != '0' })
+	if first < 0 {
+		return []byte("0"), true
+	}
+	last := bytes.LastIndexFunc(digits, func(r rune) bool { return r != '0' })
+	if last >= point {
+		return nil, false // a non-zero digit after the point
+	}
+	const maxDigits = 40 // more than any integer type holds
+	out := []byte{}
+	if neg {
+		out = append(out, '-')
+	}
+	n := min(point-first, maxDigits)
+	for i := first; i < first+n; i++ {
+		if i < len(digits) {
+			out = append(out, digits[i])
+		} else {
+			out = append(out, '0')
+		}
+	}
+	return out, true
 }
 
 // parseInt parses a valid JSON integer literal, reporting overflow.

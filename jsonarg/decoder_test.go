@@ -101,7 +101,9 @@ func TestDecode(t *testing.T) {
 		{in: `{"n":1e2}`, want: sample{N: 100}},
 		{in: `{"n":3.0}`, want: sample{N: 3}},
 		{in: `{"n":3.5}`, wantErr: `field "n": expected integer, got number 3.5`},
-		{in: `{"n":1e999}`, wantErr: `field "n": expected integer, got number 1e999`},
+		{in: `{"n":1e999}`, wantErr: `field "n": expected integer from -9223372036854775808 to 9223372036854775807, got 1e999`},
+		{in: `{"n":1.0000000000000001}`, wantErr: `field "n": expected integer, got number 1.0000000000000001`},
+		{in: `{"u":2.55e2}`, want: sample{U: 255}},
 		{in: `{"u":255}`, want: sample{U: 255}},
 		{in: `{"u":256}`, wantErr: `field "u": expected integer from 0 to 255, got 256`},
 		{in: `{"u":-1}`, wantErr: `field "u": expected integer from 0 to 255, got -1`},
@@ -240,4 +242,26 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("%q (-encoding/json +decoder):\n%s", data, diff)
 		}
 	})
+}
+
+func TestIntegerLiteral(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" for not an integer
+	}{
+		{"1e2", "100"}, {"-1.00e2", "-100"}, {"3.0", "3"}, {"0.0", "0"}, {"-0.0e5", "0"}, {"1.5", ""},
+		{"1.0000000000000001", ""}, {"0.99999999999999999", ""}, {"12.5e1", "125"}, {"125e-1", ""},
+		{"1250e-1", "125"}, {"0.001e3", "1"}, {"1e-1", ""}, {"9.223372036854775807e18", "9223372036854775807"},
+		{"1e999", "1000000000000000000000000000000000000000"}, {"1e-999", ""}, {"0e99999999999999999999", "0"},
+		{"1e99999999999999999999", "1000000000000000000000000000000000000000"},
+	}
+	for _, tt := range tests {
+		got, ok := integerLiteral([]byte(tt.in))
+		if !ok {
+			got = nil
+		}
+		if string(got) != tt.want {
+			t.Errorf("integerLiteral(%s) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+	}
 }
