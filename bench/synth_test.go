@@ -153,4 +153,8 @@ func TestSynthSchemas(t *testing.T) {
 			t.Errorf("%s: go-openai finds %d properties, toolgen %d", box.names[i], len(s.Properties), len(want.Properties))
 		}
 	}
+	box.addMCP(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.0"}, nil))
+	if box.fantasy() != box.n {
+		t.Error("fantasy: wrong number of tools")
+	}
 }

@@ -89,15 +89,51 @@ func write(path string, src []byte) {
 	}
 }
 
+// field is a possible field of an args struct.
+type field struct {
+	doc, name, typ, json, tag string
+}
+
 // fields are the possible fields of an args struct; tool i takes the
-// first 2+i%5 of them, rotated by i.
-var fields = []string{
-	"// What to look for, in a few words.\n\tQuery string `json:\"query\" jsonschema:\"minLength=1,maxLength=200\"`",
-	"// How many results to return, 1 to 50.\n\tLimit int `json:\"limit,omitempty\" jsonschema:\"minimum=1,maximum=50,default=10\"`",
-	"// Order of the results.\n\tOrder string `json:\"order,omitempty\" jsonschema:\"enum=relevance,enum=newest,enum=oldest\"`",
-	"// Whether to include archived items.\n\tArchived bool `json:\"archived,omitempty\"`",
-	"// Labels that every result must carry.\n\tLabels []string `json:\"labels,omitempty\" jsonschema:\"maxItems=10\"`",
-	"// Narrows the results to a time span.\n\tSpan *Span{N} `json:\"span,omitempty\"`",
+// first 2+i%5 of them, rotated by i. In typ, {N} stands for the tool's
+// number.
+var fields = []field{
+	{"What to look for, in a few words.", "Query", "string", "query", "minLength=1,maxLength=200"},
+	{"How many results to return, 1 to 50.", "Limit", "int", "limit,omitempty", "minimum=1,maximum=50,default=10"},
+	{"Order of the results.", "Order", "string", "order,omitempty", "enum=relevance,enum=newest,enum=oldest"},
+	{"Whether to include archived items.", "Archived", "bool", "archived,omitempty", ""},
+	{"Labels that every result must carry.", "Labels", "[]string", "labels,omitempty", "maxItems=10"},
+	{"Narrows the results to a time span.", "Span", "*{P}Span{N}", "span,omitempty", ""},
+}
+
+// argsType writes the args struct of tool i, and the struct of its span
+// if it has one. prefix names the types; with mcpTags, the jsonschema tags
+// are descriptions, as the MCP Go SDK reads them, instead of toolreg's
+// constraints.
+func argsType(b *bytes.Buffer, i int, prefix string, mcpTags bool) {
+	fmt.Fprintf(b, "// %[1]sT%[2]dArgs are the arguments of tool %[2]d.\ntype %[1]sT%[2]dArgs struct {\n", prefix, i)
+	nested := false
+	for k := range 2 + i%5 {
+		f := fields[(i+k)%len(fields)]
+		nested = nested || f.name == "Span"
+		typ := strings.NewReplacer("{N}", strconv.Itoa(i), "{P}", prefix).Replace(f.typ)
+		tag := fmt.Sprintf("json:%q", f.json)
+		switch {
+		case mcpTags:
+			tag += fmt.Sprintf(" jsonschema:%q", f.doc)
+		case f.tag != "":
+			tag += fmt.Sprintf(" jsonschema:%q", f.tag)
+		}
+		fmt.Fprintf(b, "\t// %s\n\t%s %s `%s`\n", f.doc, f.name, typ, tag)
+	}
+	fmt.Fprintf(b, "}\n\n")
+	if nested {
+		from, days := `json:"from" jsonschema:"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$"`, `json:"days,omitempty" jsonschema:"maximum=366"`
+		if mcpTags {
+			from, days = `json:"from" jsonschema:"First day, as YYYY-MM-DD."`, `json:"days,omitempty" jsonschema:"Number of days."`
+		}
+		fmt.Fprintf(b, "// %[1]sSpan%[2]d is a span of days.\ntype %[1]sSpan%[2]d struct {\n\t// First day, as YYYY-MM-DD.\n\tFrom string `%[3]s`\n\t// Number of days.\n\tDays uint16 `%[4]s`\n}\n\n", prefix, i, from, days)
+	}
 }
 
 func toolFile(i int) []byte {
@@ -105,19 +141,7 @@ func toolFile(i int) []byte {
 	id := name(i)
 	fmt.Fprintf(&b, "package toolbox\n\nimport (\n\t\"context\"\n\t\"fmt\"\n\n\t\"github.com/toolreg/toolreg/tool\"\n)\n\n")
 	fmt.Fprintf(&b, "// T%[1]d is synthetic tool number %[1]d.\ntype T%[1]d struct{}\n\n", i)
-	fmt.Fprintf(&b, "// T%[1]dArgs are the arguments of tool %[1]d.\ntype T%[1]dArgs struct {\n", i)
-	nested := false
-	for k := range 2 + i%5 {
-		f := fields[(i+k)%len(fields)]
-		if (i+k)%len(fields) == len(fields)-1 {
-			nested = true
-		}
-		b.WriteString("\t" + strings.ReplaceAll(f, "{N}", strconv.Itoa(i)) + "\n")
-	}
-	fmt.Fprintf(&b, "}\n\n")
-	if nested {
-		fmt.Fprintf(&b, "// Span%[1]d is a span of days.\ntype Span%[1]d struct {\n\t// First day, as YYYY-MM-DD.\n\tFrom string `json:\"from\" jsonschema:\"pattern=^[0-9]{4}-[0-9]{2}-[0-9]{2}$\"`\n\t// Number of days.\n\tDays uint16 `json:\"days,omitempty\" jsonschema:\"maximum=366\"`\n}\n\n", i)
-	}
+	argsType(&b, i, "", false)
 	fmt.Fprintf(&b, "// Definition describes the tool.\nfunc (T%[1]d) Definition() tool.Definition {\n\treturn tool.Definition{\n\t\tID: %[2]q,\n\t\tDescription: \"Synthetic tool %[1]d: %[2]s. Use it when the user asks to %[2]s.\",\n\t}\n}\n\n", i, id)
 	fmt.Fprintf(&b, "// Execute answers with its arguments.\nfunc (T%[1]d) Execute(ctx context.Context, args T%[1]dArgs) (string, error) {\n\treturn fmt.Sprint(args), nil\n}\n", i)
 	return b.Bytes()
@@ -161,16 +185,20 @@ func fantasyHandler[In any](ctx context.Context, in In, call fantasy.ToolCall) (
 }
 
 // AddMCP adds every tool to s with mcp.AddTool, which derives and resolves
-// each input schema by reflection.
+// each input schema by reflection. Its types are the tools' args types
+// with the SDK's tags (descriptions), which it requires.
 func AddMCP(s *mcp.Server) {
 `, path)
 	for i := range n {
-		fmt.Fprintf(&b, "\tmcp.AddTool(s, &mcp.Tool{Name: toolbox.Names[%[1]d], Description: \"Synthetic tool.\"}, mcpHandler[toolbox.T%[1]dArgs])\n", i)
+		fmt.Fprintf(&b, "\tmcp.AddTool(s, &mcp.Tool{Name: toolbox.Names[%[1]d], Description: \"Synthetic tool.\"}, mcpHandler[MT%[1]dArgs])\n", i)
 	}
 	fmt.Fprintf(&b, "}\n\n// Fantasy returns every tool made with fantasy.NewAgentTool, which derives\n// each schema by reflection.\nfunc Fantasy() []fantasy.AgentTool {\n\treturn []fantasy.AgentTool{\n")
 	for i := range n {
 		fmt.Fprintf(&b, "\t\tfantasy.NewAgentTool(toolbox.Names[%[1]d], \"Synthetic tool.\", fantasyHandler[toolbox.T%[1]dArgs]),\n", i)
 	}
-	fmt.Fprintf(&b, "\t}\n}\n")
+	fmt.Fprintf(&b, "\t}\n}\n\n")
+	for i := range n {
+		argsType(&b, i, "M", true)
+	}
 	return b.Bytes()
 }
