@@ -127,7 +127,8 @@ func FuzzCall(f *testing.F) {
 			}
 		}
 
-		res := pure.Call(context.Background(), name, string(args))
+		text := string(args)
+		res := pure.Call(context.Background(), name, text)
 		checkResult(t, name, args, res)
 		if _, ok := pure.Lookup(name); !ok {
 			if !errors.Is(res.Err, ErrUnknownTool) || !strings.Contains(res.Text, strconv.Quote(name)) {
@@ -136,12 +137,12 @@ func FuzzCall(f *testing.F) {
 		}
 
 		for _, e := range pure.Tools() {
-			res := pure.Call(context.Background(), e.Name, string(args))
+			res := pure.Call(context.Background(), e.Name, text)
 			checkResult(t, e.Name, args, res)
 			// Call reads blank arguments as an empty object, and refuses
 			// arguments over its size limit before decoding them.
 			effective := args
-			if strings.TrimSpace(string(args)) == "" {
+			if strings.TrimSpace(text) == "" {
 				effective = []byte("{}")
 			}
 			if len(effective) > DefaultMaxArgs {
@@ -256,10 +257,7 @@ func FuzzDecoders(f *testing.F) {
 			if parseErr != nil {
 				continue // Both refuse.
 			}
-			var valErr error
-			if err := schemas[i].Validate(doc); err != nil {
-				valErr = fmt.Errorf("%v", err)
-			}
+			valErr := schemas[i].Validate(doc)
 			if (checkErr == nil) == (valErr == nil) {
 				continue
 			}
