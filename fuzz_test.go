@@ -131,7 +131,7 @@ func FuzzCall(f *testing.F) {
 		res := pure.Call(context.Background(), name, text)
 		checkResult(t, name, args, res)
 		if _, ok := pure.Lookup(name); !ok {
-			if !errors.Is(res.Err, ErrUnknownTool) || !strings.Contains(res.Text, strconv.Quote(name)) {
+			if !errors.Is(res.Err, ErrUnknownTool) || !strings.Contains(res.Text, strconv.Quote(clipName(name))) {
 				t.Errorf("tool %q is not in the registry, but Call answered %q (%v)", name, res.Text, res.Err)
 			}
 		}
@@ -142,7 +142,7 @@ func FuzzCall(f *testing.F) {
 			// Call reads blank arguments as an empty object, and refuses
 			// arguments over its size limit before decoding them.
 			effective := args
-			if strings.TrimSpace(text) == "" {
+			if strings.Trim(text, " \t\r\n") == "" {
 				effective = []byte("{}")
 			}
 			if len(effective) > DefaultMaxArgs {
@@ -196,6 +196,9 @@ func checkResult(t *testing.T, name string, args []byte, res Result) {
 	if utf8.ValidString(name) && utf8.Valid(args) && !utf8.ValidString(res.Text) {
 		t.Errorf("Call(%q, %.200q) answered text that is not UTF-8: %q", name, args, res.Text)
 	}
+	if len(res.Text) > DefaultMaxResult {
+		t.Errorf("Call(%.80q, %.200q) answered %d bytes, over the result limit", name, args, len(res.Text))
+	}
 	if res.Err == nil {
 		return
 	}
@@ -205,7 +208,7 @@ func checkResult(t *testing.T, name string, args []byte, res Result) {
 	case errors.Is(res.Err, ErrTimeout):
 		t.Errorf("Call(%q, %.200q) timed out: %s", name, args, res.Text)
 	case errors.Is(res.Err, ErrUnknownTool):
-		if want := fmt.Sprintf("Error: unknown tool %q", name); !strings.HasPrefix(res.Text, want) {
+		if want := fmt.Sprintf("Error: unknown tool %q", clipName(name)); !strings.HasPrefix(res.Text, want) {
 			t.Errorf("Call(%q, %.200q) = %.300q, want a text beginning %q", name, args, res.Text, want)
 		}
 	default:

@@ -314,11 +314,12 @@ func EncodeResult(v any) (string, error) {
 // to finish on its own, and that is logged.
 func (r *Registry) Call(ctx context.Context, name, args string) Result {
 	start := time.Now()
-	if strings.TrimSpace(args) == "" {
+	if strings.Trim(args, " \t\r\n") == "" {
 		args = "{}" // Some models send no arguments for a tool that takes none.
 	}
 	e, ok := r.Lookup(name)
 	if !ok {
+		name = clipName(name)
 		err := fmt.Errorf("%w %q", ErrUnknownTool, name)
 		return Result{
 			Text:     fmt.Sprintf("Error: unknown tool %q; available tools: %s", name, strings.Join(r.Names(), ", ")),
@@ -342,9 +343,44 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 		}
 	}
 	res := r.invoke(ctx, e, args)
+	if errors.Is(res.Err, ErrArguments) {
+		res = r.retryRepaired(ctx, e, args, res)
+	}
 	res.Text = truncate(res.Text, r.limits.MaxResult)
 	res.Duration = time.Since(start)
 	return res
+}
+
+// retryRepaired answers a call whose arguments were refused: when they show
+// a mistake that repairArgs mends (an array or object sent as a JSON
+// string, the whole arguments sent as a string) and the mended arguments
+// pass Check, the tool runs once with them and the repair is logged;
+// otherwise the first answer stands. The tool never ran for the first
+// answer: decoding failed before it.
+func (r *Registry) retryRepaired(ctx context.Context, e *Entry, args string, first Result) Result {
+	fixed, notes, ok := repairArgs(e.Parameters, []byte(args))
+	if !ok || len(fixed) > r.limits.MaxArgs {
+		return first
+	}
+	if err := e.Check(fixed); err != nil {
+		r.logger.DebugContext(ctx, "tool arguments not repaired", "tool", e.Name, "repairs", notes, "error", err)
+		return first
+	}
+	r.logger.WarnContext(ctx, "tool arguments repaired", "tool", e.Name, "repairs", notes)
+	return r.invoke(ctx, e, string(fixed))
+}
+
+// clipName shortens a tool name for a message: a model can send anything.
+func clipName(name string) string {
+	const max = 80
+	if len(name) <= max {
+		return name
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "…"
 }
 
 // truncate cuts s to at most max bytes, at a character boundary, and says

@@ -283,3 +283,22 @@ func TestLimits(t *testing.T) {
 		t.Errorf("cut result is not valid UTF-8: %q", res.Text)
 	}
 }
+
+// TestRepair checks that arguments a model sent in a known wrong shape (the
+// whole object as a JSON string) are repaired once and run, and that other
+// bad arguments are not.
+func TestRepair(t *testing.T) {
+	var logs bytes.Buffer
+	reg := Toolbox().WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))
+	res := reg.Call(context.Background(), "word_count", `"{\"text\":\"a b\"}"`)
+	if res.Failed() || !strings.Contains(res.Text, `"words":2`) {
+		t.Errorf("arguments sent as a string: %q (%v), want them repaired and counted", res.Text, res.Err)
+	}
+	if !strings.Contains(logs.String(), `msg="tool arguments repaired" tool=word_count`) {
+		t.Errorf("the repair was not logged:\n%s", logs.String())
+	}
+	res = reg.Call(context.Background(), "word_count", `"{\"txt\":\"a b\"}"`)
+	if want := `Error: word_count: bad arguments: expected object, got string "{\"txt\":\"a b\"}"`; res.Text != want {
+		t.Errorf("unrepairable arguments: %q, want %q", res.Text, want)
+	}
+}
