@@ -32,23 +32,28 @@ const (
 // provider is a preset of a base URL and a default model.
 type provider struct {
 	baseURL, model string
-	// local providers run on this machine and need no key.
-	local bool
 }
 
-// providers are the presets of -provider, by every name they go by. Model
-// names change often: -model or LLM_MODEL picks another.
-var providers = map[string]provider{
-	"deepseek":  {baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"},
-	"moonshot":  {baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"},
-	"kimi":      {baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"},
-	"zhipu":     {baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"},
-	"glm":       {baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"},
-	"qwen":      {baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"},
-	"dashscope": {baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"},
-	"openai":    {baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini"},
-	"ollama":    {baseURL: "http://localhost:11434/v1", model: "qwen3", local: true},
-	"vllm":      {baseURL: "http://localhost:8000/v1", local: true},
+// preset returns the preset of -provider name, under any name it goes by.
+// Model names change often: -model or LLM_MODEL picks another.
+func preset(name string) (provider, bool) {
+	switch strings.ToLower(name) {
+	case "deepseek":
+		return provider{baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"}, true
+	case "moonshot", "kimi":
+		return provider{baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"}, true
+	case "zhipu", "glm":
+		return provider{baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"}, true
+	case "qwen", "dashscope":
+		return provider{baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"}, true
+	case "openai":
+		return provider{baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini"}, true
+	case "ollama":
+		return provider{baseURL: "http://localhost:11434/v1", model: "qwen3"}, true
+	case "vllm":
+		return provider{baseURL: "http://localhost:8000/v1"}, true
+	}
+	return provider{}, false
 }
 
 func providerNames() string {
@@ -105,7 +110,7 @@ flags:
 	var p provider
 	if cfg.provider != "" {
 		var ok bool
-		if p, ok = providers[strings.ToLower(cfg.provider)]; !ok {
+		if p, ok = preset(cfg.provider); !ok {
 			return nil, nil, fmt.Errorf("unknown provider %q; known: %s", cfg.provider, providerNames())
 		}
 	}
