@@ -217,7 +217,8 @@ func (d *Decoder) Int(bits int) (int64, error) {
 		}
 		return 0, d.rangeError(lit, strconv.FormatInt(lo, 10), strconv.FormatInt(hi, 10))
 	}
-	canon, ok := integerLiteral(lit)
+	var buf [1 + maxIntegerDigits]byte
+	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
 		return 0, d.errorf("expected integer, got number %s", clip(lit))
 	}
@@ -245,7 +246,8 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 		}
 		return 0, d.rangeError(lit, "0", strconv.FormatUint(hi, 10))
 	}
-	canon, ok := integerLiteral(lit)
+	var buf [1 + maxIntegerDigits]byte
+	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
 		return 0, d.errorf("expected integer, got number %s", clip(lit))
 	}
@@ -339,6 +341,17 @@ func (d *Decoder) number(want string) (lit []byte, integral bool, err error) {
 // integer, though it rounds to one as a float64. A number too large for any
 // integer type comes back as a long literal that parseInt refuses.
 func integerLiteral(lit []byte) ([]byte, bool) {
+	return appendIntegerLiteral(nil, lit)
+}
+
+// maxIntegerDigits bounds the literals of appendIntegerLiteral: more
+// digits than any integer type holds.
+const maxIntegerDigits = 40
+
+// appendIntegerLiteral appends integerLiteral(lit) to dst. Int and Uint
+// give it a buffer on their stack, of 1+maxIntegerDigits bytes, so that
+// reading 1e2 or 3.0 does not allocate.
+func appendIntegerLiteral(dst, lit []byte) ([]byte, bool) {
 	neg := lit[0] == '-'
 	if neg {
 		lit = lit[1:]
@@ -356,31 +369,43 @@ func integerLiteral(lit []byte) ([]byte, bool) {
 		}
 		exp = e
 	}
+	// The digits are those of intPart then frac, read in place.
 	intPart, frac, _ := bytes.Cut(mant, []byte("."))
-	digits := append(append([]byte{}, intPart...), frac...)
-	point := len(intPart) + exp // digits[:point] is the integer part
-	first := bytes.IndexFunc(digits, func(r rune) bool { return r != '0' })
-	if first < 0 {
-		return []byte("0"), true
+	nd := len(intPart) + len(frac)
+	digit := func(k int) byte {
+		if k < len(intPart) {
+			return intPart[k]
+		}
+		return frac[k-len(intPart)]
 	}
-	last := bytes.LastIndexFunc(digits, func(r rune) bool { return r != '0' })
+	point := len(intPart) + exp // digits before point are the integer part
+	first, last := -1, -1
+	for k := range nd {
+		if digit(k) != '0' {
+			if first < 0 {
+				first = k
+			}
+			last = k
+		}
+	}
+	if first < 0 {
+		return append(dst, '0'), true
+	}
 	if last >= point {
 		return nil, false // a non-zero digit after the point
 	}
-	const maxDigits = 40 // more than any integer type holds
-	out := []byte{}
 	if neg {
-		out = append(out, '-')
+		dst = append(dst, '-')
 	}
-	n := min(point-first, maxDigits)
+	n := min(point-first, maxIntegerDigits)
 	for i := first; i < first+n; i++ {
-		if i < len(digits) {
-			out = append(out, digits[i])
+		if i < nd {
+			dst = append(dst, digit(i))
 		} else {
-			out = append(out, '0')
+			dst = append(dst, '0')
 		}
 	}
-	return out, true
+	return dst, true
 }
 
 // parseInt parses a valid JSON integer literal, reporting overflow.
