@@ -33,12 +33,17 @@ repo=$work
 report=$out/gentime.md
 if [ "$variant" = proposed ]; then
 	report=$out/gentime-proposed.md
+	applied=
 	for p in "$here"/gentime/*.patch; do
-		if ! patch -s -p1 -d "$repo" <"$p"; then
-			echo "$(basename "$p") does not apply to HEAD: no proposed figures" | tee "$report"
-			exit 0
+		if patch -s -p1 --dry-run -d "$repo" <"$p" >/dev/null 2>&1; then
+			patch -s -p1 -d "$repo" <"$p"
+			applied="$applied $(basename "$p")"
 		fi
 	done
+	if [ -z "$applied" ]; then
+		echo "No patch of gentime/ applies to HEAD any more: no proposed figures." | tee "$report"
+		exit 0
+	fi
 fi
 (cd "$here" && go build -o "$work/synth.bin" ./cmd/synth)
 # Build toolgen once so that go run below finds it in the build cache.
@@ -83,8 +88,10 @@ for n in $sizes; do
 	for i in 1 2; do
 		(cd "$repo" && time_cmd unchanged go generate .)
 	done
-	echo "// edit list $RANDOM$RANDOM" >>"$repo/toolbox/all.go"
-	(cd "$repo/toolbox" && time_cmd golist go list -export -compiled -f '{{.Export}}' .)
+	if [ "$variant" = current ]; then
+		echo "// edit list $RANDOM$RANDOM" >>"$repo/toolbox/all.go"
+		(cd "$repo/toolbox" && time_cmd golist go list -export -compiled -f '{{.Export}}' .)
+	fi
 	if [ "$variant" = current ]; then
 		(cd "$repo" && time_cmd build go build -o "$work/agent-$n" ./cmd/agent)
 		hyperfine -N --warmup 3 --runs 20 --export-json "$raw/hyperfine-$n.json" "$work/agent-$n tools" >>"$raw/cmd.log" 2>&1
@@ -98,6 +105,7 @@ for n in $sizes; do
 	rss=$(awk '$1=="edited" {print $3}' "$raw/times.txt" | sort -n | tail -1)
 	unchanged="$(awk '$1=="unchanged" {print $2}' "$raw/times.txt" | median) [$(awk '$1=="unchanged" {print $2}' "$raw/times.txt" | sort -n | head -1)]"
 	golist=$(awk '$1=="golist" {print $2}' "$raw/times.txt")
+	golist=${golist:--}
 	gensize=$(wc -c <"$repo/zz_registry_gen.go")
 	build=- binsize=- start=-
 	if [ "$variant" = current ]; then
@@ -114,7 +122,7 @@ done
 	if [ "$variant" = current ]; then
 		echo "### Generate time (bench/gentime.sh, toolgen as committed)"
 	else
-		echo "### Generate time with the proposed toolgen changes (bench/gentime.sh proposed: gentime/*.patch applied)"
+		echo "### Generate time with the proposed toolgen changes (bench/gentime.sh proposed, applied:$applied)"
 	fi
 	echo
 	cat "$raw/table.md"
