@@ -135,4 +135,5 @@ done
 		echo "Peak RSS of \`agent tools\` (real agent): $(awk -F': ' '/Maximum resident/ {print $2}' "$raw/time-v-real.txt") KB"
 	fi
 } >"$report"
+rm -f "$raw/time.tmp" "$raw/times.txt"
 cat "$report"
