@@ -196,26 +196,39 @@ var genSpecs = [...]openai.Tool{{
 	Type: openai.ToolTypeFunction,
 }}
 
-// genIndex returns the position of the named tool in genEntries, or -1.
+// genIndex returns the position of the named tool in genEntries, or -1: it
+// probes genSlots, a hash table laid out by toolgen, from the name's hash.
 func genIndex(name string) int {
-	switch name {
-	case "calculator":
-		return 0
-	case "disk_usage":
-		return 1
-	case "now":
-		return 2
-	case "ping_url":
-		return 3
-	case "weather":
-		return 4
-	case "web_search":
-		return 5
-	case "word_count":
-		return 6
+	for p := genHash(name); ; p = (p + 1) & 15 {
+		i := int(genSlots[p]) - 1
+		if i < 0 || genEntries[i].Name == name {
+			return i
+		}
 	}
-	return -1
 }
+
+// genHash hashes a name's length and its first and last eight bytes into a slot
+// of genSlots.
+func genHash(s string) int {
+	n := len(s)
+	var a, b uint64
+	if n >= 8 {
+		a = uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		t := s[n-8:]
+		b = uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 | uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+	} else {
+		for i := 0; i < n; i++ {
+			a |= uint64(s[i]) << (8 * i)
+		}
+	}
+	h := (a^0x9e3779b97f4a7c15)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	return int(h >> 60)
+}
+
+// genSlots holds, in each slot, the position in genEntries of the tool whose
+// name hashes there (or after it, when that slot was taken) plus one; zero when
+// the slot is empty.
+var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
 
 // genSchemaCalculator is the JSON Schema of the arguments of calculator.
 const genSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`

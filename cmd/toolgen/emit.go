@@ -83,15 +83,7 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 		}
 	})
 	f.Line()
-	f.Comment("genIndex returns the position of the named tool in genEntries, or -1.")
-	f.Func().Id("genIndex").Params(jen.Id("name").String()).Int().Block(
-		jen.Switch(jen.Id("name")).BlockFunc(func(g *jen.Group) {
-			for i, t := range tp.Tools {
-				g.Case(jen.Lit(t.Name)).Block(jen.Return(jen.Lit(i)))
-			}
-		}),
-		jen.Return(jen.Lit(-1)),
-	)
+	emitIndex(f, tp.Tools)
 
 	for _, t := range tp.Tools {
 		f.Line()

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -77,12 +79,7 @@ func newCompileError(errs []packages.Error, base string) *compileError {
 // load type-checks the package in dir and checks every *_tool.go file.
 // Positions in warnings are relative to base when they lie under it.
 func load(dir, base string) (*toolPackage, error) {
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
-			packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
-		Dir: dir,
-	}
-	pkgs, err := packages.Load(cfg, ".")
+	pkgs, err := loadSource(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", dir, err)
 	}
@@ -476,3 +473,84 @@ func (c *checker) checkUnique(found []*toolInfo) {
 		c.out.Tools = append(c.out.Tools, t)
 	}
 }
+
+// loadSource loads the package in dir as packages.Load would with
+// NeedName|NeedFiles|NeedSyntax|NeedTypes|NeedTypesInfo|NeedModule, but
+// without having go list -export compile the package itself: that mode
+// type-checks the package from source anyway, and the compile is most of
+// toolgen's time for a large tool package that was just edited. It lists
+// the package (no build), loads its imports' types from export data, and
+// parses and type-checks its files.
+func loadSource(dir string) ([]*packages.Package, error) {
+	meta, err := packages.Load(&packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedModule,
+		Dir:  dir,
+	}, ".")
+	if err != nil || len(meta) != 1 || len(meta[0].Errors) > 0 {
+		return meta, err
+	}
+	pkg := meta[0]
+	var paths []string
+	for _, imp := range pkg.Imports {
+		paths = append(paths, imp.PkgPath)
+	}
+	byPath := map[string]*types.Package{}
+	if len(paths) > 0 {
+		deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir}, paths...)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range deps {
+			pkg.Errors = append(pkg.Errors, d.Errors...)
+			byPath[d.PkgPath] = d.Types
+		}
+		if len(pkg.Errors) > 0 {
+			return meta, nil
+		}
+	}
+	pkg.Fset = token.NewFileSet()
+	for _, name := range pkg.GoFiles {
+		f, err := parser.ParseFile(pkg.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if f != nil {
+			pkg.Syntax = append(pkg.Syntax, f)
+		}
+		if err != nil {
+			pkg.Errors = append(pkg.Errors, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
+		}
+	}
+	if len(pkg.Errors) > 0 {
+		return meta, nil
+	}
+	pkg.TypesInfo = &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Implicits:  map[ast.Node]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:     map[ast.Node]*types.Scope{},
+		Instances:  map[*ast.Ident]types.Instance{},
+	}
+	conf := types.Config{
+		Sizes: types.SizesFor("gc", runtime.GOARCH),
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if imp, ok := pkg.Imports[path]; ok && byPath[imp.PkgPath] != nil {
+				return byPath[imp.PkgPath], nil
+			}
+			return nil, fmt.Errorf("package %s not found", path)
+		}),
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			}
+		},
+	}
+	if pkg.Module != nil && pkg.Module.GoVersion != "" {
+		conf.GoVersion = "go" + pkg.Module.GoVersion
+	}
+	pkg.Types, _ = conf.Check(pkg.PkgPath, pkg.Fset, pkg.Syntax, pkg.TypesInfo)
+	return meta, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
