@@ -21,6 +21,7 @@ import (
 
 	"github.com/sashabaranov/go-openai"
 
+	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -343,12 +344,20 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 		}
 	}
 	res := r.invoke(ctx, e, args)
-	if errors.Is(res.Err, ErrArguments) {
+	if repairable(res.Err) {
 		res = r.retryRepaired(ctx, e, args, res)
 	}
 	res.Text = truncate(res.Text, r.limits.MaxResult)
 	res.Duration = time.Since(start)
 	return res
+}
+
+// repairable reports whether a call failed the way repairArgs can mend:
+// an object or array sent as a JSON string. Only then is a repair tried, so
+// other bad arguments cost nothing more.
+func repairable(err error) bool {
+	var ae *jsonarg.Error
+	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.Stringed()
 }
 
 // retryRepaired answers a call whose arguments were refused: when they show

@@ -26,6 +26,7 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -691,7 +692,9 @@ func (d *Decoder) mismatch(want string) error {
 	if got == "null" {
 		return d.errorf("expected %s, got null (null is not accepted: send a value, or leave an optional field out)", want)
 	}
-	return d.errorf("expected %s, got %s", want, got)
+	err := &Error{Msg: fmt.Sprintf("expected %s, got %s", want, got)}
+	err.stringed = (want == "object" || want == "array") && strings.HasPrefix(got, "string")
+	return err
 }
 
 func (d *Decoder) syntax(msg string) error {

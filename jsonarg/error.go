@@ -13,7 +13,13 @@ type Error struct {
 	Path   string
 	Msg    string
 	syntax bool
+	// stringed is set when an object or array was sent as a string.
+	stringed bool
 }
+
+// Stringed reports whether the failure is an object or array sent as a
+// JSON string, a mistake some models make that the registry can repair.
+func (e *Error) Stringed() bool { return e.stringed }
 
 // Error returns the message, prefixed by the field's path when there is
 // one.
@@ -58,7 +64,7 @@ func At(err error, path ...any) error {
 		}
 		b.WriteString(e.Path)
 	}
-	return &Error{Path: b.String(), Msg: e.Msg}
+	return &Error{Path: b.String(), Msg: e.Msg, stringed: e.stringed}
 }
 
 // Missing reports a required field that was left out.
