@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gentime.sh OUT [proposed]: generate time, output size, agent binary size
+# gentime.sh OUT: generate time, output size, agent binary size
 # and agent start-up for synthetic toolboxes of 10, 100 and 1,000 tools.
 #
 # It copies the committed main module (git archive HEAD) into a scratch
@@ -11,14 +11,11 @@
 # (gentime/phases_test.go.in, copied into the scratch cmd/toolgen), builds
 # the agent and times `agent tools` with hyperfine. Results go to
 # OUT/gentime.md; raw outputs to OUT/gentime/.
-#
-# With "proposed", it first applies gentime/*.patch to the scratch copy
-# (toolgen changes proposed in BENCHMARKS.md), measures generate times
-# only, and writes OUT/gentime-proposed.md.
+
 set -euo pipefail
 
-out=$(cd "${1:?usage: gentime.sh OUT [proposed]}" && pwd)
-variant=${2:-current}
+out=$(cd "${1:?usage: gentime.sh OUT}" && pwd)
+variant=current
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 sizes=${GENTIME_SIZES:-10 100 1000}
@@ -31,20 +28,6 @@ trap 'rm -rf "$work"' EXIT
 git -C "$root" archive HEAD | tar -x -C "$work"
 repo=$work
 report=$out/gentime.md
-if [ "$variant" = proposed ]; then
-	report=$out/gentime-proposed.md
-	applied=
-	for p in "$here"/gentime/*.patch; do
-		if patch -s -p1 --dry-run -d "$repo" <"$p" >/dev/null 2>&1; then
-			patch -s -p1 -d "$repo" <"$p"
-			applied="$applied $(basename "$p")"
-		fi
-	done
-	if [ -z "$applied" ]; then
-		echo "No patch of gentime/ applies to HEAD any more: no proposed figures." | tee "$report"
-		exit 0
-	fi
-fi
 (cd "$here" && go build -o "$work/synth.bin" ./cmd/synth)
 # Build toolgen once so that go run below finds it in the build cache.
 (cd "$repo" && go build -o /dev/null ./cmd/toolgen)
@@ -114,16 +97,11 @@ for n in $sizes; do
 		start=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f [%.1f]" % (r["median"]*1000, r["min"]*1000))' "$raw/hyperfine-$n.json")
 	fi
 	ph=$(echo "$phases" | sed -E 's/.*list=([^ ]+) typecheck=([^ ]+) check=([^ ]+) emit=([^ ]+) format=([^ ]+).*/\1 \/ \2 \/ \3 \/ \4 (\5)/')
-	[ "$variant" = current ] || ph=-
 	echo "| $n | $edited | $((rss / 1024)) | $unchanged | $golist | $ph | $gensize | $build | $binsize | $start |" >>"$raw/table.md"
 done
 
 {
-	if [ "$variant" = current ]; then
-		echo "### Generate time (bench/gentime.sh, toolgen as committed)"
-	else
-		echo "### Generate time with the proposed toolgen changes (bench/gentime.sh proposed, applied:$applied)"
-	fi
+	echo "### Generate time (bench/gentime.sh, toolgen as committed)"
 	echo
 	cat "$raw/table.md"
 	if [ "$variant" = current ]; then

@@ -47,18 +47,6 @@ step "build the benchmark binaries"
 (cd "$root" && go test -c -o "$bin/toolreg.test" .)
 (cd "$root" && go test -c -o "$bin/chat.test" ./chat)
 
-step "build the lookup benchmark again, with the proposed index (gentime/toolgen-index.patch)"
-mkdir "$bin/scratch"
-git -C "$root" archive HEAD | tar -x -C "$bin/scratch"
-proposed=yes
-patch -s -p1 -d "$bin/scratch" <"$here/gentime/toolgen-index.patch" || proposed=
-if [ -n "$proposed" ]; then
-	(cd "$bin/scratch" && go build -o "$bin/toolgen-proposed" ./cmd/toolgen)
-	for n in 10 100 1000; do (cd "$here/synth/n$n" && "$bin/toolgen-proposed"); done
-	(cd "$here" && go test -c -tags synth -o "$bin/bench-proposed.test" .)
-	for n in 10 100 1000; do (cd "$here/synth/n$n" && go generate .); done
-fi
-
 # run NAME BINARY DIR BENCH [BENCHTIME [BINARY2 OUT2]]: COUNT interleaved
 # runs (of BINARY2 too, into OUT2, in turn with BINARY's).
 run() {
@@ -76,14 +64,7 @@ run() {
 step "dispatch"
 run dispatch "$bin/bench.test" "$here" '^BenchmarkDispatch(Bad)?$'
 step "lookup"
-if [ -n "$proposed" ]; then
-	# The committed index and the proposed one, run in turn.
-	: >"$out/lookup-proposed.txt"
-	run lookup "$bin/bench.test" "$here" '^BenchmarkLookup$' 0.5s "$bin/bench-proposed.test" "$out/lookup-proposed.txt"
-	"$benchstat" switch="$out/lookup.txt" hash="$out/lookup-proposed.txt" >"$out/lookup-compare.benchstat.txt"
-else
-	run lookup "$bin/bench.test" "$here" '^BenchmarkLookup$' 0.5s
-fi
+run lookup "$bin/bench.test" "$here" '^BenchmarkLookup$' 0.5s
 step "start-up"
 run startup "$bin/bench.test" "$here" '^BenchmarkStartup$' 0.5s
 step "jsonarg"
@@ -98,7 +79,6 @@ ratios() { (cd "$here" && go run ./cmd/ratios "$@"); }
 ratios -prefix Dispatch/ -base Dispatch/direct "$out/dispatch.txt" >"$out/dispatch.ratios.md"
 ratios -prefix DispatchBad/ -base DispatchBad/direct "$out/dispatch.txt" >"$out/dispatch-bad.ratios.md"
 ratios -prefix Lookup/ -base Lookup/tools=10 "$out/lookup.txt" >"$out/lookup.ratios.md"
-[ -z "$proposed" ] || ratios -prefix Lookup/ -base Lookup/tools=10 "$out/lookup-proposed.txt" >"$out/lookup-proposed.ratios.md"
 ratios -prefix Startup/ "$out/startup.txt" >"$out/startup.ratios.md"
 ratios -prefix Decode/ "$out/jsonarg.txt" >"$out/jsonarg.ratios.md"
 ratios -prefix Number/ "$out/jsonarg.txt" >>"$out/jsonarg.ratios.md"
@@ -107,8 +87,6 @@ ratios "$out/chat.txt" >"$out/chat.ratios.md"
 
 step "generate time, binary size, process start-up"
 "$here/gentime.sh" "$out" >/dev/null
-step "generate time with the proposed toolgen changes"
-"$here/gentime.sh" "$out" proposed >/dev/null
 
 step "figures.md"
 {
@@ -116,8 +94,7 @@ step "figures.md"
 	echo
 	cat "$out/machine.md"
 	for s in "Dispatch, valid call:dispatch.ratios.md" "Dispatch, missing required field:dispatch-bad.ratios.md" \
-		"Lookup (the committed index, a switch):lookup.ratios.md" \
-		"Lookup (the proposed index, a hash table; gentime/toolgen-index.patch):lookup-proposed.ratios.md" "Start-up:startup.ratios.md" "jsonarg against encoding/json:jsonarg.ratios.md" \
+		"Lookup:lookup.ratios.md" "Start-up:startup.ratios.md" "jsonarg against encoding/json:jsonarg.ratios.md" \
 		"Registry micro-benchmarks:registry.ratios.md" "Concurrency (chat):chat.ratios.md"; do
 		[ -f "$out/${s#*:}" ] || continue
 		echo
@@ -127,7 +104,5 @@ step "figures.md"
 	done
 	echo
 	cat "$out/gentime.md"
-	echo
-	cat "$out/gentime-proposed.md"
 } >"$out/figures.md"
 step "done: $out/figures.md"

@@ -59,14 +59,39 @@ var genSpecs = [...]openai.Tool{{
 	Type: openai.ToolTypeFunction,
 }}
 
-// genIndex returns the position of the named tool in genEntries, or -1.
+// genIndex returns the position of the named tool in genEntries, or -1: it
+// probes genSlots, a hash table laid out by toolgen, from the name's hash.
 func genIndex(name string) int {
-	switch name {
-	case "weather":
-		return 0
+	for p := genHash(name); ; p = (p + 1) & 1 {
+		i := int(genSlots[p]) - 1
+		if i < 0 || genEntries[i].Name == name {
+			return i
+		}
 	}
-	return -1
 }
+
+// genHash hashes a name's length and its first and last eight bytes into a slot
+// of genSlots.
+func genHash(s string) int {
+	n := len(s)
+	var a, b uint64
+	if n >= 8 {
+		a = uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		t := s[n-8:]
+		b = uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 | uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+	} else {
+		for i := 0; i < n; i++ {
+			a |= uint64(s[i]) << (8 * i)
+		}
+	}
+	h := (a^0x0)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	return int(h >> 63)
+}
+
+// genSlots holds, in each slot, the position in genEntries of the tool whose
+// name hashes there (or after it, when that slot was taken) plus one; zero when
+// the slot is empty.
+var genSlots = [2]uint16{0, 1}
 
 // genSchemaWeather is the JSON Schema of the arguments of weather.
 const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`
