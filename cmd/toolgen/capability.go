@@ -262,17 +262,6 @@ func (c *checker) funcDecls() map[*types.Func]*ast.FuncDecl {
 	return c.decls
 }
 
-// capNames lists the capability constants of bits, as tool.X.
-func capNames(bits uint64) []string {
-	var out []string
-	for _, cc := range capConsts {
-		if bits&cc.bit != 0 {
-			out = append(out, "tool."+cc.name)
-		}
-	}
-	return out
-}
-
 // checkCapabilities audits t's Execute and warns about each capability it
 // reaches that its Definition does not declare.
 func (c *checker) checkCapabilities(t *toolInfo, exe *types.Func) {

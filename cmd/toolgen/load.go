@@ -237,7 +237,6 @@ func (c *checker) checkFile(f *ast.File, filename string) *toolInfo {
 		return nil
 	}
 	ptrSet := types.NewMethodSet(types.NewPointer(named))
-	valSet := types.NewMethodSet(named)
 	def := ptrSet.Lookup(tn.Pkg(), "Definition")
 	exe := ptrSet.Lookup(tn.Pkg(), "Execute")
 	if def == nil {
@@ -249,7 +248,6 @@ func (c *checker) checkFile(f *ast.File, filename string) *toolInfo {
 	if def == nil || exe == nil {
 		return nil
 	}
-	t.Pointer = valSet.Lookup(tn.Pkg(), "Definition") == nil || valSet.Lookup(tn.Pkg(), "Execute") == nil
 	c.checkDefinition(t, def.Obj().(*types.Func))
 	c.checkExecute(t, exe.Obj().(*types.Func))
 	if c.bad {

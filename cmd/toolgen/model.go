@@ -12,7 +12,6 @@ import (
 type toolInfo struct {
 	File     string // path relative to the module root, slash-separated
 	TypeName string // the tool type, in the tool package
-	Pointer  bool   // the methods need a pointer receiver
 	ID       string
 	Name     string
 	Desc     string
