@@ -15,11 +15,10 @@
 set -euo pipefail
 
 out=$(cd "${1:?usage: gentime.sh OUT}" && pwd)
-variant=current
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 sizes=${GENTIME_SIZES:-10 100 1000}
-raw=$out/gentime-$variant
+raw=$out/gentime-current
 rm -rf "$raw"
 mkdir -p "$raw"
 work=$(mktemp -d)
@@ -41,12 +40,10 @@ time_cmd() {
 }
 
 # The agent of the repository as committed, with its real tools.
-if [ "$variant" = current ]; then
 (cd "$repo" && go build -o "$work/agent-real" ./cmd/agent)
 hyperfine -N --warmup 5 --runs 40 --export-json "$raw/hyperfine-real.json" \
 	--export-markdown "$raw/hyperfine-real.md" "$work/agent-real tools" >>"$raw/cmd.log" 2>&1
 /usr/bin/time -v "$work/agent-real" tools >/dev/null 2>"$raw/time-v-real.txt"
-fi
 
 cp "$here/gentime/phases_test.go.in" "$repo/cmd/toolgen/zz_phases_test.go"
 
@@ -71,16 +68,11 @@ for n in $sizes; do
 	for i in 1 2; do
 		(cd "$repo" && time_cmd unchanged go generate .)
 	done
-	if [ "$variant" = current ]; then
-		echo "// edit list $RANDOM$RANDOM" >>"$repo/toolbox/all.go"
-		(cd "$repo/toolbox" && time_cmd golist go list -export -compiled -f '{{.Export}}' .)
-	fi
-	if [ "$variant" = current ]; then
-		(cd "$repo" && time_cmd build go build -o "$work/agent-$n" ./cmd/agent)
-		hyperfine -N --warmup 3 --runs 20 --export-json "$raw/hyperfine-$n.json" "$work/agent-$n tools" >>"$raw/cmd.log" 2>&1
-	fi
-	phases=""
-	[ "$variant" = current ] && phases=$(cd "$repo" && TOOLGEN_PHASES_DIR="$repo" go test ./cmd/toolgen -run '^TestPhases$' -count 1 -v 2>&1 | grep '^phases' || true)
+	echo "// edit list $RANDOM$RANDOM" >>"$repo/toolbox/all.go"
+	(cd "$repo/toolbox" && time_cmd golist go list -export -compiled -f '{{.Export}}' .)
+	(cd "$repo" && time_cmd build go build -o "$work/agent-$n" ./cmd/agent)
+	hyperfine -N --warmup 3 --runs 20 --export-json "$raw/hyperfine-$n.json" "$work/agent-$n tools" >>"$raw/cmd.log" 2>&1
+	phases=$(cd "$repo" && TOOLGEN_PHASES_DIR="$repo" go test ./cmd/toolgen -run '^TestPhases$' -count 1 -v 2>&1 | grep '^phases' || true)
 	echo "$phases" >>"$raw/phases.txt"
 	cp "$raw/times.txt" "$raw/times-$n.txt"
 
@@ -91,11 +83,9 @@ for n in $sizes; do
 	golist=${golist:--}
 	gensize=$(wc -c <"$repo/zz_registry_gen.go")
 	build=- binsize=- start=-
-	if [ "$variant" = current ]; then
-		build=$(awk '$1=="build" {print $2}' "$raw/times.txt")
-		binsize=$(wc -c <"$work/agent-$n")
-		start=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f [%.1f]" % (r["median"]*1000, r["min"]*1000))' "$raw/hyperfine-$n.json")
-	fi
+	build=$(awk '$1=="build" {print $2}' "$raw/times.txt")
+	binsize=$(wc -c <"$work/agent-$n")
+	start=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f [%.1f]" % (r["median"]*1000, r["min"]*1000))' "$raw/hyperfine-$n.json")
 	ph=$(echo "$phases" | sed -E 's/.*list=([^ ]+) typecheck=([^ ]+) check=([^ ]+) emit=([^ ]+) format=([^ ]+).*/\1 \/ \2 \/ \3 \/ \4 (\5)/')
 	echo "| $n | $edited | $((rss / 1024)) | $unchanged | $golist | $ph | $gensize | $build | $binsize | $start |" >>"$raw/table.md"
 done
@@ -104,14 +94,12 @@ done
 	echo "### Generate time (bench/gentime.sh, toolgen as committed)"
 	echo
 	cat "$raw/table.md"
-	if [ "$variant" = current ]; then
-		echo
-		echo "\`agent tools\` of the repository's own agent (7 tools), hyperfine:"
-		echo
-		cat "$raw/hyperfine-real.md"
-		echo
-		echo "Peak RSS of \`agent tools\` (real agent): $(awk -F': ' '/Maximum resident/ {print $2}' "$raw/time-v-real.txt") KB"
-	fi
+	echo
+	echo "\`agent tools\` of the repository's own agent (7 tools), hyperfine:"
+	echo
+	cat "$raw/hyperfine-real.md"
+	echo
+	echo "Peak RSS of \`agent tools\` (real agent): $(awk -F': ' '/Maximum resident/ {print $2}' "$raw/time-v-real.txt") KB"
 } >"$report"
 rm -f "$raw/time.tmp" "$raw/times.txt"
 cat "$report"
