@@ -15,6 +15,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The fuzz targets of this file take their seeds from testdata/fuzz/<name>
@@ -64,7 +67,7 @@ func fuzzing() bool {
 // toolSeeds returns, for each tool of entries, arguments built from its
 // schema: every property null, every property an empty string, every
 // property a large number, and each property given twice.
-func toolSeeds(tb testing.TB, entries []Entry) [][]byte {
+func toolSeeds(tb testing.TB, entries []registry.Entry) [][]byte {
 	tb.Helper()
 	var out [][]byte
 	for _, e := range entries {
@@ -96,7 +99,7 @@ func toolSeeds(tb testing.TB, entries []Entry) [][]byte {
 
 // FuzzCall calls the registry with any tool name and any argument bytes.
 // Every tool's Check is tried; only the pure tools are run. The properties:
-// nothing panics (neither Check, nor a tool: Call would answer ErrPanic),
+// nothing panics (neither Check, nor a tool: Call would answer registry.ErrPanic),
 // no pure tool times out; every failure is a text beginning "Error:" that
 // names the tool, or the unknown name quoted; Call answers exactly Check's
 // error for arguments Check refuses (unless repairArgs repairs them into
@@ -115,7 +118,7 @@ func FuzzCall(f *testing.F) {
 	}
 	var limits [][]byte
 	if !fuzzing() {
-		limits = [][]byte{atLimit(DefaultMaxArgs), atLimit(DefaultMaxArgs + 1), []byte(strings.Repeat(" ", DefaultMaxArgs+1))}
+		limits = [][]byte{atLimit(registry.DefaultMaxArgs), atLimit(registry.DefaultMaxArgs + 1), []byte(strings.Repeat(" ", registry.DefaultMaxArgs+1))}
 	}
 	for i, args := range slices.Concat(hugeSeeds(), limits, toolSeeds(f, all.Tools())) {
 		f.Add(pureTools[i%len(pureTools)], args)
@@ -131,7 +134,8 @@ func FuzzCall(f *testing.F) {
 		res := pure.Call(context.Background(), name, text)
 		checkResult(t, name, args, res)
 		if _, ok := pure.Lookup(name); !ok {
-			if !errors.Is(res.Err, ErrUnknownTool) || !strings.Contains(res.Text, strconv.Quote(clipName(name))) {
+			var re *registry.Error
+			if !errors.As(res.Err, &re) || re.Kind != registry.KindUnknownTool || !strings.HasPrefix(name, strings.TrimSuffix(re.Tool, "…")) || !strings.Contains(res.Text, strconv.Quote(re.Tool)) {
 				t.Errorf("tool %q is not in the registry, but Call answered %q (%v)", name, res.Text, res.Err)
 			}
 		}
@@ -145,27 +149,37 @@ func FuzzCall(f *testing.F) {
 			if strings.Trim(text, " \t\r\n") == "" {
 				effective = []byte("{}")
 			}
-			if len(effective) > DefaultMaxArgs {
-				if want := fmt.Sprintf("Error: %s: bad arguments: ", e.Name); !errors.Is(res.Err, ErrArguments) || !strings.HasPrefix(res.Text, want) {
+			if len(effective) > registry.DefaultMaxArgs {
+				if want := fmt.Sprintf("Error: %s: bad arguments: ", e.Name); !errors.Is(res.Err, registry.ErrArguments) || !strings.HasPrefix(res.Text, want) {
 					t.Errorf("%s: arguments of %d bytes, over the limit: Call answered %.200q, want a text beginning %q", e.Name, len(args), res.Text, want)
 				}
 				continue
 			}
 			checkErr := e.Check(effective)
 			switch {
-			case checkErr != nil && !errors.Is(res.Err, ErrArguments):
+			case checkErr != nil && !errors.Is(res.Err, registry.ErrArguments):
 				// Only arguments that repairArgs makes acceptable may be
 				// run, once the registry repairs arguments.
-				if fixed, _, ok := repairArgs(e.Parameters, effective); ok && len(fixed) <= DefaultMaxArgs && e.Check(fixed) == nil {
+				if ae := (*jsonarg.Error)(nil); errors.As(checkErr, &ae) && ae.Stringed() {
 					break
 				}
 				t.Errorf("%s: arguments %.200q: Check refuses them (%v), but Call did not: %.200q", e.Name, args, checkErr, res.Text)
 			case checkErr != nil:
-				want := truncate(fmt.Sprintf("Error: %s: bad arguments: %v", e.Name, checkErr), DefaultMaxResult)
-				if res.Text != want {
+				var ce *registry.Error
+				if !errors.As(checkErr, &ce) {
+					t.Fatalf("%s: Check's error %v is not a *registry.Error", e.Name, checkErr)
+				}
+				named := *ce
+				named.Tool = e.Name
+				want := registry.Text(&named)
+				got := res.Text
+				if len(want) > registry.DefaultMaxResult { // cut: compare what both keep
+					want, got = want[:1000], got[:min(len(got), 1000)]
+				}
+				if got != want {
 					t.Errorf("%s: arguments %.200q: Call answered\n%.300q\nwant Check's error\n%.300q", e.Name, args, res.Text, want)
 				}
-			case errors.Is(res.Err, ErrArguments):
+			case errors.Is(res.Err, registry.ErrArguments):
 				t.Errorf("%s: arguments %.200q: Check accepts them, but Call refused them: %.200q", e.Name, args, res.Text)
 			}
 		}
@@ -175,8 +189,8 @@ func FuzzCall(f *testing.F) {
 // checkArgumentError checks an error of Entry.Check.
 func checkArgumentError(t *testing.T, tool string, args []byte, err error) {
 	t.Helper()
-	if !errors.Is(err, ErrArguments) {
-		t.Errorf("%s: Check(%.200q) = %v, which does not match ErrArguments", tool, args, err)
+	if !errors.Is(err, registry.ErrArguments) {
+		t.Errorf("%s: Check(%.200q) = %v, which does not match registry.ErrArguments", tool, args, err)
 	}
 	msg := err.Error()
 	if msg == "" {
@@ -188,7 +202,7 @@ func checkArgumentError(t *testing.T, tool string, args []byte, err error) {
 }
 
 // checkResult checks the answer of one Call of the named tool.
-func checkResult(t *testing.T, name string, args []byte, res Result) {
+func checkResult(t *testing.T, name string, args []byte, res registry.Result) {
 	t.Helper()
 	if res.Text == "" {
 		t.Errorf("Call(%q, %.200q) answered an empty text (%v)", name, args, res.Err)
@@ -196,20 +210,21 @@ func checkResult(t *testing.T, name string, args []byte, res Result) {
 	if utf8.ValidString(name) && utf8.Valid(args) && !utf8.ValidString(res.Text) {
 		t.Errorf("Call(%q, %.200q) answered text that is not UTF-8: %q", name, args, res.Text)
 	}
-	if len(res.Text) > DefaultMaxResult {
+	if len(res.Text) > registry.DefaultMaxResult {
 		t.Errorf("Call(%.80q, %.200q) answered %d bytes, over the result limit", name, args, len(res.Text))
 	}
 	if res.Err == nil {
 		return
 	}
 	switch {
-	case errors.Is(res.Err, ErrPanic):
+	case errors.Is(res.Err, registry.ErrPanic):
 		t.Errorf("Call(%q, %.200q) panicked: %s", name, args, res.Text)
-	case errors.Is(res.Err, ErrTimeout):
+	case errors.Is(res.Err, registry.ErrTimeout):
 		t.Errorf("Call(%q, %.200q) timed out: %s", name, args, res.Text)
-	case errors.Is(res.Err, ErrUnknownTool):
-		if want := fmt.Sprintf("Error: unknown tool %q", clipName(name)); !strings.HasPrefix(res.Text, want) {
-			t.Errorf("Call(%q, %.200q) = %.300q, want a text beginning %q", name, args, res.Text, want)
+	case errors.Is(res.Err, registry.ErrUnknownTool):
+		var re *registry.Error
+		if !errors.As(res.Err, &re) || !strings.HasPrefix(res.Text, fmt.Sprintf("Error: unknown tool %q", re.Tool)) {
+			t.Errorf("Call(%q, %.200q) = %.300q (%v), want a text beginning Error: unknown tool and its name", name, args, res.Text, res.Err)
 		}
 	default:
 		if want := "Error: " + name; !strings.HasPrefix(res.Text, want) {

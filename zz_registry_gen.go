@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 	"time"
@@ -15,9 +16,10 @@ import (
 
 // Toolbox returns a registry of the 7 tools of package github.com/toolreg/toolreg/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init, and Toolbox only allocates the Registry.
-func Toolbox() *Registry {
-	return New(&Table{
+// runs at init. registry.New checks the table; a generated one always passes, so
+// only a hand-edited file can make Toolbox panic.
+func Toolbox() *registry.Registry {
+	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
 		Specs:   genSpecs[:],
@@ -68,7 +70,7 @@ var (
 	} = &genWordCount
 )
 
-var genEntries = [...]Entry{{
+var genEntries = [...]registry.Entry{{
 	Check:       genCheckCalculator,
 	Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
 	File:        "toolbox/calculator_tool.go",
@@ -237,7 +239,7 @@ const genSchemaCalculator = `{"type":"object","properties":{"expression":{"type"
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.CalculatorArgs
 	if err := genDecodeCalculator(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genCalculator.Execute(ctx, args)
 }
@@ -246,7 +248,7 @@ func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 func genCheckCalculator(data []byte) error {
 	var args toolbox.CalculatorArgs
 	if err := genDecodeCalculator(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -306,20 +308,20 @@ const genSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type"
 func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.DiskUsageArgs
 	if err := genDecodeDiskUsage(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genDiskUsage.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckDiskUsage decodes and checks the arguments of disk_usage without running it.
 func genCheckDiskUsage(data []byte) error {
 	var args toolbox.DiskUsageArgs
 	if err := genDecodeDiskUsage(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -373,7 +375,7 @@ const genSchemaNow = `{"type":"object","properties":{"timezone":{"type":"string"
 func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.NowArgs
 	if err := genDecodeNow(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genNow.Execute(ctx, args)
 }
@@ -382,7 +384,7 @@ func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 func genCheckNow(data []byte) error {
 	var args toolbox.NowArgs
 	if err := genDecodeNow(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -436,20 +438,20 @@ const genSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string",
 func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.PingURLArgs
 	if err := genDecodePingURL(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genPingURL.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckPingURL decodes and checks the arguments of ping_url without running it.
 func genCheckPingURL(data []byte) error {
 	var args toolbox.PingURLArgs
 	if err := genDecodePingURL(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -509,7 +511,7 @@ const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string"
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genWeather.Execute(ctx, args)
 }
@@ -518,7 +520,7 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 func genCheckWeather(data []byte) error {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -620,7 +622,7 @@ const genSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"stri
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WebSearchArgs
 	if err := genDecodeWebSearch(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genWebSearch.Execute(ctx, args)
 }
@@ -629,7 +631,7 @@ func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 func genCheckWebSearch(data []byte) error {
 	var args toolbox.WebSearchArgs
 	if err := genDecodeWebSearch(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -707,20 +709,20 @@ const genSchemaWordCount = `{"type":"object","properties":{"text":{"type":"strin
 func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WordCountArgs
 	if err := genDecodeWordCount(data, &args); err != nil {
-		return "", ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genWordCount.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckWordCount decodes and checks the arguments of word_count without running it.
 func genCheckWordCount(data []byte) error {
 	var args toolbox.WordCountArgs
 	if err := genDecodeWordCount(data, &args); err != nil {
-		return ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	openaischema "github.com/sashabaranov/go-openai/jsonschema"
 
-	toolreg "github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/bench/synth/n10"
 	n10peers "github.com/toolreg/toolreg/bench/synth/n10/peers"
 	n10box "github.com/toolreg/toolreg/bench/synth/n10/toolbox"
@@ -27,11 +26,12 @@ import (
 	"github.com/toolreg/toolreg/bench/synth/n1000"
 	n1000peers "github.com/toolreg/toolreg/bench/synth/n1000/peers"
 	n1000box "github.com/toolreg/toolreg/bench/synth/n1000/toolbox"
+	"github.com/toolreg/toolreg/registry"
 )
 
 type synthBox struct {
 	n       int
-	toolbox func() *toolreg.Registry
+	toolbox func() *registry.Registry
 	args    []any
 	names   []string
 	addMCP  func(*mcp.Server)

@@ -6,18 +6,19 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/bench/toolbox"
 	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"time"
 )
 
 // Toolbox returns a registry of the 1 tools of package github.com/toolreg/toolreg/bench/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init, and Toolbox only allocates the Registry.
-func Toolbox() *toolreg.Registry {
-	return toolreg.New(&toolreg.Table{
+// runs at init. registry.New checks the table; a generated one always passes, so
+// only a hand-edited file can make Toolbox panic.
+func Toolbox() *registry.Registry {
+	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
 		Specs:   genSpecs[:],
@@ -38,7 +39,7 @@ var (
 	} = &genWeather
 )
 
-var genEntries = [...]toolreg.Entry{{
+var genEntries = [...]registry.Entry{{
 	Check:       genCheckWeather,
 	Description: "Get the weather forecast for a city.",
 	File:        "toolbox/weather_tool.go",
@@ -100,7 +101,7 @@ const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string"
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genWeather.Execute(ctx, args)
 }
@@ -109,7 +110,7 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 func genCheckWeather(data []byte) error {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }

@@ -11,19 +11,19 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
 // Tools is what a conversation needs of the tools: their spec table and a
-// way to call one. *toolreg.Registry implements it.
+// way to call one. *registry.Registry implements it.
 type Tools interface {
 	// Specs returns the tools spec table sent to the model.
 	Specs() []openai.Tool
 	// Call runs the named tool with the model's JSON arguments. It must
 	// not panic and is called concurrently; a failure is a Result whose
 	// Text begins "Error:".
-	Call(ctx context.Context, name, args string) toolreg.Result
+	Call(ctx context.Context, name, args string) registry.Result
 }
 
 // The defaults of a Conversation's bounds.
@@ -177,28 +177,22 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 
 // call runs one tool call with its id and name in the context. A panic or
 // a result breaking the Tools contract becomes an "Error:" result.
-func (c *Conversation) call(ctx context.Context, tc ToolCall) (res toolreg.Result) {
+func (c *Conversation) call(ctx context.Context, tc ToolCall) (res registry.Result) {
 	start := time.Now()
 	name := tc.Function.Name
 	defer func() {
 		if p := recover(); p != nil {
-			res = toolreg.Result{
-				Text: fmt.Sprintf("Error: %s: panic: %v", name, p),
-				Err:  fmt.Errorf("%s: %w: %v", name, toolreg.ErrPanic, p),
-			}
+			res = registry.Fail(&registry.Error{Tool: name, Kind: registry.KindPanic, Err: fmt.Errorf("%v", p)})
 		}
 		if res.Err != nil && !strings.HasPrefix(res.Text, "Error:") {
-			res.Text = fmt.Sprintf("Error: %s: %v", name, res.Err)
+			res.Text = registry.Text(res.Err)
 		}
 		if res.Duration == 0 {
 			res.Duration = time.Since(start)
 		}
 	}()
 	if c.Tools == nil {
-		return toolreg.Result{
-			Text: fmt.Sprintf("Error: unknown tool %q: no tools are available", name),
-			Err:  fmt.Errorf("%w %q", toolreg.ErrUnknownTool, name),
-		}
+		return registry.Fail(&registry.Error{Tool: name, Kind: registry.KindUnknownTool, Err: errors.New("no tools are available")})
 	}
 	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: Caller, Session: c.Session})
 	return c.Tools.Call(ctx, name, tc.Function.Arguments)

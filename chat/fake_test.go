@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -276,7 +276,7 @@ func (f *fakeTools) Specs() []openai.Tool {
 	return out
 }
 
-func (f *fakeTools) Call(ctx context.Context, name, args string) toolreg.Result {
+func (f *fakeTools) Call(ctx context.Context, name, args string) registry.Result {
 	start := time.Now()
 	c, ok := tool.CallFrom(ctx)
 	f.mu.Lock()
@@ -284,23 +284,23 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) toolreg.Result 
 	f.mu.Unlock()
 	fn, ok := f.fns[name]
 	if !ok {
-		return toolreg.Result{
+		return registry.Result{
 			Text: fmt.Sprintf("Error: unknown tool %q; available tools: %s", name, strings.Join(sortedKeys(f.fns), ", ")),
-			Err:  fmt.Errorf("%w %q", toolreg.ErrUnknownTool, name), Duration: time.Since(start),
+			Err:  fmt.Errorf("%w %q", registry.ErrUnknownTool, name), Duration: time.Since(start),
 		}
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(args), &m); err != nil {
-		return toolreg.Result{
+		return registry.Result{
 			Text: fmt.Sprintf("Error: %s: bad arguments: %v", name, err),
-			Err:  fmt.Errorf("%s: %w: %v", name, toolreg.ErrArguments, err), Duration: time.Since(start),
+			Err:  fmt.Errorf("%s: %w: %v", name, registry.ErrArguments, err), Duration: time.Since(start),
 		}
 	}
 	out, err := fn(ctx, m)
 	if err != nil {
-		return toolreg.Result{Text: fmt.Sprintf("Error: %s: %v", name, err), Err: err, Duration: time.Since(start)}
+		return registry.Result{Text: fmt.Sprintf("Error: %s: %v", name, err), Err: err, Duration: time.Since(start)}
 	}
-	return toolreg.Result{Text: out, Duration: time.Since(start)}
+	return registry.Result{Text: out, Duration: time.Since(start)}
 }
 
 func (f *fakeTools) made() []madeCall {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -433,4 +433,4 @@ func TestNonStreaming(t *testing.T) {
 }
 
 // The registry of generated tools is a Tools.
-var _ Tools = (*toolreg.Registry)(nil)
+var _ Tools = (*registry.Registry)(nil)

@@ -6,23 +6,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
 func TestAnnotations(t *testing.T) {
 	yes, no := true, false
 	tests := []struct {
-		e    toolreg.Entry
+		e    registry.Entry
 		want *mcp.ToolAnnotations
 	}{
-		{toolreg.Entry{}, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}},
-		{toolreg.Entry{Capabilities: tool.Network | tool.Env}, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &yes}},
-		{toolreg.Entry{Capabilities: tool.ReadFiles, Reaches: tool.WriteFiles}, &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}},
-		{toolreg.Entry{Reaches: tool.Exec | tool.Network}, &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}},
+		{registry.Entry{}, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &no}},
+		{registry.Entry{Capabilities: tool.Network | tool.Env}, &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &yes}},
+		{registry.Entry{Capabilities: tool.ReadFiles, Reaches: tool.WriteFiles}, &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &no}},
+		{registry.Entry{Reaches: tool.Exec | tool.Network}, &mcp.ToolAnnotations{DestructiveHint: &yes, OpenWorldHint: &yes}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, Annotations(&tt.e)); diff != "" {
+		if diff := cmp.Diff(tt.want, Annotations(tt.e)); diff != "" {
 			t.Errorf("capabilities %s, reaches %s (-want +got):\n%s", tt.e.Capabilities, tt.e.Reaches, diff)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"go.uber.org/goleak"
 )
@@ -53,7 +54,7 @@ func TestMain(m *testing.M) {
 // structuredContent.
 func e2eServerOptions() *ServerOptions {
 	return &ServerOptions{
-		Annotate: func(e *toolreg.Entry) *mcp.ToolAnnotations {
+		Annotate: func(e registry.Entry) *mcp.ToolAnnotations {
 			if e.Name == "word_count" {
 				return &mcp.ToolAnnotations{ReadOnlyHint: true}
 			}
@@ -119,7 +120,7 @@ func sdkServer() *mcp.Server {
 
 // testTable is a hand-made table of tools that succeed and fail in every
 // way, so that serving is tested apart from generated code.
-func testTable() *toolreg.Table {
+func testTable() *registry.Table {
 	const textSchema = `{"type":"object","properties":{"text":{"type":"string","description":"Any text."}},"required":["text"],"additionalProperties":false}`
 	const noArgs = `{"type":"object","properties":{},"additionalProperties":false}`
 	decode := func(args []byte) (string, error) {
@@ -129,14 +130,14 @@ func testTable() *toolreg.Table {
 		d := json.NewDecoder(strings.NewReader(string(args)))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&a); err != nil {
-			return "", toolreg.ArgumentError(err)
+			return "", registry.ArgumentError(err)
 		}
 		if a.Text == nil {
-			return "", toolreg.ArgumentError(errors.New(`missing required field "text"`))
+			return "", registry.ArgumentError(errors.New(`missing required field "text"`))
 		}
 		return *a.Text, nil
 	}
-	entries := []toolreg.Entry{
+	entries := []registry.Entry{
 		{Name: "boom", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			panic("kaboom")
 		}},
@@ -145,7 +146,7 @@ func testTable() *toolreg.Table {
 			if err != nil {
 				return "", err
 			}
-			return toolreg.EncodeResult(map[string]int{"words": len(strings.Fields(s))})
+			return registry.EncodeResult(map[string]int{"words": len(strings.Fields(s))})
 		}},
 		{Name: "echo", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
@@ -162,7 +163,7 @@ func testTable() *toolreg.Table {
 			if err != nil {
 				return "", err
 			}
-			return toolreg.EncodeResult(strings.Fields(s))
+			return registry.EncodeResult(strings.Fields(s))
 		}},
 		{Name: "slow", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			<-ctx.Done()
@@ -182,12 +183,13 @@ func testTable() *toolreg.Table {
 		e.ID = e.Name
 		e.Timeout = time.Minute
 		e.Description = "The " + e.Name + " tool."
+		e.Check = func([]byte) error { return nil } // the tools decode for themselves
 		specs[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name: e.Name, Description: e.Description, Parameters: json.RawMessage(e.Parameters),
 		}}
 	}
 	entries[5].Timeout = 50 * time.Millisecond
-	return &toolreg.Table{Entries: entries, Specs: specs, Index: func(name string) int {
+	return &registry.Table{Entries: entries, Specs: specs, Index: func(name string) int {
 		for i, e := range entries {
 			if e.Name == name {
 				return i

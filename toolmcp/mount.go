@@ -17,20 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
-)
-
-// The causes a failed call of a mounted tool can wrap, besides
-// toolreg.ErrUnknownTool, toolreg.ErrArguments and toolreg.ErrTimeout.
-var (
-	// ErrRemote is the cause of a call the remote tool answered with
-	// isError set.
-	ErrRemote = errors.New("remote tool error")
-	// ErrUnavailable is the cause of a call that could not reach its
-	// server: the server's process ended, its connection broke, or it
-	// answered with something other than a result.
-	ErrUnavailable = errors.New("server unavailable")
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // The defaults of MountOptions.
@@ -56,8 +44,9 @@ type MountOptions struct {
 	// ConnectTimeout bounds connecting to one server and listing its
 	// tools; DefaultConnectTimeout when zero or less.
 	ConnectTimeout time.Duration
-	// CallTimeout bounds one call of a remote tool; DefaultCallTimeout
-	// when zero or less. The caller's context may end it sooner.
+	// CallTimeout bounds one call of a remote tool (it is the Timeout of
+	// its Entry); DefaultCallTimeout when zero or less. The caller's
+	// context may end it sooner.
 	CallTimeout time.Duration
 	// TerminateWait is how long Close waits for a stdio server to exit
 	// after closing its stdin before it signals the process;
@@ -108,7 +97,6 @@ type Mounts struct {
 type remoteTool struct {
 	srv  *remoteServer
 	info RemoteTool
-	spec openai.Tool
 }
 
 type remoteServer struct {
@@ -324,11 +312,6 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 				InputSchema: schema,
 				Annotations: t.Annotations,
 			},
-			spec: openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-				Name:        names[i],
-				Description: desc,
-				Parameters:  schema,
-			}},
 		}
 		m.tools = append(m.tools, rt)
 		m.byName[names[i]] = rt
@@ -354,15 +337,6 @@ func (m *Mounts) Tools() []RemoteTool {
 	return out
 }
 
-// Specs returns the OpenAI tools spec of the mounted tools, sorted by name.
-func (m *Mounts) Specs() []openai.Tool {
-	out := make([]openai.Tool, len(m.tools))
-	for i, t := range m.tools {
-		out[i] = t.spec
-	}
-	return out
-}
-
 // Names returns the names of the mounted tools, sorted.
 func (m *Mounts) Names() []string {
 	out := make([]string, len(m.tools))
@@ -372,10 +346,36 @@ func (m *Mounts) Names() []string {
 	return out
 }
 
-// Has reports whether name is a mounted tool.
-func (m *Mounts) Has(name string) bool {
-	_, ok := m.byName[name]
-	return ok
+// unaudited is what a mounted tool is taken to be able to do: it was not
+// audited, so everything; Entries takes exec and write_files off for a
+// tool its server marks read-only.
+const unaudited = tool.Exec | tool.Network | tool.WriteFiles | tool.ReadFiles | tool.Env | tool.Unsafe
+
+// Entries returns the mounted tools as registry entries, sorted by name, to
+// join the local tools with registry.Registry.With; calls of them then go
+// through the same limits, confirmation and logging as any other tool. A
+// tool was not audited: its entry declares every capability, except exec
+// and write_files when its server marks it read-only (readOnlyHint), so
+// -deny leaves it out and it is confirmed before it runs.
+func (m *Mounts) Entries() []registry.Entry {
+	out := make([]registry.Entry, len(m.tools))
+	for i, rt := range m.tools {
+		caps := unaudited
+		if a := rt.info.Annotations; a != nil && a.ReadOnlyHint {
+			caps &^= tool.Exec | tool.WriteFiles
+		}
+		out[i] = registry.Entry{
+			ID:           rt.info.Name,
+			Name:         rt.info.Name,
+			Description:  cmp.Or(rt.info.Description, fmt.Sprintf("The tool %s of the MCP server %s.", rt.info.Remote, rt.info.Server)),
+			Timeout:      m.callTimeout,
+			Parameters:   string(rt.info.InputSchema),
+			Capabilities: caps,
+			Server:       rt.info.Server,
+			Invoke:       rt.invoke,
+		}
+	}
+	return out
 }
 
 // codeRejected is the code of the JSON-RPC error the SDK returns when its
@@ -383,85 +383,41 @@ func (m *Mounts) Has(name string) bool {
 // answered.
 const codeRejected = -32005
 
-// errCallTimeout is the cause of a call's context when CallTimeout ends it.
-var errCallTimeout = errors.New("call timeout")
-
-// Call forwards a call of the named mounted tool, with args, the JSON text
-// the model sent, to its server under ctx. Like toolreg.Registry.Call it
-// never panics: every failure (an unknown name, arguments that are not a
-// JSON object, the remote tool's error, a lost server, the call timeout or
-// ctx ending) is a Result whose Text begins "Error: NAME__tool:".
-func (m *Mounts) Call(ctx context.Context, name, args string) (res toolreg.Result) {
-	start := time.Now()
-	defer func() {
-		if p := recover(); p != nil {
-			res = toolreg.Result{
-				Text: fmt.Sprintf("Error: %s: panic: %v", name, p),
-				Err:  fmt.Errorf("%s: %w: %v", name, toolreg.ErrPanic, p),
-			}
-		}
-		res.Duration = time.Since(start)
-	}()
-	rt, ok := m.byName[name]
-	if !ok {
-		return toolreg.Result{
-			Text: fmt.Sprintf("Error: unknown tool %q; available remote tools: %s", name, strings.Join(m.Names(), ", ")),
-			Err:  fmt.Errorf("%w %q", toolreg.ErrUnknownTool, name),
-		}
-	}
-	return m.call(ctx, rt, args)
-}
-
-func (m *Mounts) call(ctx context.Context, rt *remoteTool, args string) toolreg.Result {
-	name, server := rt.info.Name, rt.srv.spec.Name
-	fail := func(err error, format string, a ...any) toolreg.Result {
-		return toolreg.Result{
-			Text: fmt.Sprintf("Error: %s: ", name) + fmt.Sprintf(format, a...),
-			Err:  fmt.Errorf("%s: %w", name, err),
-		}
-	}
-	if strings.TrimSpace(args) == "" {
-		args = "{}"
-	}
+// invoke forwards a call, with args, the JSON text the model sent, to the
+// tool's server under ctx. Arguments that are not a JSON object are
+// registry.KindArguments; a lost server or a protocol error
+// registry.KindRemote; a result with isError set is the tool's error.
+func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
+	server := rt.srv.spec.Name
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(args), &obj); err != nil || obj == nil {
+	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		if err == nil {
 			err = errors.New("null")
 		}
-		return fail(toolreg.ArgumentError(err), "bad arguments: want a JSON object: %v", err)
+		return "", registry.ArgumentError(fmt.Errorf("want a JSON object: %w", err))
 	}
 	if err := rt.srv.gone(); err != nil {
-		return fail(fmt.Errorf("%w: %w", ErrUnavailable, err), "server %q is unavailable: %v", server, err)
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, m.callTimeout, errCallTimeout)
-	defer cancel()
 	r, err := rt.srv.session.CallTool(ctx, &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)})
 	var werr *jsonrpc.Error
 	switch {
 	case err == nil:
-	case context.Cause(ctx) == errCallTimeout:
-		return toolreg.Result{
-			Text: fmt.Sprintf("Error: %s timed out after %s", name, m.callTimeout),
-			Err:  fmt.Errorf("%s: %w after %s", name, toolreg.ErrTimeout, m.callTimeout),
-		}
 	case ctx.Err() != nil:
-		return fail(fmt.Errorf("call cancelled: %w", context.Cause(ctx)), "call cancelled: %v", context.Cause(ctx))
+		return "", ctx.Err()
 	case errors.As(err, &werr) && werr.Code != codeRejected:
 		// The server answered, with a protocol error (say, invalid
 		// params): the model may correct the call.
-		return fail(fmt.Errorf("server %q: %w", server, err), "server %q refused the call: %s", server, werr.Message)
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q refused the call: %s", server, werr.Message)}
 	default:
 		rt.srv.failed(err)
-		return fail(fmt.Errorf("%w: %w", ErrUnavailable, err), "server %q is unavailable: %v", server, err)
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
 	text := resultText(r)
 	if r.IsError {
-		return toolreg.Result{
-			Text: fmt.Sprintf("Error: %s: %s", name, text),
-			Err:  fmt.Errorf("%s: %w: %s", name, ErrRemote, text),
-		}
+		return "", errors.New(text)
 	}
-	return toolreg.Result{Text: text}
+	return text, nil
 }
 
 // resultText renders a remote result as text for the model: its text

@@ -17,15 +17,36 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
-// The agent's conversation loop takes either.
-var (
-	_ chat.Tools = (*Toolset)(nil)
-	_ chat.Tools = (*Mounts)(nil)
-)
+// The agent's conversation loop takes the registry that mounted tools join.
+var _ chat.Tools = (*registry.Registry)(nil)
+
+// joined returns a registry of local's tools, or of none when local is nil,
+// joined by the tools of m: the way the agent calls mounted tools.
+func joined(t *testing.T, local *registry.Registry, m *Mounts) *registry.Registry {
+	t.Helper()
+	if local == nil {
+		local = registry.MustNew(&registry.Table{Index: func(string) int { return -1 }})
+	}
+	r, err := local.With(m.Entries()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// kindOf returns the kind of a failed call's error, or 0.
+func kindOf(err error) registry.Kind {
+	var re *registry.Error
+	if errors.As(err, &re) {
+		return re.Kind
+	}
+	return 0
+}
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes.
 type syncBuffer struct {
@@ -128,24 +149,25 @@ func checkRemote(t *testing.T, m *Mounts, s string) {
 	}
 
 	ctx := context.Background()
+	reg := joined(t, nil, m)
 	tests := []struct {
 		tool, args, want string
-		wantErr          error
+		wantKind         registry.Kind
 	}{
 		{tool: s + "__echo", args: `{"text":"hi"}`, want: "echo: hi"},
 		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes]"},
 		{tool: longExposed(s), args: `{"a":2,"b":3}`, want: `{"sum":5}`},
-		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantErr: ErrRemote},
-		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage", wantErr: toolreg.ErrArguments},
-		{tool: s + "__nope", want: `Error: unknown tool "` + s + `__nope"`, wantErr: toolreg.ErrUnknownTool},
+		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantKind: registry.KindTool},
+		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage", wantKind: registry.KindArguments},
+		{tool: s + "__nope", want: `Error: unknown tool "` + s + `__nope"`, wantKind: registry.KindUnknownTool},
 	}
 	for _, tt := range tests {
-		res := m.Call(ctx, tt.tool, tt.args)
+		res := reg.Call(ctx, tt.tool, tt.args)
 		if !strings.HasPrefix(res.Text, tt.want) {
 			t.Errorf("Call(%s, %s) = %q, want %q", tt.tool, tt.args, res.Text, tt.want)
 		}
-		if tt.wantErr == nil && res.Err != nil || tt.wantErr != nil && !errors.Is(res.Err, tt.wantErr) {
-			t.Errorf("Call(%s, %s) err = %v, want %v", tt.tool, tt.args, res.Err, tt.wantErr)
+		if got := kindOf(res.Err); got != tt.wantKind {
+			t.Errorf("Call(%s, %s) err = %v (kind %v), want kind %v", tt.tool, tt.args, res.Err, got, tt.wantKind)
 		}
 		if res.Duration <= 0 {
 			t.Errorf("Call(%s) duration %v", tt.tool, res.Duration)
@@ -153,7 +175,7 @@ func checkRemote(t *testing.T, m *Mounts, s string) {
 	}
 	// The remote server validates arguments against its schema: a
 	// protocol error, or an isError result, becomes an Error: text.
-	res := m.Call(ctx, s+"__echo", `{"text":3}`)
+	res := reg.Call(ctx, s+"__echo", `{"text":3}`)
 	if !strings.HasPrefix(res.Text, "Error: "+s+"__echo: ") || res.Err == nil {
 		t.Errorf("Call(echo, {text:3}) = %q, %v; want an Error: text", res.Text, res.Err)
 	}
@@ -181,10 +203,10 @@ func TestMountStdio(t *testing.T) {
 	if !strings.Contains(string(echo.InputSchema), `"text"`) {
 		t.Errorf("echo's input schema %s lacks its property", echo.InputSchema)
 	}
-	for _, s := range m.Specs() {
-		if s.Function.Name == "local__echo" {
-			if diff := cmp.Diff(echo.InputSchema, s.Function.Parameters); diff != "" {
-				t.Errorf("spec parameters are not the remote schema (-want +got):\n%s", diff)
+	for _, e := range m.Entries() {
+		if e.Name == "local__echo" {
+			if diff := cmp.Diff(string(echo.InputSchema), e.Parameters); diff != "" {
+				t.Errorf("entry parameters are not the remote schema (-want +got):\n%s", diff)
 			}
 		}
 	}
@@ -215,7 +237,7 @@ func TestMountOwnServer(t *testing.T) {
 		{"reg__echo", `{"nope":1}`, `Error: reg__echo: Error: echo: bad arguments: json: unknown field "nope"`},
 		{"reg__slow", `{}`, "Error: reg__slow: Error: slow timed out after 50ms"},
 	} {
-		if res := m.Call(context.Background(), tt.tool, tt.args); res.Text != tt.want {
+		if res := joined(t, nil, m).Call(context.Background(), tt.tool, tt.args); res.Text != tt.want {
 			t.Errorf("Call(%s) = %q, want %q", tt.tool, res.Text, tt.want)
 		}
 	}
@@ -246,7 +268,7 @@ func TestMountSkipsDeadServers(t *testing.T) {
 			t.Errorf("warning %d = %q, want it to begin %q", i, lines[i], want)
 		}
 	}
-	if res := m.Call(context.Background(), "ok__echo", `{"text":"still here"}`); res.Text != "echo: still here" {
+	if res := joined(t, nil, m).Call(context.Background(), "ok__echo", `{"text":"still here"}`); res.Text != "echo: still here" {
 		t.Errorf("the live server's tool answered %q", res.Text)
 	}
 }
@@ -255,13 +277,14 @@ func TestMountLostStdioServer(t *testing.T) {
 	var warn syncBuffer
 	m := mount(t, []string{stdioSpec(t, "s")}, &MountOptions{Warn: &warn})
 	ctx := context.Background()
-	res := m.Call(ctx, "s__exit", `{}`)
-	if !strings.HasPrefix(res.Text, `Error: s__exit: server "s" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+	reg := joined(t, nil, m)
+	res := reg.Call(ctx, "s__exit", `{}`)
+	if !strings.HasPrefix(res.Text, `Error: s__exit: server "s" is unavailable: `) || !errors.Is(res.Err, registry.ErrRemote) {
 		t.Errorf("call that kills the server = %q, %v", res.Text, res.Err)
 	}
 	for range 2 {
-		res = m.Call(ctx, "s__echo", `{"text":"anyone?"}`)
-		if !strings.HasPrefix(res.Text, `Error: s__echo: server "s" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+		res = reg.Call(ctx, "s__echo", `{"text":"anyone?"}`)
+		if !strings.HasPrefix(res.Text, `Error: s__echo: server "s" is unavailable: `) || !errors.Is(res.Err, registry.ErrRemote) {
 			t.Errorf("call after the server died = %q, %v", res.Text, res.Err)
 		}
 	}
@@ -277,9 +300,10 @@ func TestMountLostHTTPServer(t *testing.T) {
 	ts.CloseClientConnections()
 	ts.Close()
 	start := time.Now()
+	reg := joined(t, nil, m)
 	for range 2 {
-		res := m.Call(context.Background(), "w__echo", `{"text":"anyone?"}`)
-		if !strings.HasPrefix(res.Text, `Error: w__echo: server "w" is unavailable: `) || !errors.Is(res.Err, ErrUnavailable) {
+		res := reg.Call(context.Background(), "w__echo", `{"text":"anyone?"}`)
+		if !strings.HasPrefix(res.Text, `Error: w__echo: server "w" is unavailable: `) || !errors.Is(res.Err, registry.ErrRemote) {
 			t.Errorf("call after the server went down = %q, %v", res.Text, res.Err)
 		}
 	}
@@ -294,19 +318,20 @@ func TestMountLostHTTPServer(t *testing.T) {
 func TestMountTimeouts(t *testing.T) {
 	spec, _ := httpSpec(t, "w")
 	m := mount(t, []string{stdioSpec(t, "s"), spec}, &MountOptions{CallTimeout: time.Second})
+	reg := joined(t, nil, m)
 	for _, name := range []string{"s__sleep", "w__sleep"} {
-		res := m.Call(context.Background(), name, `{"ms":60000}`)
-		if want := "Error: " + name + " timed out after 1s"; res.Text != want || !errors.Is(res.Err, toolreg.ErrTimeout) {
+		res := reg.Call(context.Background(), name, `{"ms":60000}`)
+		if want := "Error: " + name + " timed out after 1s"; res.Text != want || !errors.Is(res.Err, registry.ErrTimeout) {
 			t.Errorf("Call(%s) = %q, %v; want %q", name, res.Text, res.Err, want)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		res = m.Call(ctx, name, `{"ms":60000}`)
+		res = reg.Call(ctx, name, `{"ms":60000}`)
 		cancel()
 		if want := "Error: " + name + ": call cancelled: context deadline exceeded"; res.Text != want || !errors.Is(res.Err, context.DeadlineExceeded) {
 			t.Errorf("Call(%s) with a short context = %q, %v; want %q", name, res.Text, res.Err, want)
 		}
 		// The server is still there.
-		if res := m.Call(context.Background(), name, `{"ms":1}`); res.Text != "slept" {
+		if res := reg.Call(context.Background(), name, `{"ms":1}`); res.Text != "slept" {
 			t.Errorf("Call(%s) after a timeout = %q", name, res.Text)
 		}
 	}
@@ -326,10 +351,12 @@ func TestMountBadSpecs(t *testing.T) {
 	}
 }
 
-func TestToolset(t *testing.T) {
-	local := toolreg.New(testTable())
+// TestToolSet joins local and mounted tools in one registry: one spec table,
+// one Call, the same selection, limits and confirmation for both.
+func TestToolSet(t *testing.T) {
+	local := registry.MustNew(testTable())
 	m := mount(t, []string{stdioSpec(t, "r")}, &MountOptions{Reserved: local.Names()})
-	ts := NewToolset(local, m)
+	ts := joined(t, local, m)
 	var names []string
 	for _, s := range ts.Specs() {
 		names = append(names, s.Function.Name)
@@ -349,19 +376,40 @@ func TestToolset(t *testing.T) {
 		t.Errorf("remote call: %q", res.Text)
 	}
 	res := ts.Call(ctx, "nope", `{}`)
-	if !errors.Is(res.Err, toolreg.ErrUnknownTool) || !strings.Contains(res.Text, "available tools: boom, count") || !strings.Contains(res.Text, "r__echo") {
+	if !errors.Is(res.Err, registry.ErrUnknownTool) || !strings.Contains(res.Text, "available tools: boom, count") || !strings.Contains(res.Text, "r__echo") {
 		t.Errorf("unknown tool: %q, %v", res.Text, res.Err)
 	}
 
-	empty := NewToolset(nil, nil)
-	if len(empty.Specs()) != 0 || !errors.Is(empty.Call(ctx, "x", "").Err, toolreg.ErrUnknownTool) {
-		t.Errorf("an empty toolset has tools")
+	// The result limit holds for remote tools too.
+	capped := ts.WithLimits(registry.Limits{MaxResult: 120})
+	long := strings.Repeat("x", 500)
+	if res := capped.Call(ctx, "r__echo", `{"text":"`+long+`"}`); len(res.Text) > 120 || !strings.Contains(res.Text, "[truncated: ") {
+		t.Errorf("a long remote result was not cut: %d bytes: %.80q", len(res.Text), res.Text)
+	}
+
+	// Mounted tools are not audited: any -deny leaves them out, and they
+	// are confirmed before they run unless their server marks them
+	// read-only.
+	if diff := cmp.Diff(local.Names(), ts.WithoutCapabilities(tool.Env).Names()); diff != "" {
+		t.Errorf("deny env (-want +got):\n%s", diff)
+	}
+	var asked []string
+	confirmed := ts.WithConfirm(func(ctx context.Context, e registry.Entry, args string) error {
+		asked = append(asked, e.Name)
+		return errors.New("no")
+	})
+	res = confirmed.Call(ctx, "r__echo", `{"text":"x"}`)
+	if !errors.Is(res.Err, registry.ErrNotAllowed) || res.Text != "Error: r__echo: not run: no" {
+		t.Errorf("a refused remote call: %q, %v", res.Text, res.Err)
+	}
+	if diff := cmp.Diff([]string{"r__echo"}, asked); diff != "" {
+		t.Errorf("confirmations (-want +got):\n%s", diff)
 	}
 }
 
 func TestMountReservedNames(t *testing.T) {
 	m := mount(t, []string{stdioSpec(t, "r")}, &MountOptions{Reserved: []string{"r__echo"}})
-	if m.Has("r__echo") {
+	if slices.Contains(m.Names(), "r__echo") {
 		t.Fatalf("a remote tool took the reserved name r__echo")
 	}
 	var got string
@@ -373,26 +421,25 @@ func TestMountReservedNames(t *testing.T) {
 	if !strings.HasPrefix(got, "r__echo_") || len(got) != len("r__echo_")+hashLen {
 		t.Errorf("echo was named %q, want r__echo_ and a hash", got)
 	}
-	if res := m.Call(context.Background(), got, `{"text":"x"}`); res.Text != "echo: x" {
+	if res := joined(t, nil, m).Call(context.Background(), got, `{"text":"x"}`); res.Text != "echo: x" {
 		t.Errorf("Call(%s) = %q", got, res.Text)
 	}
-	// A toolset without the reservation: the local tool wins.
+	// Without the reservation, a remote tool cannot join a registry whose
+	// tool has its name: the registry says so instead of hiding either.
 	m2 := mount(t, []string{stdioSpec(t, "r")}, nil)
 	tab := testTable()
 	tab.Entries[2].Name = "r__echo" // was echo
 	tab.Specs[2].Function.Name = "r__echo"
-	ts := NewToolset(toolreg.New(tab), m2)
-	if res := ts.Call(context.Background(), "r__echo", `{"text":"x"}`); res.Text != "echo x" {
-		t.Errorf("r__echo answered %q; want the local tool", res.Text)
-	}
-	count := 0
-	for _, s := range ts.Specs() {
-		if s.Function.Name == "r__echo" {
-			count++
+	tab.Index = func(name string) int {
+		for i, e := range tab.Entries {
+			if e.Name == name {
+				return i
+			}
 		}
+		return -1
 	}
-	if count != 1 {
-		t.Errorf("r__echo is offered %d times", count)
+	if _, err := registry.MustNew(tab).With(m2.Entries()...); err == nil || !strings.Contains(err.Error(), "r__echo: the name is taken") {
+		t.Errorf("joining a remote tool whose name is taken: err = %v", err)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -39,7 +39,7 @@ type ServerOptions struct {
 	// Annotate returns the MCP annotations of a tool (read-only,
 	// destructive, idempotent, open-world hints), or nil for none;
 	// Annotations, from the capability audit, when nil.
-	Annotate func(e *toolreg.Entry) *mcp.ToolAnnotations
+	Annotate func(e registry.Entry) *mcp.ToolAnnotations
 }
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
@@ -48,7 +48,7 @@ type ServerOptions struct {
 // A failed call is a result with isError set and the registry's "Error:"
 // text. It is an error for a tool's schema not to be a JSON object of type
 // "object", which the SDK would otherwise reject with a panic.
-func NewServer(reg *toolreg.Registry, opts *ServerOptions) (*mcp.Server, error) {
+func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error) {
 	var o ServerOptions
 	if opts != nil {
 		o = *opts
@@ -81,7 +81,7 @@ func NewServer(reg *toolreg.Registry, opts *ServerOptions) (*mcp.Server, error) 
 
 // mcpTool returns the MCP description of e and the shape of its structured
 // output, nil for a tool with a text result.
-func mcpTool(e *toolreg.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
+func mcpTool(e *registry.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
 	var in map[string]any
 	if err := json.Unmarshal([]byte(e.Parameters), &in); err != nil {
 		return nil, nil, fmt.Errorf("input schema is not a JSON object: %w", err)
@@ -98,7 +98,7 @@ func mcpTool(e *toolreg.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
 	if annotate == nil {
 		annotate = Annotations
 	}
-	t.Annotations = annotate(e)
+	t.Annotations = annotate(*e)
 	out, err := newOutput(e.Output)
 	if err != nil {
 		return nil, nil, fmt.Errorf("output schema: %w", err)
@@ -167,7 +167,7 @@ func (o *output) structured(text string) (json.RawMessage, bool) {
 }
 
 // handler returns the MCP handler of the named tool of reg.
-func handler(reg *toolreg.Registry, name string, out *output, logger *slog.Logger) mcp.ToolHandler {
+func handler(reg *registry.Registry, name string, out *output, logger *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		c := tool.Call{ID: callID(), Tool: name, Caller: Caller}
 		if req.Session != nil {
@@ -280,7 +280,7 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, logger *sl
 // its capabilities, declared and found at generate time: a tool that
 // neither runs programs nor writes files is read-only, one that does is
 // destructive, and only a tool with network access reaches an open world.
-func Annotations(e *toolreg.Entry) *mcp.ToolAnnotations {
+func Annotations(e registry.Entry) *mcp.ToolAnnotations {
 	caps := e.Capabilities | e.Reaches
 	changes := caps.Changes()
 	open := caps&tool.Network != 0

@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // testServer returns an MCP server of testTable with its output schemas,
@@ -28,9 +28,9 @@ func testServer(t *testing.T, logs io.Writer) *mcp.Server {
 	if logs == nil {
 		logs = io.Discard
 	}
-	reg := toolreg.New(testTable()).WithLogger(slog.New(slog.NewTextHandler(logs, nil)))
+	reg := registry.MustNew(testTable()).WithLogger(slog.New(slog.NewTextHandler(logs, nil)))
 	srv, err := NewServer(reg, &ServerOptions{
-		Annotate: func(e *toolreg.Entry) *mcp.ToolAnnotations {
+		Annotate: func(e registry.Entry) *mcp.ToolAnnotations {
 			if e.Name == "echo" {
 				return &mcp.ToolAnnotations{ReadOnlyHint: true}
 			}
@@ -206,7 +206,7 @@ func TestServeCancelledByClient(t *testing.T) {
 		ended <- ctx.Err()
 		return "", ctx.Err()
 	}
-	srv, err := NewServer(toolreg.New(tab), nil)
+	srv, err := NewServer(registry.MustNew(tab), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,14 +228,17 @@ func TestServeCancelledByClient(t *testing.T) {
 
 func TestNewServerRejectsBadSchemas(t *testing.T) {
 	for _, tt := range []struct{ params, out, want string }{
-		{params: `{"type":"string"}`, want: `tool "echo": input schema has type string, want "object"`},
-		{params: `[1]`, want: `tool "echo": input schema is not a JSON object`},
+		{params: `{"type":"string"}`, want: `echo: parameters have type string, want "object"`},
+		{params: `[1]`, want: `echo: parameters are not a JSON object`},
 		{params: `{"type":"object"}`, out: `nope`, want: `tool "echo": output schema: not a JSON object`},
 	} {
 		tab := testTable()
 		tab.Entries[2].Parameters = tt.params
 		tab.Entries[2].Output = tt.out
-		_, err := NewServer(toolreg.New(tab), nil)
+		reg, err := registry.New(tab) // the registry refuses bad input schemas
+		if err == nil {
+			_, err = NewServer(reg, nil)
+		}
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("NewServer with parameters %s, output %q: error %v, want %q", tt.params, tt.out, err, tt.want)
 		}
@@ -243,7 +246,7 @@ func TestNewServerRejectsBadSchemas(t *testing.T) {
 }
 
 func TestServeSelection(t *testing.T) {
-	reg, err := toolreg.New(testTable()).Select([]string{"echo", "fail"}, nil)
+	reg, err := registry.MustNew(testTable()).Select([]string{"echo", "fail"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +261,7 @@ func TestServeSelection(t *testing.T) {
 }
 
 func TestServeNoTools(t *testing.T) {
-	srv, err := NewServer(toolreg.New(&toolreg.Table{Index: func(string) int { return -1 }}), nil)
+	srv, err := NewServer(registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +459,7 @@ func TestServeHTTP(t *testing.T) {
 // TestServeStdioAnswersBeforeEOF writes every request at once and closes
 // stdin: each request is still answered.
 func TestServeStdioAnswersBeforeEOF(t *testing.T) {
-	srv, err := NewServer(toolreg.New(testTable()), nil)
+	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The defaults of the connection, as in the design notes: DeepSeek.
@@ -169,17 +169,18 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			"agent tools and agent call work without a key.\n", cfg.baseURL)
 		return 2
 	}
-	reg, err := cfg.sel.registry()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
 	logger := slog.New(slog.DiscardHandler)
 	if cfg.verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	prompt := strings.Join(rest, " ")
 	interactive := prompt == "" && isTerminal(c.stdin)
+	reg, closeTools, err := cfg.sel.toolSet(ctx, c.stderr, logger)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeTools()
 	var lines <-chan string
 	switch {
 	case cfg.yes:
@@ -189,12 +190,6 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	default:
 		reg = reg.WithConfirm(refuseUnattended)
 	}
-	mounts, err := cfg.sel.mount(ctx, reg.Names(), c.stderr)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeMounts(mounts)
 	conv := &chat.Conversation{
 		Client: &chat.Client{
 			BaseURL:  cfg.baseURL,
@@ -203,7 +198,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			NoStream: cfg.noStream,
 			Logger:   logger,
 		},
-		Tools:        reg.WithLogger(logger),
+		Tools:        reg,
 		System:       cfg.system,
 		MaxSteps:     cfg.maxSteps,
 		MaxToolCalls: cfg.maxToolCalls,
@@ -230,11 +225,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			return 2
 		}
 	default:
-		names := reg.Names()
-		if mounts != nil {
-			names = append(names, mounts.Names()...)
-		}
-		return c.repl(ctx, conv, names, out, lines)
+		return c.repl(ctx, conv, reg.Names(), out, lines)
 	}
 	if cfg.timeout > 0 {
 		var cancel context.CancelFunc
@@ -291,7 +282,7 @@ func isTerminal(r io.Reader) bool {
 }
 
 // refuseUnattended is the answer of a run with nobody to ask.
-func refuseUnattended(ctx context.Context, e *toolreg.Entry, args string) error {
+func refuseUnattended(ctx context.Context, e registry.Entry, args string) error {
 	return fmt.Errorf("it can change things on this machine (%s), and this run has nobody to ask; the user can allow such tools with -yes, or run the agent on a terminal, where it asks", e.Capabilities|e.Reaches)
 }
 
@@ -312,9 +303,9 @@ func (c *cli) readLines() <-chan string {
 
 // askUser returns a Confirm that asks on the terminal, one question at a
 // time, before a tool that changes things runs.
-func (c *cli) askUser(lines <-chan string) toolreg.Confirm {
+func (c *cli) askUser(lines <-chan string) registry.Confirm {
 	var mu sync.Mutex
-	return func(ctx context.Context, e *toolreg.Entry, args string) error {
+	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(c.stderr, "? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip(args, 200))

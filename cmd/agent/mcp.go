@@ -20,8 +20,9 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	verbose := fs.Bool("v", false, "log calls, panics and timeouts on stderr")
 	var sel selection
 	sel.register(fs, c.getenv)
+	sel.registerMounts(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: agent mcp [-http ADDR] [-tools ids] [-disable ids] [-deny caps] [-v]")
+		fmt.Fprintln(c.stderr, "usage: agent mcp [-http ADDR] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -31,17 +32,18 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent mcp: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	reg, err := sel.registry()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
 	// Logs go to stderr: on stdio, stdout carries the protocol.
 	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	srv, err := toolmcp.NewServer(reg.WithLogger(logger), &toolmcp.ServerOptions{Logger: logger})
+	reg, closeTools, err := sel.toolSet(ctx, c.stderr, logger)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeTools()
+	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1

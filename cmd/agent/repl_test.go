@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -133,7 +133,7 @@ func TestAskUser(t *testing.T) {
 	var stderr bytes.Buffer
 	c := &cli{stderr: &stderr}
 	ask := c.askUser(lines)
-	e := &toolreg.Entry{Name: "rm", Capabilities: tool.WriteFiles}
+	e := registry.Entry{Name: "rm", Capabilities: tool.WriteFiles}
 	var got []bool
 	for range 3 {
 		got = append(got, ask(context.Background(), e, `{"path":"/tmp/x"}`) == nil)
@@ -146,7 +146,7 @@ func TestAskUser(t *testing.T) {
 	if want := `? rm can change things on this machine (write_files). Run it with {"path":"/tmp/x"}? [y/N] `; !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("question %q, want it to start %q", stderr.String(), want)
 	}
-	err := refuseUnattended(context.Background(), &toolreg.Entry{Name: "sh", Reaches: tool.Exec}, "{}")
+	err := refuseUnattended(context.Background(), registry.Entry{Name: "sh", Reaches: tool.Exec}, "{}")
 	if err == nil || !strings.Contains(err.Error(), "(exec)") || !strings.Contains(err.Error(), "-yes") {
 		t.Errorf("unattended refusal %v: want it to name the capability and -yes", err)
 	}

@@ -6,12 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -76,19 +77,6 @@ func (s *selection) registerMounts(fs *flag.FlagSet) {
 	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
 }
 
-// mount connects to the -mcp servers; a server that cannot be reached is
-// left out with a message on warn. It returns nil when there are none.
-func (s *selection) mount(ctx context.Context, reserved []string, warn io.Writer) (*toolmcp.Mounts, error) {
-	if len(s.mounts) == 0 {
-		return nil, nil
-	}
-	m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: reserved})
-	if err != nil {
-		return nil, fmt.Errorf("-mcp: %w", err)
-	}
-	return m, nil
-}
-
 func splitList(s string) []string {
 	var out []string
 	for _, f := range strings.Split(s, ",") {
@@ -99,20 +87,45 @@ func splitList(s string) []string {
 	return out
 }
 
-// registry returns the compiled-in tools, narrowed by the selection.
-func (s *selection) registry() (*toolreg.Registry, error) {
-	r, err := toolreg.Toolbox().Select(splitList(s.keep), splitList(s.drop))
-	if err != nil {
-		return nil, fmt.Errorf("tool selection: %w", err)
-	}
-	if s.deny != "" {
-		caps, ok := tool.ParseCapabilities(s.deny)
-		if !ok {
-			return nil, fmt.Errorf("-deny %q: want capabilities from exec, network, write_files, read_files, env, unsafe", s.deny)
+// toolSet builds the one tool set every front end uses: the compiled-in
+// tools and those of the -mcp servers, narrowed by -tools, -disable and
+// -deny, logging to logger. A server that cannot be reached is left out
+// with a message on warn. close ends the mounted servers' sessions.
+func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Logger) (reg *registry.Registry, close func(), err error) {
+	close = func() {}
+	local := toolreg.Toolbox()
+	var keep []string
+	if s.keep != "" {
+		// Given but naming nothing (",", " ") keeps nothing: a selection
+		// never fails open.
+		keep = append([]string{}, splitList(s.keep)...)
+		if len(keep) == 0 {
+			return nil, close, fmt.Errorf("-tools %q names no tool id", s.keep)
 		}
-		r = r.WithoutCapabilities(caps)
 	}
-	return r, nil
+	caps := tool.Capability(0)
+	if s.deny != "" {
+		var ok bool
+		if caps, ok = tool.ParseCapabilities(s.deny); !ok {
+			return nil, close, fmt.Errorf("-deny %q: want capabilities from exec, network, write_files, read_files, env, unsafe", s.deny)
+		}
+	}
+	reg, err = local.Select(keep, splitList(s.drop))
+	if err != nil {
+		return nil, close, fmt.Errorf("tool selection: %w", err)
+	}
+	if len(s.mounts) > 0 {
+		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger})
+		if err != nil {
+			return nil, close, fmt.Errorf("-mcp: %w", err)
+		}
+		close = func() { _ = m.Close() } // the servers are going away with the process
+		if reg, err = reg.With(m.Entries()...); err != nil {
+			close()
+			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
+		}
+	}
+	return reg.WithoutCapabilities(caps).WithLogger(logger), close, nil
 }
 
 func (c *cli) runTools(ctx context.Context, args []string) int {
@@ -135,19 +148,14 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(stderr, "agent tools: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	reg, err := sel.registry()
+	reg, closeTools, err := sel.toolSet(ctx, stderr, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
-	mounts, err := sel.mount(ctx, reg.Names(), stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeMounts(mounts)
+	defer closeTools()
 	if *asJSON {
-		b, err := json.MarshalIndent(toolset(reg, mounts).Specs(), "", "  ")
+		b, err := json.MarshalIndent(reg.Specs(), "", "  ")
 		if err != nil {
 			fmt.Fprintf(stderr, "agent: encode the spec table: %v\n", err)
 			return 1
@@ -157,6 +165,14 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	for _, e := range reg.Tools() {
+		if e.Server != "" {
+			fmt.Fprintf(tw, "%s\t%s [remote: %s, not audited]\n", e.Name, firstLine(e.Description), e.Server)
+			if *verbose {
+				fmt.Fprintf(tw, "\tserver: %s, timeout: %s, taken to have every capability: %s\n", e.Server, e.Timeout, e.Capabilities)
+				fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
+			}
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\n", e.Name, firstLine(e.Description))
 		if *verbose {
 			fmt.Fprintf(tw, "\tid: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, e.File)
@@ -164,35 +180,11 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 			fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
 		}
 	}
-	if mounts != nil {
-		for _, rt := range mounts.Tools() {
-			fmt.Fprintf(tw, "%s\t%s [remote: %s, not audited]\n", rt.Name, firstLine(rt.Description), rt.Server)
-			if *verbose {
-				fmt.Fprintf(tw, "\tserver: %s, tool: %s\n", rt.Server, rt.Remote)
-				fmt.Fprintf(tw, "\tparameters: %s\n", rt.InputSchema)
-			}
-		}
-	}
 	if err := tw.Flush(); err != nil {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 1
 	}
 	return 0
-}
-
-func closeMounts(m *toolmcp.Mounts) {
-	if m != nil {
-		_ = m.Close() // the servers are going away with the process
-	}
-}
-
-// toolset is what the model is offered: the compiled-in tools, and those
-// of the mounted MCP servers, if any.
-func toolset(reg *toolreg.Registry, mounts *toolmcp.Mounts) chat.Tools {
-	if mounts == nil {
-		return reg
-	}
-	return toolmcp.NewToolset(reg, mounts)
 }
 
 // firstLine returns the first sentence or line of a description.
@@ -234,18 +226,13 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		}
 		argText = string(b)
 	}
-	reg, err := sel.registry()
+	reg, closeTools, err := sel.toolSet(ctx, stderr, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent: %v\n", err)
 		return 2
 	}
-	mounts, err := sel.mount(ctx, reg.Names(), stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeMounts(mounts)
-	res := toolset(reg, mounts).Call(ctx, name, argText)
+	defer closeTools()
+	res := reg.Call(ctx, name, argText)
 	if res.Failed() {
 		fmt.Fprintln(stderr, res.Text)
 		return 1

@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"example.com/tools/good/toolbox"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"time"
 	"unicode/utf8"
@@ -16,9 +16,10 @@ import (
 
 // Toolbox returns a registry of the 2 tools of package example.com/tools/good/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init, and Toolbox only allocates the Registry.
-func Toolbox() *toolreg.Registry {
-	return toolreg.New(&toolreg.Table{
+// runs at init. registry.New checks the table; a generated one always passes, so
+// only a hand-edited file can make Toolbox panic.
+func Toolbox() *registry.Registry {
+	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
 		Specs:   genSpecs[:],
@@ -44,7 +45,7 @@ var (
 	} = &genSearch
 )
 
-var genEntries = [...]toolreg.Entry{{
+var genEntries = [...]registry.Entry{{
 	Check:       genCheckEcho,
 	Description: "Repeat a text.",
 	File:        "good/toolbox/echo_tool.go",
@@ -125,7 +126,7 @@ const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","d
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EchoArgs
 	if err := genDecodeEcho(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genEcho.Execute(ctx, args)
 }
@@ -134,7 +135,7 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 func genCheckEcho(data []byte) error {
 	var args toolbox.EchoArgs
 	if err := genDecodeEcho(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -224,20 +225,20 @@ const genSchemaSearch = `{"type":"object","properties":{"query":{"type":"string"
 func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.SearchArgs
 	if err := genDecodeSearch(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genSearch.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckSearch decodes and checks the arguments of find without running it.
 func genCheckSearch(data []byte) error {
 	var args toolbox.SearchArgs
 	if err := genDecodeSearch(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package toolreg
+package registry
 
 import (
 	"bytes"
@@ -47,15 +47,35 @@ func testTable(release <-chan struct{}) *Table {
 			return "too late", nil
 		}},
 	}
-	specs := make([]openai.Tool, len(entries))
 	for i := range entries {
 		entries[i].ID = entries[i].Name + "_id"
 		entries[i].Timeout = time.Hour
-		entries[i].Description = "The " + entries[i].Name + " tool."
-		specs[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: entries[i].Name}}
 	}
 	entries[3].Timeout = 20 * time.Millisecond
 	entries[4].Timeout = 20 * time.Millisecond
+	return tableOf(entries)
+}
+
+// tableOf completes entries made by hand (a description, parameters, a
+// Check that accepts anything, an ID when missing) and makes their table.
+func tableOf(entries []Entry) *Table {
+	specs := make([]openai.Tool, len(entries))
+	for i := range entries {
+		e := &entries[i]
+		if e.ID == "" {
+			e.ID = e.Name
+		}
+		if e.Description == "" {
+			e.Description = "The " + e.Name + " tool."
+		}
+		if e.Parameters == "" {
+			e.Parameters = `{"type":"object"}`
+		}
+		if e.Check == nil {
+			e.Check = func([]byte) error { return nil }
+		}
+		specs[i] = specOf(*e)
+	}
 	return &Table{Entries: entries, Specs: specs, Index: func(name string) int {
 		for i, e := range entries {
 			if e.Name == name {
@@ -66,11 +86,21 @@ func testTable(release <-chan struct{}) *Table {
 	}}
 }
 
+// mustNew is New for tables a test made right.
+func mustNew(t testing.TB, tab *Table) *Registry {
+	t.Helper()
+	r, err := New(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestCall(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	var logs bytes.Buffer
-	reg := New(testTable(release)).WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))
+	reg := mustNew(t, testTable(release)).WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
@@ -115,7 +145,7 @@ func TestCall(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	reg := New(testTable(nil))
+	reg := mustNew(t, testTable(nil))
 	tests := []struct {
 		keep, drop []string
 		want       []string
@@ -177,25 +207,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func TestLookupDoesNotAllocate(t *testing.T) {
-	reg := Toolbox()
-	names := reg.Names()
-	if len(names) == 0 {
-		t.Fatal("the toolbox has no tools")
-	}
-	allocs := testing.AllocsPerRun(100, func() {
-		for _, n := range names {
-			if _, ok := reg.Lookup(n); !ok {
-				panic("lookup failed: " + n)
-			}
-		}
-		reg.Lookup("no such tool")
-	})
-	if allocs != 0 {
-		t.Errorf("Lookup allocates %v times per run, want 0", allocs)
-	}
-}
-
 // guardedTable has a tool that changes things, one that reads, and one
 // with a long answer.
 func guardedTable() *Table {
@@ -214,22 +225,14 @@ func guardedTable() *Table {
 		}},
 	}
 	for i := range entries {
-		entries[i].ID = entries[i].Name
 		entries[i].Timeout = time.Minute
 	}
-	return &Table{Entries: entries, Specs: make([]openai.Tool, len(entries)), Index: func(name string) int {
-		for i, e := range entries {
-			if e.Name == name {
-				return i
-			}
-		}
-		return -1
-	}}
+	return tableOf(entries)
 }
 
 func TestConfirm(t *testing.T) {
 	var asked []string
-	reg := New(guardedTable()).WithConfirm(func(ctx context.Context, e *Entry, args string) error {
+	reg := mustNew(t, guardedTable()).WithConfirm(func(ctx context.Context, e Entry, args string) error {
 		asked = append(asked, e.Name+" "+args)
 		if e.Name == "sh" {
 			return errors.New("the user said no")
@@ -240,7 +243,7 @@ func TestConfirm(t *testing.T) {
 	for _, name := range []string{"read", "rm", "sh"} {
 		got[name] = reg.Call(context.Background(), name, `{"x":1}`).Text
 	}
-	want := map[string]string{"read": "read", "rm": "removed", "sh": "Error: sh was not run: the user said no"}
+	want := map[string]string{"read": "read", "rm": "removed", "sh": "Error: sh: not run: the user said no"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
@@ -253,7 +256,7 @@ func TestConfirm(t *testing.T) {
 }
 
 func TestWithoutCapabilities(t *testing.T) {
-	reg := New(guardedTable())
+	reg := mustNew(t, guardedTable())
 	if diff := cmp.Diff([]string{"long", "read"}, reg.WithoutCapabilities(tool.Exec|tool.WriteFiles).Names()); diff != "" {
 		t.Errorf("without exec and write_files (-want +got):\n%s", diff)
 	}
@@ -267,7 +270,7 @@ func TestWithoutCapabilities(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	reg := New(guardedTable()).WithLimits(Limits{MaxArgs: 10, MaxResult: 150})
+	reg := mustNew(t, guardedTable()).WithLimits(Limits{MaxArgs: 10, MaxResult: 150})
 	res := reg.Call(context.Background(), "read", `{"x":"12345"}`)
 	if want := "Error: read: bad arguments: 13 bytes, more than the limit of 10; send less"; res.Text != want || !errors.Is(res.Err, ErrArguments) {
 		t.Errorf("oversized arguments: %q (%v), want %q", res.Text, res.Err, want)
@@ -281,24 +284,5 @@ func TestLimits(t *testing.T) {
 	}
 	if !utf8.ValidString(res.Text) {
 		t.Errorf("cut result is not valid UTF-8: %q", res.Text)
-	}
-}
-
-// TestRepair checks that arguments a model sent in a known wrong shape (the
-// whole object as a JSON string) are repaired once and run, and that other
-// bad arguments are not.
-func TestRepair(t *testing.T) {
-	var logs bytes.Buffer
-	reg := Toolbox().WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))
-	res := reg.Call(context.Background(), "word_count", `"{\"text\":\"a b\"}"`)
-	if res.Failed() || !strings.Contains(res.Text, `"words":2`) {
-		t.Errorf("arguments sent as a string: %q (%v), want them repaired and counted", res.Text, res.Err)
-	}
-	if !strings.Contains(logs.String(), `msg="tool arguments repaired" tool=word_count`) {
-		t.Errorf("the repair was not logged:\n%s", logs.String())
-	}
-	res = reg.Call(context.Background(), "word_count", `"{\"txt\":\"a b\"}"`)
-	if want := `Error: word_count: bad arguments: expected object, got string "{\"txt\":\"a b\"}"`; res.Text != want {
-		t.Errorf("unrepairable arguments: %q, want %q", res.Text, want)
 	}
 }

@@ -1,7 +1,8 @@
-package toolreg
+package registry
 
 import (
 	"encoding/json"
+	"flag"
 	"strings"
 	"testing"
 
@@ -193,33 +194,6 @@ func TestRepairArgsBadSchema(t *testing.T) {
 	}
 }
 
-// TestRepairArgsToolbox repairs arguments for the generated tools: none of
-// them has an array or object property today, so only the arguments sent
-// as a string are repaired, and the repaired arguments pass Check.
-func TestRepairArgsToolbox(t *testing.T) {
-	e, ok := Toolbox().Lookup("word_count")
-	if !ok {
-		t.Fatal("no word_count tool")
-	}
-	args := `"{\"text\":\"[1, 2]\"}"`
-	if e.Check([]byte(args)) == nil {
-		t.Fatalf("Check accepts %s", args)
-	}
-	fixed, notes, ok := repairArgs(e.Parameters, []byte(args))
-	if !ok {
-		t.Fatalf("repairArgs(%s): nothing repaired", args)
-	}
-	if diff := cmp.Diff(`{"text":"[1, 2]"}`, string(fixed)); diff != "" {
-		t.Errorf("repaired arguments (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]string{"arguments: decoded an object sent as a string"}, notes); diff != "" {
-		t.Errorf("notes (-want +got):\n%s", diff)
-	}
-	if err := e.Check(fixed); err != nil {
-		t.Errorf("Check(%s) = %v", fixed, err)
-	}
-}
-
 // FuzzRepair checks that repairArgs never panics, that whatever it repairs
 // becomes valid JSON with a note per repair, and that a repair is final:
 // repairing the repaired arguments again changes nothing.
@@ -229,7 +203,7 @@ func FuzzRepair(f *testing.F) {
 		`{"matrix":[[{"labels":"[1]"}]]}`, `{"name":"[1]","count":"3"}`, `{"tags":"[1]","tags":"[2]"}`,
 		`{"shape":"{}"}`, `"` + strings.Repeat("[", 1000) + `"`,
 	}
-	if !fuzzing() { // Too big to fuzz with: see hugeSeeds.
+	if f := flag.Lookup("test.fuzz"); f == nil || f.Value.String() == "" { // Too big to fuzz with.
 		deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 		seeds = append(seeds, `{"tags":"`+deep+`"}`, `"{\"tags\":\"`+deep+`\"}"`)
 	}

@@ -1,4 +1,4 @@
-package toolreg
+package registry
 
 import (
 	"encoding/json"

@@ -1,0 +1,687 @@
+// Package registry is toolreg's runtime: a tool set built from a table that
+// cmd/toolgen generates, joined by the tools of mounted servers, and the one
+// way to call them.
+//
+// [Registry.Call] runs one tool by name with strict argument decoding, size
+// limits, confirmation of tools that change things, a timeout and panic
+// protection, and always answers with text the model can read: a failure is
+// an [*Error] whose message, rendered by [Text], begins "Error:".
+//
+// A Registry is immutable: every With method returns a new one, and what a
+// Registry returns is a copy. Its methods are safe for concurrent use; the
+// tools' Execute methods, Invoke and Check functions and the Confirm
+// function run concurrently and must be safe for that.
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sashabaranov/go-openai"
+
+	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Entry is one tool. Generated code fills a table of them; a mounted
+// server's tools are Entries too (see [Registry.With]). A Registry hands out
+// copies: changing one changes nothing in the Registry.
+type Entry struct {
+	// ID, Name, Description and Timeout are the values of the tool's
+	// Definition, read at generate time; Timeout is never zero.
+	ID          string
+	Name        string
+	Description string
+	Timeout     time.Duration
+	// Parameters is the JSON Schema of the tool's arguments, as JSON text.
+	Parameters string
+	// Output is the JSON Schema of the tool's result when Execute returns
+	// a struct, as JSON text; "" for tools that answer text.
+	Output string
+	// File is the tool's source file, relative to its module root; "" for
+	// a mounted tool.
+	File string
+	// Capabilities are those the tool's Definition declares; Reaches
+	// those toolgen found its code to reach (never more than declared). A
+	// mounted tool was not audited: it declares every capability.
+	Capabilities tool.Capability
+	Reaches      tool.Capability
+	// Server names the mounted server a remote tool belongs to; "" for a
+	// compiled-in tool.
+	Server string
+	// Invoke decodes and validates the arguments and runs the tool. It is
+	// called by Registry.Call, which adds the limits, the timeout and the
+	// panic protection.
+	Invoke func(ctx context.Context, args []byte) (string, error)
+	// Check decodes and validates the arguments without running the tool,
+	// returning the error Invoke would return for them, or nil. It may be
+	// nil for a mounted tool, whose server checks its arguments.
+	Check func(args []byte) error
+}
+
+// Caps returns what e declares and what it was found to reach.
+func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
+
+// Table is what toolgen generates: the entries sorted by name, the OpenAI
+// tools spec of each (same order), and a lookup from name to index.
+type Table struct {
+	Entries []Entry
+	Specs   []openai.Tool
+	// Index returns the position of the named entry, or -1.
+	Index func(name string) int
+}
+
+// Confirm decides whether a call of a tool that changes things (see
+// tool.Capability.Changes) may run; a non-nil error refuses it and is told
+// to the model. It is called concurrently.
+type Confirm func(ctx context.Context, e Entry, args string) error
+
+// Executor runs the calls of compiled-in tools somewhere other than the
+// calling goroutine, such as a sandboxed worker process. Execute gets
+// arguments that passed the size limit and the confirmation, under a
+// context that ends at the tool's timeout; it returns what e.Invoke would,
+// or an *Error of its own kind (KindCrashed, say). It is called
+// concurrently.
+type Executor interface {
+	Execute(ctx context.Context, e Entry, args []byte) (string, error)
+}
+
+// Limits bound the size of what flows through a call.
+type Limits struct {
+	// MaxArgs is the largest arguments text, in bytes, that is decoded;
+	// larger ones are refused before decoding.
+	MaxArgs int
+	// MaxResult is the largest result text, in bytes, passed on; a longer
+	// one is cut, with a note saying how much was left out.
+	MaxResult int
+}
+
+// The limits of a new Registry.
+const (
+	DefaultMaxArgs   = 1 << 20
+	DefaultMaxResult = 64 << 10
+)
+
+// set is the tools a Registry can select from. It is never changed once
+// made, and shared by the Registries derived from one another.
+type set struct {
+	entries []Entry
+	specs   []openai.Tool
+	// index finds the entries of the generated table (the first
+	// tableLen); extra finds those added by With.
+	index    func(name string) int
+	tableLen int
+	extra    map[string]int
+}
+
+func (s *set) find(name string) int {
+	if i := s.index(name); i >= 0 && i < s.tableLen {
+		return i
+	}
+	if i, ok := s.extra[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Registry is a selection of tools. It is never modified after it is made;
+// its methods are safe for concurrent use.
+type Registry struct {
+	set *set
+	// on lists the selected entries by index, ascending.
+	on       []int
+	logger   *slog.Logger
+	confirm  Confirm
+	limits   Limits
+	executor Executor
+}
+
+var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// ValidName reports whether s can name a tool: 1 to 64 ASCII letters,
+// digits, '_' and '-', as OpenAI-compatible endpoints accept.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// New returns a registry of every tool in t, after checking the table: each
+// entry has a valid name and ID, a description, a positive timeout,
+// parameters that are a JSON object, Invoke and Check; names are unique;
+// the specs match the entries; Index finds every entry. A generated table
+// always passes.
+func New(t *Table) (*Registry, error) {
+	if t == nil {
+		return nil, errors.New("registry: nil table")
+	}
+	if t.Index == nil {
+		return nil, errors.New("registry: the table has no Index function")
+	}
+	if len(t.Specs) != len(t.Entries) {
+		return nil, fmt.Errorf("registry: the table has %d entries and %d specs", len(t.Entries), len(t.Specs))
+	}
+	var errs []error
+	seen := make(map[string]bool, len(t.Entries))
+	for i := range t.Entries {
+		e := &t.Entries[i]
+		if err := checkEntry(e, true); err != nil {
+			errs = append(errs, fmt.Errorf("entry %d: %w", i, err))
+			continue
+		}
+		if seen[e.Name] {
+			errs = append(errs, fmt.Errorf("entry %d: tool name %q is used twice", i, e.Name))
+		}
+		seen[e.Name] = true
+		if s := t.Specs[i]; s.Function == nil || s.Function.Name != e.Name {
+			errs = append(errs, fmt.Errorf("entry %d (%s): its spec does not name it", i, e.Name))
+		}
+		if got := t.Index(e.Name); got != i {
+			errs = append(errs, fmt.Errorf("entry %d (%s): Index finds it at %d", i, e.Name, got))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	on := make([]int, len(t.Entries))
+	for i := range on {
+		on[i] = i
+	}
+	return &Registry{
+		set: &set{
+			entries:  slices.Clone(t.Entries),
+			specs:    cloneSpecs(t.Specs),
+			index:    t.Index,
+			tableLen: len(t.Entries),
+		},
+		on:     on,
+		logger: slog.New(slog.DiscardHandler),
+		limits: Limits{MaxArgs: DefaultMaxArgs, MaxResult: DefaultMaxResult},
+	}, nil
+}
+
+// checkEntry says what is wrong with e, or nil; local entries need Check.
+func checkEntry(e *Entry, local bool) error {
+	var problems []string
+	if !ValidName(e.Name) {
+		problems = append(problems, fmt.Sprintf("name %q does not match %s", e.Name, nameRE))
+	}
+	if !ValidName(e.ID) {
+		problems = append(problems, fmt.Sprintf("ID %q does not match %s", e.ID, nameRE))
+	}
+	if strings.TrimSpace(e.Description) == "" {
+		problems = append(problems, "empty description")
+	}
+	if e.Timeout <= 0 {
+		problems = append(problems, fmt.Sprintf("timeout %s is not positive", e.Timeout))
+	}
+	var params struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal([]byte(e.Parameters), &params); err != nil || !strings.HasPrefix(strings.TrimLeft(e.Parameters, " \t\r\n"), "{") {
+		problems = append(problems, "parameters are not a JSON object")
+	} else if params.Type != "object" {
+		problems = append(problems, fmt.Sprintf(`parameters have type %v, want "object"`, params.Type))
+	}
+	if e.Invoke == nil {
+		problems = append(problems, "no Invoke function")
+	}
+	if local && e.Check == nil {
+		problems = append(problems, "no Check function")
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", cmpOr(e.Name, e.ID, "unnamed tool"), strings.Join(problems, "; "))
+}
+
+func cmpOr(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// MustNew is New for tables known to be valid, such as generated ones: it
+// panics if New fails.
+func MustNew(t *Table) *Registry {
+	r, err := New(t)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// With returns a registry that also holds the given tools, such as the
+// tools of a mounted MCP server, selected. Their names must be valid and
+// not taken by a tool of r, selected or not; Check may be nil.
+func (r *Registry) With(tools ...Entry) (*Registry, error) {
+	s := r.set
+	ns := &set{
+		entries:  slices.Concat(s.entries, tools),
+		specs:    slices.Clip(slices.Clone(s.specs)),
+		index:    s.index,
+		tableLen: s.tableLen,
+		extra:    make(map[string]int, len(s.extra)+len(tools)),
+	}
+	for k, v := range s.extra {
+		ns.extra[k] = v
+	}
+	on := slices.Clone(r.on)
+	var errs []error
+	for k := range tools {
+		i := len(s.entries) + k
+		e := &ns.entries[i]
+		if err := checkEntry(e, false); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ns.find(e.Name) >= 0 {
+			errs = append(errs, fmt.Errorf("%s: the name is taken", e.Name))
+			continue
+		}
+		ns.extra[e.Name] = i
+		on = append(on, i)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("registry: add tools: %w", err)
+	}
+	// Specs of the added tools, in the same order as entries.
+	for _, e := range tools {
+		ns.specs = append(ns.specs, specOf(e))
+	}
+	c := *r
+	c.set, c.on = ns, on
+	return &c, nil
+}
+
+// specOf is the OpenAI spec of an entry that has no generated one.
+func specOf(e Entry) openai.Tool {
+	return openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+		Name:        e.Name,
+		Description: e.Description,
+		Parameters:  json.RawMessage(e.Parameters),
+	}}
+}
+
+// WithConfirm returns a copy of r that calls confirm before running any
+// tool whose capabilities change things (running processes, writing files;
+// mounted tools, which are not audited, always). A nil confirm runs such
+// tools like any other.
+func (r *Registry) WithConfirm(confirm Confirm) *Registry {
+	c := *r
+	c.confirm = confirm
+	return &c
+}
+
+// WithLimits returns a copy of r with other limits; a zero or negative
+// field keeps the current one.
+func (r *Registry) WithLimits(l Limits) *Registry {
+	c := *r
+	if l.MaxArgs > 0 {
+		c.limits.MaxArgs = l.MaxArgs
+	}
+	if l.MaxResult > 0 {
+		c.limits.MaxResult = l.MaxResult
+	}
+	return &c
+}
+
+// Limits returns the limits of r.
+func (r *Registry) Limits() Limits { return r.limits }
+
+// WithExecutor returns a copy of r that runs its compiled-in tools through
+// x; nil runs them in the calling process. Mounted tools always run
+// through their Invoke.
+func (r *Registry) WithExecutor(x Executor) *Registry {
+	c := *r
+	c.executor = x
+	return &c
+}
+
+// WithLogger returns a copy of r that logs tool failures (panics with their
+// stacks, timeouts, repairs) to l; nil logs nothing.
+func (r *Registry) WithLogger(l *slog.Logger) *Registry {
+	c := *r
+	if l == nil {
+		l = slog.New(slog.DiscardHandler)
+	}
+	c.logger = l
+	return &c
+}
+
+// WithoutCapabilities returns a copy of r without the tools that declare or
+// reach any of caps, for example tool.Exec|tool.WriteFiles.
+func (r *Registry) WithoutCapabilities(caps tool.Capability) *Registry {
+	on := make([]int, 0, len(r.on))
+	for _, i := range r.on {
+		if r.set.entries[i].Caps()&caps == 0 {
+			on = append(on, i)
+		}
+	}
+	c := *r
+	c.on = on
+	return &c
+}
+
+func (r *Registry) selected(i int) bool {
+	_, ok := slices.BinarySearch(r.on, i)
+	return ok
+}
+
+// Tools returns copies of the selected entries: the compiled-in tools sorted
+// by name, then the added ones in the order they were added.
+func (r *Registry) Tools() []Entry {
+	out := make([]Entry, len(r.on))
+	for k, i := range r.on {
+		out[k] = r.set.entries[i]
+	}
+	return out
+}
+
+// Specs returns the OpenAI tools spec of the selected tools, in the order of
+// Tools: the exact table that is sent to the model. It is a deep copy.
+func (r *Registry) Specs() []openai.Tool {
+	out := make([]openai.Tool, len(r.on))
+	for k, i := range r.on {
+		out[k] = cloneSpec(r.set.specs[i])
+	}
+	return out
+}
+
+func cloneSpecs(specs []openai.Tool) []openai.Tool {
+	out := make([]openai.Tool, len(specs))
+	for i, s := range specs {
+		out[i] = cloneSpec(s)
+	}
+	return out
+}
+
+// cloneSpec copies s deeply enough that no change to the copy reaches s:
+// the function definition and raw JSON parameters are copied.
+func cloneSpec(s openai.Tool) openai.Tool {
+	if s.Function == nil {
+		return s
+	}
+	f := *s.Function
+	switch p := f.Parameters.(type) {
+	case json.RawMessage:
+		f.Parameters = json.RawMessage(slices.Clone([]byte(p)))
+	case []byte:
+		f.Parameters = json.RawMessage(slices.Clone(p))
+	}
+	s.Function = &f
+	return s
+}
+
+// Lookup returns a copy of the selected tool with the given name. It does
+// not allocate.
+func (r *Registry) Lookup(name string) (Entry, bool) {
+	i := r.lookup(name)
+	if i < 0 {
+		return Entry{}, false
+	}
+	return r.set.entries[i], true
+}
+
+func (r *Registry) lookup(name string) int {
+	i := r.set.find(name)
+	if i < 0 || !r.selected(i) {
+		return -1
+	}
+	return i
+}
+
+// Names returns the names of the selected tools, in the order of Tools.
+func (r *Registry) Names() []string {
+	names := make([]string, len(r.on))
+	for k, i := range r.on {
+		names[k] = r.set.entries[i].Name
+	}
+	return names
+}
+
+// Select returns a registry of the tools of r whose ID is in keep and not
+// in drop. A nil keep keeps every tool; an empty but non-nil keep keeps
+// none. An ID that names no selected tool is an error, so a typo in a
+// configuration does not go unnoticed.
+func (r *Registry) Select(keep, drop []string) (*Registry, error) {
+	byID := make(map[string]bool, len(r.on))
+	for _, i := range r.on {
+		byID[r.set.entries[i].ID] = true
+	}
+	var unknown []string
+	for _, id := range slices.Concat(keep, drop) {
+		if !byID[id] {
+			unknown = append(unknown, fmt.Sprintf("%q", id))
+		}
+	}
+	if len(unknown) > 0 {
+		ids := make([]string, 0, len(byID))
+		for id := range byID {
+			ids = append(ids, id)
+		}
+		slices.Sort(ids)
+		return nil, fmt.Errorf("unknown tool id %s; known: %s", strings.Join(unknown, ", "), strings.Join(ids, ", "))
+	}
+	on := make([]int, 0, len(r.on))
+	for _, i := range r.on {
+		id := r.set.entries[i].ID
+		if keep != nil && !slices.Contains(keep, id) {
+			continue
+		}
+		if slices.Contains(drop, id) {
+			continue
+		}
+		on = append(on, i)
+	}
+	c := *r
+	c.on = on
+	return &c, nil
+}
+
+// Result is the answer of one call. Text is always set: the tool's output,
+// or, when Err is not nil, Text(Err): a message beginning "Error:" that
+// names the tool and the cause, written for the model so it can correct
+// itself. Either is cut to the registry's MaxResult.
+type Result struct {
+	Text string
+	// Err is the failure, an *Error; nil on success.
+	Err error
+	// Duration is how long the call took.
+	Duration time.Duration
+}
+
+// Failed reports whether the call failed.
+func (r Result) Failed() bool { return r.Err != nil }
+
+// Fail returns the Result of a failed call.
+func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
+
+// EncodeResult encodes a tool's typed result as JSON text for the model.
+// Generated code uses it for tools whose Execute does not return a string.
+func EncodeResult(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode result: %w", err)
+	}
+	return string(b), nil
+}
+
+// Blank reports whether a tool's arguments are empty or JSON white space
+// only: some models send nothing for a tool that takes no arguments, which
+// is read as {}.
+func Blank(args string) bool {
+	return strings.Trim(args, " \t\r\n") == ""
+}
+
+// Call runs the named tool with args, the JSON text the model sent. It never
+// panics and never returns a Go error: every failure (an unknown name, bad
+// arguments, a refusal, the tool's error, a panic, the tool's timeout or ctx
+// ending) is a Result whose Err is an *Error and whose Text begins "Error:".
+//
+// A compiled-in tool runs in its own goroutine (or through the Executor),
+// so that Call answers at the deadline even when the tool ignores its
+// context; such a tool's goroutine is left to finish on its own, and that
+// is logged.
+func (r *Registry) Call(ctx context.Context, name, args string) Result {
+	start := time.Now()
+	res := r.call(ctx, name, args)
+	res.Text = truncate(res.Text, r.limits.MaxResult)
+	res.Duration = time.Since(start)
+	return res
+}
+
+func (r *Registry) call(ctx context.Context, name, args string) Result {
+	if Blank(args) {
+		args = "{}"
+	}
+	i := r.lookup(name)
+	if i < 0 {
+		return Fail(&Error{Tool: clipName(name), Kind: KindUnknownTool,
+			Err: fmt.Errorf("available tools: %s", strings.Join(r.Names(), ", "))})
+	}
+	e := &r.set.entries[i]
+	if len(args) > r.limits.MaxArgs {
+		return Fail(&Error{Tool: e.Name, Kind: KindArguments,
+			Err: fmt.Errorf("%d bytes, more than the limit of %d; send less", len(args), r.limits.MaxArgs)})
+	}
+	if r.confirm != nil && e.Caps().Changes() {
+		if err := r.confirm(ctx, *e, args); err != nil {
+			return Fail(&Error{Tool: e.Name, Kind: KindRefused, Err: err})
+		}
+	}
+	res := r.invoke(ctx, e, args)
+	if e.Check != nil && repairable(res.Err) {
+		res = r.retryRepaired(ctx, e, args, res)
+	}
+	return res
+}
+
+// repairable reports whether a call failed the way repairArgs can mend:
+// an object or array sent as a JSON string. Only then is a repair tried, so
+// other bad arguments cost nothing more.
+func repairable(err error) bool {
+	var ae *jsonarg.Error
+	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.Stringed()
+}
+
+// retryRepaired answers a call whose arguments were refused: when they show
+// a mistake that repairArgs mends (an array or object sent as a JSON
+// string, the whole arguments sent as a string) and the mended arguments
+// pass Check, the tool runs once with them and the repair is logged;
+// otherwise the first answer stands. The tool never ran for the first
+// answer: decoding failed before it.
+func (r *Registry) retryRepaired(ctx context.Context, e *Entry, args string, first Result) Result {
+	fixed, notes, ok := repairArgs(e.Parameters, []byte(args))
+	if !ok || len(fixed) > r.limits.MaxArgs {
+		return first
+	}
+	if err := e.Check(fixed); err != nil {
+		r.logger.DebugContext(ctx, "tool arguments not repaired", "tool", e.Name, "repairs", notes, "error", err)
+		return first
+	}
+	r.logger.WarnContext(ctx, "tool arguments repaired", "tool", e.Name, "repairs", notes)
+	return r.invoke(ctx, e, string(fixed))
+}
+
+// clipName shortens a tool name for a message: a model can send anything.
+func clipName(name string) string {
+	const max = 80
+	if len(name) <= max {
+		return name
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "…"
+}
+
+// truncate cuts s to at most max bytes, at a character boundary, and says
+// so, so that the model knows it saw only part.
+func truncate(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf("\n[truncated: showing %%d of %d bytes; %%d bytes cut. Ask for less, or for the part you need.]", len(s))
+	keep := max - len(note) - 20
+	if keep < 0 {
+		keep = 0
+	}
+	for keep > 0 && !utf8.RuneStart(s[keep]) {
+		keep--
+	}
+	return s[:keep] + fmt.Sprintf(note, keep, len(s)-keep)
+}
+
+// errDeadline is the cause of a call's context when the tool's own timeout
+// ends it, as opposed to the caller's context ending.
+var errDeadline = errors.New("tool timeout")
+
+type outcome struct {
+	text  string
+	err   error
+	stack []byte
+}
+
+func (r *Registry) invoke(ctx context.Context, e *Entry, args string) Result {
+	ctx, cancel := context.WithTimeoutCause(ctx, e.Timeout, errDeadline)
+	defer cancel()
+	done := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		defer func() {
+			if p := recover(); p != nil {
+				o = outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()}
+			}
+			done <- o
+		}()
+		if r.executor != nil && e.Server == "" {
+			o.text, o.err = r.executor.Execute(ctx, *e, []byte(args))
+		} else {
+			o.text, o.err = e.Invoke(ctx, []byte(args))
+		}
+	}()
+	select {
+	case o := <-done:
+		return r.result(ctx, e, o)
+	case <-ctx.Done():
+		// The tool may have finished at the same moment: prefer its answer.
+		select {
+		case o := <-done:
+			return r.result(ctx, e, o)
+		default:
+		}
+		return r.expired(ctx, e)
+	}
+}
+
+func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {
+	if o.err == nil {
+		return Result{Text: o.text}
+	}
+	if ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
+		return r.expired(ctx, e)
+	}
+	err := asError(e.Name, o.err)
+	if err.Kind == KindPanic {
+		r.logger.ErrorContext(ctx, "tool panicked", "tool", e.Name, "panic", err.Err, "stack", string(o.stack))
+	}
+	return Fail(err)
+}
+
+func (r *Registry) expired(ctx context.Context, e *Entry) Result {
+	if context.Cause(ctx) == errDeadline {
+		r.logger.WarnContext(ctx, "tool timed out", "tool", e.Name, "timeout", e.Timeout)
+		return Fail(&Error{Tool: e.Name, Kind: KindTimeout, Err: fmt.Errorf("after %s", e.Timeout)})
+	}
+	return Fail(&Error{Tool: e.Name, Kind: KindCancelled, Err: context.Cause(ctx)})
+}
