@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -121,6 +120,8 @@ type set struct {
 	index    func(name string) int
 	tableLen int
 	extra    map[string]int
+	// calls runs the calls of these tools.
+	calls *runner
 }
 
 func (s *set) find(name string) int {
@@ -198,6 +199,7 @@ func New(t *Table) (*Registry, error) {
 			specs:    cloneSpecs(t.Specs),
 			index:    t.Index,
 			tableLen: len(t.Entries),
+			calls:    newRunner(),
 		},
 		on:     on,
 		logger: slog.New(slog.DiscardHandler),
@@ -270,6 +272,7 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 		index:    s.index,
 		tableLen: s.tableLen,
 		extra:    make(map[string]int, len(s.extra)+len(tools)),
+		calls:    s.calls,
 	}
 	for k, v := range s.extra {
 		ns.extra[k] = v
@@ -626,50 +629,32 @@ func truncate(s string, max int) string {
 // ends it, as opposed to the caller's context ending.
 var errDeadline = errors.New("tool timeout")
 
-type outcome struct {
-	text  string
-	err   error
-	stack []byte
-}
-
+// invoke runs e with args under the tool's timeout, on the call pool (see
+// run.go), through the Executor for compiled-in tools when there is one.
 func (r *Registry) invoke(ctx context.Context, e *Entry, args string) Result {
-	ctx, cancel := context.WithTimeoutCause(ctx, e.Timeout, errDeadline)
-	defer cancel()
-	done := make(chan outcome, 1)
-	go func() {
-		var o outcome
-		defer func() {
-			if p := recover(); p != nil {
-				o = outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()}
-			}
-			done <- o
-		}()
-		if r.executor != nil && e.Server == "" {
-			o.text, o.err = r.executor.Execute(ctx, *e, []byte(args))
-		} else {
-			o.text, o.err = e.Invoke(ctx, []byte(args))
-		}
-	}()
-	select {
-	case o := <-done:
-		return r.result(ctx, e, o)
-	case <-ctx.Done():
-		// The tool may have finished at the same moment: prefer its answer.
-		select {
-		case o := <-done:
-			return r.result(ctx, e, o)
-		default:
-		}
-		return r.expired(ctx, e)
+	fn := e.Invoke
+	if r.executor != nil && e.Server == "" {
+		x, entry := r.executor, *e
+		fn = func(ctx context.Context, args []byte) (string, error) { return x.Execute(ctx, entry, args) }
 	}
+	o, expired, c := r.set.calls.call(ctx, e.Timeout, fn, args)
+	if expired {
+		_, cause := c.cutShort()
+		return r.expired(ctx, e, cause)
+	}
+	if o.err != nil {
+		// A tool that gives up when its context ends answers with the
+		// context's error: that is the timeout or the cancellation.
+		if err, cause := c.cutShort(); err != nil && errors.Is(o.err, err) {
+			return r.expired(ctx, e, cause)
+		}
+	}
+	return r.result(ctx, e, o)
 }
 
 func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {
 	if o.err == nil {
 		return Result{Text: o.text}
-	}
-	if ctx.Err() != nil && errors.Is(o.err, ctx.Err()) {
-		return r.expired(ctx, e)
 	}
 	err := asError(e.Name, o.err)
 	if err.Kind == KindPanic {
@@ -678,10 +663,12 @@ func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {
 	return Fail(err)
 }
 
-func (r *Registry) expired(ctx context.Context, e *Entry) Result {
-	if context.Cause(ctx) == errDeadline {
+// expired is the answer of a call cut short, with the cause its context
+// ended with: the tool's timeout, or the caller's cause.
+func (r *Registry) expired(ctx context.Context, e *Entry, cause error) Result {
+	if cause == errDeadline {
 		r.logger.WarnContext(ctx, "tool timed out", "tool", e.Name, "timeout", e.Timeout)
 		return Fail(&Error{Tool: e.Name, Kind: KindTimeout, Err: fmt.Errorf("after %s", e.Timeout)})
 	}
-	return Fail(&Error{Tool: e.Name, Kind: KindCancelled, Err: context.Cause(ctx)})
+	return Fail(&Error{Tool: e.Name, Kind: KindCancelled, Err: cause})
 }
