@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/redact"
 )
 
 // Client is an OpenAI-compatible chat completions endpoint. Set its fields
@@ -363,7 +364,7 @@ func (c *Client) attempt(ctx context.Context, req Request, sink Sink, n int) (re
 
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint(), bytes.NewReader(body))
 	if err != nil {
-		return nil, false, redactErr(fmt.Errorf("making the request: %w", err), c.APIKey)
+		return nil, false, redact.Error(fmt.Errorf("making the request: %w", err), c.APIKey)
 	}
 	for k, vs := range c.Header {
 		for _, v := range vs {
@@ -422,20 +423,21 @@ func (c *Client) connError(ctx context.Context, err error) error {
 		return &transientError{cause}
 	}
 	if ctx.Err() != nil {
-		return redactErr(err, c.APIKey)
+		return redact.Error(err, c.APIKey)
 	}
-	return &transientError{redactErr(fmt.Errorf("connection: %w", err), c.APIKey)}
+	return &transientError{redact.Error(fmt.Errorf("connection: %w", err), c.APIKey)}
 }
 
 // statusError reads an error answer into an *APIError.
 func (c *Client) statusError(hresp *http.Response) error {
 	b, _ := io.ReadAll(io.LimitReader(hresp.Body, maxErrorBody))
 	e := &APIError{StatusCode: hresp.StatusCode, RetryAfter: retryAfter(hresp.Header, time.Now())}
-	e.parseErrorPayload(b, hresp.Header.Get("Content-Type"))
+	// Redact before parsing: parsing shortens long bodies, and a key cut
+	// in two would no longer be found.
+	e.parseErrorPayload([]byte(redact.String(string(b), c.APIKey)), hresp.Header.Get("Content-Type"))
 	if e.Message == "" {
 		e.Message = "(empty body)"
 	}
-	e.Message = redact(e.Message, c.APIKey)
 	e.classify(c.Model, c.APIKey != "")
 	return e
 }
@@ -457,7 +459,7 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 	}
 	var wr wireResponse
 	if err := json.Unmarshal(b, &wr); err != nil {
-		return nil, fmt.Errorf("the answer is not JSON (%v): %q", err, shorten(redact(text, c.APIKey), 200))
+		return nil, fmt.Errorf("the answer is not JSON (%v): %q", err, redact.Shorten(text, 200, c.APIKey))
 	}
 	if len(wr.Error) > 0 && string(wr.Error) != "null" {
 		return nil, c.inBandError(b)
@@ -470,7 +472,7 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 		}
 	}
 	if choice == nil {
-		return nil, fmt.Errorf("the answer has no choices: %q", shorten(redact(text, c.APIKey), 200))
+		return nil, fmt.Errorf("the answer has no choices: %q", redact.Shorten(text, 200, c.APIKey))
 	}
 	m := choice.Message
 	resp := &Response{Model: wr.Model, Usage: wr.Usage}
@@ -500,8 +502,7 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 // in a stream.
 func (c *Client) inBandError(payload []byte) error {
 	e := &APIError{}
-	e.parseErrorPayload(payload, "application/json")
-	e.Message = redact(e.Message, c.APIKey)
+	e.parseErrorPayload([]byte(redact.String(string(payload), c.APIKey)), "application/json")
 	e.classify(c.Model, c.APIKey != "")
 	return e
 }
@@ -512,7 +513,7 @@ func (c *Client) logAttempt(ctx context.Context, req Request, n int, start time.
 		return
 	}
 	attrs := []slog.Attr{
-		slog.String("url", redact(c.endpoint(), c.APIKey)),
+		slog.String("url", redact.String(c.endpoint(), c.APIKey)),
 		slog.String("model", c.Model),
 		slog.Bool("stream", c.streaming()),
 		slog.Int("attempt", n),
@@ -530,7 +531,7 @@ func (c *Client) logAttempt(ctx context.Context, req Request, n int, start time.
 		}
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", redact(err.Error(), c.APIKey)))
+		attrs = append(attrs, slog.String("error", redact.String(err.Error(), c.APIKey)))
 	}
 	l.LogAttrs(ctx, slog.LevelDebug, "chat request", attrs...)
 }

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -249,42 +248,3 @@ func shorten(s string, n int) string {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-// redact replaces every occurrence of secret in s.
-func redact(s, secret string) string {
-	if len(secret) < 4 {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[REDACTED]")
-}
-
-// redactedError is an error whose text had the API key in it. It does not
-// unwrap to the original error, which still has the key; it unwraps to the
-// context error it matched, if any.
-type redactedError struct {
-	msg   string
-	cause error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.cause }
-
-// redactErr returns err, or an error with secret removed from its text if
-// the text had it.
-func redactErr(err error, secret string) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	r := redact(msg, secret)
-	if r == msg {
-		return err
-	}
-	var cause error
-	for _, c := range []error{context.Canceled, context.DeadlineExceeded} {
-		if errors.Is(err, c) {
-			cause = c
-		}
-	}
-	return &redactedError{msg: r, cause: cause}
-}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/toolreg/toolreg/redact"
 )
 
 // streamReader reads one streamed answer: server-sent events whose data
@@ -56,7 +58,7 @@ func (s *streamReader) read(body io.Reader) (*Response, error) {
 			}
 			return nil, &transientError{err}
 		}
-		return nil, &transientError{redactErr(fmt.Errorf("stream: %w", rerr), s.client.APIKey)}
+		return nil, &transientError{redact.Error(fmt.Errorf("stream: %w", rerr), s.client.APIKey)}
 	}
 }
 
@@ -81,7 +83,7 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 			return false, s.client.inBandError(line)
 		}
 		if s.stray == "" {
-			s.stray = shorten(redact(string(line), s.client.APIKey), 200)
+			s.stray = redact.Shorten(string(line), 200, s.client.APIKey)
 		}
 		return false, nil
 	}
@@ -97,7 +99,7 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 	}
 	var chunk wireResponse
 	if err := json.Unmarshal(data, &chunk); err != nil {
-		return false, fmt.Errorf("malformed stream chunk (%v): %q", err, shorten(redact(string(data), s.client.APIKey), 200))
+		return false, fmt.Errorf("malformed stream chunk (%v): %q", err, redact.Shorten(string(data), 200, s.client.APIKey))
 	}
 	if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 		return false, s.client.inBandError(data)

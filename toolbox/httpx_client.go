@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/toolreg/toolreg/redact"
 )
 
 // httpxUserAgent is the User-Agent of every request the network tools send.
@@ -80,7 +82,11 @@ func httpxDo(c *http.Client, req *http.Request, service string) (int, []byte, er
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", "application/json")
 	}
-	resp, err := c.Do(req)
+	// A copy of the client, so that the redirect rule applies to every
+	// caller without changing the caller's client.
+	cc := *c
+	cc.CheckRedirect = httpxRedirect(c.CheckRedirect)
+	resp, err := cc.Do(req)
 	if err != nil {
 		return 0, nil, httpxTransportError(req.Context(), service, err)
 	}
@@ -93,6 +99,40 @@ func httpxDo(c *http.Client, req *http.Request, service string) (int, []byte, er
 		return 0, nil, &httpxError{msg: fmt.Sprintf("%s sent a response larger than %d bytes; try again with a narrower request", service, httpxMaxBody)}
 	}
 	return resp.StatusCode, body, nil
+}
+
+// httpxSecretHeaders are the request headers that carry a credential of
+// the service the request was meant for. net/http already drops
+// Authorization and Cookie on a redirect to another domain; it does not
+// know Brave's X-Subscription-Token or the other API-key headers.
+var httpxSecretHeaders = []string{
+	"Authorization", "Proxy-Authorization", "Cookie",
+	"X-Subscription-Token", "X-Api-Key", "Api-Key", "X-Goog-Api-Key",
+}
+
+// httpxMaxRedirects is how many redirects a request follows, as net/http's
+// default.
+const httpxMaxRedirects = 10
+
+// httpxRedirect returns a CheckRedirect that drops the credential headers
+// when a redirect leaves the host the request was sent to (a different
+// host name or port), then applies next, or the default limit of
+// redirects when next is nil.
+func httpxRedirect(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if !strings.EqualFold(req.URL.Host, via[0].URL.Host) || req.URL.Scheme != via[0].URL.Scheme {
+			for _, h := range httpxSecretHeaders {
+				req.Header.Del(h)
+			}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= httpxMaxRedirects {
+			return fmt.Errorf("stopped after %d redirects", httpxMaxRedirects)
+		}
+		return nil
+	}
 }
 
 // httpxTransportError explains err, a failure to send a request or read its
@@ -159,8 +199,9 @@ func httpxWithDeadline(ctx context.Context, d time.Duration) (context.Context, c
 }
 
 // httpxSnippet returns a short single-line excerpt of body for an error
-// message, or "" when body holds nothing readable.
-func httpxSnippet(body []byte, limit int) string {
+// message, or "" when body holds nothing readable. secrets, and credentials
+// of a known shape, are redacted before the excerpt is cut.
+func httpxSnippet(body []byte, limit int, secrets ...string) string {
 	if !utf8.Valid(body) {
 		return ""
 	}
@@ -169,7 +210,7 @@ func httpxSnippet(body []byte, limit int) string {
 		// An HTML error page says nothing the status does not.
 		return ""
 	}
-	return httpxTruncate(s, limit)
+	return httpxTruncate(redact.String(s, secrets...), limit)
 }
 
 // httpxTruncate cuts s to at most limit runes, marking a cut with "…". It

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -94,17 +95,11 @@ func (s *WebSearch) Execute(ctx context.Context, args WebSearchArgs) (string, er
 	return websearchFormat(query, backend.name(), ans, limit), nil
 }
 
-// websearchHideKeys returns err with any configured API key removed from its
-// message. The keys never enter a message on purpose; this guards against a
-// service or a transport error echoing one.
+// websearchHideKeys returns err with any configured API key, and any
+// credential of a known shape, removed from its message. The keys never
+// enter a message on purpose; this guards against a service or a transport
+// error echoing one. A redacted error unwraps only to the context error it
+// matched, never to the error that holds the key.
 func websearchHideKeys(err error, getenv func(string) string) error {
-	msg := err.Error()
-	clean := msg
-	for _, env := range []string{websearchBraveKeyEnv, websearchTavilyKeyEnv} {
-		clean = websearchRedact(clean, strings.TrimSpace(getenv(env)))
-	}
-	if clean == msg {
-		return err
-	}
-	return &httpxError{msg: clean, err: errors.Unwrap(err)}
+	return redact.Error(err, getenv(websearchBraveKeyEnv), getenv(websearchTavilyKeyEnv))
 }

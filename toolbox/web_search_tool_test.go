@@ -296,7 +296,7 @@ func TestWebSearchNeverLeaksKeys(t *testing.T) {
 		if strings.Contains(err.Error(), testBraveKey) || strings.Contains(err.Error(), testTavilyKey) {
 			t.Errorf("error leaks a key: %v", err)
 		}
-		if !strings.Contains(err.Error(), "[redacted]") {
+		if !strings.Contains(err.Error(), "[REDACTED]") {
 			t.Errorf("error %q does not show where the echoed key was removed", err)
 		}
 	}
@@ -306,7 +306,7 @@ func TestWebSearchHideKeys(t *testing.T) {
 	env := httpxEnv(map[string]string{websearchBraveKeyEnv: testBraveKey})
 	cause := &httpxError{msg: "could not reach " + testBraveKey, err: context.DeadlineExceeded}
 	err := websearchHideKeys(fmt.Errorf("searching: %w", cause), env)
-	if got, want := err.Error(), "searching: could not reach [redacted]"; got != want {
+	if got, want := err.Error(), "searching: could not reach [REDACTED]"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {

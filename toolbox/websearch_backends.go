@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/toolreg/toolreg/redact"
 )
 
 // The environment variables that configure the web_search tool. The first
@@ -89,15 +91,6 @@ func websearchDecode(service string, body []byte, v any) error {
 		return fmt.Errorf("%s sent a response that is not the JSON it documents (%v); try again later", service, err)
 	}
 	return nil
-}
-
-// websearchRedact removes secret from s, so that a service echoing a
-// credential back cannot leak it into an answer.
-func websearchRedact(s, secret string) string {
-	if secret == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
 }
 
 // websearchSearxng queries a SearXNG instance through its search API
@@ -248,9 +241,10 @@ func (b *websearchBrave) statusError(status int, body []byte) error {
 	}
 	reason := strings.Join(reasons, "; ")
 	if len(list) == 0 {
-		reason = httpxSnippet(body, 200)
+		reason = httpxSnippet(body, 200, b.key)
 	}
-	se := &httpxStatusError{Service: b.name(), Status: status, Reason: websearchRedact(httpxTruncate(reason, 300), b.key)}
+	// Redacted before it is cut, so that no part of an echoed key shows.
+	se := &httpxStatusError{Service: b.name(), Status: status, Reason: httpxTruncate(redact.String(reason, b.key), 300)}
 	if keyProblem {
 		se.Hint = "the key in " + websearchBraveKeyEnv + " was refused; the operator must set a valid Brave Search API key"
 	}
@@ -332,12 +326,12 @@ func (b *websearchTavily) statusError(status int, body []byte) error {
 		case json.Unmarshal(resp.Detail, &s) == nil:
 			reason = s
 		default:
-			reason = httpxSnippet(resp.Detail, 200)
+			reason = httpxSnippet(resp.Detail, 200, b.key)
 		}
 	} else {
-		reason = httpxSnippet(body, 200)
+		reason = httpxSnippet(body, 200, b.key)
 	}
-	se := &httpxStatusError{Service: b.name(), Status: status, Reason: websearchRedact(httpxTruncate(reason, 300), b.key)}
+	se := &httpxStatusError{Service: b.name(), Status: status, Reason: httpxTruncate(redact.String(reason, b.key), 300)}
 	switch status {
 	case http.StatusUnauthorized, http.StatusForbidden:
 		se.Hint = "the key in " + websearchTavilyKeyEnv + " was refused; the operator must set a valid Tavily API key"

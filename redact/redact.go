@@ -1,0 +1,113 @@
+// Package redact removes secrets from text before it leaves the process:
+// error messages, logs, warnings, tool results and JSON events.
+//
+// It removes the secret values it is given (API keys, tokens read from the
+// environment) and, whatever it is given, the credentials that have a
+// recognisable shape: the value after "Bearer", the user information of a
+// URL (https://user:password@host), the value of an Authorization or
+// API-key header written as "Name: value", and the value of a query
+// parameter named like a credential (key, api_key, token, access_token,
+// password, secret, …).
+//
+// Redact before you shorten: [Shorten] does both in that order, so a
+// secret cut in two by a length limit is never printed in part.
+package redact
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Marker replaces every secret removed.
+const Marker = "[REDACTED]"
+
+// MinSecret is the shortest secret value removed by value; shorter values
+// (an empty key, "x") would wreck the text without protecting anything.
+const MinSecret = 4
+
+// shape is a credential recognised by its form: the match of re is
+// replaced by repl, in which ${1} is what to keep before the secret.
+type shape struct {
+	re   *regexp.Regexp
+	repl string
+}
+
+// shapes are applied in order: a header line before a bare "Bearer".
+var shapes = []shape{
+	// scheme://user:password@host and scheme://token@host.
+	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@\s"'<>]+@`), "${1}" + Marker + "@"},
+	// Header lines whose value is a credential, scheme word included.
+	{regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-subscription-token|x-goog-api-key)\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+`), "${1}" + Marker},
+	// "Bearer xyz" in prose or JSON.
+	{regexp.MustCompile(`(?i)(\bbearer\s+)[a-z0-9._~+/=-]+`), "${1}" + Marker},
+	// Query parameters and key=value pairs named like a credential.
+	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|key|client[_-]?secret|sig|signature)=)[^&\s"'#<>]+`), "${1}" + Marker},
+	// Provider keys with a known prefix (OpenAI-style sk-…, Tavily tvly-…).
+	{regexp.MustCompile(`\b(?:sk|tvly|xoxb|ghp|gho|github_pat)[-_][A-Za-z0-9_-]{12,}`), Marker},
+}
+
+// String returns s with every secret of secrets (those of at least
+// MinSecret bytes) and every credential of a known shape replaced by
+// Marker.
+func String(s string, secrets ...string) string {
+	for _, sec := range secrets {
+		sec = strings.TrimSpace(sec)
+		if len(sec) >= MinSecret {
+			s = strings.ReplaceAll(s, sec, Marker)
+		}
+	}
+	for _, sh := range shapes {
+		s = sh.re.ReplaceAllString(s, sh.repl)
+	}
+	return s
+}
+
+// Shorten redacts s (see String) and then cuts it to at most n bytes on a
+// rune boundary, marking a cut with "…". Redaction comes first so that no
+// part of a secret survives the cut.
+func Shorten(s string, n int, secrets ...string) string {
+	s = String(s, secrets...)
+	if len(s) <= n {
+		return s
+	}
+	cut := max(n, 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Error returns err, or when its text holds a secret, an error with the
+// text redacted. The redacted error does not unwrap to err, whose text
+// still holds the secret; it unwraps to context.Canceled or
+// context.DeadlineExceeded when err matched one, so errors.Is still finds
+// them.
+func Error(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	r := String(msg, secrets...)
+	if r == msg {
+		return err
+	}
+	var cause error
+	for _, c := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, c) {
+			cause = c
+		}
+	}
+	return &redactedError{msg: r, cause: cause}
+}
+
+// redactedError is an error whose text had a secret in it.
+type redactedError struct {
+	msg   string
+	cause error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.cause }

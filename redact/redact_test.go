@@ -1,0 +1,104 @@
+package redact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const key = "sk-live-0123456789abcdefghijklmnopqrstuv" // 40 characters
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		name, in string
+		secrets  []string
+		want     string
+	}{
+		{"value", "bad key abc123xyz given", []string{"abc123xyz"}, "bad key [REDACTED] given"},
+		{"short secret ignored", "abc", []string{"abc"}, "abc"},
+		{"secret of four", "key abcd!", []string{"abcd"}, "key [REDACTED]!"},
+		{"empty secret", "nothing", []string{""}, "nothing"},
+		{"url userinfo", "GET https://bob:hunter2@api.example/v1 failed", nil, "GET https://[REDACTED]@api.example/v1 failed"},
+		{"url token only", "http://tok3n@h/x", nil, "http://[REDACTED]@h/x"},
+		{"url without userinfo", "https://api.example/v1?q=a@b", nil, "https://api.example/v1?q=a@b"},
+		{"bearer", `header "Authorization: Bearer abc.def-ghi" sent`, nil, `header "Authorization: [REDACTED]" sent`},
+		{"bearer prose", "bearer XYZ123 is bad", nil, "bearer [REDACTED] is bad"},
+		{"subscription token header", "X-Subscription-Token: BSAabcdef123", nil, "X-Subscription-Token: [REDACTED]"},
+		{"query key", "https://h/search?q=go&api_key=s3cr3t&n=1", nil, "https://h/search?q=go&api_key=[REDACTED]&n=1"},
+		{"query token", "/x?token=zzz", nil, "/x?token=[REDACTED]"},
+		{"not a credential name", "monkey=banana max_tokens=100", nil, "monkey=banana max_tokens=100"},
+		{"prefixed key", "got " + key + ".", nil, "got [REDACTED]."},
+		{"tavily key", "tvly-ABCDEFGHIJKLMNOP", nil, "[REDACTED]"},
+		{"plain text", "the weather is fine", nil, "the weather is fine"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, String(tt.in, tt.secrets...)); diff != "" {
+				t.Errorf("String(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+// TestShortenKeyAcrossCut puts a key across the cut at every position: no
+// prefix of it of MinSecret bytes or more may survive.
+func TestShortenKeyAcrossCut(t *testing.T) {
+	secret := "K9xQ2mP7vL4nR8tW1yZ5bC3dF6gH0jAs" // no known shape: only the value finds it
+	for off := 0; off <= len(secret); off++ {
+		text := strings.Repeat("x", 100-off) + " " + secret + " tail"
+		got := Shorten(text, 100, secret)
+		for n := MinSecret; n <= len(secret); n++ {
+			if strings.Contains(got, secret[:n]) {
+				t.Fatalf("offset %d: %q holds %d bytes of the secret", off, got, n)
+			}
+		}
+		if len(got) > 100+len("…") {
+			t.Fatalf("offset %d: %d bytes, want at most 100 and the mark", off, len(got))
+		}
+	}
+}
+
+func TestShortenLimits(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abcde", 5, "abcde"},   // at the limit
+		{"abcd", 5, "abcd"},     // below
+		{"abcdef", 5, "abcde…"}, // past
+		{"aé", 2, "a…"},         // no half rune
+		{"abc", 0, "…"},         // nothing left
+		{"x Bearer tok", 100, "x Bearer [REDACTED]"},
+	}
+	for _, tt := range tests {
+		if got := Shorten(tt.in, tt.n); got != tt.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestError(t *testing.T) {
+	if Error(nil, key) != nil {
+		t.Error("Error(nil) is not nil")
+	}
+	plain := errors.New("no secret here")
+	if got := Error(plain, key); got != plain {
+		t.Errorf("Error without a secret = %v, want the same error", got)
+	}
+	err := fmt.Errorf("post https://u:p@h/x with %s: %w", key, context.DeadlineExceeded)
+	got := Error(err, key)
+	if want := "post https://[REDACTED]@h/x with [REDACTED]: context deadline exceeded"; got.Error() != want {
+		t.Errorf("Error() = %q, want %q", got.Error(), want)
+	}
+	if !errors.Is(got, context.DeadlineExceeded) {
+		t.Error("the redacted error lost context.DeadlineExceeded")
+	}
+	if errors.Is(got, err) {
+		t.Error("the redacted error unwraps to the original, which holds the key")
+	}
+}
