@@ -3,6 +3,7 @@ module github.com/toolreg/toolreg
 go 1.26.0
 
 require (
+	code.dny.dev/ssrf v0.3.0
 	github.com/dave/jennifer v1.7.1
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
