@@ -103,7 +103,7 @@ var genEntries = [...]registry.Entry{{
 }, {
 	Capabilities: tool.Network,
 	Check:        genCheckPingURL,
-	Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+	Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
 	File:         "toolbox/ping_url_tool.go",
 	ID:           "ping_url",
 	Invoke:       genInvokePingURL,
@@ -170,7 +170,7 @@ var genSpecs = [...]openai.Tool{{
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
 		Name:        "ping_url",
 		Parameters:  json.RawMessage(genSchemaPingURL),
 	},

@@ -254,9 +254,10 @@ type Dialer struct {
 	Policy *Policy
 	// Resolver looks names up; net.DefaultResolver when nil.
 	Resolver Resolver
-	// control, when set (tests), runs after the policy's check in the
-	// Control hook; it may refuse the connection too.
-	control func(network, address string, c syscall.RawConn) error
+	// Control, when set, runs in the dialer's Control hook after the
+	// policy allowed the address; it may refuse the connection too.
+	// Tests use it to stop every connection that would leave loopback.
+	Control func(network, address string, c syscall.RawConn) error
 }
 
 // DialContext connects to address ("host:port") on network when the
@@ -305,8 +306,8 @@ func (d *Dialer) DialContext(ctx context.Context, network, address string) (net.
 			if err := p.CheckAddr(host, ap); err != nil {
 				return err
 			}
-			if d.control != nil {
-				return d.control(network, address, c)
+			if d.Control != nil {
+				return d.Control(network, address, c)
 			}
 			return nil
 		}}

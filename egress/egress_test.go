@@ -163,7 +163,7 @@ var errWouldConnect = errors.New("test: would connect")
 // guarded returns a dialer with the resolver and a last Control hook that
 // refuses every non-loopback address, counting those it saw.
 func guarded(p *Policy, r Resolver, reached *atomic.Int32) *Dialer {
-	return &Dialer{Policy: p, Resolver: r, control: func(_, address string, _ syscall.RawConn) error {
+	return &Dialer{Policy: p, Resolver: r, Control: func(_, address string, _ syscall.RawConn) error {
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
 			return err

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -33,6 +34,12 @@ const (
 // Its zero value is ready to use; it makes one HTTP client on first use and
 // shares it, with its connections, across calls. A PingURL must not be
 // copied after first use.
+//
+// The model chooses the URL, so the client dials through the egress
+// policy of the call's context (egress.WithPolicy; without one, the
+// default): loopback, private, link-local and other non-public addresses
+// are refused, after DNS resolution and on every redirect, unless the
+// operator allowed them (TOOLREG_NET_ALLOW, -net-allow).
 type PingURL struct {
 	once sync.Once
 	// client is made by the first call unless a test set it first.
@@ -68,7 +75,7 @@ type PingURLResult struct {
 func (*PingURL) Definition() tool.Definition {
 	return tool.Definition{
 		ID:           "ping_url",
-		Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content.",
+		Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
 		Timeout:      10 * time.Second,
 		Capabilities: tool.Network,
 	}
@@ -138,12 +145,9 @@ func (p *PingURL) httpClient() *http.Client {
 		if p.client != nil {
 			return
 		}
-		var rt http.RoundTripper = http.DefaultTransport
-		if t, ok := http.DefaultTransport.(*http.Transport); ok {
-			rt = t.Clone()
-		}
 		p.client = &http.Client{
-			Transport:     rt,
+			// No Policy: each dial follows the policy of its context.
+			Transport:     (&egress.Dialer{}).Transport(),
 			Timeout:       pingTimeout,
 			CheckRedirect: pingCheckRedirect,
 		}
@@ -196,7 +200,17 @@ func pingError(ctx context.Context, u *url.URL, err error) error {
 	host := u.Host
 	var dnsErr *net.DNSError
 	var netErr net.Error
+	var denied *egress.Denied
+	var ue *url.Error
 	switch {
+	case errors.As(err, &denied):
+		// The policy's own words say what and how; a redirect says where.
+		if errors.As(err, &ue) && ue.URL != u.String() {
+			if ru, perr := url.Parse(ue.URL); perr == nil {
+				return fmt.Errorf("%s redirected to %s: %w", u.Redacted(), ru.Redacted(), denied)
+			}
+		}
+		return denied
 	case ctx.Err() != nil:
 		// The caller's deadline or cancellation: say so, keeping ctx.Err()
 		// in the chain.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/toolreg/toolreg/egress"
 )
 
 // pingRecorder is an HTTP handler that notes the requests it gets.
@@ -138,7 +139,7 @@ func TestPingURLExecute(t *testing.T) {
 				tt.want.FinalURL = srv.URL + tt.finalPath
 			}
 			var p PingURL
-			got, err := p.Execute(context.Background(), PingURLArgs{URL: srv.URL + tt.path})
+			got, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + tt.path})
 			if err != nil {
 				t.Fatalf("Execute error: %v", err)
 			}
@@ -158,7 +159,7 @@ func TestPingURLExecute(t *testing.T) {
 func TestPingURLRedirectErrors(t *testing.T) {
 	srv, rec := pingTestServer(t)
 	var p PingURL
-	_, err := p.Execute(context.Background(), PingURLArgs{URL: srv.URL + "/loop"})
+	_, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/loop"})
 	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects") {
 		t.Errorf("redirect loop: error = %v, want one saying it stopped after 10 redirects", err)
 	}
@@ -166,7 +167,7 @@ func TestPingURLRedirectErrors(t *testing.T) {
 		t.Errorf("redirect loop made %d requests, want 11", n)
 	}
 
-	_, err = p.Execute(context.Background(), PingURLArgs{URL: srv.URL + "/to-ftp"})
+	_, err = p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/to-ftp"})
 	if err == nil || !strings.Contains(err.Error(), "not an http or https address") {
 		t.Errorf("redirect to ftp: error = %v, want one saying it is not an http or https address", err)
 	}
@@ -176,7 +177,7 @@ func TestPingURLSharesOneClient(t *testing.T) {
 	srv, _ := pingTestServer(t)
 	var p PingURL
 	for range 3 {
-		if _, err := p.Execute(context.Background(), PingURLArgs{URL: srv.URL + "/ok"}); err != nil {
+		if _, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/ok"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -197,7 +198,7 @@ func TestPingURLTLS(t *testing.T) {
 	c := srv.Client()
 	c.CheckRedirect = pingCheckRedirect
 	p := PingURL{client: c}
-	got, err := p.Execute(context.Background(), PingURLArgs{URL: srv.URL})
+	got, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestPingURLTLS(t *testing.T) {
 
 	// Without trusting the test certificate the ping fails, and says why.
 	var fresh PingURL
-	if _, err := fresh.Execute(context.Background(), PingURLArgs{URL: srv.URL}); err == nil || !strings.Contains(err.Error(), "certificate") {
+	if _, err := fresh.Execute(pingLoopback(), PingURLArgs{URL: srv.URL}); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("untrusted certificate: error = %v, want one about the certificate", err)
 	}
 }
@@ -233,7 +234,7 @@ func pingSlowServer(t *testing.T) (srv *httptest.Server, arrived chan struct{}) 
 
 func TestPingURLSlowServerDeadline(t *testing.T) {
 	srv, _ := pingSlowServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(pingLoopback(), 50*time.Millisecond)
 	defer cancel()
 	var p PingURL
 	got, err := p.Execute(ctx, PingURLArgs{URL: srv.URL})
@@ -250,7 +251,7 @@ func TestPingURLSlowServerDeadline(t *testing.T) {
 
 func TestPingURLCancelled(t *testing.T) {
 	srv, arrived := pingSlowServer(t)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(pingLoopback())
 	defer cancel()
 	go func() {
 		<-arrived
@@ -272,7 +273,7 @@ func TestPingURLConnectionRefused(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	var p PingURL
-	_, err = p.Execute(context.Background(), PingURLArgs{URL: "http://" + addr + "/"})
+	_, err = p.Execute(pingLoopback(), PingURLArgs{URL: "http://" + addr + "/"})
 	if err == nil || !strings.Contains(err.Error(), "refused") {
 		t.Errorf("error = %v, want one saying the connection was refused", err)
 	}
@@ -303,7 +304,7 @@ func TestPingURLBadURLs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
 			var p PingURL
-			got, err := p.Execute(context.Background(), PingURLArgs{URL: tt.url})
+			got, err := p.Execute(pingLoopback(), PingURLArgs{URL: tt.url})
 			if err == nil {
 				t.Fatalf("Execute(%q) = %+v, want an error", tt.url, got)
 			}
@@ -323,15 +324,25 @@ func TestPingURLHidesPassword(t *testing.T) {
 	srv, _ := pingTestServer(t)
 	var p PingURL
 	u := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/ok"
-	got, err := p.Execute(context.Background(), PingURLArgs{URL: u})
+	got, err := p.Execute(pingLoopback(), PingURLArgs{URL: u})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(got.URL, "secret") {
 		t.Errorf("result URL %q shows the password", got.URL)
 	}
-	_, err = p.Execute(context.Background(), PingURLArgs{URL: "ftp://user:secret@example.com"})
+	_, err = p.Execute(pingLoopback(), PingURLArgs{URL: "ftp://user:secret@example.com"})
 	if err == nil || strings.Contains(err.Error(), "secret") {
 		t.Errorf("error %v shows the password", err)
 	}
+}
+
+// pingLoopback is a context whose egress policy allows the loopback
+// addresses the tests' servers listen on.
+func pingLoopback() context.Context {
+	p, err := egress.Parse("127.0.0.0/8, ::1")
+	if err != nil {
+		panic(err)
+	}
+	return egress.WithPolicy(context.Background(), p)
 }
