@@ -8,10 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"runtime/debug"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
@@ -174,6 +171,10 @@ func handler(reg *registry.Registry, name string, out *output, logger *slog.Logg
 			c.Session = req.Session.ID()
 		}
 		ctx = tool.WithCall(ctx, c)
+		// Over HTTP, the call ends when its client goes away (the SDK
+		// does not tie the two for protocol versions before 2026-07-28).
+		ctx, stop := linkRequest(ctx)
+		defer stop()
 		res := reg.Call(ctx, name, string(req.Params.Arguments))
 		logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
 			"duration", res.Duration, "failed", res.Failed())
@@ -227,53 +228,6 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io
 	default:
 		return fmt.Errorf("toolmcp: serve stdio: %w", err)
 	}
-}
-
-// HTTPHandler returns an http.Handler that serves srv over streamable HTTP
-// in stateless mode: every POST is a request of its own, with no session
-// kept between requests (no Mcp-Session-Id), so any number of replicas can
-// sit behind a load balancer without sticky sessions. Responses are plain
-// JSON. A client that goes away cancels its call. logger receives the
-// transport's logs; nothing is logged when nil.
-func HTTPHandler(srv *mcp.Server, logger *slog.Logger) http.Handler {
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		Logger:                       logger,
-		PropagateRequestCancellation: true,
-	})
-}
-
-// ShutdownTimeout bounds how long ServeHTTP waits for running requests
-// once its context is done.
-const ShutdownTimeout = 10 * time.Second
-
-// ServeHTTP serves srv over streamable HTTP (see HTTPHandler) on ln, at
-// every path, until ctx is done; it then stops accepting, waits up to
-// ShutdownTimeout for running requests, and returns nil. It closes ln.
-func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, logger *slog.Logger) error {
-	hs := &http.Server{
-		Handler:           HTTPHandler(srv, logger),
-		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("toolmcp: serve http on %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
-	defer cancel()
-	err := hs.Shutdown(sctx)
-	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && serr != nil {
-		err = errors.Join(err, serr)
-	}
-	if err != nil {
-		return fmt.Errorf("toolmcp: shut down http on %s: %w", ln.Addr(), err)
-	}
-	return nil
 }
 
 // Annotations returns the MCP annotations that toolreg knows of a tool from

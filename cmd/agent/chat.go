@@ -18,6 +18,7 @@ import (
 
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/redact"
 )
 
 // The defaults of the connection, as in the design notes: DeepSeek.
@@ -125,7 +126,8 @@ flags:
 		return nil, nil, errors.New("no model: set LLM_MODEL or -model to the name the server knows the model by")
 	}
 	if _, err := url.Parse(cfg.baseURL); err != nil {
-		return nil, nil, fmt.Errorf("base URL: %w", err)
+		// url.Error repeats the URL, credentials and all.
+		return nil, nil, fmt.Errorf("base URL: %w", redact.Error(err))
 	}
 	return cfg, fs.Args(), nil
 }
@@ -166,7 +168,12 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	}
 	if cfg.apiKey == "" && !isLocal(cfg.baseURL) {
 		fmt.Fprintf(c.stderr, "agent: no API key for %s: set LLM_API_KEY (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
-			"agent tools and agent call work without a key.\n", cfg.baseURL)
+			"agent tools and agent call work without a key.\n", redact.String(cfg.baseURL))
+		return 2
+	}
+	ctx, err = cfg.sel.withPolicy(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 2
 	}
 	logger := slog.New(slog.DiscardHandler)

@@ -17,11 +17,18 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, interrupts: interrupts}
+	if len(os.Args) > 1 && os.Args[1] == "mcp" {
+		// A server drains its calls on SIGTERM, as on Ctrl-C.
+		terminate := make(chan os.Signal, 1)
+		signal.Notify(terminate, syscall.SIGTERM)
+		c.terminate = terminate
+	}
 	os.Exit(c.run(context.Background(), os.Args[1:]))
 }

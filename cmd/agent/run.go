@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -28,6 +29,9 @@ type cli struct {
 	// interrupts delivers Ctrl-C; nil when there is no terminal to
 	// interrupt from (tests).
 	interrupts <-chan os.Signal
+	// terminate delivers SIGTERM to agent mcp, which then drains; nil
+	// for the other commands, which SIGTERM ends at once.
+	terminate <-chan os.Signal
 }
 
 // run is the command line; it returns the exit status.
@@ -49,6 +53,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 // TOOLREG_TOOLS and TOOLREG_DISABLE environment variables.
 type selection struct {
 	keep, drop, deny string
+	// netAllow is the egress allow list (-net-allow, TOOLREG_NET_ALLOW).
+	netAllow string
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 }
@@ -69,12 +75,23 @@ func (l *specList) Set(v string) error {
 func (s *selection) register(fs *flag.FlagSet, getenv env) {
 	fs.StringVar(&s.keep, "tools", getenv("TOOLREG_TOOLS"), "comma-separated tool `ids` to offer (default all; env TOOLREG_TOOLS)")
 	fs.StringVar(&s.drop, "disable", getenv("TOOLREG_DISABLE"), "comma-separated tool `ids` to leave out (env TOOLREG_DISABLE)")
+	fs.StringVar(&s.netAllow, "net-allow", getenv(egress.EnvAllow), "let tools reach these local or private `destinations`, comma-separated hosts, host:port, IPs or CIDRs; all others but public addresses are refused (env "+egress.EnvAllow+")")
 	fs.StringVar(&s.deny, "deny", getenv("TOOLREG_DENY"), "leave out every tool with one of these comma-separated `capabilities`: exec, network, write_files, read_files, env, unsafe (env TOOLREG_DENY)")
 }
 
 // registerMounts adds the -mcp flag.
 func (s *selection) registerMounts(fs *flag.FlagSet) {
 	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
+}
+
+// withPolicy returns ctx with the egress policy of the -net-allow list,
+// which the tools that reach destinations the model chose follow.
+func (s *selection) withPolicy(ctx context.Context) (context.Context, error) {
+	p, err := egress.Parse(s.netAllow)
+	if err != nil {
+		return ctx, fmt.Errorf("-net-allow (%s): %w", egress.EnvAllow, err)
+	}
+	return egress.WithPolicy(ctx, p), nil
 }
 
 func splitList(s string) []string {
@@ -219,12 +236,23 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		argText = fs.Arg(1)
 	}
 	if argText == "-" {
-		b, err := io.ReadAll(stdin)
+		// Read one byte past the cap, to know it was passed without
+		// reading all of an endless stdin.
+		b, err := io.ReadAll(io.LimitReader(stdin, registry.DefaultMaxArgs+1))
 		if err != nil {
 			fmt.Fprintf(stderr, "agent: read arguments from stdin: %v\n", err)
 			return 1
 		}
+		if len(b) > registry.DefaultMaxArgs {
+			fmt.Fprintf(stderr, "agent: the arguments on stdin are longer than %d bytes, the most a tool accepts\n", registry.DefaultMaxArgs)
+			return 1
+		}
 		argText = string(b)
+	}
+	ctx, err := sel.withPolicy(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "agent: %v\n", err)
+		return 2
 	}
 	reg, closeTools, err := sel.toolSet(ctx, stderr, nil)
 	if err != nil {

@@ -1,0 +1,248 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The defaults of HTTPOptions.
+const (
+	// DefaultMaxBodyBytes bounds a request body: a tool's arguments are
+	// refused past 1 MiB anyway, and the JSON-RPC envelope is small.
+	DefaultMaxBodyBytes = 4 << 20
+	// DefaultReadHeaderTimeout bounds reading a request's headers.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	// DefaultReadTimeout bounds reading a request's body, so that a
+	// stalled upload does not hold its connection.
+	DefaultReadTimeout = 30 * time.Second
+	// DefaultIdleTimeout is how long a kept-alive connection may wait
+	// for its next request.
+	DefaultIdleTimeout = 2 * time.Minute
+	// ShutdownTimeout is the default grace period: how long ServeHTTP
+	// waits for the calls in flight once its context is done.
+	ShutdownTimeout = 10 * time.Second
+)
+
+// HTTPOptions configures HTTPHandler and ServeHTTP. The zero value is
+// ready to use, without a token: for loopback only.
+type HTTPOptions struct {
+	// Logger receives the transport's logs; nothing is logged when nil.
+	Logger *slog.Logger
+	// Token, when not empty, is the bearer token every MCP request must
+	// carry (Authorization: Bearer TOKEN); others get 401 with a
+	// WWW-Authenticate header. /healthz and /readyz need none.
+	Token string
+	// MaxBodyBytes bounds a request body (413 past it);
+	// DefaultMaxBodyBytes when zero or less.
+	MaxBodyBytes int64
+	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound reading a
+	// request's headers, reading its body, and a kept-alive connection
+	// between requests; the defaults when zero or less. ReadTimeout
+	// does not bound the call itself, which has its tool's timeout.
+	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+	// ShutdownGrace is how long ServeHTTP lets the calls in flight finish
+	// once its context is done; ShutdownTimeout when zero or less.
+	ShutdownGrace time.Duration
+}
+
+func (o *HTTPOptions) withDefaults() HTTPOptions {
+	var v HTTPOptions
+	if o != nil {
+		v = *o
+	}
+	if v.Logger == nil {
+		v.Logger = slog.New(slog.DiscardHandler)
+	}
+	if v.MaxBodyBytes <= 0 {
+		v.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if v.ReadHeaderTimeout <= 0 {
+		v.ReadHeaderTimeout = DefaultReadHeaderTimeout
+	}
+	if v.ReadTimeout <= 0 {
+		v.ReadTimeout = DefaultReadTimeout
+	}
+	if v.IdleTimeout <= 0 {
+		v.IdleTimeout = DefaultIdleTimeout
+	}
+	if v.ShutdownGrace <= 0 {
+		v.ShutdownGrace = ShutdownTimeout
+	}
+	return v
+}
+
+// HTTPHandler returns an http.Handler that serves srv over streamable HTTP
+// in stateless mode: every POST is a request of its own, with no session
+// kept between requests (no Mcp-Session-Id), so any number of replicas can
+// sit behind a load balancer without sticky sessions. Responses are plain
+// JSON.
+//
+// In front of the SDK's handler, in this order: cross-origin requests are
+// refused with 403 (the Origin and Sec-Fetch-Site headers, as the MCP spec
+// requires against DNS rebinding; the SDK also refuses a non-local Host
+// arriving on a loopback address); with opts.Token, a request without the
+// right bearer token gets 401; the body is read within ReadTimeout and
+// MaxBodyBytes (408, 413). A client that goes away cancels its call.
+func HTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
+	o := opts.withDefaults()
+	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		JSONResponse:                 true,
+		Logger:                       o.Logger,
+		MaxRequestBodyBytes:          o.MaxBodyBytes,
+		PropagateRequestCancellation: true,
+	})
+	h = withRequestContext(h)
+	h = readBody(h, o.MaxBodyBytes, o.ReadTimeout)
+	if o.Token != "" {
+		h = requireToken(h, o.Token)
+	}
+	return http.NewCrossOriginProtection().Handler(h)
+}
+
+// requireToken refuses requests without "Authorization: Bearer token". The
+// comparison is of SHA-256 digests in constant time, so that neither the
+// token's bytes nor its length show in the timing. (The SDK's
+// auth.RequireBearerToken sends WWW-Authenticate only along with OAuth
+// resource metadata or scopes, which a static token has none of.)
+func requireToken(next http.Handler, token string) http.Handler {
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, got, _ := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+		gotSum := sha256.Sum256([]byte(strings.TrimSpace(got)))
+		ok := strings.EqualFold(scheme, "Bearer") && subtle.ConstantTimeCompare(gotSum[:], want[:]) == 1
+		if !ok {
+			challenge := `Bearer realm="mcp"`
+			if r.Header.Get("Authorization") != "" {
+				challenge += `, error="invalid_token"`
+			}
+			w.Header().Set("WWW-Authenticate", challenge)
+			http.Error(w, "unauthorized: send the server's token as Authorization: Bearer TOKEN", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// readBody reads a POST body whole, within max bytes and the read timeout,
+// before the SDK sees the request; then it lifts the read deadline, so
+// that a long call is not cut by it.
+func readBody(next http.Handler, max int64, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(timeout)) // not every writer supports it (httptest.ResponseRecorder)
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+		_ = rc.SetReadDeadline(time.Time{})
+		var mbe *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &mbe):
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			return
+		case errors.As(err, &ne) && ne.Timeout():
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("request body not received within %s", timeout), http.StatusRequestTimeout)
+			return
+		case err != nil:
+			http.Error(w, "cannot read the request body", http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestKey is the context key of the HTTP request's own context.
+type requestKey struct{}
+
+// withRequestContext records the request's context in itself, where the
+// tool handler finds it: the SDK passes values on to handlers but, for
+// protocol versions before 2026-07-28, not the request's cancellation.
+func withRequestContext(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, requestKey{}, ctx)))
+	})
+}
+
+// linkRequest returns ctx, cancelled also when the HTTP request it came
+// from ends (its client went away), and a function to release it.
+func linkRequest(ctx context.Context) (context.Context, func()) {
+	rc, ok := ctx.Value(requestKey{}).(context.Context)
+	if !ok {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(rc, func() { cancel(fmt.Errorf("the client went away: %w", context.Cause(rc))) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// ServeHTTP serves srv (see HTTPHandler) on ln until ctx is done, with
+// /healthz (200 while the process serves) and /readyz (200 until shutdown
+// begins, then 503) beside it. When ctx is done it stops accepting, lets
+// the calls in flight finish within opts.ShutdownGrace, and returns nil;
+// calls still running then are cut off and it returns an error. It closes
+// ln.
+func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTPOptions) error {
+	o := opts.withDefaults()
+	var draining atomic.Bool
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if draining.Load() {
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ready\n")
+	})
+	mux.Handle("/", HTTPHandler(srv, &o))
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: o.ReadHeaderTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		// Calls outlive ctx for the grace period.
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:    slog.NewLogLogger(o.Logger.Handler(), slog.LevelDebug),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("toolmcp: serve http on %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	draining.Store(true)
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownGrace)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("calls still running after the grace period of %s were cut off", o.ShutdownGrace)
+		_ = hs.Close()
+	}
+	if serr := <-errc; !errors.Is(serr, http.ErrServerClosed) && serr != nil {
+		err = errors.Join(err, serr)
+	}
+	if err != nil {
+		return fmt.Errorf("toolmcp: shut down http on %s: %w", ln.Addr(), err)
+	}
+	return nil
+}

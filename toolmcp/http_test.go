@@ -1,0 +1,312 @@
+package toolmcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/registry"
+)
+
+const rawCall = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"raw"}}}`
+
+// post sends body to url with the MCP headers and the extra header pairs,
+// and returns the status, the response headers and the body.
+func post(t *testing.T, c *http.Client, url, body string, header ...string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+func TestHTTPToken(t *testing.T) {
+	const token = "s3cret-token-of-the-test"
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{Token: token}))
+	defer ts.Close()
+	tests := []struct {
+		name, auth string
+		status     int
+		challenge  string
+	}{
+		{"no token", "", http.StatusUnauthorized, `Bearer realm="mcp"`},
+		{"wrong token", "Bearer " + token + "x", http.StatusUnauthorized, `Bearer realm="mcp", error="invalid_token"`},
+		{"prefix of the token", "Bearer " + token[:10], http.StatusUnauthorized, `Bearer realm="mcp", error="invalid_token"`},
+		{"wrong scheme", "Basic " + token, http.StatusUnauthorized, `Bearer realm="mcp", error="invalid_token"`},
+		{"right token", "Bearer " + token, http.StatusOK, ""},
+		{"scheme in lower case", "bearer " + token, http.StatusOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h []string
+			if tt.auth != "" {
+				h = []string{"Authorization", tt.auth}
+			}
+			status, header, body := post(t, ts.Client(), ts.URL, rawCall, h...)
+			if status != tt.status || header.Get("WWW-Authenticate") != tt.challenge {
+				t.Errorf("status %d, WWW-Authenticate %q; want %d, %q (%s)", status, header.Get("WWW-Authenticate"), tt.status, tt.challenge, body)
+			}
+			if status == http.StatusOK && !strings.Contains(body, "echo raw") {
+				t.Errorf("body %s", body)
+			}
+		})
+	}
+}
+
+func TestHTTPOrigin(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
+	defer ts.Close()
+	tests := []struct {
+		name   string
+		header []string
+		status int
+	}{
+		{"no origin (not a browser)", nil, http.StatusOK},
+		{"same origin", []string{"Origin", ts.URL}, http.StatusOK},
+		{"cross origin", []string{"Origin", "http://evil.example"}, http.StatusForbidden},
+		{"cross site fetch", []string{"Sec-Fetch-Site", "cross-site"}, http.StatusForbidden},
+		{"rebound host name", []string{"Host", "evil.example"}, http.StatusForbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(rawCall))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for i := 0; i+1 < len(tt.header); i += 2 {
+				if tt.header[i] == "Host" {
+					req.Host = tt.header[i+1]
+					continue
+				}
+				req.Header.Set(tt.header[i], tt.header[i+1])
+			}
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != tt.status {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.status)
+			}
+		})
+	}
+}
+
+func TestHTTPBodyCap(t *testing.T) {
+	const max = 1000
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{MaxBodyBytes: max}))
+	defer ts.Close()
+	pad := func(n int) string { // a valid call of exactly n bytes
+		s := rawCall[:len(rawCall)-1]
+		return s + `,"x":"` + strings.Repeat("p", n-len(s)-len(`,"x":""}`)) + `"}`
+	}
+	for _, tt := range []struct {
+		n      int
+		status int
+	}{{max - 1, http.StatusOK}, {max, http.StatusOK}, {max + 1, http.StatusRequestEntityTooLarge}} {
+		body := pad(tt.n)
+		if len(body) != tt.n {
+			t.Fatalf("pad(%d) has %d bytes", tt.n, len(body))
+		}
+		if status, _, b := post(t, ts.Client(), ts.URL, body); status != tt.status {
+			t.Errorf("%d bytes: status %d, want %d (%s)", tt.n, status, tt.status, b)
+		}
+	}
+}
+
+// TestHTTPStalledUpload announces a body and sends part of it: the server
+// answers 408 once the read timeout passes instead of holding the
+// connection.
+func TestHTTPStalledUpload(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{ReadTimeout: 100 * time.Millisecond}))
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", ts.Listener.Addr())
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no answer to a stalled upload: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("status %d, want 408", resp.StatusCode)
+	}
+}
+
+// slowServer returns a server whose "slow" tool waits for release (then
+// answers "done") or for its context (then reports how it ended on ended).
+func slowServer(t *testing.T) (srvOpts func() *registry.Registry, release chan struct{}, started, ended chan error) {
+	release = make(chan struct{})
+	started = make(chan error, 1)
+	ended = make(chan error, 1)
+	return func() *registry.Registry {
+		tab := testTable()
+		slow := &tab.Entries[5]
+		slow.Timeout = time.Hour
+		slow.Invoke = func(ctx context.Context, args []byte) (string, error) {
+			started <- nil
+			select {
+			case <-release:
+				ended <- nil
+				return "done", nil
+			case <-ctx.Done():
+				ended <- context.Cause(ctx)
+				return "", ctx.Err()
+			}
+		}
+		return registry.MustNew(tab)
+	}, release, started, ended
+}
+
+const slowCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}`
+
+// TestHTTPClientGoneCancels drops the connection of a call in flight: the
+// tool's context is cancelled.
+func TestHTTPClientGoneCancels(t *testing.T) {
+	reg, _, started, ended := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, nil))
+	defer ts.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL, strings.NewReader(slowCall))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	done := make(chan error, 1)
+	go func() {
+		resp, err := ts.Client().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-started
+	cancel()
+	if err := <-ended; !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "client went away") {
+		t.Errorf("the tool's context ended with %v, want the client going away", err)
+	}
+	<-done
+}
+
+// TestServeHTTPDrains ends the server's context with a call in flight (as
+// SIGTERM does): the call finishes and is answered, new connections are
+// refused, and ServeHTTP returns nil.
+func TestServeHTTPDrains(t *testing.T) {
+	reg, release, started, _ := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeHTTP(ctx, ln, srv, nil) }()
+
+	c := &http.Client{Transport: &http.Transport{}}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := c.Get(url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+	}
+	answer := make(chan string, 1)
+	go func() {
+		_, _, body := post(t, c, url, slowCall)
+		answer <- body
+	}()
+	<-started
+	cancel()
+	// The listener closes: a new connection is refused.
+	for {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			break
+		}
+		conn.Close()
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	if body := <-answer; !strings.Contains(body, `"text":"done"`) {
+		t.Errorf("the call in flight was answered %s", body)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("ServeHTTP = %v, want nil", err)
+	}
+}
+
+// TestServeHTTPGraceExceeded cuts off a call that outlasts the grace
+// period, and says so.
+func TestServeHTTPGraceExceeded(t *testing.T) {
+	reg, release, started, _ := slowServer(t)
+	defer close(release)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeHTTP(ctx, ln, srv, &HTTPOptions{ShutdownGrace: time.Millisecond}) }()
+	go func() {
+		req, _ := http.NewRequest("POST", "http://"+ln.Addr().String(), strings.NewReader(slowCall))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-started
+	cancel()
+	err = <-served
+	if err == nil || !strings.Contains(err.Error(), "cut off") {
+		t.Errorf("ServeHTTP = %v, want an error saying calls were cut off", err)
+	}
+}
+
+func TestHTTPOptionsDefaults(t *testing.T) {
+	got := (*HTTPOptions)(nil).withDefaults()
+	got.Logger = nil
+	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, ReadHeaderTimeout: DefaultReadHeaderTimeout,
+		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, ShutdownGrace: ShutdownTimeout}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+}
