@@ -4,9 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"runtime/debug"
 
@@ -208,26 +206,6 @@ func moduleVersion() string {
 		return bi.Main.Version
 	}
 	return "devel"
-}
-
-// ServeStdio serves srv to one client over stdin and stdout, which carry
-// newline-delimited JSON-RPC messages, until stdin ends (nil) or ctx is
-// done (ctx's error). At the end of stdin it first answers the requests
-// already read, so a client may write its requests and close its end. It
-// never closes stdin or stdout; a read of stdin may
-// outlive ServeStdio by as long as stdin stays open.
-func ServeStdio(ctx context.Context, srv *mcp.Server, stdin io.Reader, stdout io.Writer) error {
-	r, w := drained(ctx, stdin, stdout)
-	t := &mcp.IOTransport{Reader: r, Writer: w}
-	err := srv.Run(ctx, t)
-	switch {
-	case err == nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed) && ctx.Err() == nil:
-		return nil
-	case ctx.Err() != nil:
-		return context.Cause(ctx)
-	default:
-		return fmt.Errorf("toolmcp: serve stdio: %w", err)
-	}
 }
 
 // Annotations returns the MCP annotations that toolreg knows of a tool from
