@@ -93,6 +93,10 @@ func sdkServer() *mcp.Server {
 				return nil, nil, ctx.Err()
 			}
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "environ", Description: "The server's environment, one NAME=value a line."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(os.Environ(), "\n")}}}, nil, nil
+		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "exit", Description: "End the server's process."},
 		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
 			os.Exit(3)

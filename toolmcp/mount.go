@@ -9,6 +9,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
@@ -55,6 +58,21 @@ type MountOptions struct {
 	// HTTPClient makes the requests to HTTP servers; when nil, Mount
 	// makes its own, whose idle connections Close closes.
 	HTTPClient *http.Client
+	// Getenv reads the agent's environment for the stdio servers'
+	// minimal environment, Env and Headers; os.Getenv when nil.
+	Getenv func(string) string
+	// Env names, by server NAME, the environment variables passed to
+	// that stdio server besides the minimal set every stdio server gets
+	// (PATH, HOME, USER, LANG, LC_*, TZ, TMPDIR and the like). Nothing
+	// else of the agent's environment, its API keys least of all,
+	// reaches a server.
+	Env map[string][]string
+	// Headers holds, by server NAME, HTTP headers sent to that HTTP
+	// server, each "Name: value"; $VAR and ${VAR} in the value are
+	// expanded from the environment when mounting, and a variable that
+	// is not set is an error. The headers go only to the server's own
+	// host, never along a redirect elsewhere, and are never printed.
+	Headers map[string][]string
 	// Reserved are names remote tools must not take, such as the local
 	// tools' names (Registry.Names); a remote tool whose NAME__tool is
 	// one of them gets a hash suffix instead.
@@ -123,7 +141,8 @@ func (w *warner) printf(format string, args ...any) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	fmt.Fprintf(w.w, format+"\n", args...)
+	// Spec URLs and transport errors may hold credentials.
+	fmt.Fprintln(w.w, redact.String(fmt.Sprintf(format, args...)))
 }
 
 // Mount connects to the MCP servers of specs (see ParseSpec), at the same
@@ -149,6 +168,18 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	headers, err := expandHeaders(parsed, o.Headers, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	for name := range o.Env {
+		if !slices.ContainsFunc(parsed, func(s Spec) bool { return s.Name == name && s.URL == "" }) {
+			return nil, fmt.Errorf("-mcp-env %s: no stdio server of that name is mounted", name)
+		}
+	}
 	if o.HTTPClient == nil {
 		m.ownClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 		o.HTTPClient = m.ownClient
@@ -162,7 +193,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	var wg sync.WaitGroup
 	for i, sp := range parsed {
 		wg.Go(func() {
-			srv, tools, err := connect(ctx, sp, &o, m.warn)
+			srv, tools, err := connect(ctx, sp, &o, headers[sp.Name], m.warn)
 			outs[i] = outcome{srv, tools, err}
 		})
 	}
@@ -185,20 +216,35 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 }
 
 // connect starts a session with the server of sp and lists its tools.
-func connect(ctx context.Context, sp Spec, o *MountOptions, w *warner) (*remoteServer, []*mcp.Tool, error) {
+func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, w *warner) (*remoteServer, []*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
 		fmt.Errorf("no answer within %s", cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)))
 	defer cancel()
 	var t mcp.Transport
 	if sp.URL != "" {
+		hc := o.HTTPClient
+		if len(header) > 0 {
+			u, err := url.Parse(sp.URL)
+			if err != nil {
+				return nil, nil, fmt.Errorf("url: %w", redact.Error(err))
+			}
+			c := *hc
+			base := c.Transport
+			if base == nil {
+				base = http.DefaultTransport
+			}
+			c.Transport = &headerTransport{base: base, host: u.Host, header: header}
+			hc = &c
+		}
 		t = &mcp.StreamableClientTransport{
 			Endpoint:             sp.URL,
-			HTTPClient:           o.HTTPClient,
+			HTTPClient:           hc,
 			DisableStandaloneSSE: true, // no server-initiated messages are used
 		}
 	} else {
 		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
 		cmd.Stderr = o.Stderr
+		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, &mcp.ClientOptions{Logger: o.Logger})

@@ -130,7 +130,7 @@ func longExposed(s string) string {
 func checkRemote(t *testing.T, m *Mounts, s string) {
 	t.Helper()
 	wantNames := []string{
-		s + "__echo", s + "__exit", s + "__fail",
+		s + "__echo", s + "__environ", s + "__exit", s + "__fail",
 		exposedName(s, "files.read", func(string) bool { return false }),
 		s + "__sleep", longExposed(s),
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
 )
 
 const stdioInit = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -35,7 +35,7 @@ type answer struct {
 
 func serveLines(t *testing.T, input string) []answer {
 	t.Helper()
-	srv, err := NewServer(toolreg.New(testTable()), nil)
+	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestServeStdioRewrittenIDs(t *testing.T) {
 // TestServeStdioCancelByClientID cancels a request by the id the client
 // gave it: the gate renames it, and the call ends.
 func TestServeStdioCancelByClientID(t *testing.T) {
-	srv, err := NewServer(toolreg.New(testTable()), nil)
+	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolreg/toolreg/chat"
-	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/redact"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The defaults of the connection, as in the design notes: DeepSeek.

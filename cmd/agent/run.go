@@ -12,8 +12,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -57,6 +57,10 @@ type selection struct {
 	netAllow string
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
+	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,
+	// by server name.
+	mountEnv, mountHeaders serverValues
+	getenv                 env
 }
 
 // specList collects the values of a repeated flag, checking each.
@@ -72,7 +76,25 @@ func (l *specList) Set(v string) error {
 	return nil
 }
 
+// serverValues collects NAME=VALUE flags by server NAME.
+type serverValues map[string][]string
+
+func (v *serverValues) String() string { return "" } // values may be secret
+
+func (v *serverValues) Set(s string) error {
+	server, rest, err := toolmcp.ParseServerValue(s)
+	if err != nil {
+		return err
+	}
+	if *v == nil {
+		*v = serverValues{}
+	}
+	(*v)[server] = append((*v)[server], rest)
+	return nil
+}
+
 func (s *selection) register(fs *flag.FlagSet, getenv env) {
+	s.getenv = getenv
 	fs.StringVar(&s.keep, "tools", getenv("TOOLREG_TOOLS"), "comma-separated tool `ids` to offer (default all; env TOOLREG_TOOLS)")
 	fs.StringVar(&s.drop, "disable", getenv("TOOLREG_DISABLE"), "comma-separated tool `ids` to leave out (env TOOLREG_DISABLE)")
 	fs.StringVar(&s.netAllow, "net-allow", getenv(egress.EnvAllow), "let tools reach these local or private `destinations`, comma-separated hosts, host:port, IPs or CIDRs; all others but public addresses are refused (env "+egress.EnvAllow+")")
@@ -82,6 +104,23 @@ func (s *selection) register(fs *flag.FlagSet, getenv env) {
 // registerMounts adds the -mcp flag.
 func (s *selection) registerMounts(fs *flag.FlagSet) {
 	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
+	fs.Var(&s.mountEnv, "mcp-env", "pass the environment variable VAR to the stdio server NAME, which otherwise gets only PATH, HOME, LANG, TMPDIR and the like: `NAME=VAR`; repeatable")
+	fs.Var(&s.mountHeaders, "mcp-header", "send a header to the HTTP server NAME, $VAR expanded from the environment: `'NAME=Header: value'`, for example 'docs=Authorization: Bearer $DOCS_TOKEN'; repeatable")
+}
+
+// mountEnvs returns the -mcp-env values by server, each a list of
+// variable names.
+func (s *selection) mountEnvs() map[string][]string {
+	var envs map[string][]string
+	for server, vars := range s.mountEnv {
+		if envs == nil {
+			envs = map[string][]string{}
+		}
+		for _, v := range vars {
+			envs[server] = append(envs[server], splitList(v)...)
+		}
+	}
+	return envs
 }
 
 // withPolicy returns ctx with the egress policy of the -net-allow list,
@@ -132,7 +171,8 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 		return nil, close, fmt.Errorf("tool selection: %w", err)
 	}
 	if len(s.mounts) > 0 {
-		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger})
+		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
+			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}
