@@ -54,6 +54,10 @@ type Client struct {
 	// answer to begin and then for each next line (keep-alive comments
 	// count); 5 minutes when zero, no bound when negative.
 	StreamIdleTimeout time.Duration
+	// MaxStreamBytes bounds the size of one streamed answer, in bytes;
+	// DefaultMaxStreamBytes when zero or less. An answer past it fails
+	// with ErrStreamTooLarge and is not retried.
+	MaxStreamBytes int64
 	// Retry says how transient failures are retried.
 	Retry RetryPolicy
 	// Logger receives a debug record per request with its timings and

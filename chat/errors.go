@@ -19,6 +19,15 @@ var ErrMaxSteps = errors.New("too many steps")
 // without its "data: [DONE]" line: the connection was closed early.
 var ErrStreamTruncated = errors.New("stream ended without [DONE]")
 
+// ErrStreamTooLarge is wrapped by the error of a streamed answer larger
+// than Client.MaxStreamBytes.
+var ErrStreamTooLarge = errors.New("streamed answer too large")
+
+// DefaultMaxStreamBytes is the default bound of a streamed answer: far
+// more than any real answer, far less than the memory a runaway stream
+// would take.
+const DefaultMaxStreamBytes = 16 << 20
+
 // APIError is an error answer of the chat completions endpoint, or an error
 // reported inside a streamed answer (StatusCode 0 then).
 type APIError struct {

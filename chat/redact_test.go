@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,6 +27,30 @@ func TestKeyCutAtTheLimit(t *testing.T) {
 			if strings.Contains(msg, testKey[:n]) {
 				t.Fatalf("key cut %d bytes before the limit: the message holds its first %d bytes", before, n)
 			}
+		}
+	}
+}
+
+// TestStreamCap streams answers of about the cap: at and below it they
+// are read, past it the request fails with ErrStreamTooLarge and is not
+// retried.
+func TestStreamCap(t *testing.T) {
+	body := "data: " + chunk(`{"content":"x"}`) + "\n\n"
+	body += "data: " + finish("stop") + "\n\ndata: [DONE]\n\n"
+	size := int64(len(body))
+	for _, tt := range []struct {
+		max     int64
+		tooLong bool
+	}{{size + 1, false}, {size, false}, {size - 20, true}, {size / 2, true}} {
+		f := newFake(t, rawSSE(body), rawSSE(body))
+		c := f.client(nil)
+		c.MaxStreamBytes = tt.max
+		_, err := c.Complete(context.Background(), Request{}, nil)
+		if got := errors.Is(err, ErrStreamTooLarge); got != tt.tooLong {
+			t.Errorf("cap %d, answer %d bytes: err %v, want too large %v", tt.max, size, err, tt.tooLong)
+		}
+		if tt.tooLong && len(f.requests()) != 1 {
+			t.Errorf("cap %d: %d requests, want 1 (no retry)", tt.max, len(f.requests()))
 		}
 	}
 }

@@ -35,9 +35,18 @@ type streamReader struct {
 
 // read consumes body up to [DONE] and returns the assembled answer.
 func (s *streamReader) read(body io.Reader) (*Response, error) {
-	r := bufio.NewReaderSize(body, 32<<10)
+	max := s.client.MaxStreamBytes
+	if max <= 0 {
+		max = DefaultMaxStreamBytes
+	}
+	lr := &io.LimitedReader{R: body, N: max + 1}
+	r := bufio.NewReaderSize(lr, 32<<10)
 	for {
 		line, rerr := r.ReadBytes('\n')
+		if lr.N <= 0 && errors.Is(rerr, io.EOF) {
+			// Not retried: the same request would run away again.
+			return nil, fmt.Errorf("%w: the server sent more than %d bytes without finishing; ask for a shorter answer (max_tokens) or check the server", ErrStreamTooLarge, max)
+		}
 		if len(line) > 0 {
 			s.touch()
 			done, err := s.line(line)
