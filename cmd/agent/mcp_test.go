@@ -145,3 +145,31 @@ func TestListenMCPLoopback(t *testing.T) {
 	}
 	ln.Close()
 }
+
+// endless is a stdin that never ends.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestCallStdinCap reads the arguments of agent call - from an endless
+// stdin: it stops past the cap and says so.
+func TestCallStdinCap(t *testing.T) {
+	in := &endless{}
+	var stderr lockedBuffer
+	c := &cli{stdin: in, stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
+	if code := c.run(context.Background(), []string{"call", "word_count", "-"}); code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "longer than 1048576 bytes") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if in.n > 2<<20 {
+		t.Errorf("read %d bytes of stdin, want not much past the cap", in.n)
+	}
+}
