@@ -53,7 +53,10 @@ func (j *job) expire() {
 	j.mu.Lock()
 	c := j.cur
 	j.mu.Unlock()
-	if c == nil {
+	// A firing of the timer's previous arm that ran late finds the job
+	// serving another call, whose time has not come: it is ignored (timers
+	// never fire early on the monotonic clock).
+	if c == nil || time.Now().Before(c.expiresAt) {
 		return
 	}
 	c.cancel(context.DeadlineExceeded, errDeadline)
@@ -119,7 +122,8 @@ func (r *runner) call(parent context.Context, timeout time.Duration, invoke func
 	j := r.jobs.Get().(*job)
 	j.invoke = invoke
 	j.args = append(j.args[:0], args...)
-	c = &callCtx{parent: parent, deadline: time.Now().Add(timeout)}
+	now := time.Now()
+	c = &callCtx{parent: parent, deadline: now.Add(timeout), expiresAt: now.Add(timeout)}
 	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
 		c.deadline = d
 	}
@@ -182,6 +186,9 @@ func (r *runner) recycleAnswered(j *job) {
 type callCtx struct {
 	parent   context.Context
 	deadline time.Time
+	// expiresAt is when the tool's timeout ends the call (deadline may be
+	// the caller's, sooner); it keeps its monotonic clock reading.
+	expiresAt time.Time
 
 	mu    sync.Mutex
 	done  chan struct{}
