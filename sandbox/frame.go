@@ -1,0 +1,118 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// The framing between a pool and its workers, one frame per message on
+// a pipe per direction:
+//
+//	frame    = length:uint32be body              (length = len(body) ≤ maxFrame)
+//	hello    = 'H' JSON(Enforcement)             worker → pool, once, after restricting
+//	request  = 'C' deadline:int64be idlen:uint16be id args
+//	response = 'R' kind:uint8 text               kind 0 is success
+//
+// deadline is in Unix nanoseconds, 0 for none. A worker handles one
+// request at a time.
+const (
+	frameHello    = 'H'
+	frameRequest  = 'C'
+	frameResponse = 'R'
+
+	// maxFrame bounds a frame in either direction.
+	maxFrame = 64 << 20
+)
+
+var errFrameTooLarge = errors.New("frame too large")
+
+// writeFrame writes one frame; the header and the body go out in one
+// write, so a frame is never interleaved with anything else.
+func writeFrame(w io.Writer, buf []byte, parts ...[]byte) ([]byte, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n > maxFrame {
+		return buf, fmt.Errorf("writing a frame of %d bytes: %w", n, errFrameTooLarge)
+	}
+	buf = binary.BigEndian.AppendUint32(buf[:0], uint32(n))
+	for _, p := range parts {
+		buf = append(buf, p...)
+	}
+	_, err := w.Write(buf)
+	return buf, err
+}
+
+// readFrame reads one frame body into buf (grown as needed). A clean end
+// of the stream before the first byte is io.EOF; one inside a frame is
+// io.ErrUnexpectedEOF.
+func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
+	var hdr [4]byte
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		return buf, err
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n > maxFrame {
+		return buf, fmt.Errorf("reading a frame of %d bytes: %w", n, errFrameTooLarge)
+	}
+	if n == 0 {
+		return buf, errors.New("empty frame")
+	}
+	if cap(buf) < int(n) {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return buf, err
+	}
+	return buf, nil
+}
+
+// request is a decoded request frame.
+type request struct {
+	deadline int64
+	id       string
+	args     []byte
+}
+
+func requestHeader(deadline int64, id string) ([]byte, error) {
+	if len(id) > math.MaxUint16 {
+		return nil, fmt.Errorf("tool id of %d bytes is too long", len(id))
+	}
+	h := make([]byte, 0, 11+len(id))
+	h = append(h, frameRequest)
+	h = binary.BigEndian.AppendUint64(h, uint64(deadline))
+	h = binary.BigEndian.AppendUint16(h, uint16(len(id)))
+	return append(h, id...), nil
+}
+
+func parseRequest(body []byte) (request, error) {
+	if len(body) < 11 || body[0] != frameRequest {
+		return request{}, errors.New("malformed request frame")
+	}
+	d := int64(binary.BigEndian.Uint64(body[1:9]))
+	n := int(binary.BigEndian.Uint16(body[9:11]))
+	if len(body) < 11+n {
+		return request{}, errors.New("malformed request frame: id past the end")
+	}
+	return request{deadline: d, id: string(body[11 : 11+n]), args: body[11+n:]}, nil
+}
+
+func parseResponse(body []byte) (Kind, string, error) {
+	if len(body) < 2 || body[0] != frameResponse {
+		return 0, "", errors.New("malformed response frame")
+	}
+	k := Kind(body[1])
+	if k > KindPanic {
+		return 0, "", fmt.Errorf("malformed response frame: kind %d", body[1])
+	}
+	return k, string(body[2:]), nil
+}

@@ -1,0 +1,194 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// The test binary is its own worker: run with workerArg first, it serves
+// the probe tools below; run with fakeArg, it plays a worker on a kernel
+// without restrictions.
+const (
+	workerArg = "-sandbox-test-worker"
+	fakeArg   = "-sandbox-test-fake-unenforced"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case workerArg:
+			if err := Serve(context.Background(), os.Args[2:], Worker{Handler: probe, Classify: classify}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			os.Exit(0)
+		case fakeArg:
+			os.Exit(fakeUnenforced())
+		}
+	}
+	os.Exit(m.Run())
+}
+
+// fakeUnenforced says hello as a worker that enforces nothing, then
+// echoes.
+func fakeUnenforced() int {
+	out := os.NewFile(responseFD, "responses")
+	body, _ := json.Marshal(hello{Enforcement: Enforcement{OS: runtime.GOOS, Missing: []string{"no Landlock (fake)"}}})
+	if _, err := writeFrame(out, nil, []byte{frameHello}, body); err != nil {
+		return 1
+	}
+	return 0
+}
+
+var errBadArgs = errors.New("bad probe arguments")
+
+func classify(err error) Kind {
+	if errors.Is(err, errBadArgs) {
+		return KindBadArguments
+	}
+	return KindTool
+}
+
+// probeArgs are the arguments of the probe tools.
+type probeArgs struct {
+	Path string `json:"path,omitempty"`
+	Port int    `json:"port,omitempty"`
+}
+
+// probe runs the test tools. Each attempts one action through raw system
+// calls and answers "ok", or fails with the errno's name.
+func probe(ctx context.Context, id string, raw []byte) (string, error) {
+	var a probeArgs
+	if id != "spin" && id != "echo" && len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return "", fmt.Errorf("%w: %v", errBadArgs, err)
+		}
+	}
+	errno := func(op string, err error) error { return fmt.Errorf("%s: %s", op, errnoName(err)) }
+	switch id {
+	case "echo":
+		return string(raw), nil
+	case "create":
+		fd, err := syscall.Open(a.Path, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644)
+		if err != nil {
+			return "", errno("open", err)
+		}
+		syscall.Close(fd)
+		return "ok", nil
+	case "unlink":
+		if err := syscall.Unlink(a.Path); err != nil {
+			return "", errno("unlink", err)
+		}
+		return "ok", nil
+	case "read":
+		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errno("open", err)
+		}
+		defer syscall.Close(fd)
+		buf := make([]byte, 4096)
+		n, err := syscall.Read(fd, buf)
+		if err != nil {
+			return "", errno("read", err)
+		}
+		return string(buf[:n]), nil
+	case "execve":
+		// On success the worker becomes the program and the call fails
+		// as a crash.
+		err := syscall.Exec(a.Path, []string{a.Path}, nil)
+		return "", errno("execve", err)
+	case "forkexec":
+		pid, err := syscall.ForkExec(a.Path, []string{a.Path}, &syscall.ProcAttr{})
+		if err != nil {
+			return "", errno("fork/exec", err)
+		}
+		var ws syscall.WaitStatus
+		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
+			return "", errno("wait4", err)
+		}
+		return fmt.Sprintf("exit %d", ws.ExitStatus()), nil
+	case "tcp", "udp", "unix":
+		return dial(id, a)
+	case "env":
+		env := os.Environ()
+		return strings.Join(env, "\n"), nil
+	case "spin":
+		for {
+		}
+	case "block":
+		fmt.Println("blocking")
+		select {}
+	case "selfkill":
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	case "goroutine_panic":
+		go panic("boom in a goroutine")
+		select {}
+	case "panic":
+		panic("boom")
+	case "exit":
+		os.Exit(3)
+	case "goexit":
+		runtime.Goexit()
+	case "fail":
+		return "", errors.New("the tool failed")
+	case "badargs":
+		return "", fmt.Errorf("%w: field x", errBadArgs)
+	}
+	return "", fmt.Errorf("%w: no tool %q", errBadArgs, id)
+}
+
+// dial opens a socket of the kind id and connects it to the loopback
+// port, or the unix socket at a.Path, with raw system calls; for UDP it
+// sends one datagram.
+func dial(id string, a probeArgs) (string, error) {
+	var fd int
+	var err error
+	switch id {
+	case "tcp":
+		fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	case "udp":
+		fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	case "unix":
+		fd, err = syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	}
+	if err != nil {
+		return "", fmt.Errorf("socket: %s", errnoName(err))
+	}
+	defer syscall.Close(fd)
+	var sa syscall.Sockaddr = &syscall.SockaddrInet4{Port: a.Port, Addr: [4]byte{127, 0, 0, 1}}
+	if id == "unix" {
+		sa = &syscall.SockaddrUnix{Name: a.Path}
+	}
+	if id == "udp" {
+		if err := syscall.Sendto(fd, []byte("probe"), 0, sa); err != nil {
+			return "", fmt.Errorf("sendto: %s", errnoName(err))
+		}
+		return "ok", nil
+	}
+	if err := syscall.Connect(fd, sa); err != nil {
+		return "", fmt.Errorf("connect: %s", errnoName(err))
+	}
+	return "ok", nil
+}
+
+func errnoName(err error) string {
+	var e syscall.Errno
+	if errors.As(err, &e) {
+		switch e {
+		case syscall.EACCES:
+			return "EACCES"
+		case syscall.EPERM:
+			return "EPERM"
+		}
+		return fmt.Sprintf("errno %d (%v)", uintptr(e), e)
+	}
+	return err.Error()
+}

@@ -1,0 +1,180 @@
+package sandbox
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// RuntimeReadPaths are the only files and directories a worker may read
+// when its tools do not declare tool.ReadFiles: what the Go runtime and
+// the standard library read on their own. This is the one list; paths
+// missing on a machine are skipped. The worker's own executable is added
+// to it at run time.
+var RuntimeReadPaths = []string{
+	// time: the local zone and the zone database.
+	"/etc/localtime",
+	"/etc/timezone",
+	"/usr/share/zoneinfo",
+	"/usr/lib/zoneinfo",
+	"/usr/share/lib/zoneinfo",
+	// crypto/x509: system roots (root_linux.go's files and directories).
+	"/etc/ssl/certs",
+	"/etc/ssl/cert.pem",
+	"/etc/pki/tls/certs",
+	"/etc/pki/tls/cacert.pem",
+	"/etc/pki/ca-trust/extracted/pem",
+	"/etc/ca-certificates",
+	"/usr/share/ca-certificates",
+	"/usr/local/share/ca-certificates",
+	"/etc/certs",
+	// net: the resolver's configuration.
+	"/etc/resolv.conf",
+	"/etc/hosts",
+	"/etc/nsswitch.conf",
+	"/etc/host.conf",
+	"/etc/services",
+	"/etc/protocols",
+	"/etc/gai.conf",
+	// devices every Go program may open.
+	"/dev/null",
+	"/dev/urandom",
+	"/dev/random",
+}
+
+// ExecReadPaths are the directories a worker whose tools declare
+// tool.Exec may read and execute from even without tool.ReadFiles: the
+// programs and the libraries and configuration the dynamic loader reads.
+var ExecReadPaths = []string{"/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/opt"}
+
+// deniedEnv are never passed to a worker, whatever the configuration.
+var deniedEnv = []string{"LLM_API_KEY"}
+
+// baseEnv are passed to every worker from the parent's environment: they
+// steer the Go runtime and the standard library, not tools.
+var baseEnv = []string{"TZ", "GODEBUG", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "LANG", "LC_ALL"}
+
+// workerEnv is the environment of a worker for caps: the base variables,
+// TMPDIR set to tempDir, PATH and HOME when caps has Exec, and the named
+// tool variables when caps has Env. Nothing in deniedEnv is ever
+// included.
+func workerEnv(environ []string, names []string, caps tool.Capability, tempDir string) []string {
+	keep := slices.Clone(baseEnv)
+	if caps&tool.Exec != 0 {
+		keep = append(keep, "PATH", "HOME")
+	}
+	if caps&tool.Env != 0 {
+		keep = append(keep, names...)
+	}
+	var env []string
+	for _, kv := range environ {
+		k, _, ok := strings.Cut(kv, "=")
+		if !ok || k == "TMPDIR" || slices.Contains(deniedEnv, k) || !slices.Contains(keep, k) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	if tempDir != "" {
+		env = append(env, "TMPDIR="+tempDir)
+	}
+	return env
+}
+
+// spec is what a worker is told on its command line: the capabilities
+// of its tools and the directories they may write.
+type spec struct {
+	caps    tool.Capability
+	workDir string
+	tempDir string
+}
+
+func (s spec) args() []string {
+	return []string{"-caps", s.caps.String(), "-workdir", s.workDir, "-tempdir", s.tempDir}
+}
+
+func parseSpec(args []string) (spec, error) {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	capsText := fs.String("caps", "", "capabilities")
+	var s spec
+	fs.StringVar(&s.workDir, "workdir", "", "workspace")
+	fs.StringVar(&s.tempDir, "tempdir", "", "temporary directory")
+	if err := fs.Parse(args); err != nil {
+		return spec{}, fmt.Errorf("worker arguments: %w", err)
+	}
+	caps, ok := tool.ParseCapabilities(*capsText)
+	if !ok {
+		return spec{}, fmt.Errorf("worker arguments: -caps %q: unknown capability", *capsText)
+	}
+	s.caps = caps
+	for _, d := range []*string{&s.workDir, &s.tempDir} {
+		if *d == "" || !filepath.IsAbs(*d) {
+			return spec{}, fmt.Errorf("worker arguments: directory %q is not absolute", *d)
+		}
+	}
+	return s, nil
+}
+
+// Enforcement says which restrictions a worker has in force.
+type Enforcement struct {
+	// OS is runtime.GOOS.
+	OS string `json:"os"`
+	// Caps are the capabilities the worker's restrictions allow.
+	Caps string `json:"caps"`
+	// LandlockABI is the Landlock ABI version in force, 0 for none.
+	LandlockABI int `json:"landlock_abi"`
+	// Seccomp is true when the socket filter is installed (only for
+	// capability sets without tool.Network).
+	Seccomp bool `json:"seccomp"`
+	// NoNewPrivs is true when the worker cannot gain privileges by
+	// executing set-user-ID programs.
+	NoNewPrivs bool `json:"no_new_privs"`
+	// Missing lists the restrictions the capabilities call for that are
+	// not enforced, in words; empty when all are.
+	Missing []string `json:"missing,omitempty"`
+}
+
+// Enforced reports whether every restriction the capabilities call for
+// is in force.
+func (e Enforcement) Enforced() bool { return len(e.Missing) == 0 }
+
+// String summarises e for logs and `agent tools -v`.
+func (e Enforcement) String() string {
+	if e.Enforced() {
+		return fmt.Sprintf("enforced (%s, Landlock ABI %d, seccomp %t)", e.OS, e.LandlockABI, e.Seccomp)
+	}
+	return fmt.Sprintf("not enforced on %s/Landlock ABI %d: %s", e.OS, e.LandlockABI, strings.Join(e.Missing, "; "))
+}
+
+// missing lists what is not enforced for caps on a kernel with Landlock
+// ABI abi, with or without the socket filter.
+func missing(caps tool.Capability, abi int, seccompOn bool) []string {
+	var m []string
+	if runtime.GOOS != "linux" {
+		return []string{"no kernel restrictions on " + runtime.GOOS + ": process isolation only"}
+	}
+	if abi < 1 {
+		m = append(m, "no Landlock: file reads, writes and program execution are not restricted")
+	}
+	if abi >= 1 && abi < 3 {
+		m = append(m, "truncate(2) is not restricted (needs Landlock ABI 3)")
+	}
+	if caps&tool.Network == 0 && !seccompOn {
+		if abi < 4 {
+			m = append(m, "TCP connect and bind are not restricted (needs Landlock ABI 4)")
+		}
+		if abi < 10 {
+			m = append(m, "UDP, raw and unix sockets are not restricted (no seccomp socket filter)")
+		}
+	}
+	if abi < 6 {
+		m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+	}
+	return m
+}

@@ -1,0 +1,317 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// dirs are a test's workspace, temp directory and a third directory
+// outside both.
+type dirs struct{ work, temp, other string }
+
+func newDirs(t *testing.T) dirs {
+	t.Helper()
+	root := t.TempDir()
+	d := dirs{filepath.Join(root, "work"), filepath.Join(root, "tmp"), filepath.Join(root, "other")}
+	for _, p := range []string{d.work, d.temp, d.other} {
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+func newPool(t *testing.T, d dirs, edit func(*Config)) *Pool {
+	t.Helper()
+	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}}
+	if edit != nil {
+		edit(&c)
+	}
+	p, err := NewPool(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// needLandlock skips a test on a kernel without the Landlock ABI it
+// needs.
+func needLandlock(t *testing.T, abi int) {
+	t.Helper()
+	if got := landlockABI(); got < abi {
+		t.Skipf("this kernel offers Landlock ABI %d; the test needs %d", got, abi)
+	}
+}
+
+func call(t *testing.T, p *Pool, id string, caps tool.Capability, a probeArgs) (string, error) {
+	t.Helper()
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Call(context.Background(), id, caps, raw)
+}
+
+// wantDenied checks that err is a tool error reporting EACCES or EPERM.
+func wantDenied(t *testing.T, what string, err error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindTool || !(strings.Contains(e.Msg, "EACCES") || strings.Contains(e.Msg, "EPERM")) {
+		t.Errorf("%s: got %v, want a tool error with EACCES or EPERM", what, err)
+	}
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func TestWriteFiles(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, dir := range []string{d.work, d.temp, d.other} {
+		path := filepath.Join(dir, "new")
+		_, err := call(t, p, "create", tool.Unsafe, probeArgs{Path: path})
+		wantDenied(t, "create without write_files in "+dir, err)
+		if exists(path) {
+			t.Errorf("%s was created without write_files", path)
+		}
+	}
+	victim := filepath.Join(d.work, "victim")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := call(t, p, "unlink", tool.Unsafe, probeArgs{Path: victim})
+	wantDenied(t, "unlink without write_files", err)
+	if !exists(victim) {
+		t.Error("the file was removed without write_files")
+	}
+
+	// With write_files: the workspace and the temp directory, nothing else.
+	caps := tool.WriteFiles | tool.Unsafe
+	for _, dir := range []string{d.work, d.temp} {
+		path := filepath.Join(dir, "new")
+		if got, err := call(t, p, "create", caps, probeArgs{Path: path}); err != nil || got != "ok" {
+			t.Errorf("create with write_files in %s: %q, %v; want ok", dir, got, err)
+		}
+		if !exists(path) {
+			t.Errorf("%s was not created", path)
+		}
+	}
+	outside := filepath.Join(d.other, "new")
+	_, err = call(t, p, "create", caps, probeArgs{Path: outside})
+	wantDenied(t, "create with write_files outside the workspace", err)
+	if exists(outside) {
+		t.Errorf("%s was created outside the workspace", outside)
+	}
+	if got, err := call(t, p, "unlink", caps, probeArgs{Path: victim}); err != nil || got != "ok" {
+		t.Errorf("unlink with write_files: %q, %v; want ok", got, err)
+	}
+	if exists(victim) {
+		t.Error("the file is still there after unlink with write_files")
+	}
+}
+
+func TestReadFiles(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	secret := filepath.Join(d.other, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{secret, "/etc/passwd"} {
+		got, err := call(t, p, "read", tool.Unsafe, probeArgs{Path: path})
+		wantDenied(t, "read of "+path+" without read_files", err)
+		if got != "" {
+			t.Errorf("read of %s without read_files answered %q", path, got)
+		}
+	}
+	// What the runtime needs stays readable.
+	if _, err := os.Stat("/etc/hosts"); err == nil {
+		if _, err := call(t, p, "read", tool.Unsafe, probeArgs{Path: "/etc/hosts"}); err != nil {
+			t.Errorf("read of /etc/hosts (in RuntimeReadPaths): %v", err)
+		}
+	}
+	got, err := call(t, p, "read", tool.ReadFiles|tool.Unsafe, probeArgs{Path: secret})
+	if err != nil || got != "s3cret" {
+		t.Errorf("read with read_files: %q, %v; want s3cret", got, err)
+	}
+}
+
+func TestExec(t *testing.T) {
+	needLandlock(t, 1)
+	prog := "/bin/true"
+	if _, err := os.Stat(prog); err != nil {
+		t.Skipf("no %s: %v", prog, err)
+	}
+	p := newPool(t, newDirs(t), nil)
+	_, err := call(t, p, "execve", tool.Unsafe, probeArgs{Path: prog})
+	wantDenied(t, "execve without exec", err)
+	// Nothing happened: the worker is still itself and serves the next call.
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
+		t.Errorf("the call after a denied execve: %q, %v; want {}", got, err)
+	}
+	_, err = call(t, p, "forkexec", tool.Unsafe, probeArgs{Path: prog})
+	wantDenied(t, "fork and exec without exec", err)
+
+	got, err := call(t, p, "forkexec", tool.Exec|tool.Unsafe, probeArgs{Path: prog})
+	if err != nil || got != "exit 0" {
+		t.Errorf("fork and exec with exec: %q, %v; want exit 0", got, err)
+	}
+}
+
+// acceptedBefore connects to ln itself and reports how many connections
+// were accepted before its own: a connect completes in the kernel before
+// accept, so a connection the probe made would come first.
+func acceptedBefore(t *testing.T, ln net.Listener) int {
+	t.Helper()
+	c, err := net.Dial(ln.Addr().Network(), ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	n := 0
+	for {
+		a, err := ln.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := a.RemoteAddr().String() == c.LocalAddr().String()
+		a.Close()
+		if mine {
+			return n
+		}
+		n++
+	}
+}
+
+func TestNetwork(t *testing.T) {
+	needLandlock(t, 4)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+
+	_, err = call(t, p, "tcp", tool.Unsafe, probeArgs{Port: port})
+	wantDenied(t, "TCP connect without network", err)
+	if n := acceptedBefore(t, ln); n != 0 {
+		t.Errorf("the listener accepted %d connections from a worker without network", n)
+	}
+
+	udp, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	_, err = call(t, p, "udp", tool.Unsafe, probeArgs{Port: udp.LocalAddr().(*net.UDPAddr).Port})
+	wantDenied(t, "UDP send without network", err)
+	// A loopback datagram is queued before sendto returns: none may be.
+	if n := pendingDatagrams(t, udp); n != 0 {
+		t.Errorf("%d datagrams arrived from a worker without network", n)
+	}
+
+	sock := filepath.Join(d.other, "s")
+	ul, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ul.Close()
+	_, err = call(t, p, "unix", tool.Unsafe, probeArgs{Path: sock})
+	wantDenied(t, "unix socket connect without network", err)
+
+	got, err := call(t, p, "tcp", tool.Network|tool.Unsafe, probeArgs{Port: port})
+	if err != nil || got != "ok" {
+		t.Errorf("TCP connect with network: %q, %v; want ok", got, err)
+	}
+	if n := acceptedBefore(t, ln); n != 1 {
+		t.Errorf("the listener accepted %d connections from a worker with network, want 1", n)
+	}
+}
+
+func TestEnvironment(t *testing.T) {
+	d := newDirs(t)
+	environ := []string{"LLM_API_KEY=sk-secret", "SEARXNG_URL=http://127.0.0.1:1", "HOME=/root", "PATH=/usr/bin", "TZ=UTC", "TMPDIR=/elsewhere"}
+	p := newPool(t, d, func(c *Config) {
+		c.Environ = environ
+		c.Env = []string{"SEARXNG_URL", "LLM_API_KEY"}
+	})
+	for _, tc := range []struct {
+		caps tool.Capability
+		want []string
+	}{
+		{tool.Unsafe, []string{"TMPDIR=" + d.temp, "TZ=UTC"}},
+		{tool.Env | tool.Unsafe, []string{"SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=" + d.temp, "TZ=UTC"}},
+		{tool.Exec | tool.Unsafe, []string{"HOME=/root", "PATH=/usr/bin", "TMPDIR=" + d.temp, "TZ=UTC"}},
+	} {
+		got, err := call(t, p, "env", tc.caps, probeArgs{})
+		if err != nil {
+			t.Fatalf("env with %s: %v", tc.caps, err)
+		}
+		vars := strings.Split(got, "\n")
+		slices.Sort(vars)
+		if diff := cmp.Diff(tc.want, vars); diff != "" {
+			t.Errorf("environment with %s (-want +got):\n%s", tc.caps, diff)
+		}
+	}
+}
+
+func TestEnforcementReported(t *testing.T) {
+	needLandlock(t, 1)
+	p := newPool(t, newDirs(t), nil)
+	got, err := p.Enforcement(context.Background(), tool.Unsafe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Check(tool.Unsafe)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("worker's enforcement against Check (-want +got):\n%s", diff)
+	}
+	if got.LandlockABI == 0 || !got.NoNewPrivs {
+		t.Errorf("enforcement %+v: want Landlock and no_new_privs", got)
+	}
+}
+
+// pendingDatagrams counts the datagrams queued on c, without waiting.
+func pendingDatagrams(t *testing.T, c net.PacketConn) int {
+	t.Helper()
+	sc, err := c.(*net.UDPConn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = sc.Read(func(fd uintptr) bool {
+		buf := make([]byte, 64)
+		for {
+			_, _, err := syscall.Recvfrom(int(fd), buf, syscall.MSG_DONTWAIT)
+			if err != nil {
+				return true
+			}
+			n++
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+)
+
+// Handler runs the tool id with its JSON arguments, in a worker, and
+// returns the tool's answer.
+type Handler func(ctx context.Context, id string, args []byte) (string, error)
+
+// Worker is the worker side of a Pool: what Serve needs to run tools.
+type Worker struct {
+	// Handler runs the tools. Required.
+	Handler Handler
+	// Classify says whether a Handler error is KindBadArguments or
+	// KindTool; every error is KindTool when it is nil.
+	Classify func(error) Kind
+	// Logger receives the worker's own messages (on its stderr, which
+	// the pool forwards to its log); slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// The file descriptors of a worker's pipes, as the pool passes them
+// (exec.Cmd.ExtraFiles).
+const (
+	requestFD  = 3
+	responseFD = 4
+)
+
+// hello is the first frame of a worker: what it enforces, or why it
+// could not restrict itself.
+type hello struct {
+	Enforcement
+	Error string `json:"error,omitempty"`
+}
+
+// Serve runs the worker side of a Pool: the program calls it, before
+// anything else, when its first argument is the hidden argument the
+// pool was configured with, and passes the arguments after it. Serve
+// restricts the process for good to the capabilities named in args
+// (see Enforcement), reports what it enforces, then runs one request
+// at a time until the pool closes the request pipe (it returns nil) or
+// ctx is done. A worker that cannot restrict itself reports why and
+// accepts no work.
+func Serve(ctx context.Context, args []string, w Worker) error {
+	in := os.NewFile(requestFD, "requests")
+	out := os.NewFile(responseFD, "responses")
+	if in == nil || out == nil {
+		return errors.New("sandbox worker: the request and response pipes are missing (fds 3 and 4)")
+	}
+	defer in.Close()
+	defer out.Close()
+	return serve(ctx, args, in, out, w)
+}
+
+func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Worker) error {
+	if w.Handler == nil {
+		return errors.New("sandbox worker: no Handler")
+	}
+	log := w.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s, err := parseSpec(args)
+	var h hello
+	if err == nil {
+		h.Enforcement, err = restrict(s)
+	}
+	if err != nil {
+		h.Error = err.Error()
+	}
+	body, jerr := json.Marshal(h)
+	if jerr != nil {
+		return fmt.Errorf("sandbox worker: encoding hello: %w", jerr)
+	}
+	if _, werr := writeFrame(out, nil, []byte{frameHello}, body); werr != nil {
+		return fmt.Errorf("sandbox worker: writing hello: %w", werr)
+	}
+	if err != nil {
+		return fmt.Errorf("sandbox worker: %w", err)
+	}
+
+	r := bufio.NewReaderSize(in, 64<<10)
+	var rbuf, wbuf []byte
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		rbuf, err = readFrame(r, rbuf)
+		if errors.Is(err, io.EOF) {
+			return nil // the pool is done with this worker
+		}
+		if err != nil {
+			return fmt.Errorf("sandbox worker: reading a request: %w", err)
+		}
+		req, err := parseRequest(rbuf)
+		if err != nil {
+			return fmt.Errorf("sandbox worker: %w", err)
+		}
+		kind, text := w.run(ctx, log, req)
+		if len(text) > maxFrame-2 {
+			kind, text = KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
+		}
+		wbuf, err = writeFrame(out, wbuf, []byte{frameResponse, byte(kind)}, []byte(text))
+		if err != nil {
+			return fmt.Errorf("sandbox worker: writing a response: %w", err)
+		}
+	}
+}
+
+type outcome struct {
+	kind Kind // 0 for success
+	text string
+}
+
+// run calls the handler in a goroutine of its own, so that a recovered
+// panic or runtime.Goexit ends that goroutine and not the worker.
+func (w Worker) run(ctx context.Context, log *slog.Logger, req request) (Kind, string) {
+	if req.deadline != 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.deadline))
+		defer cancel()
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		returned := false
+		defer func() {
+			if returned {
+				return
+			}
+			if v := recover(); v != nil {
+				log.Error("tool panicked", "tool", req.id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				done <- outcome{KindPanic, fmt.Sprint(v)}
+				return
+			}
+			done <- outcome{KindPanic, "the tool ended its goroutine with runtime.Goexit"}
+		}()
+		text, err := w.Handler(ctx, req.id, req.args)
+		returned = true
+		if err != nil {
+			k := KindTool
+			if w.Classify != nil {
+				if c := w.Classify(err); c == KindBadArguments || c == KindTool || c == KindPanic {
+					k = c
+				}
+			}
+			done <- outcome{k, err.Error()}
+			return
+		}
+		done <- outcome{0, text}
+	}()
+	o := <-done
+	return o.kind, o.text
+}
