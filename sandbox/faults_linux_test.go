@@ -1,0 +1,272 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+func wantKind(t *testing.T, what string, err error, kind Kind, msg string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != kind || !strings.Contains(e.Msg, msg) {
+		t.Errorf("%s: got %v, want kind %q with %q in the message", what, err, kind, msg)
+	}
+}
+
+// liveWorkers returns the pids of the pool's workers.
+func liveWorkers(p *Pool) []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var pids []int
+	for w := range p.live {
+		pids = append(pids, w.pid())
+	}
+	return pids
+}
+
+func TestToolErrorsKeepTheWorker(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	for _, tc := range []struct {
+		id   string
+		kind Kind
+		msg  string
+	}{
+		{"fail", KindTool, "the tool failed"},
+		{"badargs", KindBadArguments, "bad probe arguments: field x"},
+		{"panic", KindPanic, "boom"},
+		{"goexit", KindPanic, "runtime.Goexit"},
+	} {
+		before := liveWorkers(p)
+		_, err := call(t, p, tc.id, tool.Unsafe, probeArgs{})
+		wantKind(t, tc.id, err, tc.kind, tc.msg)
+		after := liveWorkers(p)
+		if len(before) == 1 && (len(after) != 1 || after[0] != before[0]) {
+			t.Errorf("%s: workers %v before, %v after; want the same one", tc.id, before, after)
+		}
+	}
+}
+
+func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	for _, tc := range []struct {
+		id, msg string
+	}{
+		{"goroutine_panic", "panic: boom in a goroutine"},
+		{"exit", "exit status 3"},
+		{"selfkill", "signal: killed"},
+	} {
+		_, err := call(t, p, tc.id, tool.Unsafe, probeArgs{})
+		wantKind(t, tc.id, err, KindCrashed, tc.msg)
+		if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
+			t.Errorf("the call after %s: %q, %v; want {}", tc.id, got, err)
+		}
+	}
+}
+
+func TestWorkerKilledMidCall(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	if err := p.Warm(context.Background(), tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	pids := liveWorkers(p)
+	if len(pids) != 1 {
+		t.Fatalf("workers %v, want one", pids)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(t, p, "block", tool.Unsafe, probeArgs{})
+		errc <- err
+	}()
+	// The tool says "blocking" on its stdout once it runs.
+	p.mu.Lock()
+	var w *worker
+	for x := range p.live {
+		w = x
+	}
+	p.mu.Unlock()
+	for !strings.Contains(w.tail.String(), "blocking") {
+		time.Sleep(time.Millisecond)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, "block, killed", <-errc, KindCrashed, "signal: killed")
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
+		t.Errorf("the call after the kill: %q, %v; want {}", got, err)
+	}
+}
+
+func TestCancelKillsTheWorker(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.Call(ctx, "echo", tool.Unsafe, nil)
+	wantKind(t, "cancelled before the call", err, KindCancelled, "killed")
+
+	if err := p.Warm(context.Background(), tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	var w *worker
+	for x := range p.live {
+		w = x
+	}
+	p.mu.Unlock()
+	ctx, cancel = context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p.Call(ctx, "block", tool.Unsafe, nil)
+		errc <- err
+	}()
+	for !strings.Contains(w.tail.String(), "blocking") {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	err = <-errc
+	wantKind(t, "cancelled during the call", err, KindCancelled, "killed")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want it to wrap context.Canceled", err)
+	}
+	<-w.exited
+	if st := w.cmd.ProcessState; st == nil || st.String() != "signal: killed" {
+		t.Errorf("the worker of the cancelled call ended with %v, want signal: killed", st)
+	}
+}
+
+func TestRequireRefusesUnenforced(t *testing.T) {
+	for _, require := range []bool{true, false} {
+		t.Run(fmt.Sprint("require=", require), func(t *testing.T) {
+			p := newPool(t, newDirs(t), func(c *Config) { c.Arg = fakeArg; c.Require = require })
+			enf, err := p.Enforcement(context.Background(), tool.Unsafe)
+			if require {
+				wantKind(t, "fake unenforced worker", err, KindRefused, "no Landlock (fake)")
+				return
+			}
+			if err != nil || enf.Enforced() {
+				t.Errorf("without Require: %+v, %v; want a worker that is not enforced", enf, err)
+			}
+		})
+	}
+}
+
+// procStat is what the test reads of a process in /proc.
+type procStat struct {
+	pid   int
+	state byte
+	ticks uint64 // user and system CPU time
+}
+
+// children lists the processes whose parent is this one.
+func children(t *testing.T) []procStat {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []procStat
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, ppid, ok := readStat(pid)
+		if ok && ppid == os.Getpid() {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func readStat(pid int) (procStat, int, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return procStat{}, 0, false
+	}
+	// The fields after the command name, which ends at the last ')'.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	ppid, _ := strconv.Atoi(f[1])
+	ut, _ := strconv.ParseUint(f[11], 10, 64)
+	stt, _ := strconv.ParseUint(f[12], 10, 64)
+	return procStat{pid: pid, state: f[0][0], ticks: ut + stt}, ppid, true
+}
+
+func TestSpinnersAreKilled(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	p := newPool(t, newDirs(t), func(c *Config) { c.MaxIdle = 1 })
+	if err := p.Warm(context.Background(), tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	var m0 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	procs0 := len(children(t))
+
+	args := []byte(`"` + strings.Repeat("x", 256<<10) + `"`)
+	const calls = 1000
+	for i := range calls {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+		_, err := p.Call(ctx, "spin", tool.Unsafe, args)
+		cancel()
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("call %d: got %v, want a timeout", i, err)
+		}
+	}
+	p.refills.Wait()
+	// The killed workers are reaped by now or soon; wait for the pool to
+	// have only its idle one.
+	for len(liveWorkers(p)) > 1 {
+		time.Sleep(time.Millisecond)
+	}
+	kids := children(t)
+	if len(kids) > procs0 {
+		t.Errorf("%d child processes after %d timed-out calls, %d before", len(kids), calls, procs0)
+	}
+	for _, k := range kids {
+		if k.state != 'S' {
+			t.Errorf("worker %d is in state %c, want S (sleeping)", k.pid, k.state)
+		}
+	}
+	// CPU: the workers and this process use next to none while idle.
+	self0, _, _ := readStat(os.Getpid())
+	time.Sleep(200 * time.Millisecond)
+	self1, _, _ := readStat(os.Getpid())
+	kids1 := children(t)
+	for _, k1 := range kids1 {
+		for _, k0 := range kids {
+			if k0.pid == k1.pid && k1.ticks-k0.ticks > 2 {
+				t.Errorf("worker %d used %d ticks of CPU in 200 ms of idleness", k1.pid, k1.ticks-k0.ticks)
+			}
+		}
+	}
+	if d := self1.ticks - self0.ticks; d > 5 {
+		t.Errorf("this process used %d ticks of CPU in 200 ms of idleness", d)
+	}
+	var m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if grew := int64(m1.HeapInuse) - int64(m0.HeapInuse); grew > 16<<20 {
+		t.Errorf("the heap grew by %d bytes over %d timed-out calls", grew, calls)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if kids := children(t); len(kids) != 0 {
+		t.Errorf("child processes %v after Close", kids)
+	}
+}
