@@ -171,6 +171,8 @@ func missing(caps tool.Capability, abi int, seccompOn bool) []string {
 		}
 		if abi < 10 {
 			m = append(m, "UDP, raw and unix sockets are not restricted (no seccomp socket filter)")
+		} else {
+			m = append(m, "raw and other non-TCP/UDP sockets are not restricted (no seccomp socket filter)")
 		}
 	}
 	if abi < 6 {

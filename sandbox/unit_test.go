@@ -1,0 +1,128 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+func TestFrameRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	hdr, err := requestHeader(42, "calculator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeFrame(&b, nil, hdr, []byte(`{"x":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(&b)
+	body, err := readFrame(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseRequest(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := request{deadline: 42, id: "calculator", args: []byte(`{"x":1}`)}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(request{})); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	if _, err := readFrame(r, nil); !errors.Is(err, io.EOF) {
+		t.Errorf("after the last frame: %v, want io.EOF", err)
+	}
+}
+
+func TestFrameLimits(t *testing.T) {
+	// At the limit a frame passes; past it, it is refused both ways.
+	big := make([]byte, maxFrame)
+	if _, err := writeFrame(io.Discard, nil, big); err != nil {
+		t.Errorf("a frame of maxFrame bytes: %v", err)
+	}
+	if _, err := writeFrame(io.Discard, nil, big, []byte{0}); !errors.Is(err, errFrameTooLarge) {
+		t.Errorf("a frame of maxFrame+1 bytes: %v, want errFrameTooLarge", err)
+	}
+	hdr := []byte{0x04, 0x00, 0x00, 0x01} // maxFrame+1
+	if _, err := readFrame(bufio.NewReader(bytes.NewReader(hdr)), nil); !errors.Is(err, errFrameTooLarge) {
+		t.Errorf("reading a header of maxFrame+1: %v, want errFrameTooLarge", err)
+	}
+	if _, err := readFrame(bufio.NewReader(bytes.NewReader([]byte{0, 0, 0, 5, 'R'})), nil); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("a cut frame: %v, want io.ErrUnexpectedEOF", err)
+	}
+	if _, _, err := parseResponse([]byte{frameResponse, byte(KindPanic + 1)}); err == nil {
+		t.Error("a response of a kind the worker may not send was accepted")
+	}
+}
+
+func TestWorkerEnv(t *testing.T) {
+	environ := []string{"LLM_API_KEY=k", "A=1", "B=2", "TZ=UTC", "PATH=/bin", "TMPDIR=/x", "HOME=/h"}
+	for _, tc := range []struct {
+		caps tool.Capability
+		want []string
+	}{
+		{0, []string{"TZ=UTC", "TMPDIR=/t"}},
+		{tool.Env, []string{"A=1", "TZ=UTC", "TMPDIR=/t"}},
+		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "TMPDIR=/t"}},
+		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "TMPDIR=/t"}},
+	} {
+		got := workerEnv(environ, []string{"A", "LLM_API_KEY"}, tc.caps, "/t")
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("workerEnv for %s (-want +got):\n%s", tc.caps, diff)
+		}
+	}
+}
+
+func TestSpecRoundTrip(t *testing.T) {
+	want := spec{caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t"}
+	got, err := parseSpec(want.args())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(spec{})); diff != "" {
+		t.Errorf("spec (-want +got):\n%s", diff)
+	}
+	for _, bad := range [][]string{
+		{"-caps", "teleport", "-workdir", "/w", "-tempdir", "/t"},
+		{"-caps", "none", "-workdir", "rel", "-tempdir", "/t"},
+		{"-caps", "none", "-workdir", "/w"},
+	} {
+		if _, err := parseSpec(bad); err == nil {
+			t.Errorf("parseSpec(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		if m := missing(0, 0, false); len(m) != 1 {
+			t.Errorf("missing on %s: %q, want one entry", runtime.GOOS, m)
+		}
+		return
+	}
+	for _, tc := range []struct {
+		caps    tool.Capability
+		abi     int
+		seccomp bool
+		want    int
+	}{
+		{0, 7, true, 0},
+		{tool.Network, 7, false, 0},
+		{0, 7, false, 1},  // UDP, raw and unix sockets
+		{0, 10, false, 1}, // Landlock covers TCP and UDP, not raw sockets
+		{0, 5, true, 1},   // scoping
+		{0, 3, false, 3},  // TCP, sockets, scoping
+		{0, 2, true, 2},   // truncate, scoping
+		{0, 0, false, 4},  // no Landlock, TCP, sockets, scoping
+	} {
+		if got := missing(tc.caps, tc.abi, tc.seccomp); len(got) != tc.want {
+			t.Errorf("missing(%s, ABI %d, seccomp %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, got, tc.want)
+		}
+	}
+}
