@@ -61,13 +61,18 @@ var deniedEnv = []string{"LLM_API_KEY"}
 var baseEnv = []string{"TZ", "GODEBUG", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "LANG", "LC_ALL"}
 
 // workerEnv is the environment of a worker for caps: the base variables,
-// TMPDIR set to tempDir, PATH and HOME when caps has Exec, and the named
-// tool variables when caps has Env. Nothing in deniedEnv is ever
+// TMPDIR set to tempDir, PATH and HOME when caps has Exec, the proxy and
+// TLS root variables when it has Network, and the named tool variables
+// when it has Env. Nothing in deniedEnv is ever
 // included.
 func workerEnv(environ []string, names []string, caps tool.Capability, tempDir string) []string {
 	keep := slices.Clone(baseEnv)
 	if caps&tool.Exec != 0 {
 		keep = append(keep, "PATH", "HOME")
+	}
+	if caps&tool.Network != 0 {
+		// net/http's proxy and crypto/x509's roots.
+		keep = append(keep, "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR")
 	}
 	if caps&tool.Env != 0 {
 		keep = append(keep, names...)
@@ -147,7 +152,11 @@ func (e Enforcement) Enforced() bool { return len(e.Missing) == 0 }
 // String summarises e for logs and `agent tools -v`.
 func (e Enforcement) String() string {
 	if e.Enforced() {
-		return fmt.Sprintf("enforced (%s, Landlock ABI %d, seccomp %t)", e.OS, e.LandlockABI, e.Seccomp)
+		how := fmt.Sprintf("Landlock ABI %d", e.LandlockABI)
+		if e.Seccomp {
+			how += ", seccomp socket filter"
+		}
+		return fmt.Sprintf("enforced (%s, %s)", e.OS, how)
 	}
 	return fmt.Sprintf("not enforced on %s/Landlock ABI %d: %s", e.OS, e.LandlockABI, strings.Join(e.Missing, "; "))
 }

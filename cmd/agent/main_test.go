@@ -22,6 +22,9 @@ import (
 var update = flag.Bool("update", false, "rewrite the expectations in testdata/script")
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == workerArg {
+		os.Exit(runWorker(os.Args[2:], os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"agent": func() {
 			c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/sandbox"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -55,6 +57,11 @@ type selection struct {
 	keep, drop, deny string
 	// netAllow is the egress allow list (-net-allow, TOOLREG_NET_ALLOW).
 	netAllow string
+
+	// isolation is the -isolate mode; workDir the -workdir workspace;
+	// require is TOOLREG_REQUIRE_SANDBOX=1.
+	isolation, workDir string
+	require            bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,
@@ -99,6 +106,9 @@ func (s *selection) register(fs *flag.FlagSet, getenv env) {
 	fs.StringVar(&s.drop, "disable", getenv("TOOLREG_DISABLE"), "comma-separated tool `ids` to leave out (env TOOLREG_DISABLE)")
 	fs.StringVar(&s.netAllow, "net-allow", getenv(egress.EnvAllow), "let tools reach these local or private `destinations`, comma-separated hosts, host:port, IPs or CIDRs; all others but public addresses are refused (env "+egress.EnvAllow+")")
 	fs.StringVar(&s.deny, "deny", getenv("TOOLREG_DENY"), "leave out every tool with one of these comma-separated `capabilities`: exec, network, write_files, read_files, env, unsafe (env TOOLREG_DENY)")
+	fs.StringVar(&s.isolation, "isolate", cmp.Or(getenv("TOOLREG_ISOLATE"), "all"), "which tools run in sandboxed worker processes: `all`, capable (those with capabilities) or none (env TOOLREG_ISOLATE)")
+	fs.StringVar(&s.workDir, "workdir", "", "the workspace, where tools with write_files may write besides the temp directory (default the current directory)")
+	s.require = getenv(sandbox.RequireEnv) == "1"
 }
 
 // registerMounts adds the -mcp flag.
@@ -182,7 +192,13 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
 		}
 	}
-	return reg.WithoutCapabilities(caps).WithLogger(logger), close, nil
+	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger), warn, logger)
+	if err != nil {
+		close()
+		return nil, func() {}, err
+	}
+	unmount := close
+	return reg, func() { stop(); unmount() }, nil
 }
 
 func (c *cli) runTools(ctx context.Context, args []string) int {
@@ -234,6 +250,7 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		if *verbose {
 			fmt.Fprintf(tw, "\tid: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, e.File)
 			fmt.Fprintf(tw, "\tcapabilities: %s (found in its code: %s)\n", e.Capabilities, e.Reaches)
+			fmt.Fprintf(tw, "\tisolation: %s\n", isolation(sel.isolation, e))
 			fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
 		}
 	}
@@ -307,4 +324,14 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(stdout, res.Text)
 	return 0
+}
+
+// isolation describes where a compiled-in tool runs under -isolate mode,
+// and what the kernel enforces there.
+func isolation(mode string, e registry.Entry) string {
+	m, err := sandbox.ParseIsolation(mode)
+	if err != nil || !m.Isolated(e) {
+		return "in process (-isolate " + mode + ")"
+	}
+	return "worker process; restrictions " + sandbox.Check(e.Caps()).String()
 }

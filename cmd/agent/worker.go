@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/sandbox"
+)
+
+// workerArg is the hidden first argument that makes the agent a tool
+// worker (see package sandbox); main and the tests check it before
+// anything else.
+const workerArg = "__toolreg_worker"
+
+// toolEnv are the variables the compiled-in tools are configured with:
+// workers whose tools declare tool.Env get them, and no others.
+var toolEnv = []string{
+	"SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "BRAVE_SEARCH_URL", "TAVILY_URL",
+	"OPEN_METEO_GEOCODING_URL", "OPEN_METEO_FORECAST_URL",
+}
+
+// runWorker serves the compiled-in tools as a sandboxed worker.
+func runWorker(args []string, stderr io.Writer) int {
+	if err := sandbox.ServeRegistry(context.Background(), args, toolreg.Toolbox()); err != nil {
+		fmt.Fprintf(stderr, "agent worker: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// isolate runs the compiled-in tools of reg in sandboxed workers as the
+// -isolate mode says, and returns the registry and the function that
+// stops the workers. Without a logger, warnings (restrictions the kernel
+// cannot enforce, a worker that died) go to warn.
+func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog.Logger) (*registry.Registry, func(), error) {
+	mode, err := sandbox.ParseIsolation(s.isolation)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-isolate: %w", err)
+	}
+	if mode == sandbox.IsolateNone {
+		return reg, func() {}, nil
+	}
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	pool, err := sandbox.NewPool(sandbox.Config{
+		Arg:     workerArg,
+		WorkDir: s.workDir,
+		Env:     toolEnv,
+		Require: s.require,
+		Logger:  logger,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
+}

@@ -1,0 +1,135 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/toolreg/toolreg/registry"
+)
+
+// Isolation says which of a registry's compiled-in tools run in workers.
+type Isolation uint8
+
+// The isolation modes, as -isolate names them.
+const (
+	// IsolateNone runs every tool in the calling process.
+	IsolateNone Isolation = iota
+	// IsolateCapable runs in workers the tools that have any capability,
+	// and in process those the audit found pure.
+	IsolateCapable
+	// IsolateAll runs every compiled-in tool in a worker: any runaway
+	// tool can then be killed.
+	IsolateAll
+)
+
+var isolationNames = [...]string{IsolateNone: "none", IsolateCapable: "capable", IsolateAll: "all"}
+
+// String returns the mode's name.
+func (m Isolation) String() string {
+	if int(m) < len(isolationNames) {
+		return isolationNames[m]
+	}
+	return fmt.Sprintf("isolation(%d)", uint8(m))
+}
+
+// ParseIsolation reads "all", "capable" or "none".
+func ParseIsolation(s string) (Isolation, error) {
+	for i, n := range isolationNames {
+		if s == n {
+			return Isolation(i), nil
+		}
+	}
+	return 0, fmt.Errorf("isolation %q: want all, capable or none", s)
+}
+
+// Isolated reports whether a tool with entry e runs in a worker in mode m.
+func (m Isolation) Isolated(e registry.Entry) bool {
+	if e.Server != "" {
+		return false // a mounted tool runs in its server
+	}
+	return m == IsolateAll || (m == IsolateCapable && e.Caps() != 0)
+}
+
+// Executor returns a registry.Executor that runs the tools m isolates in
+// p's workers, restricted to each tool's capabilities (declared and
+// found), and the others in process. Arguments are checked in process
+// first, so a bad call never reaches a worker and gets the same error,
+// and the same repairs, as in process.
+func (p *Pool) Executor(m Isolation) registry.Executor {
+	return executor{p, m}
+}
+
+type executor struct {
+	pool *Pool
+	mode Isolation
+}
+
+// Execute implements registry.Executor.
+func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
+	if e.Check != nil {
+		if err := e.Check(args); err != nil {
+			return "", err
+		}
+	}
+	if !x.mode.Isolated(e) {
+		return e.Invoke(ctx, args)
+	}
+	text, err := x.pool.Call(ctx, e.ID, e.Caps(), args)
+	return text, registryError(err)
+}
+
+// registryError maps a pool's error to the registry's kinds, keeping the
+// worker's message; a timeout or cancellation stays the context's error,
+// which the registry reports as its own.
+func registryError(err error) error {
+	var e *Error
+	if err == nil || !errors.As(err, &e) {
+		return err
+	}
+	var k registry.Kind
+	switch e.Kind {
+	case KindTimeout, KindCancelled:
+		return e.Err
+	case KindBadArguments:
+		k = registry.KindArguments
+	case KindTool:
+		k = registry.KindTool
+	case KindPanic:
+		k = registry.KindPanic
+	case KindCrashed:
+		k = registry.KindCrashed
+	default: // KindRefused, KindStart: the tool did not run
+		return &registry.Error{Kind: registry.KindRefused, Err: fmt.Errorf("%s: %s", e.Kind, e.Msg)}
+	}
+	return &registry.Error{Kind: k, Err: errors.New(e.Msg)}
+}
+
+// ServeRegistry is Serve for the compiled-in tools of r, by id: the
+// worker side of Pool.Executor.
+func ServeRegistry(ctx context.Context, args []string, r *registry.Registry) error {
+	tools := map[string]registry.Entry{}
+	for _, e := range r.Tools() {
+		if e.Server == "" {
+			tools[e.ID] = e
+		}
+	}
+	return Serve(ctx, args, Worker{
+		Handler: func(ctx context.Context, id string, args []byte) (string, error) {
+			e, ok := tools[id]
+			if !ok {
+				return "", fmt.Errorf("this worker has no compiled-in tool with id %q", id)
+			}
+			return e.Invoke(ctx, args)
+		},
+		Classify: func(err error) Kind {
+			switch {
+			case errors.Is(err, registry.ErrArguments):
+				return KindBadArguments
+			case errors.Is(err, registry.ErrPanic):
+				return KindPanic
+			}
+			return KindTool
+		},
+	})
+}
