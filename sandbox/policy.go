@@ -65,8 +65,8 @@ var baseEnv = []string{"TZ", "GODEBUG", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GOT
 // TLS root variables when it has Network, and the named tool variables
 // when it has Env. Nothing in deniedEnv is ever
 // included.
-func workerEnv(environ []string, names []string, caps tool.Capability, tempDir string) []string {
-	keep := slices.Clone(baseEnv)
+func workerEnv(environ []string, names, pass []string, caps tool.Capability, tempDir string) []string {
+	keep := slices.Concat(baseEnv, pass)
 	if caps&tool.Exec != 0 {
 		keep = append(keep, "PATH", "HOME")
 	}

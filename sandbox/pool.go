@@ -45,6 +45,9 @@ type Config struct {
 	// SEARXNG_URL); only workers whose tools declare tool.Env get them.
 	// LLM_API_KEY is never passed.
 	Env []string
+	// Pass names variables every worker gets whatever its capabilities:
+	// settings that are no secret, such as the egress allow list.
+	Pass []string
 	// MaxIdle is how many idle workers are kept per capability set; 2
 	// when zero.
 	MaxIdle int
@@ -298,7 +301,7 @@ func (p *Pool) start(ctx context.Context, caps tool.Capability, id string) (*wor
 		respW.Close()
 		return fail(KindStart, "stderr pipe: %v", err)
 	}
-	env := workerEnv(p.cfg.Environ, p.cfg.Env, caps, p.cfg.TempDir)
+	env := workerEnv(p.cfg.Environ, p.cfg.Env, p.cfg.Pass, caps, p.cfg.TempDir)
 	if env == nil {
 		env = []string{} // nil would pass the whole environment
 	}

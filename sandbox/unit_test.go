@@ -62,17 +62,18 @@ func TestFrameLimits(t *testing.T) {
 }
 
 func TestWorkerEnv(t *testing.T) {
-	environ := []string{"LLM_API_KEY=k", "A=1", "B=2", "TZ=UTC", "PATH=/bin", "TMPDIR=/x", "HOME=/h"}
+	environ := []string{"LLM_API_KEY=k", "A=1", "B=2", "TZ=UTC", "PATH=/bin", "TMPDIR=/x", "HOME=/h", "P=p"}
 	for _, tc := range []struct {
 		caps tool.Capability
 		want []string
 	}{
-		{0, []string{"TZ=UTC", "TMPDIR=/t"}},
-		{tool.Env, []string{"A=1", "TZ=UTC", "TMPDIR=/t"}},
-		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "TMPDIR=/t"}},
-		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "TMPDIR=/t"}},
+		// P is passed to every worker (Config.Pass); LLM_API_KEY to none.
+		{0, []string{"TZ=UTC", "P=p", "TMPDIR=/t"}},
+		{tool.Env, []string{"A=1", "TZ=UTC", "P=p", "TMPDIR=/t"}},
+		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
+		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
 	} {
-		got := workerEnv(environ, []string{"A", "LLM_API_KEY"}, tc.caps, "/t")
+		got := workerEnv(environ, []string{"A", "LLM_API_KEY"}, []string{"P"}, tc.caps, "/t")
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("workerEnv for %s (-want +got):\n%s", tc.caps, diff)
 		}

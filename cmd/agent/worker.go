@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"strings"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
 )
@@ -25,7 +28,15 @@ var toolEnv = []string{
 
 // runWorker serves the compiled-in tools as a sandboxed worker.
 func runWorker(args []string, stderr io.Writer) int {
-	if err := sandbox.ServeRegistry(context.Background(), args, toolreg.Toolbox()); err != nil {
+	// The operator's egress allow list reaches the worker in its
+	// environment (see isolate); tools find it in their context.
+	policy, err := egress.Parse(os.Getenv(egress.EnvAllow))
+	if err != nil {
+		fmt.Fprintf(stderr, "agent worker: %v\n", err)
+		return 1
+	}
+	ctx := egress.WithPolicy(context.Background(), policy)
+	if err := sandbox.ServeRegistry(ctx, args, toolreg.Toolbox()); err != nil {
 		fmt.Fprintf(stderr, "agent worker: %v\n", err)
 		return 1
 	}
@@ -51,6 +62,8 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Arg:     workerArg,
 		WorkDir: s.workDir,
 		Env:     toolEnv,
+		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
+		Pass:    []string{egress.EnvAllow},
 		Require: s.require,
 		Logger:  logger,
 	})
@@ -58,4 +71,19 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		return nil, nil, err
 	}
 	return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
+}
+
+// withVar returns environ with the variable name set to value, or left
+// out when value is empty.
+func withVar(environ []string, name, value string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	if value != "" {
+		out = append(out, name+"="+value)
+	}
+	return out
 }
