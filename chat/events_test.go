@@ -55,7 +55,7 @@ func TestJSONLines(t *testing.T) {
 		{"type":"tool_call","step":1,"id":"call_1","tool":"echo","args":"{\"text\":\"line one\\nline two\"}"},
 		{"type":"tool_call","step":1,"id":"call_2","tool":"nope","args":"{}"},
 		{"type":"tool_result","step":1,"id":"call_1","tool":"echo","args":"{\"text\":\"line one\\nline two\"}","result":"line one\nline two","duration_ms":"set"},
-		{"type":"tool_result","step":1,"id":"call_2","tool":"nope","args":"{}","result":"Error: unknown tool \"nope\"; available tools: add, echo","error":"unknown tool \"nope\"","duration_ms":"set"},
+		{"type":"tool_result","step":1,"id":"call_2","tool":"nope","args":"{}","result":"Error: unknown tool \"nope\"; available tools: add, echo","error":"unknown tool \"nope\"; available tools: add, echo","duration_ms":"set"},
 		{"type":"text","step":2,"text":"Done."},
 		{"type":"usage","step":2,"usage":{"prompt_tokens":20,"completion_tokens":2,"total_tokens":22}},
 		{"type":"answer","step":2,"text":"Done."}]`)

@@ -284,21 +284,22 @@ func (f *fakeTools) Call(ctx context.Context, name, args string) registry.Result
 	f.mu.Unlock()
 	fn, ok := f.fns[name]
 	if !ok {
-		return registry.Result{
-			Text: fmt.Sprintf("Error: unknown tool %q; available tools: %s", name, strings.Join(sortedKeys(f.fns), ", ")),
-			Err:  fmt.Errorf("%w %q", registry.ErrUnknownTool, name), Duration: time.Since(start),
-		}
+		res := registry.Fail(&registry.Error{Tool: name, Kind: registry.KindUnknownTool,
+			Err: fmt.Errorf("available tools: %s", strings.Join(sortedKeys(f.fns), ", "))})
+		res.Duration = time.Since(start)
+		return res
 	}
 	var m map[string]any
 	if err := json.Unmarshal([]byte(args), &m); err != nil {
-		return registry.Result{
-			Text: fmt.Sprintf("Error: %s: bad arguments: %v", name, err),
-			Err:  fmt.Errorf("%s: %w: %v", name, registry.ErrArguments, err), Duration: time.Since(start),
-		}
+		res := registry.Fail(&registry.Error{Tool: name, Kind: registry.KindArguments, Err: err})
+		res.Duration = time.Since(start)
+		return res
 	}
 	out, err := fn(ctx, m)
 	if err != nil {
-		return registry.Result{Text: fmt.Sprintf("Error: %s: %v", name, err), Err: err, Duration: time.Since(start)}
+		res := registry.Fail(&registry.Error{Tool: name, Kind: registry.KindTool, Err: err})
+		res.Duration = time.Since(start)
+		return res
 	}
 	return registry.Result{Text: out, Duration: time.Since(start)}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/testbox"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"go.uber.org/goleak"
@@ -22,8 +22,8 @@ import (
 // serverEnv switches the test binary into an MCP server on stdio:
 //
 //	remote   a server made with the SDK, to mount (see sdkServer)
-//	toolbox  the compiled-in toolbox served by NewServer, for the
-//	         TypeScript end-to-end test
+//	toolbox  the test toolbox (internal/testbox) served by NewServer, for
+//	         the TypeScript end-to-end test
 const serverEnv = "TOOLMCP_TEST_SERVER"
 
 func TestMain(m *testing.M) {
@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	case "toolbox":
-		srv, err := NewServer(toolreg.Toolbox(), e2eServerOptions())
+		srv, err := NewServer(testbox.Toolbox(), e2eServerOptions())
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -50,12 +50,12 @@ func TestMain(m *testing.M) {
 }
 
 // e2eServerOptions are the options of the toolbox served to the TypeScript
-// client; word_count's generated output schema lets the client check its
+// client; count's generated output schema lets the client check its
 // structuredContent.
 func e2eServerOptions() *ServerOptions {
 	return &ServerOptions{
 		Annotate: func(e registry.Entry) *mcp.ToolAnnotations {
-			if e.Name == "word_count" {
+			if e.Name == "count" {
 				return &mcp.ToolAnnotations{ReadOnlyHint: true}
 			}
 			return nil

@@ -4,7 +4,7 @@
 //	node e2e.mjs stdio COMMAND ARGS...   spawn the server, talk over stdio
 //	node e2e.mjs http URL                talk streamable HTTP to URL
 //
-// It lists the tools, makes a good and a bad call of word_count (whose
+// It lists the tools, makes a good and a bad call of count (whose
 // outputSchema the client checks structuredContent against), checks what a
 // client alone can check, and prints a JSON report on stdout for the Go test
 // to compare. It exits 1 on any failure.
@@ -33,22 +33,22 @@ async function main() {
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    const wc = tools.find((t) => t.name === "word_count");
-    assert.ok(wc, "word_count is listed");
-    assert.equal(wc.annotations?.readOnlyHint, true, "word_count is annotated read-only");
-    assert.equal(wc.outputSchema?.type, "object", "word_count has an object outputSchema");
+    const ct = tools.find((t) => t.name === "count");
+    assert.ok(ct, "count is listed");
+    assert.equal(ct.annotations?.readOnlyHint, true, "count is annotated read-only");
+    assert.equal(ct.outputSchema?.type, "object", "count has an object outputSchema");
 
     // The client validates structuredContent against the outputSchema.
     const good = await client.callTool({
-      name: "word_count",
+      name: "count",
       arguments: { text: "hello brave new world\nsecond line" },
     });
-    assert.ok(!good.isError, `word_count failed: ${JSON.stringify(good)}`);
+    assert.ok(!good.isError, `count failed: ${JSON.stringify(good)}`);
     assert.deepEqual(good.structuredContent, JSON.parse(good.content[0].text), "structuredContent is the text result");
 
-    const bad = await client.callTool({ name: "word_count", arguments: { txt: 1 } });
+    const bad = await client.callTool({ name: "count", arguments: { txt: 1 } });
     assert.equal(bad.isError, true, "bad arguments give isError");
-    assert.match(bad.content[0].text, /^Error: word_count: bad arguments: /);
+    assert.match(bad.content[0].text, /^Error: count: bad arguments: /);
 
     const report = {
       tools: tools.map((t) => ({
