@@ -67,6 +67,24 @@ type Client struct {
 	// streamOptionsRejected is set once the endpoint has rejected
 	// stream_options.
 	streamOptionsRejected atomic.Bool
+	// sleep waits between retries; tests replace it so they do not wait.
+	// nil uses a timer.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// ErrNoBaseURL and ErrNoModel are the errors of a Client without a
+// BaseURL or a Model.
+var (
+	ErrNoBaseURL = errors.New("chat: the client has no base URL")
+	ErrNoModel   = errors.New("chat: the client has no model")
+)
+
+// wait waits d or until ctx is done.
+func (c *Client) wait(ctx context.Context, d time.Duration) error {
+	if c.sleep != nil {
+		return c.sleep(ctx, d)
+	}
+	return sleep(ctx, d)
 }
 
 // RetryPolicy says how a Client retries transient failures: HTTP 408, 409,
@@ -86,9 +104,6 @@ type RetryPolicy struct {
 	// failure asking for a longer wait is returned instead. 2 minutes when
 	// zero.
 	MaxRetryAfter time.Duration
-	// Sleep waits d or until ctx is done; tests replace it so they do not
-	// wait. The default uses a timer.
-	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
@@ -106,9 +121,6 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.MaxRetryAfter <= 0 {
 		p.MaxRetryAfter = 2 * time.Minute
-	}
-	if p.Sleep == nil {
-		p.Sleep = sleep
 	}
 	return p
 }
@@ -220,7 +232,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink Sink) (*Respons
 		retries++
 		sink(Event{Type: EventRetry, Attempt: retries, Duration: delay, Error: err.Error()})
 		c.logger().LogAttrs(ctx, slog.LevelDebug, "chat: retrying", slog.Int("retry", retries), slog.Duration("delay", delay), slog.String("error", err.Error()))
-		if serr := p.Sleep(ctx, delay); serr != nil {
+		if serr := c.wait(ctx, delay); serr != nil {
 			return nil, fmt.Errorf("chat request: waiting to retry after %v: %w", err, serr)
 		}
 	}
@@ -250,9 +262,9 @@ func (c *Client) check() error {
 	case c == nil:
 		return errors.New("chat: no client")
 	case strings.TrimSpace(c.BaseURL) == "":
-		return errors.New("chat: no base URL: set LLM_BASE_URL")
+		return ErrNoBaseURL
 	case strings.TrimSpace(c.Model) == "":
-		return errors.New("chat: no model: set LLM_MODEL")
+		return ErrNoModel
 	}
 	return nil
 }

@@ -60,8 +60,8 @@
 // date) and retry-after-ms, at most [RetryPolicy.MaxRetries] times; a
 // stream that breaks after text was already delivered is not retried, so
 // nothing is printed twice. Other failures are an [*APIError] explaining
-// the cause: a bad key (LLM_API_KEY), an unknown model (LLM_MODEL), tools
-// not supported by the model, an exhausted quota. An error body that is not
+// the cause, as a [Cause] a program can map to its own advice: a bad key,
+// an unknown model, tools not supported by the model, an exhausted quota. An error body that is not
 // of the {"error": {...}} form (vLLM, plain text) is shown as the server
 // sent it; an HTML page (from a proxy) is named as such. The API key never
 // appears in errors, events or logs.
@@ -70,9 +70,9 @@
 //
 // A Conversation reports what happens to its [Sink]: text and reasoning
 // deltas as they stream, each tool call and its result, the usage of each
-// request, retries, the final answer and a failed turn. [Trace] prints them
-// for a person (text as it streams, one line per tool call), [JSONLines]
-// writes one JSON object per event and per line, and [Tee] sends them to
-// several sinks. Request timings and token usage are logged through
+// request, retries, the final answer and a failed turn. [JSONLines] writes
+// one JSON object per event and per line; a program that prints for a
+// person writes its own Sink. [Conversation.Usage] sums the token usage of
+// every request. Request timings and token usage are logged through
 // log/slog at debug level ([Client.Logger]).
 package chat

@@ -40,7 +40,12 @@ type APIError struct {
 	// {"error": {...}} body, or else the body as the server sent it
 	// (shortened).
 	Message string
-	// Hint explains the likely cause and what to change, when known.
+	// Cause is the likely cause, when the status and message tell it;
+	// CauseUnknown otherwise. A program maps it to advice in its own terms
+	// (which setting or flag to change).
+	Cause Cause
+	// Hint explains the likely cause in general terms, when known. It
+	// names no setting of any program.
 	Hint string
 	// RetryAfter is the delay the server asked for (Retry-After or
 	// retry-after-ms), zero if none.
@@ -48,6 +53,33 @@ type APIError struct {
 
 	retryable bool
 }
+
+// Cause is the likely cause of an [APIError].
+type Cause uint8
+
+// The causes an APIError can have.
+const (
+	// CauseUnknown: the status and message do not tell.
+	CauseUnknown Cause = iota
+	// CauseNotJSON: the server answered with an HTML page; the base URL
+	// is likely wrong, or a proxy is in the way.
+	CauseNotJSON
+	// CauseQuota: the account's quota or balance is exhausted.
+	CauseQuota
+	// CauseKeyRefused: the API key sent was refused.
+	CauseKeyRefused
+	// CauseNoKey: no API key was sent, and the server wants one.
+	CauseNoKey
+	// CauseAccessDenied: the key may not use the model.
+	CauseAccessDenied
+	// CauseUnknownModel: the server knows no such model, or the endpoint
+	// is wrong.
+	CauseUnknownModel
+	// CauseToolsUnsupported: the model or server does not accept tools.
+	CauseToolsUnsupported
+	// CauseTooLarge: the request is too large.
+	CauseTooLarge
+)
 
 // Error returns the status, the server's message and the hint.
 func (e *APIError) Error() string {
@@ -98,7 +130,8 @@ func (e *APIError) parseErrorPayload(body []byte, contentType string) {
 	text := strings.TrimSpace(string(body))
 	if isHTML(contentType, text) {
 		e.Message = "the server answered with an HTML page" + htmlTitle(text) + " instead of JSON"
-		e.Hint = "is the base URL (LLM_BASE_URL) right, or is a proxy in the way?"
+		e.Cause = CauseNotJSON
+		e.Hint = "is the base URL right, or is a proxy in the way?"
 		return
 	}
 	var eb errorBody
@@ -132,7 +165,7 @@ func codeText(raw json.RawMessage) string {
 // classify sets the hint and whether e is worth retrying, from its status
 // and message. model and hasKey describe the request.
 func (e *APIError) classify(model string, hasKey bool) {
-	if e.Hint != "" { // HTML page
+	if e.Cause == CauseNotJSON {
 		e.retryable = e.StatusCode >= 500 || e.StatusCode == 429
 		return
 	}
@@ -141,20 +174,25 @@ func (e *APIError) classify(model string, hasKey bool) {
 		strings.Contains(msg, "exceeded your current quota")
 	switch {
 	case quota || e.StatusCode == http.StatusPaymentRequired:
+		e.Cause = CauseQuota
 		e.Hint = "the account's quota or balance is exhausted: check its plan and billing; retrying will not help"
 	case e.StatusCode == http.StatusUnauthorized:
 		if hasKey {
-			e.Hint = "the API key was refused: check LLM_API_KEY"
+			e.Cause, e.Hint = CauseKeyRefused, "the API key was refused"
 		} else {
-			e.Hint = "no API key was sent: set LLM_API_KEY"
+			e.Cause, e.Hint = CauseNoKey, "no API key was sent"
 		}
 	case e.StatusCode == http.StatusForbidden:
-		e.Hint = fmt.Sprintf("access denied: check that the key in LLM_API_KEY may use model %q", model)
+		e.Cause = CauseAccessDenied
+		e.Hint = fmt.Sprintf("access denied: the key may not be allowed to use model %q", model)
 	case modelUnknown(msg) || e.StatusCode == http.StatusNotFound:
-		e.Hint = fmt.Sprintf("unknown model %q or wrong endpoint: check LLM_MODEL and the base URL (LLM_BASE_URL)", model)
+		e.Cause = CauseUnknownModel
+		e.Hint = fmt.Sprintf("unknown model %q or wrong endpoint", model)
 	case toolsUnsupported(msg):
-		e.Hint = fmt.Sprintf("model %q does not accept tools/tool_choice here: choose a model with tool calling (LLM_MODEL) or enable tool calling on the server", model)
+		e.Cause = CauseToolsUnsupported
+		e.Hint = fmt.Sprintf("model %q does not accept tools/tool_choice here: choose a model with tool calling or enable tool calling on the server", model)
 	case e.StatusCode == http.StatusRequestEntityTooLarge:
+		e.Cause = CauseTooLarge
 		e.Hint = "the request is too large: start a new conversation"
 	}
 	switch {

@@ -2,12 +2,9 @@ package chat
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 )
 
 // EventType names what an Event reports.
@@ -82,17 +79,6 @@ func (e Event) MarshalJSON() ([]byte, error) {
 // unless it is shared.
 type Sink func(Event)
 
-// Tee returns a Sink that sends each event to every non-nil sink, in order.
-func Tee(sinks ...Sink) Sink {
-	return func(e Event) {
-		for _, s := range sinks {
-			if s != nil {
-				s(e)
-			}
-		}
-	}
-}
-
 // JSONLines returns a Sink that writes each event to w as one JSON object
 // on one line. Write errors are ignored.
 func JSONLines(w io.Writer) Sink {
@@ -106,82 +92,4 @@ func JSONLines(w io.Writer) Sink {
 		defer mu.Unlock()
 		_, _ = w.Write(append(b, '\n'))
 	}
-}
-
-// Trace returns a Sink that prints a conversation for a person: the text
-// as it streams, one line per tool call with its arguments, outcome,
-// duration and the start of its result, and one line per retry. Reasoning,
-// usage and errors are not printed (the caller prints a turn's error).
-// Write errors are ignored.
-func Trace(w io.Writer) Sink {
-	t := &tracer{w: w}
-	return t.event
-}
-
-type tracer struct {
-	mu      sync.Mutex
-	w       io.Writer
-	midLine bool // the last text written did not end a line
-}
-
-func (t *tracer) event(e Event) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	switch e.Type {
-	case EventText:
-		t.write(e.Text)
-	case EventToolResult:
-		t.endLine()
-		status := "ok"
-		if e.Error != "" {
-			status = "ERROR"
-		}
-		t.write(fmt.Sprintf("[tool] %s %s → %s %s: %s\n", e.Tool, oneLine(e.Args, 80), status, round(e.Duration), oneLine(e.Result, 100)))
-	case EventRetry:
-		t.endLine()
-		t.write(fmt.Sprintf("[retry %d in %s] %s\n", e.Attempt, round(e.Duration), oneLine(e.Error, 160)))
-	case EventAnswer:
-		t.endLine()
-	}
-}
-
-func (t *tracer) write(s string) {
-	if s == "" {
-		return
-	}
-	_, _ = io.WriteString(t.w, s)
-	t.midLine = !strings.HasSuffix(s, "\n")
-}
-
-func (t *tracer) endLine() {
-	if t.midLine {
-		t.write("\n")
-	}
-}
-
-// oneLine returns the first line of s cut to n runes, marking what was
-// left out.
-func oneLine(s string, n int) string {
-	s = strings.TrimSpace(s)
-	more := ""
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		more = fmt.Sprintf(" (+%d lines)", strings.Count(s[i:], "\n"))
-		s = strings.TrimSpace(s[:i])
-	}
-	if utf8.RuneCountInString(s) > n {
-		r := []rune(s)
-		s = string(r[:n]) + "…"
-	}
-	return s + more
-}
-
-// round makes a duration short to read.
-func round(d time.Duration) time.Duration {
-	switch {
-	case d >= time.Second:
-		return d.Round(10 * time.Millisecond)
-	case d >= time.Millisecond:
-		return d.Round(100 * time.Microsecond)
-	}
-	return d.Round(time.Microsecond)
 }

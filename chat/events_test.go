@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,43 +67,6 @@ func TestJSONLines(t *testing.T) {
 	}
 }
 
-func TestTrace(t *testing.T) {
-	var buf bytes.Buffer
-	eventTurn(t, Trace(&buf))
-	lines := readLines(buf.String())
-	if len(lines) != 5 {
-		t.Fatalf("trace:\n%s", buf.String())
-	}
-	if lines[0] != "[retry 1 in 1s] HTTP 503 Service Unavailable: overloaded" {
-		t.Errorf("retry line = %q", lines[0])
-	}
-	if lines[1] != "Checking" || lines[4] != "Done." {
-		t.Errorf("text lines = %q, %q", lines[1], lines[4])
-	}
-	tools := strings.Join(lines[2:4], "\n")
-	for _, w := range []string{
-		`[tool] echo {"text":"line one\nline two"} → ok `,
-		`: line one (+1 lines)`,
-		`[tool] nope {} → ERROR `,
-		`: Error: unknown tool "nope"; available tools: add, echo`,
-	} {
-		if !strings.Contains(tools, w) {
-			t.Errorf("tool lines do not contain %q:\n%s", w, tools)
-		}
-	}
-	if !strings.HasSuffix(buf.String(), "Done.\n") {
-		t.Errorf("the trace does not end the answer's line: %q", buf.String())
-	}
-}
-
-func TestTee(t *testing.T) {
-	var a, b events
-	Tee(a.sink, nil, b.sink)(Event{Type: EventText, Text: "x"})
-	if len(a.all()) != 1 || len(b.all()) != 1 {
-		t.Errorf("a %v, b %v", a.all(), b.all())
-	}
-}
-
 func TestEventJSON(t *testing.T) {
 	b, err := json.Marshal(Event{Type: EventToolResult, CallID: "c", Tool: "t", Result: "r", Duration: 1500 * time.Microsecond})
 	if err != nil {
@@ -112,17 +74,5 @@ func TestEventJSON(t *testing.T) {
 	}
 	if got, want := string(b), `{"type":"tool_result","id":"c","tool":"t","result":"r","duration_ms":1.5}`; got != want {
 		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"short", "short"},
-		{"  a\nb\nc\n", "a (+2 lines)"},
-		{strings.Repeat("é", 12), strings.Repeat("é", 10) + "…"},
-	} {
-		if got := oneLine(tc.in, 10); got != tc.want {
-			t.Errorf("oneLine(%q) = %q, want %q", tc.in, got, tc.want)
-		}
 	}
 }

@@ -124,28 +124,29 @@ func TestNotRetriedAndExplained(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		rep  reply
-		key  string
-		want []string
+		key   string
+		want  []string
+		cause Cause
 	}{
 		{"insufficient quota", jsonReply(429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`),
-			testKey, []string{"HTTP 429", "exceeded your current quota", "retrying will not help"}},
+			testKey, []string{"HTTP 429", "exceeded your current quota", "retrying will not help"}, CauseQuota},
 		{"deepseek balance", jsonReply(402, `{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}`),
-			testKey, []string{"HTTP 402", "Insufficient Balance", "billing"}},
+			testKey, []string{"HTTP 402", "Insufficient Balance", "billing"}, CauseQuota},
 		{"bad key", jsonReply(401, `{"error":{"message":"Incorrect API key provided: sk-test-****1d8a.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`),
-			testKey, []string{"HTTP 401", "Incorrect API key", "LLM_API_KEY"}},
-		{"no key", jsonReply(401, `{"error":{"message":"Authentication Fails"}}`), "", []string{"no API key was sent", "LLM_API_KEY"}},
-		{"key echoed", jsonReply(401, `{"error":{"message":"invalid key `+testKey+`"}}`), testKey, []string{"[REDACTED]", "LLM_API_KEY"}},
-		{"forbidden", jsonReply(403, `{"error":{"message":"Project does not have access to model"}}`), testKey, []string{"HTTP 403", "LLM_API_KEY", testModel}},
+			testKey, []string{"HTTP 401", "Incorrect API key", "API key was refused"}, CauseKeyRefused},
+		{"no key", jsonReply(401, `{"error":{"message":"Authentication Fails"}}`), "", []string{"no API key was sent"}, CauseNoKey},
+		{"key echoed", jsonReply(401, `{"error":{"message":"invalid key `+testKey+`"}}`), testKey, []string{"[REDACTED]", "API key was refused"}, CauseKeyRefused},
+		{"forbidden", jsonReply(403, `{"error":{"message":"Project does not have access to model"}}`), testKey, []string{"HTTP 403", "access denied", testModel}, CauseAccessDenied},
 		{"unknown model", jsonReply(404, `{"error":{"message":"The model `+"`test-model`"+` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}`),
-			testKey, []string{"HTTP 404", "does not exist", "LLM_MODEL"}},
+			testKey, []string{"HTTP 404", "does not exist", "unknown model"}, CauseUnknownModel},
 		{"deepseek model", jsonReply(400, `{"error":{"message":"Model Not Exist","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`),
-			testKey, []string{"Model Not Exist", "LLM_MODEL"}},
+			testKey, []string{"Model Not Exist", "unknown model"}, CauseUnknownModel},
 		{"ollama model", jsonReply(404, `{"error":{"message":"model \"test-model\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`),
-			testKey, []string{"try pulling it first", "LLM_MODEL"}},
+			testKey, []string{"try pulling it first", "unknown model"}, CauseUnknownModel},
 		{"ollama tools", jsonReply(400, `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools","type":"api_error","param":null,"code":null}}`),
-			testKey, []string{"does not support tools", "tools/tool_choice", "LLM_MODEL"}},
+			testKey, []string{"does not support tools", "tools/tool_choice"}, CauseToolsUnsupported},
 		{"vllm tool choice", jsonReply(400, `{"error":{"message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","param":null,"code":400}}`),
-			testKey, []string{"--enable-auto-tool-choice", "tools/tool_choice"}},
+			testKey, []string{"--enable-auto-tool-choice", "tools/tool_choice"}, CauseToolsUnsupported},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, tc.rep)
@@ -156,6 +157,16 @@ func TestNotRetriedAndExplained(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not contain %q", err, w)
 				}
+			}
+			var ae *APIError
+			if !errors.As(err, &ae) {
+				t.Fatalf("error %v is not an *APIError", err)
+			}
+			if ae.Cause != tc.cause {
+				t.Errorf("Cause = %d, want %d", ae.Cause, tc.cause)
+			}
+			if strings.Contains(err.Error(), "LLM_") {
+				t.Errorf("error %q names a setting of the agent", err)
 			}
 			if n := len(f.requests()); n != 1 {
 				t.Errorf("%d requests: retried", n)
@@ -244,7 +255,7 @@ func TestHTMLErrorPage(t *testing.T) {
 		c := f.client(nil)
 		c.Retry.MaxRetries = 1
 		err := failTurn(t, c)
-		for _, w := range []string{"HTTP 502", "HTML page", `"502 Bad Gateway"`, "LLM_BASE_URL"} {
+		for _, w := range []string{"HTTP 502", "HTML page", `"502 Bad Gateway"`, "base URL"} {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("error %q does not contain %q", err, w)
 			}
@@ -313,14 +324,14 @@ func TestStreamIdleTimeout(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		c    *Client
-		want string
+		want error
 	}{
-		{&Client{Model: "m"}, "LLM_BASE_URL"},
-		{&Client{BaseURL: "http://127.0.0.1:1"}, "LLM_MODEL"},
+		{&Client{Model: "m"}, ErrNoBaseURL},
+		{&Client{BaseURL: "http://127.0.0.1:1"}, ErrNoModel},
 	} {
 		_, err := tc.c.Complete(context.Background(), Request{}, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("err = %v, want %q", err, tc.want)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("err = %v, want %v", err, tc.want)
 		}
 	}
 }
@@ -380,7 +391,8 @@ func TestConnectionRefusedRetriedAndRedacted(t *testing.T) {
 		BaseURL:    "http://" + addr + "/v1?api-version=1&token=" + testKey,
 		APIKey:     testKey,
 		Model:      testModel,
-		Retry:      RetryPolicy{MaxRetries: 2, Sleep: s.sleep},
+		Retry:      RetryPolicy{MaxRetries: 2},
+		sleep:      s.sleep,
 		HTTPClient: &http.Client{Transport: &http.Transport{}},
 	}
 	defer c.HTTPClient.CloseIdleConnections()
@@ -397,7 +409,7 @@ func TestCancelWhileWaitingToRetry(t *testing.T) {
 	f := newFake(t, jsonReply(503, `{"error":{"message":"busy"}}`))
 	ctx, cancel := context.WithCancel(context.Background())
 	c := f.client(nil)
-	c.Retry.Sleep = nil // the real timer
+	c.sleep = nil // the real timer
 	c.Retry.BaseDelay = time.Hour
 	conv := &Conversation{Client: c, Sink: func(e Event) {
 		if e.Type == EventRetry {

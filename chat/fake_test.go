@@ -128,7 +128,7 @@ func (f *fakeServer) client(s *sleeps) *Client {
 		APIKey:     testKey,
 		Model:      testModel,
 		HTTPClient: f.srv.Client(),
-		Retry:      RetryPolicy{Sleep: s.sleep},
+		sleep:      s.sleep,
 	}
 }
 

@@ -218,6 +218,8 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		conv.Sink = out.event
 	}
 
+	defer logUsage(ctx, logger, conv)
+
 	switch {
 	case prompt != "":
 	case !interactive:
@@ -255,12 +257,41 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	return 0
 }
 
-// hint says which flag changes a bound that ended a turn.
+// hint says which of the agent's settings to change for a failed turn: a
+// bound that ended it, or the likely cause of the endpoint's error.
 func hint(err error) string {
 	if errors.Is(err, chat.ErrMaxSteps) {
 		return "; raise the bound with -max-steps"
 	}
+	var ae *chat.APIError
+	if !errors.As(err, &ae) {
+		return ""
+	}
+	switch ae.Cause {
+	case chat.CauseNotJSON:
+		return "; check LLM_BASE_URL (or -base-url, -provider)"
+	case chat.CauseKeyRefused:
+		return "; check LLM_API_KEY"
+	case chat.CauseNoKey:
+		return "; set LLM_API_KEY"
+	case chat.CauseAccessDenied:
+		return "; check that the key in LLM_API_KEY may use the model, or pick another with LLM_MODEL (or -model)"
+	case chat.CauseUnknownModel:
+		return "; check LLM_MODEL (or -model) and LLM_BASE_URL (or -base-url, -provider)"
+	case chat.CauseToolsUnsupported:
+		return "; pick a model with tool calling with LLM_MODEL (or -model)"
+	}
 	return ""
+}
+
+// logUsage logs the token usage of the whole run (with -v).
+func logUsage(ctx context.Context, logger *slog.Logger, conv *chat.Conversation) {
+	u := conv.Usage()
+	if u.TotalTokens == 0 && u.PromptTokens == 0 && u.CompletionTokens == 0 {
+		return
+	}
+	logger.InfoContext(ctx, "token usage of the run",
+		"prompt_tokens", u.PromptTokens, "completion_tokens", u.CompletionTokens, "total_tokens", u.TotalTokens)
 }
 
 // interruptible returns a context that Ctrl-C cancels.
