@@ -122,8 +122,8 @@ func TestRetryAfterTooLong(t *testing.T) {
 
 func TestNotRetriedAndExplained(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		rep  reply
+		name  string
+		rep   reply
 		key   string
 		want  []string
 		cause Cause
