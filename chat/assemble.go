@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // noIndex is the key of tool-call deltas that carry no index.
@@ -127,7 +129,7 @@ func normalizeCall(c *ToolCall, seen map[string]bool) {
 	if c.Type == "" {
 		c.Type = "function"
 	}
-	if strings.TrimSpace(c.Function.Arguments) == "" {
+	if registry.Blank(c.Function.Arguments) {
 		c.Function.Arguments = "{}"
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // ErrMaxSteps is wrapped by the error of a turn that reached
@@ -147,7 +149,7 @@ func (e *APIError) parseErrorPayload(body []byte, contentType string) {
 			return
 		}
 	}
-	e.Message = shorten(text, maxShown)
+	e.Message = clip.String(text, maxShown)
 }
 
 // codeText returns a "code" field, a string or a number, as text.
@@ -279,19 +281,6 @@ func htmlTitle(page string) string {
 	if t == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (%q)", shorten(t, 120))
+	return fmt.Sprintf(" (%q)", clip.String(t, 120))
 }
 
-// shorten cuts s to at most n bytes, on a rune boundary, marking the cut.
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !isRuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

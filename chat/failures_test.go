@@ -432,8 +432,3 @@ func TestContentParts(t *testing.T) {
 	}
 }
 
-func TestShortenAndRedact(t *testing.T) {
-	if got := shorten("ééé", 3); got != "é…" {
-		t.Errorf("shorten = %q", got)
-	}
-}

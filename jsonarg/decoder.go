@@ -30,6 +30,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // Decoder reads one JSON text. The zero value is not usable; see
@@ -221,7 +223,7 @@ func (d *Decoder) Int(bits int) (int64, error) {
 	var buf [1 + maxIntegerDigits]byte
 	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
-		return 0, d.errorf("expected integer, got number %s", clip(lit))
+		return 0, d.errorf("expected integer, got number %s", clip.String(string(lit), maxShown))
 	}
 	if n, ok := parseInt(canon); ok && n >= lo && n <= hi {
 		return n, nil
@@ -250,7 +252,7 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 	var buf [1 + maxIntegerDigits]byte
 	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
-		return 0, d.errorf("expected integer, got number %s", clip(lit))
+		return 0, d.errorf("expected integer, got number %s", clip.String(string(lit), maxShown))
 	}
 	if canon[0] == '-' {
 		if string(canon) == "-0" {
@@ -272,13 +274,13 @@ func (d *Decoder) Float(bits int) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(string(lit), bits)
 	if err != nil {
-		return 0, d.errorf("number %s is out of range", clip(lit))
+		return 0, d.errorf("number %s is out of range", clip.String(string(lit), maxShown))
 	}
 	return f, nil
 }
 
 func (d *Decoder) rangeError(lit []byte, lo, hi string) error {
-	return d.errorf("expected integer from %s to %s, got %s", lo, hi, clip(lit))
+	return d.errorf("expected integer from %s to %s, got %s", lo, hi, clip.String(string(lit), maxShown))
 }
 
 // number reads a number literal, checking the JSON grammar, and reports
@@ -657,7 +659,7 @@ func (d *Decoder) kind() string {
 		return "end of input"
 	case c == '"':
 		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(); err == nil {
-			return "string " + strconv.Quote(string(clip(b)))
+			return "string " + strconv.Quote(clip.String(string(b), maxShown))
 		}
 		return "string"
 	case c == '{':
@@ -670,7 +672,7 @@ func (d *Decoder) kind() string {
 		return "null"
 	case c == '-' || c >= '0' && c <= '9':
 		if lit, _, err := (&Decoder{data: d.data, pos: d.pos}).number(""); err == nil {
-			return "number " + string(clip(lit))
+			return "number " + clip.String(string(lit), maxShown)
 		}
 		return "number"
 	default:
@@ -678,14 +680,8 @@ func (d *Decoder) kind() string {
 	}
 }
 
-// clip shortens b for an error message.
-func clip(b []byte) []byte {
-	const max = 40
-	if len(b) <= max {
-		return b
-	}
-	return append(b[:max:max], "…"...)
-}
+// maxShown bounds a value quoted in an error message.
+const maxShown = 40
 
 func (d *Decoder) mismatch(want string) error {
 	got := d.kind()

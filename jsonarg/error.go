@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // Error is a failure to decode or validate arguments. Path locates the
@@ -80,7 +82,7 @@ func Duplicate(name string) error {
 // Unknown reports a key that names no field; known lists the valid names,
 // quoted and separated by commas, or is empty when the object has none.
 func Unknown(key []byte, known string) error {
-	name := string(clip(key))
+	name := clip.String(string(key), maxShown)
 	if known == "" {
 		return &Error{Path: name, Msg: "unknown field; this object takes no fields"}
 	}

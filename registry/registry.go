@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/sashabaranov/go-openai"
 
+	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/tool"
 )
@@ -146,11 +146,25 @@ type Registry struct {
 	executor Executor
 }
 
-var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// NamePattern is the regular expression a tool's name and ID match: 1 to
+// 64 ASCII letters, digits, '_' and '-', as OpenAI-compatible endpoints
+// accept.
+const NamePattern = `^[a-zA-Z0-9_-]{1,64}$`
 
-// ValidName reports whether s can name a tool: 1 to 64 ASCII letters,
-// digits, '_' and '-', as OpenAI-compatible endpoints accept.
-func ValidName(s string) bool { return nameRE.MatchString(s) }
+// ValidName reports whether s can name a tool: whether it matches
+// NamePattern.
+func ValidName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // New returns a registry of every tool in t, after checking the table: each
 // entry has a valid name and ID, a description, a positive timeout,
@@ -211,10 +225,10 @@ func New(t *Table) (*Registry, error) {
 func checkEntry(e *Entry, local bool) error {
 	var problems []string
 	if !ValidName(e.Name) {
-		problems = append(problems, fmt.Sprintf("name %q does not match %s", e.Name, nameRE))
+		problems = append(problems, fmt.Sprintf("name %q does not match %s", e.Name, NamePattern))
 	}
 	if !ValidName(e.ID) {
-		problems = append(problems, fmt.Sprintf("ID %q does not match %s", e.ID, nameRE))
+		problems = append(problems, fmt.Sprintf("ID %q does not match %s", e.ID, NamePattern))
 	}
 	if strings.TrimSpace(e.Description) == "" {
 		problems = append(problems, "empty description")
@@ -548,7 +562,7 @@ func (r *Registry) call(ctx context.Context, name, args string) Result {
 	}
 	i := r.lookup(name)
 	if i < 0 {
-		return Fail(&Error{Tool: clipName(name), Kind: KindUnknownTool,
+		return Fail(&Error{Tool: clip.String(name, maxNameShown), Kind: KindUnknownTool,
 			Err: fmt.Errorf("available tools: %s", strings.Join(r.Names(), ", "))})
 	}
 	e := &r.set.entries[i]
@@ -595,19 +609,6 @@ func (r *Registry) retryRepaired(ctx context.Context, e *Entry, args string, fir
 	return r.invoke(ctx, e, string(fixed))
 }
 
-// clipName shortens a tool name for a message: a model can send anything.
-func clipName(name string) string {
-	const max = 80
-	if len(name) <= max {
-		return name
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(name[cut]) {
-		cut--
-	}
-	return name[:cut] + "…"
-}
-
 // truncate cuts s to at most max bytes, at a character boundary, and says
 // so, so that the model knows it saw only part.
 func truncate(s string, max int) string {
@@ -624,6 +625,10 @@ func truncate(s string, max int) string {
 	}
 	return s[:keep] + fmt.Sprintf(note, keep, len(s)-keep)
 }
+
+// maxNameShown bounds the name of an unknown tool in a message: a model
+// can send anything.
+const maxNameShown = 80
 
 // errDeadline is the cause of a call's context when the tool's own timeout
 // ends it, as opposed to the caller's context ending.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -234,6 +235,19 @@ func TestRuntimeImportsNoTools(t *testing.T) {
 	for _, dep := range strings.Fields(string(out)) {
 		if dep == "github.com/toolreg/toolreg" || strings.HasPrefix(dep, "github.com/toolreg/toolreg/toolbox") || dep == "time/tzdata" {
 			t.Errorf("the runtime depends on %s", dep)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	re := regexp.MustCompile(NamePattern)
+	for _, s := range []string{
+		"", "a", "word_count", "A-Z_09", "self__echo",
+		strings.Repeat("x", 63), strings.Repeat("x", 64), strings.Repeat("x", 65),
+		"files.read", "bad name!", "é", "tab\t", "a/b", "日本",
+	} {
+		if got, want := ValidName(s), re.MatchString(s); got != want {
+			t.Errorf("ValidName(%q) = %v, NamePattern says %v", s, got, want)
 		}
 	}
 }

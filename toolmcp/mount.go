@@ -329,7 +329,7 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 	names := make([]string, len(tools))
 	for i, t := range tools {
 		plain := srv.spec.Name + Separator + t.Name
-		if validToolName(plain) && !taken[plain] {
+		if registry.ValidName(plain) && !taken[plain] {
 			names[i] = plain
 			taken[plain] = true
 		}

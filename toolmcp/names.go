@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // MaxToolName is the longest function name OpenAI-compatible endpoints
-// accept; names also match ^[a-zA-Z0-9_-]{1,64}$.
+// accept; names also match registry.NamePattern.
 const MaxToolName = 64
 
 // Separator joins a mounted server's name and a remote tool's name.
@@ -19,8 +20,6 @@ const Separator = "__"
 // MaxToolName for the tools' own names.
 const MaxServerName = 32
 
-var serverNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-
 // checkServerName reports whether name can prefix tool names.
 func checkServerName(name string) error {
 	switch {
@@ -28,7 +27,7 @@ func checkServerName(name string) error {
 		return fmt.Errorf("empty server name")
 	case len(name) > MaxServerName:
 		return fmt.Errorf("server name %q is longer than %d characters", name, MaxServerName)
-	case !serverNameRE.MatchString(name):
+	case !registry.ValidName(name):
 		return fmt.Errorf("server name %q may only hold letters, digits, _ and -", name)
 	case strings.Contains(name, Separator):
 		return fmt.Errorf("server name %q must not contain %q", name, Separator)
@@ -48,7 +47,7 @@ const hashLen = 8
 // hash.
 func exposedName(server, remote string, taken func(string) bool) string {
 	plain := server + Separator + remote
-	if len(plain) <= MaxToolName && validToolName(plain) && !taken(plain) {
+	if registry.ValidName(plain) && !taken(plain) {
 		return plain
 	}
 	sum := sha256.Sum256([]byte(server + "\x00" + remote))
@@ -68,19 +67,8 @@ func exposedName(server, remote string, taken func(string) bool) string {
 	}
 }
 
-// validToolName reports whether s matches ^[a-zA-Z0-9_-]{1,64}$.
-func validToolName(s string) bool {
-	if s == "" || len(s) > MaxToolName {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !nameByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
+// nameByte reports whether c may be part of a tool name (see
+// registry.ValidName).
 func nameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }

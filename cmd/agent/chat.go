@@ -14,11 +14,12 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // The defaults of the connection, as in the design notes: DeepSeek.
@@ -346,7 +347,7 @@ func (c *cli) askUser(lines <-chan string) registry.Confirm {
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		fmt.Fprintf(c.stderr, "? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip(args, 200))
+		fmt.Fprintf(c.stderr, "? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(args, 200))
 		select {
 		case l, ok := <-lines:
 			if a := strings.ToLower(strings.TrimSpace(l)); ok && (a == "y" || a == "yes") {
@@ -437,7 +438,7 @@ func (o *output) event(e chat.Event) {
 	case chat.EventToolCall:
 		if !o.quiet {
 			o.lineBreak()
-			fmt.Fprintf(o.stderr, "→ %s %s\n", e.Tool, clip(e.Args, 120))
+			fmt.Fprintf(o.stderr, "→ %s %s\n", e.Tool, clip.Line(e.Args, 120))
 		}
 	case chat.EventToolResult:
 		if o.quiet {
@@ -445,14 +446,14 @@ func (o *output) event(e chat.Event) {
 		}
 		o.lineBreak()
 		if e.Error != "" || strings.HasPrefix(e.Result, "Error:") {
-			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", e.Tool, clip(e.Result, 160), short(e.Duration))
+			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", e.Tool, clip.Line(e.Result, 160), short(e.Duration))
 			return
 		}
-		fmt.Fprintf(o.stderr, "← %s (%s)\n", clip(e.Result, 120), short(e.Duration))
+		fmt.Fprintf(o.stderr, "← %s (%s)\n", clip.Line(e.Result, 120), short(e.Duration))
 	case chat.EventRetry:
 		if !o.quiet {
 			o.lineBreak()
-			fmt.Fprintf(o.stderr, "↻ retry %d in %s: %s\n", e.Attempt, short(e.Duration), clip(e.Error, 160))
+			fmt.Fprintf(o.stderr, "↻ retry %d in %s: %s\n", e.Attempt, short(e.Duration), clip.Line(e.Error, 160))
 		}
 	}
 }
@@ -483,16 +484,6 @@ func (o *output) finish(answer string) {
 	}
 	o.lineBreak()
 	o.printed = false
-}
-
-// clip makes s one short line.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
 }
 
 func short(d time.Duration) string {
