@@ -63,8 +63,15 @@ type Entry struct {
 	Invoke func(ctx context.Context, args []byte) (string, error)
 	// Check decodes and validates the arguments without running the tool,
 	// returning the error Invoke would return for them, or nil. It may be
-	// nil for a mounted tool, whose server checks its arguments.
+	// nil for a mounted tool, whose server checks its arguments; then its
+	// arguments are never repaired.
 	Check func(args []byte) error
+	// Shape tells the argument repair which properties take arrays or
+	// objects, so that one a model sent as a JSON string can be mended.
+	// toolgen writes it for tools with such properties; nil repairs only
+	// arguments sent whole as a string. It is shared by the copies of the
+	// entry and must not be changed.
+	Shape *Shape
 }
 
 // Caps returns what e declares and what it was found to reach.
@@ -597,7 +604,7 @@ func repairable(err error) bool {
 // otherwise the first answer stands. The tool never ran for the first
 // answer: decoding failed before it.
 func (r *Registry) retryRepaired(ctx context.Context, e *Entry, args string, first Result) Result {
-	fixed, notes, ok := repairArgs(e.Parameters, []byte(args))
+	fixed, notes, ok := repairArgs(e.Shape, []byte(args))
 	if !ok || len(fixed) > r.limits.MaxArgs {
 		return first
 	}

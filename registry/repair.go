@@ -1,25 +1,65 @@
 package registry
 
 import (
-	"encoding/json"
+	"bytes"
 	"strconv"
-	"strings"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
+// Shape is what the argument repair knows of a JSON value that a tool's
+// parameters describe: whether it takes an array or an object (and not a
+// string), the shapes of the properties of an object that hold arrays or
+// objects, and the shape of the elements of an array. toolgen generates
+// it from the tool's argument types (Entry.Shape), so that nothing reads
+// the JSON Schema at run time. It is static data: Props is a slice, not a
+// map, so a generated table needs no code at init.
+type Shape struct {
+	// Array and Object report that the value may be an array or an
+	// object, and may not be a string: only then is a string holding one
+	// decoded.
+	Array, Object bool
+	// Props are the shapes of the properties of an object that hold
+	// arrays or objects; properties that hold neither are left out.
+	Props []Prop
+	// Items is the shape of the elements of an array, or nil when they
+	// hold no objects.
+	Items *Shape
+}
+
+// Prop is a property of an object and its shape.
+type Prop struct {
+	Name  string
+	Shape Shape
+}
+
+// prop returns the shape of the named property, or nil.
+func (s *Shape) prop(name []byte) *Shape {
+	for i := range s.Props {
+		if s.Props[i].Name == string(name) {
+			return &s.Props[i].Shape
+		}
+	}
+	return nil
+}
+
 // repairArgs repairs the arguments args that a model sent for a tool whose
-// parameters have the JSON Schema schema, when they show one of the known
-// mistakes whose intent is unambiguous:
+// parameters have the shape root, when they show one of the known mistakes
+// whose intent is unambiguous:
 //
-//   - a property whose schema type is "array" or "object" (and not also
-//     "string") was sent as a JSON string whose content is JSON of that
-//     type, as DeepSeek and Claude sometimes do: {"tags":"[\"a\"]"}
-//     becomes {"tags":["a"]}. This is repaired at the top level and in the
-//     nested objects the schema describes (under "properties", and under
-//     "items" for the objects of an array); the elements of an array are
-//     not properties and are not repaired.
+//   - a property that takes an array or an object (and not also a string)
+//     was sent as a JSON string whose content is JSON of that type, as
+//     DeepSeek and Claude sometimes do: {"tags":"[\"a\"]"} becomes
+//     {"tags":["a"]}. This is repaired at the top level and in the nested
+//     objects the shape describes (under Props, and under Items for the
+//     objects of an array); the elements of an array are not properties
+//     and are not repaired.
 //   - the whole arguments were sent as a JSON string whose content is a
 //     JSON object: "{\"a\":1}" becomes {"a":1}, and that object is then
 //     repaired as above.
+//
+// A nil root is an object none of whose properties can be repaired: only
+// the second mistake is.
 //
 // It returns the repaired arguments, one note per repair for the log (such
 // as `field "tags": decoded an array sent as a string`), and ok true; or
@@ -36,20 +76,17 @@ import (
 // repaired value is replaced by the content of its string, the model's own
 // text, with the surrounding white space trimmed; escapes are decoded and
 // invalid UTF-8 in that string becomes U+FFFD, as encoding/json reads it.
-func repairArgs(schema string, args []byte) (fixed []byte, notes []string, ok bool) {
-	root, ok := parseRepairSchema([]byte(schema))
-	if !ok {
+// The JSON is read with jsonarg's scanner, the one the decoders use.
+func repairArgs(root *Shape, args []byte) (fixed []byte, notes []string, ok bool) {
+	if root == nil {
+		root = &Shape{Object: true}
+	}
+	text := bytes.Trim(args, jsonSpace)
+	if len(text) == 0 || !jsonarg.Valid(text) {
 		return nil, nil, false
 	}
-	start := skipJSONSpace(args, 0)
-	end := len(args)
-	for end > start && isJSONSpace(args[end-1]) {
-		end--
-	}
-	text := args[start:end]
-	if len(text) == 0 || !json.Valid(text) {
-		return nil, nil, false
-	}
+	start := len(args) - len(bytes.TrimLeft(args, jsonSpace))
+	end := start + len(text)
 	if text[0] == '"' {
 		inner, ok := stringContent(text, '{')
 		if !ok {
@@ -73,48 +110,14 @@ func repairArgs(schema string, args []byte) (fixed []byte, notes []string, ok bo
 	return fixed, notes, true
 }
 
-// repairSchema is the part of a JSON Schema that repairArgs reads.
-type repairSchema struct {
-	types []string
-	props map[string]json.RawMessage
-	items json.RawMessage
-}
-
-// parseRepairSchema reads a schema; a boolean schema or one that is not an
-// object reads as false.
-func parseRepairSchema(b []byte) (repairSchema, bool) {
-	var s struct {
-		Type       json.RawMessage            `json:"type"`
-		Properties map[string]json.RawMessage `json:"properties"`
-		Items      json.RawMessage            `json:"items"`
-	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return repairSchema{}, false
-	}
-	out := repairSchema{props: s.Properties, items: s.Items}
-	var one string
-	if json.Unmarshal(s.Type, &one) == nil {
-		out.types = []string{one}
-	} else {
-		_ = json.Unmarshal(s.Type, &out.types) // Absent or malformed: no types.
-	}
-	return out, true
-}
-
-func (s repairSchema) has(typ string) bool {
-	for _, t := range s.types {
-		if t == typ {
-			return true
-		}
-	}
-	return false
-}
+// jsonSpace is the white space of JSON.
+const jsonSpace = " \t\r\n"
 
 // repairObject repairs the members of obj, a valid JSON object, that the
-// schema s describes; path locates obj in the arguments. It returns obj
+// shape s describes; path locates obj in the arguments. It returns obj
 // itself when nothing was repaired.
-func (s repairSchema) repairObject(obj []byte, path string) ([]byte, []string) {
-	if len(s.props) == 0 {
+func (s *Shape) repairObject(obj []byte, path string) ([]byte, []string) {
+	if len(s.Props) == 0 {
 		return obj, nil
 	}
 	members := objectMembers(obj)
@@ -129,24 +132,21 @@ func (s repairSchema) repairObject(obj []byte, path string) ([]byte, []string) {
 	var notes []string
 	last := 0
 	for _, m := range members {
-		raw, ok := s.props[m.key]
-		if !ok {
-			continue // An unknown field: the decoder reports it.
-		}
-		sub, ok := parseRepairSchema(raw)
-		if !ok {
-			continue
+		sub := s.prop([]byte(m.key))
+		if sub == nil {
+			continue // Nothing to repair, or an unknown field the decoder reports.
 		}
 		fieldPath := joinPath(path, m.key)
 		value := obj[m.start:m.end]
 		repaired := value
 		var more []string
-		if value[0] == '"' && !sub.has("string") {
+		if value[0] == '"' {
 			for _, kind := range []struct {
-				typ, name string
-				open      byte
-			}{{"array", "an array", '['}, {"object", "an object", '{'}} {
-				if !sub.has(kind.typ) {
+				ok   bool
+				name string
+				open byte
+			}{{sub.Array, "an array", '['}, {sub.Object, "an object", '{'}} {
+				if !kind.ok {
 					continue
 				}
 				if inner, ok := stringContent(value, kind.open); ok {
@@ -173,22 +173,21 @@ func (s repairSchema) repairObject(obj []byte, path string) ([]byte, []string) {
 }
 
 // repairValue repairs the objects inside value, a valid JSON value that the
-// schema s describes: value itself when it is an object, or the objects of
-// an array, however deeply nested, that s describes under "items".
-func (s repairSchema) repairValue(value []byte, path string) ([]byte, []string) {
+// shape s describes: value itself when it is an object, or the objects of
+// an array, however deeply nested, that s describes under Items.
+func (s *Shape) repairValue(value []byte, path string) ([]byte, []string) {
 	switch value[0] {
 	case '{':
 		return s.repairObject(value, path)
 	case '[':
-		items, ok := parseRepairSchema(s.items)
-		if !ok {
+		if s.Items == nil {
 			return value, nil
 		}
 		var out []byte
 		var notes []string
 		last := 0
 		for i, e := range arrayElements(value) {
-			repaired, more := items.repairValue(value[e.start:e.end], path+"["+strconv.Itoa(i)+"]")
+			repaired, more := s.Items.repairValue(value[e.start:e.end], path+"["+strconv.Itoa(i)+"]")
 			if len(more) == 0 {
 				continue
 			}
@@ -218,12 +217,13 @@ func joinPath(path, key string) string {
 // its surrounding white space trimmed, when that content is valid JSON
 // beginning with open ('[' or '{').
 func stringContent(str []byte, open byte) ([]byte, bool) {
-	var s string
-	if err := json.Unmarshal(str, &s); err != nil {
+	d := jsonarg.NewDecoder(str)
+	s, err := d.String()
+	if err != nil {
 		return nil, false
 	}
-	inner := []byte(strings.Trim(s, " \t\r\n"))
-	if len(inner) == 0 || inner[0] != open || !json.Valid(inner) {
+	inner := bytes.Trim([]byte(s), jsonSpace)
+	if len(inner) == 0 || inner[0] != open || !jsonarg.Valid(inner) {
 		return nil, false
 	}
 	return inner, true
@@ -239,83 +239,40 @@ type span struct {
 // objectMembers returns the members of obj, a valid JSON object.
 func objectMembers(obj []byte) []span {
 	var out []span
-	i := skipJSONSpace(obj, 1)
-	for i < len(obj) && obj[i] != '}' {
-		keyEnd := jsonValueEnd(obj, i)
-		var key string
-		_ = json.Unmarshal(obj[i:keyEnd], &key) // Valid: obj is.
-		i = skipJSONSpace(obj, keyEnd)
-		i = skipJSONSpace(obj, i+1) // The ':'.
-		end := jsonValueEnd(obj, i)
-		out = append(out, span{key: key, start: i, end: end})
-		i = skipJSONSpace(obj, end)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipJSONSpace(obj, i+1)
-		}
+	d := jsonarg.NewDecoder(obj)
+	if d.ObjectStart() != nil {
+		return nil
 	}
-	return out
+	for {
+		key, ok, err := d.NextField()
+		if err != nil || !ok {
+			return out
+		}
+		k := string(key) // Valid until the next call only.
+		start, end, err := d.Skip()
+		if err != nil {
+			return out
+		}
+		out = append(out, span{key: k, start: start, end: end})
+	}
 }
 
 // arrayElements returns the elements of arr, a valid JSON array.
 func arrayElements(arr []byte) []span {
 	var out []span
-	i := skipJSONSpace(arr, 1)
-	for i < len(arr) && arr[i] != ']' {
-		end := jsonValueEnd(arr, i)
-		out = append(out, span{start: i, end: end})
-		i = skipJSONSpace(arr, end)
-		if i < len(arr) && arr[i] == ',' {
-			i = skipJSONSpace(arr, i+1)
-		}
+	d := jsonarg.NewDecoder(arr)
+	if d.ArrayStart() != nil {
+		return nil
 	}
-	return out
-}
-
-// jsonValueEnd returns the end of the valid JSON value that begins at
-// b[i]. It does not recurse, so any depth is safe.
-func jsonValueEnd(b []byte, i int) int {
-	depth := 0
-	for i < len(b) {
-		switch c := b[i]; c {
-		case '"':
-			i++
-			for i < len(b) && b[i] != '"' {
-				if b[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++ // The closing quote.
-		case '{', '[':
-			depth++
-			i++
-		case '}', ']':
-			depth--
-			i++
-		default:
-			if depth == 0 {
-				// A number or a literal: it ends at a delimiter.
-				for i < len(b) && !isJSONSpace(b[i]) && b[i] != ',' && b[i] != ']' && b[i] != '}' {
-					i++
-				}
-				return i
-			}
-			i++
+	for {
+		ok, err := d.NextItem()
+		if err != nil || !ok {
+			return out
 		}
-		if depth == 0 {
-			return i
+		start, end, err := d.Skip()
+		if err != nil {
+			return out
 		}
+		out = append(out, span{start: start, end: end})
 	}
-	return i
-}
-
-func isJSONSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
-}
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && isJSONSpace(b[i]) {
-		i++
-	}
-	return i
 }

@@ -1,33 +1,45 @@
 package registry
 
 import (
-	"encoding/json"
 	"flag"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
-// repairTestSchema has a property of each kind that repairArgs reads: an
-// array, an object with its own properties, an array of objects, a string,
-// a number, a property that takes an array or a string, and one that takes
-// an array or an object.
-const repairTestSchema = `{"type":"object","properties":{
-	"name":{"type":"string"},
-	"count":{"type":"integer"},
-	"tags":{"type":"array","items":{"type":"string"}},
-	"filter":{"type":"object","properties":{
-		"tags":{"type":"array","items":{"type":"string"}},
-		"range":{"type":"object","properties":{"min":{"type":"number"}},"additionalProperties":false}
-	},"additionalProperties":false},
-	"rows":{"type":"array","items":{"type":"object","properties":{"labels":{"type":"array"}}}},
-	"matrix":{"type":"array","items":{"type":"array","items":{"type":"object","properties":{"labels":{"type":"array"}}}}},
-	"either":{"type":["array","string"]},
-	"shape":{"type":["array","object"]},
-	"free":{"type":"object"},
-	"anything":true
-},"additionalProperties":false}`
+// repairTestShape has a property of each kind that repairArgs reads, as
+// toolgen would describe (or leave out) each of these JSON Schemas:
+//
+//	"name":     {"type":"string"}                                  left out
+//	"count":    {"type":"integer"}                                 left out
+//	"tags":     {"type":"array","items":{"type":"string"}}
+//	"filter":   {"type":"object","properties":{
+//	              "tags":{"type":"array",…},
+//	              "range":{"type":"object","properties":{"min":{"type":"number"}}}}}
+//	"rows":     {"type":"array","items":{"type":"object","properties":{"labels":{"type":"array"}}}}
+//	"matrix":   an array of arrays of the objects of rows
+//	"either":   {"type":["array","string"]}                        neither array nor object
+//	"shape":    {"type":["array","object"]}
+//	"free":     {"type":"object"}
+//	"anything": true                                               neither array nor object
+var repairTestShape = &Shape{Object: true, Props: []Prop{
+	{Name: "tags", Shape: Shape{Array: true}},
+	{Name: "filter", Shape: Shape{Object: true, Props: []Prop{
+		{Name: "tags", Shape: Shape{Array: true}},
+		{Name: "range", Shape: Shape{Object: true}},
+	}}},
+	{Name: "rows", Shape: Shape{Array: true, Items: &rowShape}},
+	{Name: "matrix", Shape: Shape{Array: true, Items: &Shape{Array: true, Items: &rowShape}}},
+	{Name: "either", Shape: Shape{}},
+	{Name: "shape", Shape: Shape{Array: true, Object: true}},
+	{Name: "free", Shape: Shape{Object: true}},
+	{Name: "anything", Shape: Shape{}},
+}}
+
+var rowShape = Shape{Object: true, Props: []Prop{{Name: "labels", Shape: Shape{Array: true}}}}
 
 func TestRepairArgs(t *testing.T) {
 	tests := []struct {
@@ -166,7 +178,7 @@ func TestRepairArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fixed, notes, ok := repairArgs(repairTestSchema, []byte(tt.args))
+			fixed, notes, ok := repairArgs(repairTestShape, []byte(tt.args))
 			if tt.want == "" {
 				if ok || fixed != nil || notes != nil {
 					t.Errorf("repairArgs(%s) = %s, %q, %v; want nothing repaired", tt.args, fixed, notes, ok)
@@ -186,11 +198,15 @@ func TestRepairArgs(t *testing.T) {
 	}
 }
 
-func TestRepairArgsBadSchema(t *testing.T) {
-	for _, schema := range []string{``, `true`, `[]`, `{"properties":[]}`, `{"type":"object","properties":{"tags":false}}`} {
-		if fixed, notes, ok := repairArgs(schema, []byte(`{"tags":"[1]"}`)); ok {
-			t.Errorf("schema %s: repaired to %s (%q), want nothing repaired", schema, fixed, notes)
-		}
+// TestRepairArgsNilShape checks that a tool without a shape (written by
+// hand, say) gets only its whole arguments decoded from a string.
+func TestRepairArgsNilShape(t *testing.T) {
+	if fixed, notes, ok := repairArgs(nil, []byte(`{"tags":"[1]"}`)); ok {
+		t.Errorf("repaired a property to %s (%q), want nothing repaired", fixed, notes)
+	}
+	fixed, notes, ok := repairArgs(nil, []byte(`"{\"tags\":\"[1]\"}"`))
+	if !ok || string(fixed) != `{"tags":"[1]"}` {
+		t.Errorf("whole arguments: %s, %q, %v; want them decoded, the property left", fixed, notes, ok)
 	}
 }
 
@@ -211,17 +227,17 @@ func FuzzRepair(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, args string) {
-		fixed, notes, ok := repairArgs(repairTestSchema, []byte(args))
+		fixed, notes, ok := repairArgs(repairTestShape, []byte(args))
 		if !ok {
 			if fixed != nil || notes != nil {
 				t.Fatalf("repairArgs(%q) = %q, %q, false", args, fixed, notes)
 			}
 			return
 		}
-		if !json.Valid(fixed) || len(notes) == 0 {
+		if !jsonarg.Valid(fixed) || len(notes) == 0 { // No depth limit, unlike encoding/json.
 			t.Fatalf("repairArgs(%q) = %q, %q: want valid JSON and notes", args, fixed, notes)
 		}
-		if again, notes, ok := repairArgs(repairTestSchema, fixed); ok {
+		if again, notes, ok := repairArgs(repairTestShape, fixed); ok {
 			t.Fatalf("repairArgs(%q) = %q, which is repaired again to %q (%q)", args, fixed, again, notes)
 		}
 	})

@@ -23,7 +23,70 @@ func entryDict(t *toolInfo) jen.Dict {
 	if t.Reaches != 0 {
 		d[jen.Id("Reaches")] = capCode(t.Reaches)
 	}
+	if s := shapeOf(t.Args); s != nil && len(s.Props) > 0 {
+		d[jen.Id("Shape")] = jen.Op("&").Add(s.code())
+	}
 	return d
+}
+
+// shape is what the registry's argument repair needs to know of a
+// parameter type (registry.Shape): whether it is an array or an object,
+// and, inside, the properties and elements that hold arrays or objects.
+type shape struct {
+	Array, Object bool
+	Props         []shapeProp
+	Items         *shape
+}
+
+type shapeProp struct {
+	Name  string
+	Shape *shape
+}
+
+// shapeOf returns the shape of t, or nil for a type that is neither an
+// array nor an object. A pointer has the shape of what it points to (its
+// schema is the same), and the schema of a field never also allows a
+// string where an array or an object is, so either is repaired.
+func shapeOf(t *typ) *shape {
+	switch t = t.value(); t.Kind {
+	case kSlice:
+		s := &shape{Array: true}
+		if items := shapeOf(t.Elem); items != nil && (items.Items != nil || len(items.Props) > 0) {
+			s.Items = items
+		}
+		return s
+	case kStruct:
+		s := &shape{Object: true}
+		for _, f := range t.Fields {
+			if fs := shapeOf(f.Type); fs != nil {
+				s.Props = append(s.Props, shapeProp{Name: f.JSONName, Shape: fs})
+			}
+		}
+		return s
+	}
+	return nil
+}
+
+// code writes s as a registry.Shape literal.
+func (s *shape) code() jen.Code {
+	d := jen.Dict{}
+	if s.Array {
+		d[jen.Id("Array")] = jen.True()
+	}
+	if s.Object {
+		d[jen.Id("Object")] = jen.True()
+	}
+	if len(s.Props) > 0 {
+		props := make([]jen.Code, len(s.Props))
+		for i, p := range s.Props {
+			props[i] = jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Shape"): p.Shape.code()})
+		}
+		d[jen.Id("Props")] = jen.Index().Qual(registryPath, "Prop").Values(props...)
+	}
+	if s.Items != nil {
+		d[jen.Id("Items")] = jen.Op("&").Add(s.Items.code())
+	}
+	return jen.Qual(registryPath, "Shape").Values(d)
 }
 
 // capCode writes capability bits as tool.A | tool.B.

@@ -91,7 +91,23 @@ var genEntries = [...]registry.Entry{{
 	Invoke:      genInvokeTag,
 	Name:        "tag",
 	Parameters:  genSchemaTag,
-	Timeout:     5 * time.Second,
+	Shape: &registry.Shape{
+		Object: true,
+		Props: []registry.Prop{{
+			Name:  "tags",
+			Shape: registry.Shape{Array: true},
+		}, {
+			Name: "target",
+			Shape: registry.Shape{
+				Object: true,
+				Props: []registry.Prop{{
+					Name:  "labels",
+					Shape: registry.Shape{Array: true},
+				}},
+			},
+		}},
+	},
+	Timeout: 5 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.

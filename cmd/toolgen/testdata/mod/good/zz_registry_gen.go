@@ -65,7 +65,26 @@ var genEntries = [...]registry.Entry{{
 	Output:       `{"type":"object","properties":{"calls":{"type":"integer"},"query":{"type":"string"}},"required":["calls","query"],"additionalProperties":false}`,
 	Parameters:   genSchemaSearch,
 	Reaches:      tool.Env,
-	Timeout:      1500 * time.Millisecond,
+	Shape: &registry.Shape{
+		Object: true,
+		Props: []registry.Prop{{
+			Name:  "tags",
+			Shape: registry.Shape{Array: true},
+		}, {
+			Name: "filter",
+			Shape: registry.Shape{
+				Object: true,
+				Props: []registry.Prop{{
+					Name:  "pages",
+					Shape: registry.Shape{Array: true},
+				}},
+			},
+		}, {
+			Name:  "weights",
+			Shape: registry.Shape{Array: true},
+		}},
+	},
+	Timeout: 1500 * time.Millisecond,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
