@@ -5,10 +5,10 @@
 // # Serve
 //
 // [NewServer] makes an *mcp.Server (the official Go SDK) from a
-// *toolreg.Registry. Each selected tool is registered through the SDK's
+// *registry.Registry. Each selected tool is registered through the SDK's
 // low-level Server.AddTool with the JSON Schema the generator precomputed
 // as its inputSchema, so nothing is reflected at start-up, and its handler
-// goes through [toolreg.Registry.Call]: the same generated decoding and
+// goes through [registry.Registry.Call]: the same generated decoding and
 // validation, the same timeout and panic protection. A failed call (bad
 // arguments, the tool's error, a panic, a timeout) answers with a result
 // whose isError is true and whose text is the registry's "Error: ..."
@@ -24,11 +24,11 @@
 // [Mount] connects to MCP servers given as specs, NAME=COMMAND ARGS… for a
 // server run as a child process over stdio, or NAME=https://… for
 // streamable HTTP, and lists their tools. Each remote tool is offered to the
-// model as NAME__tool with its own input schema; [Mounts.Call] forwards a
-// call with the caller's context and turns a remote error, a dead server or
-// a timeout into an "Error: NAME__tool: ..." result. A server that cannot
-// be reached at start is left out with one line on [MountOptions.Warn], and
-// the others keep working. [Toolset] puts the local registry and the
-// mounted tools behind one Specs/Call pair, the interface of the agent's
-// conversation loop (chat.Tools).
+// model as NAME__tool with its own input schema. [Mounts.Entries] gives
+// them as registry entries, which join the local tools in one tool set
+// with [registry.Registry.With]: a call then goes through the same limits,
+// timeout, confirmation and logging as a local one, and a remote error, a
+// dead server or a timeout becomes an "Error: NAME__tool: ..." result. A
+// server that cannot be reached at start is left out with one line on
+// [MountOptions.Warn], and the others keep working.
 package toolmcp

@@ -461,7 +461,10 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	}
 	text := resultText(r)
 	if r.IsError {
-		return "", errors.New(text)
+		// A server that renders its errors as toolreg does (another
+		// toolreg agent, say) begins them "Error: "; registry.Text adds
+		// that again, so it is taken off here.
+		return "", errors.New(strings.TrimPrefix(text, "Error: "))
 	}
 	return text, nil
 }

@@ -234,8 +234,8 @@ func TestMountOwnServer(t *testing.T) {
 	for _, tt := range []struct{ tool, args, want string }{
 		{"reg__echo", `{"text":"round trip"}`, "echo round trip"},
 		{"reg__count", `{"text":"a b"}`, `{"words":2}`},
-		{"reg__echo", `{"nope":1}`, `Error: reg__echo: Error: echo: bad arguments: json: unknown field "nope"`},
-		{"reg__slow", `{}`, "Error: reg__slow: Error: slow timed out after 50ms"},
+		{"reg__echo", `{"nope":1}`, `Error: reg__echo: echo: bad arguments: json: unknown field "nope"`},
+		{"reg__slow", `{}`, "Error: reg__slow: slow timed out after 50ms"},
 	} {
 		if res := joined(t, nil, m).Call(context.Background(), tt.tool, tt.args); res.Text != tt.want {
 			t.Errorf("Call(%s) = %q, want %q", tt.tool, res.Text, tt.want)
