@@ -283,4 +283,3 @@ func htmlTitle(page string) string {
 	}
 	return fmt.Sprintf(" (%q)", clip.String(t, 120))
 }
-

@@ -431,4 +431,3 @@ func TestContentParts(t *testing.T) {
 		t.Fatalf("Complete = %+v, %v", resp, err)
 	}
 }
-
