@@ -21,8 +21,9 @@ const MaxQuestion = 16 << 10
 
 // Handler returns the service: MCP at /mcp, and POST /ask, which takes
 // {"question": "…"}, lets the model behind client answer it with the
-// tools, and responds {"answer": "…"}. A nil logger logs nothing.
-func Handler(client *chat.Client, logger *slog.Logger) (http.Handler, error) {
+// tools, and responds {"answer": "…"}. A token, when not empty, is the
+// bearer token MCP requests must carry. A nil logger logs nothing.
+func Handler(client *chat.Client, token string, logger *slog.Logger) (http.Handler, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
@@ -32,7 +33,7 @@ func Handler(client *chat.Client, logger *slog.Logger) (http.Handler, error) {
 		return nil, fmt.Errorf("units: MCP server: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", toolmcp.HTTPHandler(srv, logger))
+	mux.Handle("/mcp", toolmcp.HTTPHandler(srv, &toolmcp.HTTPOptions{Logger: logger, Token: token}))
 	mux.HandleFunc("POST /ask", func(w http.ResponseWriter, r *http.Request) {
 		var q struct {
 			Question string `json:"question"`

@@ -71,7 +71,7 @@ func TestAsk(t *testing.T) {
 		completion(`{"role":"assistant","content":"","tool_calls":[{"id":"call_1","type":"function","function":{"name":"convert","arguments":"{\"value\":5,\"from\":\"km\",\"to\":\"[\\\"m\\\"]\"}"}}]}`),
 		completion(`{"role":"assistant","content":"5 km is 5000 m."}`),
 	)
-	h, err := Handler(f.client(), nil)
+	h, err := Handler(f.client(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestAsk(t *testing.T) {
 
 func TestAskRefused(t *testing.T) {
 	f := newFakeModel(t) // No replies: the endpoint answers 404.
-	h, err := Handler(f.client(), nil)
+	h, err := Handler(f.client(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,15 +126,15 @@ func TestAskRefused(t *testing.T) {
 // TestMCP lists and calls the tools with the official Go SDK's client over
 // streamable HTTP.
 func TestMCP(t *testing.T) {
-	h, err := Handler(newFakeModel(t).client(), nil)
+	h, err := Handler(newFakeModel(t).client(), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: srv.Client()}, nil)
+	mcpClient := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	cs, err := mcpClient.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp", HTTPClient: srv.Client()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +166,41 @@ func TestMCP(t *testing.T) {
 		got := res.Content[0].(*mcp.TextContent).Text
 		if got != tc.text || res.IsError != tc.isError {
 			t.Errorf("shout %v = %q (isError %v), want %q (%v)", tc.args, got, res.IsError, tc.text, tc.isError)
+		}
+	}
+}
+
+// TestMCPToken checks that with a token, MCP requests without it are
+// refused and requests with it are served.
+func TestMCPToken(t *testing.T) {
+	h, err := Handler(newFakeModel(t).client(), "s3cret", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	for _, tc := range []struct {
+		auth   string
+		status int
+	}{
+		{"", http.StatusUnauthorized},
+		{"Bearer wrong", http.StatusUnauthorized},
+		{"Bearer s3cret", http.StatusOK},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/mcp", strings.NewReader(list))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status {
+			t.Errorf("Authorization %q: status %d, want %d", tc.auth, resp.StatusCode, tc.status)
 		}
 	}
 }

@@ -2,6 +2,8 @@
 // through a model at /ask.
 //
 //	LLM_BASE_URL=https://api.deepseek.com/v1 LLM_API_KEY=sk-… LLM_MODEL=deepseek-chat units -addr :8080
+//
+// UNITS_MCP_TOKEN, when set, is the bearer token MCP clients must send.
 package main
 
 import (
@@ -33,7 +35,7 @@ func run(args []string) int {
 		Model:   os.Getenv("LLM_MODEL"),
 		Logger:  logger,
 	}
-	h, err := units.Handler(client, logger)
+	h, err := units.Handler(client, os.Getenv("UNITS_MCP_TOKEN"), logger)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
