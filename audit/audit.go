@@ -1,0 +1,215 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Report is the audit of a tool package.
+type Report struct {
+	// Tools maps each audited tool type's name to what it reaches.
+	Tools map[string]*Result
+	// Startup lists, for each non-standard package of the program and
+	// each capability its start-up code (init functions and package
+	// variable initializers) reaches, the shortest path.
+	Startup []Finding
+}
+
+// Result is what one tool reaches.
+type Result struct {
+	Reaches tool.Capability
+	// Findings hold the shortest path to each capability reached, in
+	// capability order.
+	Findings []Finding
+	// All holds, per capability, one shortest path through each call or
+	// value of Execute (or of the implicit methods) that reaches it: the
+	// paths -explain prints.
+	All []Finding
+}
+
+// Finding is a path from a root to a capability.
+type Finding struct {
+	Cap tool.Capability // one capability
+	// Pkg is the package whose start-up code it is, for start-up
+	// findings.
+	Pkg string
+	// Pos is where the root calls (or makes the value of) the first
+	// function on the path.
+	Pos   token.Position
+	Steps []Step
+	// Std continues the path inside the standard library, from the
+	// last step to the classified function, and Why names the rule
+	// there.
+	Std []string
+	Why string
+}
+
+// Step is a function on a path and where it calls the next one (no
+// position for the last step, or inside the standard library).
+type Step struct {
+	Func string
+	Pos  token.Position
+}
+
+// Path writes the path as root → f (file:line) → … → boundary, with
+// file names passed through rel.
+func (f Finding) Path(rel func(string) string, full bool) string {
+	var b strings.Builder
+	for i, s := range f.Steps {
+		if i > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(s.Func)
+		if i > 0 && s.Pos.IsValid() && i < len(f.Steps)-1 {
+			fmt.Fprintf(&b, " (%s:%d)", rel(s.Pos.Filename), s.Pos.Line)
+		}
+	}
+	if full {
+		for _, k := range f.Std {
+			b.WriteString(" → " + displayKey(k))
+		}
+		if f.Why != "" {
+			fmt.Fprintf(&b, " [%s]", f.Why)
+		}
+	}
+	return b.String()
+}
+
+// Analyze audits the tool package in dir: for each tool type named in
+// typeNames, its Execute and the methods the registry calls implicitly
+// on its result; and the start-up code of the program's non-standard
+// packages.
+func Analyze(ctx context.Context, dir string, typeNames []string) (*Report, error) {
+	sum, err := stdSummary(ctx)
+	if err != nil {
+		return nil, err
+	}
+	l, err := loadProgram(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	g := userGraph(l, sum)
+	roots := map[string]*node{}
+	for _, name := range typeNames {
+		tn, ok := l.root.Pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok {
+			return nil, fmt.Errorf("audit: no type %s in %s", name, l.root.Pkg.Path())
+		}
+		ptr := types.NewPointer(tn.Type())
+		sel := l.prog.MethodSets.MethodSet(ptr).Lookup(tn.Pkg(), "Execute")
+		if sel == nil {
+			return nil, fmt.Errorf("audit: %s has no Execute method", name)
+		}
+		exe := l.prog.MethodValue(sel)
+		if _, ptrRecv := sel.Obj().Type().(*types.Signature).Recv().Type().(*types.Pointer); !ptrRecv {
+			exe = l.prog.FuncValue(sel.Obj().(*types.Func)) // not the pointer wrapper
+		}
+		r := g.add(&node{key: "tool " + name, done: true})
+		r.out = append(r.out, edge{g.nodeOf(exe), exe.Pos()})
+		if res := exe.Signature.Results(); res.Len() > 0 {
+			g.methodEdges(r, res.At(0).Type(), exe.Pos(), true)
+		}
+		roots[name] = r
+	}
+	inits := map[*ssa.Package]*node{}
+	for _, p := range l.nonStd {
+		if fn := p.Func("init"); fn != nil {
+			inits[p] = g.nodeOf(fn)
+		}
+	}
+	g.build()
+	rep := &Report{Tools: map[string]*Result{}}
+	for name, r := range roots {
+		res := &Result{Reaches: r.caps}
+		for _, b := range capBits(r.caps) {
+			res.Findings = append(res.Findings, g.finding(r, b, ""))
+			seen := map[*node]bool{}
+			exe := r.out[0].to
+			for _, e := range append(append([]edge(nil), exe.out...), r.out[1:]...) {
+				if e.to.caps&(1<<b) == 0 || seen[e.to] || e.to.dist[b] < 0 {
+					continue
+				}
+				seen[e.to] = true
+				f := g.finding(e.to, b, "")
+				f.Steps = append([]Step{{Func: "Execute", Pos: l.fset.Position(e.pos)}}, f.Steps...)
+				f.Pos = l.fset.Position(e.pos)
+				res.All = append(res.All, f)
+			}
+		}
+		rep.Tools[name] = res
+	}
+	for _, p := range l.nonStd {
+		n := inits[p]
+		if n == nil {
+			continue
+		}
+		for _, b := range capBits(n.caps) {
+			rep.Startup = append(rep.Startup, g.finding(n, b, p.Pkg.Path()))
+		}
+	}
+	return rep, nil
+}
+
+// finding makes the path from n to capability bit b.
+func (g *graph) finding(n *node, b int, pkg string) Finding {
+	f := Finding{Cap: 1 << b, Pkg: pkg}
+	steps := g.path(n, b)
+	for i, s := range steps {
+		if s.n.fn == nil && strings.HasPrefix(s.n.key, "tool ") {
+			continue // the pseudo root of a tool
+		}
+		st := Step{Func: display(s.n)}
+		if i <= 1 && s.n.fn != nil && s.n.fn.Name() == "Execute" && strings.HasPrefix(steps[0].n.key, "tool ") {
+			st.Func = "Execute"
+		}
+		if s.pos.IsValid() {
+			st.Pos = g.prog.Fset.Position(s.pos)
+		} else if i+1 < len(steps) && steps[i+1].n.fn != nil {
+			st.Pos = g.prog.Fset.Position(steps[i+1].n.fn.Pos())
+		}
+		f.Steps = append(f.Steps, st)
+	}
+	if len(f.Steps) > 0 {
+		f.Pos = f.Steps[0].Pos
+	}
+	if last := steps[len(steps)-1].n; last.boundary {
+		f.Why = last.why
+		if last.why == "standard library" {
+			keys, why := g.summary.chain(last.key, b)
+			f.Std, f.Why = keys[1:], why
+		}
+	}
+	return f
+}
+
+// display names a node for people: pkg.Func, pkg.Type.Method, or the
+// pseudo node's key.
+func display(n *node) string {
+	if n.fn == nil {
+		return n.key
+	}
+	return displayKey(funcKey(n.fn))
+}
+
+// displayKey shortens an SSA function name: (*net/http.Client).Do
+// becomes http.Client.Do, os/exec.Command exec.Command.
+func displayKey(k string) string {
+	if strings.HasPrefix(k, "var ") || strings.HasPrefix(k, "system call") || strings.HasPrefix(k, "open ") {
+		return k
+	}
+	k = strings.NewReplacer("(*", "", "(", "", ")", "", "$bound", "", "$thunk", "").Replace(k)
+	if i := strings.IndexAny(k, "[#"); i >= 0 {
+		k = k[:i]
+	}
+	if i := strings.LastIndex(k, "/"); i >= 0 {
+		k = k[i+1:]
+	}
+	return strings.ReplaceAll(k, "$", ".func")
+}

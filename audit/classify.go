@@ -1,0 +1,326 @@
+package audit
+
+import (
+	"strings"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// The classification: the one table that decides which capability a path
+// to the operating system gives. A path is classified by the nearest
+// classified function on it: a function rule, a flag- or number-sensitive
+// call, or the rule of the function's package (which applies only to the
+// functions of that package that reach the operating system at all).
+// Anything that reaches code without a Go body (assembly, a linkname
+// declaration, cgo) and is not classified counts as Unsafe: the audit
+// fails closed. TestStdClassified walks the standard library and fails
+// when a function there reaches an unclassified boundary.
+
+// safe marks a rule that grants nothing: the path stops there.
+const safe tool.Capability = 0
+
+// pkgRules classify packages. For a package with a body it applies to the
+// package's functions that reach the operating system; for a function
+// without a body (assembly, linkname) it is that function's class.
+var pkgRules = map[string]tool.Capability{
+	"os/exec":                        tool.Exec,
+	"net":                            tool.Network,
+	"net/http":                       tool.Network,
+	"net/smtp":                       tool.Network,
+	"net/rpc":                        tool.Network | tool.Unsafe,
+	"log/syslog":                     tool.Network,
+	"crypto/tls":                     tool.Network,
+	"os/user":                        tool.Env | tool.ReadFiles,
+	"plugin":                         tool.Unsafe,
+	"runtime/cgo":                    tool.Unsafe,
+	"internal/poll":                  safe, // reads and writes descriptors opened elsewhere; the opener is classified
+	"runtime":                        safe, // its exported functions act on the Go runtime, not on the machine
+	"internal/runtime/atomic":        safe,
+	"internal/runtime/sys":           safe,
+	"internal/runtime/maps":          safe,
+	"internal/runtime/math":          safe,
+	"internal/runtime/strconv":       safe,
+	"internal/runtime/exithook":      safe,
+	"internal/runtime/cgroup":        safe,
+	"internal/runtime/gc":            safe,
+	"internal/runtime/gc/scan":       safe,
+	"internal/runtime/startlinetest": safe,
+	"internal/runtime/syscall":       safe,
+	"internal/runtime/syscall/linux": safe,
+	"sync":                           safe,
+	"sync/atomic":                    safe,
+	"internal/sync":                  safe,
+	"internal/bytealg":               safe,
+	"internal/cpu":                   safe,
+	"internal/abi":                   safe,
+	"internal/reflectlite":           safe,
+	"internal/godebug":               safe,
+	"internal/chacha8rand":           safe,
+	"internal/synctest":              safe,
+	"internal/weak":                  safe,
+	"internal/race":                  safe,
+	"internal/msan":                  safe,
+	"internal/asan":                  safe,
+	"internal/byteorder":             safe,
+	"math":                           safe,
+	"math/big":                       safe,
+	"math/bits":                      safe,
+	"hash/crc32":                     safe,
+	"unique":                         safe,
+	"weak":                           safe,
+	"iter":                           safe,
+	"reflect":                        safe, // its calls by name are classified below
+	"crypto/internal/sysrand":        safe, // getrandom
+	"crypto/internal/fips140/check":  safe,
+	"internal/runtime/cgobench":      safe,
+	"runtime/pprof":                  safe, // profiles go to a writer its caller gives
+	"runtime/trace":                  safe,
+	"runtime/debug":                  safe,
+	"runtime/metrics":                safe,
+	"hash/maphash":                   safe,
+	"maps":                           safe,
+	"time/tzdata":                    safe,
+	"go/internal/srcimporter":        safe,
+	"internal/coverage/cfile":        safe,
+	"testing":                        safe,
+	"testing/synctest":               safe,
+	"testing/cryptotest":             safe,
+	"internal/testpty":               tool.Unsafe, // cgo
+}
+
+// asmPrefixRules classify, by path prefix, the functions without a Go
+// body of packages of assembly kernels (their functions with a body are
+// analysed as any other).
+var asmPrefixRules = []struct {
+	prefix string
+	caps   tool.Capability
+}{
+	{"crypto/", safe},
+	{"vendor/golang.org/x/crypto/", safe},
+	{"vendor/golang.org/x/sys/cpu", safe},
+	{"golang.org/x/sys/cpu", safe},
+}
+
+// funcRules classify single functions, by their SSA name (origin for
+// instances). They win over their package's rule.
+var funcRules = map[string]tool.Capability{
+	// Programs.
+	"os.StartProcess":      tool.Exec,
+	"(*os.Process).Kill":   tool.Exec,
+	"(*os.Process).Signal": tool.Exec,
+	"syscall.StartProcess": tool.Exec,
+	"syscall.ForkExec":     tool.Exec,
+	"syscall.Exec":         tool.Exec,
+	"syscall.Kill":         tool.Exec,
+	// Files written, and descriptors written to.
+	"(*os.File).Write":       tool.WriteFiles,
+	"(*os.File).WriteAt":     tool.WriteFiles,
+	"(*os.File).WriteString": tool.WriteFiles,
+	"(*os.File).ReadFrom":    tool.WriteFiles,
+	"(*os.File).Truncate":    tool.WriteFiles,
+	"(*os.File).Chmod":       tool.WriteFiles,
+	"(*os.File).Chown":       tool.WriteFiles,
+	"(*os.File).Sync":        tool.WriteFiles,
+	"os.Chdir":               tool.Env,
+	"(*os.File).Chdir":       tool.Env,
+	// Files read.
+	"(*os.File).Read":         tool.ReadFiles,
+	"(*os.File).ReadAt":       tool.ReadFiles,
+	"(*os.File).WriteTo":      tool.ReadFiles,
+	"(*os.File).ReadDir":      tool.ReadFiles,
+	"(*os.File).Readdir":      tool.ReadFiles,
+	"(*os.File).Readdirnames": tool.ReadFiles,
+	"(*os.File).Stat":         tool.ReadFiles,
+	"(*os.File).Seek":         tool.ReadFiles,
+	"(*os.File).Close":        safe,
+	"os.NewFile":              safe, // wraps a descriptor; whoever opened it is classified
+	"os.Getwd":                tool.Env | tool.ReadFiles,
+	"os.Hostname":             tool.Env | tool.ReadFiles,
+	"os.Executable":           tool.ReadFiles,
+	"os.UserHomeDir":          tool.Env,
+	"os.UserCacheDir":         tool.Env,
+	"os.UserConfigDir":        tool.Env,
+	"os.TempDir":              tool.Env,
+	// The environment.
+	"syscall.Getenv":       tool.Env,
+	"syscall.Setenv":       tool.Env,
+	"syscall.Unsetenv":     tool.Env,
+	"syscall.Clearenv":     tool.Env,
+	"syscall.Environ":      tool.Env,
+	"syscall.runtime_envs": tool.Env,
+	"os.runtime_args":      tool.Env,
+	"runtime.GOROOT":       tool.Env,
+	// Descriptors opened elsewhere: the opener is classified.
+	"syscall.Close":                       safe,
+	"syscall.SetNonblock":                 safe,
+	"syscall.CloseOnExec":                 safe,
+	"syscall.Getpagesize":                 safe,
+	"syscall.Getpid":                      safe,
+	"syscall.Getuid":                      safe,
+	"syscall.Geteuid":                     safe,
+	"syscall.Getgid":                      safe,
+	"syscall.Getegid":                     safe,
+	"syscall.Getppid":                     safe,
+	"syscall.Gettimeofday":                safe,
+	"syscall.runtime_doAllThreadsSyscall": tool.Unsafe,
+	// Reflection by name can call any method of any value.
+	"(reflect.Value).Call":         tool.Unsafe,
+	"(reflect.Value).CallSlice":    tool.Unsafe,
+	"(reflect.Value).Method":       tool.Unsafe,
+	"(reflect.Value).MethodByName": tool.Unsafe,
+	"(reflect.Type).Method":        tool.Unsafe,
+	"(reflect.Type).MethodByName":  tool.Unsafe,
+	"reflect.MakeFunc":             tool.Unsafe,
+	"reflect.NewAt":                tool.Unsafe,
+	// Packages that load code or escape the audit.
+	"plugin.Open": tool.Unsafe,
+	// The standard library's own linkname stubs into the runtime.
+	"os.runtime_beforeExit":            safe,
+	"os.sigpipe":                       safe,
+	"os.checkClonePidfd":               tool.Exec,
+	"os/signal.signal_enable":          safe,
+	"os/signal.signal_disable":         safe,
+	"os/signal.signal_ignore":          safe,
+	"os/signal.signal_ignored":         safe,
+	"os/signal.signal_recv":            safe,
+	"os/signal.signalWaitUntilIdle":    safe,
+	"net.runtime_rand":                 safe,
+	"syscall.runtime_BeforeFork":       tool.Exec,
+	"syscall.runtime_AfterFork":        tool.Exec,
+	"syscall.runtime_AfterForkInChild": tool.Exec,
+	"syscall.runtime_BeforeExec":       tool.Exec,
+	"syscall.runtime_AfterExec":        tool.Exec,
+	"syscall.runtime_entersyscall":     safe,
+	"syscall.runtime_exitsyscall":      safe,
+	"syscall.runtimeSetenv":            tool.Env,
+	"syscall.runtimeUnsetenv":          tool.Env,
+	"syscall.cgocaller":                tool.Unsafe,
+	"syscall.gettimeofday":             safe,
+	"syscall.rawVforkSyscall":          tool.Exec,
+	"syscall.rawSyscallNoError":        tool.Unsafe,
+	"syscall.Exit":                     tool.Unsafe, // ends the agent
+	"syscall.hasWaitingReaders":        safe,
+	"os.ignoreSIGSYS":                  safe,
+	"os.restoreSIGSYS":                 safe,
+	"os.runtime_rand":                  safe,
+	"mime/multipart.readMIMEHeader":    safe,
+	"math/rand.runtime_rand":           safe,
+	"math/rand/v2.runtime_rand":        safe,
+	// The clock and timers (zone files are read through syscall.Open,
+	// classified by its flags).
+	// The process's local zone, read once from $TZ and /etc/localtime
+	// the first time any code uses time.Local: the same for every
+	// program, not something a tool chooses. time.LoadLocation is
+	// classified through its reads.
+	"time.initLocal":                      safe,
+	"time.Sleep":                          safe,
+	"time.newTimer":                       safe,
+	"time.resetTimer":                     safe,
+	"time.stopTimer":                      safe,
+	"time.runtimeIsBubbled":               safe,
+	"time.runtimeNano":                    safe,
+	"time.runtimeNow":                     safe,
+	"internal/syscall/unix.RecvfromInet4": tool.Network,
+	"internal/syscall/unix.RecvfromInet6": tool.Network,
+	"internal/syscall/unix.RecvmsgInet4":  tool.Network,
+	"internal/syscall/unix.RecvmsgInet6":  tool.Network,
+	"internal/syscall/unix.SendmsgNInet4": tool.Network,
+	"internal/syscall/unix.SendmsgNInet6": tool.Network,
+	"internal/syscall/unix.SendtoInet4":   tool.Network,
+	"internal/syscall/unix.SendtoInet6":   tool.Network,
+	"internal/syscall/unix.Utimensat":     tool.WriteFiles,
+	"internal/syscall/unix.fcntl":         safe,
+	"internal/syscall/unix.vgetrandom":    safe,
+}
+
+// openFlagArg lists the functions whose call opens a file with flags,
+// and the index of the flags argument: a constant read-only flag set is
+// ReadFiles, anything else ReadFiles and WriteFiles.
+var openFlagArg = map[string]int{
+	"os.OpenFile":                  1,
+	"(*os.Root).OpenFile":          2,
+	"syscall.Open":                 1,
+	"syscall.Openat":               2,
+	"internal/syscall/unix.Openat": 2,
+	"golang.org/x/sys/unix.Open":   1,
+	"golang.org/x/sys/unix.Openat": 2,
+}
+
+// writeFlags are the open flags that create, change or remove (linux
+// values, the same on every Unix Go supports for these bits' meaning is
+// checked by TestOpenFlags).
+const writeFlags = 0x1 | 0x2 | 0x40 | 0x200 | 0x400 // O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND
+
+// rawSyscallFuncs are the raw system call entry points, with the index of
+// the system call number argument: a constant number is classified by
+// sysRules, a computed one is Unsafe.
+var rawSyscallFuncs = map[string]int{
+	"syscall.Syscall":                         0,
+	"syscall.Syscall6":                        0,
+	"syscall.RawSyscall":                      0,
+	"syscall.RawSyscall6":                     0,
+	"syscall.rawSyscallNoError":               0,
+	"internal/runtime/syscall/linux.Syscall6": 0,
+	"golang.org/x/sys/unix.Syscall":           0,
+	"golang.org/x/sys/unix.Syscall6":          0,
+	"golang.org/x/sys/unix.RawSyscall":        0,
+	"golang.org/x/sys/unix.RawSyscall6":       0,
+	"golang.org/x/sys/unix.SyscallNoError":    0,
+	"golang.org/x/sys/unix.RawSyscallNoError": 0,
+}
+
+// sysRules classify system calls by the name of their SYS_ constant in
+// package syscall, without the prefix. A number missing here is Unsafe.
+var sysRules = map[string]tool.Capability{}
+
+func init() {
+	for _, r := range []struct {
+		caps  tool.Capability
+		names string
+	}{
+		{tool.Exec, "424 434 EXECVE EXECVEAT FORK VFORK CLONE CLONE3 KILL TKILL TGKILL PTRACE PIDFD_OPEN PIDFD_SEND_SIGNAL WAIT4 WAITID"},
+		{tool.Network, "SOCKET SOCKETPAIR CONNECT BIND LISTEN ACCEPT ACCEPT4 SENDTO RECVFROM SENDMSG RECVMSG SENDMMSG RECVMMSG " +
+			"SHUTDOWN GETSOCKOPT SETSOCKOPT GETSOCKNAME GETPEERNAME"},
+		{tool.WriteFiles, "WRITE PWRITE64 WRITEV PWRITEV PWRITEV2 CREAT UNLINK UNLINKAT RMDIR MKDIR MKDIRAT MKNOD MKNODAT RENAME RENAMEAT RENAMEAT2 " +
+			"LINK LINKAT SYMLINK SYMLINKAT CHMOD FCHMOD FCHMODAT FCHMODAT2 CHOWN FCHOWN FCHOWNAT LCHOWN TRUNCATE FTRUNCATE UTIMES UTIMENSAT FUTIMESAT UTIME " +
+			"FSYNC FDATASYNC SYNC SYNCFS FALLOCATE SETXATTR LSETXATTR FSETXATTR REMOVEXATTR LREMOVEXATTR FREMOVEXATTR COPY_FILE_RANGE SENDFILE SPLICE TEE SYNC_FILE_RANGE 326 452"},
+		{tool.ReadFiles, "READ PREAD64 READV PREADV PREADV2 STAT LSTAT FSTAT NEWFSTATAT FSTATAT STATX STATFS FSTATFS GETDENTS GETDENTS64 READLINK READLINKAT " +
+			"ACCESS FACCESSAT FACCESSAT2 GETXATTR LGETXATTR FGETXATTR LISTXATTR LLISTXATTR FLISTXATTR GETCWD OPEN_TREE LSEEK INOTIFY_INIT INOTIFY_INIT1 INOTIFY_ADD_WATCH INOTIFY_RM_WATCH USTAT 439"},
+		{tool.ReadFiles | tool.WriteFiles, "OPEN OPENAT OPENAT2 NAME_TO_HANDLE_AT OPEN_BY_HANDLE_AT"},
+		{tool.Unsafe, "ACCT ADJTIMEX CAPSET IOPERM IOPL MOUNT PIVOT_ROOT REBOOT SETTIMEOFDAY SYSLOG UMOUNT2 UNSHARE SETNS " +
+			"INIT_MODULE FINIT_MODULE DELETE_MODULE KEXEC_LOAD BPF PERF_EVENT_OPEN PROCESS_VM_WRITEV PROCESS_VM_READV"},
+		{tool.Env, "SETFSUID SETFSGID SETPRIORITY CHDIR FCHDIR CHROOT UNAME SETHOSTNAME SETDOMAINNAME SETUID SETGID SETREUID SETREGID SETRESUID SETRESGID SETGROUPS SETPGID SETSID UMASK SETRLIMIT PRLIMIT64"},
+		{safe, "CLOSE DUP DUP2 DUP3 FCNTL PIPE PIPE2 EPOLL_CREATE EPOLL_CREATE1 EPOLL_CTL EPOLL_WAIT EPOLL_PWAIT EVENTFD EVENTFD2 GETPID GETPPID GETTID GETUID GETEUID GETGID GETEGID GETGROUPS " +
+			"GETPGID GETPGRP GETSID GETRLIMIT GETRUSAGE GETTIMEOFDAY TIME CLOCK_GETTIME SCHED_YIELD NANOSLEEP FUTEX MMAP MUNMAP MPROTECT MADVISE GETRANDOM " +
+			"SCHED_GETAFFINITY GETCPU GETPRIORITY TIMES SYSINFO RT_SIGPROCMASK RT_SIGACTION SIGALTSTACK EXIT EXIT_GROUP FLOCK POLL PPOLL SELECT PSELECT6 " +
+			"IOCTL ARCH_PRCTL PRCTL CAPGET GETPGID MLOCK MLOCKALL MUNLOCK MUNLOCKALL PAUSE 318"},
+		// Numbers below are those package syscall has no constant
+		// for (linux/amd64): getrandom 318, pidfd_send_signal 424,
+		// pidfd_open 434, copy_file_range 326, faccessat2 439,
+		// fchmodat2 452.
+	} {
+		for _, n := range strings.Fields(r.names) {
+			sysRules[n] = r.caps
+		}
+	}
+}
+
+// pkgRule returns the rule of package path, if it has one.
+func pkgRule(path string) (tool.Capability, bool) {
+	c, ok := pkgRules[path]
+	return c, ok
+}
+
+// asmRule returns the rule for a function without a Go body in package
+// path, if there is one.
+func asmRule(path string) (tool.Capability, bool) {
+	if c, ok := pkgRules[path]; ok {
+		return c, true
+	}
+	for _, r := range asmPrefixRules {
+		if strings.HasPrefix(path, r.prefix) {
+			return r.caps, true
+		}
+	}
+	return 0, false
+}

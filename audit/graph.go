@@ -1,0 +1,468 @@
+package audit
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math/bits"
+	"strings"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// nbits is the number of capabilities.
+const nbits = 6
+
+// node is a function of the program, or a pseudo function that stands
+// for a classified operation (a system call with its number, an open with
+// its flags, a variable of the standard library, a conversion through
+// unsafe.Pointer).
+type node struct {
+	key string
+	fn  *ssa.Function // nil for pseudo nodes
+	out []edge
+	in  []*node
+
+	// boundary is set when the node's capabilities are own, by a rule
+	// or from the standard-library summary, and its edges are not
+	// followed.
+	boundary bool
+	own      tool.Capability
+	why      string
+	// pkgRule is set when the node's package has a rule, which replaces
+	// whatever its edges reach, if anything.
+	pkgRule bool
+	pkgCaps tool.Capability
+	pkg     string
+
+	caps tool.Capability
+	next [nbits]int32 // per capability, the out edge towards it; -1 at the source
+	dist [nbits]int32 // per capability, the calls to its source; -1 unreached
+	done bool         // the body was scanned
+}
+
+// edge is a call, or the creation of a value through which a call can
+// happen, at pos.
+type edge struct {
+	to  *node
+	pos token.Pos
+}
+
+// graph is the reachability graph of a program, built lazily from its
+// roots (user mode) or from all functions (standard-library mode).
+type graph struct {
+	prog  *ssa.Program
+	nodes map[string]*node
+	byFn  map[*ssa.Function]*node
+	list  []*node
+	queue []*node
+	// stdMode builds the standard library's own graph; otherwise the
+	// standard library's functions are leaves from summary.
+	stdMode bool
+	summary *summary
+	// dyn resolves dynamic calls of non-standard code (VTA); nil in
+	// standard-library mode, where dynamic calls are attributed to the
+	// code that made the value (see creation edges).
+	dyn *callgraph.Graph
+	// sysNames names system call numbers by their SYS_ constants.
+	sysNames map[int64]string
+	// inits maps a standard-library variable to the values its package
+	// initializer stores into it.
+	inits map[*ssa.Global][]ssa.Value
+}
+
+func newGraph(prog *ssa.Program) *graph {
+	return &graph{prog: prog, nodes: map[string]*node{}, byFn: map[*ssa.Function]*node{}}
+}
+
+func (g *graph) add(n *node) *node {
+	for i := range n.next {
+		n.next[i], n.dist[i] = -1, -1
+	}
+	g.nodes[n.key] = n
+	g.list = append(g.list, n)
+	return n
+}
+
+// pseudo returns the boundary node key, made once.
+func (g *graph) pseudo(key string, caps tool.Capability, why string) *node {
+	if n := g.nodes[key]; n != nil {
+		return n
+	}
+	return g.add(&node{key: key, boundary: true, own: caps, why: why, done: true})
+}
+
+// isStd reports whether path is a package of the standard library.
+func isStd(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+func fnPkgPath(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if fn.Pkg != nil {
+		return fn.Pkg.Pkg.Path()
+	}
+	if obj := fn.Object(); obj != nil && obj.Pkg() != nil {
+		return obj.Pkg().Path()
+	}
+	return ""
+}
+
+// funcKey names fn as the summary and the rules do: its SSA name, the
+// generic origin's for an instance without a body.
+func funcKey(fn *ssa.Function) string {
+	if o := fn.Origin(); o != nil && len(fn.Blocks) == 0 {
+		return o.String()
+	}
+	return fn.String()
+}
+
+// nodeOf returns fn's node, classifying it when it is first seen.
+func (g *graph) nodeOf(fn *ssa.Function) *node {
+	if n := g.byFn[fn]; n != nil {
+		return n
+	}
+	key := funcKey(fn)
+	path := fnPkgPath(fn)
+	n := &node{key: key, fn: fn, pkg: path}
+	if _, dup := g.nodes[key]; dup {
+		n.key = key + "#" + fn.Signature.String()
+	}
+	g.add(n)
+	g.byFn[fn] = n
+	body := len(fn.Blocks) > 0
+	switch c, ok := funcRules[key]; {
+	case ok:
+		n.boundary, n.own, n.why, n.done = true, c, "classified function", true
+	case !g.stdMode && isStd(path) && !body:
+		n.boundary, n.done = true, true
+		n.own, n.why = g.summary.caps(key)
+	case body:
+		if c, ok := pkgRule(path); ok {
+			n.pkgRule, n.pkgCaps = true, c
+		}
+		g.queue = append(g.queue, n)
+	default:
+		n.boundary, n.done = true, true
+		if c, ok := asmRule(path); ok {
+			n.own, n.why = c, "package "+path
+		} else {
+			n.own, n.why = tool.Unsafe, "no Go body (assembly, linkname or cgo)"
+		}
+	}
+	return n
+}
+
+// globalNode returns the node of a standard-library variable: what its
+// package initializer stored in it can be called through it.
+func (g *graph) globalNode(v *ssa.Global) *node {
+	key := "var " + v.String()
+	if n := g.nodes[key]; n != nil {
+		return n
+	}
+	if !g.stdMode {
+		caps, why := g.summary.caps(key)
+		return g.pseudo(key, caps, why)
+	}
+	n := g.add(&node{key: key, pkg: v.Pkg.Pkg.Path(), done: true})
+	for _, val := range g.inits[v] {
+		g.valueEdges(n, val, v.Pos())
+	}
+	return n
+}
+
+// valueEdges adds the edges of a value stored at start: the methods of an
+// interface's concrete type, a function value, the initializer call.
+func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
+	switch val := val.(type) {
+	case *ssa.MakeInterface:
+		g.methodEdges(n, val.X.Type(), pos, false)
+	case *ssa.Function:
+		n.out = append(n.out, edge{g.nodeOf(val), pos})
+	case *ssa.MakeClosure:
+		n.out = append(n.out, edge{g.nodeOf(val.Fn.(*ssa.Function)), pos})
+	case *ssa.Call:
+		if c := val.Call.StaticCallee(); c != nil {
+			n.out = append(n.out, edge{g.nodeOf(c), pos})
+		}
+	}
+}
+
+// implicitNames are the methods the registry, encoding/json and fmt call
+// on the values inside a value they are given.
+var implicitNames = map[string]bool{"MarshalJSON": true, "MarshalText": true, "String": true, "Error": true, "Format": true, "GoString": true}
+
+// methodEdges adds edges from n to the methods of t, which was made into
+// an interface: whoever receives it may call any of them. In non-standard
+// code, reflection-based callers (encoding/json, fmt) may also call the
+// implicit methods of the types t holds, so those are added too.
+func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type, top bool)
+	walk = func(t types.Type, top bool) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if _, ok := t.Underlying().(*types.Interface); ok {
+			return
+		}
+		for _, mt := range []types.Type{t, types.NewPointer(t)} {
+			if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+				continue
+			}
+			if top && mt != t {
+				continue // an interface holding T has T's methods only
+			}
+			ms := g.prog.MethodSets.MethodSet(mt)
+			for i := range ms.Len() {
+				sel := ms.At(i)
+				if !top && !implicitNames[sel.Obj().Name()] {
+					continue
+				}
+				if fn := g.prog.MethodValue(sel); fn != nil {
+					n.out = append(n.out, edge{g.nodeOf(fn), pos})
+				}
+			}
+		}
+		if !closure {
+			return
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			walk(u.Elem(), top)
+		case *types.Struct:
+			for f := range u.Fields() {
+				walk(f.Type(), false)
+			}
+		case *types.Slice:
+			walk(u.Elem(), false)
+		case *types.Array:
+			walk(u.Elem(), false)
+		case *types.Map:
+			walk(u.Key(), false)
+			walk(u.Elem(), false)
+		}
+	}
+	walk(t, true)
+}
+
+// scan adds the edges of fn's body to n.
+func (g *graph) scan(n *node) {
+	n.done = true
+	fn := n.fn
+	std := isStd(n.pkg)
+	var sites map[ssa.CallInstruction][]*ssa.Function
+	if g.dyn != nil && !std {
+		if cn := g.dyn.Nodes[fn]; cn != nil {
+			sites = map[ssa.CallInstruction][]*ssa.Function{}
+			for _, e := range cn.Out {
+				sites[e.Site] = append(sites[e.Site], e.Callee.Func)
+			}
+		}
+	}
+	var ops []*ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var skip ssa.Value
+			if call, ok := instr.(ssa.CallInstruction); ok {
+				common := call.Common()
+				if callee := common.StaticCallee(); callee != nil && isPkgInit(callee) && callee.Pkg != fn.Pkg {
+					// Each package's start-up is audited as its own
+					// root; the standard library's is every program's.
+					skip = common.Value
+				} else if callee != nil {
+					skip = common.Value
+					n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
+				} else if sites != nil {
+					for _, c := range sites[call] {
+						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
+					}
+				}
+			}
+			switch instr := instr.(type) {
+			case *ssa.MakeInterface:
+				g.methodEdges(n, instr.X.Type(), instr.Pos(), !std)
+			case *ssa.Convert:
+				if !std && (isUnsafePointer(instr.Type()) || isUnsafePointer(instr.X.Type())) {
+					n.out = append(n.out, edge{g.pseudo("unsafe.Pointer", tool.Unsafe, "conversion through unsafe.Pointer"), instr.Pos()})
+				}
+			}
+			ops = instr.Operands(ops[:0])
+			for _, op := range ops {
+				if op == nil || *op == nil || *op == skip {
+					continue
+				}
+				switch v := (*op).(type) {
+				case *ssa.Function:
+					n.out = append(n.out, edge{g.nodeOf(v), instr.Pos()})
+				case *ssa.Global:
+					if isStd(v.Pkg.Pkg.Path()) {
+						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})
+					}
+				}
+			}
+		}
+	}
+}
+
+func isPkgInit(fn *ssa.Function) bool {
+	return fn.Synthetic == "package initializer"
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
+}
+
+// callTarget returns the node a static call of callee with args reaches:
+// opens and raw system calls are classified by their constant arguments.
+func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
+	key := funcKey(callee)
+	if i, ok := openFlagArg[key]; ok && i < len(args) {
+		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
+			flags, _ := constant.Int64Val(c.Value)
+			if flags&writeFlags == 0 {
+				return g.pseudo("open read-only", tool.ReadFiles, "open with read-only constant flags")
+			}
+			return g.pseudo("open for writing", tool.ReadFiles|tool.WriteFiles, "open with flags that write")
+		}
+		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
+	}
+	if i, ok := rawSyscallFuncs[key]; ok && i < len(args) {
+		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
+			num, _ := constant.Int64Val(c.Value)
+			name, known := g.sysNames[num]
+			if !known {
+				name = c.Value.ExactString()
+			}
+			if caps, ok := sysRules[name]; ok {
+				return g.pseudo("system call "+name, caps, "system call "+name)
+			}
+			return g.pseudo("system call "+name, tool.Unsafe, "unclassified system call "+name)
+		}
+		return g.pseudo("system call with computed number", tool.Unsafe, "raw system call with a number not known at generate time")
+	}
+	return g.nodeOf(callee)
+}
+
+// build scans every queued function until the graph is closed, then
+// computes each node's capabilities and shortest paths.
+func (g *graph) build() {
+	for len(g.queue) > 0 {
+		n := g.queue[len(g.queue)-1]
+		g.queue = g.queue[:len(g.queue)-1]
+		if !n.done {
+			g.scan(n)
+		}
+	}
+	for _, n := range g.list {
+		for _, e := range n.out {
+			e.to.in = append(e.to.in, n)
+		}
+	}
+	g.solve()
+}
+
+// solve computes caps to a fixed point, then the shortest path to each
+// capability's nearest source.
+func (g *graph) solve() {
+	work := make([]*node, 0, len(g.list))
+	queued := map[*node]bool{}
+	for _, n := range g.list {
+		if n.boundary {
+			n.caps = n.own
+			continue
+		}
+		work = append(work, n)
+		queued[n] = true
+	}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[n] = false
+		var u tool.Capability
+		for _, e := range n.out {
+			u |= e.to.caps
+		}
+		if n.pkgRule && u != 0 {
+			u = n.pkgCaps
+		}
+		if u == n.caps {
+			continue
+		}
+		n.caps = u
+		for _, p := range n.in {
+			if !p.boundary && !queued[p] {
+				queued[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	for b := range nbits {
+		bit := tool.Capability(1) << b
+		var q []*node
+		for _, n := range g.list {
+			if n.caps&bit != 0 && (n.boundary || n.pkgRule) {
+				n.dist[b] = 0
+				q = append(q, n)
+			}
+		}
+		for len(q) > 0 {
+			n := q[0]
+			q = q[1:]
+			for _, p := range n.in {
+				if p.boundary || p.pkgRule || p.caps&bit == 0 || p.dist[b] >= 0 {
+					continue
+				}
+				for i, e := range p.out {
+					if e.to == n {
+						p.next[b] = int32(i)
+						break
+					}
+				}
+				p.dist[b] = n.dist[b] + 1
+				q = append(q, p)
+			}
+		}
+	}
+}
+
+// step is one function on a path, with the position where it calls (or
+// makes the value of) the next one.
+type step struct {
+	n   *node
+	pos token.Pos
+}
+
+// path follows the shortest path from n to capability bit b.
+func (g *graph) path(n *node, b int) []step {
+	var out []step
+	for n != nil && n.dist[b] >= 0 {
+		if n.dist[b] == 0 {
+			out = append(out, step{n: n})
+			break
+		}
+		e := n.out[n.next[b]]
+		out = append(out, step{n: n, pos: e.pos})
+		n = e.to
+	}
+	return out
+}
+
+// capBits lists the bits of c.
+func capBits(c tool.Capability) []int {
+	var out []int
+	for c != 0 {
+		b := bits.TrailingZeros64(uint64(c))
+		out = append(out, b)
+		c &^= 1 << b
+	}
+	return out
+}

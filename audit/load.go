@@ -1,0 +1,174 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"runtime"
+	"slices"
+
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+// loaded is the program of a tool package: its non-standard packages
+// from source, the standard library from export data (no bodies; the
+// summary stands for them).
+type loaded struct {
+	fset   *token.FileSet
+	prog   *ssa.Program
+	nonStd []*ssa.Package // in dependency order
+	root   *ssa.Package
+}
+
+// loadProgram loads the package in dir and everything it imports.
+func loadProgram(ctx context.Context, dir string) (*loaded, error) {
+	meta, err := packages.Load(&packages.Config{
+		Context: ctx,
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:     dir,
+	}, ".")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	if len(meta) != 1 {
+		return nil, fmt.Errorf("list %s: want one package, got %d", dir, len(meta))
+	}
+	var order []*packages.Package
+	var errs []string
+	stdSet := map[string]bool{}
+	packages.Visit(meta, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+		if isStd(p.PkgPath) {
+			return
+		}
+		order = append(order, p)
+		for path, imp := range p.Imports {
+			if isStd(imp.PkgPath) && path != "unsafe" && path != "C" {
+				stdSet[imp.PkgPath] = true
+			}
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("list %s: %v", dir, errs)
+	}
+	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
+	if len(stdSet) > 0 {
+		std, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: dir}, slices.Sorted(func(yield func(string) bool) {
+			for p := range stdSet {
+				if !yield(p) {
+					return
+				}
+			}
+		})...)
+		if err != nil {
+			return nil, fmt.Errorf("load the standard library's types: %w", err)
+		}
+		for _, p := range std {
+			if len(p.Errors) > 0 {
+				return nil, fmt.Errorf("load %s: %v", p.PkgPath, p.Errors[0])
+			}
+			byPath[p.PkgPath] = p.Types
+		}
+	}
+	l := &loaded{fset: token.NewFileSet()}
+	l.prog = ssa.NewProgram(l.fset, ssa.InstantiateGenerics)
+	created := map[*types.Package]bool{}
+	var createStd func(p *types.Package)
+	createStd = func(p *types.Package) {
+		if created[p] {
+			return
+		}
+		created[p] = true
+		for _, imp := range p.Imports() {
+			createStd(imp)
+		}
+		l.prog.CreatePackage(p, nil, nil, true)
+	}
+	for _, p := range byPath {
+		createStd(p)
+	}
+	for _, p := range order {
+		files := p.CompiledGoFiles
+		if len(files) == 0 {
+			files = p.GoFiles
+		}
+		var syntax []*ast.File
+		for _, name := range files {
+			f, err := parser.ParseFile(l.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				return nil, fmt.Errorf("parse %s: %w", name, err)
+			}
+			syntax = append(syntax, f)
+		}
+		info := &types.Info{
+			Types:        map[ast.Expr]types.TypeAndValue{},
+			Defs:         map[*ast.Ident]types.Object{},
+			Uses:         map[*ast.Ident]types.Object{},
+			Implicits:    map[ast.Node]types.Object{},
+			Selections:   map[*ast.SelectorExpr]*types.Selection{},
+			Scopes:       map[ast.Node]*types.Scope{},
+			Instances:    map[*ast.Ident]types.Instance{},
+			FileVersions: map[*ast.File]string{},
+		}
+		imports := p.Imports
+		conf := types.Config{
+			Sizes: types.SizesFor("gc", runtime.GOARCH),
+			Importer: importerFunc(func(path string) (*types.Package, error) {
+				if imp, ok := imports[path]; ok && byPath[imp.PkgPath] != nil {
+					return byPath[imp.PkgPath], nil
+				}
+				if t := byPath[path]; t != nil {
+					return t, nil
+				}
+				return nil, fmt.Errorf("package %s not found", path)
+			}),
+		}
+		if p.Module != nil && p.Module.GoVersion != "" {
+			conf.GoVersion = "go" + p.Module.GoVersion
+		}
+		tp, err := conf.Check(p.PkgPath, l.fset, syntax, info)
+		if err != nil {
+			return nil, fmt.Errorf("type-check %s: %w", p.PkgPath, err)
+		}
+		byPath[p.PkgPath] = tp
+		for _, imp := range tp.Imports() {
+			createStd(imp)
+		}
+		created[tp] = true
+		sp := l.prog.CreatePackage(tp, syntax, info, true)
+		l.nonStd = append(l.nonStd, sp)
+		if p == meta[0] {
+			l.root = sp
+		}
+	}
+	l.prog.Build()
+	return l, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// userGraph builds the graph of the non-standard code: VTA, seeded with
+// CHA, resolves its dynamic calls.
+func userGraph(l *loaded, sum *summary) *graph {
+	funcs := map[*ssa.Function]bool{}
+	for fn := range ssautil.AllFunctions(l.prog) {
+		if len(fn.Blocks) > 0 && !isStd(fnPkgPath(fn)) {
+			funcs[fn] = true
+		}
+	}
+	g := newGraph(l.prog)
+	g.summary = sum
+	g.dyn = vta.CallGraph(funcs, nil)
+	g.sysNames = sysNames(l.prog)
+	return g
+}

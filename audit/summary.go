@@ -1,0 +1,237 @@
+package audit
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"go/constant"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+
+	"github.com/toolreg/toolreg/tool"
+
+	_ "embed"
+)
+
+// The standard-library summary: every function and variable of the
+// standard library that reaches a capability, with the next step of its
+// shortest path to each. Building SSA for the standard library from
+// source takes longer than a go generate may (about 8 s for the toolbox's
+// imports on two cores), so the standard library is analysed once per Go
+// release and platform, by TestStdSummary, into stdsummary.txt, which
+// ships with the package. A run on another release or platform builds the
+// summary itself (slowly) rather than trust a stale one.
+//
+// A line is: key TAB capabilities TAB one field per capability, in bit
+// order: the next key on the path, or "=" and the rule at the source.
+
+//go:embed stdsummary.txt
+var stdSummaryText string
+
+// summary is a parsed standard-library summary.
+type summary struct {
+	header string
+	lines  map[string]string
+}
+
+// platform names the release and platform a summary is valid for.
+func platform() string {
+	return runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
+var (
+	builtinOnce sync.Once
+	builtin     *summary
+	builtinErr  error
+)
+
+// stdSummary returns the summary for this release and platform.
+func stdSummary(ctx context.Context) (*summary, error) {
+	builtinOnce.Do(func() { builtin, builtinErr = parseSummary(stdSummaryText) })
+	if builtinErr != nil {
+		return nil, builtinErr
+	}
+	if builtin.header == platform() {
+		return builtin, nil
+	}
+	text, err := BuildStdSummary(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the standard-library summary is for %s, not %s, and building one failed: %w", builtin.header, platform(), err)
+	}
+	return parseSummary(text)
+}
+
+func parseSummary(text string) (*summary, error) {
+	s := &summary{lines: map[string]string{}}
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if h, ok := strings.CutPrefix(line, "# "); ok && s.header == "" {
+			s.header = h
+			continue
+		}
+		key, rest, ok := strings.Cut(line, "\t")
+		if !ok {
+			return nil, fmt.Errorf("standard-library summary: bad line %q", line)
+		}
+		s.lines[key] = rest
+	}
+	return s, sc.Err()
+}
+
+// caps returns the capabilities that key reaches and, for a source, why.
+func (s *summary) caps(key string) (tool.Capability, string) {
+	rest, ok := s.lines[key]
+	if !ok {
+		return 0, ""
+	}
+	f := strings.Split(rest, "\t")
+	n, _ := strconv.ParseUint(f[0], 10, 8)
+	return tool.Capability(n), "standard library"
+}
+
+// chain returns the keys from key to the source of capability bit b, and
+// the rule there.
+func (s *summary) chain(key string, b int) (keys []string, why string) {
+	for range 200 {
+		keys = append(keys, key)
+		rest, ok := s.lines[key]
+		if !ok {
+			return keys, ""
+		}
+		f := strings.Split(rest, "\t")
+		n, _ := strconv.ParseUint(f[0], 10, 8)
+		i := slices.Index(capBits(tool.Capability(n)), b)
+		if i < 0 || 1+i >= len(f) {
+			return keys, ""
+		}
+		next := f[1+i]
+		if w, ok := strings.CutPrefix(next, "="); ok {
+			return keys, w
+		}
+		key = next
+	}
+	return keys, ""
+}
+
+// BuildStdSummary analyses the whole standard library from source and
+// returns its summary, as stdsummary.txt holds it.
+func BuildStdSummary(ctx context.Context) (string, error) {
+	g, err := stdGraph(ctx)
+	if err != nil {
+		return "", err
+	}
+	var lines []string
+	for _, n := range g.list {
+		if n.caps == 0 {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s\t%d", n.key, n.caps)
+		for _, bit := range capBits(n.caps) {
+			if n.dist[bit] == 0 {
+				why := n.why
+				if n.pkgRule {
+					why = "package " + n.pkg
+				}
+				fmt.Fprintf(&b, "\t=%s", why)
+				continue
+			}
+			fmt.Fprintf(&b, "\t%s", n.out[n.next[bit]].to.key)
+		}
+		lines = append(lines, b.String())
+	}
+	slices.Sort(lines)
+	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n", nil
+}
+
+// stdGraph builds the graph of the whole standard library.
+func stdGraph(ctx context.Context) (*graph, error) {
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.LoadAllSyntax}, "std")
+	if err != nil {
+		return nil, fmt.Errorf("load the standard library: %w", err)
+	}
+	var errs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			errs = append(errs, e.Error())
+		}
+	})
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("load the standard library: %s", strings.Join(errs, "; "))
+	}
+	prog, _ := ssautil.AllPackages(pkgs, 0)
+	prog.Build()
+	g := newGraph(prog)
+	g.stdMode = true
+	g.sysNames = sysNames(prog)
+	g.inits = stdInits(prog)
+	for fn := range ssautil.AllFunctions(prog) {
+		if fn.Pkg != nil || fn.Origin() != nil || len(fn.Blocks) > 0 {
+			g.nodeOf(fn)
+		}
+	}
+	for _, p := range prog.AllPackages() {
+		for _, m := range p.Members {
+			if v, ok := m.(*ssa.Global); ok {
+				g.globalNode(v)
+			}
+		}
+	}
+	g.build()
+	return g, nil
+}
+
+// sysNames maps system call numbers to the names of package syscall's
+// SYS_ constants, without the prefix.
+func sysNames(prog *ssa.Program) map[int64]string {
+	out := map[int64]string{}
+	for _, path := range []string{"syscall", "golang.org/x/sys/unix"} {
+		p := prog.ImportedPackage(path)
+		if p == nil {
+			continue
+		}
+		for name, m := range p.Members {
+			c, ok := m.(*ssa.NamedConst)
+			if !ok || !strings.HasPrefix(name, "SYS_") {
+				continue
+			}
+			if v, ok := constant.Int64Val(c.Value.Value); ok {
+				if _, dup := out[v]; !dup || len(name) < len(out[v])+4 {
+					out[v] = strings.TrimPrefix(name, "SYS_")
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stdInits maps the variables of each package to the values its
+// initializer stores in them.
+func stdInits(prog *ssa.Program) map[*ssa.Global][]ssa.Value {
+	out := map[*ssa.Global][]ssa.Value{}
+	for _, p := range prog.AllPackages() {
+		init := p.Func("init")
+		if init == nil {
+			continue
+		}
+		for _, b := range init.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					if v, ok := st.Addr.(*ssa.Global); ok {
+						out[v] = append(out[v], st.Val)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
