@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/callgraph"
@@ -362,6 +363,9 @@ func (g *graph) build() {
 			g.scan(n)
 		}
 	}
+	// Sorted, so that ties between shortest paths break the same way
+	// every run.
+	slices.SortStableFunc(g.list, func(a, b *node) int { return strings.Compare(a.key, b.key) })
 	for _, n := range g.list {
 		for _, e := range n.out {
 			e.to.in = append(e.to.in, n)
