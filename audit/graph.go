@@ -131,10 +131,13 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 	}
 	key := funcKey(fn)
 	path := fnPkgPath(fn)
-	n := &node{key: key, fn: fn, pkg: path}
-	if _, dup := g.nodes[key]; dup {
-		n.key = key + "#" + fn.Signature.String()
+	if n := g.nodes[key]; n != nil && n.fn != nil {
+		// The same function made twice (a bound-method wrapper per
+		// use): one node.
+		g.byFn[fn] = n
+		return n
 	}
+	n := &node{key: key, fn: fn, pkg: path}
 	g.add(n)
 	g.byFn[fn] = n
 	body := len(fn.Blocks) > 0
