@@ -171,6 +171,8 @@ func (g *graph) finding(n *node, b int, pkg string) Finding {
 		}
 		if s.pos.IsValid() {
 			st.Pos = g.prog.Fset.Position(s.pos)
+		} else if s.n.fn != nil && s.n.fn.Pos().IsValid() {
+			st.Pos = g.prog.Fset.Position(s.n.fn.Pos()) // an implicit conversion: where the function is
 		} else if i+1 < len(steps) && steps[i+1].n.fn != nil {
 			st.Pos = g.prog.Fset.Position(steps[i+1].n.fn.Pos())
 		}

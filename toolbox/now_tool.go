@@ -30,6 +30,8 @@ func (Now) Definition() tool.Definition {
 		ID:          "now",
 		Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
 		Timeout:     5 * time.Second,
+		// time.LoadLocation reads the zone files and $ZONEINFO.
+		Capabilities: tool.ReadFiles | tool.Env,
 	}
 }
 

@@ -44,6 +44,7 @@ type toolPackage struct {
 	ModuleDir  string
 	Tools      []*toolInfo // sorted by name
 	Warnings   []diagnostic
+	Explain    map[string][]string // by tool id: every capability's call paths
 }
 
 // compileError reports that the tool package does not build.
@@ -101,6 +102,7 @@ func load(dir, base string) (*toolPackage, error) {
 			Path:       pkg.PkgPath,
 			ModulePath: pkg.Module.Path,
 			ModuleDir:  pkg.Module.Dir,
+			Explain:    map[string][]string{},
 		},
 	}
 	c.checkIgnored()
@@ -115,6 +117,9 @@ func load(dir, base string) (*toolPackage, error) {
 		}
 	}
 	c.checkUnique(found)
+	if err := c.checkStartup(); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(c.out.Warnings, func(a, b diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Pos.Filename, b.Pos.Filename),
 			cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column),
@@ -159,9 +164,7 @@ type checker struct {
 	base string
 	docs map[token.Pos]string
 	out  *toolPackage
-	// decls maps the package's functions to their declarations; see
-	// funcDecls.
-	decls map[*types.Func]*ast.FuncDecl
+	audit *auditState // see runAudit
 	// bad is set when the file being checked has a warning.
 	bad bool
 }

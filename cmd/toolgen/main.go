@@ -17,6 +17,10 @@
 //	           the package of the other Go files in its directory
 //	-check     write nothing; exit 1 if there is any warning or FILE is not
 //	           what toolgen would write (the lint for CI)
+//	-explain ID
+//	           write nothing; print, for each capability the tool with this
+//	           id reaches, a shortest call path through each call of its
+//	           Execute that reaches it, down to the classified function
 //
 // A convention violation is a warning on stderr as path:line:col: message;
 // that file's tool is left out, every other tool is generated, and toolgen

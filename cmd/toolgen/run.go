@@ -21,8 +21,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("dir", "toolbox", "the tool package `directory`")
 	out := fs.String("o", "zz_registry_gen.go", "the output `file`")
 	check := fs.Bool("check", false, "write nothing; fail if there is a warning or the output file is stale")
+	explain := fs.String("explain", "", "write nothing; print every call path to each capability the tool with this `id` reaches")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-dir DIR] [-o FILE] [-check]\n")
+		fmt.Fprintf(stderr, "usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID]\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -42,6 +43,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 1
+	}
+	if *explain != "" {
+		paths, ok := res.Explain[*explain]
+		if !ok {
+			fmt.Fprintf(stderr, "toolgen: no tool with id %q was audited\n", *explain)
+			return 1
+		}
+		if len(paths) == 0 {
+			fmt.Fprintf(stdout, "tool %s reaches no capability\n", *explain)
+		}
+		for _, p := range paths {
+			fmt.Fprintln(stdout, p)
+		}
+		return 0
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, w)
@@ -78,6 +93,7 @@ type result struct {
 	Source   []byte
 	Warnings []diagnostic
 	Tools    []*toolInfo
+	Explain  map[string][]string
 }
 
 // generate loads the tool package in dir and renders the registry file
@@ -105,7 +121,7 @@ func generate(base, dir, out string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &result{Source: src, Warnings: tp.Warnings, Tools: tp.Tools}, nil
+	return &result{Source: src, Warnings: tp.Warnings, Tools: tp.Tools, Explain: tp.Explain}, nil
 }
 
 // packageName returns the package name declared by the Go files of dir,
