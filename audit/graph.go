@@ -68,6 +68,9 @@ type graph struct {
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
 	dyn *callgraph.Graph
+	// bySig lists, by signature, the functions whose value the
+	// non-standard code takes.
+	bySig map[string][]*ssa.Function
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -285,7 +288,14 @@ func (g *graph) scan(n *node) {
 					skip = common.Value
 					n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 				} else if sites != nil {
-					for _, c := range sites[call] {
+					callees := sites[call]
+					if len(callees) == 0 && !common.IsInvoke() {
+						// VTA found no function for this value (one
+						// without a body, say): every function whose
+						// value the program takes with this signature.
+						callees = g.bySig[types.TypeString(common.Signature(), nil)]
+					}
+					for _, c := range callees {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
 					}
 				}

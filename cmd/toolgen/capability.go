@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"github.com/toolreg/toolreg/audit"
 	"github.com/toolreg/toolreg/tool"
@@ -60,7 +61,15 @@ func (c *checker) runAudit() (*audit.Report, error) {
 	return rep, err
 }
 
-func (c *checker) rel(file string) string { return filepath.ToSlash(relPath(c.base, file)) }
+// rel names file relative to base, or, in the module cache, as
+// module@version/path.
+func (c *checker) rel(file string) string {
+	r := filepath.ToSlash(relPath(c.base, file))
+	if _, after, ok := strings.Cut(r, "/pkg/mod/"); ok && filepath.IsAbs(file) {
+		return after
+	}
+	return r
+}
 
 // checkCapabilities warns about each capability that t's Execute (or a
 // method the registry calls on its result) reaches and its Definition

@@ -328,3 +328,35 @@ func main() {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }
+
+// TestProbes checks the capability audit against probe tools that each
+// try one way around it (testdata/mod/probes): every capability each one
+// reaches is reported with its call path (want_warnings.txt, -update
+// rewrites it), only the controls, which declare what they do, are
+// generated, and no generated tool reaches more than it declares.
+func TestProbes(t *testing.T) {
+	t.Parallel()
+	base := filepath.Join(mod(t), "probes")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFile := filepath.Join(base, "want_warnings.txt")
+	got := warningLines(res.Warnings)
+	if *update {
+		if err := os.WriteFile(wantFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(readLines(t, wantFile), got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"controlexec", "controlpure", "controlunsafe"}, toolNames(res.Tools)); diff != "" {
+		t.Errorf("generated tools (-want +got):\n%s", diff)
+	}
+	for _, tl := range res.Tools {
+		if tl.Reaches&^tl.Capabilities != 0 {
+			t.Errorf("tool %s is generated with capabilities %b but reaches %b", tl.ID, tl.Capabilities, tl.Reaches)
+		}
+	}
+}

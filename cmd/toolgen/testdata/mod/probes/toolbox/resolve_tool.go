@@ -1,0 +1,27 @@
+package toolbox
+
+import (
+	"context"
+	"github.com/toolreg/toolreg/tool"
+	"net"
+)
+
+// Resolve is a probe.
+type Resolve struct{}
+
+// ResolveArgs are its arguments.
+type ResolveArgs struct {
+	// Q is a query.
+	Q string `json:"q"`
+}
+
+// Definition describes the probe.
+func (Resolve) Definition() tool.Definition {
+	return tool.Definition{ID: "resolve", Description: "A probe.", Capabilities: 0}
+}
+
+// Execute probes.
+func (Resolve) Execute(ctx context.Context, args ResolveArgs) (string, error) {
+	_, err := net.DefaultResolver.LookupHost(ctx, args.Q)
+	return "", err
+}

@@ -1,0 +1,27 @@
+package toolbox
+
+import (
+	"context"
+	"github.com/toolreg/toolreg/tool"
+	"net/textproto"
+)
+
+// TextProto is a probe.
+type TextProto struct{}
+
+// TextProtoArgs are its arguments.
+type TextProtoArgs struct {
+	// Q is a query.
+	Q string `json:"q"`
+}
+
+// Definition describes the probe.
+func (TextProto) Definition() tool.Definition {
+	return tool.Definition{ID: "textproto", Description: "A probe.", Capabilities: 0}
+}
+
+// Execute probes.
+func (TextProto) Execute(ctx context.Context, args TextProtoArgs) (string, error) {
+	_, err := textproto.Dial("tcp", args.Q)
+	return "", err
+}
