@@ -36,8 +36,8 @@ type auditState struct {
 // runAudit audits every type of the tool package with an Execute
 // method, once.
 func (c *checker) runAudit() (*audit.Report, error) {
-	if c.audit != nil {
-		return c.audit.report, c.audit.err
+	if c.caps != nil {
+		return c.caps.report, c.caps.err
 	}
 	var names []string
 	scope := c.pkg.Types.Scope()
@@ -57,7 +57,7 @@ func (c *checker) runAudit() (*audit.Report, error) {
 	if err != nil {
 		err = fmt.Errorf("capability audit of %s: %w", c.pkg.PkgPath, err)
 	}
-	c.audit = &auditState{report: rep, err: err}
+	c.caps = &auditState{report: rep, err: err}
 	return rep, err
 }
 

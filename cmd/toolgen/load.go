@@ -164,7 +164,7 @@ type checker struct {
 	base string
 	docs map[token.Pos]string
 	out  *toolPackage
-	audit *auditState // see runAudit
+	caps *auditState // the capability audit; see runAudit
 	// bad is set when the file being checked has a warning.
 	bad bool
 }
