@@ -16,6 +16,7 @@ package redact
 import (
 	"context"
 	"errors"
+	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -111,3 +112,24 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.cause }
+
+// Writer returns a writer that redacts (see String) each write before
+// passing it on to w. It suits writers that receive whole lines or
+// events, such as a log or a trace: a secret split across two writes is
+// not seen.
+func Writer(w io.Writer, secrets ...string) io.Writer {
+	return &writer{w: w, secrets: secrets}
+}
+
+type writer struct {
+	w       io.Writer
+	secrets []string
+}
+
+func (r *writer) Write(p []byte) (int, error) {
+	s := String(string(p), r.secrets...)
+	if _, err := io.WriteString(r.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -100,5 +101,20 @@ func TestError(t *testing.T) {
 	}
 	if errors.Is(got, err) {
 		t.Error("the redacted error unwraps to the original, which holds the key")
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := Writer(&b, "s3cr3t-value")
+	for _, line := range []string{"key s3cr3t-value here\n", "Authorization: Bearer abcdef123\n", "plain\n"} {
+		n, err := io.WriteString(w, line)
+		if err != nil || n != len(line) {
+			t.Fatalf("Write(%q) = %d, %v", line, n, err)
+		}
+	}
+	want := "key " + Marker + " here\nAuthorization: " + Marker + "\nplain\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
 	}
 }

@@ -151,6 +151,7 @@ type Registry struct {
 	confirm  Confirm
 	limits   Limits
 	executor Executor
+	redact   func(string) string
 }
 
 // NamePattern is the regular expression a tool's name and ID match: 1 to
@@ -370,6 +371,16 @@ func (r *Registry) WithExecutor(x Executor) *Registry {
 	return &c
 }
 
+// WithRedact returns a copy of r that passes every answer's text, a
+// tool's output or an "Error:" text, through redact before it is cut to
+// MaxResult and handed on: the place to remove secrets a tool or a
+// mounted server let through. nil passes the text as it is.
+func (r *Registry) WithRedact(redact func(string) string) *Registry {
+	c := *r
+	c.redact = redact
+	return &c
+}
+
 // WithLogger returns a copy of r that logs tool failures (panics with their
 // stacks, timeouts, repairs) to l; nil logs nothing.
 func (r *Registry) WithLogger(l *slog.Logger) *Registry {
@@ -558,6 +569,9 @@ func Blank(args string) bool {
 func (r *Registry) Call(ctx context.Context, name, args string) Result {
 	start := time.Now()
 	res := r.call(ctx, name, args)
+	if r.redact != nil {
+		res.Text = r.redact(res.Text)
+	}
 	res.Text = truncate(res.Text, r.limits.MaxResult)
 	res.Duration = time.Since(start)
 	return res

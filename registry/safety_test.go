@@ -251,3 +251,35 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactBeforeCut checks that WithRedact sees the whole text, before
+// the result limit cuts it, so a secret across the cut is never shown in
+// part.
+func TestRedactBeforeCut(t *testing.T) {
+	secret := "SECRET-0123456789"
+	long := strings.Repeat("a", 80) + secret + strings.Repeat("b", 200)
+	reg := mustNew(t, tableOf([]Entry{{Name: "leak", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		return long, nil
+	}}})).WithLimits(Limits{MaxResult: 200})
+	plain := reg.Call(context.Background(), "leak", "{}").Text
+	if !strings.Contains(plain, "SECRET-") || strings.Contains(plain, secret) {
+		t.Fatalf("without redaction the cut should fall inside the secret: %q", plain)
+	}
+	var seen []string
+	red := reg.WithRedact(func(s string) string {
+		seen = append(seen, s)
+		return strings.ReplaceAll(s, secret, "[REDACTED]")
+	})
+	got := red.Call(context.Background(), "leak", "{}").Text
+	if strings.Contains(got, "SECRET") || !strings.Contains(got, "[REDACTE") { // the marker may be cut; the secret never shows
+		t.Errorf("redacted and cut: %q", got)
+	}
+	if len(seen) != 1 || seen[0] != long {
+		t.Errorf("redact saw %q, want the whole text once", seen)
+	}
+	// Failures go through it too.
+	failing := mustNew(t, testTable(nil)).WithRedact(func(s string) string { return strings.ReplaceAll(s, "disk on fire", "[REDACTED]") })
+	if got := failing.Call(context.Background(), "fail", "{}").Text; got != "Error: fail: [REDACTED]" {
+		t.Errorf("a failure's text: %q", got)
+	}
+}

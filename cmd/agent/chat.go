@@ -214,7 +214,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	}
 	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: cfg.quiet}
 	if cfg.asJSON {
-		conv.Sink = chat.JSONLines(c.stdout)
+		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv)...))
 	} else {
 		conv.Sink = out.event
 	}

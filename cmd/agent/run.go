@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
 	"github.com/toolreg/toolreg/tool"
@@ -38,6 +39,9 @@ type cli struct {
 
 // run is the command line; it returns the exit status.
 func (c *cli) run(ctx context.Context, args []string) int {
+	// Whatever reaches stderr (errors, warnings, -v logs, the trace) is
+	// redacted first.
+	c.stderr = redact.Writer(c.stderr, secrets(c.getenv)...)
 	if len(args) > 0 {
 		switch args[0] {
 		case "tools":
@@ -192,7 +196,7 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
 		}
 	}
-	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger), warn, logger)
+	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv)), warn, logger)
 	if err != nil {
 		close()
 		return nil, func() {}, err
@@ -334,4 +338,29 @@ func isolation(mode string, e registry.Entry) string {
 		return "in process (-isolate " + mode + ")"
 	}
 	return "worker process; restrictions " + sandbox.Check(e.Caps()).String()
+}
+
+// secretEnv are the variables whose values are secrets: never shown on
+// stderr, in -json events or in tool results.
+var secretEnv = []string{"LLM_API_KEY", "BRAVE_API_KEY", "TAVILY_API_KEY", envMCPToken}
+
+// secrets returns the values of the secret variables that are set.
+func secrets(getenv env) []string {
+	var out []string
+	for _, k := range secretEnv {
+		if v := getenv(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// redactor removes the secrets of the environment, and credentials of a
+// known shape, from tool results.
+func redactor(getenv env) func(string) string {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	secrets := secrets(getenv)
+	return func(s string) string { return redact.String(s, secrets...) }
 }
