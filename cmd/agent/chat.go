@@ -1,19 +1,21 @@
 package main
 
 import (
-	"bufio"
+	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"charm.land/glamour/v2"
 
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
@@ -31,117 +33,6 @@ const (
 		"If a tool answers with an Error, read it, correct the call or explain the problem."
 )
 
-// provider is a preset of a base URL and a default model.
-type provider struct {
-	baseURL, model string
-}
-
-// preset returns the preset of -provider name, under any name it goes by.
-// Model names change often: -model or LLM_MODEL picks another.
-func preset(name string) (provider, bool) {
-	switch strings.ToLower(name) {
-	case "deepseek":
-		return provider{baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"}, true
-	case "moonshot", "kimi":
-		return provider{baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"}, true
-	case "zhipu", "glm":
-		return provider{baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"}, true
-	case "qwen", "dashscope":
-		return provider{baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"}, true
-	case "openai":
-		return provider{baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini"}, true
-	case "ollama":
-		return provider{baseURL: "http://localhost:11434/v1", model: "qwen3"}, true
-	case "vllm":
-		return provider{baseURL: "http://localhost:8000/v1"}, true
-	}
-	return provider{}, false
-}
-
-func providerNames() string {
-	return "deepseek, moonshot (kimi), zhipu (glm), qwen (dashscope), openai, ollama, vllm"
-}
-
-// chatConfig is the configuration of a chat run, from flags and the
-// environment.
-type chatConfig struct {
-	provider, baseURL, model, apiKey string
-	system                           string
-	maxSteps, maxToolCalls           int
-	timeout                          time.Duration
-	noStream, quiet, verbose, asJSON bool
-	// yes allows tools that change things without asking.
-	yes bool
-	sel selection
-}
-
-func (c *cli) parseChat(args []string) (*chatConfig, []string, error) {
-	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	cfg := &chatConfig{apiKey: c.getenv("LLM_API_KEY")}
-	fs.StringVar(&cfg.provider, "provider", "", "a preset of base URL and model: "+providerNames())
-	fs.StringVar(&cfg.baseURL, "base-url", "", "the endpoint's API root (env LLM_BASE_URL; default "+defaultBaseURL+")")
-	fs.StringVar(&cfg.model, "model", "", "the model (env LLM_MODEL; default "+defaultModel+")")
-	fs.StringVar(&cfg.system, "system", defaultSystem, "the system prompt")
-	fs.IntVar(&cfg.maxSteps, "max-steps", chat.DefaultMaxSteps, "the most model requests in one turn")
-	fs.IntVar(&cfg.maxToolCalls, "max-tool-calls", chat.DefaultMaxToolCalls, "the most tool calls run in one turn")
-	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "the longest a one-shot run may take (0: no limit)")
-	fs.BoolVar(&cfg.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
-	fs.BoolVar(&cfg.quiet, "q", false, "no trace of tool calls on stderr")
-	fs.BoolVar(&cfg.verbose, "v", false, "log requests, timings and token usage on stderr")
-	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON event per line on stdout, for scripts")
-	fs.BoolVar(&cfg.yes, "yes", false, "let tools that run programs or write files run without asking")
-	cfg.sel.register(fs, c.getenv)
-	cfg.sel.registerMounts(fs)
-	fs.Usage = func() {
-		fmt.Fprint(c.stderr, `usage:
-  agent [flags] "question"    one question; the answer on stdout
-  echo question | agent        the question from stdin
-  agent [flags]                a conversation, on a terminal
-  agent tools [-json] [-v]     list the tools (offline)
-  agent call NAME 'JSON'|-     run one tool (offline)
-  agent mcp [-http ADDR]       serve the tools over MCP (stdio, or streamable HTTP)
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return nil, nil, err
-	}
-	var p provider
-	if cfg.provider != "" {
-		var ok bool
-		if p, ok = preset(cfg.provider); !ok {
-			return nil, nil, fmt.Errorf("unknown provider %q; known: %s", cfg.provider, providerNames())
-		}
-	}
-	// Flags beat -provider, which beats the environment, which beats the
-	// defaults.
-	cfg.baseURL = firstOf(cfg.baseURL, p.baseURL, c.getenv("LLM_BASE_URL"), defaultBaseURL)
-	if cfg.provider != "" {
-		cfg.model = firstOf(cfg.model, p.model)
-	}
-	cfg.model = firstOf(cfg.model, c.getenv("LLM_MODEL"), defaultModel)
-	if cfg.model == "" {
-		return nil, nil, errors.New("no model: set LLM_MODEL or -model to the name the server knows the model by")
-	}
-	if _, err := url.Parse(cfg.baseURL); err != nil {
-		// url.Error repeats the URL, credentials and all.
-		return nil, nil, fmt.Errorf("base URL: %w", redact.Error(err))
-	}
-	return cfg, fs.Args(), nil
-}
-
-func firstOf(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
 // isLocal reports whether the endpoint runs on this machine, where servers
 // such as Ollama and vLLM need no key.
 func isLocal(baseURL string) bool {
@@ -155,107 +46,6 @@ func isLocal(baseURL string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// runChat is the agent proper: one question, or a conversation.
-func (c *cli) runChat(ctx context.Context, args []string) int {
-	cfg, rest, err := c.parseChat(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
-	if cfg.apiKey == "" && !isLocal(cfg.baseURL) {
-		fmt.Fprintf(c.stderr, "agent: no API key for %s: set LLM_API_KEY (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
-			"agent tools and agent call work without a key.\n", redact.String(cfg.baseURL))
-		return 2
-	}
-	ctx, err = cfg.sel.withPolicy(ctx)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
-	logger := slog.New(slog.DiscardHandler)
-	if cfg.verbose {
-		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	}
-	prompt := strings.Join(rest, " ")
-	interactive := prompt == "" && isTerminal(c.stdin)
-	reg, closeTools, err := cfg.sel.toolSet(ctx, c.stderr, logger)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeTools()
-	var lines <-chan string
-	switch {
-	case cfg.yes:
-	case interactive:
-		lines = c.readLines()
-		reg = reg.WithConfirm(c.askUser(lines))
-	default:
-		reg = reg.WithConfirm(refuseUnattended)
-	}
-	conv := &chat.Conversation{
-		Client: &chat.Client{
-			BaseURL:  cfg.baseURL,
-			APIKey:   cfg.apiKey,
-			Model:    cfg.model,
-			NoStream: cfg.noStream,
-			Logger:   logger,
-		},
-		Tools:        reg,
-		System:       cfg.system,
-		MaxSteps:     cfg.maxSteps,
-		MaxToolCalls: cfg.maxToolCalls,
-		Session:      fmt.Sprintf("agent-%d", os.Getpid()),
-	}
-	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: cfg.quiet}
-	if cfg.asJSON {
-		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv)...))
-	} else {
-		conv.Sink = out.event
-	}
-
-	defer logUsage(ctx, logger, conv)
-
-	switch {
-	case prompt != "":
-	case !interactive:
-		b, err := io.ReadAll(c.stdin)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "agent: read the question from stdin: %v\n", err)
-			return 1
-		}
-		prompt = strings.TrimSpace(string(b))
-		if prompt == "" {
-			fmt.Fprintln(c.stderr, "agent: no question: give one as an argument or on stdin")
-			return 2
-		}
-	default:
-		return c.repl(ctx, conv, reg.Names(), out, lines)
-	}
-	if cfg.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, cfg.timeout, fmt.Errorf("the run took longer than -timeout %s", cfg.timeout))
-		defer cancel()
-	}
-	ctx, stop := c.interruptible(ctx)
-	defer stop()
-	answer, err := conv.Turn(ctx, prompt)
-	if err != nil {
-		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
-			err = cause
-		}
-		fmt.Fprintf(c.stderr, "agent: %v%s\n", err, hint(err))
-		return 1
-	}
-	if !cfg.asJSON {
-		out.finish(answer)
-	}
-	return 0
 }
 
 // hint says which of the agent's settings to change for a failed turn: a
@@ -312,12 +102,8 @@ func (c *cli) interruptible(ctx context.Context) (context.Context, func()) {
 // isTerminal reports whether r is a terminal, where the agent holds a
 // conversation instead of reading one question.
 func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	_, ok := terminalFile(r)
+	return ok
 }
 
 // refuseUnattended is the answer of a run with nobody to ask.
@@ -325,122 +111,65 @@ func refuseUnattended(ctx context.Context, e registry.Entry, args string) error 
 	return fmt.Errorf("it can change things on this machine (%s), and this run has nobody to ask; the user can allow such tools with -yes, or run the agent on a terminal, where it asks", e.Capabilities|e.Reaches)
 }
 
-// readLines reads stdin line by line, for the conversation and the
-// questions the agent asks.
-func (c *cli) readLines() <-chan string {
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(c.stdin)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-	}()
-	return lines
-}
-
-// askUser returns a Confirm that asks on the terminal, one question at a
-// time, before a tool that changes things runs.
-func (c *cli) askUser(lines <-chan string) registry.Confirm {
-	var mu sync.Mutex
-	return func(ctx context.Context, e registry.Entry, args string) error {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(c.stderr, "? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(args, 200))
-		select {
-		case l, ok := <-lines:
-			if a := strings.ToLower(strings.TrimSpace(l)); ok && (a == "y" || a == "yes") {
-				return nil
-			}
-		case <-ctx.Done():
-			fmt.Fprintln(c.stderr)
-		}
-		return errors.New("the user did not allow it")
-	}
-}
-
-// repl holds a conversation on a terminal. Ctrl-C interrupts the turn in
-// flight and keeps the conversation; Ctrl-C at the prompt, Ctrl-D or /exit
-// ends it. lines holds the lines the user types.
-func (c *cli) repl(ctx context.Context, conv *chat.Conversation, tools []string, out *output, lines <-chan string) int {
-	fmt.Fprintf(c.stderr, "toolreg agent, %d tools. /tools lists them, /reset starts over, /exit or Ctrl-D ends.\n", len(tools))
-	if lines == nil {
-		lines = c.readLines()
-	}
-	for {
-		fmt.Fprint(c.stderr, "> ")
-		var line string
-		select {
-		case l, ok := <-lines:
-			if !ok {
-				fmt.Fprintln(c.stderr)
-				return 0
-			}
-			line = strings.TrimSpace(l)
-		case <-c.interrupts:
-			fmt.Fprintln(c.stderr)
-			return 0
-		case <-ctx.Done():
-			return 1
-		}
-		switch line {
-		case "":
-			continue
-		case "/exit", "/quit":
-			return 0
-		case "/reset":
-			conv.Reset()
-			fmt.Fprintln(c.stderr, "(conversation cleared)")
-			continue
-		case "/tools":
-			fmt.Fprintln(c.stderr, strings.Join(tools, ", "))
-			continue
-		}
-		turnCtx, stop := c.interruptible(ctx)
-		answer, err := conv.Turn(turnCtx, line)
-		interrupted := turnCtx.Err() != nil && ctx.Err() == nil
-		stop()
-		switch {
-		case interrupted:
-			out.endLine()
-			fmt.Fprintln(c.stderr, "(interrupted; the conversation is kept: ask again, or Ctrl-C again to exit)")
-		case err != nil:
-			out.endLine()
-			fmt.Fprintf(c.stderr, "agent: %v%s\n(the conversation is kept: ask again to retry)\n", err, hint(err))
-		default:
-			out.finish(answer)
-		}
-	}
-}
-
 // output prints a conversation for a person: the model's text on stdout as
-// it streams, and a one-line trace of each tool call on stderr.
+// it streams, rendered as Markdown block by block when md is set, and a
+// one-line trace of each tool call on stderr, with a waiting indicator
+// there until the model's answer begins when spin is set.
 type output struct {
 	stdout, stderr io.Writer
 	quiet          bool
+	md             *glamour.TermRenderer
+	spin           bool
 
-	mu      sync.Mutex
-	printed bool // text of the current turn went to stdout
-	midLine bool // the last text did not end a line
+	mu       sync.Mutex
+	printed  bool            // text of the current turn went to stdout
+	midLine  bool            // the last text did not end a line
+	pending  strings.Builder // text not yet rendered
+	rendered bool            // a block of the current answer was rendered
+	spinning *spinner        // the waiting indicator, while it runs
+	drawn    bool            // the indicator is on the screen
+	label    string          // what the indicator says the agent waits for
 }
 
 func (o *output) event(e chat.Event) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if e.Type == chat.EventReasoning {
+		o.label = "thinking"
+		return
+	}
+	if e.Type == chat.EventUsage {
+		return
+	}
+	o.stopWaitingLocked()
 	switch e.Type {
 	case chat.EventText:
-		if e.Text != "" {
-			fmt.Fprint(o.stdout, e.Text)
-			o.printed = true
-			o.midLine = !strings.HasSuffix(e.Text, "\n")
+		if e.Text == "" {
+			return
 		}
+		o.printed = true
+		if o.md != nil {
+			o.pending.WriteString(e.Text)
+			if n := completeBlocks(o.pending.String()); n > 0 {
+				text := o.pending.String()
+				renderBlocks(o.stdout, o.md, text[:n], !o.rendered)
+				o.rendered = true
+				o.pending.Reset()
+				o.pending.WriteString(text[n:])
+			}
+			return
+		}
+		fmt.Fprint(o.stdout, e.Text)
+		o.midLine = !strings.HasSuffix(e.Text, "\n")
 	case chat.EventToolCall:
+		o.flushLocked()
 		if !o.quiet {
 			o.lineBreak()
 			fmt.Fprintf(o.stderr, "→ %s %s\n", e.Tool, clip.Line(e.Args, 120))
 		}
 	case chat.EventToolResult:
+		o.label = "waiting for the model"
+		defer o.waitLocked()
 		if o.quiet {
 			return
 		}
@@ -449,13 +178,25 @@ func (o *output) event(e chat.Event) {
 			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", e.Tool, clip.Line(e.Result, 160), short(e.Duration))
 			return
 		}
-		fmt.Fprintf(o.stderr, "← %s (%s)\n", clip.Line(e.Result, 120), short(e.Duration))
+		fmt.Fprintf(o.stderr, "← %s: %s (%s)\n", e.Tool, clip.Line(e.Result, 120), short(e.Duration))
 	case chat.EventRetry:
 		if !o.quiet {
 			o.lineBreak()
 			fmt.Fprintf(o.stderr, "↻ retry %d in %s: %s\n", e.Attempt, short(e.Duration), clip.Line(e.Error, 160))
 		}
+		defer o.waitLocked()
 	}
+}
+
+// flushLocked renders the text not yet rendered, whole or not: the answer
+// ended, or tool calls follow it.
+func (o *output) flushLocked() {
+	if o.md == nil || o.pending.Len() == 0 {
+		return
+	}
+	renderBlocks(o.stdout, o.md, o.pending.String(), !o.rendered)
+	o.rendered = true
+	o.pending.Reset()
 }
 
 // lineBreak ends a line of streamed text before a trace line is printed,
@@ -467,23 +208,32 @@ func (o *output) lineBreak() {
 	}
 }
 
+// endLine ends the output of a turn that failed: what was streamed stays.
 func (o *output) endLine() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.stopWaitingLocked()
+	o.flushLocked()
 	o.lineBreak()
-	o.printed = false
+	o.printed, o.rendered = false, false
 }
 
 // finish prints the answer if it was not streamed, and ends its line.
 func (o *output) finish(answer string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.printed {
+	o.stopWaitingLocked()
+	switch {
+	case o.printed:
+		o.flushLocked()
+	case o.md != nil:
+		renderBlocks(o.stdout, o.md, answer, true)
+	default:
 		fmt.Fprint(o.stdout, answer)
 		o.midLine = !strings.HasSuffix(answer, "\n")
 	}
 	o.lineBreak()
-	o.printed = false
+	o.printed, o.rendered = false, false
 }
 
 func short(d time.Duration) string {
@@ -494,4 +244,254 @@ func short(d time.Duration) string {
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	}
 	return d.Round(time.Microsecond).String()
+}
+
+// maxPiped bounds the text piped to the agent.
+const maxPiped = 1 << 20
+
+// resolve fills in the endpoint and model: flags beat -provider, which
+// beats the environment, which beats the defaults. The default model goes
+// with the default endpoint only; another endpoint needs a model named, or
+// a local server is asked for its own (see askModel).
+func (c *cli) resolve(o *options) error {
+	if o.provider != "" {
+		p, ok := preset(o.provider)
+		if !ok {
+			return fmt.Errorf("unknown provider %q; known: %s", o.provider, providerNames())
+		}
+		o.baseURL = cmp.Or(o.baseURL, p.baseURL)
+		o.model = cmp.Or(o.model, p.model)
+	} else {
+		o.baseURL = cmp.Or(o.baseURL, c.getenv("LLM_BASE_URL"), defaultBaseURL)
+		o.model = cmp.Or(o.model, c.getenv("LLM_MODEL"))
+		if o.baseURL == defaultBaseURL {
+			o.model = cmp.Or(o.model, defaultModel)
+		}
+	}
+	if err := checkBaseURL(o.baseURL); err != nil {
+		return err
+	}
+	if o.model == "" && !isLocal(o.baseURL) {
+		return fmt.Errorf("no model for %s: name one with -model or LLM_MODEL", redact.String(o.baseURL))
+	}
+	return nil
+}
+
+// runChat is the agent proper: one question, or a conversation.
+func (c *cli) runChat(ctx context.Context, args []string) int {
+	o, pos, code := c.parseFlags("", args)
+	if code >= 0 {
+		return code
+	}
+	if o.version {
+		fmt.Fprintln(c.stdout, version())
+		return 0
+	}
+	if err := c.resolve(o); err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	if o.apiKey == "" && !isLocal(o.baseURL) {
+		fmt.Fprintf(c.stderr, "agent: no API key for %s: set LLM_API_KEY (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
+			"agent tools and agent call work without a key.\n", redact.String(o.baseURL))
+		return 2
+	}
+	ctx, err := o.sel.withPolicy(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	firstByte := o.firstByte
+	if o.noStream {
+		firstByte = 0 // the whole answer comes at once: it may take long
+	}
+	hc := newHTTPClient(firstByte)
+	if o.model == "" {
+		if o.model, err = askModel(ctx, newHTTPClient(o.firstByte), o.baseURL, o.apiKey); err != nil {
+			fmt.Fprintf(c.stderr, "agent: %v\n", err)
+			return 2
+		}
+	}
+	logger := slog.New(slog.DiscardHandler)
+	if o.verbose {
+		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+
+	prompt := strings.Join(pos, " ")
+	stdinTerm := isTerminal(c.stdin)
+	interactive := prompt == "" && stdinTerm
+	if !stdinTerm {
+		piped, err := io.ReadAll(io.LimitReader(c.stdin, maxPiped+1))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent: read stdin: %v\n", err)
+			return 1
+		}
+		if len(piped) > maxPiped {
+			fmt.Fprintf(c.stderr, "agent: the text on stdin is over %d bytes, the most the agent sends to the model: cut it first (head -c %d), or ask about it in parts\n", maxPiped, maxPiped)
+			return 2
+		}
+		text := strings.TrimSpace(string(piped))
+		switch {
+		case prompt == "" && text == "":
+			fmt.Fprintln(c.stderr, "agent: no question: give one as an argument or on stdin")
+			return 2
+		case prompt == "":
+			prompt = text
+		case text != "":
+			prompt += "\n\n" + text
+		}
+	}
+
+	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, logger)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeTools()
+	var in lineReader
+	switch {
+	case interactive:
+		in = c.lineReader()
+		if !o.yes {
+			reg = reg.WithConfirm(c.askUser(in))
+		}
+	case !o.yes:
+		reg = reg.WithConfirm(refuseUnattended)
+	}
+	conv := &chat.Conversation{
+		Client: &chat.Client{
+			BaseURL:    o.baseURL,
+			APIKey:     o.apiKey,
+			Model:      o.model,
+			NoStream:   o.noStream,
+			HTTPClient: hc,
+			Retry:      c.retry,
+			Logger:     logger,
+		},
+		Tools:        reg,
+		System:       o.system,
+		MaxSteps:     o.maxSteps,
+		MaxToolCalls: o.maxToolCalls,
+		Session:      fmt.Sprintf("agent-%d", os.Getpid()),
+	}
+	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet}
+	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
+		if out.md, err = newMarkdown(f, c.getenv); err != nil {
+			fmt.Fprintf(c.stderr, "agent: %v; printing answers as they are\n", err)
+		}
+	}
+	if _, ok := terminalFile(c.rawStderr); ok && !o.asJSON {
+		out.spin = true
+	}
+	if o.asJSON {
+		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv)...))
+	} else {
+		conv.Sink = out.event
+	}
+	defer logUsage(ctx, logger, conv)
+	s := &session{conv: conv, out: out, tools: reg.Names()}
+	if code := c.keep(o, s); code >= 0 {
+		return code
+	}
+	if interactive {
+		return c.repl(ctx, s, in)
+	}
+
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, o.timeout, fmt.Errorf("the run took longer than -timeout %s", o.timeout))
+		defer cancel()
+	}
+	ctx, stop := c.interruptible(ctx)
+	defer stop()
+	answer, err := s.ask(ctx, prompt)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+			err = cause
+		}
+		out.endLine()
+		fmt.Fprintf(c.stderr, "agent: %v%s\n", err, hint(err))
+		return 1
+	}
+	if !o.asJSON {
+		out.finish(answer)
+	}
+	return 0
+}
+
+// keep sets up the keeping of the conversation: -continue restores the
+// last one, and the turns are kept unless -no-log. It returns the exit
+// status to end with, or -1 to go on.
+func (c *cli) keep(o *options, s *session) int {
+	if o.noLog && !o.resume {
+		return -1
+	}
+	warn := func(err error) { fmt.Fprintf(c.stderr, "agent: %v\n", err) }
+	dir, err := c.conversationsDir()
+	if err != nil {
+		if o.resume {
+			fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
+			return 2
+		}
+		warn(fmt.Errorf("not keeping the conversation: %w", err))
+		return -1
+	}
+	if !o.noLog {
+		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now}
+	}
+	if !o.resume {
+		return -1
+	}
+	files, err := keptFiles(dir)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
+		return 1
+	}
+	if len(files) == 0 {
+		fmt.Fprintf(c.stderr, "agent: -continue: no conversation kept in %s\n", dir)
+		return 2
+	}
+	k, err := readKept(files[0].path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
+		return 1
+	}
+	s.conv.Restore(k.messages())
+	if s.log != nil {
+		s.log.path = k.path
+	}
+	return -1
+}
+
+// lineReader returns the reader of the lines typed in a conversation:
+// with line editing and history when stdin and stderr are a terminal.
+func (c *cli) lineReader() lineReader {
+	stdin, ok1 := terminalFile(c.stdin)
+	stderr, ok2 := terminalFile(c.rawStderr)
+	if !ok1 || !ok2 {
+		return c.pipeLines()
+	}
+	warn := func(err error) { fmt.Fprintf(c.stderr, "agent: %v\n", err) }
+	path := ""
+	if dir, err := c.stateDir(); err == nil {
+		path = filepath.Join(dir, "history")
+	} else {
+		warn(fmt.Errorf("line history: %w", err))
+	}
+	return newTermLines(stdin, stderr, path, warn)
+}
+
+// askUser returns a Confirm that asks on the terminal, one question at a
+// time, before a tool that changes things runs.
+func (c *cli) askUser(in lineReader) registry.Confirm {
+	var mu sync.Mutex
+	return func(ctx context.Context, e registry.Entry, args string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(args, 200)), true)
+		if a := strings.ToLower(strings.TrimSpace(l)); err == nil && (a == "y" || a == "yes") {
+			return nil
+		}
+		return errors.New("the user did not allow it")
+	}
 }

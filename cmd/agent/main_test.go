@@ -50,11 +50,23 @@ func TestScripts(t *testing.T) {
 // header lines, a blank line, then the body, served as an event stream when
 // it starts with "data:" and as JSON otherwise. It writes each request body
 // it receives to requests/n.json, indented, and the Authorization header to
-// requests/n.auth, so scripts can check what the agent sent.
+// requests/n.auth, so scripts can check what the agent sent. It answers
+// GET /v1/models with the script's file models.json. What the agent keeps
+// (history, conversations) goes to $WORK/state.
 func startFakeModel(env *testscript.Env) error {
 	var mu sync.Mutex
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			models, err := os.ReadFile(filepath.Join(env.WorkDir, "models.json"))
+			if err != nil {
+				http.Error(w, "the script has no models.json", http.StatusNotFound)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(models)
+			return
+		}
 		if r.URL.Path != "/v1/chat/completions" {
 			http.Error(w, "not found: "+r.URL.Path, http.StatusNotFound)
 			return
@@ -106,5 +118,7 @@ func startFakeModel(env *testscript.Env) error {
 	env.Setenv("LLM_BASE_URL", srv.URL+"/v1")
 	env.Setenv("FAKE_URL", srv.URL+"/v1")
 	env.Setenv("LLM_MODEL", "fake-model")
+	// What the agent keeps between runs stays in the script's directory.
+	env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, "state"))
 	return nil
 }

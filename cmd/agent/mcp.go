@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -20,25 +19,15 @@ const envMCPToken = "TOOLREG_MCP_TOKEN"
 // runMCP serves the selected tools to MCP clients: over stdio, or over
 // streamable HTTP in stateless mode with -http.
 func (c *cli) runMCP(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("agent mcp", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	addr := fs.String("http", "", "serve streamable HTTP on this `address` instead of stdio; a bare :PORT is loopback, and any other address needs a token")
-	tokenFile := fs.String("token-file", "", "read the bearer token that -http clients must send from this `file` (or set "+envMCPToken+")")
-	verbose := fs.Bool("v", false, "log calls, panics and timeouts on stderr")
-	var sel selection
-	sel.register(fs, c.getenv)
-	sel.registerMounts(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: agent mcp [-http ADDR [-token-file FILE]] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-net-allow list] [-v]")
-		fs.PrintDefaults()
+	o, pos, code := c.parseFlags("mcp", args)
+	if code >= 0 {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "agent mcp: unexpected arguments %q\n", pos)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(c.stderr, "agent mcp: unexpected arguments %q\n", fs.Args())
-		return 2
-	}
+	addr, tokenFile, verbose, sel := &o.httpAddr, &o.tokenFile, &o.verbose, o.sel
 	ctx, err := sel.withPolicy(ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)

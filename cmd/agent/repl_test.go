@@ -69,10 +69,10 @@ func TestREPL(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
 	conv := &chat.Conversation{Client: &chat.Client{BaseURL: ts.URL, Model: "m", NoStream: true}}
-	out := &output{stdout: &stdout, stderr: &stderr}
+	s := &session{conv: conv, out: &output{stdout: &stdout, stderr: &stderr}, tools: []string{"calculator", "now"}}
 
 	done := make(chan int)
-	go func() { done <- c.repl(context.Background(), conv, []string{"calculator", "now"}, out, nil) }()
+	go func() { done <- c.repl(context.Background(), s, c.pipeLines()) }()
 	say := func(line string) {
 		if _, err := io.WriteString(stdinW, line+"\n"); err != nil {
 			t.Fatal(err)
@@ -80,6 +80,8 @@ func TestREPL(t *testing.T) {
 	}
 	say("first")
 	say("/tools")
+	say("/help")
+	say("/nosuch thing")
 	say("second")
 	say("hang")
 	<-srv.hangs
@@ -105,7 +107,7 @@ func TestREPL(t *testing.T) {
 	if diff := cmp.Diff("answer 1\nanswer 2\nanswer 4\nanswer 5\n", stdout.String()); diff != "" {
 		t.Errorf("stdout (-want +got):\n%s", diff)
 	}
-	for _, s := range []string{"calculator, now", "(interrupted; the conversation is kept", "(conversation cleared)"} {
+	for _, s := range []string{"calculator, now", "(interrupted; the conversation is kept", "(conversation cleared)", "/reset   start a new conversation", "unknown command /nosuch: /help lists the commands"} {
 		if !strings.Contains(stderr.String(), s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
 		}
@@ -120,7 +122,8 @@ func TestREPLInterruptAtPromptExits(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
 	conv := &chat.Conversation{Client: &chat.Client{BaseURL: "http://127.0.0.1:1", Model: "m"}}
-	if code := c.repl(context.Background(), conv, nil, &output{stdout: &stdout, stderr: &stderr}, nil); code != 0 {
+	s := &session{conv: conv, out: &output{stdout: &stdout, stderr: &stderr}}
+	if code := c.repl(context.Background(), s, c.pipeLines()); code != 0 {
 		t.Errorf("exit status %d, want 0", code)
 	}
 }
@@ -132,7 +135,7 @@ func TestAskUser(t *testing.T) {
 	lines <- " YES "
 	var stderr bytes.Buffer
 	c := &cli{stderr: &stderr}
-	ask := c.askUser(lines)
+	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr})
 	e := registry.Entry{Name: "rm", Capabilities: tool.WriteFiles}
 	var got []bool
 	for range 3 {

@@ -3,16 +3,15 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
@@ -35,22 +34,34 @@ type cli struct {
 	// terminate delivers SIGTERM to agent mcp, which then drains; nil
 	// for the other commands, which SIGTERM ends at once.
 	terminate <-chan os.Signal
+	// retry is the retry policy of the model's requests; tests count
+	// retries on the trace.
+	retry chat.RetryPolicy
+	// rawStderr is stderr before redaction, to tell whether it is a
+	// terminal.
+	rawStderr io.Writer
 }
 
-// run is the command line; it returns the exit status.
+// run is the command line; it returns the exit status. The subcommand may
+// follow global flags, and flags may follow it.
 func (c *cli) run(ctx context.Context, args []string) int {
 	// Whatever reaches stderr (errors, warnings, -v logs, the trace) is
-	// redacted first.
+	// redacted first; the terminal behind it, if any, is kept for line
+	// editing and the waiting indicator.
+	c.rawStderr = c.stderr
 	c.stderr = redact.Writer(c.stderr, secrets(c.getenv)...)
-	if len(args) > 0 {
-		switch args[0] {
-		case "tools":
-			return c.runTools(ctx, args[1:])
-		case "call":
-			return c.runCall(ctx, args[1:])
-		case "mcp":
-			return c.runMCP(ctx, args[1:])
-		}
+	cmd, rest := c.splitCommand(args)
+	switch cmd {
+	case "tools":
+		return c.runTools(ctx, rest)
+	case "call":
+		return c.runCall(ctx, rest)
+	case "mcp":
+		return c.runMCP(ctx, rest)
+	case "log":
+		return c.runLog(rest)
+	case "help":
+		return c.runHelp(rest)
 	}
 	return c.runChat(ctx, args)
 }
@@ -203,131 +214,6 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	}
 	unmount := close
 	return reg, func() { stop(); unmount() }, nil
-}
-
-func (c *cli) runTools(ctx context.Context, args []string) int {
-	stdout, stderr := c.stdout, c.stderr
-	fs := flag.NewFlagSet("agent tools", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "print the exact tools spec table sent to the model")
-	verbose := fs.Bool("v", false, "also show each tool's id, timeout, capabilities, source file and parameters")
-	var sel selection
-	sel.register(fs, c.getenv)
-	sel.registerMounts(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agent tools [-json] [-v] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER]")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "agent tools: unexpected arguments %q\n", fs.Args())
-		return 2
-	}
-	reg, closeTools, err := sel.toolSet(ctx, stderr, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeTools()
-	if *asJSON {
-		b, err := json.MarshalIndent(reg.Specs(), "", "  ")
-		if err != nil {
-			fmt.Fprintf(stderr, "agent: encode the spec table: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "%s\n", b)
-		return 0
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	for _, e := range reg.Tools() {
-		if e.Server != "" {
-			fmt.Fprintf(tw, "%s\t%s [remote: %s, not audited]\n", e.Name, firstLine(e.Description), e.Server)
-			if *verbose {
-				fmt.Fprintf(tw, "\tserver: %s, timeout: %s, taken to have every capability: %s\n", e.Server, e.Timeout, e.Capabilities)
-				fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
-			}
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%s\n", e.Name, firstLine(e.Description))
-		if *verbose {
-			fmt.Fprintf(tw, "\tid: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, e.File)
-			fmt.Fprintf(tw, "\tcapabilities: %s (found in its code: %s)\n", e.Capabilities, e.Reaches)
-			fmt.Fprintf(tw, "\tisolation: %s\n", isolation(sel.isolation, e))
-			fmt.Fprintf(tw, "\tparameters: %s\n", e.Parameters)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 1
-	}
-	return 0
-}
-
-// firstLine returns the first sentence or line of a description.
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	return s
-}
-
-func (c *cli) runCall(ctx context.Context, args []string) int {
-	stdin, stdout, stderr := c.stdin, c.stdout, c.stderr
-	fs := flag.NewFlagSet("agent call", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var sel selection
-	sel.register(fs, c.getenv)
-	sel.registerMounts(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: agent call [-tools ids] [-disable ids] NAME 'JSON'   (or - to read the arguments from stdin)")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() < 1 || fs.NArg() > 2 {
-		fs.Usage()
-		return 2
-	}
-	name, argText := fs.Arg(0), "{}"
-	if fs.NArg() == 2 {
-		argText = fs.Arg(1)
-	}
-	if argText == "-" {
-		// Read one byte past the cap, to know it was passed without
-		// reading all of an endless stdin.
-		b, err := io.ReadAll(io.LimitReader(stdin, registry.DefaultMaxArgs+1))
-		if err != nil {
-			fmt.Fprintf(stderr, "agent: read arguments from stdin: %v\n", err)
-			return 1
-		}
-		if len(b) > registry.DefaultMaxArgs {
-			fmt.Fprintf(stderr, "agent: the arguments on stdin are longer than %d bytes, the most a tool accepts\n", registry.DefaultMaxArgs)
-			return 1
-		}
-		argText = string(b)
-	}
-	ctx, err := sel.withPolicy(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 2
-	}
-	reg, closeTools, err := sel.toolSet(ctx, stderr, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "agent: %v\n", err)
-		return 2
-	}
-	defer closeTools()
-	res := reg.Call(ctx, name, argText)
-	if res.Failed() {
-		fmt.Fprintln(stderr, res.Text)
-		return 1
-	}
-	fmt.Fprintln(stdout, res.Text)
-	return 0
 }
 
 // isolation describes where a compiled-in tool runs under -isolate mode,

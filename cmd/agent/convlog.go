@@ -1,0 +1,254 @@
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/toolreg/toolreg/chat"
+
+	"github.com/toolreg/toolreg/internal/clip"
+)
+
+// record is one line of a kept conversation: a message, when it was kept,
+// and the model and endpoint of the turn.
+type record struct {
+	Time    time.Time    `json:"time"`
+	Model   string       `json:"model,omitempty"`
+	BaseURL string       `json:"base_url,omitempty"`
+	Message chat.Message `json:"message"`
+}
+
+// convLog keeps the turns of a conversation as JSON lines, one file per
+// conversation, in dir. A failure to write is reported once on warn and
+// the conversation goes on unkept.
+type convLog struct {
+	dir            string
+	model, baseURL string
+	warn           func(error)
+	now            func() time.Time
+	path           string // "" until the first turn is kept
+}
+
+// add appends the messages of a turn.
+func (l *convLog) add(msgs []chat.Message) {
+	if l.dir == "" || len(msgs) == 0 {
+		return
+	}
+	err := l.append(msgs)
+	if err != nil {
+		l.warn(fmt.Errorf("not keeping the conversation: %w (-no-log or TOOLREG_NO_LOG=1 stops trying)", err))
+		l.dir = ""
+	}
+}
+
+func (l *convLog) append(msgs []chat.Message) error {
+	if err := os.MkdirAll(l.dir, 0o700); err != nil {
+		return err
+	}
+	now := l.now()
+	if l.path == "" {
+		l.path = filepath.Join(l.dir, fmt.Sprintf("%s-%d.jsonl", now.UTC().Format("20060102-150405.000"), os.Getpid()))
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, m := range msgs {
+		if err := enc.Encode(record{Time: now, Model: l.model, BaseURL: l.baseURL, Message: m}); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", l.path, err)
+		}
+	}
+	return errors.Join(w.Flush(), f.Close())
+}
+
+// restart makes the next turn begin a new file.
+func (l *convLog) restart() { l.path = "" }
+
+// keptConv describes one kept conversation.
+type keptConv struct {
+	path     string
+	modified time.Time
+	records  []record
+}
+
+// maxKeptLine bounds one line of a kept conversation.
+const maxKeptLine = 16 << 20
+
+// readKept reads the conversation at path.
+func readKept(path string) (keptConv, error) {
+	k := keptConv{path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		return k, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil {
+		k.modified = fi.ModTime()
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), maxKeptLine)
+	for n := 1; sc.Scan(); n++ {
+		var r record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return k, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		k.records = append(k.records, r)
+	}
+	if err := sc.Err(); err != nil {
+		return k, fmt.Errorf("%s: %w", path, err)
+	}
+	return k, nil
+}
+
+// messages returns the conversation's messages.
+func (k keptConv) messages() []chat.Message {
+	out := make([]chat.Message, len(k.records))
+	for i, r := range k.records {
+		out[i] = r.Message
+	}
+	return out
+}
+
+// keptFiles returns the kept conversations in dir, the most recently
+// changed first.
+func keptFiles(dir string) ([]keptConv, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []keptConv
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue // gone since
+		}
+		out = append(out, keptConv{path: filepath.Join(dir, e.Name()), modified: fi.ModTime()})
+	}
+	slices.SortFunc(out, func(a, b keptConv) int {
+		return cmp.Or(b.modified.Compare(a.modified), strings.Compare(b.path, a.path))
+	})
+	return out, nil
+}
+
+// conversationsDir is where conversations are kept.
+func (c *cli) conversationsDir() (string, error) {
+	d, err := c.stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "conversations"), nil
+}
+
+// runLog is agent log [-n N] [NUMBER]: the kept conversations, or one.
+func (c *cli) runLog(args []string) int {
+	o, pos, code := c.parseFlags("log", args)
+	if code >= 0 {
+		return code
+	}
+	dir, err := c.conversationsDir()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
+		return 1
+	}
+	files, err := keptFiles(dir)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
+		return 1
+	}
+	switch len(pos) {
+	case 0:
+		if len(files) == 0 {
+			fmt.Fprintf(c.stderr, "agent log: no conversations kept in %s\n", dir)
+			return 0
+		}
+		for i, f := range files[:min(len(files), max(o.count, 0))] {
+			k, err := readKept(f.path)
+			if err != nil {
+				fmt.Fprintf(c.stderr, "agent log: %v\n", err)
+				continue
+			}
+			writeSummary(c.stdout, i+1, k)
+		}
+		return 0
+	case 1:
+	default:
+		fmt.Fprintf(c.stderr, "agent log: want at most one conversation NUMBER, got %q\n", pos)
+		return 2
+	}
+	n, err := strconv.Atoi(pos[0])
+	if err != nil || n < 1 || n > len(files) {
+		fmt.Fprintf(c.stderr, "agent log: no conversation %q: want a number from 1 to %d, as agent log lists them\n", pos[0], len(files))
+		return 2
+	}
+	k, err := readKept(files[n-1].path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
+		return 1
+	}
+	if o.asJSON {
+		for _, r := range k.records {
+			b, _ := json.Marshal(r) // it was read from JSON
+			fmt.Fprintf(c.stdout, "%s\n", b)
+		}
+		return 0
+	}
+	writeConversation(c.stdout, k)
+	return 0
+}
+
+// writeSummary writes one line about a kept conversation: its number,
+// when it was last changed, its model, how many questions it holds and
+// the first of them.
+func writeSummary(w io.Writer, n int, k keptConv) {
+	questions, first, model := 0, "", ""
+	for _, r := range k.records {
+		if r.Message.Role == chat.RoleUser {
+			if questions == 0 {
+				first = r.Message.Content
+			}
+			questions++
+		}
+		model = cmp.Or(r.Model, model)
+	}
+	fmt.Fprintf(w, "%3d  %s  %-16s %2d  %s\n", n, k.modified.Local().Format("2006-01-02 15:04"), clip.Line(model, 16), questions, clip.Line(first, 60))
+}
+
+// writeConversation writes a kept conversation for a person to read.
+func writeConversation(w io.Writer, k keptConv) {
+	fmt.Fprintf(w, "# %s\n", k.path)
+	for _, r := range k.records {
+		m := r.Message
+		switch m.Role {
+		case chat.RoleUser:
+			fmt.Fprintf(w, "\n> %s\n", strings.ReplaceAll(m.Content, "\n", "\n> "))
+		case chat.RoleAssistant:
+			for _, tc := range m.ToolCalls {
+				fmt.Fprintf(w, "→ %s %s\n", tc.Function.Name, clip.Line(tc.Function.Arguments, 120))
+			}
+			if m.Content != "" {
+				fmt.Fprintf(w, "\n%s\n", m.Content)
+			}
+		case chat.RoleTool:
+			fmt.Fprintf(w, "← %s\n", clip.Line(m.Content, 120))
+		}
+	}
+}

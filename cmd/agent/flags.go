@@ -1,0 +1,356 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolreg/toolreg/chat"
+)
+
+// commands are the subcommands; any other first argument starts a question.
+var commands = []string{"tools", "call", "mcp", "log", "help"}
+
+// flagGroups orders the global flags of -h by what they are about. Every
+// global flag is in exactly one group (TestFlagGroups).
+var flagGroups = []struct {
+	name  string
+	flags []string
+}{
+	{"model", []string{"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream"}},
+	{"tools", []string{"tools", "disable", "mcp", "mcp-env", "mcp-header"}},
+	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workdir"}},
+	{"output", []string{"raw", "q", "v", "json", "continue", "no-log", "version"}},
+}
+
+// commandFlags are the flags only one subcommand has, shown in its help.
+var commandFlags = map[string][]string{
+	"mcp": {"http", "token-file"},
+	"log": {"n"},
+}
+
+// defaultFirstByte is how long a request waits for the server to begin its
+// answer before it fails.
+const defaultFirstByte = 60 * time.Second
+
+// options are the flags of every command: the global ones, and those of
+// the subcommand being parsed.
+type options struct {
+	provider, baseURL, model, apiKey string
+	system                           string
+	maxSteps, maxToolCalls           int
+	timeout, firstByte               time.Duration
+	noStream, quiet, verbose, asJSON bool
+	raw, resume, noLog, version      bool
+	// yes allows tools that change things without asking.
+	yes bool
+	sel selection
+
+	// httpAddr and tokenFile are agent mcp's -http and -token-file;
+	// count is agent log's -n.
+	httpAddr, tokenFile string
+	count               int
+}
+
+// newFlags returns the flag set of command ("" for the agent itself): the
+// global flags, plus the command's own. Its output is discarded: run
+// prints help on stdout and errors on stderr itself.
+func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
+	name := strings.TrimSpace("agent " + command)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	o := &options{apiKey: c.getenv("LLM_API_KEY")}
+	fs.StringVar(&o.provider, "provider", "", "a preset of base URL and model: "+providerNames())
+	fs.StringVar(&o.baseURL, "base-url", "", "the endpoint's API root (env LLM_BASE_URL; default "+defaultBaseURL+", DeepSeek)")
+	fs.StringVar(&o.model, "model", "", "the model (env LLM_MODEL; default "+defaultModel+")")
+	fs.StringVar(&o.system, "system", defaultSystem, "the system `prompt` (default: one that says the agent may use tools)")
+	fs.IntVar(&o.maxSteps, "max-steps", chat.DefaultMaxSteps, "the most model requests in one turn")
+	fs.IntVar(&o.maxToolCalls, "max-tool-calls", chat.DefaultMaxToolCalls, "the most tool calls run in one turn")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "the longest a one-shot run may take (0: no limit)")
+	fs.DurationVar(&o.firstByte, "first-byte-timeout", defaultFirstByte, "how long to wait for the server to begin an answer (0: no limit)")
+	fs.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
+	o.sel.register(fs, c.getenv)
+	o.sel.registerMounts(fs)
+	fs.BoolVar(&o.yes, "yes", false, "let tools that run programs or write files run without asking")
+	fs.BoolVar(&o.raw, "raw", false, "print answers as the model wrote them, without rendering Markdown on a terminal")
+	fs.BoolVar(&o.quiet, "q", false, "no trace of tool calls on stderr")
+	fs.BoolVar(&o.verbose, "v", false, "more detail: log requests, timings and token usage on stderr; in agent tools, each tool's parameters")
+	fs.BoolVar(&o.asJSON, "json", false, "JSON on stdout: one event per line for a question; the spec table for agent tools")
+	fs.BoolVar(&o.resume, "continue", false, "continue the last kept conversation")
+	fs.BoolVar(&o.noLog, "no-log", c.getenv("TOOLREG_NO_LOG") != "", "keep no record of this conversation (env TOOLREG_NO_LOG)")
+	fs.BoolVar(&o.version, "version", false, "print the version and exit")
+	switch command {
+	case "mcp":
+		fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on this `address` instead of stdio; a bare :PORT is loopback, and any other address needs a token")
+		fs.StringVar(&o.tokenFile, "token-file", "", "read the bearer token that -http clients must send from this `file` (or set "+envMCPToken+")")
+	case "log":
+		fs.IntVar(&o.count, "n", 10, "how many conversations to list")
+	}
+	return fs, o
+}
+
+// parseArgs parses the flags of fs anywhere in args, before, between or
+// after the positional arguments, which it returns; "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// splitCommand finds the subcommand in args, which may follow global
+// flags: it returns the command ("" for a question or a conversation) and
+// the other arguments.
+func (c *cli) splitCommand(args []string) (string, []string) {
+	fs, _ := c.newFlags("")
+	for _, cmd := range commands {
+		for _, name := range commandFlags[cmd] {
+			if fs.Lookup(name) == nil {
+				fs.String(name, "", "")
+			}
+		}
+	}
+	if fs.Parse(args) != nil {
+		return "", args // the parse that follows reports it
+	}
+	rest := fs.Args()
+	at := len(args) - len(rest)
+	if len(rest) == 0 || (at > 0 && args[at-1] == "--") || !slices.Contains(commands, rest[0]) {
+		return "", args
+	}
+	return rest[0], slices.Concat(args[:at], rest[1:])
+}
+
+// parseFlags parses the flags of command; on -h it prints the command's
+// help on stdout. It returns the exit status to end with, or -1 to go on.
+func (c *cli) parseFlags(command string, args []string) (*options, []string, int) {
+	fs, o := c.newFlags(command)
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		c.help(c.stdout, command)
+		return nil, nil, 0
+	case err != nil:
+		name := strings.TrimSpace("agent " + command)
+		fmt.Fprintf(c.stderr, "%s: %v\nrun '%s -h' for the flags\n", name, err, name)
+		return nil, nil, 2
+	}
+	return o, pos, -1
+}
+
+// runHelp is agent help [topic].
+func (c *cli) runHelp(args []string) int {
+	_, pos, code := c.parseFlags("help", args)
+	if code >= 0 {
+		return code
+	}
+	switch {
+	case len(pos) == 0:
+		c.help(c.stdout, "")
+		return 0
+	case len(pos) > 1:
+		fmt.Fprintf(c.stderr, "agent help: one topic at a time, not %q\n", pos)
+		return 2
+	}
+	topic := pos[0]
+	if topic == "chat" {
+		topic = ""
+	}
+	if !slices.Contains(helpTopics, topic) {
+		fmt.Fprintf(c.stderr, "agent help: no topic %q; topics: chat, %s\n", pos[0], strings.Join(helpTopics[1:], ", "))
+		return 2
+	}
+	c.help(c.stdout, topic)
+	return 0
+}
+
+// helpTopics are what agent help knows about; "" is the agent itself.
+var helpTopics = []string{"", "tools", "call", "mcp", "log", "help", "env", "providers"}
+
+const usageHead = `agent: a chat agent whose tools are compiled in.
+
+usage:
+  agent [flags] "question"        one question; the answer on stdout
+  cat file | agent "question"     the question, then the piped text
+  echo question | agent           the question from stdin
+  agent [flags]                   a conversation, on a terminal
+  agent tools [-v] [-json] [NAME] list the tools, or show one (offline)
+  agent call NAME 'JSON'|-        run one tool (offline)
+  agent mcp [-http ADDR]          serve the tools over MCP
+  agent log [-n N] [NUMBER]       list the kept conversations, or print one
+  agent help [TOPIC]              this text, or: chat, tools, call, mcp, log, env, providers
+
+Flags go before or after the command and the question; -- ends them.
+Without -provider or LLM_BASE_URL the agent talks to DeepSeek
+(` + defaultBaseURL + `, model ` + defaultModel + `) with the key in LLM_API_KEY.
+`
+
+var commandHelp = map[string]string{
+	"tools": `usage: agent tools [-v] [-json] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [NAME]
+
+Lists the tools the model is offered, with the first sentence of each
+description; -v adds each tool's id, timeout, capabilities, source file and a
+table of its parameters; -json prints the exact spec table sent to the model.
+With a NAME, shows that one tool in detail. Offline: no key needed.
+`,
+	"call": `usage: agent call [flags] NAME ['JSON' | -]
+
+Runs one tool, as the model would, with JSON arguments ({} when left out; -
+reads them from stdin). Prints the tool's answer on stdout and exits 0, or
+prints its Error: on stderr and exits 1. Offline: no key needed. Tools that
+-tools, -disable or -deny leave out cannot be called.
+`,
+	"mcp": `usage: agent mcp [-http ADDR [-token-file FILE]] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-net-allow list] [-v]
+
+Serves the selected tools to MCP clients over stdio, or over streamable HTTP
+with -http; -v logs calls, panics and timeouts on stderr.
+`,
+	"log": `usage: agent log [-n N] [NUMBER]
+
+Lists the most recent kept conversations, newest first, numbered from 1;
+with a NUMBER prints that conversation. -continue resumes number 1.
+Conversations are kept as JSON lines in $XDG_STATE_HOME/toolreg/conversations
+(~/.local/state/toolreg/conversations); -no-log or TOOLREG_NO_LOG=1 keeps none.
+`,
+	"help": `usage: agent help [TOPIC]
+
+Prints the help of the agent, or of one topic: chat, tools, call, mcp, log,
+env, providers.
+`,
+}
+
+const envHelp = `environment:
+  LLM_API_KEY      the API key, sent as a bearer token (a local server needs none)
+  LLM_BASE_URL     the endpoint's API root; default ` + defaultBaseURL + ` (DeepSeek)
+  LLM_MODEL        the model; default ` + defaultModel + `; ignored with -provider
+  TOOLREG_TOOLS    default of -tools
+  TOOLREG_DISABLE  default of -disable
+  TOOLREG_DENY     default of -deny
+  TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
+  XDG_STATE_HOME   where the line history and the conversations are kept:
+                   $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
+  GLAMOUR_STYLE    the style of rendered answers: dark (default), light, notty, …
+`
+
+// help writes the help of topic ("" for the agent) to w.
+func (c *cli) help(w io.Writer, topic string) {
+	switch topic {
+	case "env":
+		fmt.Fprint(w, envHelp)
+		return
+	case "providers":
+		writeProviders(w)
+		return
+	case "":
+		fmt.Fprint(w, usageHead)
+	default:
+		fmt.Fprint(w, commandHelp[topic])
+	}
+	fs, _ := c.newFlags(topic)
+	if own := commandFlags[topic]; len(own) > 0 {
+		fmt.Fprintf(w, "\nflags of agent %s:\n", topic)
+		for _, name := range own {
+			writeFlag(w, fs.Lookup(name))
+		}
+	}
+	for _, g := range flagGroups {
+		fmt.Fprintf(w, "\n%s:\n", g.name)
+		for _, name := range g.flags {
+			writeFlag(w, fs.Lookup(name))
+		}
+	}
+	if topic == "" {
+		fmt.Fprintln(w)
+		fmt.Fprint(w, envHelp)
+		fmt.Fprintln(w)
+		writeProviders(w)
+	}
+}
+
+// writeFlag writes one flag as flag.PrintDefaults does, without the
+// default of -system (a paragraph).
+func writeFlag(w io.Writer, f *flag.Flag) {
+	arg, usage := flag.UnquoteUsage(f)
+	head := "  -" + f.Name
+	if arg != "" {
+		head += " " + arg
+	}
+	def := ""
+	switch f.DefValue {
+	case "", "false", "0", "0s", defaultSystem:
+	default:
+		def = fmt.Sprintf(" (default %s)", f.DefValue)
+	}
+	fmt.Fprintf(w, "%s\n    \t%s%s\n", head, strings.ReplaceAll(usage, "\n", "\n    \t"), def)
+}
+
+// writeProviders lists the -provider presets.
+func writeProviders(w io.Writer) {
+	fmt.Fprintln(w, "providers (-provider NAME; -model picks another model):")
+	for _, p := range providers {
+		model := p.model
+		if model == "" {
+			model = "(asks the server's /models: its only model, or a list to choose from)"
+		}
+		name := p.names[0]
+		if len(p.names) > 1 {
+			name += " (" + strings.Join(p.names[1:], ", ") + ")"
+		}
+		fmt.Fprintf(w, "  %-20s %s  %s\n", name, p.baseURL, model)
+	}
+}
+
+// version describes the build: the module version and the VCS revision
+// the binary was built from, as the Go toolchain recorded them.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "agent (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, when, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = ", with local changes"
+			}
+		}
+	}
+	out := "agent " + v
+	if bi.Main.Path != "" {
+		out += " (" + bi.Main.Path + ")"
+	}
+	if rev != "" {
+		out += ", revision " + rev
+		if when != "" {
+			out += " of " + when
+		}
+		out += dirty
+	}
+	return out + ", " + bi.GoVersion
+}

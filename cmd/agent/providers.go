@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/toolreg/toolreg/redact"
+)
+
+// provider is a preset of a base URL and a default model. A preset
+// without a model asks the server which models it has.
+type provider struct {
+	names          []string
+	baseURL, model string
+	// start says how to start the server, for a local one.
+	start string
+}
+
+// providers are the -provider presets, DeepSeek (the default) first.
+// Model names change often: -model picks another.
+var providers = []provider{
+	{names: []string{"deepseek"}, baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"},
+	{names: []string{"moonshot", "kimi"}, baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"},
+	{names: []string{"zhipu", "glm"}, baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"},
+	{names: []string{"qwen", "dashscope"}, baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"},
+	{names: []string{"openai"}, baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini"},
+	{names: []string{"openrouter"}, baseURL: "https://openrouter.ai/api/v1", model: "openrouter/auto"},
+	{names: []string{"ollama"}, baseURL: "http://localhost:11434/v1", start: `is Ollama running? start it with "ollama serve"`},
+	{names: []string{"lmstudio", "lm-studio"}, baseURL: "http://localhost:1234/v1", start: `is LM Studio's server running? start it with "lms server start" or in the app's Developer tab`},
+	{names: []string{"vllm"}, baseURL: "http://localhost:8000/v1", start: `is vLLM running? start it with "vllm serve MODEL"`},
+}
+
+// preset returns the preset of -provider name, under any name it goes by.
+func preset(name string) (provider, bool) {
+	for _, p := range providers {
+		if slices.Contains(p.names, strings.ToLower(name)) {
+			return p, true
+		}
+	}
+	return provider{}, false
+}
+
+func providerNames() string {
+	var out []string
+	for _, p := range providers {
+		n := p.names[0]
+		if len(p.names) > 1 {
+			n += " (" + strings.Join(p.names[1:], ", ") + ")"
+		}
+		out = append(out, n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// startHint says how to start the local server at baseURL, from the preset
+// whose port it uses.
+func startHint(baseURL string) string {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	for _, p := range providers {
+		if p.start == "" {
+			continue
+		}
+		if pu, _ := url.Parse(p.baseURL); pu != nil && pu.Port() == u.Port() {
+			return p.start
+		}
+	}
+	return "is the server running?"
+}
+
+// maxModelsBody bounds the answer of /models.
+const maxModelsBody = 4 << 20
+
+// askModel asks the server at baseURL for its models: the only one is the
+// model to use; several are an error that lists them.
+func askModel(ctx context.Context, hc *http.Client, baseURL, apiKey string) (string, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return "", fmt.Errorf("base URL %q: %w", redact.String(baseURL), redact.Error(err))
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/models"
+	where := redact.String(u.String())
+	baseURL = redact.String(baseURL)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return "", fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, apiKey))
+	}
+	if apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+apiKey)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, apiKey))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody))
+	if err != nil {
+		return "", fmt.Errorf("asking %s for its models: %w", where, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("asking %s for its models: HTTP %d: %s; name one with -model", where, resp.StatusCode, redact.Shorten(string(body), 200, apiKey))
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return "", fmt.Errorf("asking %s for its models: the answer is not a model list (%v); name one with -model", where, err)
+	}
+	var ids []string
+	for _, m := range list.Data {
+		if m.ID != "" {
+			ids = append(ids, m.ID)
+		}
+	}
+	switch len(ids) {
+	case 0:
+		return "", fmt.Errorf("the server at %s has no model: load or pull one, or name one with -model", baseURL)
+	case 1:
+		return ids[0], nil
+	}
+	slices.Sort(ids)
+	return "", fmt.Errorf("the server at %s has %d models; choose one with -model:\n  %s", baseURL, len(ids), strings.Join(ids, "\n  "))
+}

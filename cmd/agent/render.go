@@ -1,0 +1,144 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"charm.land/glamour/v2"
+	"golang.org/x/term"
+)
+
+// terminalFile returns the file behind w if it is a terminal.
+func terminalFile(w any) (*os.File, bool) {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, false
+	}
+	return f, true
+}
+
+// newMarkdown returns a renderer of Markdown for the terminal f, in the
+// style GLAMOUR_STYLE names (dark by default), wrapped to its width.
+func newMarkdown(f *os.File, getenv env) (*glamour.TermRenderer, error) {
+	width := 80
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		width = w
+	}
+	r, err := glamour.NewTermRenderer(
+		glamour.WithStylePath(cmp.Or(getenv("GLAMOUR_STYLE"), "dark")),
+		glamour.WithWordWrap(max(width-4, 20)),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("markdown renderer: %w", err)
+	}
+	return r, nil
+}
+
+// completeBlocks returns the length of the longest prefix of s that ends
+// with whole Markdown blocks: at a blank line or a closing code fence,
+// outside code fences. What follows may still change as text streams in.
+func completeBlocks(s string) int {
+	end, fence := 0, ""
+	for pos := 0; ; {
+		nl := strings.IndexByte(s[pos:], '\n')
+		if nl < 0 {
+			return end
+		}
+		line := strings.TrimLeft(s[pos:pos+nl], " ")
+		pos += nl + 1
+		switch {
+		case fence != "":
+			if strings.HasPrefix(line, fence) && strings.TrimSpace(strings.TrimLeft(line, fence[:1])) == "" {
+				fence = ""
+				end = pos
+			}
+		case strings.HasPrefix(line, "```"), strings.HasPrefix(line, "~~~"):
+			fence = line[:len(line)-len(strings.TrimLeft(line, line[:1]))]
+		case strings.TrimSpace(line) == "":
+			end = pos
+		}
+	}
+}
+
+// renderBlocks renders Markdown text with r and writes it to w; first says
+// whether it begins the answer (later blocks are set off by a blank line).
+// When rendering fails the text is written as it is: nothing is lost.
+func renderBlocks(w io.Writer, r *glamour.TermRenderer, text string, first bool) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	out, err := r.Render(text)
+	if err != nil {
+		out = text
+	}
+	out = strings.Trim(out, "\n")
+	if !first {
+		out = "\n" + out
+	}
+	fmt.Fprintln(w, out)
+}
+
+// spinner is the waiting indicator: a line on the terminal's stderr that
+// says the agent waits for the model, erased when output begins.
+type spinner struct {
+	stop chan struct{}
+}
+
+var spinFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// wait shows the waiting indicator until stopWaiting, if stderr is a
+// terminal.
+func (o *output) wait() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.waitLocked()
+}
+
+func (o *output) waitLocked() {
+	if !o.spin || o.spinning != nil {
+		return
+	}
+	s := &spinner{stop: make(chan struct{})}
+	o.spinning = s
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(120 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			select {
+			case <-s.stop:
+				return
+			case <-t.C:
+			}
+			o.mu.Lock()
+			if o.spinning == s {
+				fmt.Fprintf(o.stderr, "\r%s %s… %ds", spinFrames[i%len(spinFrames)], cmp.Or(o.label, "waiting for the model"), int(time.Since(start).Seconds()))
+				o.drawn = true
+			}
+			o.mu.Unlock()
+		}
+	}()
+}
+
+// stopWaiting erases the waiting indicator.
+func (o *output) stopWaiting() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.stopWaitingLocked()
+}
+
+func (o *output) stopWaitingLocked() {
+	if o.spinning == nil {
+		return
+	}
+	close(o.spinning.stop)
+	o.spinning = nil
+	if o.drawn {
+		fmt.Fprint(o.stderr, "\r\x1b[K")
+		o.drawn = false
+	}
+}
