@@ -22,17 +22,17 @@ import (
 	"github.com/toolreg/toolreg/chat"
 )
 
-// retries counts the retries the chat client would make: its policy's
-// Sleep is called once before each, so a failure returned while it is
-// zero came before the first retry would have happened.
-type retries struct{ n atomic.Int32 }
+// retries counts the retries the chat client made: it reports each on
+// the trace as "↻ retry N" before it waits, so a failure with none came
+// before the first retry would have happened. Its policy waits next to
+// nothing, so that a test that does retry does not wait.
+type retries struct{ n int }
 
 func (r *retries) policy() chat.RetryPolicy {
-	return chat.RetryPolicy{Sleep: func(ctx context.Context, d time.Duration) error {
-		r.n.Add(1)
-		return nil
-	}}
+	return chat.RetryPolicy{BaseDelay: time.Microsecond, MaxDelay: time.Microsecond}
 }
+
+func (r *retries) count(stderr string) { r.n += strings.Count(stderr, "↻ retry ") }
 
 // runAgent runs the agent's command line with stdin and an environment
 // holding only env, and returns its exit status, stdout and stderr.
@@ -42,6 +42,7 @@ func runAgent(t *testing.T, r *retries, stdin io.Reader, env map[string]string, 
 	env["XDG_STATE_HOME"] = t.TempDir()
 	c := &cli{stdin: stdin, stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }, retry: r.policy()}
 	code := c.run(context.Background(), args)
+	r.count(stderr.String())
 	return code, stdout.String(), stderr.String()
 }
 
@@ -64,7 +65,7 @@ func TestConnectionRefusedOnLoopbackFailsBeforeARetry(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr)
 	}
-	if n := r.n.Load(); n != 0 {
+	if n := r.n; n != 0 {
 		t.Errorf("%d retries, want none", n)
 	}
 	if want := fmt.Sprintf("nothing listens at http://%s (connection refused): is the server running?", addr); !strings.Contains(stderr, want) {
@@ -73,7 +74,7 @@ func TestConnectionRefusedOnLoopbackFailsBeforeARetry(t *testing.T) {
 }
 
 // TestRetryHookCounts shows that the count above can fail: a failure worth
-// retrying (HTTP 503) is retried, once per Sleep.
+// retrying (HTTP 503) is retried, and the retry counted.
 func TestRetryHookCounts(t *testing.T) {
 	var calls atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -87,10 +88,13 @@ func TestRetryHookCounts(t *testing.T) {
 	defer ts.Close()
 	var r retries
 	code, stdout, stderr := runAgent(t, &r, strings.NewReader(""), map[string]string{}, "-base-url", ts.URL+"/v1", "-model", "m", "-no-stream", "hi")
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d requests, want 2", n)
+	}
 	if code != 0 || stdout != "ok\n" {
 		t.Errorf("exit status %d, stdout %q, want 0 and ok; stderr:\n%s", code, stdout, stderr)
 	}
-	if n := r.n.Load(); n != 1 {
+	if n := r.n; n != 1 {
 		t.Errorf("%d retries, want 1", n)
 	}
 }
@@ -112,7 +116,7 @@ func TestFirstByteTimeoutFailsBeforeARetry(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr)
 	}
-	if n := r.n.Load(); n != 0 {
+	if n := r.n; n != 0 {
 		t.Errorf("%d retries, want none", n)
 	}
 	if n := calls.Load(); n != 1 {

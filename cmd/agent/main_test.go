@@ -21,9 +21,17 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expectations in testdata/script")
 
+// agentMainEnv makes the test binary run the agent's main, for tests that
+// drive it through a pseudo-terminal.
+const agentMainEnv = "TOOLREG_TEST_AGENT_MAIN"
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
 		os.Exit(runWorker(os.Args[2:], os.Stderr))
+	}
+	if os.Getenv(agentMainEnv) == "1" {
+		main()
+		return
 	}
 	testscript.Main(m, map[string]func(){
 		"agent": func() {

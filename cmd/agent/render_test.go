@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"charm.land/glamour/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/chat"
+)
+
+func TestCompleteBlocks(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                               "",
+		"Hello":                          "",
+		"Hello\n":                        "",
+		"Hello\n\n":                      "Hello\n\n",
+		"One\n\nTwo\n":                   "One\n\n",
+		"One\n\nTwo\n\nThr":              "One\n\nTwo\n\n",
+		"```go\nx := 1\n\ny := 2\n":      "",
+		"```go\nx := 1\n\ny := 2\n```\n": "```go\nx := 1\n\ny := 2\n```\n",
+		"Text\n\n~~~\na\n\n~~~\nmore":    "Text\n\n~~~\na\n\n~~~\n",
+		"````\n```\n\n````\n":            "````\n```\n\n````\n",
+	} {
+		if got := in[:completeBlocks(in)]; got != want {
+			t.Errorf("completeBlocks(%q): %q, want %q", in, got, want)
+		}
+	}
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// words returns the words of rendered text, without its colours and
+// layout.
+func words(s string) []string {
+	return strings.Fields(strings.ReplaceAll(ansi.ReplaceAllString(s, ""), "\u00a0", " "))
+}
+
+// TestRenderedStreamKeepsEveryWord streams an answer in pieces that cut
+// through words, emphasis and a code block: blocks are rendered as they
+// complete, the rest at the end, a tool call in between flushes, and no
+// word is lost.
+func TestRenderedStreamKeepsEveryWord(t *testing.T) {
+	md, err := glamour.NewTermRenderer(glamour.WithStylePath("dark"), glamour.WithWordWrap(80))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	o := &output{stdout: &stdout, stderr: &stderr, md: md}
+	o.event(chat.Event{Type: chat.EventText, Text: "Hello **wo"})
+	if stdout.Len() != 0 {
+		t.Errorf("an unfinished block was rendered: %q", stdout.String())
+	}
+	o.event(chat.Event{Type: chat.EventText, Text: "rld**.\n\n```go\nx := 1\n"})
+	if got := words(stdout.String()); !cmp.Equal(got, []string{"Hello", "world."}) {
+		t.Errorf("after the first block: %q", got)
+	}
+	if strings.Contains(stdout.String(), "**") {
+		t.Errorf("the first block is not rendered: %q", stdout.String())
+	}
+	o.event(chat.Event{Type: chat.EventText, Text: "\ny := 2\n```\nLet me che"})
+	o.event(chat.Event{Type: chat.EventToolCall, Tool: "now", Args: "{}"})
+	o.event(chat.Event{Type: chat.EventText, Text: "It is *noon*."})
+	o.finish("ignored: the answer was streamed")
+	want := []string{"Hello", "world.", "x", ":=", "1", "y", ":=", "2", "Let", "me", "che", "It", "is", "noon."}
+	if diff := cmp.Diff(want, words(stdout.String())); diff != "" {
+		t.Errorf("words on stdout (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("→ now {}\n", stderr.String()); diff != "" {
+		t.Errorf("stderr (-want +got):\n%s", diff)
+	}
+}
+
+// TestRawStreamIsVerbatim: without a renderer the text is printed as it
+// streams, byte for byte.
+func TestRawStreamIsVerbatim(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	o := &output{stdout: &stdout, stderr: &stderr}
+	for _, p := range []string{"Hello **wo", "rld**.\n\n```go\n", "x := 1\n```"} {
+		o.event(chat.Event{Type: chat.EventText, Text: p})
+	}
+	o.finish("ignored")
+	if diff := cmp.Diff("Hello **world**.\n\n```go\nx := 1\n```\n", stdout.String()); diff != "" {
+		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+}
