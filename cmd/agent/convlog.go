@@ -235,6 +235,7 @@ func writeSummary(w io.Writer, n int, k keptConv) {
 // writeConversation writes a kept conversation for a person to read.
 func writeConversation(w io.Writer, k keptConv) {
 	fmt.Fprintf(w, "# %s\n", k.path)
+	names := map[string]string{} // tool call id → tool
 	for _, r := range k.records {
 		m := r.Message
 		switch m.Role {
@@ -242,13 +243,14 @@ func writeConversation(w io.Writer, k keptConv) {
 			fmt.Fprintf(w, "\n> %s\n", strings.ReplaceAll(m.Content, "\n", "\n> "))
 		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
+				names[tc.ID] = tc.Function.Name
 				fmt.Fprintf(w, "→ %s %s\n", tc.Function.Name, clip.Line(tc.Function.Arguments, 120))
 			}
 			if m.Content != "" {
 				fmt.Fprintf(w, "\n%s\n", m.Content)
 			}
 		case chat.RoleTool:
-			fmt.Fprintf(w, "← %s\n", clip.Line(m.Content, 120))
+			fmt.Fprintf(w, "← %s: %s\n", names[m.ToolCallID], clip.Line(m.Content, 120))
 		}
 	}
 }

@@ -27,7 +27,7 @@ func main() {
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, interrupts: interrupts}
-	if len(os.Args) > 1 && os.Args[1] == "mcp" {
+	if cmd, _ := c.splitCommand(os.Args[1:]); cmd == "mcp" {
 		// A server drains its calls on SIGTERM, as on Ctrl-C.
 		terminate := make(chan os.Signal, 1)
 		signal.Notify(terminate, syscall.SIGTERM)

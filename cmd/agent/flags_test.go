@@ -1,0 +1,76 @@
+package main
+
+import (
+	"flag"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// TestFlagGroups: every flag of every command is in exactly one group of
+// -h, or among the command's own flags, so none is missing from the help.
+func TestFlagGroups(t *testing.T) {
+	c := &cli{getenv: func(string) string { return "" }}
+	for _, cmd := range append([]string{""}, commands...) {
+		fs, _ := c.newFlags(cmd)
+		var shown []string
+		for _, g := range flagGroups {
+			shown = append(shown, g.flags...)
+		}
+		shown = append(shown, commandFlags[cmd]...)
+		var all []string
+		fs.VisitAll(func(f *flag.Flag) { all = append(all, f.Name) })
+		slices.Sort(all)
+		slices.Sort(shown)
+		if diff := cmp.Diff(all, shown); diff != "" {
+			t.Errorf("agent %s: flags (-defined +shown in -h):\n%s", cmd, diff)
+		}
+	}
+}
+
+func TestParseArgsAnywhere(t *testing.T) {
+	for _, tc := range []struct {
+		args, pos []string
+		v         bool
+	}{
+		{[]string{"-v", "a", "b"}, []string{"a", "b"}, true},
+		{[]string{"a", "-v", "b"}, []string{"a", "b"}, true},
+		{[]string{"a", "b", "-v"}, []string{"a", "b"}, true},
+		{[]string{"a", "--", "-v", "b"}, []string{"a", "-v", "b"}, false},
+		{[]string{"-", "-v"}, []string{"-"}, true},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		v := fs.Bool("v", false, "")
+		pos, err := parseArgs(fs, tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.pos, pos); diff != "" || *v != tc.v {
+			t.Errorf("parseArgs(%q): -v %v, positionals (-want +got):\n%s", tc.args, *v, diff)
+		}
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	c := &cli{getenv: func(string) string { return "" }}
+	for _, tc := range []struct {
+		args []string
+		cmd  string
+		rest []string
+	}{
+		{[]string{"tools"}, "tools", []string{}},
+		{[]string{"-v", "tools", "-json"}, "tools", []string{"-v", "-json"}},
+		{[]string{"-mcp", "x=cmd", "-tools", "now", "tools"}, "tools", []string{"-mcp", "x=cmd", "-tools", "now"}},
+		{[]string{"-http", ":8080", "mcp"}, "mcp", []string{"-http", ":8080"}},
+		{[]string{"what", "tools", "exist?"}, "", []string{"what", "tools", "exist?"}},
+		{[]string{"--", "help"}, "", []string{"--", "help"}},
+		{[]string{"-model", "help", "hi"}, "", []string{"-model", "help", "hi"}},
+	} {
+		cmd, rest := c.splitCommand(tc.args)
+		if cmd != tc.cmd || !cmp.Equal(rest, tc.rest, cmpopts.EquateEmpty()) {
+			t.Errorf("splitCommand(%q) = %q %q, want %q %q", tc.args, cmd, rest, tc.cmd, tc.rest)
+		}
+	}
+}
