@@ -324,6 +324,11 @@ func version() string {
 	if !ok {
 		return "agent (no build information)"
 	}
+	return versionOf(bi)
+}
+
+// versionOf describes the build bi.
+func versionOf(bi *debug.BuildInfo) string {
 	v := bi.Main.Version
 	if v == "" {
 		v = "(devel)"

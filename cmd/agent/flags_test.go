@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -72,5 +73,19 @@ func TestSplitCommand(t *testing.T) {
 		if cmd != tc.cmd || !cmp.Equal(rest, tc.rest, cmpopts.EquateEmpty()) {
 			t.Errorf("splitCommand(%q) = %q %q, want %q %q", tc.args, cmd, rest, tc.cmd, tc.rest)
 		}
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/toolreg/toolreg", Version: "v0.3.0"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "4543bf9abc"}, {Key: "vcs.time", Value: "2026-11-30T10:00:00Z"}, {Key: "vcs.modified", Value: "true"},
+	}}
+	want := "agent v0.3.0 (github.com/toolreg/toolreg), revision 4543bf9abc of 2026-11-30T10:00:00Z, with local changes, go1.26.0"
+	if got := versionOf(bi); got != want {
+		t.Errorf("versionOf = %q, want %q", got, want)
+	}
+	bi.Settings, bi.Main.Version = nil, ""
+	if got, want := versionOf(bi), "agent (devel) (github.com/toolreg/toolreg), go1.26.0"; got != want {
+		t.Errorf("versionOf without VCS = %q, want %q", got, want)
 	}
 }
