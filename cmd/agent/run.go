@@ -232,6 +232,9 @@ var secretEnv = []string{"LLM_API_KEY", "BRAVE_API_KEY", "TAVILY_API_KEY", envMC
 
 // secrets returns the values of the secret variables that are set.
 func secrets(getenv env) []string {
+	if getenv == nil {
+		return nil
+	}
 	var out []string
 	for _, k := range secretEnv {
 		if v := getenv(k); v != "" {
@@ -244,9 +247,6 @@ func secrets(getenv env) []string {
 // redactor removes the secrets of the environment, and credentials of a
 // known shape, from tool results.
 func redactor(getenv env) func(string) string {
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
 	secrets := secrets(getenv)
 	return func(s string) string { return redact.String(s, secrets...) }
 }
