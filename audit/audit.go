@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"runtime"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -82,16 +83,25 @@ func (f Finding) Path(rel func(string) string, full bool) string {
 	return b.String()
 }
 
-// Analyze audits the tool package in dir: for each tool type named in
-// typeNames, its Execute and the methods the registry calls implicitly
-// on its result; and the start-up code of the program's non-standard
-// packages.
+// Analyze audits the tool package in dir as built for the host: for
+// each tool type named in typeNames, its Execute and the methods the
+// registry calls implicitly on its result; and the start-up code of the
+// program's non-standard packages.
 func Analyze(ctx context.Context, dir string, typeNames []string) (*Report, error) {
+	return AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, typeNames)
+}
+
+// AnalyzeFor is Analyze for the program as built for goos/goarch, with
+// cgo off when that is not the host. The non-standard code is the
+// platform's; the standard library is judged by the host's summary,
+// which holds for the functions every platform has, and a function of
+// the standard library the host does not have counts as Unsafe.
+func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []string) (*Report, error) {
 	sum, err := stdSummary(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l, err := loadProgram(ctx, dir)
+	l, err := loadProgram(ctx, dir, goos, goarch)
 	if err != nil {
 		return nil, err
 	}

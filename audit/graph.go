@@ -64,6 +64,12 @@ type graph struct {
 	// standard library's functions are leaves from summary.
 	stdMode bool
 	summary *summary
+	// host is the host's standard library when the program is built for
+	// another platform than the summary's: an exported function of the
+	// standard library the summary does not list and the host does not
+	// have is one the summary cannot speak for, and counts as Unsafe
+	// (see foreign).
+	host map[string]*types.Package
 	// dyn resolves dynamic calls of non-standard code (VTA); nil in
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
@@ -150,6 +156,9 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 	case !g.stdMode && isStd(path) && !body:
 		n.boundary, n.done = true, true
 		n.own, n.why = g.summary.caps(key)
+		if n.why == "" && g.host != nil && foreign(g.host, fn) {
+			n.own, n.why = tool.Unsafe, "not in the standard-library summary of "+platform()+": a function of another platform"
+		}
 	case body:
 		if c, ok := pkgRule(path); ok {
 			n.pkgRule, n.pkgCaps = true, c

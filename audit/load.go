@@ -7,6 +7,8 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
+	"os"
 	"runtime"
 	"slices"
 
@@ -24,14 +26,26 @@ type loaded struct {
 	prog   *ssa.Program
 	nonStd []*ssa.Package // in dependency order
 	root   *ssa.Package
+	// host is the host's standard library, by path, when the program is
+	// built for another platform; see onHost.
+	host map[string]*types.Package
 }
 
-// loadProgram loads the package in dir and everything it imports.
-func loadProgram(ctx context.Context, dir string) (*loaded, error) {
+// loadProgram loads the package in dir and everything it imports, as
+// built for goos/goarch. For another platform than the host, cgo is off
+// (no C cross-compiler is needed) and host holds the host's standard
+// library, for the functions the summary cannot speak for.
+func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error) {
+	var env []string // the host's
+	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
+	if cross {
+		env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+	}
 	meta, err := packages.Load(&packages.Config{
 		Context: ctx,
 		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
 		Dir:     dir,
+		Env:     env,
 	}, ".")
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
@@ -60,25 +74,39 @@ func loadProgram(ctx context.Context, dir string) (*loaded, error) {
 		return nil, fmt.Errorf("list %s: %v", dir, errs)
 	}
 	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
-	if len(stdSet) > 0 {
-		std, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: dir}, slices.Sorted(func(yield func(string) bool) {
-			for p := range stdSet {
-				if !yield(p) {
-					return
-				}
-			}
-		})...)
+	stdPaths := slices.Sorted(maps.Keys(stdSet))
+	if len(stdPaths) > 0 {
+		std, err := loadStd(ctx, dir, env, stdPaths)
 		if err != nil {
-			return nil, fmt.Errorf("load the standard library's types: %w", err)
+			return nil, err
 		}
-		for _, p := range std {
-			if len(p.Errors) > 0 {
-				return nil, fmt.Errorf("load %s: %v", p.PkgPath, p.Errors[0])
-			}
-			byPath[p.PkgPath] = p.Types
+		for path, p := range std {
+			byPath[path] = p
 		}
 	}
 	l := &loaded{fset: token.NewFileSet()}
+	if cross {
+		l.host = map[string]*types.Package{}
+		if len(stdPaths) > 0 {
+			host, err := loadStd(ctx, dir, nil, stdPaths)
+			if err != nil {
+				return nil, err
+			}
+			var all func(p *types.Package)
+			all = func(p *types.Package) {
+				if l.host[p.Path()] != nil {
+					return
+				}
+				l.host[p.Path()] = p
+				for _, imp := range p.Imports() {
+					all(imp)
+				}
+			}
+			for _, p := range host {
+				all(p)
+			}
+		}
+	}
 	l.prog = ssa.NewProgram(l.fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
@@ -120,7 +148,7 @@ func loadProgram(ctx context.Context, dir string) (*loaded, error) {
 		}
 		imports := p.Imports
 		conf := types.Config{
-			Sizes: types.SizesFor("gc", runtime.GOARCH),
+			Sizes: types.SizesFor("gc", goarch),
 			Importer: importerFunc(func(path string) (*types.Package, error) {
 				if imp, ok := imports[path]; ok && byPath[imp.PkgPath] != nil {
 					return byPath[imp.PkgPath], nil
@@ -153,6 +181,72 @@ func loadProgram(ctx context.Context, dir string) (*loaded, error) {
 	return l, nil
 }
 
+// loadStd loads the types of the standard-library packages paths from
+// export data built with env.
+func loadStd(ctx context.Context, dir string, env, paths []string) (map[string]*types.Package, error) {
+	std, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env}, paths...)
+	if err != nil {
+		return nil, fmt.Errorf("load the standard library's types: %w", err)
+	}
+	out := map[string]*types.Package{}
+	for _, p := range std {
+		if len(p.Errors) > 0 {
+			return nil, fmt.Errorf("load %s: %v", p.PkgPath, p.Errors[0])
+		}
+		out[p.PkgPath] = p.Types
+	}
+	return out, nil
+}
+
+// foreign reports whether fn, a function of the standard library of
+// another platform, is exported and does not exist, with the same name
+// and receiver type name, in host, the host's standard library. Code
+// outside the standard library can call only the exported functions; an
+// unexported one is reached from the exported functions of its package,
+// which the summary judges.
+func foreign(host map[string]*types.Package, fn *ssa.Function) bool {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	f, ok := fn.Object().(*types.Func)
+	if !ok || f.Pkg() == nil {
+		return true
+	}
+	if !f.Exported() {
+		return false
+	}
+	return !onHost(host, f)
+}
+
+// onHost reports whether f exists in host with the same name and
+// receiver type name.
+func onHost(host map[string]*types.Package, f *types.Func) bool {
+	hp := host[f.Pkg().Path()]
+	if hp == nil {
+		return false
+	}
+	recv := f.Signature().Recv()
+	if recv == nil {
+		_, ok := hp.Scope().Lookup(f.Name()).(*types.Func)
+		return ok
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	tn, ok := hp.Scope().Lookup(named.Origin().Obj().Name()).(*types.TypeName)
+	if !ok {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, hp, f.Name())
+	_, ok = obj.(*types.Func)
+	return ok
+}
+
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
@@ -168,6 +262,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	}
 	g := newGraph(l.prog)
 	g.summary = sum
+	g.host = l.host
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.bySig = map[string][]*ssa.Function{}
 	seen := map[*ssa.Function]bool{}
