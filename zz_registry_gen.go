@@ -28,13 +28,13 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genCalculator toolbox.Calculator
-	genDiskUsage  toolbox.DiskUsage
-	genNow        toolbox.Now
-	genPingURL    toolbox.PingURL
-	genWeather    toolbox.Weather
-	genWebSearch  toolbox.WebSearch
-	genWordCount  toolbox.WordCount
+	genToolCalculator toolbox.Calculator
+	genToolDiskUsage  toolbox.DiskUsage
+	genToolNow        toolbox.Now
+	genToolPingURL    toolbox.PingURL
+	genToolWeather    toolbox.Weather
+	genToolWebSearch  toolbox.WebSearch
+	genToolWordCount  toolbox.WordCount
 )
 
 // Compile-time checks: the build fails here if a tool's methods changed since
@@ -43,31 +43,31 @@ var (
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.CalculatorArgs) (string, error)
-	} = &genCalculator
+	} = &genToolCalculator
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error)
-	} = &genDiskUsage
+	} = &genToolDiskUsage
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.NowArgs) (string, error)
-	} = &genNow
+	} = &genToolNow
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)
-	} = &genPingURL
+	} = &genToolPingURL
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.WeatherArgs) (string, error)
-	} = &genWeather
+	} = &genToolWeather
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.WebSearchArgs) (string, error)
-	} = &genWebSearch
+	} = &genToolWebSearch
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error)
-	} = &genWordCount
+	} = &genToolWordCount
 )
 
 var genEntries = [...]registry.Entry{{
@@ -243,7 +243,7 @@ func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeCalculator(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genCalculator.Execute(ctx, args)
+	return genToolCalculator.Execute(ctx, args)
 }
 
 // genCheckCalculator decodes and checks the arguments of calculator without running it.
@@ -312,7 +312,7 @@ func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeDiskUsage(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genDiskUsage.Execute(ctx, args)
+	res, err := genToolDiskUsage.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
@@ -379,7 +379,7 @@ func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeNow(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genNow.Execute(ctx, args)
+	return genToolNow.Execute(ctx, args)
 }
 
 // genCheckNow decodes and checks the arguments of now without running it.
@@ -442,7 +442,7 @@ func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodePingURL(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genPingURL.Execute(ctx, args)
+	res, err := genToolPingURL.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
@@ -515,7 +515,7 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeWeather(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genWeather.Execute(ctx, args)
+	return genToolWeather.Execute(ctx, args)
 }
 
 // genCheckWeather decodes and checks the arguments of weather without running it.
@@ -626,7 +626,7 @@ func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeWebSearch(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genWebSearch.Execute(ctx, args)
+	return genToolWebSearch.Execute(ctx, args)
 }
 
 // genCheckWebSearch decodes and checks the arguments of web_search without running it.
@@ -713,7 +713,7 @@ func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeWordCount(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genWordCount.Execute(ctx, args)
+	res, err := genToolWordCount.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}

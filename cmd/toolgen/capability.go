@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolreg/toolreg/audit"
@@ -34,7 +35,8 @@ type auditState struct {
 }
 
 // runAudit audits every type of the tool package with an Execute
-// method, once.
+// method, once per build configuration, as built for the configuration's
+// load platform.
 func (c *checker) runAudit() (*audit.Report, error) {
 	if c.caps != nil {
 		return c.caps.report, c.caps.err
@@ -52,10 +54,9 @@ func (c *checker) runAudit() (*audit.Report, error) {
 			}
 		}
 	}
-	dir := filepath.Dir(c.pkg.GoFiles[0])
-	rep, err := audit.Analyze(context.Background(), dir, names)
+	rep, err := audit.AnalyzeFor(context.Background(), c.dir, c.platform.GOOS, c.platform.GOARCH, names)
 	if err != nil {
-		err = fmt.Errorf("capability audit of %s: %w", c.pkg.PkgPath, err)
+		err = fmt.Errorf("capability audit of %s for %s: %w", c.pkg.PkgPath, c.platform, err)
 	}
 	c.caps = &auditState{report: rep, err: err}
 	return rep, err
@@ -86,7 +87,14 @@ func (c *checker) checkCapabilities(t *toolInfo, exe *types.Func) {
 		return
 	}
 	t.Reaches = uint64(res.Reaches)
-	c.out.Explain[t.ID] = c.explain(res)
+	for _, p := range c.explain(res) { // the union over the configurations
+		if !slices.Contains(c.out.Explain[t.ID], p) {
+			c.out.Explain[t.ID] = append(c.out.Explain[t.ID], p)
+		}
+	}
+	if c.out.Explain[t.ID] == nil {
+		c.out.Explain[t.ID] = []string{}
+	}
 	for _, f := range res.Findings {
 		if t.Capabilities&uint64(f.Cap) != 0 {
 			continue

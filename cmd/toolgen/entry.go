@@ -48,7 +48,7 @@ type shapeProp struct {
 // schema is the same), and the schema of a field never also allows a
 // string where an array or an object is, so either is repaired.
 func shapeOf(t *typ) *shape {
-	switch t = t.value(); t.Kind {
+	switch t = t.Value(); t.Kind {
 	case kSlice:
 		s := &shape{Array: true}
 		if items := shapeOf(t.Elem); items != nil && (items.Items != nil || len(items.Props) > 0) {

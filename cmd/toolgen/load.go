@@ -2,42 +2,48 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
+	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
-	"regexp"
+	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
-	"time"
+	"sync"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/toolreg/toolreg/toolcheck"
 )
 
 // toolPkgPath is the import path of the package tool authors use.
-const toolPkgPath = "github.com/toolreg/toolreg/tool"
+const toolPkgPath = toolcheck.ToolPkgPath
 
-// nameRE is what OpenAI-compatible APIs accept as a function name.
-var nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-
-// defaultTimeout mirrors tool.DefaultTimeout.
-const defaultTimeout = 30 * time.Second
-
-// diagnostic is a convention violation at a position.
+// diagnostic is a convention violation, or a note, at a position.
 type diagnostic struct {
-	Pos token.Position
-	Msg string
+	Pos  token.Position
+	Msg  string
+	Note bool
 }
 
 func (d diagnostic) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s", d.Pos.Filename, d.Pos.Line, d.Pos.Column, d.Msg)
+	note := ""
+	if d.Note {
+		note = "note: "
+	}
+	return fmt.Sprintf("%s:%d:%d: %s%s", d.Pos.Filename, d.Pos.Line, d.Pos.Column, note, d.Msg)
 }
 
-// toolPackage is what the checker found in the tool package.
+// toolPackage is what the checks found in the tool package.
 type toolPackage struct {
 	Path       string // import path of the tool package
 	ModulePath string
@@ -45,6 +51,17 @@ type toolPackage struct {
 	Tools      []*toolInfo // sorted by name
 	Warnings   []diagnostic
 	Explain    map[string][]string // by tool id: every capability's call paths
+}
+
+// warnings counts the diagnostics that are not notes.
+func (tp *toolPackage) warnings() int {
+	n := 0
+	for _, w := range tp.Warnings {
+		if !w.Note {
+			n++
+		}
+	}
+	return n
 }
 
 // compileError reports that the tool package does not build.
@@ -56,12 +73,22 @@ func (e *compileError) Error() string {
 	return "the tool package does not compile:\n\t" + strings.Join(e.errs, "\n\t")
 }
 
-// newCompileError reports the errors of a package that does not build,
-// each once, the parse and type errors (which have positions) in place of
+// compileErrors collects the errors of the tool package under each build
+// configuration, each message once, labelled with the platforms it
+// happens on unless it happens on all of them.
+type compileErrors struct {
+	order []string
+	on    map[string][]string
+}
+
+// add records errs, the errors of a package that does not build on
+// platforms, the parse and type errors (which have positions) in place of
 // the go command's summary of them.
-func newCompileError(errs []packages.Error, base string) *compileError {
+func (ce *compileErrors) add(errs []packages.Error, base string, platforms []toolcheck.Platform) {
+	if ce.on == nil {
+		ce.on = map[string][]string{}
+	}
 	precise := slices.ContainsFunc(errs, func(e packages.Error) bool { return e.Kind != packages.ListError })
-	ce := &compileError{}
 	for _, e := range errs {
 		if precise && e.Kind == packages.ListError {
 			continue
@@ -70,64 +97,388 @@ func newCompileError(errs []packages.Error, base string) *compileError {
 		if e.Pos != "" {
 			msg = relPos(base, e.Pos) + ": " + msg
 		}
-		if !slices.Contains(ce.errs, msg) {
-			ce.errs = append(ce.errs, msg)
+		if _, ok := ce.on[msg]; !ok {
+			ce.order = append(ce.order, msg)
+		}
+		for _, p := range platforms {
+			if !slices.Contains(ce.on[msg], p.String()) {
+				ce.on[msg] = append(ce.on[msg], p.String())
+			}
 		}
 	}
-	return ce
 }
 
-// load type-checks the package in dir and checks every *_tool.go file.
-// Positions in warnings are relative to base when they lie under it.
-func load(dir, base string) (*toolPackage, error) {
-	pkgs, err := loadSource(dir)
+func (ce *compileErrors) err(all int) error {
+	if len(ce.order) == 0 {
+		return nil
+	}
+	out := &compileError{}
+	for _, msg := range ce.order {
+		if len(ce.on[msg]) < all {
+			msg += " (on " + strings.Join(ce.on[msg], ", ") + ")"
+		}
+		out.errs = append(out.errs, msg)
+	}
+	return out
+}
+
+// config is one build configuration of the tool package: the platforms
+// that compile the same files.
+type config struct {
+	platforms []toolcheck.Platform
+	files     []string // absolute
+	ignored   []string // absolute
+	load      toolcheck.Platform
+}
+
+// load type-checks the package in dir for every platform and checks its
+// tool files. Positions in warnings are relative to base when they lie
+// under it. The result depends on the platforms, never on the host: a
+// tool is generated only when it passes the checks on all of them, and
+// what it reaches is the union of what the audit finds on each.
+func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("tool package directory %s does not exist (in %s): run toolgen from the directory of the package that holds the registry, or give -dir", relPath(base, dir), base)
+		}
+		if err == nil {
+			err = fmt.Errorf("not a directory")
+		}
+		return nil, fmt.Errorf("tool package directory %s: %w", relPath(base, dir), err)
+	}
+	meta, err := packages.Load(&packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule,
+		Dir:  dir,
+	}, ".")
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", dir, err)
 	}
-	if len(pkgs) != 1 {
-		return nil, fmt.Errorf("load %s: want one package, got %d", dir, len(pkgs))
+	if len(meta) != 1 {
+		return nil, fmt.Errorf("load %s: want one package, got %d", dir, len(meta))
 	}
-	pkg := pkgs[0]
-	if len(pkg.Errors) > 0 {
-		return nil, newCompileError(pkg.Errors, base)
-	}
+	pkg := meta[0]
 	if pkg.Module == nil {
+		if len(pkg.Errors) > 0 {
+			var ce compileErrors
+			ce.add(pkg.Errors, base, platforms)
+			return nil, ce.err(len(platforms))
+		}
 		return nil, fmt.Errorf("load %s: package %s is not in a module", dir, pkg.PkgPath)
 	}
-	c := &checker{
-		pkg:  pkg,
-		base: base,
-		docs: fieldDocs(pkg.Syntax),
-		out: &toolPackage{
-			Path:       pkg.PkgPath,
-			ModulePath: pkg.Module.Path,
-			ModuleDir:  pkg.Module.Dir,
-			Explain:    map[string][]string{},
-		},
+	configs, err := configurations(dir, platforms)
+	if err != nil {
+		return nil, err
 	}
-	c.checkIgnored()
-	var found []*toolInfo
-	for _, f := range pkg.Syntax {
-		name := pkg.Fset.File(f.Pos()).Name()
-		if !strings.HasSuffix(name, "_tool.go") {
-			continue
+	type outcome struct {
+		pkg *packages.Package
+		err error
+	}
+	outs := make([]outcome, len(configs))
+	var wg sync.WaitGroup
+	for i, cf := range configs {
+		wg.Go(func() {
+			p, err := loadConfig(dir, pkg, cf)
+			outs[i] = outcome{p, err}
+		})
+	}
+	wg.Wait()
+	var ce compileErrors
+	for i, o := range outs {
+		if o.err != nil {
+			return nil, o.err
 		}
-		if t := c.checkFile(f, name); t != nil {
-			found = append(found, t)
+		if len(o.pkg.Errors) > 0 {
+			ce.add(o.pkg.Errors, base, configs[i].platforms)
 		}
 	}
-	c.checkUnique(found)
+	if err := ce.err(len(platforms)); err != nil {
+		return nil, err
+	}
+	out := &toolPackage{Path: pkg.PkgPath, ModulePath: pkg.Module.Path, ModuleDir: pkg.Module.Dir, Explain: map[string][]string{}}
+	var perConfig [][]*toolInfo
+	for i, o := range outs {
+		tools, err := checkConfig(o.pkg, dir, configs[i], base, platforms, out)
+		if err != nil {
+			return nil, err
+		}
+		perConfig = append(perConfig, tools)
+	}
+	merge(out, perConfig, configs, base)
+	for _, t := range out.Tools {
+		t.File = filepath.ToSlash(relPath(out.ModuleDir, t.File))
+	}
+	out.Warnings = dedup(out.Warnings)
+	return out, nil
+}
+
+// checkConfig runs the convention checks and the capability audit on one
+// build configuration of the tool package in dir, adding their warnings
+// to out, and returns the tools that pass. The audit (one per
+// configuration, on the configuration's load platform) covers the tools
+// and the start-up code; it fails only when it cannot be run.
+func checkConfig(pkg *packages.Package, dir string, cf config, base string, platforms []toolcheck.Platform, out *toolPackage) ([]*toolInfo, error) {
+	res := toolcheck.Check(&toolcheck.Package{
+		Fset: pkg.Fset, Files: pkg.Syntax, Types: pkg.Types, Info: pkg.TypesInfo,
+		Ignored: cf.ignored, Platforms: platforms,
+	})
+	for _, d := range res.Diagnostics {
+		p := pkg.Fset.Position(d.Pos)
+		p.Filename = relPath(base, p.Filename)
+		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note})
+	}
+	c := &checker{pkg: pkg, dir: dir, platform: cf.load, base: base, out: out}
+	var tools []*toolInfo
+	for _, f := range res.Tools {
+		if c.auditTool(f.Tool, f.Execute) {
+			tools = append(tools, f.Tool)
+		}
+	}
 	if err := c.checkStartup(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(c.out.Warnings, func(a, b diagnostic) int {
+	return tools, nil
+}
+
+// checker carries one build configuration of the tool package through the
+// capability audit (capability.go).
+type checker struct {
+	pkg      *packages.Package
+	dir      string             // the tool package's directory
+	platform toolcheck.Platform // the platform the audit loads the program for
+	base     string
+	out      *toolPackage
+	caps     *auditState // the capability audit; see runAudit
+	// bad is set when the tool being audited has a warning.
+	bad bool
+}
+
+func (c *checker) warn(pos token.Pos, format string, args ...any) {
+	p := c.pkg.Fset.Position(pos)
+	p.Filename = relPath(c.base, p.Filename)
+	c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: p, Msg: fmt.Sprintf(format, args...)})
+	c.bad = true
+}
+
+// auditTool runs the capability audit on a tool that passed the
+// convention checks and reports whether it passes the audit too. A tool
+// left out by the audit gets a warning in its own file.
+func (c *checker) auditTool(t *toolInfo, exe *types.Func) bool {
+	c.bad = false
+	start := len(c.out.Warnings)
+	c.checkCapabilities(t, exe) // the capability audit
+	if !c.bad {
+		return true
+	}
+	own := c.pkg.Fset.Position(t.Pos)
+	own.Filename = relPath(c.base, own.Filename)
+	var at []string
+	for _, w := range c.out.Warnings[start:] {
+		if w.Pos.Filename == own.Filename {
+			return false
+		}
+		at = append(at, fmt.Sprintf("%s:%d:%d", filepath.Base(w.Pos.Filename), w.Pos.Line, w.Pos.Column))
+	}
+	c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: own,
+		Msg: fmt.Sprintf("the tool in %s is left out because of the warnings at %s", filepath.Base(own.Filename), strings.Join(at, ", "))})
+	return false
+}
+
+// merge keeps the tools that pass on every configuration with the same
+// model, their Reaches the union over the configurations, sorted by name.
+func merge(out *toolPackage, perConfig [][]*toolInfo, configs []config, base string) {
+	type key struct{ file, typeName string }
+	byKey := map[key][]*toolInfo{}
+	for _, tools := range perConfig {
+		for _, t := range tools {
+			k := key{t.File, t.TypeName}
+			byKey[k] = append(byKey[k], t)
+		}
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(byKey), func(a, b key) int { return cmp.Compare(a.file, b.file) }) {
+		ts := byKey[k]
+		first := ts[0]
+		var missing []string
+		if len(ts) < len(configs) {
+			for i, tools := range perConfig {
+				if !slices.ContainsFunc(tools, func(t *toolInfo) bool { return t.File == k.file && t.TypeName == k.typeName }) {
+					for _, p := range configs[i].platforms {
+						missing = append(missing, p.String())
+					}
+				}
+			}
+		}
+		same := true
+		reaches := uint64(0)
+		for _, t := range ts {
+			reaches |= t.Reaches
+			a, b := *first, *t
+			a.Reaches, b.Reaches, a.Pos, b.Pos = 0, 0, 0, 0
+			same = same && reflect.DeepEqual(a, b)
+		}
+		pos := token.Position{Filename: relPath(base, k.file), Line: 1, Column: 1}
+		switch {
+		case len(missing) > 0:
+			out.Warnings = append(out.Warnings, diagnostic{Pos: pos,
+				Msg: fmt.Sprintf("tool %s is left out: it does not pass the checks on %s (see the warnings there)", k.typeName, strings.Join(missing, ", "))})
+		case !same:
+			out.Warnings = append(out.Warnings, diagnostic{Pos: pos,
+				Msg: fmt.Sprintf("tool %s differs from one platform to another: its definition, arguments and result must not depend on build constraints", k.typeName)})
+		default:
+			first.Reaches = reaches
+			out.Tools = append(out.Tools, first)
+		}
+	}
+	slices.SortFunc(out.Tools, func(a, b *toolInfo) int { return cmp.Compare(a.Name, b.Name) })
+}
+
+// dedup sorts warnings by position and drops repeats.
+func dedup(ws []diagnostic) []diagnostic {
+	slices.SortFunc(ws, func(a, b diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Pos.Filename, b.Pos.Filename),
 			cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column),
 			cmp.Compare(a.Msg, b.Msg))
 	})
-	slices.SortFunc(c.out.Tools, func(a, b *toolInfo) int { return cmp.Compare(a.Name, b.Name) })
-	return c.out, nil
+	return slices.CompactFunc(ws, func(a, b diagnostic) bool { return a.String() == b.String() })
 }
+
+// configurations groups platforms by the Go files of dir they compile,
+// judged by each platform's build context and not the host's.
+func configurations(dir string, platforms []toolcheck.Platform) ([]config, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("tool package: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			names = append(names, n)
+		}
+	}
+	var configs []config
+	for _, p := range platforms {
+		ctx := p.Context()
+		var files, ignored []string
+		for _, n := range names {
+			ok, err := ctx.MatchFile(dir, n)
+			if err != nil {
+				return nil, fmt.Errorf("tool package: %w", err)
+			}
+			if ok {
+				files = append(files, filepath.Join(dir, n))
+			} else {
+				ignored = append(ignored, filepath.Join(dir, n))
+			}
+		}
+		i := slices.IndexFunc(configs, func(c config) bool { return slices.Equal(c.files, files) })
+		if i < 0 {
+			configs = append(configs, config{files: files, ignored: ignored, load: p})
+			i = len(configs) - 1
+		}
+		configs[i].platforms = append(configs[i].platforms, p)
+		if p.GOOS == runtime.GOOS && p.GOARCH == runtime.GOARCH {
+			configs[i].load = p // the build cache has its packages
+		}
+	}
+	return configs, nil
+}
+
+// loadConfig parses and type-checks the files of one build configuration,
+// with the types of its imports loaded from export data built for the
+// configuration's platform. It returns the package with its errors, and
+// an error only when the go command cannot be run.
+func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Package, error) {
+	pkg := &packages.Package{
+		ID: meta.ID, Name: meta.Name, PkgPath: meta.PkgPath, Module: meta.Module,
+		Fset: token.NewFileSet(), GoFiles: cf.files, IgnoredFiles: cf.ignored,
+	}
+	imports := map[string]bool{}
+	cgo := false
+	for _, name := range cf.files {
+		f, err := parser.ParseFile(pkg.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if f != nil {
+			pkg.Syntax = append(pkg.Syntax, f)
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				switch path {
+				case "C":
+					cgo = true
+				case "unsafe":
+				default:
+					imports[path] = true
+				}
+			}
+		}
+		var list scanner.ErrorList
+		if errors.As(err, &list) {
+			for _, e := range list {
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: e.Pos.String(), Msg: e.Msg, Kind: packages.ParseError})
+			}
+		} else if err != nil {
+			pkg.Errors = append(pkg.Errors, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
+		}
+	}
+	if len(pkg.Errors) > 0 {
+		return pkg, nil
+	}
+	byPath := map[string]*types.Package{}
+	if len(imports) > 0 {
+		env := append(os.Environ(), "GOOS="+cf.load.GOOS, "GOARCH="+cf.load.GOARCH)
+		if cf.load.GOOS != runtime.GOOS || cf.load.GOARCH != runtime.GOARCH {
+			env = append(env, "CGO_ENABLED=0") // no C cross-compiler is needed to read types
+		}
+		deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env},
+			slices.Sorted(maps.Keys(imports))...)
+		if err != nil {
+			return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, cf.load, err)
+		}
+		for _, d := range deps {
+			pkg.Errors = append(pkg.Errors, d.Errors...)
+			byPath[d.PkgPath] = d.Types
+		}
+		if len(pkg.Errors) > 0 {
+			return pkg, nil
+		}
+	}
+	pkg.TypesInfo = &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Implicits:  map[ast.Node]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:     map[ast.Node]*types.Scope{},
+		Instances:  map[*ast.Ident]types.Instance{},
+	}
+	conf := types.Config{
+		Sizes: types.SizesFor("gc", cf.load.GOARCH),
+		// The C names of a cgo file have no types without running cgo and
+		// a C compiler; the tool package is still checked, and a tool
+		// whose arguments use C types is refused.
+		FakeImportC: cgo,
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if p := byPath[path]; p != nil {
+				return p, nil
+			}
+			return nil, fmt.Errorf("package %s not found", path)
+		}),
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
+			}
+		},
+	}
+	if pkg.Module != nil && pkg.Module.GoVersion != "" {
+		conf.GoVersion = "go" + pkg.Module.GoVersion
+	}
+	pkg.Types, _ = conf.Check(pkg.PkgPath, pkg.Fset, pkg.Syntax, pkg.TypesInfo)
+	return pkg, nil
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // relPos makes the file name of a "file:line:col" position relative to base.
 func relPos(base, pos string) string {
@@ -158,400 +509,3 @@ func relPath(base, file string) string {
 	}
 	return file
 }
-
-type checker struct {
-	pkg  *packages.Package
-	base string
-	docs map[token.Pos]string
-	out  *toolPackage
-	caps *auditState // the capability audit; see runAudit
-	// bad is set when the file being checked has a warning.
-	bad bool
-}
-
-func (c *checker) warn(pos token.Pos, format string, args ...any) {
-	p := c.pkg.Fset.Position(pos)
-	p.Filename = relPath(c.base, p.Filename)
-	c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: p, Msg: fmt.Sprintf(format, args...)})
-	c.bad = true
-}
-
-// checkIgnored warns about tool files that the build configuration leaves
-// out: the registry would differ from one platform to another.
-func (c *checker) checkIgnored() {
-	for _, name := range c.pkg.IgnoredFiles {
-		if strings.HasSuffix(name, "_tool.go") && !strings.HasSuffix(name, "_test.go") {
-			p := token.Position{Filename: relPath(c.base, name), Line: 1, Column: 1}
-			c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: p,
-				Msg: "tool file excluded by build constraints: a tool must build on every platform; move platform code into a helper file"})
-		}
-	}
-}
-
-// checkFile checks one *_tool.go file and returns its tool, or nil with
-// warnings.
-func (c *checker) checkFile(f *ast.File, filename string) *toolInfo {
-	c.bad = false
-	info := c.pkg.TypesInfo
-	var candidates []*types.TypeName
-	exported := 0
-	for _, decl := range f.Decls {
-		gd, ok := decl.(*ast.GenDecl)
-		if !ok || gd.Tok != token.TYPE {
-			continue
-		}
-		for _, spec := range gd.Specs {
-			ts := spec.(*ast.TypeSpec)
-			if !ts.Name.IsExported() {
-				continue
-			}
-			exported++
-			tn, ok := info.Defs[ts.Name].(*types.TypeName)
-			if !ok {
-				continue
-			}
-			ms := types.NewMethodSet(types.NewPointer(tn.Type()))
-			if ms.Lookup(tn.Pkg(), "Definition") != nil || ms.Lookup(tn.Pkg(), "Execute") != nil {
-				candidates = append(candidates, tn)
-			}
-		}
-	}
-	base := filepath.Base(filename)
-	switch len(candidates) {
-	case 0:
-		c.warn(f.Name.Pos(), "no exported tool type in %s: declare an exported type with methods Definition() tool.Definition and Execute(context.Context, Args) (string, error)", base)
-		return nil
-	case 1:
-	default:
-		for _, tn := range candidates[1:] {
-			c.warn(tn.Pos(), "%s is a second tool type in %s (the first is %s): put one tool in each *_tool.go file", tn.Name(), base, candidates[0].Name())
-		}
-		return nil
-	}
-	tn := candidates[0]
-	t := &toolInfo{
-		File:     filepath.ToSlash(relPath(c.out.ModuleDir, filename)),
-		TypeName: tn.Name(),
-		pos:      c.pkg.Fset.Position(tn.Pos()),
-	}
-	named := tn.Type().(*types.Named)
-	if _, isIface := named.Underlying().(*types.Interface); isIface {
-		c.warn(tn.Pos(), "tool type %s is an interface: it must be a concrete type whose zero value is usable", tn.Name())
-		return nil
-	}
-	ptrSet := types.NewMethodSet(types.NewPointer(named))
-	def := ptrSet.Lookup(tn.Pkg(), "Definition")
-	exe := ptrSet.Lookup(tn.Pkg(), "Execute")
-	if def == nil {
-		c.warn(tn.Pos(), "tool type %s has no Definition method: add func (%s) Definition() tool.Definition", tn.Name(), tn.Name())
-	}
-	if exe == nil {
-		c.warn(tn.Pos(), "tool type %s has no Execute method: add func (%s) Execute(ctx context.Context, args %sArgs) (string, error)", tn.Name(), tn.Name(), tn.Name())
-	}
-	if def == nil || exe == nil {
-		return nil
-	}
-	c.checkDefinition(t, def.Obj().(*types.Func))
-	c.checkExecute(t, exe.Obj().(*types.Func))
-	if c.bad {
-		return nil
-	}
-	c.checkCapabilities(t, exe.Obj().(*types.Func))
-	if c.bad {
-		return nil
-	}
-	if want := strings.TrimSuffix(base, "_tool.go"); t.ID != "" && t.ID != want {
-		c.warn(def.Obj().Pos(), "file %s holds the tool with id %q: name the file %s_tool.go, or the id %q", base, t.ID, t.ID, want)
-		return nil
-	}
-	return t
-}
-
-func isToolDefinition(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == toolPkgPath && n.Obj().Name() == "Definition"
-}
-
-// checkDefinition reads the tool's Definition statically.
-func (c *checker) checkDefinition(t *toolInfo, fn *types.Func) {
-	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() != 0 || sig.Results().Len() != 1 || !isToolDefinition(sig.Results().At(0).Type()) {
-		c.warn(fn.Pos(), "%s.Definition has signature %s: want func() tool.Definition", t.TypeName, sigString(sig, c.pkg.Types))
-		return
-	}
-	decl := c.funcDecl(fn)
-	if decl == nil || decl.Body == nil {
-		c.warn(fn.Pos(), "%s.Definition: body not found: declare it in the tool package", t.TypeName)
-		return
-	}
-	lit := definitionLiteral(decl.Body)
-	if lit == nil {
-		c.warn(decl.Pos(), "%s.Definition must be a single return of a tool.Definition{...} composite literal of constants", t.TypeName)
-		return
-	}
-	info := c.pkg.TypesInfo
-	wasBad := c.bad
-	c.bad = false
-	defer func() { c.bad = c.bad || wasBad }()
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
-		if !ok {
-			c.warn(elt.Pos(), "%s.Definition: use keyed fields (ID: ..., Description: ...)", t.TypeName)
-			continue
-		}
-		key := kv.Key.(*ast.Ident).Name
-		tv := info.Types[kv.Value]
-		if tv.Value == nil {
-			c.warn(kv.Value.Pos(), "%s.Definition: %s must be a constant, read at generate time; got %s", t.TypeName, key, types.ExprString(kv.Value))
-			continue
-		}
-		switch key {
-		case "ID":
-			t.ID = constant.StringVal(tv.Value)
-		case "Name":
-			t.Name = constant.StringVal(tv.Value)
-		case "Description":
-			t.Desc = strings.TrimSpace(constant.StringVal(tv.Value))
-		case "Capabilities":
-			n, exact := constant.Uint64Val(tv.Value)
-			if !exact {
-				c.warn(kv.Value.Pos(), "%s.Definition: Capabilities must be tool capabilities joined with |", t.TypeName)
-				continue
-			}
-			t.Capabilities = n
-		case "Timeout":
-			n, exact := constant.Int64Val(tv.Value)
-			if !exact || n < 0 {
-				c.warn(kv.Value.Pos(), "%s.Definition: Timeout must be a non-negative duration", t.TypeName)
-				continue
-			}
-			t.Timeout = time.Duration(n)
-		default:
-			c.warn(kv.Pos(), "%s.Definition: field %s is not known to this toolgen; update toolgen", t.TypeName, key)
-		}
-	}
-	if c.bad {
-		return // the checks below would repeat the warnings above
-	}
-	if t.Name == "" {
-		t.Name = t.ID
-	}
-	if t.Timeout == 0 {
-		t.Timeout = defaultTimeout
-	}
-	switch {
-	case t.ID == "":
-		c.warn(lit.Pos(), "%s.Definition: ID is empty; set an id matching %s", t.TypeName, nameRE)
-	case !nameRE.MatchString(t.ID):
-		c.warn(lit.Pos(), "%s.Definition: ID %q does not match %s", t.TypeName, t.ID, nameRE)
-	}
-	if t.Name != t.ID && !nameRE.MatchString(t.Name) {
-		c.warn(lit.Pos(), "%s.Definition: Name %q does not match %s (models reject other names)", t.TypeName, t.Name, nameRE)
-	}
-	if t.Desc == "" {
-		c.warn(lit.Pos(), "%s.Definition: Description is empty; tell the model what the tool does and when to use it", t.TypeName)
-	}
-}
-
-func definitionLiteral(body *ast.BlockStmt) *ast.CompositeLit {
-	if len(body.List) != 1 {
-		return nil
-	}
-	ret, ok := body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return nil
-	}
-	lit, _ := ast.Unparen(ret.Results[0]).(*ast.CompositeLit)
-	return lit
-}
-
-// funcDecl finds the declaration of a method of the tool package.
-func (c *checker) funcDecl(fn *types.Func) *ast.FuncDecl {
-	for _, f := range c.pkg.Syntax {
-		if f.Pos() > fn.Pos() || fn.Pos() > f.End() {
-			continue
-		}
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Pos() == fn.Pos() {
-				return fd
-			}
-		}
-	}
-	return nil
-}
-
-func sigString(sig *types.Signature, pkg *types.Package) string {
-	return "func" + strings.TrimPrefix(types.TypeString(sig, types.RelativeTo(pkg)), "func")
-}
-
-func isContext(t types.Type) bool {
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
-}
-
-func isError(t types.Type) bool {
-	return types.Identical(t, types.Universe.Lookup("error").Type())
-}
-
-// checkExecute checks Execute's signature and derives the args schema.
-func (c *checker) checkExecute(t *toolInfo, fn *types.Func) {
-	sig := fn.Type().(*types.Signature)
-	want := fmt.Sprintf("want func(ctx context.Context, args %sArgs) (string, error), with a struct type of your own for the args", t.TypeName)
-	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || sig.Variadic() ||
-		!isContext(sig.Params().At(0).Type()) || !isError(sig.Results().At(1).Type()) {
-		c.warn(fn.Pos(), "%s.Execute has signature %s: %s", t.TypeName, sigString(sig, c.pkg.Types), want)
-		return
-	}
-	argT := types.Unalias(sig.Params().At(1).Type())
-	named, ok := argT.(*types.Named)
-	if !ok || named.TypeParams().Len() > 0 {
-		c.warn(fn.Pos(), "%s.Execute takes args of type %s: %s", t.TypeName, types.TypeString(argT, types.RelativeTo(c.pkg.Types)), want)
-		return
-	}
-	if _, ok := named.Underlying().(*types.Struct); !ok {
-		c.warn(fn.Pos(), "%s.Execute takes args of type %s, which is not a struct: %s", t.TypeName, named.Obj().Name(), want)
-		return
-	}
-	d := &deriver{c: c, at: fn.Pos()}
-	t.Args = d.typeOf(named, nil)
-	res := types.Unalias(sig.Results().At(0).Type())
-	if b, ok := res.(*types.Basic); ok && b.Kind() == types.String {
-		return
-	}
-	if !c.encodable(res) {
-		c.warn(fn.Pos(), "%s.Execute returns %s, which cannot be encoded as JSON: return string or a struct type", t.TypeName, types.TypeString(res, types.RelativeTo(c.pkg.Types)))
-		return
-	}
-	t.Result = &typ{Kind: kStruct}
-	if n, ok := res.(*types.Named); ok {
-		t.Result.Path, t.Result.Name = n.Obj().Pkg().Path(), n.Obj().Name()
-		// A struct result also gets an output schema, when one can be made.
-		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
-			if r := (&deriver{c: c, at: fn.Pos(), lenient: true}).typeOf(n, nil); r != nil {
-				t.Output = schemaJSON(r)
-			}
-		}
-	}
-}
-
-// encodable reports whether values of t can be marshalled to JSON.
-func (c *checker) encodable(t types.Type) bool {
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Info()&(types.IsComplex|types.IsUntyped) == 0 && u.Kind() != types.UnsafePointer
-	case *types.Chan, *types.Signature:
-		return false
-	case *types.Pointer:
-		return c.encodable(u.Elem())
-	default:
-		return true
-	}
-}
-
-// checkUnique leaves out every tool whose id or name an earlier file (by
-// file name) already took, and records the others.
-func (c *checker) checkUnique(found []*toolInfo) {
-	slices.SortFunc(found, func(a, b *toolInfo) int { return cmp.Compare(a.File, b.File) })
-	ids := map[string]*toolInfo{}
-	names := map[string]*toolInfo{}
-	for _, t := range found {
-		var first *toolInfo
-		var key string
-		for _, k := range []string{t.ID, t.Name} {
-			if f := cmp.Or(ids[k], names[k]); f != nil && first == nil {
-				first, key = f, k
-			}
-		}
-		if first != nil {
-			p := t.pos
-			p.Filename = relPath(c.base, p.Filename)
-			c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: p,
-				Msg: fmt.Sprintf("tool %s in %s uses the id or name %q of tool %s in %s, which keeps it; give this tool another id",
-					t.TypeName, filepath.Base(t.File), key, first.TypeName, filepath.Base(first.File))})
-			continue
-		}
-		ids[t.ID], names[t.Name] = t, t
-		c.out.Tools = append(c.out.Tools, t)
-	}
-}
-
-// loadSource loads the package in dir as packages.Load would with
-// NeedName|NeedFiles|NeedSyntax|NeedTypes|NeedTypesInfo|NeedModule, but
-// without having go list -export compile the package itself: that mode
-// type-checks the package from source anyway, and the compile is most of
-// toolgen's time for a large tool package that was just edited. It lists
-// the package (no build), loads its imports' types from export data, and
-// parses and type-checks its files.
-func loadSource(dir string) ([]*packages.Package, error) {
-	meta, err := packages.Load(&packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedModule,
-		Dir:  dir,
-	}, ".")
-	if err != nil || len(meta) != 1 || len(meta[0].Errors) > 0 {
-		return meta, err
-	}
-	pkg := meta[0]
-	var paths []string
-	for _, imp := range pkg.Imports {
-		paths = append(paths, imp.PkgPath)
-	}
-	byPath := map[string]*types.Package{}
-	if len(paths) > 0 {
-		deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir}, paths...)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range deps {
-			pkg.Errors = append(pkg.Errors, d.Errors...)
-			byPath[d.PkgPath] = d.Types
-		}
-		if len(pkg.Errors) > 0 {
-			return meta, nil
-		}
-	}
-	pkg.Fset = token.NewFileSet()
-	for _, name := range pkg.GoFiles {
-		f, err := parser.ParseFile(pkg.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if f != nil {
-			pkg.Syntax = append(pkg.Syntax, f)
-		}
-		if err != nil {
-			pkg.Errors = append(pkg.Errors, packages.Error{Msg: err.Error(), Kind: packages.ParseError})
-		}
-	}
-	if len(pkg.Errors) > 0 {
-		return meta, nil
-	}
-	pkg.TypesInfo = &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Implicits:  map[ast.Node]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-		Scopes:     map[ast.Node]*types.Scope{},
-		Instances:  map[*ast.Ident]types.Instance{},
-	}
-	conf := types.Config{
-		Sizes: types.SizesFor("gc", runtime.GOARCH),
-		Importer: importerFunc(func(path string) (*types.Package, error) {
-			if imp, ok := pkg.Imports[path]; ok && byPath[imp.PkgPath] != nil {
-				return byPath[imp.PkgPath], nil
-			}
-			return nil, fmt.Errorf("package %s not found", path)
-		}),
-		Error: func(err error) {
-			if te, ok := err.(types.Error); ok {
-				pkg.Errors = append(pkg.Errors, packages.Error{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Kind: packages.TypeError})
-			}
-		},
-	}
-	if pkg.Module != nil && pkg.Module.GoVersion != "" {
-		conf.GoVersion = "go" + pkg.Module.GoVersion
-	}
-	pkg.Types, _ = conf.Check(pkg.PkgPath, pkg.Fset, pkg.Syntax, pkg.TypesInfo)
-	return meta, nil
-}
-
-type importerFunc func(path string) (*types.Package, error)
-
-func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

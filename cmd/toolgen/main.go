@@ -1,10 +1,18 @@
 // Toolgen generates the static tool registry of a toolreg agent.
 //
-// It type-checks the tool package (./toolbox by default), checks the
-// convention on every *_tool.go file, derives each tool's JSON Schema from
-// its Go args type and doc comments, and writes zz_registry_gen.go: the
-// table of tools, a strict decoder for each tool's arguments, and the
-// OpenAI tools spec. Nothing is scanned or reflected at run time.
+// It type-checks the tool package (./toolbox by default) for every
+// supported platform, checks the convention on every *_tool.go file,
+// derives each tool's JSON Schema from its Go args type and doc comments,
+// audits the capabilities each tool's code reaches, and writes
+// zz_registry_gen.go: the table of tools, a strict decoder for each tool's
+// arguments, and the OpenAI tools spec. Nothing is scanned or reflected at
+// run time.
+//
+// The convention (one exported type per <id>_tool.go file with
+// Definition() tool.Definition and Execute(ctx, Args) (R, error)) is
+// described in the README ("Writing a tool") and in package
+// github.com/toolreg/toolreg/toolcheck, which holds the checks; cmd/toolvet
+// runs them under go vet.
 //
 // Usage, from the directory of the package that holds the registry:
 //
@@ -12,25 +20,71 @@
 //
 // Flags:
 //
-//	-dir DIR   the tool package directory (default "toolbox")
-//	-o FILE    the output file (default "zz_registry_gen.go"); its package is
-//	           the package of the other Go files in its directory
-//	-check     write nothing; exit 1 if there is any warning or FILE is not
-//	           what toolgen would write (the lint for CI)
-//	-explain ID
-//	           write nothing; print, for each capability the tool with this
-//	           id reaches, a shortest call path through each call of its
-//	           Execute that reaches it, down to the classified function
+//	-dir DIR        the tool package directory (default "toolbox")
+//	-o FILE         the output file (default "zz_registry_gen.go"); its
+//	                package is the package of the other Go files in its
+//	                directory
+//	-check          write nothing; exit 1 if there is any warning or FILE
+//	                is not what toolgen would write (the lint for CI)
+//	-explain ID     write nothing; print, for each capability the tool
+//	                with this id reaches, a shortest call path through each
+//	                call of its Execute that reaches it, down to the
+//	                classified function
+//	-platforms L    the GOOS/GOARCH list every tool must build on (default
+//	                darwin, linux and windows on amd64 and arm64)
 //
-// A convention violation is a warning on stderr as path:line:col: message;
-// that file's tool is left out, every other tool is generated, and toolgen
-// exits 0 (1 with -check). A compile error in the tool package is reported
-// and toolgen exits 1. Bad usage exits 2.
+// Every mistake in a tool file is a warning on stderr,
+// path:line:col: message, in that tool's file; that tool is left out and
+// every other tool is generated. A note (path:line:col: note: ...) is
+// advice, such as a helper file that looks like a tool.
+//
+// Exit status: 0 when the registry was written (warnings or not) or, with
+// -check, is current and has no warning; 1 when the tool package does not
+// compile on one of the platforms (the compiler's errors are printed and
+// nothing is written), with -check on a warning or a stale file, or on
+// any other failure; 2 for bad usage.
 package main
 
 import (
 	"os"
 )
+
+// manual is what toolgen -h prints.
+const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-platforms LIST]
+
+toolgen type-checks a toolreg tool package for every supported platform,
+checks each *_tool.go file against the convention, audits what each tool's
+code can do, and writes the static registry: the tool table, a strict
+argument decoder per tool and the OpenAI tools spec.
+
+Run it through go generate from the package that holds the registry:
+	//go:generate go run github.com/toolreg/toolreg/cmd/toolgen
+
+Flags:
+	-dir DIR         the tool package directory (default "toolbox")
+	-o FILE          the output file (default "zz_registry_gen.go")
+	-check           write nothing; exit 1 on any warning or a stale FILE
+	-explain ID      write nothing; print every call path by which the tool
+	                 with this id reaches each of its capabilities
+	-platforms LIST  GOOS/GOARCH pairs every tool must build on, comma-
+	                 separated (default: darwin, linux and windows on amd64
+	                 and arm64)
+
+Each mistake in a tool file is a warning "path:line:col: message" in that
+tool's file; the tool is left out and the others are generated. Lines with
+"note:" are advice and never fail -check.
+
+Exit status:
+	0  registry written (or, with -check, current and without warnings)
+	1  the tool package does not compile (compiler errors printed, nothing
+	   written); with -check, a warning or a stale FILE; any other failure
+	2  bad usage
+
+The convention: README.md, "Writing a tool", at
+https://github.com/toolreg/toolreg; the checks: package
+github.com/toolreg/toolreg/toolcheck, also run by go vet through
+cmd/toolvet.
+`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

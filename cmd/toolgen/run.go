@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"go/parser"
@@ -12,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/toolreg/toolreg/toolcheck"
 )
 
 // run is toolgen's command line; it returns the exit status.
@@ -22,11 +25,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "zz_registry_gen.go", "the output `file`")
 	check := fs.Bool("check", false, "write nothing; fail if there is a warning or the output file is stale")
 	explain := fs.String("explain", "", "write nothing; print every call path to each capability the tool with this `id` reaches")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID]\n")
-		fs.PrintDefaults()
-	}
+	platformList := fs.String("platforms", "", "the GOOS/GOARCH `list` every tool must build on, comma-separated (default: the supported platforms)")
+	fs.Usage = func() { fmt.Fprint(stderr, manual) }
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	platforms, err := parsePlatforms(*platformList)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgen: -platforms: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -39,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 1
 	}
-	res, err := generate(wd, *dir, *out)
+	res, err := generate(wd, *dir, *out, platforms)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 1
@@ -70,8 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case !bytes.Equal(old, res.Source):
 			fmt.Fprintf(stderr, "toolgen: %s is stale: run go generate ./...\n", *out)
 			return 1
-		case len(res.Warnings) > 0:
-			fmt.Fprintf(stderr, "toolgen: %d warning(s)\n", len(res.Warnings))
+		case res.warnings() > 0:
+			fmt.Fprintf(stderr, "toolgen: %d warning(s)\n", res.warnings())
 			return 1
 		}
 		return 0
@@ -91,16 +100,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 // comparison and not another code path.
 type result struct {
 	Source   []byte
-	Warnings []diagnostic
+	Warnings []diagnostic // sorted by position; notes included
 	Tools    []*toolInfo
 	Explain  map[string][]string
+}
+
+// warnings counts the diagnostics that are not notes.
+func (r *result) warnings() int {
+	return (&toolPackage{Warnings: r.Warnings}).warnings()
+}
+
+// parsePlatforms reads a -platforms list; "" means the supported ones.
+func parsePlatforms(list string) ([]toolcheck.Platform, error) {
+	if list == "" {
+		return toolcheck.SupportedPlatforms(), nil
+	}
+	var out []toolcheck.Platform
+	for _, s := range strings.Split(list, ",") {
+		goos, goarch, ok := strings.Cut(strings.TrimSpace(s), "/")
+		if !ok || goos == "" || goarch == "" {
+			return nil, fmt.Errorf("%q is not GOOS/GOARCH", s)
+		}
+		out = append(out, toolcheck.Platform{GOOS: goos, GOARCH: goarch})
+	}
+	return out, nil
 }
 
 // generate loads the tool package in dir and renders the registry file
 // out; both are relative to base, an absolute directory, and so are the
 // positions in warnings.
-func generate(base, dir, out string) (*result, error) {
-	tp, err := load(filepath.Join(base, dir), base)
+func generate(base, dir, out string, platforms []toolcheck.Platform) (*result, error) {
+	if platforms == nil {
+		platforms = toolcheck.SupportedPlatforms()
+	}
+	tp, err := load(filepath.Join(base, dir), base, platforms)
 	if err != nil {
 		return nil, err
 	}
@@ -117,6 +150,7 @@ func generate(base, dir, out string) (*result, error) {
 	if rel != "." {
 		path += "/" + filepath.ToSlash(rel)
 	}
+	importable(tp, path)
 	src, err := emit(path, name, tp)
 	if err != nil {
 		return nil, err
@@ -148,4 +182,66 @@ func packageName(dir, skip string) (string, error) {
 		return "", fmt.Errorf("output directory %s: want the Go files of one package beside the output file (for example generate.go), found packages %q", dir, list)
 	}
 	return list[0], nil
+}
+
+// importable leaves out, with a warning, every tool whose types the
+// registry package outPath cannot import: types of an internal package
+// that is not its own.
+func importable(tp *toolPackage, outPath string) {
+	kept := tp.Tools[:0]
+	for _, t := range tp.Tools {
+		var bad string
+		for _, p := range typePaths(t) {
+			if !canImport(outPath, p) {
+				bad = p
+				break
+			}
+		}
+		if bad == "" {
+			kept = append(kept, t)
+			continue
+		}
+		tp.Warnings = append(tp.Warnings, diagnostic{Pos: token.Position{Filename: t.File, Line: 1, Column: 1},
+			Msg: fmt.Sprintf("tool %s uses types of %s, an internal package the registry package %s cannot import: move the types out of it", t.TypeName, bad, outPath)})
+	}
+	tp.Tools = kept
+	tp.Warnings = dedup(tp.Warnings)
+}
+
+// typePaths lists the packages whose types the generated code of t names.
+func typePaths(t *toolInfo) []string {
+	var out []string
+	var walk func(*typ)
+	walk = func(x *typ) {
+		if x == nil {
+			return
+		}
+		if x.Path != "" && !slices.Contains(out, x.Path) {
+			out = append(out, x.Path)
+		}
+		walk(x.Elem)
+		walk(x.Key)
+		for _, f := range x.Fields {
+			walk(f.Type)
+		}
+	}
+	walk(t.Args)
+	walk(t.Result)
+	return out
+}
+
+// canImport applies the go command's rule for internal packages.
+func canImport(from, path string) bool {
+	i := strings.LastIndex(path, "/internal/")
+	switch {
+	case i >= 0:
+	case strings.HasSuffix(path, "/internal"):
+		i = len(path) - len("/internal")
+	case strings.HasPrefix(path, "internal/") || path == "internal":
+		return false // standard library internals
+	default:
+		return true
+	}
+	parent := path[:i]
+	return from == parent || strings.HasPrefix(from, parent+"/")
 }

@@ -55,7 +55,7 @@ func toolNames(ts []*toolInfo) []string {
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(mod(t), "good")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestGolden(t *testing.T) {
 func TestWarnings(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(mod(t), "bad")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestWarnings(t *testing.T) {
 // error that names the position.
 func TestCompileError(t *testing.T) {
 	t.Parallel()
-	_, err := generate(filepath.Join(mod(t), "broken"), "toolbox", "zz_registry_gen.go")
+	_, err := generate(filepath.Join(mod(t), "broken"), "toolbox", "zz_registry_gen.go", nil)
 	var ce *compileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("generate: got error %v, want a compile error", err)
@@ -131,7 +131,7 @@ func TestRepositoryRegistryIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := generate(root, "toolbox", "zz_registry_gen.go")
+	res, err := generate(root, "toolbox", "zz_registry_gen.go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func main() {
 func TestProbes(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(mod(t), "probes")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go")
+	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

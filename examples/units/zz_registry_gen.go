@@ -28,8 +28,8 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genConvert tools.Convert
-	genShout   tools.Shout
+	genToolConvert tools.Convert
+	genToolShout   tools.Shout
 )
 
 // Compile-time checks: the build fails here if a tool's methods changed since
@@ -38,11 +38,11 @@ var (
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.ConvertArgs) (tools.ConvertResult, error)
-	} = &genConvert
+	} = &genToolConvert
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.ShoutArgs) (string, error)
-	} = &genShout
+	} = &genToolShout
 )
 
 var genEntries = [...]registry.Entry{{
@@ -133,7 +133,7 @@ func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeConvert(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genConvert.Execute(ctx, args)
+	res, err := genToolConvert.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
@@ -261,7 +261,7 @@ func genInvokeShout(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeShout(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genShout.Execute(ctx, args)
+	return genToolShout.Execute(ctx, args)
 }
 
 // genCheckShout decodes and checks the arguments of shout without running it.

@@ -28,10 +28,10 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genCount tools.Count
-	genEcho  tools.Echo
-	genFail  tools.Fail
-	genTag   tools.Tag
+	genToolCount tools.Count
+	genToolEcho  tools.Echo
+	genToolFail  tools.Fail
+	genToolTag   tools.Tag
 )
 
 // Compile-time checks: the build fails here if a tool's methods changed since
@@ -40,19 +40,19 @@ var (
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.CountArgs) (tools.CountResult, error)
-	} = &genCount
+	} = &genToolCount
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.EchoArgs) (string, error)
-	} = &genEcho
+	} = &genToolEcho
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.FailArgs) (string, error)
-	} = &genFail
+	} = &genToolFail
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, tools.TagArgs) (string, error)
-	} = &genTag
+	} = &genToolTag
 )
 
 var genEntries = [...]registry.Entry{{
@@ -184,7 +184,7 @@ func genInvokeCount(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeCount(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genCount.Execute(ctx, args)
+	res, err := genToolCount.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
@@ -248,7 +248,7 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeEcho(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genEcho.Execute(ctx, args)
+	return genToolEcho.Execute(ctx, args)
 }
 
 // genCheckEcho decodes and checks the arguments of echo without running it.
@@ -314,7 +314,7 @@ func genInvokeFail(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeFail(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genFail.Execute(ctx, args)
+	return genToolFail.Execute(ctx, args)
 }
 
 // genCheckFail decodes and checks the arguments of fail without running it.
@@ -358,7 +358,7 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeTag(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genTag.Execute(ctx, args)
+	return genToolTag.Execute(ctx, args)
 }
 
 // genCheckTag decodes and checks the arguments of tag without running it.

@@ -28,8 +28,8 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genEcho   toolbox.Echo
-	genSearch toolbox.Search
+	genToolEcho   toolbox.Echo
+	genToolSearch toolbox.Search
 )
 
 // Compile-time checks: the build fails here if a tool's methods changed since
@@ -38,11 +38,11 @@ var (
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.EchoArgs) (string, error)
-	} = &genEcho
+	} = &genToolEcho
 	_ interface {
 		Definition() tool.Definition
 		Execute(context.Context, toolbox.SearchArgs) (toolbox.SearchResult, error)
-	} = &genSearch
+	} = &genToolSearch
 )
 
 var genEntries = [...]registry.Entry{{
@@ -147,7 +147,7 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeEcho(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genEcho.Execute(ctx, args)
+	return genToolEcho.Execute(ctx, args)
 }
 
 // genCheckEcho decodes and checks the arguments of echo without running it.
@@ -246,7 +246,7 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeSearch(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genSearch.Execute(ctx, args)
+	res, err := genToolSearch.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
@@ -298,7 +298,7 @@ func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 						return jsonarg.At(jsonarg.Errorf("expected a string of at most 100 characters, got %d", n), "query")
 					}
 				}
-				if !genSearchPattern0.MatchString(x) {
+				if !genPatternSearch_0.MatchString(x) {
 					return jsonarg.At(jsonarg.Errorf("expected a string matching \"^[a-z ]+$\", got %q", x), "query")
 				}
 				v.Query = x
@@ -543,4 +543,4 @@ func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 	return d.End()
 }
 
-var genSearchPattern0 = jsonarg.Pattern{Expr: "^[a-z ]+$"}
+var genPatternSearch_0 = jsonarg.Pattern{Expr: "^[a-z ]+$"}

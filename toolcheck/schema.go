@@ -1,4 +1,4 @@
-package main
+package toolcheck
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -72,9 +73,9 @@ func (d *deriver) warn(pos token.Pos, format string, args ...any) {
 
 // typeOf describes t; stack holds the named struct types being described,
 // to refuse recursive types. It returns nil after a warning.
-func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
+func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 	t = types.Unalias(t)
-	out := &typ{}
+	out := &Type{}
 	if n, ok := t.(*types.Named); ok {
 		if n.Obj().Pkg() != nil {
 			out.Path = n.Obj().Pkg().Path()
@@ -82,6 +83,10 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		out.Name = n.Obj().Name()
 		if n.TypeArgs().Len() > 0 {
 			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
+			return nil
+		}
+		if !n.Obj().Exported() && n.Obj().Pkg() != nil && !d.lenient {
+			d.warn(d.at, "type %s is unexported: the generated registry, in another package, cannot name it; export it", n.Obj().Name())
 			return nil
 		}
 	}
@@ -92,29 +97,29 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 		}
 		switch k := u.Kind(); {
 		case k == types.String:
-			out.Kind = kString
+			out.Kind = KString
 		case k == types.Bool:
-			out.Kind = kBool
+			out.Kind = KBool
 		case k == types.Int || k == types.Int64:
-			out.Kind, out.Bits = kInt, 64
+			out.Kind, out.Bits = KInt, 64
 		case k == types.Int8:
-			out.Kind, out.Bits = kInt, 8
+			out.Kind, out.Bits = KInt, 8
 		case k == types.Int16:
-			out.Kind, out.Bits = kInt, 16
+			out.Kind, out.Bits = KInt, 16
 		case k == types.Int32:
-			out.Kind, out.Bits = kInt, 32
+			out.Kind, out.Bits = KInt, 32
 		case k == types.Uint || k == types.Uint64:
-			out.Kind, out.Bits = kUint, 64
+			out.Kind, out.Bits = KUint, 64
 		case k == types.Uint8:
-			out.Kind, out.Bits = kUint, 8
+			out.Kind, out.Bits = KUint, 8
 		case k == types.Uint16:
-			out.Kind, out.Bits = kUint, 16
+			out.Kind, out.Bits = KUint, 16
 		case k == types.Uint32:
-			out.Kind, out.Bits = kUint, 32
+			out.Kind, out.Bits = KUint, 32
 		case k == types.Float32:
-			out.Kind, out.Bits = kFloat, 32
+			out.Kind, out.Bits = KFloat, 32
 		case k == types.Float64:
-			out.Kind, out.Bits = kFloat, 64
+			out.Kind, out.Bits = KFloat, 64
 		default:
 			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
 			return nil
@@ -129,7 +134,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 			d.warn(d.at, "pointer to pointer %s is not supported", t)
 			return nil
 		}
-		out.Kind = kPtr
+		out.Kind = KPtr
 		out.Elem = d.typeOf(u.Elem(), stack)
 		if out.Elem == nil {
 			return nil
@@ -144,7 +149,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 			d.warn(d.at, "type %s is not supported (encoding/json reads it as base64): use string", t)
 			return nil
 		}
-		out.Kind = kSlice
+		out.Kind = KSlice
 		out.Elem = d.typeOf(u.Elem(), stack)
 		if out.Elem == nil {
 			return nil
@@ -160,17 +165,24 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 			d.warn(d.at, "recursive type %s cannot be described without $ref: tool arguments must be a tree of distinct struct types", n.Obj().Name())
 			return nil
 		}
-		out.Kind = kStruct
+		out.Kind = KStruct
 		ok = true
+		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
 			f := d.field(u.Field(i), u.Tag(i), append(stack, n))
 			if f == nil {
-				if !u.Field(i).Exported() || reflect.StructTag(u.Tag(i)).Get("json") == "-" {
+				if !u.Field(i).Exported() || structTag(u.Tag(i)) == "-" {
 					continue
 				}
 				ok = false
 				continue
 			}
+			if other := byJSON[f.JSONName]; other != nil {
+				d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s", f.GoName, f.JSONName, other.GoName)
+				ok = false
+				continue
+			}
+			byJSON[f.JSONName] = f
 			out.Fields = append(out.Fields, f)
 		}
 		if !ok {
@@ -185,7 +197,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *typ {
 
 // field describes one struct field, or returns nil: silently for fields
 // that encoding/json ignores too, after a warning otherwise.
-func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
+func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *Field {
 	if !v.Exported() {
 		return nil
 	}
@@ -202,14 +214,14 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *field {
 	if name == "" {
 		name = v.Name()
 	}
-	f := &field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
+	f := &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
 	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
 	f.Type = inner.typeOf(v.Type(), stack)
 	if f.Type == nil {
 		return nil
 	}
 	omitempty := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
-	f.Required = !omitempty && f.Type.Kind != kPtr
+	f.Required = !omitempty && f.Type.Kind != KPtr
 	bad := false
 	if f.Doc == "" && !d.lenient {
 		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
@@ -265,12 +277,12 @@ func splitTag(tag string) []string {
 // parseConstraints reads a jsonschema tag: comma-separated key=value pairs
 // (a literal comma is written \,), with the keys enum (repeated), minimum,
 // maximum, default, minLength, maxLength, pattern, minItems and maxItems.
-func parseConstraints(tag string, f *field) (constraints, error) {
-	c := constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1}
+func parseConstraints(tag string, f *Field) (Constraints, error) {
+	c := NoConstraints()
 	if strings.TrimSpace(tag) == "" {
 		return c, nil
 	}
-	vt := f.Type.value()
+	vt := f.Type.Value()
 	seen := map[string]bool{}
 	for _, part := range splitTag(tag) {
 		key, val, ok := strings.Cut(part, "=")
@@ -293,7 +305,7 @@ func parseConstraints(tag string, f *field) (constraints, error) {
 			}
 			c.Enum = append(c.Enum, lit)
 		case "minimum", "maximum":
-			if vt.Kind != kInt && vt.Kind != kUint && vt.Kind != kFloat {
+			if vt.Kind != KInt && vt.Kind != KUint && vt.Kind != KFloat {
 				return c, fmt.Errorf("%s applies to numbers, not %s", key, kindName(vt))
 			}
 			lit, err := literal(vt, val)
@@ -312,12 +324,12 @@ func parseConstraints(tag string, f *field) (constraints, error) {
 			}
 			c.Default = lit
 		case "minLength", "maxLength", "minItems", "maxItems":
-			want := kString
+			want := KString
 			if strings.HasSuffix(key, "Items") {
-				want = kSlice
+				want = KSlice
 			}
 			if vt.Kind != want {
-				return c, fmt.Errorf("%s applies to %s, not %s", key, kindName(&typ{Kind: want}), kindName(vt))
+				return c, fmt.Errorf("%s applies to %s, not %s", key, kindName(&Type{Kind: want}), kindName(vt))
 			}
 			n, err := strconv.Atoi(strings.TrimSpace(val))
 			if err != nil || n < 0 {
@@ -334,7 +346,7 @@ func parseConstraints(tag string, f *field) (constraints, error) {
 				c.MaxItems = n
 			}
 		case "pattern":
-			if vt.Kind != kString {
+			if vt.Kind != KString {
 				return c, fmt.Errorf("pattern applies to strings, not %s", kindName(vt))
 			}
 			if _, err := regexp.Compile(val); err != nil {
@@ -348,9 +360,9 @@ func parseConstraints(tag string, f *field) (constraints, error) {
 	return c, checkConstraints(c, f)
 }
 
-// checkConstraints checks that the constraints agree with each other and
+// checkConstraints checks that the Constraints agree with each other and
 // with the field.
-func checkConstraints(c constraints, f *field) error {
+func checkConstraints(c Constraints, f *Field) error {
 	if c.Minimum != "" && c.Maximum != "" && num(c.Minimum) > num(c.Maximum) {
 		return fmt.Errorf("minimum %s is greater than maximum %s", c.Minimum, c.Maximum)
 	}
@@ -366,7 +378,7 @@ func checkConstraints(c constraints, f *field) error {
 	switch {
 	case f.Required:
 		return fmt.Errorf("default on a required field: add omitempty to the json tag")
-	case f.Type.Kind == kPtr:
+	case f.Type.Kind == KPtr:
 		return fmt.Errorf("default on a pointer field: use a non-pointer field with omitempty")
 	case len(c.Enum) > 0 && !slices.Contains(c.Enum, c.Default):
 		return fmt.Errorf("default %s is not one of the enum values", c.Default)
@@ -381,54 +393,59 @@ func num(lit string) float64 {
 	return f
 }
 
-func kindName(t *typ) string {
+func kindName(t *Type) string {
 	switch t.Kind {
-	case kString:
+	case KString:
 		return "strings"
-	case kBool:
+	case KBool:
 		return "booleans"
-	case kInt, kUint:
+	case KInt, KUint:
 		return "integers"
-	case kFloat:
+	case KFloat:
 		return "numbers"
-	case kSlice:
+	case KSlice:
 		return "arrays"
-	case kStruct:
+	case KStruct:
 		return "objects"
 	}
 	return "this type"
 }
 
 // literal parses a tag value as a value of t and returns its JSON text.
-func literal(t *typ, val string) (string, error) {
+func literal(t *Type, val string) (string, error) {
 	switch t.Kind {
-	case kString:
+	case KString:
 		b, _ := json.Marshal(val)
 		return string(b), nil
-	case kBool:
+	case KBool:
 		b, err := strconv.ParseBool(strings.TrimSpace(val))
 		if err != nil {
 			return "", fmt.Errorf("%q is not a boolean", val)
 		}
 		return strconv.FormatBool(b), nil
-	case kInt:
+	case KInt:
 		n, err := strconv.ParseInt(strings.TrimSpace(val), 10, t.Bits)
 		if err != nil {
 			return "", fmt.Errorf("%q is not an integer of %d bits", val, t.Bits)
 		}
 		return strconv.FormatInt(n, 10), nil
-	case kUint:
+	case KUint:
 		n, err := strconv.ParseUint(strings.TrimSpace(val), 10, t.Bits)
 		if err != nil {
 			return "", fmt.Errorf("%q is not an unsigned integer of %d bits", val, t.Bits)
 		}
 		return strconv.FormatUint(n, 10), nil
-	case kFloat:
+	case KFloat:
 		f, err := strconv.ParseFloat(strings.TrimSpace(val), t.Bits)
-		if err != nil {
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			return "", fmt.Errorf("%q is not a number", val)
 		}
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
 	}
 	return "", fmt.Errorf("applies to strings, numbers and booleans, not %s", kindName(t))
+}
+
+// structTag returns the json key of a struct tag.
+func structTag(tag string) string {
+	return reflect.StructTag(tag).Get("json")
 }

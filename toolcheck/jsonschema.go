@@ -1,4 +1,4 @@
-package main
+package toolcheck
 
 import (
 	"bytes"
@@ -6,11 +6,11 @@ import (
 	"strconv"
 )
 
-// schemaJSON returns the JSON Schema of an args struct as compact JSON,
+// SchemaJSON returns the JSON Schema of an args struct as compact JSON,
 // with properties in field order. It says exactly what the generated
-// decoder accepts: required fields, types, constraints, and no other
+// decoder accepts: required fields, types, Constraints, and no other
 // properties.
-func schemaJSON(t *typ) string {
+func SchemaJSON(t *Type) string {
 	var w schemaWriter
 	w.object(t)
 	return w.buf.String()
@@ -36,7 +36,7 @@ func (w *schemaWriter) key(k string) {
 	w.buf.WriteByte(':')
 }
 
-func (w *schemaWriter) object(t *typ) {
+func (w *schemaWriter) object(t *Type) {
 	w.buf.WriteByte('{')
 	w.key("type")
 	w.str("object")
@@ -70,10 +70,10 @@ func (w *schemaWriter) object(t *typ) {
 }
 
 // value writes the schema of one value with its description and
-// constraints.
-func (w *schemaWriter) value(t *typ, desc string, c constraints) {
-	t = t.value()
-	if t.Kind == kStruct {
+// Constraints.
+func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
+	t = t.Value()
+	if t.Kind == KStruct {
 		// Put the description first, then the object's own keys.
 		var inner schemaWriter
 		inner.object(t)
@@ -125,9 +125,9 @@ func (w *schemaWriter) value(t *typ, desc string, c constraints) {
 		w.key("default")
 		w.buf.WriteString(c.Default)
 	}
-	if t.Kind == kSlice {
+	if t.Kind == KSlice {
 		w.key("items")
-		w.value(t.Elem, "", constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1})
+		w.value(t.Elem, "", NoConstraints())
 	}
 	w.buf.WriteByte('}')
 }
@@ -139,17 +139,17 @@ func (w *schemaWriter) count(key string, n int) {
 	}
 }
 
-func jsonType(t *typ) string {
+func jsonType(t *Type) string {
 	switch t.Kind {
-	case kString:
+	case KString:
 		return "string"
-	case kBool:
+	case KBool:
 		return "boolean"
-	case kInt, kUint:
+	case KInt, KUint:
 		return "integer"
-	case kFloat:
+	case KFloat:
 		return "number"
-	case kSlice:
+	case KSlice:
 		return "array"
 	}
 	return "object"
@@ -158,10 +158,10 @@ func jsonType(t *typ) string {
 // bounds returns the minimum and maximum of a number: the tag's, or else
 // the limits of an integer type narrower than 64 bits (and 0 for unsigned
 // types), so that the schema says what the decoder accepts.
-func bounds(t *typ, c constraints) (lo, hi string) {
+func bounds(t *Type, c Constraints) (lo, hi string) {
 	lo, hi = c.Minimum, c.Maximum
 	switch t.Kind {
-	case kInt:
+	case KInt:
 		if t.Bits < 64 {
 			if lo == "" {
 				lo = strconv.FormatInt(-1<<(t.Bits-1), 10)
@@ -170,7 +170,7 @@ func bounds(t *typ, c constraints) (lo, hi string) {
 				hi = strconv.FormatInt(1<<(t.Bits-1)-1, 10)
 			}
 		}
-	case kUint:
+	case KUint:
 		if lo == "" {
 			lo = "0"
 		}

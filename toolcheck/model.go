@@ -1,0 +1,101 @@
+package toolcheck
+
+import (
+	"go/token"
+	"time"
+)
+
+// The model: what the checks learn from a type-checked tool package, and
+// all a code generator needs. It holds no go/types values.
+
+// Tool is one tool that passed every check.
+type Tool struct {
+	// File is the tool's source file as the checked package names it
+	// (an absolute path when loaded by go/packages); toolgen makes it
+	// relative to the module root.
+	File     string
+	TypeName string // the tool type, in the tool package
+	ID       string
+	Name     string
+	Desc     string
+	Timeout  time.Duration
+	// Capabilities are the declared ones and Reaches those an audit
+	// found, as bits of tool.Capability. Check leaves Reaches zero.
+	Capabilities uint64
+	Reaches      uint64
+	Args         *Type  // a named struct
+	Result       *Type  // nil when Execute returns string
+	Output       string // JSON Schema of a struct Result, or ""
+	// Pos is the position of the tool type's name.
+	Pos token.Pos
+}
+
+// Kind is the kind of a Type.
+type Kind int
+
+// The kinds of types. Args use String through Ptr; results may also use
+// Map, Array and Any.
+const (
+	KString Kind = iota
+	KBool
+	KInt
+	KUint
+	KFloat
+	KStruct
+	KSlice
+	KPtr
+	KMap   // results only; Key and Elem
+	KArray // results only; Len and Elem
+	KAny   // results only: an interface type, encoded as what it holds
+)
+
+// Type is a Go type that a generated registry can name, and, for args,
+// decode and describe in JSON Schema.
+type Type struct {
+	Kind Kind
+	Bits int // for KInt, KUint, KFloat
+	// Path and Name name the Go type: a named type's package path and
+	// name, or a predeclared type's name with an empty Path. Slices,
+	// pointers, maps, arrays and the empty interface have neither.
+	Path, Name string
+	Elem       *Type    // for KSlice, KPtr, KMap, KArray
+	Key        *Type    // for KMap
+	Len        int64    // for KArray
+	Fields     []*Field // for KStruct args
+}
+
+// Field is one field of an args struct, as the model sees it.
+type Field struct {
+	GoName   string
+	JSONName string
+	Doc      string
+	Required bool
+	Type     *Type
+	C        Constraints
+}
+
+// Constraints are the keys of a jsonschema tag. Numbers and defaults are
+// kept as JSON literals; a generator writes them into code and schema as
+// they are.
+type Constraints struct {
+	Enum                 []string // JSON literals
+	Minimum, Maximum     string   // JSON number literals, or ""
+	Default              string   // JSON literal, or ""
+	MinLength, MaxLength int      // -1 when absent
+	MinItems, MaxItems   int      // -1 when absent
+	Pattern              string
+}
+
+// NoConstraints is the Constraints of a value without a jsonschema tag.
+func NoConstraints() Constraints {
+	return Constraints{MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1}
+}
+
+// Value returns the type that constraints of t apply to: the element of a
+// pointer.
+func (t *Type) Value() *Type {
+	if t.Kind == KPtr {
+		return t.Elem
+	}
+	return t
+}
