@@ -85,7 +85,7 @@ func (c *checker) checkPlatforms() {
 		platforms = SupportedPlatforms()
 	}
 	check := func(f *ast.File, name string) {
-		expr, pos := buildConstraint(f)
+		expr, _ := buildConstraint(f)
 		if expr == nil {
 			return
 		}
@@ -103,7 +103,7 @@ func (c *checker) checkPlatforms() {
 		if len(out) == len(platforms) {
 			where = "on every platform"
 		}
-		c.warn(pos, "tool file excluded by build constraints %s: a tool must build on every platform; move platform code into a helper file", where)
+		c.warn(f.Package, "tool file excluded by build constraints %s: a tool must build on every platform; move platform code into a helper file", where)
 	}
 	for _, f := range c.p.Files {
 		if name := c.p.Fset.File(f.Pos()).Name(); IsToolFile(name) {

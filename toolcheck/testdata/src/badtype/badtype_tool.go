@@ -1,0 +1,29 @@
+package badtype
+
+import (
+	"context"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// BadType is a tool.
+type BadType struct{}
+
+// BadTypeArgs are its arguments.
+type BadTypeArgs struct {
+	// C is a channel.
+	C chan int `json:"c"` // want `type chan int cannot be expressed in JSON Schema`
+	// M is a map.
+	M map[string]int `json:"m"` // want `type map\[string\]int cannot be expressed in JSON Schema`
+}
+
+// Definition describes it.
+func (BadType) Definition() tool.Definition {
+	return tool.Definition{ID: "badtype", Description: "Does a thing."}
+}
+
+// Execute runs it.
+func (BadType) Execute(ctx context.Context, args BadTypeArgs) (string, error) {
+	var r string
+	return r, nil
+}

@@ -1,0 +1,6 @@
+package good
+
+// notATool is a helper.
+func notATool() {}
+
+var _ = notATool

@@ -1,0 +1,24 @@
+package result
+
+import (
+	"context"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Chan is a tool.
+type Chan struct{}
+
+// ChanArgs are its arguments.
+type ChanArgs struct{}
+
+// Definition describes it.
+func (Chan) Definition() tool.Definition {
+	return tool.Definition{ID: "chan", Description: "Does a thing."}
+}
+
+// Execute runs it.
+func (Chan) Execute(ctx context.Context, args ChanArgs) (chan int, error) {
+	var r chan int
+	return r, nil
+} // want `Chan.Execute returns chan int, which cannot be encoded as JSON`
