@@ -18,7 +18,7 @@ func (ErrErr) Definition() tool.Definition {
 }
 
 // Execute runs it.
-func (ErrErr) Execute(ctx context.Context, args ErrErrArgs) (error, error) {
+func (ErrErr) Execute(ctx context.Context, args ErrErrArgs) (error, error) { // want `ErrErr.Execute returns error, which is not an answer`
 	var r error
 	return r, nil
-} // want `ErrErr.Execute returns error, which is not an answer`
+}

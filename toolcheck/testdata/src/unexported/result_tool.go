@@ -18,9 +18,9 @@ func (Result) Definition() tool.Definition {
 }
 
 // Execute runs it.
-func (Result) Execute(ctx context.Context, args ResultArgs) (answer, error) {
+func (Result) Execute(ctx context.Context, args ResultArgs) (answer, error) { // want `Result.Execute returns answer, and answer is unexported`
 	var r answer
 	return r, nil
-} // want `Result.Execute returns answer, and answer is unexported`
+}
 
 type answer struct{ N int }
