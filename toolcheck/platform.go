@@ -43,12 +43,14 @@ func (p Platform) Context() build.Context {
 	return ctx
 }
 
-// matches evaluates a //go:build expression for p.
-func (p Platform) matches(expr constraint.Expr) bool {
+// matches evaluates a //go:build expression for p, with or without cgo.
+func (p Platform) matches(expr constraint.Expr, cgo bool) bool {
 	ctx := p.Context()
 	return expr.Eval(func(tag string) bool {
 		switch tag {
-		case p.GOOS, p.GOARCH, "gc", "cgo":
+		case "cgo":
+			return cgo
+		case p.GOOS, p.GOARCH, "gc":
 			return true
 		case "unix":
 			return p.GOOS == "linux" || p.GOOS == "darwin"
@@ -85,14 +87,24 @@ func (c *checker) checkPlatforms() {
 		platforms = SupportedPlatforms()
 	}
 	check := func(f *ast.File, name string) {
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"C"` {
+				c.excluded[name] = true
+				c.warn(imp.Pos(), "tool file uses cgo: it is left out when cgo is off (CGO_ENABLED=0, as when cross-compiling); move the cgo code into a helper file")
+				return
+			}
+		}
 		expr, _ := buildConstraint(f)
 		if expr == nil {
 			return
 		}
 		var out []string
 		for _, p := range platforms {
-			if !p.matches(expr) {
+			switch {
+			case !p.matches(expr, true):
 				out = append(out, p.String())
+			case !p.matches(expr, false):
+				out = append(out, p.String()+" without cgo")
 			}
 		}
 		if len(out) == 0 {
@@ -100,7 +112,7 @@ func (c *checker) checkPlatforms() {
 		}
 		c.excluded[name] = true
 		where := "on " + strings.Join(out, ", ")
-		if len(out) == len(platforms) {
+		if len(out) == len(platforms) && !strings.Contains(out[0], " ") {
 			where = "on every platform"
 		}
 		c.warn(f.Package, "tool file excluded by build constraints %s: a tool must build on every platform; move platform code into a helper file", where)
@@ -114,7 +126,7 @@ func (c *checker) checkPlatforms() {
 		if !IsToolFile(filepath.Base(name)) {
 			continue
 		}
-		f, err := parser.ParseFile(c.p.Fset, name, nil, parser.PackageClauseOnly|parser.ParseComments)
+		f, err := parser.ParseFile(c.p.Fset, name, nil, parser.ImportsOnly|parser.ParseComments)
 		if err != nil {
 			continue // the compiler reports it where the file is compiled
 		}

@@ -85,6 +85,10 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
 			return nil
 		}
+		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
+			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
+			return nil
+		}
 		if !n.Obj().Exported() && n.Obj().Pkg() != nil && !d.lenient {
 			d.warn(d.at, "type %s is unexported: the generated registry, in another package, cannot name it; export it", n.Obj().Name())
 			return nil
