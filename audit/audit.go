@@ -186,6 +186,9 @@ func (g *graph) finding(n *node, b int, pkg string) Finding {
 		} else if i+1 < len(steps) && steps[i+1].n.fn != nil {
 			st.Pos = g.prog.Fset.Position(steps[i+1].n.fn.Pos())
 		}
+		if g.generated[st.Pos.Filename] {
+			st.Pos = token.Position{} // cgo's code, in the build cache
+		}
 		f.Steps = append(f.Steps, st)
 	}
 	if len(f.Steps) > 0 {

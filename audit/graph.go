@@ -70,6 +70,14 @@ type graph struct {
 	// have is one the summary cannot speak for, and counts as Unsafe
 	// (see foreign).
 	host map[string]*types.Package
+	// generated holds the files cgo wrote (in the build cache) for the
+	// non-standard code. Their lines that come from a source file say so
+	// (//line), and a position there is the source's; a position still
+	// in a generated file is cgo's own code, whose conversions through
+	// unsafe.Pointer (the addresses of the C functions, taken at start)
+	// are not the program's. A call into C stays Unsafe: it reaches
+	// runtime.cgocall, which has no Go body.
+	generated map[string]bool
 	// dyn resolves dynamic calls of non-standard code (VTA); nil in
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
@@ -313,7 +321,7 @@ func (g *graph) scan(n *node) {
 			case *ssa.MakeInterface:
 				g.methodEdges(n, instr.X.Type(), instr.Pos(), !std)
 			case *ssa.Convert:
-				if !std && (isUnsafePointer(instr.Type()) || isUnsafePointer(instr.X.Type())) {
+				if !std && (isUnsafePointer(instr.Type()) || isUnsafePointer(instr.X.Type())) && !g.generated[g.prog.Fset.Position(instr.Pos()).Filename] {
 					n.out = append(n.out, edge{g.pseudo("unsafe.Pointer", tool.Unsafe, "conversion through unsafe.Pointer"), instr.Pos()})
 				}
 			}

@@ -29,6 +29,9 @@ type loaded struct {
 	// host is the host's standard library, by path, when the program is
 	// built for another platform; see onHost.
 	host map[string]*types.Package
+	// generated holds the files cgo wrote for the program; see
+	// graph.generated.
+	generated map[string]bool
 }
 
 // loadProgram loads the package in dir and everything it imports, as
@@ -36,10 +39,13 @@ type loaded struct {
 // (no C cross-compiler is needed) and host holds the host's standard
 // library, for the functions the summary cannot speak for.
 func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error) {
-	var env []string // the host's
+	// The platform is set whatever GOOS and GOARCH say: the summary is
+	// the host's.
+	env := append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch)
+	hostEnv := append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
 	if cross {
-		env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+		env = append(env, "CGO_ENABLED=0")
 	}
 	meta, err := packages.Load(&packages.Config{
 		Context: ctx,
@@ -84,11 +90,11 @@ func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error)
 			byPath[path] = p
 		}
 	}
-	l := &loaded{fset: token.NewFileSet()}
+	l := &loaded{fset: token.NewFileSet(), generated: map[string]bool{}}
 	if cross {
 		l.host = map[string]*types.Package{}
 		if len(stdPaths) > 0 {
-			host, err := loadStd(ctx, dir, nil, stdPaths)
+			host, err := loadStd(ctx, dir, hostEnv, stdPaths)
 			if err != nil {
 				return nil, err
 			}
@@ -127,6 +133,11 @@ func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error)
 		files := p.CompiledGoFiles
 		if len(files) == 0 {
 			files = p.GoFiles
+		}
+		for _, name := range files {
+			if !slices.Contains(p.GoFiles, name) {
+				l.generated[name] = true // by cgo, in the build cache
+			}
 		}
 		var syntax []*ast.File
 		for _, name := range files {
@@ -263,6 +274,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g := newGraph(l.prog)
 	g.summary = sum
 	g.host = l.host
+	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.bySig = map[string][]*ssa.Function{}
 	seen := map[*ssa.Function]bool{}
