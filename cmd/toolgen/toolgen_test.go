@@ -50,61 +50,103 @@ func toolNames(ts []*toolInfo) []string {
 	return out
 }
 
-// TestGolden generates the registry of testdata/mod/good, which uses every
-// feature of the convention, and compares it with the committed file.
+// TestGolden generates the registries of the test module's cases and
+// compares each with its committed zz_registry_gen.go: good uses every
+// feature of the convention, found holds the cases the invariant test and
+// the issue reports found, cgo calls C from a helper file.
 func TestGolden(t *testing.T) {
-	t.Parallel()
-	base := filepath.Join(mod(t), "good")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Warnings) > 0 {
-		t.Errorf("unexpected warnings:\n%s", strings.Join(warningLines(res.Warnings), "\n"))
-	}
-	golden := filepath.Join(base, "zz_registry_gen.go")
-	if *update {
-		if err := os.WriteFile(golden, res.Source, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
-		t.Errorf("generated registry differs from %s (-want +got):\n%s", golden, diff)
-	}
-	if !bytes.HasPrefix(res.Source, []byte("// "+header+"\n")) {
-		t.Errorf("generated file does not start with the header %q", header)
-	}
-	if diff := cmp.Diff([]string{"echo", "find"}, toolNames(res.Tools)); diff != "" {
-		t.Errorf("tools (-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		dir   string
+		tools []string
+	}{
+		{"good", []string{"echo", "find"}},
+		{"found", []string{"anyres", "bytes", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid"}},
+		{"cgo", []string{"pid"}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			t.Parallel()
+			base := filepath.Join(mod(t), tc.dir)
+			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.dir == "good" && len(res.Warnings) > 0 {
+				t.Errorf("unexpected warnings:\n%s", strings.Join(warningLines(res.Warnings), "\n"))
+			}
+			golden := filepath.Join(base, "zz_registry_gen.go")
+			if *update {
+				if err := os.WriteFile(golden, res.Source, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
+				t.Errorf("generated registry differs from %s (-want +got):\n%s", golden, diff)
+			}
+			if !bytes.HasPrefix(res.Source, []byte("// "+header+"\n")) {
+				t.Errorf("generated file does not start with the header %q", header)
+			}
+			if diff := cmp.Diff(tc.tools, toolNames(res.Tools)); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
-// TestWarnings checks a tool package that breaks the convention once per
-// file: every violation is reported with its position, and the tools of
-// the good files are still generated.
+// TestGoldenBuilds builds the golden registries with the go command.
+func TestGoldenBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build; skipped with -short")
+	}
+	dir := testModule(t)
+	pkgs := []string{"./good/...", "./found/..."}
+	if _, err := exec.LookPath("gcc"); err == nil {
+		pkgs = append(pkgs, "./cgo/...")
+	} else {
+		t.Log("no gcc: the cgo case is not built")
+	}
+	cmd := exec.Command("go", append([]string{"build"}, pkgs...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+}
+
+// TestWarnings checks tool packages that break the convention: every
+// violation is reported with its position, and the tools of the good files
+// are still generated. bad breaks it once per file; found and cgo hold the
+// cases found since.
 func TestWarnings(t *testing.T) {
-	t.Parallel()
-	base := filepath.Join(mod(t), "bad")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantFile := filepath.Join(base, "want_warnings.txt")
-	got := warningLines(res.Warnings)
-	if *update {
-		if err := os.WriteFile(wantFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if diff := cmp.Diff(readLines(t, wantFile), got); diff != "" {
-		t.Errorf("warnings (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(readLines(t, filepath.Join(base, "want_tools.txt")), toolNames(res.Tools)); diff != "" {
-		t.Errorf("generated tools (-want +got):\n%s", diff)
+	for _, dir := range []string{"bad", "found", "cgo"} {
+		t.Run(dir, func(t *testing.T) {
+			t.Parallel()
+			base := filepath.Join(mod(t), dir)
+			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantFile := filepath.Join(base, "want_warnings.txt")
+			got := warningLines(res.Warnings)
+			toolsFile := filepath.Join(base, "want_tools.txt")
+			if *update {
+				if err := os.WriteFile(wantFile, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(toolsFile, []byte(strings.Join(toolNames(res.Tools), "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(readLines(t, wantFile), got); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(readLines(t, toolsFile), toolNames(res.Tools)); diff != "" {
+				t.Errorf("generated tools (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
@@ -358,5 +400,82 @@ func TestProbes(t *testing.T) {
 		if tl.Reaches&^tl.Capabilities != 0 {
 			t.Errorf("tool %s is generated with capabilities %b but reaches %b", tl.ID, tl.Capabilities, tl.Reaches)
 		}
+	}
+}
+
+// TestHostIndependent generates this repository's registry as if the
+// go command targeted other platforms: the file must not change, since
+// tools are judged on every supported platform whatever the host.
+func TestHostIndependent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the standard library for other platforms; skipped with -short")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(root, "zz_registry_gen.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]string{{"windows", "amd64"}, {"darwin", "arm64"}} {
+		t.Run(p[0]+"_"+p[1], func(t *testing.T) {
+			t.Setenv("GOOS", p[0])
+			t.Setenv("GOARCH", p[1])
+			res, err := generate(root, "toolbox", "zz_registry_gen.go", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
+				t.Errorf("with GOOS=%s GOARCH=%s the registry differs (-committed +generated):\n%s", p[0], p[1], diff)
+			}
+		})
+	}
+}
+
+// TestUsage checks the manual, a missing tool package directory, and that
+// notes do not fail -check.
+func TestUsage(t *testing.T) {
+	dir := testModule(t)
+	code, stderr := runToolgen(t, filepath.Join(dir, "good"), "-h")
+	if code != 0 || !strings.Contains(stderr, "Exit status:") || !strings.Contains(stderr, "-platforms") || !strings.Contains(stderr, "Writing a tool") {
+		t.Errorf("-h: exit %d, stderr:\n%s\nwant exit 0 and the manual: flags, exit status, where the convention is described", code, stderr)
+	}
+	code, stderr = runToolgen(t, filepath.Join(dir, "good"), "-dir", "nosuch")
+	if code != 1 || !strings.Contains(stderr, "tool package directory nosuch does not exist") || strings.Contains(stderr, "fork/exec") {
+		t.Errorf("-dir nosuch: exit %d, stderr %q; want exit 1 and a message naming the directory", code, stderr)
+	}
+	code, stderr = runToolgen(t, filepath.Join(dir, "good"), "-platforms", "linux")
+	if code != 2 {
+		t.Errorf("-platforms linux: exit %d, stderr %q; want 2", code, stderr)
+	}
+	// A note alone does not fail -check.
+	good := filepath.Join(dir, "good")
+	note := `package toolbox
+
+import (
+	"context"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// Near is a tool in a helper file.
+type Near struct{}
+
+// NearArgs are empty.
+type NearArgs struct{}
+
+// Definition describes near.
+func (Near) Definition() tool.Definition { return tool.Definition{ID: "near", Description: "x"} }
+
+// Execute does nothing.
+func (Near) Execute(ctx context.Context, args NearArgs) (string, error) { return "", nil }
+`
+	if err := os.WriteFile(filepath.Join(good, "toolbox", "near-tool.go"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr = runToolgen(t, good, "-check")
+	if code != 0 || !strings.Contains(stderr, "toolbox/near-tool.go:10:6: note: Near looks like a tool") || !strings.Contains(stderr, "rename the file near_tool.go") {
+		t.Errorf("-check with a note: exit %d, stderr %q; want exit 0 and the note", code, stderr)
 	}
 }
