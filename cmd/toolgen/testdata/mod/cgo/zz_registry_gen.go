@@ -7,17 +7,18 @@ import (
 	"encoding/json"
 	"example.com/tools/cgo/toolbox"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"time"
 )
 
 // Toolbox returns a registry of the 1 tools of package example.com/tools/cgo/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init, and Toolbox only allocates the Registry.
-func Toolbox() *toolreg.Registry {
-	return toolreg.New(&toolreg.Table{
+// runs at init. registry.New checks the table; a generated one always passes, so
+// only a hand-edited file can make Toolbox panic.
+func Toolbox() *registry.Registry {
+	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
 		Specs:   genSpecs[:],
@@ -38,7 +39,7 @@ var (
 	} = &genToolPID
 )
 
-var genEntries = [...]toolreg.Entry{{
+var genEntries = [...]registry.Entry{{
 	Capabilities: tool.Unsafe,
 	Check:        genCheckPID,
 	Description:  "The process id of the agent.",
@@ -102,7 +103,7 @@ const genSchemaPID = `{"type":"object","properties":{},"additionalProperties":fa
 func genInvokePID(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.PIDArgs
 	if err := genDecodePID(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genToolPID.Execute(ctx, args)
 }
@@ -111,7 +112,7 @@ func genInvokePID(ctx context.Context, data []byte) (string, error) {
 func genCheckPID(data []byte) error {
 	var args toolbox.PIDArgs
 	if err := genDecodePID(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }

@@ -7,17 +7,18 @@ import (
 	"encoding/json"
 	"example.com/tools/found/toolbox"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/jsonarg"
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"time"
 )
 
 // Toolbox returns a registry of the 9 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init, and Toolbox only allocates the Registry.
-func Toolbox() *toolreg.Registry {
-	return toolreg.New(&toolreg.Table{
+// runs at init. registry.New checks the table; a generated one always passes, so
+// only a hand-edited file can make Toolbox panic.
+func Toolbox() *registry.Registry {
+	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
 		Specs:   genSpecs[:],
@@ -78,7 +79,7 @@ var (
 	} = &genToolUUID
 )
 
-var genEntries = [...]toolreg.Entry{{
+var genEntries = [...]registry.Entry{{
 	Check:       genCheckAnyRes,
 	Description: "Case anyres.",
 	File:        "found/toolbox/anyres_tool.go",
@@ -268,20 +269,20 @@ const genSchemaAnyRes = `{"type":"object","properties":{},"additionalProperties"
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.AnyResArgs
 	if err := genDecodeAnyRes(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolAnyRes.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckAnyRes decodes and checks the arguments of anyres without running it.
 func genCheckAnyRes(data []byte) error {
 	var args toolbox.AnyResArgs
 	if err := genDecodeAnyRes(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -316,20 +317,20 @@ const genSchemaBytes = `{"type":"object","properties":{},"additionalProperties":
 func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.BytesArgs
 	if err := genDecodeBytes(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolBytes.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckBytes decodes and checks the arguments of bytes without running it.
 func genCheckBytes(data []byte) error {
 	var args toolbox.BytesArgs
 	if err := genDecodeBytes(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -364,7 +365,7 @@ const genSchemaEntries = `{"type":"object","properties":{},"additionalProperties
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EntriesArgs
 	if err := genDecodeEntries(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genToolEntries.Execute(ctx, args)
 }
@@ -373,7 +374,7 @@ func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 func genCheckEntries(data []byte) error {
 	var args toolbox.EntriesArgs
 	if err := genDecodeEntries(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -408,20 +409,20 @@ const genSchemaInts = `{"type":"object","properties":{},"additionalProperties":f
 func genInvokeInts(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.IntsArgs
 	if err := genDecodeInts(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolInts.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckInts decodes and checks the arguments of ints without running it.
 func genCheckInts(data []byte) error {
 	var args toolbox.IntsArgs
 	if err := genDecodeInts(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -456,7 +457,7 @@ const genSchemaInvokeEntries = `{"type":"object","properties":{},"additionalProp
 func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.InvokeEntriesArgs
 	if err := genDecodeInvokeEntries(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genToolInvokeEntries.Execute(ctx, args)
 }
@@ -465,7 +466,7 @@ func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 func genCheckInvokeEntries(data []byte) error {
 	var args toolbox.InvokeEntriesArgs
 	if err := genDecodeInvokeEntries(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -500,20 +501,20 @@ const genSchemaKeys = `{"type":"object","properties":{},"additionalProperties":f
 func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.KeysArgs
 	if err := genDecodeKeys(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolKeys.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckKeys decodes and checks the arguments of keys without running it.
 func genCheckKeys(data []byte) error {
 	var args toolbox.KeysArgs
 	if err := genDecodeKeys(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -548,20 +549,20 @@ const genSchemaObj = `{"type":"object","properties":{},"additionalProperties":fa
 func genInvokeObj(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.ObjArgs
 	if err := genDecodeObj(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolObj.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckObj decodes and checks the arguments of obj without running it.
 func genCheckObj(data []byte) error {
 	var args toolbox.ObjArgs
 	if err := genDecodeObj(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -596,20 +597,20 @@ const genSchemaStrs = `{"type":"object","properties":{},"additionalProperties":f
 func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.StrsArgs
 	if err := genDecodeStrs(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	res, err := genToolStrs.Execute(ctx, args)
 	if err != nil {
 		return "", err
 	}
-	return toolreg.EncodeResult(res)
+	return registry.EncodeResult(res)
 }
 
 // genCheckStrs decodes and checks the arguments of strs without running it.
 func genCheckStrs(data []byte) error {
 	var args toolbox.StrsArgs
 	if err := genDecodeStrs(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
@@ -644,7 +645,7 @@ const genSchemaUUID = `{"type":"object","properties":{},"additionalProperties":f
 func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.UUIDArgs
 	if err := genDecodeUUID(data, &args); err != nil {
-		return "", toolreg.ArgumentError(err)
+		return "", registry.ArgumentError(err)
 	}
 	return genToolUUID.Execute(ctx, args)
 }
@@ -653,7 +654,7 @@ func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 func genCheckUUID(data []byte) error {
 	var args toolbox.UUIDArgs
 	if err := genDecodeUUID(data, &args); err != nil {
-		return toolreg.ArgumentError(err)
+		return registry.ArgumentError(err)
 	}
 	return nil
 }
