@@ -34,25 +34,16 @@ type auditState struct {
 	err    error
 }
 
-// runAudit audits every type of the tool package with an Execute
-// method, once per build configuration, as built for the configuration's
-// load platform.
+// runAudit audits the tools that passed the convention checks (c.tools)
+// and the start-up code, once per build configuration, as built for the
+// configuration's load platform.
 func (c *checker) runAudit() (*audit.Report, error) {
 	if c.caps != nil {
 		return c.caps.report, c.caps.err
 	}
 	var names []string
-	scope := c.pkg.Types.Scope()
-	for _, name := range scope.Names() {
-		tn, ok := scope.Lookup(name).(*types.TypeName)
-		if !ok || !tn.Exported() {
-			continue
-		}
-		if types.NewMethodSet(types.NewPointer(tn.Type())).Lookup(tn.Pkg(), "Execute") != nil {
-			if _, isIface := tn.Type().Underlying().(*types.Interface); !isIface {
-				names = append(names, name)
-			}
-		}
+	for _, t := range c.tools {
+		names = append(names, t.TypeName)
 	}
 	rep, err := audit.AnalyzeFor(context.Background(), c.dir, c.platform.GOOS, c.platform.GOARCH, names)
 	if err != nil {

@@ -227,6 +227,9 @@ func checkConfig(pkg *packages.Package, dir string, cf config, base string, plat
 		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note})
 	}
 	c := &checker{pkg: pkg, dir: dir, platform: cf.load, base: base, out: out}
+	for _, f := range res.Tools {
+		c.tools = append(c.tools, f.Tool)
+	}
 	var tools []*toolInfo
 	for _, f := range res.Tools {
 		if c.auditTool(f.Tool, f.Execute) {
@@ -247,6 +250,7 @@ type checker struct {
 	platform toolcheck.Platform // the platform the audit loads the program for
 	base     string
 	out      *toolPackage
+	tools    []*toolInfo // the tools that pass the convention checks
 	caps     *auditState // the capability audit; see runAudit
 	// bad is set when the tool being audited has a warning.
 	bad bool
