@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/toolreg/toolreg/audit"
@@ -78,14 +77,7 @@ func (c *checker) checkCapabilities(t *toolInfo, exe *types.Func) {
 		return
 	}
 	t.Reaches = uint64(res.Reaches)
-	for _, p := range c.explain(res) { // the union over the configurations
-		if !slices.Contains(c.out.Explain[t.ID], p) {
-			c.out.Explain[t.ID] = append(c.out.Explain[t.ID], p)
-		}
-	}
-	if c.out.Explain[t.ID] == nil {
-		c.out.Explain[t.ID] = []string{}
-	}
+	c.out.Explain[t.ID] = c.explain(res)
 	for _, f := range res.Findings {
 		if t.Capabilities&uint64(f.Cap) != 0 {
 			continue

@@ -195,13 +195,39 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		return nil, err
 	}
 	out := &toolPackage{Path: pkg.PkgPath, ModulePath: pkg.Module.Path, ModuleDir: pkg.Module.Dir, Explain: map[string][]string{}}
-	var perConfig [][]*toolInfo
+	// The configurations are checked and audited side by side, each into
+	// a toolPackage of its own, and their findings joined in order.
+	type checked struct {
+		tp    *toolPackage
+		tools []*toolInfo
+		err   error
+	}
+	done := make([]checked, len(outs))
 	for i, o := range outs {
-		tools, err := checkConfig(o.pkg, dir, configs[i], base, platforms, out)
-		if err != nil {
-			return nil, err
+		wg.Go(func() {
+			tp := &toolPackage{Explain: map[string][]string{}}
+			tools, err := checkConfig(o.pkg, dir, configs[i], base, platforms, tp)
+			done[i] = checked{tp, tools, err}
+		})
+	}
+	wg.Wait()
+	var perConfig [][]*toolInfo
+	for _, d := range done {
+		if d.err != nil {
+			return nil, d.err
 		}
-		perConfig = append(perConfig, tools)
+		out.Warnings = append(out.Warnings, d.tp.Warnings...)
+		for _, id := range slices.Sorted(maps.Keys(d.tp.Explain)) {
+			for _, p := range d.tp.Explain[id] { // the union over the configurations
+				if !slices.Contains(out.Explain[id], p) {
+					out.Explain[id] = append(out.Explain[id], p)
+				}
+			}
+			if out.Explain[id] == nil {
+				out.Explain[id] = []string{}
+			}
+		}
+		perConfig = append(perConfig, d.tools)
 	}
 	merge(out, perConfig, configs, base)
 	for _, t := range out.Tools {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -477,5 +478,28 @@ func (Near) Execute(ctx context.Context, args NearArgs) (string, error) { return
 	code, stderr = runToolgen(t, good, "-check")
 	if code != 0 || !strings.Contains(stderr, "toolbox/near-tool.go:10:6: note: Near looks like a tool") || !strings.Contains(stderr, "rename the file near_tool.go") {
 		t.Errorf("-check with a note: exit %d, stderr %q; want exit 0 and the note", code, stderr)
+	}
+}
+
+// TestExplainUnion checks that the audit runs on each build
+// configuration: disk_usage's helper is one file per platform, and the
+// paths -explain prints go through the darwin and the linux one.
+func TestExplainUnion(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate(root, "toolbox", "zz_registry_gen.go", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, ok := res.Explain["disk_usage"]
+	if !ok {
+		t.Fatal("disk_usage was not audited")
+	}
+	for _, file := range []string{"toolbox/diskusage_darwin.go", "toolbox/diskusage_linux.go"} {
+		if !slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, file) }) {
+			t.Errorf("no path of disk_usage goes through %s; paths:\n%s", file, strings.Join(paths, "\n"))
+		}
 	}
 }
