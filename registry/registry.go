@@ -14,6 +14,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -261,16 +262,7 @@ func checkEntry(e *Entry, local bool) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %s", cmpOr(e.Name, e.ID, "unnamed tool"), strings.Join(problems, "; "))
-}
-
-func cmpOr(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return fmt.Errorf("%s: %s", cmp.Or(e.Name, e.ID, "unnamed tool"), strings.Join(problems, "; "))
 }
 
 // MustNew is New for tables known to be valid, such as generated ones: it

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,19 +101,10 @@ func (r *runner) run(j *job) {
 	returned = true
 }
 
-// recycle returns j to the pool, emptied.
+// recycle returns j, whose answer nobody took, to the pool.
 func (r *runner) recycle(j *job) {
 	<-j.answer
-	select {
-	case <-j.expired:
-	default:
-	}
-	j.invoke = nil
-	if cap(j.args) > maxKeptArgs {
-		j.args = nil
-	}
-	j.args = j.args[:0]
-	r.jobs.Put(j)
+	r.recycleAnswered(j)
 }
 
 // call runs invoke with args under parent, ending it after timeout. It
@@ -145,7 +137,7 @@ func (r *runner) call(parent context.Context, timeout time.Duration, invoke func
 				continue
 			}
 		case <-parent.Done():
-			c.cancel(parent.Err(), cmpErr(context.Cause(parent), parent.Err()))
+			c.cancel(parent.Err(), cmp.Or(context.Cause(parent), parent.Err()))
 		}
 		// The call ran out of time. The tool may have answered at the
 		// same moment: prefer its answer.
@@ -286,11 +278,4 @@ func (c *callCtx) abandoned() bool {
 	}
 	c.state = 1
 	return false
-}
-
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
 }
