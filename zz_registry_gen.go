@@ -8,6 +8,7 @@ import (
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/skill"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 	"time"
@@ -767,3 +768,111 @@ func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
 	}
 	return d.End()
 }
+
+// Skills returns the 2 skills of directory skills, read from their SKILL.md files
+// and checked at generate time. Their text is compiled in: nothing is read from
+// disk. skill.MustNewSet checks the table; a generated one always passes.
+func Skills() *skill.Set {
+	return skill.MustNewSet(genSkills[:]...)
+}
+
+// genSkills are the skills, sorted by name.
+var genSkills = [...]skill.Skill{{
+	AllowedTools: []string{"disk_usage", "calculator"},
+	Body: `# Disk triage
+
+Answer with numbers from ` + "`" + `disk_usage` + "`" + `, never from memory or guesses.
+
+1. Call ` + "`" + `disk_usage` + "`" + ` for ` + "`" + `/` + "`" + `. If the user named a path or a mount point
+   (` + "`" + `/home` + "`" + `, ` + "`" + `/var` + "`" + `, ` + "`" + `/data` + "`" + `, ` + "`" + `D:\` + "`" + `), call it for that one too, in the same
+   turn.
+2. Judge each filesystem by ` + "`" + `used_percent` + "`" + ` and ` + "`" + `free_gb` + "`" + `:
+   - below 80 % used: fine; say so in one line;
+   - 80 to 95 %: getting full; say how many GB are left;
+   - above 95 %, or less than 2 GB free: urgent.
+3. If the user wants to store something of a known size, use ` + "`" + `calculator` + "`" + ` to
+   compare it with ` + "`" + `free_gb` + "`" + `, and keep 10 % of the total free as headroom.
+4. For a filesystem that is getting full or urgent, give the first steps of
+   the [cleanup checklist](references/cleanup.md): the commands the user can
+   run to see where the space went, and the safe things to delete. You
+   cannot run them: say which to run, and ask for their output if the user
+   wants a closer look.
+
+Keep the answer short: one line per filesystem (mount point, used percent,
+free GB, verdict), then the advice, if any.
+`,
+	Description: "Find out how full the disks are and what to do about a disk that is filling up. Use it when the user asks about disk space, a full disk, \"no space left on device\", or whether there is room for something.",
+	Files: map[string]string{"references/cleanup.md": `# Cleanup checklist
+
+Where did the space go? Commands for the user to run (they only read):
+
+- Linux and macOS: ` + "`" + `du -xh --max-depth=1 / 2>/dev/null | sort -h | tail -15` + "`" + `
+  (macOS: ` + "`" + `du -xh -d 1 /` + "`" + `), then the same on the largest directory.
+- Linux, big files: ` + "`" + `find / -xdev -type f -size +500M -exec ls -lh {} + 2>/dev/null` + "`" + `
+- Windows: Settings > System > Storage, or ` + "`" + `Get-PSDrive -PSProvider FileSystem` + "`" + `
+  in PowerShell.
+
+Usually safe to clean, largest first:
+
+1. Package caches: ` + "`" + `apt-get clean` + "`" + `, ` + "`" + `dnf clean all` + "`" + `, ` + "`" + `brew cleanup` + "`" + `,
+   ` + "`" + `go clean -cache` + "`" + `, ` + "`" + `npm cache clean --force` + "`" + `, ` + "`" + `pip cache purge` + "`" + `.
+2. Container images and build cache: ` + "`" + `docker system df` + "`" + `, then
+   ` + "`" + `docker system prune` + "`" + ` (asks first; add ` + "`" + `-a` + "`" + ` only if no image is needed).
+3. Old logs: ` + "`" + `journalctl --vacuum-size=500M` + "`" + `; rotated files in ` + "`" + `/var/log` + "`" + `
+   ending in ` + "`" + `.gz` + "`" + ` or ` + "`" + `.1` + "`" + `.
+4. The user's own downloads and trash.
+
+Never suggest deleting system directories, databases, or files the user has
+not looked at; say what each command removes before they run it.
+`},
+	License:  "Apache-2.0",
+	Metadata: map[string]string{"version": "1.0"},
+	Name:     "disk-triage",
+	Source:   "skills/disk-triage/SKILL.md",
+}, {
+	AllowedTools: []string{"web_search", "word_count", "now"},
+	Body: `# Research brief
+
+A brief answers one question in at most 250 words (or the length the user
+asked for), with numbered sources. Work in this order:
+
+1. Restate the question in one line. If it depends on the date ("latest",
+   "this year"), call ` + "`" + `now` + "`" + ` first.
+2. Call ` + "`" + `web_search` + "`" + ` two or three times, with different wordings, in the
+   same turn; ask for 5 results each. Prefer primary sources (the project,
+   the agency, the paper) over reposts.
+3. Keep only what two sources agree on, or what one primary source says;
+   note disagreements instead of picking a side.
+4. Write the brief in the shape of the [template](references/template.md).
+   Cite each claim with the number of its source, like [1].
+5. Call ` + "`" + `word_count` + "`" + ` on the brief. If it is over the limit, cut and count
+   again; never pad it to reach the limit.
+
+Say plainly when the searches found too little to answer; do not fill the
+gap from memory.
+`,
+	Description: "Write a short, sourced research brief on a question, from a few web searches, within a word limit. Use it when the user asks to research, look into, or summarize what is known about a topic, with sources.",
+	Files: map[string]string{"references/template.md": `# Template of a research brief
+
+**Question:** the question, in one line.
+
+**Answer:** two or three sentences that answer it, with citations [1].
+
+**Details:**
+
+- one point per line, each with its citation [2];
+- disagreements between sources, if any, named as such;
+- what is not known, or could not be found.
+
+**Sources:**
+
+1. Title: https://example.org/page (publisher, date if given)
+2. …
+
+*N words, searched on YYYY-MM-DD.*
+`},
+	License:  "Apache-2.0",
+	Metadata: map[string]string{"version": "1.0"},
+	Name:     "research-brief",
+	Source:   "skills/research-brief/SKILL.md",
+}}

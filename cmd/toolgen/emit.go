@@ -101,6 +101,7 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 		f.Line()
 		emitDecode(f, t)
 	}
+	emitSkills(f, tp.Skills)
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

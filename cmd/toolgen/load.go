@@ -51,6 +51,7 @@ type toolPackage struct {
 	Tools      []*toolInfo // sorted by name
 	Warnings   []diagnostic
 	Explain    map[string][]string // by tool id: every capability's call paths
+	Skills     *skillTable         // nil without a skills directory
 }
 
 // warnings counts the diagnostics that are not notes.

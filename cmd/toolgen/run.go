@@ -151,6 +151,9 @@ func generate(base, dir, out string, platforms []toolcheck.Platform) (*result, e
 		path += "/" + filepath.ToSlash(rel)
 	}
 	importable(tp, path)
+	if err := addSkills(tp, base, filepath.Join(filepath.Dir(out), skillsDir)); err != nil {
+		return nil, err
+	}
 	src, err := emit(path, name, tp)
 	if err != nil {
 		return nil, err
