@@ -47,9 +47,10 @@ func (l *skillLoader) links(body string, bodyLine int, files map[string]string) 
 			l.checkLink(text[m[1]:], line, m[1]+1, files)
 			continue
 		}
+		open := 0 // unmatched '[' before j
 		for j := 0; j < len(text); j++ {
-			switch {
-			case text[j] == '`':
+			switch c := text[j]; {
+			case c == '`':
 				n := len(text[j:]) - len(strings.TrimLeft(text[j:], "`"))
 				end := strings.Index(text[j+n:], text[j:j+n])
 				if end < 0 {
@@ -57,11 +58,16 @@ func (l *skillLoader) links(body string, bodyLine int, files map[string]string) 
 					continue
 				}
 				j += n + end + n - 1
-			case text[j] == '\\':
+			case c == '\\':
 				j++
-			case strings.HasPrefix(text[j:], "]("):
-				l.checkLink(text[j+2:], line, j+3, files)
-				j++
+			case c == '[':
+				open++
+			case c == ']' && open > 0:
+				open--
+				if strings.HasPrefix(text[j:], "](") {
+					l.checkLink(text[j+2:], line, j+3, files)
+					j++
+				}
 			}
 		}
 	}
