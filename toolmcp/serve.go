@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/skill"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -35,6 +36,10 @@ type ServerOptions struct {
 	// destructive, idempotent, open-world hints), or nil for none;
 	// Annotations, from the capability audit, when nil.
 	Annotate func(e registry.Entry) *mcp.ToolAnnotations
+	// Skills are served as prompts, one per skill: prompts/list gives
+	// their names and descriptions, prompts/get a skill's body as a user
+	// message. None when nil.
+	Skills *skill.Set
 }
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
@@ -62,7 +67,7 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		Logger:       o.Logger,
 		// Tools even when none is selected; the list never changes, and
 		// no logs are sent to clients.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: capabilities(o.Skills),
 	})
 	for _, e := range reg.Tools() {
 		t, out, err := mcpTool(&e, &o)
@@ -71,7 +76,36 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		}
 		srv.AddTool(t, handler(reg, e.Name, out, o.Logger))
 	}
+	for _, k := range o.Skills.List() {
+		srv.AddPrompt(&mcp.Prompt{Name: k.Name, Description: k.Description}, prompt(k, o.Logger))
+	}
 	return srv, nil
+}
+
+// capabilities are what the server offers: tools, even when none is
+// selected (the list never changes, and no logs are sent to clients), and
+// prompts when there are skills.
+func capabilities(skills *skill.Set) *mcp.ServerCapabilities {
+	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	if skills.Len() > 0 {
+		c.Prompts = &mcp.PromptCapabilities{}
+	}
+	return c
+}
+
+// prompt returns the prompts/get handler of a skill: its body, as one user
+// message. The skill takes no arguments.
+func prompt(k skill.Skill, logger *slog.Logger) mcp.PromptHandler {
+	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		if len(req.Params.Arguments) > 0 {
+			return nil, fmt.Errorf("prompt %s takes no arguments", k.Name)
+		}
+		logger.DebugContext(ctx, "mcp: prompt", "skill", k.Name)
+		return &mcp.GetPromptResult{
+			Description: k.Description,
+			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: k.Body}}},
+		}, nil
+	}
 }
 
 // mcpTool returns the MCP description of e and the shape of its structured

@@ -14,7 +14,7 @@ import (
 )
 
 // commands are the subcommands; any other first argument starts a question.
-var commands = []string{"tools", "call", "mcp", "log", "help"}
+var commands = []string{"tools", "call", "skills", "mcp", "log", "help"}
 
 // flagGroups orders the global flags of -h by what they are about. Every
 // global flag is in exactly one group (TestFlagGroups).
@@ -182,7 +182,7 @@ func (c *cli) runHelp(args []string) int {
 }
 
 // helpTopics are what agent help knows about; "" is the agent itself.
-var helpTopics = []string{"", "tools", "call", "mcp", "log", "help", "env", "providers"}
+var helpTopics = []string{"", "tools", "call", "skills", "mcp", "log", "help", "env", "providers"}
 
 const usageHead = `agent: a chat agent whose tools are compiled in.
 
@@ -193,9 +193,10 @@ usage:
   agent [flags]                   a conversation, on a terminal
   agent tools [-v] [-json] [NAME] list the tools, or show one (offline)
   agent call NAME 'JSON'|-        run one tool (offline)
+  agent skills [-v] [-json] [NAME] list the skills, or show one (offline)
   agent mcp [-http ADDR]          serve the tools over MCP
   agent log [-n N] [NUMBER]       list the kept conversations, or print one
-  agent help [TOPIC]              this text, or: chat, tools, call, mcp, log, env, providers
+  agent help [TOPIC]              this text, or: chat, tools, call, skills, mcp, log, env, providers
 
 Flags go before or after the command and the question; -- ends them.
 Without -provider or LLM_BASE_URL the agent talks to DeepSeek
@@ -217,10 +218,20 @@ reads them from stdin). Prints the tool's answer on stdout and exits 0, or
 prints its Error: on stderr and exits 1. Offline: no key needed. Tools that
 -tools, -disable or -deny leave out cannot be called.
 `,
+	"skills": `usage: agent skills [-v] [-json] [NAME]
+
+Lists the skills compiled into the agent (skills/<name>/SKILL.md, checked by
+go generate), with the first sentence of each description; -v adds each
+skill's source, allowed tools and files; -json prints them as JSON. With a
+NAME, shows that skill and its instructions. The model sees the names and
+descriptions in the description of the built-in use_skill tool, and loads a
+skill's instructions, or one of its files, by calling it; a skill's scripts
+are never run. agent mcp serves the skills as MCP prompts. Offline.
+`,
 	"mcp": `usage: agent mcp [-http ADDR [-token-file FILE]] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-net-allow list] [-v]
 
-Serves the selected tools to MCP clients over stdio, or over streamable HTTP
-with -http; -v logs calls, panics and timeouts on stderr.
+Serves the selected tools, and the compiled-in skills as prompts, to MCP
+clients over stdio, or over streamable HTTP with -http; -v logs calls, panics and timeouts on stderr.
 `,
 	"log": `usage: agent log [-n N] [NUMBER]
 
@@ -231,8 +242,8 @@ Conversations are kept as JSON lines in $XDG_STATE_HOME/toolreg/conversations
 `,
 	"help": `usage: agent help [TOPIC]
 
-Prints the help of the agent, or of one topic: chat, tools, call, mcp, log,
-env, providers.
+Prints the help of the agent, or of one topic: chat, tools, call, skills,
+mcp, log, env, providers.
 `,
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/toolmcp"
 )
 
@@ -49,7 +50,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
-	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger})
+	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: toolreg.Skills()})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1

@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
@@ -60,6 +59,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.runMCP(ctx, rest)
 	case "log":
 		return c.runLog(rest)
+	case "skills":
+		return c.runSkills(ctx, rest)
 	case "help":
 		return c.runHelp(rest)
 	}
@@ -174,7 +175,10 @@ func splitList(s string) []string {
 // with a message on warn. close ends the mounted servers' sessions.
 func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Logger) (reg *registry.Registry, close func(), err error) {
 	close = func() {}
-	local := toolreg.Toolbox()
+	local, err := compiledIn()
+	if err != nil {
+		return nil, close, err
+	}
 	var keep []string
 	if s.keep != "" {
 		// Given but naming nothing (",", " ") keeps nothing: a selection

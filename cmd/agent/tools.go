@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 
@@ -95,7 +95,7 @@ func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
 	if e.Server != "" {
 		fmt.Fprintf(w, "    server: %s, timeout: %s [remote, not audited: taken to have every capability: %s]\n", e.Server, e.Timeout, e.Capabilities)
 	} else {
-		fmt.Fprintf(w, "    id: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, e.File)
+		fmt.Fprintf(w, "    id: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, cmp.Or(e.File, "(built in)"))
 		fmt.Fprintf(w, "    capabilities: %s (found in its code: %s)\n", e.Capabilities, e.Reaches)
 		fmt.Fprintf(w, "    isolation: %s\n", isolation(mode, e))
 	}
@@ -277,7 +277,11 @@ func firstLine(s string) string {
 // missing explains why reg has no tool name: a compiled-in tool that the
 // selection leaves out, or no such tool.
 func (s *selection) missing(reg *registry.Registry, name string) string {
-	e, ok := toolreg.Toolbox().Lookup(name)
+	local, err := compiledIn()
+	if err != nil {
+		return err.Error()
+	}
+	e, ok := local.Lookup(name)
 	if !ok {
 		return fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(reg.Names(), ", "))
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
@@ -36,7 +35,12 @@ func runWorker(args []string, stderr io.Writer) int {
 		return 1
 	}
 	ctx := egress.WithPolicy(context.Background(), policy)
-	if err := sandbox.ServeRegistry(ctx, args, toolreg.Toolbox()); err != nil {
+	reg, err := compiledIn()
+	if err != nil {
+		fmt.Fprintf(stderr, "agent worker: %v\n", err)
+		return 1
+	}
+	if err := sandbox.ServeRegistry(ctx, args, reg); err != nil {
 		fmt.Fprintf(stderr, "agent worker: %v\n", err)
 		return 1
 	}
