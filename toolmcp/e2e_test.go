@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -35,6 +36,13 @@ type e2eReport struct {
 		IsError bool
 		Text    string
 	}
+	Prompts []struct {
+		Name, Description string
+	}
+	Prompt struct {
+		Name, Description, Role, Text string
+	}
+	UnknownPrompt string
 }
 
 // TestTypeScriptClient serves the test toolbox (internal/testbox) to the official
@@ -133,5 +141,24 @@ func checkReport(t *testing.T, rep *e2eReport) {
 	}
 	if !rep.Bad.IsError {
 		t.Errorf("bad arguments did not give isError: %q", rep.Bad.Text)
+	}
+	var prompts []string
+	for _, p := range rep.Prompts {
+		prompts = append(prompts, p.Name+": "+p.Description)
+	}
+	var wantPrompts []string
+	for _, k := range testSkills().List() {
+		wantPrompts = append(wantPrompts, k.Name+": "+k.Description)
+	}
+	if diff := cmp.Diff(wantPrompts, prompts); diff != "" {
+		t.Errorf("prompts/list (-want +got):\n%s", diff)
+	}
+	k, _ := testSkills().Get(rep.Prompt.Name)
+	wantPrompt := struct{ Name, Description, Role, Text string }{k.Name, k.Description, "user", k.Body}
+	if diff := cmp.Diff(wantPrompt, rep.Prompt); diff != "" {
+		t.Errorf("prompts/get (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(rep.UnknownPrompt, "no-such-skill") {
+		t.Errorf("prompts/get of an unknown prompt: %q, want an error naming it", rep.UnknownPrompt)
 	}
 }

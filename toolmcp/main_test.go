@@ -54,6 +54,7 @@ func TestMain(m *testing.M) {
 // structuredContent.
 func e2eServerOptions() *ServerOptions {
 	return &ServerOptions{
+		Skills: testSkills(),
 		Annotate: func(e registry.Entry) *mcp.ToolAnnotations {
 			if e.Name == "count" {
 				return &mcp.ToolAnnotations{ReadOnlyHint: true}

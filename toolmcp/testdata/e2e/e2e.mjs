@@ -7,7 +7,8 @@
 // It lists the tools, makes a good and a bad call of count (whose
 // outputSchema the client checks structuredContent against), checks what a
 // client alone can check, and prints a JSON report on stdout for the Go test
-// to compare. It exits 1 on any failure.
+// to compare. It also lists the prompts (the server's skills), gets one,
+// and asks for one that does not exist. It exits 1 on any failure.
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -50,6 +51,21 @@ async function main() {
     assert.equal(bad.isError, true, "bad arguments give isError");
     assert.match(bad.content[0].text, /^Error: count: bad arguments: /);
 
+    // Skills are prompts: listed with their descriptions, and prompts/get
+    // returns a skill's body as one user message.
+    const { prompts } = await client.listPrompts();
+    assert.ok(prompts.length > 0, "prompts are listed");
+    const got = await client.getPrompt({ name: prompts[0].name });
+    assert.equal(got.messages.length, 1, "one message");
+    assert.equal(got.messages[0].content.type, "text", "a text message");
+    let unknownPrompt = "";
+    try {
+      await client.getPrompt({ name: "no-such-skill" });
+    } catch (err) {
+      unknownPrompt = String(err?.message ?? err);
+    }
+    assert.ok(unknownPrompt, "an unknown prompt is an error");
+
     const report = {
       tools: tools.map((t) => ({
         name: t.name,
@@ -58,6 +74,14 @@ async function main() {
       })),
       good: { isError: good.isError ?? false, text: good.content[0].text, structuredContent: good.structuredContent },
       bad: { isError: bad.isError, text: bad.content[0].text },
+      prompts: prompts.map((p) => ({ name: p.name, description: p.description })),
+      prompt: {
+        name: prompts[0].name,
+        description: got.description,
+        role: got.messages[0].role,
+        text: got.messages[0].content.text,
+      },
+      unknownPrompt,
     };
     process.stdout.write(JSON.stringify(report) + "\n");
   } finally {
