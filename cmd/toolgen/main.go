@@ -33,6 +33,21 @@
 //	-platforms L    the GOOS/GOARCH list every tool must build on (default
 //	                darwin, linux and windows on amd64 and arm64)
 //
+// Skills: when a directory skills/ is beside the output file, each folder
+// skills/<name>/ with a SKILL.md (YAML front matter, then a Markdown body)
+// is a skill in the open Agent Skills format. toolgen checks it: name
+// equal to the folder's, 1 to 64 lowercase letters, digits and hyphens;
+// description present and at most 1,024 characters; license,
+// compatibility (at most 500), allowed-tools (tools of this registry, by
+// the name the model sees) and metadata (strings) optional; no other
+// field; every relative link in the body names a file of the folder,
+// without leaving it; no symbolic links; every file UTF-8 text; at most
+// 32 KiB of body, 64 KiB a file, 64 files and 512 KiB in all. It writes
+// the skills that pass into the output file as string constants, behind a
+// function Skills() *skill.Set; nothing is read from disk at run time.
+// Each problem is a warning at its line of SKILL.md, and that skill is
+// left out.
+//
 // Every mistake in a tool file is a warning on stderr,
 // path:line:col: message, in that tool's file; that tool is left out and
 // every other tool is generated. A note (path:line:col: note: ...) is
@@ -71,7 +86,13 @@ Flags:
 	                 and arm64)
 
 Each mistake in a tool file is a warning "path:line:col: message" in that
-tool's file; the tool is left out and the others are generated. Lines with
+tool's file; the tool is left out and the others are generated.
+
+Skills: each folder skills/<name>/ beside FILE with a SKILL.md (YAML front
+matter: name, description, license, compatibility, allowed-tools,
+metadata; then a Markdown body) is checked and compiled into FILE behind
+Skills(); a problem is a warning at its line of SKILL.md, and that skill is
+left out. Lines with
 "note:" are advice and never fail -check.
 
 Exit status:
