@@ -21,9 +21,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -72,81 +73,88 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckCalculator,
-	Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
-	File:        "toolbox/calculator_tool.go",
-	ID:          "calculator",
-	Invoke:      genInvokeCalculator,
-	Name:        "calculator",
-	Parameters:  genSchemaCalculator,
-	Timeout:     5 * time.Second,
+	Check:            genCheckCalculator,
+	Description:      "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
+	File:             "toolbox/calculator_tool.go",
+	ID:               "calculator",
+	Invoke:           genInvokeCalculator,
+	Name:             "calculator",
+	Parameters:       genSchemaCalculator,
+	StrictParameters: genStrictSchemaCalculator,
+	Timeout:          5 * time.Second,
 }, {
-	Capabilities: tool.ReadFiles,
-	Check:        genCheckDiskUsage,
-	Description:  "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
-	File:         "toolbox/disk_usage_tool.go",
-	ID:           "disk_usage",
-	Invoke:       genInvokeDiskUsage,
-	Name:         "disk_usage",
-	Output:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
-	Parameters:   genSchemaDiskUsage,
-	Reaches:      tool.ReadFiles,
-	Timeout:      5 * time.Second,
+	Capabilities:     tool.ReadFiles,
+	Check:            genCheckDiskUsage,
+	Description:      "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
+	File:             "toolbox/disk_usage_tool.go",
+	ID:               "disk_usage",
+	Invoke:           genInvokeDiskUsage,
+	Name:             "disk_usage",
+	Output:           `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
+	Parameters:       genSchemaDiskUsage,
+	Reaches:          tool.ReadFiles,
+	StrictParameters: genStrictSchemaDiskUsage,
+	Timeout:          5 * time.Second,
 }, {
-	Capabilities: tool.ReadFiles | tool.Env,
-	Check:        genCheckNow,
-	Description:  "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
-	File:         "toolbox/now_tool.go",
-	ID:           "now",
-	Invoke:       genInvokeNow,
-	Name:         "now",
-	Parameters:   genSchemaNow,
-	Reaches:      tool.ReadFiles | tool.Env,
-	Timeout:      5 * time.Second,
+	Capabilities:     tool.ReadFiles | tool.Env,
+	Check:            genCheckNow,
+	Description:      "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
+	File:             "toolbox/now_tool.go",
+	ID:               "now",
+	Invoke:           genInvokeNow,
+	Name:             "now",
+	Parameters:       genSchemaNow,
+	Reaches:          tool.ReadFiles | tool.Env,
+	StrictParameters: genStrictSchemaNow,
+	Timeout:          5 * time.Second,
 }, {
-	Capabilities: tool.Network,
-	Check:        genCheckPingURL,
-	Description:  "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
-	File:         "toolbox/ping_url_tool.go",
-	ID:           "ping_url",
-	Invoke:       genInvokePingURL,
-	Name:         "ping_url",
-	Output:       `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
-	Parameters:   genSchemaPingURL,
-	Reaches:      tool.Network,
-	Timeout:      10 * time.Second,
+	Capabilities:     tool.Network,
+	Check:            genCheckPingURL,
+	Description:      "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
+	File:             "toolbox/ping_url_tool.go",
+	ID:               "ping_url",
+	Invoke:           genInvokePingURL,
+	Name:             "ping_url",
+	Output:           `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
+	Parameters:       genSchemaPingURL,
+	Reaches:          tool.Network,
+	StrictParameters: genStrictSchemaPingURL,
+	Timeout:          10 * time.Second,
 }, {
-	Capabilities: tool.Network | tool.Env,
-	Check:        genCheckWeather,
-	Description:  "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
-	File:         "toolbox/weather_tool.go",
-	ID:           "weather",
-	Invoke:       genInvokeWeather,
-	Name:         "weather",
-	Parameters:   genSchemaWeather,
-	Reaches:      tool.Network | tool.Env,
-	Timeout:      20 * time.Second,
+	Capabilities:     tool.Network | tool.Env,
+	Check:            genCheckWeather,
+	Description:      "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
+	File:             "toolbox/weather_tool.go",
+	ID:               "weather",
+	Invoke:           genInvokeWeather,
+	Name:             "weather",
+	Parameters:       genSchemaWeather,
+	Reaches:          tool.Network | tool.Env,
+	StrictParameters: genStrictSchemaWeather,
+	Timeout:          20 * time.Second,
 }, {
-	Capabilities: tool.Network | tool.Env,
-	Check:        genCheckWebSearch,
-	Description:  "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
-	File:         "toolbox/web_search_tool.go",
-	ID:           "web_search",
-	Invoke:       genInvokeWebSearch,
-	Name:         "web_search",
-	Parameters:   genSchemaWebSearch,
-	Reaches:      tool.Network | tool.Env,
-	Timeout:      20 * time.Second,
+	Capabilities:     tool.Network | tool.Env,
+	Check:            genCheckWebSearch,
+	Description:      "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
+	File:             "toolbox/web_search_tool.go",
+	ID:               "web_search",
+	Invoke:           genInvokeWebSearch,
+	Name:             "web_search",
+	Parameters:       genSchemaWebSearch,
+	Reaches:          tool.Network | tool.Env,
+	StrictParameters: genStrictSchemaWebSearch,
+	Timeout:          20 * time.Second,
 }, {
-	Check:       genCheckWordCount,
-	Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
-	File:        "toolbox/word_count_tool.go",
-	ID:          "word_count",
-	Invoke:      genInvokeWordCount,
-	Name:        "word_count",
-	Output:      `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
-	Parameters:  genSchemaWordCount,
-	Timeout:     5 * time.Second,
+	Check:            genCheckWordCount,
+	Description:      "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
+	File:             "toolbox/word_count_tool.go",
+	ID:               "word_count",
+	Invoke:           genInvokeWordCount,
+	Name:             "word_count",
+	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
+	Parameters:       genSchemaWordCount,
+	StrictParameters: genStrictSchemaWordCount,
+	Timeout:          5 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
@@ -180,7 +188,7 @@ var genSpecs = [...]openai.Tool{{
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
+		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
 		Name:        "weather",
 		Parameters:  json.RawMessage(genSchemaWeather),
 	},
@@ -197,6 +205,66 @@ var genSpecs = [...]openai.Tool{{
 		Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
 		Name:        "word_count",
 		Parameters:  json.RawMessage(genSchemaWordCount),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
+		Name:        "calculator",
+		Parameters:  json.RawMessage(genStrictSchemaCalculator),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
+		Name:        "disk_usage",
+		Parameters:  json.RawMessage(genStrictSchemaDiskUsage),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
+		Name:        "now",
+		Parameters:  json.RawMessage(genStrictSchemaNow),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
+		Name:        "ping_url",
+		Parameters:  json.RawMessage(genStrictSchemaPingURL),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
+		Name:        "weather",
+		Parameters:  json.RawMessage(genStrictSchemaWeather),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
+		Name:        "web_search",
+		Parameters:  json.RawMessage(genStrictSchemaWebSearch),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
+		Name:        "word_count",
+		Parameters:  json.RawMessage(genStrictSchemaWordCount),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -237,6 +305,10 @@ var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
 
 // genSchemaCalculator is the JSON Schema of the arguments of calculator.
 const genSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`
+
+// genStrictSchemaCalculator is the strict variant of genSchemaCalculator, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2). From 1 to 1000 characters."}},"required":["expression"],"additionalProperties":false}`
 
 // genInvokeCalculator decodes and checks the arguments and runs calculator.
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
@@ -307,6 +379,10 @@ func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
 // genSchemaDiskUsage is the JSON Schema of the arguments of disk_usage.
 const genSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`
 
+// genStrictSchemaDiskUsage is the strict variant of genSchemaDiskUsage, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type":["string","null"],"description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out. At most 4096 characters."}},"required":["mount_point"],"additionalProperties":false}`
+
 // genInvokeDiskUsage decodes and checks the arguments and runs disk_usage.
 func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.DiskUsageArgs
@@ -374,6 +450,10 @@ func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
 // genSchemaNow is the JSON Schema of the arguments of now.
 const genSchemaNow = `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`
 
+// genStrictSchemaNow is the strict variant of genSchemaNow, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaNow = `{"type":"object","properties":{"timezone":{"type":["string","null"],"description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out. At most 64 characters."}},"required":["timezone"],"additionalProperties":false}`
+
 // genInvokeNow decodes and checks the arguments and runs now.
 func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.NowArgs
@@ -436,6 +516,10 @@ func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
 
 // genSchemaPingURL is the JSON Schema of the arguments of ping_url.
 const genSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`
+
+// genStrictSchemaPingURL is the strict variant of genSchemaPingURL, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status. From 1 to 2048 characters."}},"required":["url"],"additionalProperties":false}`
 
 // genInvokePingURL decodes and checks the arguments and runs ping_url.
 func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
@@ -509,6 +593,10 @@ func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
 
 // genSchemaWeather is the JSON Schema of the arguments of weather.
 const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`
+
+// genStrictSchemaWeather is the strict variant of genSchemaWeather, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom. From 1 to 200 characters."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16, starting today; 3 when left out. Default when null: 3.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out. Default when null: \"celsius\".","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`
 
 // genInvokeWeather decodes and checks the arguments and runs weather.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
@@ -621,6 +709,10 @@ func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 // genSchemaWebSearch is the JSON Schema of the arguments of web_search.
 const genSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`
 
+// genStrictSchemaWebSearch is the strict variant of genSchemaWebSearch, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics. From 1 to 400 characters."},"max_results":{"type":["integer","null"],"description":"Number of results to return, 1 to 10; 5 when left out. Default when null: 5.","minimum":1,"maximum":10}},"required":["query","max_results"],"additionalProperties":false}`
+
 // genInvokeWebSearch decodes and checks the arguments and runs web_search.
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WebSearchArgs
@@ -707,6 +799,10 @@ func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
 
 // genSchemaWordCount is the JSON Schema of the arguments of word_count.
 const genSchemaWordCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`
+
+// genStrictSchemaWordCount is the strict variant of genSchemaWordCount, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaWordCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`
 
 // genInvokeWordCount decodes and checks the arguments and runs word_count.
 func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {

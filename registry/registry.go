@@ -44,6 +44,13 @@ type Entry struct {
 	Timeout     time.Duration
 	// Parameters is the JSON Schema of the tool's arguments, as JSON text.
 	Parameters string
+	// StrictParameters is the strict variant of Parameters, for strict
+	// function calling (every property required, optional ones nullable,
+	// additionalProperties false, unsupported keywords told in the
+	// descriptions); toolgen writes it. "" for a tool that has none, such
+	// as a mounted one: a strict registry offers such a tool with its
+	// Parameters, not as strict.
+	StrictParameters string
 	// Output is the JSON Schema of the tool's result when Execute returns
 	// a struct, as JSON text; "" for tools that answer text.
 	Output string
@@ -83,6 +90,10 @@ func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
 type Table struct {
 	Entries []Entry
 	Specs   []openai.Tool
+	// StrictSpecs are the specs for strict function calling, with the
+	// entries' StrictParameters and Strict set (same order); nil when the
+	// table has none, and then a strict registry sends Specs.
+	StrictSpecs []openai.Tool
 	// Index returns the position of the named entry, or -1.
 	Index func(name string) int
 }
@@ -123,6 +134,11 @@ const (
 type set struct {
 	entries []Entry
 	specs   []openai.Tool
+	// strictSpecs are the specs a strict registry sends, in the order of
+	// entries; nulls reads each entry's StrictParameters once, when a
+	// strict call first needs it.
+	strictSpecs []openai.Tool
+	nulls       []func() *nulls
 	// index finds the entries of the generated table (the first
 	// tableLen); extra finds those added by With.
 	index    func(name string) int
@@ -153,6 +169,9 @@ type Registry struct {
 	limits   Limits
 	executor Executor
 	redact   func(string) string
+	// strict sends the strict specs and reads null as a field left out
+	// where the strict schema allows it.
+	strict bool
 }
 
 // NamePattern is the regular expression a tool's name and ID match: 1 to
@@ -190,6 +209,9 @@ func New(t *Table) (*Registry, error) {
 	if len(t.Specs) != len(t.Entries) {
 		return nil, fmt.Errorf("registry: the table has %d entries and %d specs", len(t.Entries), len(t.Specs))
 	}
+	if t.StrictSpecs != nil && len(t.StrictSpecs) != len(t.Entries) {
+		return nil, fmt.Errorf("registry: the table has %d entries and %d strict specs", len(t.Entries), len(t.StrictSpecs))
+	}
 	var errs []error
 	seen := make(map[string]bool, len(t.Entries))
 	for i := range t.Entries {
@@ -205,6 +227,11 @@ func New(t *Table) (*Registry, error) {
 		if s := t.Specs[i]; s.Function == nil || s.Function.Name != e.Name {
 			errs = append(errs, fmt.Errorf("entry %d (%s): its spec does not name it", i, e.Name))
 		}
+		if t.StrictSpecs != nil {
+			if s := t.StrictSpecs[i]; s.Function == nil || s.Function.Name != e.Name {
+				errs = append(errs, fmt.Errorf("entry %d (%s): its strict spec does not name it", i, e.Name))
+			}
+		}
 		if got := t.Index(e.Name); got != i {
 			errs = append(errs, fmt.Errorf("entry %d (%s): Index finds it at %d", i, e.Name, got))
 		}
@@ -216,13 +243,20 @@ func New(t *Table) (*Registry, error) {
 	for i := range on {
 		on[i] = i
 	}
+	entries := slices.Clone(t.Entries)
+	strictSpecs := cloneSpecs(t.StrictSpecs)
+	if t.StrictSpecs == nil {
+		strictSpecs = cloneSpecs(t.Specs)
+	}
 	return &Registry{
 		set: &set{
-			entries:  slices.Clone(t.Entries),
-			specs:    cloneSpecs(t.Specs),
-			index:    t.Index,
-			tableLen: len(t.Entries),
-			calls:    newRunner(),
+			entries:     entries,
+			specs:       cloneSpecs(t.Specs),
+			strictSpecs: strictSpecs,
+			nulls:       nullsOf(entries),
+			index:       t.Index,
+			tableLen:    len(t.Entries),
+			calls:       newRunner(),
 		},
 		on:     on,
 		logger: slog.New(slog.DiscardHandler),
@@ -281,9 +315,10 @@ func MustNew(t *Table) *Registry {
 func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	s := r.set
 	ns := &set{
-		entries:  slices.Concat(s.entries, tools),
-		specs:    slices.Clip(slices.Clone(s.specs)),
-		index:    s.index,
+		entries:     slices.Concat(s.entries, tools),
+		specs:       slices.Clip(slices.Clone(s.specs)),
+		strictSpecs: slices.Clip(slices.Clone(s.strictSpecs)),
+		index:       s.index,
 		tableLen: s.tableLen,
 		extra:    make(map[string]int, len(s.extra)+len(tools)),
 		calls:    s.calls,
@@ -313,7 +348,9 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	// Specs of the added tools, in the same order as entries.
 	for _, e := range tools {
 		ns.specs = append(ns.specs, specOf(e))
+		ns.strictSpecs = append(ns.strictSpecs, strictSpecOf(e))
 	}
+	ns.nulls = slices.Concat(s.nulls, nullsOf(tools))
 	c := *r
 	c.set, c.on = ns, on
 	return &c, nil
@@ -414,11 +451,16 @@ func (r *Registry) Tools() []Entry {
 }
 
 // Specs returns the OpenAI tools spec of the selected tools, in the order of
-// Tools: the exact table that is sent to the model. It is a deep copy.
+// Tools: the exact table that is sent to the model. It is a deep copy. A
+// strict registry (see WithStrict) returns the strict variant.
 func (r *Registry) Specs() []openai.Tool {
+	specs := r.set.specs
+	if r.strict {
+		specs = r.set.strictSpecs
+	}
 	out := make([]openai.Tool, len(r.on))
 	for k, i := range r.on {
-		out[k] = cloneSpec(r.set.specs[i])
+		out[k] = cloneSpec(specs[i])
 	}
 	return out
 }
@@ -583,6 +625,9 @@ func (r *Registry) call(ctx context.Context, name, args string) Result {
 		return Fail(&Error{Tool: e.Name, Kind: KindArguments,
 			Err: fmt.Errorf("%d bytes, more than the limit of %d; send less", len(args), r.limits.MaxArgs)})
 	}
+	if r.strict {
+		args = r.set.dropNulls(i, args)
+	}
 	if r.confirm != nil && e.Caps().Changes() {
 		if err := r.confirm(ctx, *e, args); err != nil {
 			return Fail(&Error{Tool: e.Name, Kind: KindRefused, Err: err})
@@ -590,7 +635,7 @@ func (r *Registry) call(ctx context.Context, name, args string) Result {
 	}
 	res := r.invoke(ctx, e, args)
 	if e.Check != nil && repairable(res.Err) {
-		res = r.retryRepaired(ctx, e, args, res)
+		res = r.retryRepaired(ctx, i, e, args, res)
 	}
 	return res
 }
@@ -609,7 +654,7 @@ func repairable(err error) bool {
 // pass Check, the tool runs once with them and the repair is logged;
 // otherwise the first answer stands. The tool never ran for the first
 // answer: decoding failed before it.
-func (r *Registry) retryRepaired(ctx context.Context, e *Entry, args string, first Result) Result {
+func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args string, first Result) Result {
 	fixed, notes, ok := repairArgs(e.Shape, []byte(args))
 	if !ok || len(fixed) > r.limits.MaxArgs {
 		return first

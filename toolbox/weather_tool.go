@@ -48,7 +48,7 @@ const (
 func (*Weather) Definition() tool.Definition {
 	return tool.Definition{
 		ID:           "weather",
-		Description:  "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name.",
+		Description:  "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
 		Timeout:      20 * time.Second,
 		Capabilities: tool.Network | tool.Env,
 	}

@@ -43,8 +43,11 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, d := range res.Diagnostics {
 		msg := d.Message
 		category := "convention"
-		if d.Note {
+		switch {
+		case d.Note:
 			msg, category = "note: "+msg, "note"
+		case d.Lint:
+			category = "description"
 		}
 		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: category, Message: msg})
 	}

@@ -45,6 +45,10 @@ type Diagnostic struct {
 	// Note marks advice that is not a violation: a file that looks like a
 	// tool but is not named *_tool.go.
 	Note bool
+	// Lint marks a warning of the description lint: the tool is still in
+	// the result, since a vague description does not make it wrong, but
+	// the warning counts as one (toolgen -check fails on it).
+	Lint bool
 }
 
 // Found is a tool that passed every check, with the objects an audit of
@@ -115,6 +119,12 @@ type checker struct {
 func (c *checker) warn(pos token.Pos, format string, args ...any) {
 	c.res.Diagnostics = append(c.res.Diagnostics, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
 	c.bad = true
+}
+
+// lint reports a warning of the description lint, which does not leave
+// the tool out.
+func (c *checker) lint(pos token.Pos, msg string) {
+	c.res.Diagnostics = append(c.res.Diagnostics, Diagnostic{Pos: pos, Message: msg, Lint: true})
 }
 
 func (c *checker) note(pos token.Pos, format string, args ...any) {
@@ -306,6 +316,7 @@ func (c *checker) checkDefinition(t *Tool, fn *types.Func) {
 		return
 	}
 	info := c.p.Info
+	var descPos token.Pos
 	wasBad := c.bad
 	c.bad = false
 	defer func() { c.bad = c.bad || wasBad }()
@@ -340,6 +351,7 @@ func (c *checker) checkDefinition(t *Tool, fn *types.Func) {
 				t.Name = s
 			default:
 				t.Desc = strings.TrimSpace(s)
+				descPos = kv.Value.Pos()
 			}
 		case "Capabilities":
 			n, exact := constant.Uint64Val(tv.Value)
@@ -380,6 +392,10 @@ func (c *checker) checkDefinition(t *Tool, fn *types.Func) {
 	}
 	if t.Desc == "" {
 		c.warn(lit.Pos(), "%s.Definition: Description is empty; tell the model what the tool does and when to use it", t.TypeName)
+		return
+	}
+	for _, msg := range lintTool(t.Name, t.Desc) {
+		c.lint(descPos, t.TypeName+".Definition: "+msg)
 	}
 }
 

@@ -244,6 +244,11 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *Field {
 	if bad {
 		return nil
 	}
+	if !d.lenient {
+		for _, msg := range lintParam(f) {
+			d.c.lint(v.Pos(), msg)
+		}
+	}
 	return f
 }
 

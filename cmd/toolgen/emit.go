@@ -19,7 +19,8 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genSpecs, genIndex, genHash, genSlots) is "gen", a role
-// (Tool, Schema, Invoke, Check, Decode, Pattern) and a tool type's name;
+// (Tool, Schema, StrictSchema, Invoke, Check, Decode, Pattern) and a tool
+// type's name;
 // no role is a prefix of another or of a table name, so no two tools'
 // names collide, whatever the tools are called.
 
@@ -41,9 +42,10 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 	f.Comment("only a hand-edited file can make Toolbox panic.")
 	f.Func().Id("Toolbox").Params().Op("*").Add(reg("Registry")).Block(
 		jen.Return(reg("MustNew").Call(jen.Op("&").Add(reg("Table")).Values(jen.Dict{
-			jen.Id("Entries"): jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
-			jen.Id("Specs"):   jen.Id("genSpecs").Index(jen.Empty(), jen.Empty()),
-			jen.Id("Index"):   jen.Id("genIndex"),
+			jen.Id("Entries"):     jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
+			jen.Id("Specs"):       jen.Id("genSpecs").Index(jen.Empty(), jen.Empty()),
+			jen.Id("StrictSpecs"): jen.Id("genStrictSpecs").Index(jen.Empty(), jen.Empty()),
+			jen.Id("Index"):       jen.Id("genIndex"),
 		}))),
 	)
 	f.Line()
@@ -90,12 +92,32 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 		}
 	})
 	f.Line()
+	f.Comment("genStrictSpecs is the spec table for strict function calling, in the order of")
+	f.Comment("genEntries: the strict variant of each schema, with strict set.")
+	f.Var().Id("genStrictSpecs").Op("=").Index(jen.Op("...")).Qual(openaiPath, "Tool").ValuesFunc(func(g *jen.Group) {
+		for _, t := range tp.Tools {
+			g.Values(jen.Dict{
+				jen.Id("Type"): jen.Qual(openaiPath, "ToolTypeFunction"),
+				jen.Id("Function"): jen.Op("&").Qual(openaiPath, "FunctionDefinition").Values(jen.Dict{
+					jen.Id("Name"):        jen.Lit(t.Name),
+					jen.Id("Description"): jen.Lit(t.Desc),
+					jen.Id("Strict"):      jen.True(),
+					jen.Id("Parameters"):  jen.Qual("encoding/json", "RawMessage").Call(jen.Id("genStrictSchema" + t.TypeName)),
+				}),
+			})
+		}
+	})
+	f.Line()
 	emitIndex(f, tp.Tools)
 
 	for _, t := range tp.Tools {
 		f.Line()
 		f.Commentf("genSchema%s is the JSON Schema of the arguments of %s.", t.TypeName, t.Name)
 		f.Const().Id("genSchema" + t.TypeName).Op("=").Add(rawString(schemaJSON(t.Args)))
+		f.Line()
+		f.Commentf("genStrictSchema%s is the strict variant of genSchema%s, for strict", t.TypeName, t.TypeName)
+		f.Comment("function calling: every property required, optional ones nullable.")
+		f.Const().Id("genStrictSchema" + t.TypeName).Op("=").Add(rawString(strictSchemaJSON(t.Args)))
 		f.Line()
 		emitInvoke(f, t, tp.Path)
 		f.Line()

@@ -26,3 +26,7 @@ const (
 
 // schemaJSON returns the JSON Schema of an args struct.
 func schemaJSON(t *typ) string { return toolcheck.SchemaJSON(t) }
+
+// strictSchemaJSON returns the strict variant of the JSON Schema of an
+// args struct.
+func strictSchemaJSON(t *typ) string { return toolcheck.StrictSchemaJSON(t) }

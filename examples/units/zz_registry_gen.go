@@ -20,9 +20,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -61,16 +62,18 @@ var genEntries = [...]registry.Entry{{
 			Shape: registry.Shape{Array: true},
 		}},
 	},
-	Timeout: 2 * time.Second,
+	StrictParameters: genStrictSchemaConvert,
+	Timeout:          2 * time.Second,
 }, {
-	Check:       genCheckShout,
-	Description: "Repeat a text in capitals. Use it when the user asks to shout.",
-	File:        "tools/shout_tool.go",
-	ID:          "shout",
-	Invoke:      genInvokeShout,
-	Name:        "shout",
-	Parameters:  genSchemaShout,
-	Timeout:     2 * time.Second,
+	Check:            genCheckShout,
+	Description:      "Repeat a text in capitals. Use it when the user asks to shout.",
+	File:             "tools/shout_tool.go",
+	ID:               "shout",
+	Invoke:           genInvokeShout,
+	Name:             "shout",
+	Parameters:       genSchemaShout,
+	StrictParameters: genStrictSchemaShout,
+	Timeout:          2 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
@@ -86,6 +89,26 @@ var genSpecs = [...]openai.Tool{{
 		Description: "Repeat a text in capitals. Use it when the user asks to shout.",
 		Name:        "shout",
 		Parameters:  json.RawMessage(genSchemaShout),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
+		Name:        "convert",
+		Parameters:  json.RawMessage(genStrictSchemaConvert),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Repeat a text in capitals. Use it when the user asks to shout.",
+		Name:        "shout",
+		Parameters:  json.RawMessage(genStrictSchemaShout),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -125,7 +148,11 @@ func genHash(s string) int {
 var genSlots = [4]uint16{2, 0, 0, 1}
 
 // genSchemaConvert is the JSON Schema of the arguments of convert.
-const genSchemaConvert = `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value.","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`
+const genSchemaConvert = `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`
+
+// genStrictSchemaConvert is the strict variant of genSchemaConvert, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaConvert = `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`
 
 // genInvokeConvert decodes and checks the arguments and runs convert.
 func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
@@ -254,6 +281,10 @@ func genDecodeConvert(data []byte, v *tools.ConvertArgs) error {
 
 // genSchemaShout is the JSON Schema of the arguments of shout.
 const genSchemaShout = `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`
+
+// genStrictSchemaShout is the strict variant of genSchemaShout, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaShout = `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`
 
 // genInvokeShout decodes and checks the arguments and runs shout.
 func genInvokeShout(ctx context.Context, data []byte) (string, error) {

@@ -20,9 +20,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -56,36 +57,39 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckCount,
-	Description: "Count the space-separated words and the characters of a text.",
-	File:        "internal/testbox/tools/count_tool.go",
-	ID:          "count",
-	Invoke:      genInvokeCount,
-	Name:        "count",
-	Output:      `{"type":"object","properties":{"words":{"type":"integer","description":"Words is the number of space-separated words."},"characters":{"type":"integer","description":"Characters is the number of Unicode code points."}},"required":["words","characters"],"additionalProperties":false}`,
-	Parameters:  genSchemaCount,
-	Timeout:     5 * time.Second,
+	Check:            genCheckCount,
+	Description:      "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
+	File:             "internal/testbox/tools/count_tool.go",
+	ID:               "count",
+	Invoke:           genInvokeCount,
+	Name:             "count",
+	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words is the number of space-separated words."},"characters":{"type":"integer","description":"Characters is the number of Unicode code points."}},"required":["words","characters"],"additionalProperties":false}`,
+	Parameters:       genSchemaCount,
+	StrictParameters: genStrictSchemaCount,
+	Timeout:          5 * time.Second,
 }, {
-	Check:       genCheckEcho,
-	Description: "Answer the text, prefixed with \"echo: \".",
-	File:        "internal/testbox/tools/echo_tool.go",
-	ID:          "echo",
-	Invoke:      genInvokeEcho,
-	Name:        "echo",
-	Parameters:  genSchemaEcho,
-	Timeout:     5 * time.Second,
+	Check:            genCheckEcho,
+	Description:      "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
+	File:             "internal/testbox/tools/echo_tool.go",
+	ID:               "echo",
+	Invoke:           genInvokeEcho,
+	Name:             "echo",
+	Parameters:       genSchemaEcho,
+	StrictParameters: genStrictSchemaEcho,
+	Timeout:          5 * time.Second,
 }, {
-	Check:       genCheckFail,
-	Description: "Always fail, with the error \"disk on fire\".",
-	File:        "internal/testbox/tools/fail_tool.go",
-	ID:          "fail",
-	Invoke:      genInvokeFail,
-	Name:        "fail",
-	Parameters:  genSchemaFail,
-	Timeout:     5 * time.Second,
+	Check:            genCheckFail,
+	Description:      "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
+	File:             "internal/testbox/tools/fail_tool.go",
+	ID:               "fail",
+	Invoke:           genInvokeFail,
+	Name:             "fail",
+	Parameters:       genSchemaFail,
+	StrictParameters: genStrictSchemaFail,
+	Timeout:          5 * time.Second,
 }, {
 	Check:       genCheckTag,
-	Description: "Join tags with commas, and name what they are for.",
+	Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
 	File:        "internal/testbox/tools/tag_tool.go",
 	ID:          "tag",
 	Invoke:      genInvokeTag,
@@ -107,36 +111,73 @@ var genEntries = [...]registry.Entry{{
 			},
 		}},
 	},
-	Timeout: 5 * time.Second,
+	StrictParameters: genStrictSchemaTag,
+	Timeout:          5 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
 var genSpecs = [...]openai.Tool{{
 	Function: &openai.FunctionDefinition{
-		Description: "Count the space-separated words and the characters of a text.",
+		Description: "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
 		Name:        "count",
 		Parameters:  json.RawMessage(genSchemaCount),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Answer the text, prefixed with \"echo: \".",
+		Description: "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
 		Name:        "echo",
 		Parameters:  json.RawMessage(genSchemaEcho),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Always fail, with the error \"disk on fire\".",
+		Description: "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
 		Name:        "fail",
 		Parameters:  json.RawMessage(genSchemaFail),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Join tags with commas, and name what they are for.",
+		Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
 		Name:        "tag",
 		Parameters:  json.RawMessage(genSchemaTag),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
+		Name:        "count",
+		Parameters:  json.RawMessage(genStrictSchemaCount),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
+		Name:        "echo",
+		Parameters:  json.RawMessage(genStrictSchemaEcho),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
+		Name:        "fail",
+		Parameters:  json.RawMessage(genStrictSchemaFail),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
+		Name:        "tag",
+		Parameters:  json.RawMessage(genStrictSchemaTag),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -177,6 +218,10 @@ var genSlots = [8]uint16{0, 3, 0, 0, 1, 0, 2, 4}
 
 // genSchemaCount is the JSON Schema of the arguments of count.
 const genSchemaCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`
+
+// genStrictSchemaCount is the strict variant of genSchemaCount, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`
 
 // genInvokeCount decodes and checks the arguments and runs count.
 func genInvokeCount(ctx context.Context, data []byte) (string, error) {
@@ -241,6 +286,10 @@ func genDecodeCount(data []byte, v *tools.CountArgs) error {
 
 // genSchemaEcho is the JSON Schema of the arguments of echo.
 const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer.","minLength":1}},"required":["text"],"additionalProperties":false}`
+
+// genStrictSchemaEcho is the strict variant of genSchemaEcho, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer. At least 1 character."}},"required":["text"],"additionalProperties":false}`
 
 // genInvokeEcho decodes and checks the arguments and runs echo.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
@@ -308,6 +357,10 @@ func genDecodeEcho(data []byte, v *tools.EchoArgs) error {
 // genSchemaFail is the JSON Schema of the arguments of fail.
 const genSchemaFail = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaFail is the strict variant of genSchemaFail, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaFail = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeFail decodes and checks the arguments and runs fail.
 func genInvokeFail(ctx context.Context, data []byte) (string, error) {
 	var args tools.FailArgs
@@ -351,6 +404,10 @@ func genDecodeFail(data []byte, v *tools.FailArgs) error {
 
 // genSchemaTag is the JSON Schema of the arguments of tag.
 const genSchemaTag = `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":"object","properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":"array","description":"Labels to add to it.","items":{"type":"string"}}},"required":["name"],"additionalProperties":false}},"required":["tags"],"additionalProperties":false}`
+
+// genStrictSchemaTag is the strict variant of genSchemaTag, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaTag = `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":["object","null"],"properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":["array","null"],"description":"Labels to add to it.","items":{"type":"string"}}},"required":["name","labels"],"additionalProperties":false}},"required":["tags","target"],"additionalProperties":false}`
 
 // genInvokeTag decodes and checks the arguments and runs tag.
 func genInvokeTag(ctx context.Context, data []byte) (string, error) {

@@ -15,7 +15,8 @@ type Convert struct{}
 type ConvertArgs struct {
 	// The length to convert.
 	Value float64 `json:"value"`
-	// The unit of the value.
+	// The unit of the value: mm (millimetres), cm (centimetres), m (metres),
+	// km (kilometres), in (inches), ft (feet) or mi (miles).
 	From string `json:"from" jsonschema:"enum=mm,enum=cm,enum=m,enum=km,enum=in,enum=ft,enum=mi"`
 	// The units to convert to; every unit when left out.
 	To []string `json:"to,omitempty" jsonschema:"maxItems=7"`

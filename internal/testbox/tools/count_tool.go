@@ -30,7 +30,7 @@ type CountResult struct {
 func (Count) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "count",
-		Description: "Count the space-separated words and the characters of a text.",
+		Description: "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
 		Timeout:     5 * time.Second,
 	}
 }

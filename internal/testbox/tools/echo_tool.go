@@ -20,7 +20,7 @@ type EchoArgs struct {
 func (Echo) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "echo",
-		Description: "Answer the text, prefixed with \"echo: \".",
+		Description: "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
 		Timeout:     5 * time.Second,
 	}
 }

@@ -21,7 +21,7 @@ type FailArgs struct{}
 func (Fail) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "fail",
-		Description: "Always fail, with the error \"disk on fire\".",
+		Description: "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
 		Timeout:     5 * time.Second,
 	}
 }

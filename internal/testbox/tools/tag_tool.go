@@ -33,7 +33,7 @@ type Target struct {
 func (Tag) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "tag",
-		Description: "Join tags with commas, and name what they are for.",
+		Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
 		Timeout:     5 * time.Second,
 	}
 }

@@ -1,0 +1,147 @@
+package toolcheck
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// StrictSchemaJSON returns the strict variant of the JSON Schema of an args
+// struct, for providers' strict function calling (OpenAI's "strict": true,
+// Structured Outputs): every property is listed in required, an optional
+// one is typed as a union with null (and null joins its enum), every object
+// has "additionalProperties": false, and the keywords strict mode does not
+// support are moved into the description as text: default ("Default when
+// null: 3."), minLength and maxLength ("From 1 to 200 characters."). The
+// decoder still enforces them all. The keywords kept are those the
+// providers document as supported: type, description, properties,
+// required, additionalProperties, items, enum, minimum, maximum, pattern,
+// minItems and maxItems.
+//
+// A strict call sends null for an optional field it leaves out; the
+// registry in strict mode reads such a null as the field left out, exactly
+// where this schema allows null (see registry.Registry.WithStrict).
+func StrictSchemaJSON(t *Type) string {
+	var w schemaWriter
+	w.strictObject(t, "", false)
+	return w.buf.String()
+}
+
+// strictObject writes an object schema; a nullable one is typed
+// ["object","null"].
+func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
+	w.buf.WriteByte('{')
+	if desc != "" {
+		w.key("description")
+		w.str(desc)
+	}
+	w.key("type")
+	if nullable {
+		w.buf.WriteString(`["object","null"]`)
+	} else {
+		w.str("object")
+	}
+	w.key("properties")
+	w.buf.WriteByte('{')
+	for _, f := range t.Fields {
+		w.key(f.JSONName)
+		w.strictValue(f.Type, f.Doc, f.C, !f.Required)
+	}
+	w.buf.WriteByte('}')
+	w.key("required")
+	w.buf.WriteByte('[')
+	for i, f := range t.Fields {
+		if i > 0 {
+			w.buf.WriteByte(',')
+		}
+		w.str(f.JSONName)
+	}
+	w.buf.WriteByte(']')
+	w.key("additionalProperties")
+	w.buf.WriteString("false")
+	w.buf.WriteByte('}')
+}
+
+// strictValue writes the strict schema of one value.
+func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable bool) {
+	t = t.Value()
+	desc = strictDescription(desc, c)
+	if t.Kind == KStruct {
+		w.strictObject(t, desc, nullable)
+		return
+	}
+	w.buf.WriteByte('{')
+	w.key("type")
+	if nullable {
+		w.buf.WriteString(`["` + jsonType(t) + `","null"]`)
+	} else {
+		w.str(jsonType(t))
+	}
+	if desc != "" {
+		w.key("description")
+		w.str(desc)
+	}
+	if len(c.Enum) > 0 {
+		w.key("enum")
+		w.buf.WriteByte('[')
+		w.buf.WriteString(strings.Join(c.Enum, ","))
+		if nullable {
+			w.buf.WriteString(",null")
+		}
+		w.buf.WriteByte(']')
+	}
+	lo, hi := bounds(t, c)
+	if lo != "" {
+		w.key("minimum")
+		w.buf.WriteString(lo)
+	}
+	if hi != "" {
+		w.key("maximum")
+		w.buf.WriteString(hi)
+	}
+	if c.Pattern != "" {
+		w.key("pattern")
+		w.str(c.Pattern)
+	}
+	w.count("minItems", c.MinItems)
+	w.count("maxItems", c.MaxItems)
+	if t.Kind == KSlice {
+		w.key("items")
+		w.strictValue(t.Elem, "", NoConstraints(), false)
+	}
+	w.buf.WriteByte('}')
+}
+
+// strictDescription adds to desc, as sentences, the keywords of c that a
+// strict schema leaves out: the lengths of a string and the default.
+func strictDescription(desc string, c Constraints) string {
+	var notes []string
+	switch lo, hi := c.MinLength, c.MaxLength; {
+	case lo > 0 && hi >= 0:
+		notes = append(notes, fmt.Sprintf("From %d to %s.", lo, plural(hi, "character")))
+	case lo > 0:
+		notes = append(notes, fmt.Sprintf("At least %s.", plural(lo, "character")))
+	case hi >= 0:
+		notes = append(notes, fmt.Sprintf("At most %s.", plural(hi, "character")))
+	}
+	if c.Default != "" {
+		notes = append(notes, "Default when null: "+c.Default+".")
+	}
+	if len(notes) == 0 {
+		return desc
+	}
+	if desc != "" {
+		if r, _ := utf8.DecodeLastRuneInString(desc); !strings.ContainsRune(".!?。！？", r) {
+			desc += "."
+		}
+		desc += " "
+	}
+	return desc + strings.Join(notes, " ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
