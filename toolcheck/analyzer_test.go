@@ -19,5 +19,7 @@ func TestAnalyzer(t *testing.T) {
 		"nodesc", "wrongfile", "nodoc", "badtype", "badtag", "platform",
 		// Results, unexported types, promoted methods, near misses.
 		"result", "unexported", "promoted", "nearmiss", "helperargs",
+		// The description lint: vague and good descriptions, in English and Chinese.
+		"lint",
 		"good")
 }

@@ -235,6 +235,9 @@ func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool)
 func (c *checker) ownWarning(start int, filename string, pos token.Pos) {
 	var elsewhere []string
 	for _, d := range c.res.Diagnostics[start:] {
+		if d.Lint {
+			continue // the lint leaves no tool out
+		}
 		p := c.p.Fset.Position(d.Pos)
 		if p.Filename == filename {
 			return

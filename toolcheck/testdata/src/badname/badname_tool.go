@@ -14,7 +14,7 @@ type BadNameArgs struct{}
 
 // Definition describes it.
 func (BadName) Definition() tool.Definition {
-	return tool.Definition{ID: "badname", Name: "bad name!", Description: "Does a thing."} // want `BadName.Definition: Name "bad name!" does not match`
+	return tool.Definition{ID: "badname", Name: "bad name!", Description: "Does a thing. Use it when a test needs this case of the checks."} // want `BadName.Definition: Name "bad name!" does not match`
 }
 
 // Execute runs it.

@@ -11,7 +11,7 @@ type BadSig struct{}
 
 // Definition describes it.
 func (BadSig) Definition() tool.Definition {
-	return tool.Definition{ID: "badsig", Description: "x"}
+	return tool.Definition{ID: "badsig", Description: "x. Use it when a test needs this case of the checks."}
 }
 
 // Execute has the wrong signature.

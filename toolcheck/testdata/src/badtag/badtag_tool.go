@@ -23,7 +23,7 @@ type BadTagArgs struct {
 
 // Definition describes it.
 func (BadTag) Definition() tool.Definition {
-	return tool.Definition{ID: "badtag", Description: "Does a thing."}
+	return tool.Definition{ID: "badtag", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -19,7 +19,7 @@ type BadTypeArgs struct {
 
 // Definition describes it.
 func (BadType) Definition() tool.Definition {
-	return tool.Definition{ID: "badtype", Description: "Does a thing."}
+	return tool.Definition{ID: "badtype", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -14,7 +14,7 @@ type AlphaArgs struct{}
 
 // Definition describes it.
 func (Alpha) Definition() tool.Definition {
-	return tool.Definition{ID: "alpha", Name: "beta", Description: "Does a thing."}
+	return tool.Definition{ID: "alpha", Name: "beta", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -14,7 +14,7 @@ type BetaArgs struct{}
 
 // Definition describes it.
 func (Beta) Definition() tool.Definition {
-	return tool.Definition{ID: "beta", Description: "Does a thing."}
+	return tool.Definition{ID: "beta", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -17,7 +17,7 @@ type ShoutArgs struct {
 
 // Definition describes it.
 func (Shout) Definition() tool.Definition {
-	return tool.Definition{ID: "shout", Description: "Does a thing."}
+	return tool.Definition{ID: "shout", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

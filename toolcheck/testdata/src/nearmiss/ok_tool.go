@@ -14,7 +14,7 @@ type OKArgs struct{}
 
 // Definition describes it.
 func (OK) Definition() tool.Definition {
-	return tool.Definition{ID: "ok", Description: "Does a thing."}
+	return tool.Definition{ID: "ok", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -16,7 +16,7 @@ type NoDocArgs struct {
 
 // Definition describes it.
 func (NoDoc) Definition() tool.Definition {
-	return tool.Definition{ID: "nodoc", Description: "Does a thing."}
+	return tool.Definition{ID: "nodoc", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -16,7 +16,7 @@ type PlatformArgs struct{}
 
 // Definition describes it.
 func (Platform) Definition() tool.Definition {
-	return tool.Definition{ID: "platform", Description: "Does a thing."}
+	return tool.Definition{ID: "platform", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

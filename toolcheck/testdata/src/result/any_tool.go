@@ -14,7 +14,7 @@ type AnyArgs struct{}
 
 // Definition describes it.
 func (Any) Definition() tool.Definition {
-	return tool.Definition{ID: "any", Description: "Does a thing."}
+	return tool.Definition{ID: "any", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -14,7 +14,7 @@ type ArrArgs struct{}
 
 // Definition describes it.
 func (Arr) Definition() tool.Definition {
-	return tool.Definition{ID: "arr", Description: "Does a thing."}
+	return tool.Definition{ID: "arr", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

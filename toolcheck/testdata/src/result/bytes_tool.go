@@ -14,7 +14,7 @@ type BytesArgs struct{}
 
 // Definition describes it.
 func (Bytes) Definition() tool.Definition {
-	return tool.Definition{ID: "bytes", Description: "Does a thing."}
+	return tool.Definition{ID: "bytes", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

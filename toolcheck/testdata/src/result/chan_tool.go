@@ -14,7 +14,7 @@ type ChanArgs struct{}
 
 // Definition describes it.
 func (Chan) Definition() tool.Definition {
-	return tool.Definition{ID: "chan", Description: "Does a thing."}
+	return tool.Definition{ID: "chan", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

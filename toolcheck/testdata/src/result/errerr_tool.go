@@ -14,7 +14,7 @@ type ErrErrArgs struct{}
 
 // Definition describes it.
 func (ErrErr) Definition() tool.Definition {
-	return tool.Definition{ID: "errerr", Description: "Does a thing."}
+	return tool.Definition{ID: "errerr", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

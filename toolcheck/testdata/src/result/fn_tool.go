@@ -14,7 +14,7 @@ type FnArgs struct{}
 
 // Definition describes it.
 func (Fn) Definition() tool.Definition {
-	return tool.Definition{ID: "fn", Description: "Does a thing."}
+	return tool.Definition{ID: "fn", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

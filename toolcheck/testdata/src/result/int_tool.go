@@ -14,7 +14,7 @@ type IntArgs struct{}
 
 // Definition describes it.
 func (Int) Definition() tool.Definition {
-	return tool.Definition{ID: "int", Description: "Does a thing."}
+	return tool.Definition{ID: "int", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

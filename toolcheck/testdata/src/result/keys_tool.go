@@ -14,7 +14,7 @@ type KeysArgs struct{}
 
 // Definition describes it.
 func (Keys) Definition() tool.Definition {
-	return tool.Definition{ID: "keys", Description: "Does a thing."}
+	return tool.Definition{ID: "keys", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -14,7 +14,7 @@ type ObjArgs struct{}
 
 // Definition describes it.
 func (Obj) Definition() tool.Definition {
-	return tool.Definition{ID: "obj", Description: "Does a thing."}
+	return tool.Definition{ID: "obj", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -14,7 +14,7 @@ type StrsArgs struct{}
 
 // Definition describes it.
 func (Strs) Definition() tool.Definition {
-	return tool.Definition{ID: "strs", Description: "Does a thing."}
+	return tool.Definition{ID: "strs", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

@@ -17,7 +17,7 @@ type FormatArgs struct {
 
 // Definition describes it.
 func (Format) Definition() tool.Definition {
-	return tool.Definition{ID: "format", Description: "Does a thing."}
+	return tool.Definition{ID: "format", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

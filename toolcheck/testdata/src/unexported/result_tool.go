@@ -14,7 +14,7 @@ type ResultArgs struct{}
 
 // Definition describes it.
 func (Result) Definition() tool.Definition {
-	return tool.Definition{ID: "result", Description: "Does a thing."}
+	return tool.Definition{ID: "result", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.

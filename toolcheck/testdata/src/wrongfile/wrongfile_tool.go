@@ -14,7 +14,7 @@ type WrongFileArgs struct{}
 
 // Definition describes it.
 func (WrongFile) Definition() tool.Definition { // want `file wrongfile_tool.go holds the tool with id "other": name the file other_tool.go`
-	return tool.Definition{ID: "other", Description: "Does a thing."}
+	return tool.Definition{ID: "other", Description: "Does a thing. Use it when a test needs this case of the checks."}
 }
 
 // Execute runs it.
