@@ -451,6 +451,12 @@ func TestInvariant(t *testing.T) {
 		if !warningRE.MatchString(w.String()) {
 			t.Errorf("warning not of the form toolbox/file.go:line:col: message:\n%s", w)
 		}
+		if w.Lint {
+			// The grammar's descriptions are placeholders; the description
+			// lint has its own corpus (toolcheck/testdata/src/lint), and it
+			// leaves no tool out.
+			continue
+		}
 		f := filepath.Base(w.Pos.Filename)
 		byFile[f] = append(byFile[f], w)
 	}

@@ -33,6 +33,9 @@ type diagnostic struct {
 	Pos  token.Position
 	Msg  string
 	Note bool
+	// Lint marks a warning of the description lint: a warning, but the
+	// tool is still generated.
+	Lint bool
 }
 
 func (d diagnostic) String() string {
@@ -251,7 +254,7 @@ func checkConfig(pkg *packages.Package, dir string, cf config, base string, plat
 	for _, d := range res.Diagnostics {
 		p := pkg.Fset.Position(d.Pos)
 		p.Filename = relPath(base, p.Filename)
-		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note})
+		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note, Lint: d.Lint})
 	}
 	c := &checker{pkg: pkg, dir: dir, platform: cf.load, base: base, out: out}
 	for _, f := range res.Tools {

@@ -315,7 +315,7 @@ type ShoutArgs struct {
 
 // Definition describes shout.
 func (Shout) Definition() tool.Definition {
-	return tool.Definition{ID: "shout", Description: "Shout the words."}
+	return tool.Definition{ID: "shout", Description: "Shout the words, in capitals. Use it when the user asks to shout."}
 }
 
 // Execute shouts.

@@ -19,9 +19,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -40,24 +41,37 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Capabilities: tool.Unsafe,
-	Check:        genCheckPID,
-	Description:  "The process id of the agent.",
-	File:         "cgo/toolbox/pid_tool.go",
-	ID:           "pid",
-	Invoke:       genInvokePID,
-	Name:         "pid",
-	Parameters:   genSchemaPID,
-	Reaches:      tool.Unsafe,
-	Timeout:      30 * time.Second,
+	Capabilities:     tool.Unsafe,
+	Check:            genCheckPID,
+	Description:      "The process id of the agent. Use it when a test needs this case of the checks.",
+	File:             "cgo/toolbox/pid_tool.go",
+	ID:               "pid",
+	Invoke:           genInvokePID,
+	Name:             "pid",
+	Parameters:       genSchemaPID,
+	Reaches:          tool.Unsafe,
+	StrictParameters: genStrictSchemaPID,
+	Timeout:          30 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
 var genSpecs = [...]openai.Tool{{
 	Function: &openai.FunctionDefinition{
-		Description: "The process id of the agent.",
+		Description: "The process id of the agent. Use it when a test needs this case of the checks.",
 		Name:        "pid",
 		Parameters:  json.RawMessage(genSchemaPID),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "The process id of the agent. Use it when a test needs this case of the checks.",
+		Name:        "pid",
+		Parameters:  json.RawMessage(genStrictSchemaPID),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -98,6 +112,10 @@ var genSlots = [2]uint16{0, 1}
 
 // genSchemaPID is the JSON Schema of the arguments of pid.
 const genSchemaPID = `{"type":"object","properties":{},"additionalProperties":false}`
+
+// genStrictSchemaPID is the strict variant of genSchemaPID, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaPID = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // genInvokePID decodes and checks the arguments and runs pid.
 func genInvokePID(ctx context.Context, data []byte) (string, error) {

@@ -19,9 +19,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -80,150 +81,235 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckAnyRes,
-	Description: "Case anyres.",
-	File:        "found/toolbox/anyres_tool.go",
-	ID:          "anyres",
-	Invoke:      genInvokeAnyRes,
-	Name:        "anyres",
-	Parameters:  genSchemaAnyRes,
-	Timeout:     30 * time.Second,
+	Check:            genCheckAnyRes,
+	Description:      "Case anyres. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/anyres_tool.go",
+	ID:               "anyres",
+	Invoke:           genInvokeAnyRes,
+	Name:             "anyres",
+	Parameters:       genSchemaAnyRes,
+	StrictParameters: genStrictSchemaAnyRes,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckBytes,
-	Description: "Case bytes.",
-	File:        "found/toolbox/bytes_tool.go",
-	ID:          "bytes",
-	Invoke:      genInvokeBytes,
-	Name:        "bytes",
-	Parameters:  genSchemaBytes,
-	Timeout:     30 * time.Second,
+	Check:            genCheckBytes,
+	Description:      "Case bytes. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/bytes_tool.go",
+	ID:               "bytes",
+	Invoke:           genInvokeBytes,
+	Name:             "bytes",
+	Parameters:       genSchemaBytes,
+	StrictParameters: genStrictSchemaBytes,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckEntries,
-	Description: "Case entries.",
-	File:        "found/toolbox/entries_tool.go",
-	ID:          "entries",
-	Invoke:      genInvokeEntries,
-	Name:        "entries",
-	Parameters:  genSchemaEntries,
-	Timeout:     30 * time.Second,
+	Check:            genCheckEntries,
+	Description:      "Case entries. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/entries_tool.go",
+	ID:               "entries",
+	Invoke:           genInvokeEntries,
+	Name:             "entries",
+	Parameters:       genSchemaEntries,
+	StrictParameters: genStrictSchemaEntries,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckInts,
-	Description: "Case ints.",
-	File:        "found/toolbox/ints_tool.go",
-	ID:          "ints",
-	Invoke:      genInvokeInts,
-	Name:        "ints",
-	Parameters:  genSchemaInts,
-	Timeout:     30 * time.Second,
+	Check:            genCheckInts,
+	Description:      "Case ints. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/ints_tool.go",
+	ID:               "ints",
+	Invoke:           genInvokeInts,
+	Name:             "ints",
+	Parameters:       genSchemaInts,
+	StrictParameters: genStrictSchemaInts,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckInvokeEntries,
-	Description: "Case invokeentries.",
-	File:        "found/toolbox/invokeentries_tool.go",
-	ID:          "invokeentries",
-	Invoke:      genInvokeInvokeEntries,
-	Name:        "invokeentries",
-	Parameters:  genSchemaInvokeEntries,
-	Timeout:     30 * time.Second,
+	Check:            genCheckInvokeEntries,
+	Description:      "Case invokeentries. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/invokeentries_tool.go",
+	ID:               "invokeentries",
+	Invoke:           genInvokeInvokeEntries,
+	Name:             "invokeentries",
+	Parameters:       genSchemaInvokeEntries,
+	StrictParameters: genStrictSchemaInvokeEntries,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckKeys,
-	Description: "Case keys.",
-	File:        "found/toolbox/keys_tool.go",
-	ID:          "keys",
-	Invoke:      genInvokeKeys,
-	Name:        "keys",
-	Parameters:  genSchemaKeys,
-	Timeout:     30 * time.Second,
+	Check:            genCheckKeys,
+	Description:      "Case keys. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/keys_tool.go",
+	ID:               "keys",
+	Invoke:           genInvokeKeys,
+	Name:             "keys",
+	Parameters:       genSchemaKeys,
+	StrictParameters: genStrictSchemaKeys,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckObj,
-	Description: "Case obj.",
-	File:        "found/toolbox/obj_tool.go",
-	ID:          "obj",
-	Invoke:      genInvokeObj,
-	Name:        "obj",
-	Parameters:  genSchemaObj,
-	Timeout:     30 * time.Second,
+	Check:            genCheckObj,
+	Description:      "Case obj. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/obj_tool.go",
+	ID:               "obj",
+	Invoke:           genInvokeObj,
+	Name:             "obj",
+	Parameters:       genSchemaObj,
+	StrictParameters: genStrictSchemaObj,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckStrs,
-	Description: "Case strs.",
-	File:        "found/toolbox/strs_tool.go",
-	ID:          "strs",
-	Invoke:      genInvokeStrs,
-	Name:        "strs",
-	Parameters:  genSchemaStrs,
-	Timeout:     30 * time.Second,
+	Check:            genCheckStrs,
+	Description:      "Case strs. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/strs_tool.go",
+	ID:               "strs",
+	Invoke:           genInvokeStrs,
+	Name:             "strs",
+	Parameters:       genSchemaStrs,
+	StrictParameters: genStrictSchemaStrs,
+	Timeout:          30 * time.Second,
 }, {
-	Check:       genCheckUUID,
-	Description: "Case uuid.",
-	File:        "found/toolbox/uuid_tool.go",
-	ID:          "uuid",
-	Invoke:      genInvokeUUID,
-	Name:        "uuid",
-	Parameters:  genSchemaUUID,
-	Timeout:     30 * time.Second,
+	Check:            genCheckUUID,
+	Description:      "Case uuid. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/uuid_tool.go",
+	ID:               "uuid",
+	Invoke:           genInvokeUUID,
+	Name:             "uuid",
+	Parameters:       genSchemaUUID,
+	StrictParameters: genStrictSchemaUUID,
+	Timeout:          30 * time.Second,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
 var genSpecs = [...]openai.Tool{{
 	Function: &openai.FunctionDefinition{
-		Description: "Case anyres.",
+		Description: "Case anyres. Use it when a test needs this case of the checks.",
 		Name:        "anyres",
 		Parameters:  json.RawMessage(genSchemaAnyRes),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case bytes.",
+		Description: "Case bytes. Use it when a test needs this case of the checks.",
 		Name:        "bytes",
 		Parameters:  json.RawMessage(genSchemaBytes),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case entries.",
+		Description: "Case entries. Use it when a test needs this case of the checks.",
 		Name:        "entries",
 		Parameters:  json.RawMessage(genSchemaEntries),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case ints.",
+		Description: "Case ints. Use it when a test needs this case of the checks.",
 		Name:        "ints",
 		Parameters:  json.RawMessage(genSchemaInts),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case invokeentries.",
+		Description: "Case invokeentries. Use it when a test needs this case of the checks.",
 		Name:        "invokeentries",
 		Parameters:  json.RawMessage(genSchemaInvokeEntries),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case keys.",
+		Description: "Case keys. Use it when a test needs this case of the checks.",
 		Name:        "keys",
 		Parameters:  json.RawMessage(genSchemaKeys),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case obj.",
+		Description: "Case obj. Use it when a test needs this case of the checks.",
 		Name:        "obj",
 		Parameters:  json.RawMessage(genSchemaObj),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case strs.",
+		Description: "Case strs. Use it when a test needs this case of the checks.",
 		Name:        "strs",
 		Parameters:  json.RawMessage(genSchemaStrs),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Case uuid.",
+		Description: "Case uuid. Use it when a test needs this case of the checks.",
 		Name:        "uuid",
 		Parameters:  json.RawMessage(genSchemaUUID),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Case anyres. Use it when a test needs this case of the checks.",
+		Name:        "anyres",
+		Parameters:  json.RawMessage(genStrictSchemaAnyRes),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case bytes. Use it when a test needs this case of the checks.",
+		Name:        "bytes",
+		Parameters:  json.RawMessage(genStrictSchemaBytes),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case entries. Use it when a test needs this case of the checks.",
+		Name:        "entries",
+		Parameters:  json.RawMessage(genStrictSchemaEntries),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case ints. Use it when a test needs this case of the checks.",
+		Name:        "ints",
+		Parameters:  json.RawMessage(genStrictSchemaInts),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case invokeentries. Use it when a test needs this case of the checks.",
+		Name:        "invokeentries",
+		Parameters:  json.RawMessage(genStrictSchemaInvokeEntries),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case keys. Use it when a test needs this case of the checks.",
+		Name:        "keys",
+		Parameters:  json.RawMessage(genStrictSchemaKeys),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case obj. Use it when a test needs this case of the checks.",
+		Name:        "obj",
+		Parameters:  json.RawMessage(genStrictSchemaObj),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case strs. Use it when a test needs this case of the checks.",
+		Name:        "strs",
+		Parameters:  json.RawMessage(genStrictSchemaStrs),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Case uuid. Use it when a test needs this case of the checks.",
+		Name:        "uuid",
+		Parameters:  json.RawMessage(genStrictSchemaUUID),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -264,6 +350,10 @@ var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 
 
 // genSchemaAnyRes is the JSON Schema of the arguments of anyres.
 const genSchemaAnyRes = `{"type":"object","properties":{},"additionalProperties":false}`
+
+// genStrictSchemaAnyRes is the strict variant of genSchemaAnyRes, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaAnyRes = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // genInvokeAnyRes decodes and checks the arguments and runs anyres.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
@@ -313,6 +403,10 @@ func genDecodeAnyRes(data []byte, v *toolbox.AnyResArgs) error {
 // genSchemaBytes is the JSON Schema of the arguments of bytes.
 const genSchemaBytes = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaBytes is the strict variant of genSchemaBytes, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaBytes = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeBytes decodes and checks the arguments and runs bytes.
 func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.BytesArgs
@@ -361,6 +455,10 @@ func genDecodeBytes(data []byte, v *toolbox.BytesArgs) error {
 // genSchemaEntries is the JSON Schema of the arguments of entries.
 const genSchemaEntries = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaEntries is the strict variant of genSchemaEntries, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaEntries = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeEntries decodes and checks the arguments and runs entries.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EntriesArgs
@@ -404,6 +502,10 @@ func genDecodeEntries(data []byte, v *toolbox.EntriesArgs) error {
 
 // genSchemaInts is the JSON Schema of the arguments of ints.
 const genSchemaInts = `{"type":"object","properties":{},"additionalProperties":false}`
+
+// genStrictSchemaInts is the strict variant of genSchemaInts, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaInts = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // genInvokeInts decodes and checks the arguments and runs ints.
 func genInvokeInts(ctx context.Context, data []byte) (string, error) {
@@ -453,6 +555,10 @@ func genDecodeInts(data []byte, v *toolbox.IntsArgs) error {
 // genSchemaInvokeEntries is the JSON Schema of the arguments of invokeentries.
 const genSchemaInvokeEntries = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaInvokeEntries is the strict variant of genSchemaInvokeEntries, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaInvokeEntries = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeInvokeEntries decodes and checks the arguments and runs invokeentries.
 func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.InvokeEntriesArgs
@@ -496,6 +602,10 @@ func genDecodeInvokeEntries(data []byte, v *toolbox.InvokeEntriesArgs) error {
 
 // genSchemaKeys is the JSON Schema of the arguments of keys.
 const genSchemaKeys = `{"type":"object","properties":{},"additionalProperties":false}`
+
+// genStrictSchemaKeys is the strict variant of genSchemaKeys, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaKeys = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // genInvokeKeys decodes and checks the arguments and runs keys.
 func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
@@ -545,6 +655,10 @@ func genDecodeKeys(data []byte, v *toolbox.KeysArgs) error {
 // genSchemaObj is the JSON Schema of the arguments of obj.
 const genSchemaObj = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaObj is the strict variant of genSchemaObj, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaObj = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeObj decodes and checks the arguments and runs obj.
 func genInvokeObj(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.ObjArgs
@@ -593,6 +707,10 @@ func genDecodeObj(data []byte, v *toolbox.ObjArgs) error {
 // genSchemaStrs is the JSON Schema of the arguments of strs.
 const genSchemaStrs = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// genStrictSchemaStrs is the strict variant of genSchemaStrs, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaStrs = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+
 // genInvokeStrs decodes and checks the arguments and runs strs.
 func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.StrsArgs
@@ -640,6 +758,10 @@ func genDecodeStrs(data []byte, v *toolbox.StrsArgs) error {
 
 // genSchemaUUID is the JSON Schema of the arguments of uuid.
 const genSchemaUUID = `{"type":"object","properties":{},"additionalProperties":false}`
+
+// genStrictSchemaUUID is the strict variant of genSchemaUUID, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaUUID = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
 
 // genInvokeUUID decodes and checks the arguments and runs uuid.
 func genInvokeUUID(ctx context.Context, data []byte) (string, error) {

@@ -20,9 +20,10 @@ import (
 // only a hand-edited file can make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries: genEntries[:],
-		Index:   genIndex,
-		Specs:   genSpecs[:],
+		Entries:     genEntries[:],
+		Index:       genIndex,
+		Specs:       genSpecs[:],
+		StrictSpecs: genStrictSpecs[:],
 	})
 }
 
@@ -46,18 +47,19 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckEcho,
-	Description: "Repeat a text.",
-	File:        "good/toolbox/echo_tool.go",
-	ID:          "echo",
-	Invoke:      genInvokeEcho,
-	Name:        "echo",
-	Parameters:  genSchemaEcho,
-	Timeout:     30 * time.Second,
+	Check:            genCheckEcho,
+	Description:      "Repeat a text. Use it when a test needs this case of the checks.",
+	File:             "good/toolbox/echo_tool.go",
+	ID:               "echo",
+	Invoke:           genInvokeEcho,
+	Name:             "echo",
+	Parameters:       genSchemaEcho,
+	StrictParameters: genStrictSchemaEcho,
+	Timeout:          30 * time.Second,
 }, {
 	Capabilities: tool.ReadFiles | tool.Env,
 	Check:        genCheckSearch,
-	Description:  "Find documents.",
+	Description:  "Find . Use it when a test needs this case of the checks.documents.",
 	File:         "good/toolbox/search_tool.go",
 	ID:           "search",
 	Invoke:       genInvokeSearch,
@@ -84,22 +86,43 @@ var genEntries = [...]registry.Entry{{
 			Shape: registry.Shape{Array: true},
 		}},
 	},
-	Timeout: 1500 * time.Millisecond,
+	StrictParameters: genStrictSchemaSearch,
+	Timeout:          1500 * time.Millisecond,
 }}
 
 // genSpecs is the OpenAI tools spec table, in the order of genEntries.
 var genSpecs = [...]openai.Tool{{
 	Function: &openai.FunctionDefinition{
-		Description: "Repeat a text.",
+		Description: "Repeat a text. Use it when a test needs this case of the checks.",
 		Name:        "echo",
 		Parameters:  json.RawMessage(genSchemaEcho),
 	},
 	Type: openai.ToolTypeFunction,
 }, {
 	Function: &openai.FunctionDefinition{
-		Description: "Find documents.",
+		Description: "Find . Use it when a test needs this case of the checks.documents.",
 		Name:        "find",
 		Parameters:  json.RawMessage(genSchemaSearch),
+	},
+	Type: openai.ToolTypeFunction,
+}}
+
+// genStrictSpecs is the spec table for strict function calling, in the order of
+// genEntries: the strict variant of each schema, with strict set.
+var genStrictSpecs = [...]openai.Tool{{
+	Function: &openai.FunctionDefinition{
+		Description: "Repeat a text. Use it when a test needs this case of the checks.",
+		Name:        "echo",
+		Parameters:  json.RawMessage(genStrictSchemaEcho),
+		Strict:      true,
+	},
+	Type: openai.ToolTypeFunction,
+}, {
+	Function: &openai.FunctionDefinition{
+		Description: "Find . Use it when a test needs this case of the checks.documents.",
+		Name:        "find",
+		Parameters:  json.RawMessage(genStrictSchemaSearch),
+		Strict:      true,
 	},
 	Type: openai.ToolTypeFunction,
 }}
@@ -139,7 +162,11 @@ func genHash(s string) int {
 var genSlots = [4]uint16{0, 0, 2, 1}
 
 // genSchemaEcho is the JSON Schema of the arguments of echo.
-const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":"integer","description":"How many times; once when left out.","minimum":1,"maximum":5,"default":1},"case":{"type":"string","description":"Letter case of the answer.","enum":["upper","lower"]}},"required":["text"],"additionalProperties":false}`
+const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":"integer","description":"How many times; once when left out.","minimum":1,"maximum":5,"default":1},"case":{"type":"string","description":"Letter case of the answer: upper or lower.","enum":["upper","lower"]}},"required":["text"],"additionalProperties":false}`
+
+// genStrictSchemaEcho is the strict variant of genSchemaEcho, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":["integer","null"],"description":"How many times; once when left out. Default when null: 1.","minimum":1,"maximum":5},"case":{"type":["string","null"],"description":"Letter case of the answer: upper or lower.","enum":["upper","lower",null]}},"required":["text","times","case"],"additionalProperties":false}`
 
 // genInvokeEcho decodes and checks the arguments and runs echo.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
@@ -238,7 +265,11 @@ func genDecodeEcho(data []byte, v *toolbox.EchoArgs) error {
 }
 
 // genSchemaSearch is the JSON Schema of the arguments of find.
-const genSchemaSearch = `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for.","minLength":1,"maxLength":100,"pattern":"^[a-z ]+$"},"tags":{"type":"array","description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":"object","properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":"number","description":"Score threshold.","minimum":0,"maximum":1},"pages":{"type":"array","description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page.","minimum":0},"to":{"type":"integer","description":"Last page.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":"integer","description":"Priority, a small integer.","enum":[1,2,3]}},"required":["year"],"additionalProperties":false},"skip":{"type":"integer","description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":"array","description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":"boolean","description":"Whether to include drafts.","default":true}},"required":["query"],"additionalProperties":false}`
+const genSchemaSearch = `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for.","minLength":1,"maxLength":100,"pattern":"^[a-z ]+$"},"tags":{"type":"array","description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":"object","properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":"number","description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":"array","description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":"integer","description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3]}},"required":["year"],"additionalProperties":false},"skip":{"type":"integer","description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":"array","description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":"boolean","description":"Whether to include drafts.","default":true}},"required":["query"],"additionalProperties":false}`
+
+// genStrictSchemaSearch is the strict variant of genSchemaSearch, for strict
+// function calling: every property required, optional ones nullable.
+const genStrictSchemaSearch = `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for. From 1 to 100 characters.","pattern":"^[a-z ]+$"},"tags":{"type":["array","null"],"description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":["object","null"],"properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":["number","null"],"description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":["array","null"],"description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":["integer","null"],"description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3,null]}},"required":["year","min_score","pages","priority"],"additionalProperties":false},"skip":{"type":["integer","null"],"description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":["array","null"],"description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":["boolean","null"],"description":"Whether to include drafts. Default when null: true."}},"required":["query","tags","filter","skip","weights","drafts"],"additionalProperties":false}`
 
 // genInvokeSearch decodes and checks the arguments and runs find.
 func genInvokeSearch(ctx context.Context, data []byte) (string, error) {

@@ -14,7 +14,7 @@ type AlphaArgs struct{}
 
 // Definition describes alpha.
 func (Alpha) Definition() tool.Definition {
-	return tool.Definition{ID: "alpha", Name: "beta", Description: "First by file name."}
+	return tool.Definition{ID: "alpha", Name: "beta", Description: "First by file name. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -14,7 +14,7 @@ type BadNameArgs struct{}
 
 // Definition describes badname.
 func (BadName) Definition() tool.Definition {
-	return tool.Definition{ID: "badname", Name: "bad name!", Description: "Spaces in the name."}
+	return tool.Definition{ID: "badname", Name: "bad name!", Description: "Spaces in the name. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

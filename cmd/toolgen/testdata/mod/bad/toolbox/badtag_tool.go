@@ -21,7 +21,7 @@ type BadTagArgs struct {
 
 // Definition describes badtag.
 func (BadTag) Definition() tool.Definition {
-	return tool.Definition{ID: "badtag", Description: "Broken tags."}
+	return tool.Definition{ID: "badtag", Description: "Broken tags. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -19,7 +19,7 @@ type BadTypeArgs struct {
 
 // Definition describes badtype.
 func (BadType) Definition() tool.Definition {
-	return tool.Definition{ID: "badtype", Description: "Unusable argument types."}
+	return tool.Definition{ID: "badtype", Description: "Unusable argument types. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -14,7 +14,7 @@ type BetaArgs struct{}
 
 // Definition describes beta.
 func (Beta) Definition() tool.Definition {
-	return tool.Definition{ID: "beta", Description: "Second by file name."}
+	return tool.Definition{ID: "beta", Description: "Second by file name. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -14,7 +14,7 @@ type FineArgs struct{}
 
 // Definition describes fine.
 func (Fine) Definition() tool.Definition {
-	return tool.Definition{ID: "fine", Description: "Do nothing, well."}
+	return tool.Definition{ID: "fine", Description: "Do nothing, well. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

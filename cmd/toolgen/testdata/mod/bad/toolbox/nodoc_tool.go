@@ -16,7 +16,7 @@ type NoDocArgs struct {
 
 // Definition describes nodoc.
 func (NoDoc) Definition() tool.Definition {
-	return tool.Definition{ID: "nodoc", Description: "Undocumented parameter."}
+	return tool.Definition{ID: "nodoc", Description: "Undocumented parameter. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -16,7 +16,7 @@ type PlatformArgs struct{}
 
 // Definition describes platform.
 func (Platform) Definition() tool.Definition {
-	return tool.Definition{ID: "platform", Description: "Only on Windows."}
+	return tool.Definition{ID: "platform", Description: "Only on Windows. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

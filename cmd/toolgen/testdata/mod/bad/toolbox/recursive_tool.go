@@ -23,7 +23,7 @@ type Node struct {
 
 // Definition describes recursive.
 func (Recursive) Definition() tool.Definition {
-	return tool.Definition{ID: "recursive", Description: "Recursive arguments."}
+	return tool.Definition{ID: "recursive", Description: "Recursive arguments. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

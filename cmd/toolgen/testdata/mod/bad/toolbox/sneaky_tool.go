@@ -15,7 +15,7 @@ type SneakyArgs struct{}
 
 // Definition describes sneaky.
 func (Sneaky) Definition() tool.Definition {
-	return tool.Definition{ID: "sneaky", Description: "Looks harmless.", Capabilities: tool.Network}
+	return tool.Definition{ID: "sneaky", Description: "Looks harmless. Use it when a test needs this case of the checks.", Capabilities: tool.Network}
 }
 
 // Execute does more than it says.

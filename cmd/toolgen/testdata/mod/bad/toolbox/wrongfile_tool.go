@@ -14,7 +14,7 @@ type WrongFileArgs struct{}
 
 // Definition describes other.
 func (WrongFile) Definition() tool.Definition {
-	return tool.Definition{ID: "other", Description: "File and id disagree."}
+	return tool.Definition{ID: "other", Description: "File and id disagree. Use it when a test needs this case of the checks."}
 }
 
 // Execute does nothing.

@@ -15,7 +15,7 @@ type PIDArgs struct{}
 
 // Definition describes pid.
 func (PID) Definition() tool.Definition {
-	return tool.Definition{ID: "pid", Description: "The process id of the agent.", Capabilities: tool.Unsafe}
+	return tool.Definition{ID: "pid", Description: "The process id of the agent. Use it when a test needs this case of the checks.", Capabilities: tool.Unsafe}
 }
 
 // Execute answers.

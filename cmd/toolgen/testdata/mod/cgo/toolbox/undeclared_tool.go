@@ -15,7 +15,7 @@ type UndeclaredArgs struct{}
 
 // Definition describes undeclared.
 func (Undeclared) Definition() tool.Definition {
-	return tool.Definition{ID: "undeclared", Description: "The process id, undeclared."}
+	return tool.Definition{ID: "undeclared", Description: "The process id, undeclared. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers.

@@ -14,7 +14,7 @@ type AnyResArgs struct{}
 
 // Definition describes anyres.
 func (AnyRes) Definition() tool.Definition {
-	return tool.Definition{ID: "anyres", Description: "Case anyres."}
+	return tool.Definition{ID: "anyres", Description: "Case anyres. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

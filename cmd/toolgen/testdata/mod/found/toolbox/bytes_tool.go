@@ -14,7 +14,7 @@ type BytesArgs struct{}
 
 // Definition describes bytes.
 func (Bytes) Definition() tool.Definition {
-	return tool.Definition{ID: "bytes", Description: "Case bytes."}
+	return tool.Definition{ID: "bytes", Description: "Case bytes. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type ChanResArgs struct{}
 
 // Definition describes chanres.
 func (ChanRes) Definition() tool.Definition {
-	return tool.Definition{ID: "chanres", Description: "Case chanres."}
+	return tool.Definition{ID: "chanres", Description: "Case chanres. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -11,7 +11,7 @@ type DupJSON struct{}
 
 // DupJSONArgs are its arguments.
 type DupJSONArgs struct {
-	// A is x.
+	// A is the first field named x.
 	A string `json:"x"`
 	// B is x too.
 	B string `json:"x"`
@@ -19,7 +19,7 @@ type DupJSONArgs struct {
 
 // Definition describes dupjson.
 func (DupJSON) Definition() tool.Definition {
-	return tool.Definition{ID: "dupjson", Description: "Case dupjson."}
+	return tool.Definition{ID: "dupjson", Description: "Case dupjson. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type EntriesArgs struct{}
 
 // Definition describes entries.
 func (Entries) Definition() tool.Definition {
-	return tool.Definition{ID: "entries", Description: "Case entries."}
+	return tool.Definition{ID: "entries", Description: "Case entries. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

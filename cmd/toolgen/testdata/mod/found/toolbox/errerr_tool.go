@@ -14,7 +14,7 @@ type ErrErrArgs struct{}
 
 // Definition describes errerr.
 func (ErrErr) Definition() tool.Definition {
-	return tool.Definition{ID: "errerr", Description: "Case errerr."}
+	return tool.Definition{ID: "errerr", Description: "Case errerr. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

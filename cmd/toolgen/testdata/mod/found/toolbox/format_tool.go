@@ -17,7 +17,7 @@ type FormatArgs struct {
 
 // Definition describes format.
 func (Format) Definition() tool.Definition {
-	return tool.Definition{ID: "format", Description: "Case format."}
+	return tool.Definition{ID: "format", Description: "Case format. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type IntsArgs struct{}
 
 // Definition describes ints.
 func (Ints) Definition() tool.Definition {
-	return tool.Definition{ID: "ints", Description: "Case ints."}
+	return tool.Definition{ID: "ints", Description: "Case ints. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type InvokeEntriesArgs struct{}
 
 // Definition describes invokeentries.
 func (InvokeEntries) Definition() tool.Definition {
-	return tool.Definition{ID: "invokeentries", Description: "Case invokeentries."}
+	return tool.Definition{ID: "invokeentries", Description: "Case invokeentries. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type KeysArgs struct{}
 
 // Definition describes keys.
 func (Keys) Definition() tool.Definition {
-	return tool.Definition{ID: "keys", Description: "Case keys."}
+	return tool.Definition{ID: "keys", Description: "Case keys. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

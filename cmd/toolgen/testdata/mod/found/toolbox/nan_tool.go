@@ -17,7 +17,7 @@ type NaNArgs struct {
 
 // Definition describes nan.
 func (NaN) Definition() tool.Definition {
-	return tool.Definition{ID: "nan", Description: "Case nan."}
+	return tool.Definition{ID: "nan", Description: "Case nan. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

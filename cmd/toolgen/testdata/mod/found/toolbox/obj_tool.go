@@ -14,7 +14,7 @@ type ObjArgs struct{}
 
 // Definition describes obj.
 func (Obj) Definition() tool.Definition {
-	return tool.Definition{ID: "obj", Description: "Case obj."}
+	return tool.Definition{ID: "obj", Description: "Case obj. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

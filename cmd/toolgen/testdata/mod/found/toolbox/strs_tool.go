@@ -14,7 +14,7 @@ type StrsArgs struct{}
 
 // Definition describes strs.
 func (Strs) Definition() tool.Definition {
-	return tool.Definition{ID: "strs", Description: "Case strs."}
+	return tool.Definition{ID: "strs", Description: "Case strs. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -13,7 +13,7 @@ type unexpArgs struct{}
 
 // Definition describes unexpargs.
 func (UnexpArgs) Definition() tool.Definition {
-	return tool.Definition{ID: "unexpargs", Description: "Case unexpargs."}
+	return tool.Definition{ID: "unexpargs", Description: "Case unexpargs. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers.

@@ -14,7 +14,7 @@ type UnexpResArgs struct{}
 
 // Definition describes unexpres.
 func (UnexpRes) Definition() tool.Definition {
-	return tool.Definition{ID: "unexpres", Description: "Case unexpres."}
+	return tool.Definition{ID: "unexpres", Description: "Case unexpres. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

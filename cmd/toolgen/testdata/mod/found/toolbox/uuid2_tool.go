@@ -14,7 +14,7 @@ type UUID2Args struct{}
 
 // Definition describes uuid2.
 func (UUID2) Definition() tool.Definition {
-	return tool.Definition{ID: "uuid2", Name: "uuid", Description: "Case uuid2."}
+	return tool.Definition{ID: "uuid2", Name: "uuid", Description: "Case uuid2. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -14,7 +14,7 @@ type UUIDArgs struct{}
 
 // Definition describes uuid.
 func (UUID) Definition() tool.Definition {
-	return tool.Definition{ID: "uuid", Description: "Case uuid."}
+	return tool.Definition{ID: "uuid", Description: "Case uuid. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

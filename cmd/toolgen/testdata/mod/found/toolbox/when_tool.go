@@ -18,7 +18,7 @@ type WhenArgs struct {
 
 // Definition describes when.
 func (When) Definition() tool.Definition {
-	return tool.Definition{ID: "when", Description: "Case when."}
+	return tool.Definition{ID: "when", Description: "Case when. Use it when a test needs this case of the checks."}
 }
 
 // Execute answers with the zero value.

@@ -16,7 +16,7 @@ type EchoArgs struct {
 	Text string `json:"text"`
 	// How many times; once when left out.
 	Times int `json:"times,omitempty" jsonschema:"minimum=1,maximum=5,default=1"`
-	// Letter case of the answer.
+	// Letter case of the answer: upper or lower.
 	Case Case `json:"case,omitempty" jsonschema:"enum=upper,enum=lower"`
 }
 
@@ -27,7 +27,7 @@ type Case string
 func (Echo) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "echo",
-		Description: "Repeat a text.",
+		Description: "Repeat a text. Use it when a test needs this case of the checks.",
 	}
 }
 

@@ -38,18 +38,18 @@ type SearchArgs struct {
 type Filter struct {
 	// Earliest year, inclusive.
 	Year int16 `json:"year" jsonschema:"minimum=1900"`
-	// Score threshold.
+	// Lowest score a result may have, from 0 to 1.
 	MinScore float64 `json:"min_score,omitempty" jsonschema:"minimum=0,maximum=1"`
 	// Ranges of pages.
 	Pages []Range `json:"pages,omitempty"`
-	// Priority, a small integer.
+	// Priority, a small integer: 1 (high), 2 (normal) or 3 (low).
 	Priority *int `json:"priority" jsonschema:"enum=1,enum=2,enum=3"`
 }
 
 // Range is a span of pages.
 type Range struct {
-	From uint `json:"from"` // First page.
-	To   uint `json:"to"`   // Last page.
+	From uint `json:"from"` // First page, counted from 1.
+	To   uint `json:"to"`   // Last page, inclusive.
 }
 
 // SearchResult is what search answers.
@@ -63,7 +63,7 @@ func (*Search) Definition() tool.Definition {
 	return tool.Definition{
 		ID:           "search",
 		Name:         "find",
-		Description:  "Find " + "documents.",
+		Description:  "Find . Use it when a test needs this case of the checks." + "documents.",
 		Timeout:      1500 * time.Millisecond,
 		Capabilities: tool.Env | tool.ReadFiles,
 	}

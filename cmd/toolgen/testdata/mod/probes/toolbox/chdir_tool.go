@@ -17,7 +17,7 @@ type ChdirArgs struct {
 
 // Definition describes the probe.
 func (Chdir) Definition() tool.Definition {
-	return tool.Definition{ID: "chdir", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "chdir", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

@@ -17,7 +17,7 @@ type ControlExecArgs struct {
 
 // Definition describes the probe.
 func (ControlExec) Definition() tool.Definition {
-	return tool.Definition{ID: "controlexec", Description: "A probe.", Capabilities: tool.Exec}
+	return tool.Definition{ID: "controlexec", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: tool.Exec}
 }
 
 // Execute probes.

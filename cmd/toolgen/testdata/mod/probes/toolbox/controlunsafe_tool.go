@@ -17,7 +17,7 @@ type ControlUnsafeArgs struct {
 
 // Definition describes the probe.
 func (ControlUnsafe) Definition() tool.Definition {
-	return tool.Definition{ID: "controlunsafe", Description: "A probe.", Capabilities: tool.Unsafe}
+	return tool.Definition{ID: "controlunsafe", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: tool.Unsafe}
 }
 
 // Execute probes.

@@ -17,7 +17,7 @@ type ErrorExecArgs struct {
 
 // Definition describes the probe.
 func (ErrorExec) Definition() tool.Definition {
-	return tool.Definition{ID: "errorexec", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "errorexec", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

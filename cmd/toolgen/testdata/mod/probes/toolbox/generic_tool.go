@@ -18,7 +18,7 @@ type GenericArgs struct {
 
 // Definition describes the probe.
 func (Generic) Definition() tool.Definition {
-	return tool.Definition{ID: "generic", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "generic", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

@@ -17,7 +17,7 @@ type HelperPkgArgs struct {
 
 // Definition describes the probe.
 func (HelperPkg) Definition() tool.Definition {
-	return tool.Definition{ID: "helperpkg", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "helperpkg", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

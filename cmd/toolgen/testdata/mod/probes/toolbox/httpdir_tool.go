@@ -17,7 +17,7 @@ type HTTPDirArgs struct {
 
 // Definition describes the probe.
 func (HTTPDir) Definition() tool.Definition {
-	return tool.Definition{ID: "httpdir", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "httpdir", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

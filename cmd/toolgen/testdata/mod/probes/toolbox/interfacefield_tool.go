@@ -18,7 +18,7 @@ type InterfaceFieldArgs struct {
 
 // Definition describes the probe.
 func (InterfaceField) Definition() tool.Definition {
-	return tool.Definition{ID: "interfacefield", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "interfacefield", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

@@ -29,7 +29,7 @@ func (inner) MarshalJSON() ([]byte, error) { return exec.Command("date").Output(
 
 // Definition describes the probe.
 func (Marshal) Definition() tool.Definition {
-	return tool.Definition{ID: "marshal", Description: "A probe."}
+	return tool.Definition{ID: "marshal", Description: "A probe. Use it when a test needs this case of the checks."}
 }
 
 // Execute probes.

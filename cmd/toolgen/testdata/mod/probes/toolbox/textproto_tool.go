@@ -17,7 +17,7 @@ type TextProtoArgs struct {
 
 // Definition describes the probe.
 func (TextProto) Definition() tool.Definition {
-	return tool.Definition{ID: "textproto", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "textproto", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

@@ -17,7 +17,7 @@ type ThirdPartyArgs struct {
 
 // Definition describes the probe.
 func (ThirdParty) Definition() tool.Definition {
-	return tool.Definition{ID: "thirdparty", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "thirdparty", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.

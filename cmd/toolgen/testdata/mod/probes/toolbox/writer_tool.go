@@ -19,7 +19,7 @@ type WriterArgs struct {
 
 // Definition describes the probe.
 func (Writer) Definition() tool.Definition {
-	return tool.Definition{ID: "writer", Description: "A probe.", Capabilities: 0}
+	return tool.Definition{ID: "writer", Description: "A probe. Use it when a test needs this case of the checks.", Capabilities: 0}
 }
 
 // Execute probes.
