@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/internal/strictrules"
+	"github.com/toolreg/toolreg/toolcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -93,7 +96,25 @@ func TestGolden(t *testing.T) {
 			if diff := cmp.Diff(tc.tools, toolNames(res.Tools)); diff != "" {
 				t.Errorf("tools (-want +got):\n%s", diff)
 			}
+			checkStrictRules(t, res.Tools)
 		})
+	}
+}
+
+// checkStrictRules checks the strict schema of each tool against the
+// documented rules of strict function calling (package strictrules), and
+// checks that its plain schema, which has optional fields, does not pass
+// them when it has an optional field: the check can fail.
+func checkStrictRules(t *testing.T, tools []*toolInfo) {
+	t.Helper()
+	for _, tl := range tools {
+		if problems := strictrules.Check(strictSchemaJSON(tl.Args)); len(problems) > 0 {
+			t.Errorf("%s: the strict schema breaks strict mode's rules:\n%s", tl.Name, strings.Join(problems, "\n"))
+		}
+		optional := slices.ContainsFunc(tl.Args.Fields, func(f *toolcheck.Field) bool { return !f.Required })
+		if problems := strictrules.Check(schemaJSON(tl.Args)); optional && len(problems) == 0 {
+			t.Errorf("%s: the plain schema, with optional fields, passes strict mode's rules", tl.Name)
+		}
 	}
 }
 
@@ -147,6 +168,7 @@ func TestWarnings(t *testing.T) {
 			if diff := cmp.Diff(readLines(t, toolsFile), toolNames(res.Tools)); diff != "" {
 				t.Errorf("generated tools (-want +got):\n%s", diff)
 			}
+			checkStrictRules(t, res.Tools)
 		})
 	}
 }
