@@ -16,6 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/toolreg/toolreg/internal/testbox"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 )
@@ -242,15 +243,33 @@ func checkResult(t *testing.T, name string, args []byte, res registry.Result) {
 // in one direction only: the schema accepts and Check refuses a key given
 // twice, or an integer beyond the int64 range. Arguments the validator's
 // parser (encoding/json) refuses must be refused by Check too.
+//
+// The strict variant is held to the same: a strict registry's Check
+// (which reads null as a field left out where the strict schema allows
+// it) must accept exactly what the tool's StrictParameters accept, with
+// two things the decoder keeps from the plain schema put back (see
+// enforcedStrict): an optional field may still be left out, and the
+// keywords moved into the descriptions still hold.
 func FuzzDecoders(f *testing.F) {
-	entries := Toolbox().Tools()
+	// The test tools join in for a nested object with optional fields;
+	// they come through With, as a mounted server's tools do.
+	reg, err := Toolbox().With(testbox.Toolbox().Tools()...)
+	if err != nil {
+		f.Fatal(err)
+	}
+	strict := reg.WithStrict(true)
+	entries := reg.Tools()
 	schemas := make([]*jsonschema.Schema, len(entries))
+	strictSchemas := make([]*jsonschema.Schema, len(entries))
 	for i, e := range entries {
 		sch, err := compileToolSchema(e.Name, e.Parameters)
 		if err != nil {
 			f.Fatal(err)
 		}
 		schemas[i] = sch
+		if strictSchemas[i], err = compileToolSchema(e.Name+"-strict", enforcedStrict(f, e)); err != nil {
+			f.Fatal(err)
+		}
 	}
 	for _, args := range slices.Concat(hugeSeeds(), toolSeeds(f, entries)) {
 		f.Add(args)
@@ -285,7 +304,74 @@ func FuzzDecoders(f *testing.F) {
 			t.Errorf("%s: arguments %.300q:\nschema accepts: %v (%v)\nCheck accepts: %v (%v)",
 				e.Name, args, valErr == nil, valErr, checkErr == nil, checkErr)
 		}
+		if registry.Blank(string(args)) {
+			return // Registry.Check reads blank arguments as {}.
+		}
+		for i, e := range entries {
+			checkErr := strict.Check(e.Name, string(args))
+			if checkErr != nil {
+				checkArgumentError(t, e.Name, args, checkErr)
+			}
+			if checkErr == nil && parseErr != nil {
+				t.Errorf("%s: strict Check accepts %.300q, which the schema validator cannot parse: %v", e.Name, args, parseErr)
+			}
+			if parseErr != nil {
+				continue
+			}
+			valErr := strictSchemas[i].Validate(doc)
+			if (checkErr == nil) == (valErr == nil) {
+				continue
+			}
+			if checkErr != nil && (hasDuplicateKey(args) || hasIntegerBeyondInt64(args)) {
+				continue // A deliberate difference.
+			}
+			t.Errorf("%s: arguments %.300q:\nstrict schema accepts: %v (%v)\nstrict Check accepts: %v (%v)",
+				e.Name, args, valErr == nil, valErr, checkErr == nil, checkErr)
+		}
 	})
+}
+
+// enforcedStrict returns the strict schema of e as the strict decoder
+// enforces it: the StrictParameters, with each object's required list and
+// each value's keywords that the strict variant leaves out (minLength,
+// maxLength; default says nothing of validity) taken back from the plain
+// Parameters, which sit at the same places.
+func enforcedStrict(tb testing.TB, e registry.Entry) string {
+	tb.Helper()
+	var strict, plain map[string]any
+	if err := json.Unmarshal([]byte(e.StrictParameters), &strict); err != nil {
+		tb.Fatalf("%s: strict parameters: %v", e.Name, err)
+	}
+	if err := json.Unmarshal([]byte(e.Parameters), &plain); err != nil {
+		tb.Fatalf("%s: parameters: %v", e.Name, err)
+	}
+	var merge func(s, p map[string]any)
+	merge = func(s, p map[string]any) {
+		for k, v := range p {
+			if _, ok := s[k]; !ok && k != "default" && k != "required" {
+				s[k] = v
+			}
+		}
+		if _, ok := s["properties"]; ok {
+			s["required"] = p["required"]
+			if p["required"] == nil {
+				delete(s, "required")
+			}
+			sp, pp := s["properties"].(map[string]any), p["properties"].(map[string]any)
+			for name, sub := range sp {
+				merge(sub.(map[string]any), pp[name].(map[string]any))
+			}
+		}
+		if items, ok := s["items"].(map[string]any); ok {
+			merge(items, p["items"].(map[string]any))
+		}
+	}
+	merge(strict, plain)
+	b, err := json.Marshal(strict)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(b)
 }
 
 // compileToolSchema compiles a tool's parameters as a draft 2020-12 JSON
