@@ -271,6 +271,11 @@ func (c *cli) resolve(o *options) error {
 	if err := checkBaseURL(o.baseURL); err != nil {
 		return err
 	}
+	strict, err := strictFor(o.strictOn, o.strictOff, o.baseURL)
+	if err != nil {
+		return err
+	}
+	o.strict = strict
 	if o.model == "" && !isLocal(o.baseURL) {
 		return fmt.Errorf("no model for %s: name one with -model or LLM_MODEL", redact.String(o.baseURL))
 	}
@@ -348,6 +353,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
+	reg = reg.WithStrict(o.strict)
 	var in lineReader
 	switch {
 	case interactive:

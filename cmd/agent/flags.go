@@ -22,7 +22,7 @@ var flagGroups = []struct {
 	name  string
 	flags []string
 }{
-	{"model", []string{"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream"}},
+	{"model", []string{"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
 	{"tools", []string{"tools", "disable", "mcp", "mcp-env", "mcp-header"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "no-log", "version"}},
@@ -49,7 +49,10 @@ type options struct {
 	raw, resume, noLog, version      bool
 	// yes allows tools that change things without asking.
 	yes bool
-	sel selection
+	// strictOn and strictOff are -strict and -no-strict; strict is what
+	// resolve makes of them and the provider (see strictFor).
+	strictOn, strictOff, strict bool
+	sel                         selection
 
 	// httpAddr and tokenFile are agent mcp's -http and -token-file;
 	// count is agent log's -n.
@@ -75,6 +78,8 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "the longest a one-shot run may take (0: no limit)")
 	fs.DurationVar(&o.firstByte, "first-byte-timeout", defaultFirstByte, "how long to wait for the server to begin an answer (0: no limit)")
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
+	fs.BoolVar(&o.strictOn, "strict", false, "send the strict tool schemas (strict function calling) even if the provider's preset does not; in agent tools -json and agent call, the strict table and decoding")
+	fs.BoolVar(&o.strictOff, "no-strict", false, "send the plain tool schemas even to a provider whose preset uses strict function calling")
 	o.sel.register(fs, c.getenv)
 	o.sel.registerMounts(fs)
 	fs.BoolVar(&o.yes, "yes", false, "let tools that run programs or write files run without asking")
@@ -323,6 +328,9 @@ func writeProviders(w io.Writer) {
 		name := p.names[0]
 		if len(p.names) > 1 {
 			name += " (" + strings.Join(p.names[1:], ", ") + ")"
+		}
+		if p.strict {
+			model += "  (strict)"
 		}
 		fmt.Fprintf(w, "  %-20s %s  %s\n", name, p.baseURL, model)
 	}

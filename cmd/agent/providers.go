@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,20 +21,64 @@ type provider struct {
 	baseURL, model string
 	// start says how to start the server, for a local one.
 	start string
+	// strict reports that the endpoint documents strict function calling
+	// ("strict": true on a function tool) at this base URL: the agent
+	// then sends the strict variant of each tool's schema (-strict and
+	// -no-strict override). Where the documentation is not clear, it is
+	// false: the plain schemas work everywhere.
+	strict bool
 }
 
 // providers are the -provider presets, DeepSeek (the default) first.
 // Model names change often: -model picks another.
+//
+// Strict function calling, per provider, as documented when this was
+// written (the agent errs on the side of the plain schemas):
+//   - OpenAI: yes. https://platform.openai.com/docs/guides/function-calling
+//     ("strict mode"): "strict": true makes the arguments follow the
+//     schema exactly, under the rules of Structured Outputs.
+//   - DeepSeek: only on its beta endpoint. https://api-docs.deepseek.com/guides/function_calling
+//     ("strict mode (Beta)") asks for base URL https://api.deepseek.com/beta;
+//     the preset's /v1 does not offer it. Use -base-url
+//     https://api.deepseek.com/beta -strict for it.
+//   - Kimi (Moonshot), GLM (Zhipu), Qwen (DashScope compatible mode):
+//     their OpenAI-compatible tool calling documents no strict field;
+//     not assumed.
+//   - OpenRouter: depends on the model a request is routed to, and the
+//     preset's model routes anywhere; not assumed.
+//   - Ollama, LM Studio, vLLM: local servers whose support depends on the
+//     version and the model; not assumed.
 var providers = []provider{
 	{names: []string{"deepseek"}, baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"},
 	{names: []string{"moonshot", "kimi"}, baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"},
 	{names: []string{"zhipu", "glm"}, baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"},
 	{names: []string{"qwen", "dashscope"}, baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"},
-	{names: []string{"openai"}, baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini"},
+	{names: []string{"openai"}, baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini", strict: true},
 	{names: []string{"openrouter"}, baseURL: "https://openrouter.ai/api/v1", model: "openrouter/auto"},
 	{names: []string{"ollama"}, baseURL: "http://localhost:11434/v1", start: `is Ollama running? start it with "ollama serve"`},
 	{names: []string{"lmstudio", "lm-studio"}, baseURL: "http://localhost:1234/v1", start: `is LM Studio's server running? start it with "lms server start" or in the app's Developer tab`},
 	{names: []string{"vllm"}, baseURL: "http://localhost:8000/v1", start: `is vLLM running? start it with "vllm serve MODEL"`},
+}
+
+// strictFor decides whether the agent sends strict tool schemas to
+// baseURL: -strict or -no-strict when given (both is an error), otherwise
+// what the preset of that base URL says (the -provider preset, or the one
+// whose base URL LLM_BASE_URL or -base-url names), and false for any other
+// endpoint.
+func strictFor(on, off bool, baseURL string) (bool, error) {
+	switch {
+	case on && off:
+		return false, errors.New("-strict and -no-strict contradict each other: give one")
+	case on || off:
+		return on, nil
+	}
+	want := strings.TrimRight(baseURL, "/")
+	for _, p := range providers {
+		if strings.TrimRight(p.baseURL, "/") == want {
+			return p.strict, nil
+		}
+	}
+	return false, nil
 }
 
 // preset returns the preset of -provider name, under any name it goes by.

@@ -17,7 +17,7 @@ import (
 	"github.com/toolreg/toolreg/internal/clip"
 )
 
-// runTools is agent tools [-v] [-json] [NAME].
+// runTools is agent tools [-v] [-json [-strict]] [NAME].
 func (c *cli) runTools(ctx context.Context, args []string) int {
 	o, pos, code := c.parseFlags("tools", args)
 	if code >= 0 {
@@ -27,12 +27,18 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent tools: unexpected arguments %q: want at most one tool NAME\n", pos[1:])
 		return 2
 	}
+	strict, err := strictFor(o.strictOn, o.strictOff, "")
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent tools: %v\n", err)
+		return 2
+	}
 	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, nil)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 2
 	}
 	defer closeTools()
+	reg = reg.WithStrict(strict)
 	tools := reg.Tools()
 	if len(pos) == 1 {
 		e, ok := reg.Lookup(pos[0])
@@ -297,7 +303,8 @@ func (s *selection) missing(reg *registry.Registry, name string) string {
 	return fmt.Sprintf("tool %q is not selected", name)
 }
 
-// runCall is agent call NAME ['JSON' | -].
+// runCall is agent call [-strict] NAME ['JSON' | -]; with -strict the
+// arguments are decoded as a strict call's are (null for a field left out).
 func (c *cli) runCall(ctx context.Context, args []string) int {
 	o, pos, code := c.parseFlags("call", args)
 	if code >= 0 {
@@ -333,7 +340,12 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent call: the arguments of %s must be a JSON object such as '{\"name\":\"value\"}', got %q (agent tools %s shows its parameters)\n", name, clip.Line(argText, 80), name)
 		return 2
 	}
-	ctx, err := o.sel.withPolicy(ctx)
+	strict, err := strictFor(o.strictOn, o.strictOff, "")
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent call: %v\n", err)
+		return 2
+	}
+	ctx, err = o.sel.withPolicy(ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 2
@@ -344,6 +356,7 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
+	reg = reg.WithStrict(strict)
 	if _, ok := reg.Lookup(name); !ok {
 		fmt.Fprintf(c.stderr, "Error: %s\n", o.sel.missing(reg, name))
 		return 1
