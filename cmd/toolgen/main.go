@@ -5,7 +5,8 @@
 // derives each tool's JSON Schema from its Go args type and doc comments,
 // audits the capabilities each tool's code reaches, and writes
 // zz_registry_gen.go: the table of tools, a strict decoder for each tool's
-// arguments, and the OpenAI tools spec. Nothing is scanned or reflected at
+// arguments, and the OpenAI tools spec, plain and in the strict variant for
+// strict function calling. Nothing is scanned or reflected at
 // run time.
 //
 // The convention (one exported type per <id>_tool.go file with
@@ -50,7 +51,9 @@
 //
 // Every mistake in a tool file is a warning on stderr,
 // path:line:col: message, in that tool's file; that tool is left out and
-// every other tool is generated. A note (path:line:col: note: ...) is
+// every other tool is generated. The description lint (a vague tool or
+// parameter description) warns in the same form but keeps the tool; -check
+// fails on it like on any warning. A note (path:line:col: note: ...) is
 // advice, such as a helper file that looks like a tool.
 //
 // Exit status: 0 when the registry was written (warnings or not) or, with
@@ -86,7 +89,9 @@ Flags:
 	                 and arm64)
 
 Each mistake in a tool file is a warning "path:line:col: message" in that
-tool's file; the tool is left out and the others are generated.
+tool's file; the tool is left out and the others are generated. Warnings of
+the description lint (vague descriptions) keep the tool, and fail -check
+like the others.
 
 Skills: each folder skills/<name>/ beside FILE with a SKILL.md (YAML front
 matter: name, description, license, compatibility, allowed-tools,
