@@ -19,7 +19,7 @@ import (
 // toolgen pass.
 var Analyzer = &analysis.Analyzer{
 	Name: "toolcheck",
-	Doc:  "check the toolreg tool convention: one tool per *_tool.go file, Definition a literal of constants, Execute(ctx, Args) (R, error), documented arguments JSON Schema can describe",
+	Doc:  "check the toolreg tool convention: one tool per *_tool.go file, Definition a literal of constants, Execute(ctx, Args) (R, error), documented arguments JSON Schema can describe; and lint the descriptions the model reads (category \"description\")",
 	URL:  "https://github.com/toolreg/toolreg#the-convention",
 	Run:  run,
 }

@@ -14,6 +14,13 @@
 // model. [Analyzer] runs the same checks as a go/analysis analyzer, for
 // go vet (cmd/toolvet), golangci-lint and analysistest.
 //
+// Check also lints the descriptions the model reads (a tool's: long
+// enough, not its name again, saying when to use it; a parameter's: long
+// enough, not its name again, explaining an enum's choices, agreeing with
+// its bounds). A lint [Diagnostic] has Lint set and leaves the tool in the
+// result. [StrictSchemaJSON] derives the strict variant of a schema, for
+// strict function calling.
+//
 // Tool files are judged for every platform of [SupportedPlatforms]: a tool
 // file whose build constraints leave it out anywhere is reported and left
 // out everywhere, so the registry is the same on every host.

@@ -102,7 +102,7 @@ func restates(desc, name string) bool {
 	for _, w := range splitName(name) {
 		nameWords[stem(w)] = true
 	}
-	words := strings.FieldsFunc(strings.ToLower(desc), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	words := splitName(desc)
 	seen := 0
 	for _, w := range words {
 		if fillers[w] {
