@@ -319,9 +319,9 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 		specs:       slices.Clip(slices.Clone(s.specs)),
 		strictSpecs: slices.Clip(slices.Clone(s.strictSpecs)),
 		index:       s.index,
-		tableLen: s.tableLen,
-		extra:    make(map[string]int, len(s.extra)+len(tools)),
-		calls:    s.calls,
+		tableLen:    s.tableLen,
+		extra:       make(map[string]int, len(s.extra)+len(tools)),
+		calls:       s.calls,
 	}
 	for k, v := range s.extra {
 		ns.extra[k] = v

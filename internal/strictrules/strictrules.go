@@ -90,7 +90,7 @@ func Check(schema string) []string {
 }
 
 type checker struct {
-	out                  []string
+	out                 []string
 	props, chars, enums int
 }
 
