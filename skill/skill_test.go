@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolreg/toolreg/internal/strictrules"
 	"github.com/toolreg/toolreg/registry"
 )
 
@@ -181,5 +182,28 @@ func TestTool(t *testing.T) {
 		if diff := cmp.Diff(tc.want, res.Text); diff != "" {
 			t.Errorf("use_skill %s (-want +got):\n%s", tc.args, diff)
 		}
+	}
+}
+
+// TestToolStrict checks use_skill's strict schema against strict mode's
+// documented rules, and a strict call that sends null for the file.
+func TestToolStrict(t *testing.T) {
+	e := Tool(testSet(t))
+	if problems := strictrules.Check(e.StrictParameters); len(problems) > 0 {
+		t.Errorf("the strict schema breaks strict mode's rules:\n%s", strings.Join(problems, "\n"))
+	}
+	reg, err := registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}).With(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict := reg.WithStrict(true)
+	if !strict.Specs()[0].Function.Strict {
+		t.Error("the strict registry does not send use_skill as strict")
+	}
+	if res := strict.Call(context.Background(), ToolName, `{"name":"zeta","file":null}`); res.Text != "Do z.\n" {
+		t.Errorf("strict use_skill with a null file = %q (%v), want the instructions", res.Text, res.Err)
+	}
+	if res := strict.Call(context.Background(), ToolName, `{"name":null,"file":null}`); !errors.Is(res.Err, registry.ErrArguments) {
+		t.Errorf("strict use_skill with a null name = %q, want an argument error", res.Text)
 	}
 }

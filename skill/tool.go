@@ -37,7 +37,11 @@ func Tool(s *Set) registry.Entry {
 		Description: s.toolDescription(),
 		Timeout:     toolTimeout,
 		Parameters:  s.toolSchema(),
-		Check:       check,
+		// The strict variant, for strict function calling: file is
+		// required and nullable; a strict registry reads its null as left
+		// out.
+		StrictParameters: s.toolStrictSchema(),
+		Check:            check,
 		Invoke: func(ctx context.Context, data []byte) (string, error) {
 			a, err := s.decode(data)
 			if err != nil {
@@ -142,6 +146,34 @@ func (s *Set) toolSchema() string {
 	b, err := json.Marshal(schema)
 	if err != nil {
 		panic(fmt.Sprintf("skill: the use_skill schema: %v", err)) // static types: cannot happen
+	}
+	return string(b)
+}
+
+// toolStrictSchema is the strict variant of toolSchema: every property
+// required, file a union with null, additionalProperties false.
+func (s *Set) toolStrictSchema() string {
+	type prop struct {
+		Type        any      `json:"type"`
+		Enum        []string `json:"enum,omitempty"`
+		Description string   `json:"description"`
+	}
+	schema := struct {
+		Type                 string          `json:"type"`
+		Properties           map[string]prop `json:"properties"`
+		Required             []string        `json:"required"`
+		AdditionalProperties bool            `json:"additionalProperties"`
+	}{
+		Type: "object",
+		Properties: map[string]prop{
+			"name": {Type: "string", Enum: s.Names(), Description: "The skill to load."},
+			"file": {Type: []string{"string", "null"}, Description: "A file of the skill to read instead of its instructions, by its path in the skill, such as references/checklist.md; null for the instructions."},
+		},
+		Required: []string{"name", "file"},
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		panic(fmt.Sprintf("skill: the strict use_skill schema: %v", err)) // static types: cannot happen
 	}
 	return string(b)
 }
