@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // BenchmarkParallelToolCalls measures one turn in which the model calls a
@@ -57,4 +60,48 @@ func BenchmarkParallelToolCalls(b *testing.B) {
 			b.ReportMetric(float64(time.Since(start).Milliseconds())/float64(b.N), "ms/turn")
 		})
 	}
+}
+
+// nopTools answers every call at once, without recording it, so that a
+// benchmark sees the conversation's own cost of a tool call.
+type nopTools struct{}
+
+func (nopTools) Specs() []openai.Tool { return nil }
+
+func (nopTools) Call(context.Context, string, string) registry.Result {
+	return registry.Result{Text: "ok", Duration: time.Microsecond}
+}
+
+// BenchmarkRunTools measures the tool path of a turn: two calls run
+// through runTools, without a model request. Its allocs/op is the figure
+// to compare with telemetry off and on: off must cost nothing.
+func BenchmarkRunTools(b *testing.B) {
+	calls := []ToolCall{
+		{ID: "call_1", Type: "function", Function: FunctionCall{Name: "a", Arguments: `{}`}},
+		{ID: "call_2", Type: "function", Function: FunctionCall{Name: "b", Arguments: `{"x":1}`}},
+	}
+	for _, tc := range benchTelemetry(b) {
+		b.Run(tc.name, func(b *testing.B) {
+			conv := &Conversation{Client: &Client{BaseURL: "http://127.0.0.1:1", Model: testModel}, Tools: nopTools{}}
+			tc.set(conv)
+			ctx := context.Background()
+			em := &emitter{}
+			b.ReportAllocs()
+			for b.Loop() {
+				budget := 64
+				conv.runTools(ctx, calls, &budget, em)
+			}
+		})
+	}
+}
+
+// benchTelemetry lists the telemetry settings a benchmark runs under.
+func benchTelemetry(testing.TB) []struct {
+	name string
+	set  func(*Conversation)
+} {
+	return []struct {
+		name string
+		set  func(*Conversation)
+	}{{"telemetry=none", func(*Conversation) {}}}
 }
