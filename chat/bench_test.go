@@ -11,6 +11,7 @@ import (
 
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/telemetry"
 )
 
 // BenchmarkParallelToolCalls measures one turn in which the model calls a
@@ -95,13 +96,27 @@ func BenchmarkRunTools(b *testing.B) {
 	}
 }
 
-// benchTelemetry lists the telemetry settings a benchmark runs under.
+// benchTelemetry lists the telemetry settings a benchmark runs under:
+// none, off as Setup returns it with no OTEL_* variable set, and on with an
+// in-memory recorder.
 func benchTelemetry(testing.TB) []struct {
 	name string
 	set  func(*Conversation)
 } {
+	on := func(c *Conversation) {
+		c.Telemetry = newTelemetryRecorder(false).p
+		c.tel = newInstruments(c)
+	}
+	off := func(c *Conversation) {
+		p, _, err := telemetry.Setup(context.Background(), func(string) string { return "" })
+		if err != nil {
+			panic(err)
+		}
+		c.Telemetry = p
+		c.tel = newInstruments(c)
+	}
 	return []struct {
 		name string
 		set  func(*Conversation)
-	}{{"telemetry=none", func(*Conversation) {}}}
+	}{{"telemetry=none", func(*Conversation) {}}, {"telemetry=off", off}, {"telemetry=on", on}}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -59,10 +60,22 @@ type Conversation struct {
 	MaxToolCalls int
 	// Sink receives the events of each turn; none when nil.
 	Sink Sink
+	// Telemetry, when enabled, traces each turn (span invoke_agent), each
+	// model request (chat MODEL) and each tool call (execute_tool NAME)
+	// and records gen_ai.client.operation.duration and
+	// gen_ai.client.token.usage, after the OpenTelemetry GenAI semantic
+	// conventions. Off, and free, when nil or disabled.
+	Telemetry *telemetry.Providers
+	// Provider is the gen_ai.provider.name of the Client's endpoint, such
+	// as "deepseek" or "openai"; DefaultProvider when empty.
+	Provider string
 
 	mu    sync.Mutex
 	msgs  []Message
 	usage Usage
+	// tel is made on the first turn; nil while telemetry is off.
+	tel     *instruments
+	telOnce sync.Once
 }
 
 // Turn sends the user's text, runs the tools the model calls until it
@@ -73,7 +86,11 @@ func (c *Conversation) Turn(ctx context.Context, userText string) (string, error
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	em := &emitter{sink: c.Sink}
+	c.telOnce.Do(func() { c.tel = newInstruments(c) })
+	before := c.usage
+	ctx, span := c.tel.startTurn(ctx, c.Session)
 	answer, msgs, err := c.turn(ctx, userText, em)
+	span.endTurn(c.usage.sub(before), err)
 	if err != nil {
 		em.emit(Event{Type: EventError, Step: em.step, Error: err.Error()})
 		return "", err
@@ -101,7 +118,9 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
 	for step := 1; step <= maxSteps; step++ {
 		em.step = step
-		resp, err := c.Client.Complete(ctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
+		rctx, span := c.tel.startChat(ctx)
+		resp, err := c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
+		span.endChat(rctx, resp, err)
 		if err != nil {
 			return "", nil, fmt.Errorf("turn step %d: %w", step, err)
 		}
@@ -159,7 +178,9 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 		}
 		*budget--
 		wg.Go(func() {
-			res := c.call(ctx, tc)
+			cctx, span := c.tel.startTool(ctx, tc)
+			res := c.call(cctx, tc)
+			span.endTool(res)
 			out[i] = Message{Role: RoleTool, Content: res.Text, ToolCallID: tc.ID}
 			ev := Event{Type: EventToolResult, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments, Result: res.Text, Duration: res.Duration}
 			if res.Err != nil {

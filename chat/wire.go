@@ -65,6 +65,15 @@ func (u Usage) Add(v Usage) Usage {
 	}
 }
 
+// sub returns u less v.
+func (u Usage) sub(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens - v.PromptTokens,
+		CompletionTokens: u.CompletionTokens - v.CompletionTokens,
+		TotalTokens:      u.TotalTokens - v.TotalTokens,
+	}
+}
+
 // wireRequest is the body of a chat completions request.
 type wireRequest struct {
 	Model         string         `json:"model"`
