@@ -130,7 +130,7 @@ func TestTelemetryTurn(t *testing.T) {
 			"gen_ai.request.model": testModel, "gen_ai.response.model": testModel,
 			"gen_ai.usage.input_tokens": in, "gen_ai.usage.output_tokens": out,
 			"gen_ai.response.finish_reasons": `["` + finish + `"]`,
-			"server.address": u.Hostname(), "server.port": u.Port(),
+			"server.address":                 u.Hostname(), "server.port": u.Port(),
 		}
 	}
 	want := []spanView{
