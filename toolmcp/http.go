@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolreg/toolreg/telemetry"
 )
 
 // The defaults of HTTPOptions.
@@ -56,7 +58,23 @@ type HTTPOptions struct {
 	// ShutdownGrace is how long ServeHTTP lets the calls in flight finish
 	// once its context is done; ShutdownTimeout when zero or less.
 	ShutdownGrace time.Duration
+	// Ready, when not nil, is asked by ReadyPath: an error (say, a
+	// mounted server that is gone) answers 503 with its text, so that a
+	// load balancer sends the calls elsewhere.
+	Ready func(ctx context.Context) error
+	// Telemetry, when enabled, reads the trace context of the HTTP
+	// headers (traceparent, tracestate) of requests whose params._meta
+	// carries none. The spans are the server's (ServerOptions.Telemetry).
+	Telemetry *telemetry.Providers
 }
+
+// The paths of the health checks that ServeHTTP serves beside MCP, without
+// a token: HealthPath answers 200 while the process serves (liveness),
+// ReadyPath 200 while it takes calls (readiness).
+const (
+	HealthPath = "/healthz"
+	ReadyPath  = "/readyz"
+)
 
 func (o *HTTPOptions) withDefaults() HTTPOptions {
 	var v HTTPOptions
@@ -106,6 +124,9 @@ func HTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 		PropagateRequestCancellation: true,
 	})
 	h = withRequestContext(h)
+	if o.Telemetry.Enabled() {
+		h = withTraceHeaders(h, o.Telemetry.TextMapPropagator())
+	}
 	h = readBody(h, o.MaxBodyBytes, o.ReadTimeout)
 	if o.Token != "" {
 		h = requireToken(h, o.Token)
@@ -204,13 +225,19 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 	o := opts.withDefaults()
 	var draining atomic.Bool
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET "+HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok\n")
 	})
-	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("GET "+ReadyPath, func(w http.ResponseWriter, r *http.Request) {
 		if draining.Load() {
 			http.Error(w, "shutting down", http.StatusServiceUnavailable)
 			return
+		}
+		if o.Ready != nil {
+			if err := o.Ready(r.Context()); err != nil {
+				http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+				return
+			}
 		}
 		io.WriteString(w, "ready\n")
 	})

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -73,6 +75,11 @@ type MountOptions struct {
 	// is not set is an error. The headers go only to the server's own
 	// host, never along a redirect elsewhere, and are never printed.
 	Headers map[string][]string
+	// Telemetry, when enabled, traces each call of a remote tool with a
+	// client span "tools/call TOOL" whose trace context the server
+	// receives in the call's params._meta and, over HTTP, in the
+	// traceparent header; and records mcp.client.operation.duration.
+	Telemetry *telemetry.Providers
 	// Reserved are names remote tools must not take, such as the local
 	// tools' names (Registry.Names); a remote tool whose NAME__tool is
 	// one of them gets a hash suffix instead.
@@ -107,6 +114,7 @@ type Mounts struct {
 	callTimeout time.Duration
 	warn        *warner
 	ownClient   *http.Client // nil when the caller gave one
+	leftOut     []string     // the servers that could not be mounted at start
 
 	closeOnce sync.Once
 	closeErr  error
@@ -119,6 +127,7 @@ type remoteTool struct {
 
 type remoteServer struct {
 	spec    Spec
+	tel     *clientTelemetry // nil when telemetry is off
 	session *mcp.ClientSession
 	warn    *warner
 	done    chan struct{} // closed when the session has ended
@@ -206,6 +215,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	for i, out := range outs {
 		if out.err != nil {
 			m.warn.printf("mcp server %q (%s) left out: %v", parsed[i].Name, parsed[i], out.err)
+			m.leftOut = append(m.leftOut, parsed[i].Name)
 			continue
 		}
 		m.servers = append(m.servers, out.srv)
@@ -223,6 +233,11 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 	var t mcp.Transport
 	if sp.URL != "" {
 		hc := o.HTTPClient
+		if o.Telemetry.Enabled() {
+			c := *hc
+			c.Transport = &traceTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), prop: o.Telemetry.TextMapPropagator()}
+			hc = &c
+		}
 		if len(header) > 0 {
 			u, err := url.Parse(sp.URL)
 			if err != nil {
@@ -265,7 +280,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		}
 		tools = append(tools, tl)
 	}
-	srv := &remoteServer{spec: sp, session: cs, warn: w, done: make(chan struct{})}
+	srv := &remoteServer{spec: sp, session: cs, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry)}
 	go srv.watch()
 	return srv, tools, nil
 }
@@ -364,6 +379,23 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 	}
 }
 
+// Ready returns nil while every server of the specs is mounted and its
+// session lasts; otherwise an error naming the servers left out at start
+// and those lost since, whose tools answer with errors. A server that
+// failed one call but may answer the next does not count.
+func (m *Mounts) Ready(context.Context) error {
+	var errs []error
+	for _, name := range m.leftOut {
+		errs = append(errs, fmt.Errorf("mcp server %q could not be mounted", name))
+	}
+	for _, s := range m.servers {
+		if err := s.gone(); err != nil {
+			errs = append(errs, fmt.Errorf("mcp server %q is lost: %w", s.spec.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // Servers returns the names of the servers that were mounted, in the
 // order of the specs.
 func (m *Mounts) Servers() []string {
@@ -445,21 +477,31 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	if err := rt.srv.gone(); err != nil {
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
-	r, err := rt.srv.session.CallTool(ctx, &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)})
+	params := &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)}
+	ctx, end := rt.srv.tel.startCall(ctx, server, rt.info.Remote, params)
+	r, err := rt.srv.session.CallTool(ctx, params)
 	var werr *jsonrpc.Error
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
+		end("cancelled")
 		return "", ctx.Err()
 	case errors.As(err, &werr) && werr.Code != codeRejected:
 		// The server answered, with a protocol error (say, invalid
 		// params): the model may correct the call.
+		end(strconv.FormatInt(werr.Code, 10))
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q refused the call: %s", server, werr.Message)}
 	default:
+		end(telemetry.ErrorType(&registry.Error{Kind: registry.KindRemote}))
 		rt.srv.failed(err)
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
 	text := resultText(r)
+	if r.IsError {
+		end("tool_error")
+	} else {
+		end("")
+	}
 	if r.IsError {
 		// A server that renders its errors as toolreg does (another
 		// toolreg agent, say) begins them "Error: "; registry.Text adds

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/skill"
+	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -40,6 +41,11 @@ type ServerOptions struct {
 	// their names and descriptions, prompts/get a skill's body as a user
 	// message. None when nil.
 	Skills *skill.Set
+	// Telemetry, when enabled, traces every request the server receives
+	// with a server span "{mcp.method.name} {tool}", child of the trace
+	// context in the request's params._meta, and records
+	// mcp.server.operation.duration. Off when nil or disabled.
+	Telemetry *telemetry.Providers
 }
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
@@ -69,6 +75,9 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		// no logs are sent to clients.
 		Capabilities: capabilities(o.Skills),
 	})
+	if o.Telemetry.Enabled() {
+		srv.AddReceivingMiddleware(serverTelemetry(o.Telemetry))
+	}
 	for _, e := range reg.Tools() {
 		t, out, err := mcpTool(&e, &o)
 		if err != nil {
@@ -212,6 +221,7 @@ func handler(reg *registry.Registry, name string, out *output, logger *slog.Logg
 			"duration", res.Duration, "failed", res.Failed())
 		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
 		if res.Failed() {
+			recordOutcome(ctx, res.Err)
 			r.IsError = true
 			return r, nil
 		}
