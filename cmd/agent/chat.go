@@ -347,6 +347,13 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		}
 	}
 
+	tel, flush, err := c.startTelemetry(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer flush()
+	o.sel.telemetry = tel
 	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, logger)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
@@ -379,6 +386,8 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		MaxSteps:     o.maxSteps,
 		MaxToolCalls: o.maxToolCalls,
 		Session:      fmt.Sprintf("agent-%d", os.Getpid()),
+		Telemetry:    tel,
+		Provider:     genAIProvider(o.baseURL),
 	}
 	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet}
 	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {

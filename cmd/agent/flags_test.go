@@ -89,3 +89,17 @@ func TestVersionOf(t *testing.T) {
 		t.Errorf("versionOf without VCS = %q, want %q", got, want)
 	}
 }
+
+func TestGenAIProvider(t *testing.T) {
+	for _, tc := range []struct{ url, want string }{
+		{"https://api.deepseek.com/v1", "deepseek"},
+		{"https://api.moonshot.cn/v1/", "moonshot"},
+		{"http://localhost:11434/v1", "ollama"},
+		{"https://other.example/v1", "openai"},
+		{"", "openai"},
+	} {
+		if got := genAIProvider(tc.url); got != tc.want {
+			t.Errorf("genAIProvider(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,13 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 		return 2
 	}
+	tel, flush, err := c.startTelemetry(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
+		return 2
+	}
+	defer flush()
+	sel.telemetry = tel
 	// Logs go to stderr: on stdio, stdout carries the protocol.
 	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
@@ -50,7 +57,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
-	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: toolreg.Skills()})
+	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: toolreg.Skills(), Telemetry: tel})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1
@@ -84,7 +91,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 			auth = "clients send Authorization: Bearer <token>"
 		}
 		fmt.Fprintf(c.stderr, "agent: serving %d tools over MCP at http://%s/ (%s)\n", len(reg.Names()), ln.Addr(), auth)
-		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token})
+		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token, Telemetry: tel, Ready: sel.ready})
 		if err == nil {
 			return 0
 		}

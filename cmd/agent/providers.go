@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -175,4 +176,16 @@ func askModel(ctx context.Context, hc *http.Client, baseURL, apiKey string) (str
 	}
 	slices.Sort(ids)
 	return "", fmt.Errorf("the server at %s has %d models; choose one with -model:\n  %s", baseURL, len(ids), strings.Join(ids, "\n  "))
+}
+
+// genAIProvider returns the gen_ai.provider.name of the endpoint at
+// baseURL: the first name of the preset with that URL (deepseek, moonshot,
+// zhipu, …), or chat.DefaultProvider for another OpenAI-compatible one.
+func genAIProvider(baseURL string) string {
+	for _, p := range providers {
+		if strings.TrimRight(p.baseURL, "/") == strings.TrimRight(strings.TrimSpace(baseURL), "/") {
+			return p.names[0]
+		}
+	}
+	return chat.DefaultProvider
 }

@@ -9,12 +9,14 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
+	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -40,6 +42,29 @@ type cli struct {
 	// terminal.
 	rawStderr io.Writer
 }
+
+// startTelemetry sets up OpenTelemetry from the OTEL_* environment (off
+// unless an exporter is named; see package telemetry) and returns the
+// providers and a function that flushes them, which reports a failure on
+// stderr.
+func (c *cli) startTelemetry(ctx context.Context) (*telemetry.Providers, func(), error) {
+	p, shutdown, err := telemetry.Setup(ctx, c.getenv)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	p.Redact = redactor(c.getenv)
+	return p, func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
+		defer cancel()
+		if err := shutdown(sctx); err != nil {
+			fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		}
+	}, nil
+}
+
+// telemetryFlushTimeout bounds the export of the last spans and metrics
+// when the agent ends.
+const telemetryFlushTimeout = 5 * time.Second
 
 // run is the command line; it returns the exit status. The subcommand may
 // follow global flags, and flags may follow it.
@@ -84,6 +109,11 @@ type selection struct {
 	// by server name.
 	mountEnv, mountHeaders serverValues
 	getenv                 env
+	// telemetry traces the calls of mounted tools; off when nil.
+	telemetry *telemetry.Providers
+	// ready reports whether the mounted servers are all there; set by
+	// toolSet, nil without mounts.
+	ready func(context.Context) error
 }
 
 // specList collects the values of a repeated flag, checking each.
@@ -201,11 +231,12 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	}
 	if len(s.mounts) > 0 {
 		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
-			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders})
+			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}
 		close = func() { _ = m.Close() } // the servers are going away with the process
+		s.ready = m.Ready
 		if reg, err = reg.With(m.Entries()...); err != nil {
 			close()
 			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
