@@ -11,7 +11,7 @@ import (
 
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/registry"
-	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/telemetry/fromenv"
 )
 
 // BenchmarkParallelToolCalls measures one turn in which the model calls a
@@ -108,7 +108,7 @@ func benchTelemetry(testing.TB) []struct {
 		c.tel = newInstruments(c)
 	}
 	off := func(c *Conversation) {
-		p, _, err := telemetry.Setup(context.Background(), func(string) string { return "" })
+		p, _, err := fromenv.Setup(context.Background(), func(string) string { return "" })
 		if err != nil {
 			panic(err)
 		}

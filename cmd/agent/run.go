@@ -17,6 +17,7 @@ import (
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
 	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/telemetry/fromenv"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -44,11 +45,11 @@ type cli struct {
 }
 
 // startTelemetry sets up OpenTelemetry from the OTEL_* environment (off
-// unless an exporter is named; see package telemetry) and returns the
+// unless an exporter is named; see package telemetry/fromenv) and returns the
 // providers and a function that flushes them, which reports a failure on
 // stderr.
 func (c *cli) startTelemetry(ctx context.Context) (*telemetry.Providers, func(), error) {
-	p, shutdown, err := telemetry.Setup(ctx, c.getenv)
+	p, shutdown, err := fromenv.Setup(ctx, c.getenv)
 	if err != nil {
 		return nil, func() {}, err
 	}
