@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/toolmcp"
 )
 
@@ -38,6 +39,16 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 		return 2
+	}
+	if *addr == "" {
+		// Over stdio, stdout carries the protocol: a console exporter
+		// writing there would break it.
+		for _, v := range []string{telemetry.EnvTracesExporter, telemetry.EnvMetricsExporter} {
+			if strings.EqualFold(strings.TrimSpace(c.getenv(v)), "console") {
+				fmt.Fprintf(c.stderr, "agent mcp: %s=console would write to stdout, which carries the protocol over stdio; use otlp, or serve with -http\n", v)
+				return 2
+			}
+		}
 	}
 	tel, flush, err := c.startTelemetry(ctx)
 	if err != nil {

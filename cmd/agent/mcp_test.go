@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -171,5 +172,21 @@ func TestCallStdinCap(t *testing.T) {
 	}
 	if in.n > 2<<20 {
 		t.Errorf("read %d bytes of stdin, want not much past the cap", in.n)
+	}
+}
+
+// TestMCPStdioRefusesConsoleExporter checks that agent mcp over stdio
+// refuses a console exporter, which would write into the protocol.
+func TestMCPStdioRefusesConsoleExporter(t *testing.T) {
+	for _, v := range []string{"OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER"} {
+		var stdout, stderr bytes.Buffer
+		env := map[string]string{v: "console"}
+		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }}
+		if code := c.run(context.Background(), []string{"mcp", "-tools", "calculator"}); code != 2 {
+			t.Errorf("%s=console: exit %d, want 2; stderr %s", v, code, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), v+"=console") || stdout.Len() != 0 {
+			t.Errorf("%s=console: stdout %q, stderr %q", v, stdout.String(), stderr.String())
+		}
 	}
 }
