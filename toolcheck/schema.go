@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"math"
+	"math/big"
 	"reflect"
 	"regexp"
 	"slices"
@@ -372,7 +373,7 @@ func parseConstraints(tag string, f *Field) (Constraints, error) {
 // checkConstraints checks that the Constraints agree with each other and
 // with the field.
 func checkConstraints(c Constraints, f *Field) error {
-	if c.Minimum != "" && c.Maximum != "" && num(c.Minimum) > num(c.Maximum) {
+	if c.Minimum != "" && c.Maximum != "" && cmpNum(c.Minimum, c.Maximum) > 0 {
 		return fmt.Errorf("minimum %s is greater than maximum %s", c.Minimum, c.Maximum)
 	}
 	if c.MinLength >= 0 && c.MaxLength >= 0 && c.MinLength > c.MaxLength {
@@ -391,15 +392,25 @@ func checkConstraints(c Constraints, f *Field) error {
 		return fmt.Errorf("default on a pointer field: use a non-pointer field with omitempty")
 	case len(c.Enum) > 0 && !slices.Contains(c.Enum, c.Default):
 		return fmt.Errorf("default %s is not one of the enum values", c.Default)
-	case c.Minimum != "" && num(c.Default) < num(c.Minimum), c.Maximum != "" && num(c.Default) > num(c.Maximum):
+	case c.Minimum != "" && cmpNum(c.Default, c.Minimum) < 0, c.Maximum != "" && cmpNum(c.Default, c.Maximum) > 0:
 		return fmt.Errorf("default %s is outside minimum/maximum", c.Default)
 	}
 	return nil
 }
 
-func num(lit string) float64 {
-	f, _ := strconv.ParseFloat(lit, 64)
-	return f
+// cmpNum compares two number literals exactly, as -1, 0 or +1: through
+// float64, 9007199254740993 and 9007199254740992 would be equal. A literal
+// that does not parse (literal has checked them) compares as zero.
+func cmpNum(a, b string) int {
+	x, _ := new(big.Rat).SetString(a)
+	y, _ := new(big.Rat).SetString(b)
+	if x == nil {
+		x = new(big.Rat)
+	}
+	if y == nil {
+		y = new(big.Rat)
+	}
+	return x.Cmp(y)
 }
 
 func kindName(t *Type) string {
