@@ -212,7 +212,7 @@ func contains(list []string, s string) bool {
 func guardedTable() *Table {
 	entries := []Entry{
 		{Name: "long", Invoke: func(ctx context.Context, args []byte) (string, error) {
-			return strings.Repeat("ab", 100) + "é" + strings.Repeat("x", 100), nil
+			return strings.Repeat("ab", 100) + "é" + strings.Repeat("x", 300), nil
 		}},
 		{Name: "read", Capabilities: tool.ReadFiles, Invoke: func(ctx context.Context, args []byte) (string, error) {
 			return "read", nil
@@ -270,17 +270,19 @@ func TestWithoutCapabilities(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	reg := mustNew(t, guardedTable()).WithLimits(Limits{MaxArgs: 10, MaxResult: 150})
+	// The "long" result is 502 bytes with an é at bytes 200 and 201: the
+	// result limit leaves room for 201 bytes, so the cut falls inside the
+	// é and moves back to byte 200.
+	note := len("\n[truncated: showing %d of 502 bytes; %d bytes cut. Ask for less, or for the part you need.]") + 20
+	reg := mustNew(t, guardedTable()).WithLimits(Limits{MaxArgs: 10, MaxResult: 201 + note})
 	res := reg.Call(context.Background(), "read", `{"x":"12345"}`)
 	if want := "Error: read: bad arguments: 13 bytes, more than the limit of 10; send less"; res.Text != want || !errors.Is(res.Err, ErrArguments) {
 		t.Errorf("oversized arguments: %q (%v), want %q", res.Text, res.Err, want)
 	}
 	res = reg.Call(context.Background(), "long", "{}")
-	if res.Failed() || len(res.Text) > 150 || !strings.HasPrefix(res.Text, "abab") {
-		t.Errorf("long result: %q (%d bytes), want at most 150 bytes of its start", res.Text, len(res.Text))
-	}
-	if !strings.Contains(res.Text, "[truncated: showing ") || !strings.Contains(res.Text, " of 302 bytes") {
-		t.Errorf("long result %q does not say it was cut", res.Text)
+	want := strings.Repeat("ab", 100) + "\n[truncated: showing 200 of 502 bytes; 302 bytes cut. Ask for less, or for the part you need.]"
+	if res.Failed() || res.Text != want {
+		t.Errorf("long result: %q (%d bytes), want %q", res.Text, len(res.Text), want)
 	}
 	if !utf8.ValidString(res.Text) {
 		t.Errorf("cut result is not valid UTF-8: %q", res.Text)
