@@ -287,7 +287,7 @@ func TestMalformedAnswers(t *testing.T) {
 		{"error in stream", false, sse(`{"error":{"message":"The model produced invalid content.","type":"invalid_request_error"}}`), "error in stream: The model produced invalid content."},
 		{"error event", false, rawSSE("event: error\ndata: {\"error\":{\"message\":\"quota\",\"type\":\"insufficient_quota\"}}\n\n"), "error in stream: quota"},
 		{"error body in stream", false, rawSSE(`{"object":"error","message":"context too long","type":"BadRequestError","code":400}` + "\n"), `error in stream: {"object":"error","message":"context too long"`},
-		{"error in 200", true, jsonReply(200, `{"error":{"message":"internal","type":"invalid_request_error"}}`), "internal"},
+		{"error in 200", true, jsonReply(200, `{"error":{"message":"internal","type":"invalid_request_error"}}`), "chat request: error in stream: internal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, tc.rep)
