@@ -83,11 +83,11 @@ func TestCalcLex(t *testing.T) {
 
 func TestCalcEvalLimits(t *testing.T) {
 	// Exactly at the limits is fine.
-	atLen := "1" + strings.Repeat("+1", (calcMaxLen-1)/2)
-	if n := len(atLen); n != calcMaxLen-1 && n != calcMaxLen {
-		t.Fatalf("test expression has %d characters", n)
+	atLen := "11" + strings.Repeat("+1", (calcMaxLen-2)/2)
+	if n := len(atLen); n != calcMaxLen {
+		t.Fatalf("test expression has %d characters, want %d", n, calcMaxLen)
 	}
-	if v, err := calcEval(atLen); err != nil || v != float64(len(atLen)/2+1) {
+	if v, err := calcEval(atLen); err != nil || v != 11+float64(calcMaxLen-2)/2 {
 		t.Errorf("calcEval of %d characters = %v, %v", len(atLen), v, err)
 	}
 	atDepth := strings.Repeat("(", calcMaxDepth) + "7" + strings.Repeat(")", calcMaxDepth)

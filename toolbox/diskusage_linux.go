@@ -10,6 +10,11 @@ func diskStatfs(path string) (diskStats, error) {
 	if err := syscall.Statfs(path, &st); err != nil {
 		return diskStats{}, err
 	}
+	return diskStatsOf(&st), nil
+}
+
+// diskStatsOf converts what statfs reports into bytes.
+func diskStatsOf(st *syscall.Statfs_t) diskStats {
 	// Block counts are in units of the fragment size where there is one.
 	size := uint64(st.Frsize)
 	if size == 0 {
@@ -19,5 +24,5 @@ func diskStatfs(path string) (diskStats, error) {
 		Total: st.Blocks * size,
 		Free:  st.Bfree * size,
 		Avail: st.Bavail * size,
-	}, nil
+	}
 }
