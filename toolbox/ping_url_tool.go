@@ -44,6 +44,8 @@ type PingURL struct {
 	once sync.Once
 	// client is made by the first call unless a test set it first.
 	client *http.Client
+	// clock reads the time for the latency; nil is the system clock.
+	clock func() time.Time
 }
 
 // PingURLArgs are the arguments the model sends.
@@ -130,9 +132,9 @@ func (p *PingURL) do(ctx context.Context, method string, u *url.URL) (*http.Resp
 	}
 	req.Header.Set("User-Agent", pingUserAgent)
 	req.Header.Set("Accept", "*/*")
-	start := time.Now()
+	start := p.now()
 	resp, err := p.httpClient().Do(req)
-	latency := time.Since(start)
+	latency := p.now().Sub(start)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -1,0 +1,47 @@
+package toolbox
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// pingSteps returns a clock that moves on by step at each reading.
+func pingSteps(step time.Duration) func() time.Time {
+	var mu sync.Mutex
+	t := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		t = t.Add(step)
+		return t
+	}
+}
+
+// TestPingLatencyExact reports latencies read from a fake clock, rounded
+// to a tenth of a millisecond: at a rounding half, below and past it.
+func TestPingLatencyExact(t *testing.T) {
+	srv, _ := pingTestServer(t)
+	for _, tc := range []struct {
+		step time.Duration
+		want float64
+	}{
+		{0, 0},
+		{time.Microsecond, 0},
+		{49 * time.Microsecond, 0},
+		{50 * time.Microsecond, 0.1},
+		{1234567 * time.Nanosecond, 1.2},
+		{1250 * time.Microsecond, 1.3},
+		{1249 * time.Microsecond, 1.2},
+		{2 * time.Second, 2000},
+	} {
+		p := PingURL{clock: pingSteps(tc.step)}
+		got, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/ok"})
+		if err != nil {
+			t.Fatalf("step %v: %v", tc.step, err)
+		}
+		if got.LatencyMS != tc.want {
+			t.Errorf("step %v: LatencyMS = %v, want %v", tc.step, got.LatencyMS, tc.want)
+		}
+	}
+}
