@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolreg/toolreg/internal/schemacase"
+)
+
+// derivedProg prints the tools of the test module's good registry with
+// their schemas ("schemas"), or checks the arguments of each line of a
+// file ("check FILE", lines of {"tool":…,"args":…}) and prints "ok" or the
+// error, one line each.
+const derivedProg = `package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"example.com/tools/good"
+)
+
+func main() {
+	r := good.Toolbox()
+	if os.Args[1] == "schemas" {
+		m := map[string]string{}
+		for _, e := range r.Tools() {
+			m[e.Name] = e.Parameters
+		}
+		json.NewEncoder(os.Stdout).Encode(m)
+		return
+	}
+	f, err := os.Open(os.Args[2])
+	if err != nil {
+		panic(err)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c struct{ Tool, Args string }
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			panic(err)
+		}
+		e, _ := r.Lookup(c.Tool)
+		if err := e.Check([]byte(c.Args)); err != nil {
+			fmt.Println(strings.ReplaceAll(err.Error(), "\n", " "))
+		} else {
+			fmt.Println("ok")
+		}
+	}
+}
+`
+
+// TestGoodDecodersAgreeWithSchemaAtTheirLimits derives arguments from the
+// schemas of the test module's good registry (every kind of constraint:
+// lengths, a pattern, item counts, a nested object, an enum of integers)
+// and checks that its generated decoders accept exactly those the schemas
+// accept, in a program built against it.
+func TestGoodDecodersAgreeWithSchemaAtTheirLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := testModule(t)
+	progDir := filepath.Join(dir, "cmd", "derived")
+	if err := os.MkdirAll(progDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(progDir, "main.go"), []byte(derivedProg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "derived")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/derived")
+	build.Dir = dir
+	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "schemas").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schemas map[string]string
+	if err := json.Unmarshal(out, &schemas); err != nil {
+		t.Fatal(err)
+	}
+	type line struct{ Tool, Args string }
+	var lines []line
+	var cases []schemacase.Case
+	for name, schema := range schemas {
+		cs, err := schemacase.Cases(schema)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, c := range cs {
+			lines = append(lines, line{name, c.Args})
+			cases = append(cases, c)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "cases.jsonl")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(f)
+	for _, l := range lines {
+		enc.Encode(l)
+	}
+	f.Close()
+	out, err = exec.Command(bin, "check", file).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []string
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		results = append(results, sc.Text())
+	}
+	if len(results) != len(cases) {
+		t.Fatalf("%d results for %d cases", len(results), len(cases))
+	}
+	accepted := map[string]int{}
+	refused := map[string]int{}
+	for i, c := range cases {
+		got := results[i] == "ok"
+		if got != c.Valid {
+			t.Errorf("%s: arguments %.300s: schema accepts: %v, decoder says: %s", lines[i].Tool, c.Args, c.Valid, results[i])
+		}
+		if c.Valid {
+			accepted[lines[i].Tool]++
+		} else {
+			refused[lines[i].Tool]++
+		}
+	}
+	for name := range schemas {
+		if accepted[name] == 0 || refused[name] == 0 {
+			t.Errorf("%s: %d cases accepted, %d refused: both sides must be tried", name, accepted[name], refused[name])
+		}
+	}
+}
