@@ -226,3 +226,40 @@ func TestIdleTimeoutSetting(t *testing.T) {
 		t.Errorf("idle timeouts (-want +got):\n%s", diff)
 	}
 }
+
+// TestRetryAfterExact reads Retry-After and Retry-After-Ms against a fixed
+// clock: zero, below zero and just above it, and an HTTP date before, at
+// and after now.
+func TestRetryAfterExact(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	date := func(d time.Duration) string { return now.Add(d).Format(http.TimeFormat) }
+	for _, tc := range []struct {
+		header []string
+		want   time.Duration
+	}{
+		{nil, 0},
+		{[]string{"Retry-After", "3"}, 3 * time.Second},
+		{[]string{"Retry-After", "0.5"}, 500 * time.Millisecond},
+		{[]string{"Retry-After", "0"}, 0},
+		{[]string{"Retry-After", "-1"}, 0},
+		{[]string{"Retry-After", " 2 "}, 2 * time.Second},
+		{[]string{"Retry-After", "soon"}, 0},
+		{[]string{"Retry-After", date(30 * time.Second)}, 30 * time.Second},
+		{[]string{"Retry-After", date(time.Second)}, time.Second},
+		{[]string{"Retry-After", date(0)}, 0},
+		{[]string{"Retry-After", date(-time.Second)}, 0},
+		{[]string{"Retry-After-Ms", "1500", "Retry-After", "2"}, 1500 * time.Millisecond},
+		{[]string{"Retry-After-Ms", "1"}, time.Millisecond},
+		{[]string{"Retry-After-Ms", "0", "Retry-After", "2"}, 2 * time.Second},
+		{[]string{"Retry-After-Ms", "-5", "Retry-After", "2"}, 2 * time.Second},
+		{[]string{"Retry-After-Ms", "x", "Retry-After", "2"}, 2 * time.Second},
+	} {
+		h := http.Header{}
+		for i := 0; i+1 < len(tc.header); i += 2 {
+			h.Set(tc.header[i], tc.header[i+1])
+		}
+		if got := retryAfter(h, now); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.header, got, tc.want)
+		}
+	}
+}
