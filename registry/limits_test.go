@@ -86,9 +86,13 @@ func TestTruncate(t *testing.T) {
 	if want := s[:299-fixed] + note(299-fixed, 300); got != want {
 		t.Errorf("one past the limit:\n got %q\nwant %q", got, want)
 	}
-	// Nothing kept when the limit leaves no room.
+	// Nothing kept when the limit leaves no room, even from text that
+	// begins inside a character.
 	if got, want := truncate(s, 10), note(0, 300); got != want {
 		t.Errorf("tiny limit: %q, want %q", got, want)
+	}
+	if got, want := truncate("\x80"+s, 10), note(0, 301); got != want {
+		t.Errorf("tiny limit, invalid UTF-8 first: %q, want %q", got, want)
 	}
 	for _, char := range []string{"é", "日", "😀"} {
 		for off := range len(char) + 1 {
