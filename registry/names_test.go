@@ -78,3 +78,32 @@ func TestWithTools(t *testing.T) {
 		t.Errorf("adding a name twice at once: %v", err)
 	}
 }
+
+// recordingExecutor runs compiled-in tools in place of their Invoke, and
+// records which.
+type recordingExecutor struct{ ran []string }
+
+func (x *recordingExecutor) Execute(ctx context.Context, e Entry, args []byte) (string, error) {
+	x.ran = append(x.ran, e.Name+" "+string(args))
+	return "executed " + e.Name, nil
+}
+
+// TestExecutorRunsCompiledToolsOnly sends compiled-in tools through the
+// Executor and leaves a mounted server's tool (Server set) to its Invoke.
+func TestExecutorRunsCompiledToolsOnly(t *testing.T) {
+	x := &recordingExecutor{}
+	reg, err := mustNew(t, guardedTable()).With(Entry{Name: "remote", ID: "remote", Server: "srv", Description: "Remote.",
+		Parameters: `{"type":"object"}`, Timeout: time.Minute,
+		Invoke: func(ctx context.Context, args []byte) (string, error) { return "remote answer", nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg = reg.WithExecutor(x)
+	got := []string{reg.Call(context.Background(), "read", `{"a":1}`).Text, reg.Call(context.Background(), "remote", "{}").Text}
+	if diff := cmp.Diff([]string{"executed read", "remote answer"}, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{`read {"a":1}`}, x.ran); diff != "" {
+		t.Errorf("executed (-want +got):\n%s", diff)
+	}
+}
