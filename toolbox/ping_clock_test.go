@@ -1,6 +1,10 @@
 package toolbox
 
 import (
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,5 +47,31 @@ func TestPingLatencyExact(t *testing.T) {
 		if got.LatencyMS != tc.want {
 			t.Errorf("step %v: LatencyMS = %v, want %v", tc.step, got.LatencyMS, tc.want)
 		}
+	}
+}
+
+// TestPingRedirectLimit follows chains of 9, 10 and 11 redirects: the
+// limit of 10 is followed, one more is refused with the address it led to.
+func TestPingRedirectLimit(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+		if err != nil || n == 0 {
+			w.Write([]byte("end"))
+			return
+		}
+		http.Redirect(w, r, "/r/"+strconv.Itoa(n-1), http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	for _, n := range []int{9, 10} {
+		var p PingURL
+		got, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/r/" + strconv.Itoa(n)})
+		if err != nil || got.Redirects != n || got.StatusCode != 200 || got.FinalURL != srv.URL+"/r/0" {
+			t.Errorf("%d redirects: %+v, %v", n, got, err)
+		}
+	}
+	var p PingURL
+	_, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/r/11"})
+	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects, the last to "+srv.URL+"/r/0") {
+		t.Errorf("11 redirects: %v", err)
 	}
 }
