@@ -2,6 +2,7 @@ package toolbox
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -192,6 +193,45 @@ func TestDiskUsageOfExact(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tc.want, diskUsageOf("/m", tc.st)); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", tc.st, diff)
+		}
+	}
+}
+
+// TestWebsearchFormatCutsAtTheLimit makes the last result end exactly at
+// the answer's limit (with the 100 characters kept for a note), one
+// character before it and one past it: only past it is the result cut.
+func TestWebsearchFormatCutsAtTheLimit(t *testing.T) {
+	header := `Web results for "q" (S):` + "\n"
+	entry := func(i int, url string) string {
+		return fmt.Sprintf("%d. T\n   %s\n   %s\n", i, url, strings.Repeat("s", 290))
+	}
+	url := func(n int) string { return "https://e.x/" + strings.Repeat("a", n-len("https://e.x/")) }
+	var ans websearchAnswer
+	size := len(header)
+	for i := 1; i <= 4; i++ {
+		ans.Results = append(ans.Results, websearchResult{Title: "T", URL: url(480), Snippet: strings.Repeat("s", 290)})
+		size += len(entry(i, url(480)))
+	}
+	room := websearchMaxOutput - 100 - size // for the fifth result
+	fixed := len(entry(5, ""))              // its length without the URL
+	for _, tc := range []struct {
+		urlLen int
+		shown  int
+	}{
+		{room - fixed - 1, 5}, {room - fixed, 5}, {room - fixed + 1, 4},
+	} {
+		a := ans
+		a.Results = append(append([]websearchResult(nil), ans.Results...), websearchResult{Title: "T", URL: url(tc.urlLen), Snippet: strings.Repeat("s", 290)})
+		got := websearchFormat("q", "S", a, 10)
+		want := header
+		for i, r := range a.Results[:tc.shown] {
+			want += entry(i+1, r.URL)
+		}
+		if tc.shown < 5 {
+			want += "[Cut: 4 of 5 results shown to keep this answer under 4000 characters.]\n"
+		}
+		if diff := cmp.Diff(strings.TrimRight(want, "\n"), got); diff != "" {
+			t.Errorf("fifth result of %d characters, room for %d (-want +got):\n%s", fixed+tc.urlLen, room, diff)
 		}
 	}
 }
