@@ -294,6 +294,24 @@ func TestLiteralsCutShort(t *testing.T) {
 			t.Errorf("Valid(%q) = true", in)
 		}
 	}
+	// After other bytes, in a slice whose capacity ends with it, and with
+	// the rest of the word just past that capacity in the same array.
+	for _, in := range []string{` tru`, `[tru`, `  fals`, `[1,nul`} {
+		b := []byte(in + "eeee")
+		d := NewDecoder(b[:len(in):len(in)])
+		if _, _, err := d.Skip(); err == nil {
+			t.Errorf("Skip(%q) = nil error", in)
+		}
+		d = NewDecoder(b[:len(in):len(in)])
+		d.skipSpace()
+		if d.data[d.pos] == '[' {
+			d.ArrayStart()
+			d.NextItem()
+		}
+		if _, err := d.Bool(); err == nil {
+			t.Errorf("Bool(%q) = nil error", in)
+		}
+	}
 }
 
 // TestMismatchMessages names what came instead of the value expected, with
