@@ -222,7 +222,12 @@ func TestStringBytesAfterEscapes(t *testing.T) {
 		tails = append(tails, string(rune(b)))
 	}
 	tails = append(tails, "é", "日", "😀", "\xff", "\xe6\x97")
+	var pres []string
 	for _, pre := range []string{"", `\n`, `\u00e9`, "\xff", `\ud83d\ude00`, "é"} {
+		// The byte right after the escape, and after a run of plain ones.
+		pres = append(pres, pre, pre+"a", pre+"abc")
+	}
+	for _, pre := range pres {
 		for _, tail := range tails {
 			for _, post := range []string{"", "a", "abcdefghi"} {
 				in := `"` + pre + tail + post + `"`
@@ -263,6 +268,17 @@ func TestHexEscapes(t *testing.T) {
 		got, err := d.String()
 		if (err == nil) != (wantErr == nil) || err == nil && got != want {
 			t.Errorf("String(%s) = %q, %v; encoding/json: %q, %v", in, got, err, want, wantErr)
+		}
+	}
+	// Cut right after the four hex digits: the string is unterminated,
+	// the escape itself is whole.
+	for in, want := range map[string]string{
+		`"\u00e9`: "invalid JSON at offset 7: unterminated string",
+		`"\u00e`:  `invalid JSON at offset 2: expected four hex digits after \u`,
+	} {
+		d := NewDecoder([]byte(in))
+		if _, err := d.String(); err == nil || err.Error() != want {
+			t.Errorf("String(%s): %v, want %q", in, err, want)
 		}
 	}
 	// Cut short right after a high surrogate: an error, not a panic.
