@@ -1,0 +1,53 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/internal/clip"
+)
+
+// TestRetryableStatuses classifies each status next to the retryable ones:
+// 408, 409, 429 and 5xx retry, their neighbours do not; an HTML page
+// retries only at 429 and 5xx.
+func TestRetryableStatuses(t *testing.T) {
+	got := map[int]bool{}
+	html := map[int]bool{}
+	for _, s := range []int{400, 407, 408, 409, 410, 428, 429, 430, 499, 500, 503, 599} {
+		e := &APIError{StatusCode: s, Message: "x"}
+		e.classify("m", true)
+		got[s] = e.Retryable()
+		h := &APIError{StatusCode: s}
+		h.parseErrorPayload([]byte("<html><title>t</title></html>"), "text/html")
+		h.classify("m", true)
+		html[s] = h.Retryable()
+	}
+	want := map[int]bool{400: false, 407: false, 408: true, 409: true, 410: false, 428: false, 429: true, 430: false, 499: false, 500: true, 503: true, 599: true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("retryable (-want +got):\n%s", diff)
+	}
+	wantHTML := map[int]bool{400: false, 407: false, 408: false, 409: false, 410: false, 428: false, 429: true, 430: false, 499: false, 500: true, 503: true, 599: true}
+	if diff := cmp.Diff(wantHTML, html); diff != "" {
+		t.Errorf("retryable HTML pages (-want +got):\n%s", diff)
+	}
+	// An exhausted quota is never retried, even as a 429.
+	q := &APIError{StatusCode: 429, Message: "You exceeded your current quota"}
+	q.classify("m", true)
+	if q.Retryable() || q.Cause != CauseQuota {
+		t.Errorf("quota: retryable %v, cause %v", q.Retryable(), q.Cause)
+	}
+}
+
+// TestErrorBodyShown shows a plain error body of 2000 bytes whole and
+// clips one of 2001.
+func TestErrorBodyShown(t *testing.T) {
+	for _, n := range []int{1999, 2000, 2001} {
+		body := strings.Repeat("b", n)
+		e := &APIError{}
+		e.parseErrorPayload([]byte(body), "text/plain")
+		if want := clip.String(body, 2000); e.Message != want || (n <= 2000) != (e.Message == body) {
+			t.Errorf("%d bytes: message of %d bytes", n, len(e.Message))
+		}
+	}
+}
