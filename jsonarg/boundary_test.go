@@ -221,7 +221,7 @@ func TestStringBytesAfterEscapes(t *testing.T) {
 	for b := range 0x80 {
 		tails = append(tails, string(rune(b)))
 	}
-	tails = append(tails, "é", "日", "😀", "\xff", "\xe6\x97")
+	tails = append(tails, "é", "日", "😀", "\x80", "\xbf", "\xc0", "\xff", "\xe6\x97")
 	var pres []string
 	for _, pre := range []string{"", `\n`, `\u00e9`, "\xff", `\ud83d\ude00`, "é"} {
 		// The byte right after the escape, and after a run of plain ones.
