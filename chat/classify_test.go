@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -49,5 +50,44 @@ func TestErrorBodyShown(t *testing.T) {
 		if want := clip.String(body, 2000); e.Message != want || (n <= 2000) != (e.Message == body) {
 			t.Errorf("%d bytes: message of %d bytes", n, len(e.Message))
 		}
+	}
+}
+
+// TestWholeAnswerFields reads a non-streamed answer's usage (top level, or
+// in the choice when the top level has none), its finish reason, and
+// sends its text alone to the sink; a status of 299 is a success, 300 not.
+func TestWholeAnswerFields(t *testing.T) {
+	top := completion(`{"role":"assistant","content":"hi"}`, "length")
+	inChoice := `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}]}`
+	for _, tc := range []struct {
+		body   string
+		status int
+		usage  *Usage
+		finish string
+	}{
+		{top, 200, &Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, "length"},
+		{inChoice, 200, &Usage{PromptTokens: 1, CompletionTokens: 2, TotalTokens: 3}, ""},
+		{top, 299, &Usage{PromptTokens: 10, CompletionTokens: 5, TotalTokens: 15}, "length"},
+	} {
+		f := newFake(t, jsonReply(tc.status, tc.body))
+		c := f.client(nil)
+		c.NoStream = true
+		var ev events
+		resp, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, ev.sink)
+		if err != nil {
+			t.Fatalf("status %d: %v", tc.status, err)
+		}
+		if diff := cmp.Diff(tc.usage, resp.Usage); diff != "" || resp.FinishReason != tc.finish {
+			t.Errorf("status %d: finish %q, usage (-want +got):\n%s", tc.status, resp.FinishReason, diff)
+		}
+		if diff := cmp.Diff([]Event{{Type: EventText, Text: "hi"}}, ev.all()); diff != "" {
+			t.Errorf("status %d: events (-want +got):\n%s", tc.status, diff)
+		}
+	}
+	f := newFake(t, jsonReply(300, top))
+	c := f.client(nil)
+	c.NoStream = true
+	if _, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "q"}}}, nil); err == nil {
+		t.Error("status 300: no error")
 	}
 }
