@@ -91,3 +91,31 @@ func TestWholeAnswerFields(t *testing.T) {
 		t.Error("status 300: no error")
 	}
 }
+
+// TestErrorCodesAndStreamOptions reads the "code" of an error body as a
+// string, a number, null or absent, and recognises a rejection of
+// stream_options only in a 400 or 422 answer.
+func TestErrorCodesAndStreamOptions(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"error":{"message":"m","code":"rate_limit"}}`: "rate_limit",
+		`{"error":{"message":"m","code":429}}`:          "429",
+		`{"error":{"message":"m","code":null}}`:         "",
+		`{"error":{"message":"m"}}`:                     "",
+	} {
+		e := &APIError{}
+		e.parseErrorPayload([]byte(body), "application/json")
+		if e.Code != want || e.Message != "m" {
+			t.Errorf("%s: code %q, message %q; want code %q", body, e.Code, e.Message, want)
+		}
+	}
+	got := map[int]bool{}
+	for _, s := range []int{400, 401, 421, 422, 423, 500} {
+		got[s] = mentionsStreamOptions(&APIError{StatusCode: s, Message: "Unrecognized request argument supplied: stream_options"})
+	}
+	if diff := cmp.Diff(map[int]bool{400: true, 401: false, 421: false, 422: true, 423: false, 500: false}, got); diff != "" {
+		t.Errorf("stream_options rejections (-want +got):\n%s", diff)
+	}
+	if mentionsStreamOptions(&APIError{StatusCode: 400, Message: "bad model"}) {
+		t.Error("a 400 about something else read as a stream_options rejection")
+	}
+}
