@@ -195,7 +195,7 @@ func statedBounds(desc string) []statedBound {
 	}
 	for _, m := range rangeRE.FindAllStringSubmatchIndex(desc, -1) {
 		lo, hi := desc[m[2]:m[3]], desc[m[4]:m[5]]
-		if num(lo) > num(hi) {
+		if cmpNum(lo, hi) > 0 {
 			continue // "2024-01" and the like are not ranges
 		}
 		out = append(out, statedBound{lo: lo, hi: hi, text: strings.TrimSpace(desc[m[2]:m[5]]), end: m[5]})
@@ -238,10 +238,10 @@ func contradictedBounds(f *Field) []string {
 			continue // "up to 3 words" is not a length in characters
 		}
 		var bad []string
-		if b.lo != "" && lo != "" && num(b.lo) != num(lo) {
+		if b.lo != "" && lo != "" && cmpNum(b.lo, lo) != 0 {
 			bad = append(bad, fmt.Sprintf("%s=%s", loKey, lo))
 		}
-		if b.hi != "" && hi != "" && num(b.hi) != num(hi) {
+		if b.hi != "" && hi != "" && cmpNum(b.hi, hi) != 0 {
 			bad = append(bad, fmt.Sprintf("%s=%s", hiKey, hi))
 		}
 		if len(bad) > 0 {
