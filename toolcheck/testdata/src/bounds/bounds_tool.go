@@ -50,7 +50,7 @@ type BoundsArgs struct {
 
 // Definition describes it.
 func (Bounds) Definition() tool.Definition {
-	return tool.Definition{ID: "bounds", Description: "Does a thing."}
+	return tool.Definition{ID: "bounds", Description: "Echo the bounded numbers back unchanged. Use it when testing the limits of jsonschema tags."}
 }
 
 // Execute runs it.
