@@ -143,7 +143,7 @@ func TestRepairedArgsLimit(t *testing.T) {
 		args := `{"l":"[\"a\",1]"}` // 19 bytes
 		first := reg.invoke(context.Background(), &reg.set.entries[0], args)
 		reg.limits.MaxArgs = tc.max
-		res := reg.retryRepaired(context.Background(), &reg.set.entries[0], args, first)
+		res := reg.retryRepaired(context.Background(), 0, &reg.set.entries[0], args, first)
 		if res.Text != tc.want {
 			t.Errorf("MaxArgs %d: %q, want %q", tc.max, res.Text, tc.want)
 		}
