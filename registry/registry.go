@@ -602,7 +602,7 @@ func Blank(args string) bool {
 // is logged.
 func (r *Registry) Call(ctx context.Context, name, args string) Result {
 	start := time.Now()
-	res := r.call(ctx, name, args)
+	res := r.call(ctx, start, name, args)
 	if r.redact != nil {
 		res.Text = r.redact(res.Text)
 	}
@@ -611,7 +611,7 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 	return res
 }
 
-func (r *Registry) call(ctx context.Context, name, args string) Result {
+func (r *Registry) call(ctx context.Context, start time.Time, name, args string) Result {
 	if Blank(args) {
 		args = "{}"
 	}
@@ -633,8 +633,8 @@ func (r *Registry) call(ctx context.Context, name, args string) Result {
 			return Fail(&Error{Tool: e.Name, Kind: KindRefused, Err: err})
 		}
 	}
-	res := r.invoke(ctx, e, args)
-	if e.Check != nil && repairable(res.Err) {
+	res := r.invoke(ctx, start, e, args)
+	if res.Err != nil && e.Check != nil && repairable(res.Err) {
 		res = r.retryRepaired(ctx, i, e, args, res)
 	}
 	return res
@@ -664,7 +664,7 @@ func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args stri
 		return first
 	}
 	r.logger.WarnContext(ctx, "tool arguments repaired", "tool", e.Name, "repairs", notes)
-	return r.invoke(ctx, e, string(fixed))
+	return r.invoke(ctx, time.Now(), e, string(fixed))
 }
 
 // truncate cuts s to at most max bytes, at a character boundary, and says
@@ -692,15 +692,15 @@ const maxNameShown = 80
 // ends it, as opposed to the caller's context ending.
 var errDeadline = errors.New("tool timeout")
 
-// invoke runs e with args under the tool's timeout, on the call pool (see
-// run.go), through the Executor for compiled-in tools when there is one.
-func (r *Registry) invoke(ctx context.Context, e *Entry, args string) Result {
-	fn := e.Invoke
-	if r.executor != nil && e.Server == "" {
-		x, entry := r.executor, *e
-		fn = func(ctx context.Context, args []byte) (string, error) { return x.Execute(ctx, entry, args) }
+// invoke runs e with args under the tool's timeout, counted from start,
+// on a worker of the call pool (see run.go), through the Executor for
+// compiled-in tools when there is one.
+func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args string) Result {
+	var x Executor
+	if e.Server == "" {
+		x = r.executor
 	}
-	o, expired, c := r.set.calls.call(ctx, e.Timeout, fn, args)
+	o, expired, c := r.set.calls.call(ctx, start, e, x, args)
 	if expired {
 		_, cause := c.cutShort()
 		return r.expired(ctx, e, cause)

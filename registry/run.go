@@ -6,169 +6,273 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 )
 
-// The call path of tools, without a channel, a timer or a
-// context.WithTimeout made per call: a call runs on its own goroutine with
-// a reusable job (its arguments buffer, its timer, its answer channel),
-// and the tool sees a small context of its own that ends at the tool's
-// timeout or with the caller's context. A tool that ignores its context
-// keeps its goroutine and its job until it returns; Call answers at the
-// deadline all the same.
+// The call path of tools. A call runs on a worker: a goroutine of the
+// runner's pool, parked between calls, that owns what a call needs (an
+// arguments buffer, an answer channel, a deadline timer). The caller takes
+// an idle worker (or starts one when none is idle), hands it the call, and
+// waits for its answer, the tool's timeout or the end of its own context,
+// whichever comes first. The tool sees a small context of its own, made
+// per call, that ends at the tool's timeout or with the caller's context.
+//
+// A tool that ignores its context keeps its worker until it returns; Call
+// answers at the deadline all the same, and the next call is given another
+// worker, started if need be: a tool that never returns holds one
+// goroutine and starves nobody. A worker that stays idle for an idle
+// period or two ends, so an idle runner holds no goroutine.
+//
+// Nothing is armed or stopped per call in the common case: a worker's
+// deadline timer is left running after a call, and a call that ends no
+// sooner than the time the timer is armed for leaves it be; when it fires
+// during a later call it is armed again for that call's deadline.
 
-// maxKeptArgs is the largest arguments buffer a job keeps for reuse.
+// maxKeptArgs is the largest arguments buffer a worker keeps for reuse.
 const maxKeptArgs = 64 << 10
 
-// runner holds the reusable jobs of the calls of one tool set.
+// workerIdle is how long an idle worker waits for a call before it may
+// end: it ends at the first check, made every workerIdle, that finds it
+// idle and unused since the previous one.
+const workerIdle = 50 * time.Millisecond
+
+// runner holds the workers of the calls of one tool set.
 type runner struct {
-	jobs sync.Pool
+	mu   sync.Mutex
+	idle []*worker // parked workers, the most recently used last
 }
 
-func newRunner() *runner {
-	r := &runner{}
-	r.jobs.New = func() any {
-		j := &job{answer: make(chan outcome, 1), expired: make(chan *callCtx, 1)}
-		j.timer = time.AfterFunc(time.Hour, j.expire)
-		j.timer.Stop()
-		return j
+func newRunner() *runner { return &runner{} }
+
+// worker is a goroutine that runs calls, one at a time, and what it keeps
+// between them.
+type worker struct {
+	r  *runner
+	in chan *callCtx // the next call; nil ends the worker
+
+	// Set by the caller before the call is handed over.
+	e    *Entry
+	x    Executor // runs e when not nil
+	args []byte
+
+	answer chan outcome // the notice of a timeout, then the outcome; room for both
+
+	mu      sync.Mutex
+	cur     *callCtx    // the call in flight; nil between calls
+	timer   *time.Timer // fires expire; left armed between calls
+	armedAt time.Time   // when timer fires; zero when it is not armed
+
+	// Under r.mu.
+	parked     bool // in r.idle
+	dead       bool // ended
+	used, seen uint // calls taken, and their number at the last check
+	tick       *time.Timer
+}
+
+// outcome is what a tool's worker reports, or, with expired set, the
+// news that the timeout ended the call before the tool returned. For each
+// call, the worker's answer channel receives at most one such notice and
+// then the tool's outcome: whoever takes the outcome has taken the notice
+// too, so nothing stale is left for the next call.
+type outcome struct {
+	text    string
+	err     error
+	stack   []byte
+	expired bool
+}
+
+// get returns an idle worker, or a new one, taken for one call.
+func (r *runner) get() *worker {
+	r.mu.Lock()
+	if n := len(r.idle); n > 0 {
+		w := r.idle[n-1]
+		r.idle[n-1] = nil
+		r.idle = r.idle[:n-1]
+		w.parked = false
+		w.used++
+		r.mu.Unlock()
+		return w
 	}
-	return r
+	r.mu.Unlock()
+	w := &worker{r: r, in: make(chan *callCtx, 1), answer: make(chan outcome, 2)}
+	w.timer = time.AfterFunc(time.Hour, w.expire)
+	w.timer.Stop()
+	w.tick = time.AfterFunc(workerIdle, w.check)
+	go w.loop()
+	return w
 }
 
-// job is one call in flight, reused across calls once the tool returned.
-type job struct {
-	invoke  func(ctx context.Context, args []byte) (string, error)
-	args    []byte
-	answer  chan outcome  // the tool's outcome, buffered
-	expired chan *callCtx // a call whose timeout fired, buffered
-	timer   *time.Timer   // fires expire at the tool's timeout
-
-	mu  sync.Mutex
-	cur *callCtx // the call the timer belongs to; nil between calls
+// put parks w, whose answer has been taken, until the next call.
+func (r *runner) put(w *worker) {
+	w.e, w.x = nil, nil
+	if cap(w.args) > maxKeptArgs {
+		w.args = nil
+	}
+	w.args = w.args[:0]
+	r.mu.Lock()
+	w.parked = true
+	r.idle = append(r.idle, w)
+	r.mu.Unlock()
 }
 
-// expire ends the current call at its timeout.
-func (j *job) expire() {
-	j.mu.Lock()
-	c := j.cur
-	j.mu.Unlock()
-	// A firing of the timer's previous arm that ran late finds the job
-	// serving another call, whose time has not come: it is ignored (timers
-	// never fire early on the monotonic clock).
-	if c == nil || time.Now().Before(c.expiresAt) {
+// check ends w when it stayed idle since the previous check.
+func (w *worker) check() {
+	r := w.r
+	r.mu.Lock()
+	if w.dead {
+		r.mu.Unlock()
 		return
 	}
-	c.cancel(context.DeadlineExceeded, errDeadline)
-	select {
-	case j.expired <- c:
-	default:
+	if w.parked && w.used == w.seen {
+		if i := slices.Index(r.idle, w); i >= 0 {
+			r.idle = slices.Delete(r.idle, i, i+1)
+		}
+		w.parked, w.dead = false, true
+		r.mu.Unlock()
+		w.in <- nil
+		return
+	}
+	w.seen = w.used
+	r.mu.Unlock()
+	w.tick.Reset(workerIdle)
+}
+
+// loop runs the calls handed to w until it is told to end.
+func (w *worker) loop() {
+	for c := range w.in {
+		if c == nil {
+			w.mu.Lock()
+			w.timer.Stop()
+			w.armedAt = time.Time{}
+			w.mu.Unlock()
+			return
+		}
+		w.run(c)
 	}
 }
 
-// outcome is what a tool's goroutine reports.
-type outcome struct {
-	text  string
-	err   error
-	stack []byte
-}
-
-// run calls the tool, turns a panic or runtime.Goexit into an outcome,
-// answers, and recycles j unless the caller gave up on it, in which case
-// the caller has forgotten j and it is recycled here.
-func (r *runner) run(j *job) {
-	c := j.cur
+// run calls the tool, turns a panic or runtime.Goexit into an outcome and
+// answers. When the caller gave up on the call, w parks itself; otherwise
+// the caller parks it once it took the answer.
+func (w *worker) run(c *callCtx) {
 	var o outcome
 	returned := false
 	defer func() {
+		goexit := false
 		if p := recover(); p != nil {
 			o = outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()}
 		} else if !returned {
+			goexit = true
 			o = outcome{err: &Error{Kind: KindPanic, Err: errors.New("the tool called runtime.Goexit")}, stack: debug.Stack()}
+			// The goroutine ends after this function: so does the
+			// worker, and nobody may hand it another call.
+			w.r.mu.Lock()
+			w.dead = true
+			w.r.mu.Unlock()
+			w.tick.Stop()
 		}
-		j.timer.Stop()
-		j.mu.Lock()
-		j.cur = nil
-		j.mu.Unlock()
+		w.mu.Lock()
+		w.cur = nil
+		if goexit {
+			w.timer.Stop()
+			w.armedAt = time.Time{}
+		}
+		w.mu.Unlock()
 		c.cancel(context.Canceled, errCallOver) // the call is over: its context ends
-		j.answer <- o
+		w.answer <- o
 		if c.abandoned() {
-			r.recycle(j)
+			for (<-w.answer).expired {
+			}
+			if !goexit {
+				w.r.put(w)
+			}
 		}
 	}()
-	o.text, o.err = j.invoke(c, j.args)
+	if w.x != nil {
+		o.text, o.err = w.x.Execute(c, *w.e, w.args)
+	} else {
+		o.text, o.err = w.e.Invoke(c, w.args)
+	}
 	returned = true
 }
 
-// recycle returns j, whose answer nobody took, to the pool.
-func (r *runner) recycle(j *job) {
-	<-j.answer
-	r.recycleAnswered(j)
+// expire ends the call in flight at its timeout, or arms the timer again
+// for a call whose time has not come.
+func (w *worker) expire() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.armedAt = time.Time{}
+	c := w.cur
+	if c == nil {
+		return
+	}
+	// Timers never fire early on the monotonic clock, but this firing
+	// may have been armed for an earlier call, or the call may have
+	// found the timer armed sooner than its deadline and left it be.
+	if now := time.Now(); now.Before(c.expiresAt) {
+		w.timer.Reset(c.expiresAt.Sub(now))
+		w.armedAt = c.expiresAt
+		return
+	}
+	// Under w.mu, with c in flight: the worker has not sent its outcome,
+	// which will follow the notice.
+	if c.cancel(context.DeadlineExceeded, errDeadline) {
+		select {
+		case w.answer <- outcome{expired: true}:
+		default:
+		}
+	}
 }
 
-// call runs invoke with args under parent, ending it after timeout. It
-// returns the tool's outcome; or, when the timeout or parent ends first,
-// expired true and the context whose cause tells which.
-func (r *runner) call(parent context.Context, timeout time.Duration, invoke func(context.Context, []byte) (string, error), args string) (o outcome, expired bool, c *callCtx) {
-	j := r.jobs.Get().(*job)
-	j.invoke = invoke
-	j.args = append(j.args[:0], args...)
-	now := time.Now()
-	c = &callCtx{parent: parent, deadline: now.Add(timeout), expiresAt: now.Add(timeout)}
+// call runs e (through x when it is not nil) with args under parent,
+// ending it timeout after start. It returns the tool's outcome; or, when
+// the timeout or parent ends first, expired true and the context whose
+// cause tells which.
+func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Executor, args string) (o outcome, expired bool, c *callCtx) {
+	w := r.get()
+	w.e, w.x = e, x
+	w.args = append(w.args[:0], args...)
+	c = &callCtx{parent: parent, deadline: start.Add(e.Timeout), expiresAt: start.Add(e.Timeout)}
 	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
 		c.deadline = d
 	}
-	j.mu.Lock()
-	j.cur = c
-	j.mu.Unlock()
-	j.timer.Reset(timeout)
-	go r.run(j)
-	for {
+	w.mu.Lock()
+	w.cur = c
+	if w.armedAt.IsZero() || w.armedAt.After(c.expiresAt) {
+		w.timer.Reset(e.Timeout) // fires no sooner than c.expiresAt
+		w.armedAt = c.expiresAt
+	}
+	w.mu.Unlock()
+	w.in <- c
+	if done := parent.Done(); done == nil {
+		o = <-w.answer
+	} else {
 		select {
-		case o = <-j.answer:
-			r.recycleAnswered(j)
-			return o, false, c
-		case <-j.expired:
-			if !c.ended() {
-				// A stale timeout of an earlier call of this job (and
-				// this call's own, if it was dropped for it, has ended
-				// c already).
-				continue
-			}
-		case <-parent.Done():
+		case o = <-w.answer:
+		case <-done:
 			c.cancel(parent.Err(), cmp.Or(context.Cause(parent), parent.Err()))
+			o.expired = true
 		}
-		// The call ran out of time. The tool may have answered at the
-		// same moment: prefer its answer.
+	}
+	// The call ran out of time, or the tool answered. It may have
+	// answered at the same moment as it ran out: prefer its answer.
+	for o.expired {
 		select {
-		case o = <-j.answer:
-			r.recycleAnswered(j)
-			return o, false, c
+		case o = <-w.answer:
+			continue
 		default:
 		}
 		if c.abandon() {
 			return outcome{}, true, c
 		}
 		// The tool finished while we gave up: its answer is on its way.
-		o = <-j.answer
-		r.recycleAnswered(j)
-		return o, false, c
+		for o = <-w.answer; o.expired; o = <-w.answer {
+		}
 	}
-}
-
-// recycleAnswered returns j, whose answer the caller took, to the pool.
-func (r *runner) recycleAnswered(j *job) {
-	select {
-	case <-j.expired:
-	default:
-	}
-	j.invoke = nil
-	if cap(j.args) > maxKeptArgs {
-		j.args = nil
-	}
-	j.args = j.args[:0]
-	r.jobs.Put(j)
+	r.put(w)
+	return o, false, c
 }
 
 // callCtx is the context a tool sees: the caller's values, a deadline at
@@ -222,28 +326,22 @@ func (c *callCtx) Err() error {
 func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
 
 // cancel ends c with err (and cause, for the registry), unless it ended
-// already.
-func (c *callCtx) cancel(err, cause error) {
+// already; it reports whether it ended c.
+func (c *callCtx) cancel(err, cause error) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
-		return
+		return false
 	}
 	c.err, c.cause = err, cause
 	if c.done != nil {
 		close(c.done)
 	}
+	return true
 }
 
 // errCallOver is the cause of a call's context once the tool returned.
 var errCallOver = errors.New("the call is over")
-
-// ended reports whether c has ended.
-func (c *callCtx) ended() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err != nil
-}
 
 // cutShort returns why c ended before the tool returned: errDeadline when
 // the tool's timeout ended it, or the caller's cause; nil when it did not.
