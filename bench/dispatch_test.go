@@ -86,7 +86,7 @@ func contenders() []contender {
 			}
 			return func(args string) (string, error) { return e.Invoke(ctx, []byte(args)) }
 		}},
-		{"generated-call", func(b testing.TB) func(string) (string, error) {
+		{"call", func(b testing.TB) func(string) (string, error) {
 			reg := Toolbox()
 			return func(args string) (string, error) {
 				res := reg.Call(ctx, "weather", args)

@@ -588,7 +588,14 @@ func EncodeResult(v any) (string, error) {
 // only: some models send nothing for a tool that takes no arguments, which
 // is read as {}.
 func Blank(args string) bool {
-	return strings.Trim(args, " \t\r\n") == ""
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Call runs the named tool with args, the JSON text the model sent. It never

@@ -42,6 +42,7 @@ const workerIdle = 50 * time.Millisecond
 type runner struct {
 	mu   sync.Mutex
 	idle []*worker // parked workers, the most recently used last
+	live int        // workers started and not ended
 }
 
 func newRunner() *runner { return &runner{} }
@@ -95,6 +96,7 @@ func (r *runner) get() *worker {
 		r.mu.Unlock()
 		return w
 	}
+	r.live++
 	r.mu.Unlock()
 	w := &worker{r: r, in: make(chan *callCtx, 1), answer: make(chan outcome, 2)}
 	w.timer = time.AfterFunc(time.Hour, w.expire)
@@ -112,9 +114,18 @@ func (r *runner) put(w *worker) {
 	}
 	w.args = w.args[:0]
 	r.mu.Lock()
-	w.parked = true
-	r.idle = append(r.idle, w)
+	if !w.dead { // its tool called runtime.Goexit
+		w.parked = true
+		r.idle = append(r.idle, w)
+	}
 	r.mu.Unlock()
+}
+
+// counts returns the number of workers alive, and of those parked.
+func (r *runner) counts() (live, parked int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.live, len(r.idle)
 }
 
 // check ends w when it stayed idle since the previous check.
@@ -143,6 +154,9 @@ func (w *worker) check() {
 func (w *worker) loop() {
 	for c := range w.in {
 		if c == nil {
+			w.r.mu.Lock()
+			w.r.live--
+			w.r.mu.Unlock()
 			w.mu.Lock()
 			w.timer.Stop()
 			w.armedAt = time.Time{}
@@ -170,6 +184,7 @@ func (w *worker) run(c *callCtx) {
 			// worker, and nobody may hand it another call.
 			w.r.mu.Lock()
 			w.dead = true
+			w.r.live--
 			w.r.mu.Unlock()
 			w.tick.Stop()
 		}
@@ -180,9 +195,9 @@ func (w *worker) run(c *callCtx) {
 			w.armedAt = time.Time{}
 		}
 		w.mu.Unlock()
-		c.cancel(context.Canceled, errCallOver) // the call is over: its context ends
+		abandoned := c.finish() // the call is over: its context ends
 		w.answer <- o
-		if c.abandoned() {
+		if abandoned {
 			for (<-w.answer).expired {
 			}
 			if !goexit {
@@ -366,11 +381,18 @@ func (c *callCtx) abandon() bool {
 	return true
 }
 
-// abandoned records that the tool returned, and reports whether the
-// caller gave up on the call before.
-func (c *callCtx) abandoned() bool {
+// finish ends c, the tool having returned, unless it ended already; it
+// records that the tool returned, and reports whether the caller gave up
+// on the call before.
+func (c *callCtx) finish() (abandoned bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err, c.cause = context.Canceled, errCallOver
+		if c.done != nil {
+			close(c.done)
+		}
+	}
 	if c.state == 2 {
 		return true
 	}

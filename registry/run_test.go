@@ -155,3 +155,160 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 }
+
+// waitFor polls cond until it holds; the test's own timeout bounds it.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		if t.Failed() {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// workers returns the number of workers of reg's calls alive and parked.
+func workers(reg *Registry) (live, parked int) { return reg.set.calls.counts() }
+
+// TestWorkersReused checks that calls made one after another share one
+// worker, that a panic keeps it, and that idle workers end.
+func TestWorkersReused(t *testing.T) {
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return string(args), nil
+		}},
+		{Name: "boom", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			panic("boom")
+		}},
+	}))
+	for i := range 50 {
+		args := fmt.Sprintf(`{"i":%d}`, i)
+		if res := reg.Call(context.Background(), "echo", args); res.Text != args {
+			t.Fatalf("call %d answered %q", i, res.Text)
+		}
+		if i%10 == 0 {
+			if res := reg.Call(context.Background(), "boom", "{}"); !errors.Is(res.Err, ErrPanic) {
+				t.Fatalf("boom answered %q", res.Text)
+			}
+		}
+	}
+	if live, parked := workers(reg); live != 1 || parked != 1 {
+		t.Errorf("after calls one at a time: %d workers, %d parked; want 1, 1", live, parked)
+	}
+	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+	if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
+		t.Errorf("after the workers ended: %q", res.Text)
+	}
+}
+
+// TestGoexitEndsWorker checks that a worker whose tool called
+// runtime.Goexit is not handed another call.
+func TestGoexitEndsWorker(t *testing.T) {
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return string(args), nil
+		}},
+		{Name: "quit", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			runtime.Goexit()
+			return "", nil
+		}},
+	}))
+	for range 3 {
+		if res := reg.Call(context.Background(), "quit", "{}"); !errors.Is(res.Err, ErrPanic) {
+			t.Fatalf("quit answered %q", res.Text)
+		}
+		if live, parked := workers(reg); live != 0 || parked != 0 {
+			t.Fatalf("after Goexit: %d workers, %d parked; want none", live, parked)
+		}
+		if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
+			t.Fatalf("after Goexit: %q", res.Text)
+		}
+	}
+}
+
+// TestStuckToolStarvesNobody checks that tools that ignore their context
+// and never return each hold one worker, that other calls get workers of
+// their own, and that a stuck worker serves again once its tool returns.
+func TestStuckToolStarvesNobody(t *testing.T) {
+	release := make(chan struct{})
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return string(args), nil
+		}},
+		{Name: "stuck", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			<-release // ignores its context
+			return "free", nil
+		}},
+	}))
+	const stuck = 3
+	for range stuck {
+		if res := reg.Call(context.Background(), "stuck", "{}"); !errors.Is(res.Err, ErrTimeout) {
+			t.Fatalf("stuck answered %q, want a timeout", res.Text)
+		}
+	}
+	if live, parked := workers(reg); live != stuck || parked != 0 {
+		t.Errorf("with %d stuck tools: %d workers, %d parked; want %d, 0", stuck, live, parked, stuck)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			args := fmt.Sprintf(`{"i":%d}`, i)
+			if res := reg.Call(context.Background(), "echo", args); res.Text != args {
+				t.Errorf("echo %d answered %q", i, res.Text)
+			}
+		})
+	}
+	wg.Wait()
+	if live, _ := workers(reg); live <= stuck {
+		t.Errorf("%d workers after calls beside %d stuck ones; want more", live, stuck)
+	}
+	close(release)
+	// The stuck workers park once their tools return, then end with the
+	// others.
+	waitFor(t, "the stuck workers to be freed", func() bool { live, parked := workers(reg); return live == parked })
+	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+}
+
+// TestDeadlineTimerLeftArmed checks the lazily armed deadline timer of a
+// worker: a call whose deadline is sooner than the time the timer is left
+// armed for is still cut at its own deadline, and a call whose deadline is
+// later is not cut when the timer armed for an earlier call fires.
+func TestDeadlineTimerLeftArmed(t *testing.T) {
+	release := make(chan struct{})
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "long", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "long", nil
+		}},
+		{Name: "brief", Timeout: 5 * time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return "brief", nil
+		}},
+		{Name: "late", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			<-release // ignores its context
+			return "late", nil
+		}},
+		{Name: "wait", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			time.Sleep(20 * time.Millisecond) // past brief's timeout
+			return "waited", ctx.Err()
+		}},
+	}))
+	defer close(release)
+	// The worker's timer is left armed an hour ahead; late must still be
+	// cut after a millisecond.
+	if res := reg.Call(context.Background(), "long", "{}"); res.Text != "long" {
+		t.Fatalf("long: %q", res.Text)
+	}
+	if res := reg.Call(context.Background(), "late", "{}"); !errors.Is(res.Err, ErrTimeout) {
+		t.Errorf("late after long: %q, want a timeout", res.Text)
+	}
+	// The worker of brief has its timer armed 5 ms ahead when wait, with
+	// an hour, takes it (the most recently parked worker is taken
+	// first): the firing must leave wait alone.
+	for range 3 {
+		if res := reg.Call(context.Background(), "brief", "{}"); res.Text != "brief" {
+			t.Fatalf("brief: %q", res.Text)
+		}
+		if res := reg.Call(context.Background(), "wait", "{}"); res.Text != "waited" || res.Err != nil {
+			t.Errorf("wait after brief: %q, %v; want it to run to the end", res.Text, res.Err)
+		}
+	}
+}
