@@ -42,7 +42,7 @@ const workerIdle = 50 * time.Millisecond
 type runner struct {
 	mu   sync.Mutex
 	idle []*worker // parked workers, the most recently used last
-	live int        // workers started and not ended
+	live int       // workers started and not ended
 }
 
 func newRunner() *runner { return &runner{} }
