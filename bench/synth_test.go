@@ -27,6 +27,7 @@ import (
 	n1000peers "github.com/toolreg/toolreg/bench/synth/n1000/peers"
 	n1000box "github.com/toolreg/toolreg/bench/synth/n1000/toolbox"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/toolmcp"
 )
 
 type synthBox struct {
@@ -156,5 +157,32 @@ func TestSynthSchemas(t *testing.T) {
 	box.addMCP(mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.0"}, nil))
 	if box.fantasy() != box.n {
 		t.Error("fantasy: wrong number of tools")
+	}
+}
+
+// BenchmarkMCPStart measures what `agent mcp` does per tool before it
+// serves: the registry (Toolbox, whose New checks every entry) and
+// toolmcp.NewServer, which describes each tool to the MCP SDK
+// (Server.AddTool). The per-tool work is the growth from 10 to 1,000
+// tools.
+func BenchmarkMCPStart(b *testing.B) {
+	for _, box := range boxes {
+		b.Run(fmt.Sprintf("registry/tools=%d", box.n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if reg := box.toolbox(); len(reg.Names()) != box.n {
+					b.Fatal("wrong table")
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("newserver/tools=%d", box.n), func(b *testing.B) {
+			reg := box.toolbox()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := toolmcp.NewServer(reg, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

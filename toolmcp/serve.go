@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/skill"
@@ -75,15 +76,22 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		// no logs are sent to clients.
 		Capabilities: capabilities(o.Skills),
 	})
-	if o.Telemetry.Enabled() {
-		srv.AddReceivingMiddleware(serverTelemetry(o.Telemetry))
-	}
-	for _, e := range reg.Tools() {
-		t, out, err := mcpTool(&e, &o)
+	tools := reg.Tools()
+	ts := &served{list: make([]*mcp.Tool, 0, len(tools)), calls: make(map[string]mcp.ToolHandler, len(tools))}
+	for i := range tools {
+		e := &tools[i]
+		t, out, err := mcpTool(e, &o)
 		if err != nil {
 			return nil, fmt.Errorf("toolmcp: tool %q: %w", e.Name, err)
 		}
-		srv.AddTool(t, handler(reg, e.Name, out, o.Logger))
+		ts.list = append(ts.list, t)
+		ts.calls[e.Name] = handler(reg, e.Name, out, o.Logger)
+	}
+	srv.AddReceivingMiddleware(ts.serve)
+	if o.Telemetry.Enabled() {
+		// Added last, so it is the outermost: it sees the tools/call the
+		// middleware above answers.
+		srv.AddReceivingMiddleware(serverTelemetry(o.Telemetry))
 	}
 	for _, k := range o.Skills.List() {
 		srv.AddPrompt(&mcp.Prompt{Name: k.Name, Description: k.Description}, prompt(k, o.Logger))
@@ -117,16 +125,49 @@ func prompt(k skill.Skill, logger *slog.Logger) mcp.PromptHandler {
 	}
 }
 
+// served is the tools of a server. They are served by a middleware that
+// answers tools/list and tools/call, rather than given to the SDK one by
+// one: its Server.AddTool reads each tool's schemas three times over
+// (checking the input schema's type, looking for parameter headers,
+// checking the output schema), 0.1 ms a tool, while the registry has
+// checked them already. toolreg's schemas carry no x-mcp-header
+// annotations, so the SDK's header checks for HTTP calls, which look
+// tools up among its own, have nothing to check.
+type served struct {
+	list  []*mcp.Tool // in the registry's order, sent in one page
+	calls map[string]mcp.ToolHandler
+}
+
+// serve is the receiving middleware that answers for the tools.
+func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/list":
+			if r, ok := req.(*mcp.ListToolsRequest); ok && r.Params != nil && r.Params.Cursor != "" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", r.Params.Cursor)}
+			}
+			return &mcp.ListToolsResult{Tools: ts.list}, nil
+		case "tools/call":
+			r, ok := req.(*mcp.CallToolRequest)
+			if !ok || r.Params == nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without parameters"}
+			}
+			h, ok := ts.calls[r.Params.Name]
+			if !ok {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			return h(ctx, r)
+		}
+		return next(ctx, method, req)
+	}
+}
+
 // mcpTool returns the MCP description of e and the shape of its structured
 // output, nil for a tool with a text result.
 func mcpTool(e *registry.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
-	var in map[string]any
-	if err := json.Unmarshal([]byte(e.Parameters), &in); err != nil {
-		return nil, nil, fmt.Errorf("input schema is not a JSON object: %w", err)
-	}
-	if in["type"] != "object" {
-		return nil, nil, fmt.Errorf(`input schema has type %v, want "object"`, in["type"])
-	}
+	// The registry checked that e.Parameters is a JSON object of type
+	// "object" (registry.New and Registry.With refuse others): it is
+	// not read again here.
 	t := &mcp.Tool{
 		Name:        e.Name,
 		Description: e.Description,

@@ -486,3 +486,32 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 		t.Errorf("answered ids (-want +got):\n%s", diff)
 	}
 }
+
+// TestServeListOnePage checks that tools/list sends every tool in the
+// registry's order in one page, and refuses a cursor, which it never
+// hands out.
+func TestServeListOnePage(t *testing.T) {
+	reg := registry.MustNew(testTable())
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := inMemory(t, srv)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tl := range res.Tools {
+		got = append(got, tl.Name)
+	}
+	if diff := cmp.Diff(reg.Names(), got); diff != "" {
+		t.Errorf("tools/list (-want +got):\n%s", diff)
+	}
+	if res.NextCursor != "" {
+		t.Errorf("NextCursor = %q, want none", res.NextCursor)
+	}
+	if _, err := cs.ListTools(context.Background(), &mcp.ListToolsParams{Cursor: "next"}); err == nil || !strings.Contains(err.Error(), `invalid cursor "next"`) {
+		t.Errorf("tools/list with a cursor: %v, want an invalid cursor error", err)
+	}
+}
