@@ -6,7 +6,11 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
+	"github.com/sashabaranov/go-openai"
+
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -60,4 +64,62 @@ func benchPool(b *testing.B) *Pool {
 	}
 	b.Cleanup(func() { p.Close() })
 	return p
+}
+
+// BenchmarkCallRegistryWorker is the isolated path a user gets:
+// Registry.Call of a tool with a capability, through the Executor, to a
+// warm worker and back; BenchmarkCallRegistryInProcess is the same call
+// of the same registry without the Executor.
+func BenchmarkCallRegistryWorker(b *testing.B) {
+	p := benchPool(b)
+	ctx := context.Background()
+	if err := p.Warm(ctx, tool.Unsafe); err != nil {
+		b.Fatal(err)
+	}
+	benchRegistryCall(b, benchRegistry(b).WithExecutor(p.Executor(IsolateCapable)))
+}
+
+// BenchmarkCallRegistryInProcess is BenchmarkCallRegistryWorker's call
+// without a worker.
+func BenchmarkCallRegistryInProcess(b *testing.B) {
+	benchRegistryCall(b, benchRegistry(b))
+}
+
+func benchRegistryCall(b *testing.B, reg *registry.Registry) {
+	ctx := context.Background()
+	want := string(benchArgs)
+	if res := reg.Call(ctx, "echo", want); res.Text != want {
+		b.Fatalf("echo answered %q", res.Text)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		reg.Call(ctx, "echo", want)
+	}
+}
+
+// benchRegistry is a registry of one tool, echo, that declares
+// tool.Unsafe so that IsolateCapable runs it in a worker.
+func benchRegistry(b *testing.B) *registry.Registry {
+	b.Helper()
+	e := registry.Entry{
+		ID: "echo", Name: "echo", Description: "Echo the arguments.", Timeout: time.Minute,
+		Parameters:   `{"type":"object"}`,
+		Capabilities: tool.Unsafe,
+		Invoke:       func(ctx context.Context, args []byte) (string, error) { return probe(ctx, "echo", args) },
+		Check:        func(args []byte) error { return nil },
+	}
+	reg, err := registry.New(&registry.Table{
+		Entries: []registry.Entry{e},
+		Specs:   []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: "echo"}}},
+		Index: func(name string) int {
+			if name == "echo" {
+				return 0
+			}
+			return -1
+		},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return reg
 }
