@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh [OUT]: every benchmark of BENCHMARKS.md, about 15 minutes on the
+# run.sh [OUT]: every benchmark of BENCHMARKS.md, about 20 minutes on the
 # 2-core machine. Raw outputs, benchstat tables and ratio tables go to OUT
 # (default bench/results); OUT/figures.md gathers them.
 #
@@ -22,7 +22,7 @@ trap 'rm -rf "$bin"' EXIT
 step() { echo "== $(date +%T) $*" >&2; }
 
 step tools
-command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; } >/dev/null
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; } >/dev/null 2>&1 || true
 [ -x "$gobin/benchstat" ] || go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 benchstat=$gobin/benchstat
 
@@ -46,6 +46,9 @@ step "build the benchmark binaries"
 (cd "$root" && go test -c -o "$bin/jsonarg.test" ./jsonarg)
 (cd "$root" && go test -c -o "$bin/toolreg.test" .)
 (cd "$root" && go test -c -o "$bin/chat.test" ./chat)
+(cd "$root" && go test -c -o "$bin/sandbox.test" ./sandbox)
+(cd "$root" && go build -o "$bin/agent" ./cmd/agent)
+(cd "$here" && go build -o "$bin/hello" ./hello)
 
 # run NAME BINARY DIR BENCH [BENCHTIME [BINARY2 OUT2]]: COUNT interleaved
 # runs (of BINARY2 too, into OUT2, in turn with BINARY's).
@@ -63,6 +66,10 @@ run() {
 
 step "dispatch"
 run dispatch "$bin/bench.test" "$here" '^BenchmarkDispatch(Bad)?$'
+step "the isolated call (sandbox workers)"
+run sandbox "$bin/sandbox.test" "$root/sandbox" '^BenchmarkCall(InProcess|Worker|RegistryInProcess|RegistryWorker)$'
+step "agent mcp start-up (registry and toolmcp.NewServer)"
+run mcpstart "$bin/bench.test" "$here" '^BenchmarkMCPStart$' 0.5s
 step "lookup"
 run lookup "$bin/bench.test" "$here" '^BenchmarkLookup$' 0.5s
 step "start-up"
@@ -84,6 +91,29 @@ ratios -prefix Decode/ "$out/jsonarg.txt" >"$out/jsonarg.ratios.md"
 ratios -prefix Number/ "$out/jsonarg.txt" >>"$out/jsonarg.ratios.md"
 ratios "$out/registry.txt" >"$out/registry.ratios.md"
 ratios "$out/chat.txt" >"$out/chat.ratios.md"
+ratios -base CallRegistryInProcess "$out/sandbox.txt" >"$out/sandbox.ratios.md"
+ratios -prefix MCPStart/ "$out/mcpstart.txt" >"$out/mcpstart.ratios.md"
+
+step "process start-up: agent tools against hello world"
+# hyperfine when installed, else proctime.py (median of 40 runs after 5
+# warm-ups; Python's own spawn cost is in both figures alike).
+{
+	echo "| command | median (ms) | min (ms) |"
+	echo "|---|---:|---:|"
+	for c in "$bin/hello" "$bin/agent tools"; do
+		if command -v hyperfine >/dev/null; then
+			hyperfine -N --warmup 5 --runs 40 --export-json "$out/proc.json" "$c" >/dev/null 2>&1
+			m=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.2f %.2f" % (r["median"]*1000, r["min"]*1000))' "$out/proc.json")
+			rm -f "$out/proc.json"
+		else
+			# shellcheck disable=SC2086
+			m=$("$here/proctime.py" 40 $c)
+		fi
+		echo "| \`${c#"$bin/"}\` | ${m% *} | ${m#* } |"
+	done
+	echo
+	echo "(timed with $(command -v hyperfine >/dev/null && echo hyperfine || echo proctime.py))"
+} >"$out/process.md"
 
 step "generate time, binary size, process start-up"
 "$here/gentime.sh" "$out" >/dev/null
@@ -94,6 +124,7 @@ step "figures.md"
 	echo
 	cat "$out/machine.md"
 	for s in "Dispatch, valid call:dispatch.ratios.md" "Dispatch, missing required field:dispatch-bad.ratios.md" \
+		"The isolated call:sandbox.ratios.md" "agent mcp start-up:mcpstart.ratios.md" "Process start-up:process.md" \
 		"Lookup:lookup.ratios.md" "Start-up:startup.ratios.md" "jsonarg against encoding/json:jsonarg.ratios.md" \
 		"Registry micro-benchmarks:registry.ratios.md" "Concurrency (chat):chat.ratios.md"; do
 		[ -f "$out/${s#*:}" ] || continue
