@@ -303,6 +303,7 @@ type callCtx struct {
 
 	mu    sync.Mutex
 	done  chan struct{}
+	after []*func() // registered by AfterFunc, run when c ends
 	err   error
 	cause error
 	// state: 0 running, 1 the tool returned, 2 the caller gave up.
@@ -340,6 +341,45 @@ func (c *callCtx) Err() error {
 
 func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
 
+// AfterFunc arranges for f to run in its own goroutine when c ends, and
+// returns a function that stops that, reporting whether it did, as
+// context.AfterFunc does. The context package uses it for the contexts a
+// tool derives from c (context.WithTimeout, context.AfterFunc), which
+// would otherwise each start a goroutine to wait for c to end.
+func (c *callCtx) AfterFunc(f func()) (stop func() bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		go f()
+		return func() bool { return false }
+	}
+	p := &f
+	c.after = append(c.after, p)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		i := slices.Index(c.after, p)
+		if i < 0 {
+			return false
+		}
+		c.after = slices.Delete(c.after, i, i+1)
+		return true
+	}
+}
+
+// end records that c ended with err and cause, and wakes whoever waits
+// for that; c.mu is held.
+func (c *callCtx) end(err, cause error) {
+	c.err, c.cause = err, cause
+	if c.done != nil {
+		close(c.done)
+	}
+	for _, f := range c.after {
+		go (*f)()
+	}
+	c.after = nil
+}
+
 // cancel ends c with err (and cause, for the registry), unless it ended
 // already; it reports whether it ended c.
 func (c *callCtx) cancel(err, cause error) bool {
@@ -348,10 +388,7 @@ func (c *callCtx) cancel(err, cause error) bool {
 	if c.err != nil {
 		return false
 	}
-	c.err, c.cause = err, cause
-	if c.done != nil {
-		close(c.done)
-	}
+	c.end(err, cause)
 	return true
 }
 
@@ -388,10 +425,7 @@ func (c *callCtx) finish() (abandoned bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err == nil {
-		c.err, c.cause = context.Canceled, errCallOver
-		if c.done != nil {
-			close(c.done)
-		}
+		c.end(context.Canceled, errCallOver)
 	}
 	if c.state == 2 {
 		return true

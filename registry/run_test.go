@@ -312,3 +312,62 @@ func TestDeadlineTimerLeftArmed(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedContexts checks that contexts a tool derives from its own
+// end with it: at the tool's timeout, when the caller's context ends, and
+// when the call is over; and that a stopped AfterFunc does not run.
+func TestDerivedContexts(t *testing.T) {
+	derived := make(chan context.Context, 1)
+	stopped := make(chan bool, 1)
+	ran := make(chan struct{}, 1)
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "derive", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			d, cancel := context.WithCancel(ctx)
+			_ = cancel // ends with ctx
+			derived <- d
+			stop := context.AfterFunc(ctx, func() { ran <- struct{}{} })
+			stopped <- stop()
+			<-d.Done()
+			return "", d.Err()
+		}},
+		{Name: "brief", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			d, cancel := context.WithTimeout(ctx, time.Hour)
+			defer cancel()
+			<-d.Done()
+			return "", d.Err()
+		}},
+		{Name: "keep", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			d, cancel := context.WithCancel(ctx)
+			_ = cancel
+			derived <- d
+			return "ok", nil
+		}},
+	}))
+	// The caller's context ends.
+	parent, cancel := context.WithCancel(context.Background())
+	done := make(chan Result, 1)
+	go func() { done <- reg.Call(parent, "derive", "{}") }()
+	<-derived
+	if !<-stopped {
+		t.Error("stopping an AfterFunc of the tool's context reported false")
+	}
+	cancel()
+	if res := <-done; !errors.Is(res.Err, ErrCancelled) {
+		t.Errorf("derive: %q, want a cancellation", res.Text)
+	}
+	// The tool's timeout.
+	if res := reg.Call(context.Background(), "brief", "{}"); !errors.Is(res.Err, ErrTimeout) {
+		t.Errorf("brief: %q, want a timeout", res.Text)
+	}
+	// The call is over.
+	if res := reg.Call(context.Background(), "keep", "{}"); res.Text != "ok" {
+		t.Fatalf("keep: %q", res.Text)
+	}
+	d := <-derived
+	<-d.Done() // the test's timeout bounds this
+	select {
+	case <-ran:
+		t.Error("a stopped AfterFunc ran")
+	default:
+	}
+}
