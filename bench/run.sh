@@ -117,6 +117,8 @@ step "process start-up: agent tools against hello world"
 
 step "generate time, binary size, process start-up"
 "$here/gentime.sh" "$out" >/dev/null
+step "compile time and peak memory of the registry and tool packages"
+"$here/compiletime.sh" "$out" >/dev/null
 
 step "figures.md"
 {
@@ -135,5 +137,9 @@ step "figures.md"
 	done
 	echo
 	cat "$out/gentime.md"
+	echo
+	echo "## Compile time"
+	echo
+	cat "$out/compiletime.md"
 } >"$out/figures.md"
 step "done: $out/figures.md"
