@@ -101,7 +101,9 @@ func (r *runner) get() *worker {
 	w := &worker{r: r, in: make(chan *callCtx, 1), answer: make(chan outcome, 2)}
 	w.timer = time.AfterFunc(time.Hour, w.expire)
 	w.timer.Stop()
+	r.mu.Lock() // check reads w.tick under r.mu, and may run before this returns
 	w.tick = time.AfterFunc(workerIdle, w.check)
+	r.mu.Unlock()
 	go w.loop()
 	return w
 }
@@ -146,8 +148,9 @@ func (w *worker) check() {
 		return
 	}
 	w.seen = w.used
+	tick := w.tick
 	r.mu.Unlock()
-	w.tick.Reset(workerIdle)
+	tick.Reset(workerIdle)
 }
 
 // loop runs the calls handed to w until it is told to end.
