@@ -141,7 +141,7 @@ func TestRepairedArgsLimit(t *testing.T) {
 		reg := mustNew(t, tableOf(entries)).WithLimits(Limits{MaxArgs: 20})
 		reg.limits.MaxArgs = 20
 		args := `{"l":"[\"a\",1]"}` // 19 bytes
-		first := reg.invoke(context.Background(), &reg.set.entries[0], args)
+		first := reg.invoke(context.Background(), time.Now(), &reg.set.entries[0], args)
 		reg.limits.MaxArgs = tc.max
 		res := reg.retryRepaired(context.Background(), 0, &reg.set.entries[0], args, first)
 		if res.Text != tc.want {
