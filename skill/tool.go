@@ -36,11 +36,11 @@ func Tool(s *Set) registry.Entry {
 		Name:        ToolName,
 		Description: s.toolDescription(),
 		Timeout:     toolTimeout,
-		Parameters:  s.toolSchema(),
+		Parameters:  s.toolSchema(false),
 		// The strict variant, for strict function calling: file is
 		// required and nullable; a strict registry reads its null as left
 		// out.
-		StrictParameters: s.toolStrictSchema(),
+		StrictParameters: s.toolSchema(true),
 		Check:            check,
 		Invoke: func(ctx context.Context, data []byte) (string, error) {
 			a, err := s.decode(data)
@@ -123,41 +123,22 @@ func (s *Set) toolDescription() string {
 	return b.String()
 }
 
-// toolSchema is the JSON Schema of use_skill's arguments.
-func (s *Set) toolSchema() string {
-	type prop struct {
-		Type        string   `json:"type"`
-		Enum        []string `json:"enum,omitempty"`
-		Description string   `json:"description"`
-	}
-	schema := struct {
-		Type                 string          `json:"type"`
-		Properties           map[string]prop `json:"properties"`
-		Required             []string        `json:"required"`
-		AdditionalProperties bool            `json:"additionalProperties"`
-	}{
-		Type: "object",
-		Properties: map[string]prop{
-			"name": {Type: "string", Enum: s.Names(), Description: "The skill to load."},
-			"file": {Type: "string", Description: "A file of the skill to read instead of its instructions, by its path in the skill, such as references/checklist.md."},
-		},
-		Required: []string{"name"},
-	}
-	b, err := json.Marshal(schema)
-	if err != nil {
-		panic(fmt.Sprintf("skill: the use_skill schema: %v", err)) // static types: cannot happen
-	}
-	return string(b)
-}
-
-// toolStrictSchema is the strict variant of toolSchema: every property
-// required, file a union with null, additionalProperties false.
-func (s *Set) toolStrictSchema() string {
+// toolSchema is the JSON Schema of use_skill's arguments; with strict,
+// its strict variant: every property required, file a union with null.
+// additionalProperties is false in both.
+func (s *Set) toolSchema(strict bool) string {
 	type prop struct {
 		Type        any      `json:"type"`
 		Enum        []string `json:"enum,omitempty"`
 		Description string   `json:"description"`
 	}
+	file := prop{Type: "string", Description: "A file of the skill to read instead of its instructions, by its path in the skill, such as references/checklist.md."}
+	required := []string{"name"}
+	if strict {
+		file.Type = []string{"string", "null"}
+		file.Description = strings.TrimSuffix(file.Description, ".") + "; null for the instructions."
+		required = append(required, "file")
+	}
 	schema := struct {
 		Type                 string          `json:"type"`
 		Properties           map[string]prop `json:"properties"`
@@ -167,13 +148,13 @@ func (s *Set) toolStrictSchema() string {
 		Type: "object",
 		Properties: map[string]prop{
 			"name": {Type: "string", Enum: s.Names(), Description: "The skill to load."},
-			"file": {Type: []string{"string", "null"}, Description: "A file of the skill to read instead of its instructions, by its path in the skill, such as references/checklist.md; null for the instructions."},
+			"file": file,
 		},
-		Required: []string{"name", "file"},
+		Required: required,
 	}
 	b, err := json.Marshal(schema)
 	if err != nil {
-		panic(fmt.Sprintf("skill: the strict use_skill schema: %v", err)) // static types: cannot happen
+		panic(fmt.Sprintf("skill: the use_skill schema: %v", err)) // static types: cannot happen
 	}
 	return string(b)
 }
