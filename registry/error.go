@@ -169,8 +169,11 @@ func Text(err error) string {
 
 // ArgumentError marks err, a failure to decode or validate a tool's
 // arguments, as KindArguments. Generated decoders use it; the registry
-// fills in the tool's name.
+// fills in the tool's name. A nil err stays nil.
 func ArgumentError(err error) error {
+	if err == nil {
+		return nil
+	}
 	return &Error{Kind: KindArguments, Err: err}
 }
 

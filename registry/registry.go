@@ -85,14 +85,19 @@ type Entry struct {
 // Caps returns what e declares and what it was found to reach.
 func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
 
-// Table is what toolgen generates: the entries sorted by name, the OpenAI
-// tools spec of each (same order), and a lookup from name to index.
+// Table is what toolgen generates: the entries sorted by name and a lookup
+// from name to index. A hand-made table may also bring the OpenAI tools
+// spec of each entry; without them, the spec of an entry is its Name,
+// Description and Parameters (StrictParameters, with strict set, for a
+// strict registry), as toolgen would write it.
 type Table struct {
 	Entries []Entry
-	Specs   []openai.Tool
+	// Specs are the entries' specs, in the same order; nil to derive them.
+	Specs []openai.Tool
 	// StrictSpecs are the specs for strict function calling, with the
 	// entries' StrictParameters and Strict set (same order); nil when the
-	// table has none, and then a strict registry sends Specs.
+	// table has none, and then a strict registry sends Specs (or, when
+	// Specs too is nil, the derived strict specs).
 	StrictSpecs []openai.Tool
 	// Index returns the position of the named entry, or -1.
 	Index func(name string) int
@@ -133,12 +138,14 @@ const (
 // made, and shared by the Registries derived from one another.
 type set struct {
 	entries []Entry
-	specs   []openai.Tool
-	// strictSpecs are the specs a strict registry sends, in the order of
-	// entries; nulls reads each entry's StrictParameters once, when a
-	// strict call first needs it.
+	// specs and strictSpecs are the specs of a table that came with them,
+	// in the order of entries (strictSpecs are those a strict registry
+	// sends); nil when the specs are derived from the entries, as for a
+	// generated table. nulls reads each entry's StrictParameters once,
+	// when a strict call first needs it.
+	specs       []openai.Tool
 	strictSpecs []openai.Tool
-	nulls       []func() *nulls
+	nulls       []lazyNulls
 	// index finds the entries of the generated table (the first
 	// tableLen); extra finds those added by With.
 	index    func(name string) int
@@ -206,8 +213,11 @@ func New(t *Table) (*Registry, error) {
 	if t.Index == nil {
 		return nil, errors.New("registry: the table has no Index function")
 	}
-	if len(t.Specs) != len(t.Entries) {
+	if t.Specs != nil && len(t.Specs) != len(t.Entries) {
 		return nil, fmt.Errorf("registry: the table has %d entries and %d specs", len(t.Entries), len(t.Specs))
+	}
+	if t.StrictSpecs != nil && t.Specs == nil {
+		return nil, errors.New("registry: the table has strict specs but no specs")
 	}
 	if t.StrictSpecs != nil && len(t.StrictSpecs) != len(t.Entries) {
 		return nil, fmt.Errorf("registry: the table has %d entries and %d strict specs", len(t.Entries), len(t.StrictSpecs))
@@ -224,8 +234,10 @@ func New(t *Table) (*Registry, error) {
 			errs = append(errs, fmt.Errorf("entry %d: tool name %q is used twice", i, e.Name))
 		}
 		seen[e.Name] = true
-		if s := t.Specs[i]; s.Function == nil || s.Function.Name != e.Name {
-			errs = append(errs, fmt.Errorf("entry %d (%s): its spec does not name it", i, e.Name))
+		if t.Specs != nil {
+			if s := t.Specs[i]; s.Function == nil || s.Function.Name != e.Name {
+				errs = append(errs, fmt.Errorf("entry %d (%s): its spec does not name it", i, e.Name))
+			}
 		}
 		if t.StrictSpecs != nil {
 			if s := t.StrictSpecs[i]; s.Function == nil || s.Function.Name != e.Name {
@@ -244,16 +256,19 @@ func New(t *Table) (*Registry, error) {
 		on[i] = i
 	}
 	entries := slices.Clone(t.Entries)
-	strictSpecs := cloneSpecs(t.StrictSpecs)
-	if t.StrictSpecs == nil {
-		strictSpecs = cloneSpecs(t.Specs)
+	var specs, strictSpecs []openai.Tool
+	if t.Specs != nil {
+		specs, strictSpecs = cloneSpecs(t.Specs), cloneSpecs(t.StrictSpecs)
+		if t.StrictSpecs == nil {
+			strictSpecs = cloneSpecs(t.Specs)
+		}
 	}
 	return &Registry{
 		set: &set{
 			entries:     entries,
-			specs:       cloneSpecs(t.Specs),
+			specs:       specs,
 			strictSpecs: strictSpecs,
-			nulls:       nullsOf(entries),
+			nulls:       make([]lazyNulls, len(entries)),
 			index:       t.Index,
 			tableLen:    len(t.Entries),
 			calls:       newRunner(),
@@ -346,13 +361,11 @@ func MustNew(t *Table) *Registry {
 func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	s := r.set
 	ns := &set{
-		entries:     slices.Concat(s.entries, tools),
-		specs:       slices.Clip(slices.Clone(s.specs)),
-		strictSpecs: slices.Clip(slices.Clone(s.strictSpecs)),
-		index:       s.index,
-		tableLen:    s.tableLen,
-		extra:       make(map[string]int, len(s.extra)+len(tools)),
-		calls:       s.calls,
+		entries:  slices.Concat(s.entries, tools),
+		index:    s.index,
+		tableLen: s.tableLen,
+		extra:    make(map[string]int, len(s.extra)+len(tools)),
+		calls:    s.calls,
 	}
 	for k, v := range s.extra {
 		ns.extra[k] = v
@@ -376,12 +389,17 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("registry: add tools: %w", err)
 	}
-	// Specs of the added tools, in the same order as entries.
-	for _, e := range tools {
-		ns.specs = append(ns.specs, specOf(e))
-		ns.strictSpecs = append(ns.strictSpecs, strictSpecOf(e))
+	// A table that came with specs has them for the added tools too, in
+	// the same order as entries; derived ones need nothing.
+	if s.specs != nil {
+		ns.specs = slices.Clip(slices.Clone(s.specs))
+		ns.strictSpecs = slices.Clip(slices.Clone(s.strictSpecs))
+		for _, e := range tools {
+			ns.specs = append(ns.specs, specOf(e))
+			ns.strictSpecs = append(ns.strictSpecs, strictSpecOf(e))
+		}
 	}
-	ns.nulls = slices.Concat(s.nulls, nullsOf(tools))
+	ns.nulls = make([]lazyNulls, len(ns.entries))
 	c := *r
 	c.set, c.on = ns, on
 	return &c, nil
@@ -485,15 +503,24 @@ func (r *Registry) Tools() []Entry {
 // Tools: the exact table that is sent to the model. It is a deep copy. A
 // strict registry (see WithStrict) returns the strict variant.
 func (r *Registry) Specs() []openai.Tool {
-	specs := r.set.specs
-	if r.strict {
-		specs = r.set.strictSpecs
-	}
 	out := make([]openai.Tool, len(r.on))
 	for k, i := range r.on {
-		out[k] = cloneSpec(specs[i])
+		out[k] = r.set.spec(i, r.strict)
 	}
 	return out
+}
+
+// spec returns a deep copy of the spec of entry i, or of its strict one.
+func (s *set) spec(i int, strict bool) openai.Tool {
+	switch {
+	case s.specs == nil && strict:
+		return strictSpecOf(s.entries[i])
+	case s.specs == nil:
+		return specOf(s.entries[i])
+	case strict:
+		return cloneSpec(s.strictSpecs[i])
+	}
+	return cloneSpec(s.specs[i])
 }
 
 func cloneSpecs(specs []openai.Tool) []openai.Tool {
@@ -608,6 +635,16 @@ func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
 // EncodeResult encodes a tool's typed result as JSON text for the model.
 // Generated code uses it for tools whose Execute does not return a string.
 func EncodeResult(v any) (string, error) {
+	return Encode(v, nil)
+}
+
+// Encode is the text of what a tool's Execute returned: its error when
+// there is one, else its result encoded as JSON. Generated code passes it
+// the results of Execute for tools that answer with a struct.
+func Encode[R any](v R, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return "", fmt.Errorf("encode result: %w", err)

@@ -80,26 +80,28 @@ type nulls struct {
 	items    *nulls
 }
 
-// nullsOf returns, for each entry, a function that reads the entry's
-// StrictParameters once and returns what they say of nulls (nil when the
-// entry has none, or they cannot be read: then no null is dropped and the
-// decoder refuses every null).
-func nullsOf(entries []Entry) []func() *nulls {
-	out := make([]func() *nulls, len(entries))
-	for i := range entries {
-		schema := entries[i].StrictParameters
-		out[i] = sync.OnceValue(func() *nulls {
-			if schema == "" {
-				return nil
-			}
-			var node schemaNode
-			if err := json.Unmarshal([]byte(schema), &node); err != nil {
-				return nil
-			}
-			return node.nulls()
-		})
-	}
-	return out
+// lazyNulls reads an entry's StrictParameters when a strict call of it
+// first needs them, and keeps what they say of nulls (nil when the entry
+// has none, or they cannot be read: then no null is dropped and the
+// decoder refuses every null). A set has one per entry, made in one
+// allocation, so that a registry of many tools costs nothing here at start.
+type lazyNulls struct {
+	once sync.Once
+	n    *nulls
+}
+
+func (l *lazyNulls) get(schema string) *nulls {
+	l.once.Do(func() {
+		if schema == "" {
+			return
+		}
+		var node schemaNode
+		if err := json.Unmarshal([]byte(schema), &node); err != nil {
+			return
+		}
+		l.n = node.nulls()
+	})
+	return l.n
 }
 
 // schemaNode is the part of a JSON Schema that says where null is allowed.
@@ -160,7 +162,7 @@ func (s *schemaNode) allowsNull() bool {
 // when nothing is dropped, when they are not valid JSON (the decoder
 // explains), or when the entry has no strict schema.
 func (s *set) dropNulls(i int, args string) string {
-	n := s.nulls[i]()
+	n := s.nulls[i].get(s.entries[i].StrictParameters)
 	if n == nil || n.props == nil || !bytes.Contains([]byte(args), []byte("null")) {
 		return args
 	}

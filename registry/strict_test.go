@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,64 @@ func TestWithStrict(t *testing.T) {
 		if res := tc.reg.Call(context.Background(), tc.tool, tc.args); res.Text != tc.want {
 			t.Errorf("Call(%s, %s) with strict %v got the arguments %q, want %q", tc.tool, tc.args, tc.reg.Strict(), res.Text, tc.want)
 		}
+	}
+}
+
+// TestDerivedSpecs checks the specs of a table that comes without them,
+// as a generated one does: each entry's Name, Description and Parameters,
+// and for a strict registry its StrictParameters with strict set (its
+// Parameters when it has none), also for tools added with With; and that
+// strict specs without plain ones are refused.
+func TestDerivedSpecs(t *testing.T) {
+	tab := strictTable()
+	tab.Specs, tab.StrictSpecs = nil, nil
+	reg := mustNew(t, tab)
+	mounted := Entry{Name: "remote", ID: "remote", Description: "Remote.", Timeout: time.Second, Server: "srv",
+		Parameters: `{"type":"object"}`,
+		Invoke:     func(ctx context.Context, args []byte) (string, error) { return "", nil }}
+	withMounted, err := reg.With(mounted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := func(name, desc, params string, strict bool) openai.Tool {
+		return openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: name, Description: desc, Parameters: json.RawMessage(params), Strict: strict}}
+	}
+	opt, plain := tab.Entries[0], tab.Entries[1]
+	wantPlain := []openai.Tool{
+		fn("opt", opt.Description, opt.Parameters, false),
+		fn("plain", plain.Description, plain.Parameters, false),
+	}
+	wantStrict := []openai.Tool{
+		fn("opt", opt.Description, opt.StrictParameters, true),
+		fn("plain", plain.Description, plain.Parameters, false),
+	}
+	remote := fn("remote", "Remote.", `{"type":"object"}`, false)
+	for _, c := range []struct {
+		name string
+		reg  *Registry
+		want []openai.Tool
+	}{
+		{"plain", reg, wantPlain},
+		{"strict", reg.WithStrict(true), wantStrict},
+		{"plain with a mounted tool", withMounted, append(slices.Clone(wantPlain), remote)},
+		{"strict with a mounted tool", withMounted.WithStrict(true), append(slices.Clone(wantStrict), remote)},
+	} {
+		got := c.reg.Specs()
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+		// A deep copy: changing it changes nothing in the registry.
+		got[0].Function.Name = "changed"
+		got[0].Function.Parameters.(json.RawMessage)[0] = 'X'
+		if diff := cmp.Diff(c.want, c.reg.Specs()); diff != "" {
+			t.Errorf("%s after changing a copy (-want +got):\n%s", c.name, diff)
+		}
+	}
+
+	strictOnly := strictTable()
+	strictOnly.Specs = nil
+	if _, err := New(strictOnly); err == nil || err.Error() != "registry: the table has strict specs but no specs" {
+		t.Errorf("New with strict specs and no specs: %v", err)
 	}
 }
