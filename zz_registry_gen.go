@@ -4,27 +4,23 @@ package toolreg
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/skill"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 	"time"
-	"unicode/utf8"
 )
 
 // Toolbox returns a registry of the 7 tools of package github.com/toolreg/toolreg/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -42,34 +38,20 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.CalculatorArgs) (string, error)
-	} = &genToolCalculator
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error)
-	} = &genToolDiskUsage
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.NowArgs) (string, error)
-	} = &genToolNow
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)
-	} = &genToolPingURL
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.WeatherArgs) (string, error)
-	} = &genToolWeather
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.WebSearchArgs) (string, error)
-	} = &genToolWebSearch
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error)
-	} = &genToolWordCount
+	_ func(*toolbox.Calculator, context.Context, toolbox.CalculatorArgs) (string, error)                = (*toolbox.Calculator).Execute
+	_ func(*toolbox.Calculator) tool.Definition                                                         = (*toolbox.Calculator).Definition
+	_ func(*toolbox.DiskUsage, context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error) = (*toolbox.DiskUsage).Execute
+	_ func(*toolbox.DiskUsage) tool.Definition                                                          = (*toolbox.DiskUsage).Definition
+	_ func(*toolbox.Now, context.Context, toolbox.NowArgs) (string, error)                              = (*toolbox.Now).Execute
+	_ func(*toolbox.Now) tool.Definition                                                                = (*toolbox.Now).Definition
+	_ func(*toolbox.PingURL, context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)       = (*toolbox.PingURL).Execute
+	_ func(*toolbox.PingURL) tool.Definition                                                            = (*toolbox.PingURL).Definition
+	_ func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error)                      = (*toolbox.Weather).Execute
+	_ func(*toolbox.Weather) tool.Definition                                                            = (*toolbox.Weather).Definition
+	_ func(*toolbox.WebSearch, context.Context, toolbox.WebSearchArgs) (string, error)                  = (*toolbox.WebSearch).Execute
+	_ func(*toolbox.WebSearch) tool.Definition                                                          = (*toolbox.WebSearch).Definition
+	_ func(*toolbox.WordCount, context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error) = (*toolbox.WordCount).Execute
+	_ func(*toolbox.WordCount) tool.Definition                                                          = (*toolbox.WordCount).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -79,8 +61,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "calculator",
 	Invoke:           genInvokeCalculator,
 	Name:             "calculator",
-	Parameters:       genSchemaCalculator,
-	StrictParameters: genStrictSchemaCalculator,
+	Parameters:       `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2). From 1 to 1000 characters."}},"required":["expression"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.ReadFiles,
@@ -91,9 +73,9 @@ var genEntries = [...]registry.Entry{{
 	Invoke:           genInvokeDiskUsage,
 	Name:             "disk_usage",
 	Output:           `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
-	Parameters:       genSchemaDiskUsage,
+	Parameters:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`,
 	Reaches:          tool.ReadFiles,
-	StrictParameters: genStrictSchemaDiskUsage,
+	StrictParameters: `{"type":"object","properties":{"mount_point":{"type":["string","null"],"description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out. At most 4096 characters."}},"required":["mount_point"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.ReadFiles | tool.Env,
@@ -103,9 +85,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "now",
 	Invoke:           genInvokeNow,
 	Name:             "now",
-	Parameters:       genSchemaNow,
+	Parameters:       `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`,
 	Reaches:          tool.ReadFiles | tool.Env,
-	StrictParameters: genStrictSchemaNow,
+	StrictParameters: `{"type":"object","properties":{"timezone":{"type":["string","null"],"description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out. At most 64 characters."}},"required":["timezone"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.Network,
@@ -116,9 +98,9 @@ var genEntries = [...]registry.Entry{{
 	Invoke:           genInvokePingURL,
 	Name:             "ping_url",
 	Output:           `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
-	Parameters:       genSchemaPingURL,
+	Parameters:       `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`,
 	Reaches:          tool.Network,
-	StrictParameters: genStrictSchemaPingURL,
+	StrictParameters: `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status. From 1 to 2048 characters."}},"required":["url"],"additionalProperties":false}`,
 	Timeout:          10 * time.Second,
 }, {
 	Capabilities:     tool.Network | tool.Env,
@@ -128,9 +110,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "weather",
 	Invoke:           genInvokeWeather,
 	Name:             "weather",
-	Parameters:       genSchemaWeather,
+	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
-	StrictParameters: genStrictSchemaWeather,
+	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom. From 1 to 200 characters."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16, starting today; 3 when left out. Default when null: 3.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out. Default when null: \"celsius\".","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
 	Timeout:          20 * time.Second,
 }, {
 	Capabilities:     tool.Network | tool.Env,
@@ -140,9 +122,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "web_search",
 	Invoke:           genInvokeWebSearch,
 	Name:             "web_search",
-	Parameters:       genSchemaWebSearch,
+	Parameters:       `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
-	StrictParameters: genStrictSchemaWebSearch,
+	StrictParameters: `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics. From 1 to 400 characters."},"max_results":{"type":["integer","null"],"description":"Number of results to return, 1 to 10; 5 when left out. Default when null: 5.","minimum":1,"maximum":10}},"required":["query","max_results"],"additionalProperties":false}`,
 	Timeout:          20 * time.Second,
 }, {
 	Check:            genCheckWordCount,
@@ -152,121 +134,9 @@ var genEntries = [...]registry.Entry{{
 	Invoke:           genInvokeWordCount,
 	Name:             "word_count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
-	Parameters:       genSchemaWordCount,
-	StrictParameters: genStrictSchemaWordCount,
+	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
-		Name:        "calculator",
-		Parameters:  json.RawMessage(genSchemaCalculator),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
-		Name:        "disk_usage",
-		Parameters:  json.RawMessage(genSchemaDiskUsage),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
-		Name:        "now",
-		Parameters:  json.RawMessage(genSchemaNow),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
-		Name:        "ping_url",
-		Parameters:  json.RawMessage(genSchemaPingURL),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
-		Name:        "weather",
-		Parameters:  json.RawMessage(genSchemaWeather),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
-		Name:        "web_search",
-		Parameters:  json.RawMessage(genSchemaWebSearch),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
-		Name:        "word_count",
-		Parameters:  json.RawMessage(genSchemaWordCount),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
-		Name:        "calculator",
-		Parameters:  json.RawMessage(genStrictSchemaCalculator),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
-		Name:        "disk_usage",
-		Parameters:  json.RawMessage(genStrictSchemaDiskUsage),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
-		Name:        "now",
-		Parameters:  json.RawMessage(genStrictSchemaNow),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
-		Name:        "ping_url",
-		Parameters:  json.RawMessage(genStrictSchemaPingURL),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
-		Name:        "weather",
-		Parameters:  json.RawMessage(genStrictSchemaWeather),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
-		Name:        "web_search",
-		Parameters:  json.RawMessage(genStrictSchemaWebSearch),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
-		Name:        "word_count",
-		Parameters:  json.RawMessage(genStrictSchemaWordCount),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -303,13 +173,6 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
 
-// genSchemaCalculator is the JSON Schema of the arguments of calculator.
-const genSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`
-
-// genStrictSchemaCalculator is the strict variant of genSchemaCalculator, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaCalculator = `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2). From 1 to 1000 characters."}},"required":["expression"],"additionalProperties":false}`
-
 // genInvokeCalculator decodes and checks the arguments and runs calculator.
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.CalculatorArgs
@@ -321,67 +184,23 @@ func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 
 // genCheckCalculator decodes and checks the arguments of calculator without running it.
 func genCheckCalculator(data []byte) error {
-	var args toolbox.CalculatorArgs
-	if err := genDecodeCalculator(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeCalculator(data, new(toolbox.CalculatorArgs)))
 }
 
 // genDecodeCalculator reads the arguments of calculator strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsCalculator_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Expression, 1, 1000)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "expression":
-			if seen1[0] {
-				return jsonarg.Duplicate("expression")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "expression")
-				}
-				if len(x) < 4 || len(x) > 1000 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "expression")
-					}
-					if n > 1000 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 1000 characters, got %d", n), "expression")
-					}
-				}
-				v.Expression = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"expression\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("expression")
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaDiskUsage is the JSON Schema of the arguments of disk_usage.
-const genSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`
-
-// genStrictSchemaDiskUsage is the strict variant of genSchemaDiskUsage, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaDiskUsage = `{"type":"object","properties":{"mount_point":{"type":["string","null"],"description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out. At most 4096 characters."}},"required":["mount_point"],"additionalProperties":false}`
+var genFieldsCalculator_0 = jsonarg.Fields{Names: []string{"expression"}, Required: []int{0}}
 
 // genInvokeDiskUsage decodes and checks the arguments and runs disk_usage.
 func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
@@ -389,70 +208,28 @@ func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeDiskUsage(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolDiskUsage.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolDiskUsage.Execute(ctx, args))
 }
 
 // genCheckDiskUsage decodes and checks the arguments of disk_usage without running it.
 func genCheckDiskUsage(data []byte) error {
-	var args toolbox.DiskUsageArgs
-	if err := genDecodeDiskUsage(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeDiskUsage(data, new(toolbox.DiskUsageArgs)))
 }
 
 // genDecodeDiskUsage reads the arguments of disk_usage strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsDiskUsage_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.MountPoint, -1, 4096)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mount_point":
-			if seen1[0] {
-				return jsonarg.Duplicate("mount_point")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "mount_point")
-				}
-				if len(x) > 4096 {
-					n := utf8.RuneCountInString(x)
-					if n > 4096 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 4096 characters, got %d", n), "mount_point")
-					}
-				}
-				v.MountPoint = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"mount_point\"")
-		}
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaNow is the JSON Schema of the arguments of now.
-const genSchemaNow = `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`
-
-// genStrictSchemaNow is the strict variant of genSchemaNow, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaNow = `{"type":"object","properties":{"timezone":{"type":["string","null"],"description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out. At most 64 characters."}},"required":["timezone"],"additionalProperties":false}`
+var genFieldsDiskUsage_0 = jsonarg.Fields{Names: []string{"mount_point"}}
 
 // genInvokeNow decodes and checks the arguments and runs now.
 func genInvokeNow(ctx context.Context, data []byte) (string, error) {
@@ -465,61 +242,23 @@ func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 
 // genCheckNow decodes and checks the arguments of now without running it.
 func genCheckNow(data []byte) error {
-	var args toolbox.NowArgs
-	if err := genDecodeNow(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeNow(data, new(toolbox.NowArgs)))
 }
 
 // genDecodeNow reads the arguments of now strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsNow_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Timezone, -1, 64)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "timezone":
-			if seen1[0] {
-				return jsonarg.Duplicate("timezone")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "timezone")
-				}
-				if len(x) > 64 {
-					n := utf8.RuneCountInString(x)
-					if n > 64 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 64 characters, got %d", n), "timezone")
-					}
-				}
-				v.Timezone = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"timezone\"")
-		}
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaPingURL is the JSON Schema of the arguments of ping_url.
-const genSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`
-
-// genStrictSchemaPingURL is the strict variant of genSchemaPingURL, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaPingURL = `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status. From 1 to 2048 characters."}},"required":["url"],"additionalProperties":false}`
+var genFieldsNow_0 = jsonarg.Fields{Names: []string{"timezone"}}
 
 // genInvokePingURL decodes and checks the arguments and runs ping_url.
 func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
@@ -527,76 +266,28 @@ func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodePingURL(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolPingURL.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolPingURL.Execute(ctx, args))
 }
 
 // genCheckPingURL decodes and checks the arguments of ping_url without running it.
 func genCheckPingURL(data []byte) error {
-	var args toolbox.PingURLArgs
-	if err := genDecodePingURL(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodePingURL(data, new(toolbox.PingURLArgs)))
 }
 
 // genDecodePingURL reads the arguments of ping_url strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsPingURL_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.URL, 1, 2048)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "url":
-			if seen1[0] {
-				return jsonarg.Duplicate("url")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "url")
-				}
-				if len(x) < 4 || len(x) > 2048 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "url")
-					}
-					if n > 2048 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 2048 characters, got %d", n), "url")
-					}
-				}
-				v.URL = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"url\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("url")
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaWeather is the JSON Schema of the arguments of weather.
-const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`
-
-// genStrictSchemaWeather is the strict variant of genSchemaWeather, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom. From 1 to 200 characters."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16, starting today; 3 when left out. Default when null: 3.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out. Default when null: \"celsius\".","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`
+var genFieldsPingURL_0 = jsonarg.Fields{Names: []string{"url"}, Required: []int{0}}
 
 // genInvokeWeather decodes and checks the arguments and runs weather.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
@@ -609,109 +300,29 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 
 // genCheckWeather decodes and checks the arguments of weather without running it.
 func genCheckWeather(data []byte) error {
-	var args toolbox.WeatherArgs
-	if err := genDecodeWeather(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
 }
 
 // genDecodeWeather reads the arguments of weather strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [3]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	v.Days = 3
+	v.Units = "celsius"
+	return d.Args(&genFieldsWeather_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.City, 1, 200)
+		case 1:
+			return jsonarg.SetInt(&d, &v.Days, 64, 1, 16)
+		case 2:
+			return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit")
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "city":
-			if seen1[0] {
-				return jsonarg.Duplicate("city")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "city")
-				}
-				if len(x) < 4 || len(x) > 200 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "city")
-					}
-					if n > 200 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 200 characters, got %d", n), "city")
-					}
-				}
-				v.City = x
-			}
-		case "days":
-			if seen1[1] {
-				return jsonarg.Duplicate("days")
-			}
-			seen1[1] = true
-			{
-				x, err := d.Int(64)
-				if err != nil {
-					return jsonarg.At(err, "days")
-				}
-				if x < 1 || x > 16 {
-					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 16, got %v", x), "days")
-				}
-				v.Days = int(x)
-			}
-		case "units":
-			if seen1[2] {
-				return jsonarg.Duplicate("units")
-			}
-			seen1[2] = true
-			{
-				b, err := d.StringBytes()
-				if err != nil {
-					return jsonarg.At(err, "units")
-				}
-				var x string
-				switch string(b) {
-				case "celsius":
-					x = "celsius"
-				case "fahrenheit":
-					x = "fahrenheit"
-				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"celsius\", \"fahrenheit\", got %q", b), "units")
-				}
-				v.Units = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"city\", \"days\", \"units\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("city")
-	}
-	if !seen1[1] {
-		v.Days = 3
-	}
-	if !seen1[2] {
-		v.Units = "celsius"
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaWebSearch is the JSON Schema of the arguments of web_search.
-const genSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`
-
-// genStrictSchemaWebSearch is the strict variant of genSchemaWebSearch, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaWebSearch = `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics. From 1 to 400 characters."},"max_results":{"type":["integer","null"],"description":"Number of results to return, 1 to 10; 5 when left out. Default when null: 5.","minimum":1,"maximum":10}},"required":["query","max_results"],"additionalProperties":false}`
+var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}}
 
 // genInvokeWebSearch decodes and checks the arguments and runs web_search.
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
@@ -724,85 +335,26 @@ func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 
 // genCheckWebSearch decodes and checks the arguments of web_search without running it.
 func genCheckWebSearch(data []byte) error {
-	var args toolbox.WebSearchArgs
-	if err := genDecodeWebSearch(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeWebSearch(data, new(toolbox.WebSearchArgs)))
 }
 
 // genDecodeWebSearch reads the arguments of web_search strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [2]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	v.MaxResults = 5
+	return d.Args(&genFieldsWebSearch_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Query, 1, 400)
+		case 1:
+			return jsonarg.SetInt(&d, &v.MaxResults, 64, 1, 10)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "query":
-			if seen1[0] {
-				return jsonarg.Duplicate("query")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "query")
-				}
-				if len(x) < 4 || len(x) > 400 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "query")
-					}
-					if n > 400 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 400 characters, got %d", n), "query")
-					}
-				}
-				v.Query = x
-			}
-		case "max_results":
-			if seen1[1] {
-				return jsonarg.Duplicate("max_results")
-			}
-			seen1[1] = true
-			{
-				x, err := d.Int(64)
-				if err != nil {
-					return jsonarg.At(err, "max_results")
-				}
-				if x < 1 || x > 10 {
-					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 10, got %v", x), "max_results")
-				}
-				v.MaxResults = int(x)
-			}
-		default:
-			return jsonarg.Unknown(key, "\"query\", \"max_results\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("query")
-	}
-	if !seen1[1] {
-		v.MaxResults = 5
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaWordCount is the JSON Schema of the arguments of word_count.
-const genSchemaWordCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`
-
-// genStrictSchemaWordCount is the strict variant of genSchemaWordCount, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaWordCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`
+var genFieldsWebSearch_0 = jsonarg.Fields{Names: []string{"query", "max_results"}, Required: []int{0}}
 
 // genInvokeWordCount decodes and checks the arguments and runs word_count.
 func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
@@ -810,60 +362,28 @@ func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeWordCount(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolWordCount.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolWordCount.Execute(ctx, args))
 }
 
 // genCheckWordCount decodes and checks the arguments of word_count without running it.
 func genCheckWordCount(data []byte) error {
-	var args toolbox.WordCountArgs
-	if err := genDecodeWordCount(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeWordCount(data, new(toolbox.WordCountArgs)))
 }
 
 // genDecodeWordCount reads the arguments of word_count strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsWordCount_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Text, -1, -1)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "text":
-			if seen1[0] {
-				return jsonarg.Duplicate("text")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "text")
-				}
-				v.Text = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"text\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("text")
-	}
-	return d.End()
+		return nil
+	})
 }
+
+var genFieldsWordCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
 // Skills returns the 2 skills of directory skills, read from their SKILL.md files
 // and checked at generate time. Their text is compiled in: nothing is read from

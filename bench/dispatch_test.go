@@ -194,7 +194,7 @@ func TestContendersAgree(t *testing.T) {
 // github.com/google/jsonschema-go, the validator of the MCP Go SDK.
 func resolvedSchema(tb testing.TB) *jsonschema.Resolved {
 	var s jsonschema.Schema
-	if err := json.Unmarshal([]byte(genSchemaWeather), &s); err != nil {
+	if err := json.Unmarshal([]byte(genEntries[0].Parameters), &s); err != nil {
 		tb.Fatal(err)
 	}
 	rs, err := s.Resolve(nil)
@@ -237,7 +237,7 @@ func validateThenDecode(ctx context.Context, rs *jsonschema.Resolved, data []byt
 func mcpSession(b testing.TB) func(string) (string, error) {
 	ctx := context.Background()
 	var s jsonschema.Schema
-	if err := json.Unmarshal([]byte(genSchemaWeather), &s); err != nil {
+	if err := json.Unmarshal([]byte(genEntries[0].Parameters), &s); err != nil {
 		b.Fatal(err)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.0"}, nil)

@@ -4,8 +4,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/bench/toolbox"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
@@ -15,49 +13,38 @@ import (
 
 // Toolbox returns a registry of the 1 tools of package github.com/toolreg/toolreg/bench/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
 		Entries: genEntries[:],
 		Index:   genIndex,
-		Specs:   genSpecs[:],
 	})
 }
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genWeather toolbox.Weather
+	genToolWeather toolbox.Weather
 )
 
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.WeatherArgs) (string, error)
-	} = &genWeather
+	_ func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error) = (*toolbox.Weather).Execute
+	_ func(*toolbox.Weather) tool.Definition                                       = (*toolbox.Weather).Definition
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckWeather,
-	Description: "Get the weather forecast for a city.",
-	File:        "toolbox/weather_tool.go",
-	ID:          "weather",
-	Invoke:      genInvokeWeather,
-	Name:        "weather",
-	Parameters:  genSchemaWeather,
-	Timeout:     30 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Get the weather forecast for a city.",
-		Name:        "weather",
-		Parameters:  json.RawMessage(genSchemaWeather),
-	},
-	Type: openai.ToolTypeFunction,
+	Check:            genCheckWeather,
+	Description:      "Get the weather forecast for a city.",
+	File:             "toolbox/weather_tool.go",
+	ID:               "weather",
+	Invoke:           genInvokeWeather,
+	Name:             "weather",
+	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -94,98 +81,35 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genSchemaWeather is the JSON Schema of the arguments of weather.
-const genSchemaWeather = `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`
-
 // genInvokeWeather decodes and checks the arguments and runs weather.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	return genWeather.Execute(ctx, args)
+	return genToolWeather.Execute(ctx, args)
 }
 
 // genCheckWeather decodes and checks the arguments of weather without running it.
 func genCheckWeather(data []byte) error {
-	var args toolbox.WeatherArgs
-	if err := genDecodeWeather(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
 }
 
 // genDecodeWeather reads the arguments of weather strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [3]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsWeather_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.City, -1, -1)
+		case 1:
+			return jsonarg.SetInt(&d, &v.Days, 64, 1, 16)
+		case 2:
+			return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit")
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "city":
-			if seen1[0] {
-				return jsonarg.Duplicate("city")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "city")
-				}
-				v.City = x
-			}
-		case "days":
-			if seen1[1] {
-				return jsonarg.Duplicate("days")
-			}
-			seen1[1] = true
-			{
-				x, err := d.Int(64)
-				if err != nil {
-					return jsonarg.At(err, "days")
-				}
-				if x < 1 || x > 16 {
-					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 16, got %v", x), "days")
-				}
-				v.Days = int(x)
-			}
-		case "units":
-			if seen1[2] {
-				return jsonarg.Duplicate("units")
-			}
-			seen1[2] = true
-			{
-				b, err := d.StringBytes()
-				if err != nil {
-					return jsonarg.At(err, "units")
-				}
-				var x string
-				switch string(b) {
-				case "celsius":
-					x = "celsius"
-				case "fahrenheit":
-					x = "fahrenheit"
-				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"celsius\", \"fahrenheit\", got %q", b), "units")
-				}
-				v.Units = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"city\", \"days\", \"units\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("city")
-	}
-	return d.End()
+		return nil
+	})
 }
+
+var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}}

@@ -398,6 +398,10 @@ func checkConstraints(c Constraints, f *Field) error {
 	return nil
 }
 
+// CompareNumbers compares two JSON number literals exactly, as -1, 0 or
+// +1; see cmpNum.
+func CompareNumbers(a, b string) int { return cmpNum(a, b) }
+
 // cmpNum compares two number literals exactly, as -1, 0 or +1: through
 // float64, 9007199254740993 and 9007199254740992 would be equal. A literal
 // that does not parse (literal has checked them) compares as zero.

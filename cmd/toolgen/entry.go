@@ -9,8 +9,8 @@ func entryDict(t *toolInfo) jen.Dict {
 		jen.Id("Name"):             jen.Lit(t.Name),
 		jen.Id("Description"):      jen.Lit(t.Desc),
 		jen.Id("Timeout"):          durationCode(t.Timeout),
-		jen.Id("Parameters"):       jen.Id("genSchema" + t.TypeName),
-		jen.Id("StrictParameters"): jen.Id("genStrictSchema" + t.TypeName),
+		jen.Id("Parameters"):       rawString(schemaJSON(t.Args)),
+		jen.Id("StrictParameters"): rawString(strictSchemaJSON(t.Args)),
 		jen.Id("File"):             jen.Lit(t.File),
 		jen.Id("Invoke"):           jen.Id("genInvoke" + t.TypeName),
 		jen.Id("Check"):            jen.Id("genCheck" + t.TypeName),
@@ -68,26 +68,26 @@ func shapeOf(t *typ) *shape {
 	return nil
 }
 
-// code writes s as a registry.Shape literal.
+// code writes s as a registry.Shape literal, on one line.
 func (s *shape) code() jen.Code {
-	d := jen.Dict{}
+	var kv []jen.Code
 	if s.Array {
-		d[jen.Id("Array")] = jen.True()
+		kv = append(kv, jen.Id("Array").Op(":").True())
 	}
 	if s.Object {
-		d[jen.Id("Object")] = jen.True()
+		kv = append(kv, jen.Id("Object").Op(":").True())
 	}
 	if len(s.Props) > 0 {
 		props := make([]jen.Code, len(s.Props))
 		for i, p := range s.Props {
-			props[i] = jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(p.Name), jen.Id("Shape"): p.Shape.code()})
+			props[i] = jen.Values(jen.Id("Name").Op(":").Lit(p.Name), jen.Id("Shape").Op(":").Add(p.Shape.code()))
 		}
-		d[jen.Id("Props")] = jen.Index().Qual(registryPath, "Prop").Values(props...)
+		kv = append(kv, jen.Id("Props").Op(":").Index().Qual(registryPath, "Prop").Values(props...))
 	}
 	if s.Items != nil {
-		d[jen.Id("Items")] = jen.Op("&").Add(s.Items.code())
+		kv = append(kv, jen.Id("Items").Op(":").Op("&").Add(s.Items.code()))
 	}
-	return jen.Qual(registryPath, "Shape").Values(d)
+	return jen.Qual(registryPath, "Shape").Values(kv...)
 }
 
 // capCode writes capability bits as tool.A | tool.B.

@@ -4,26 +4,23 @@ package units
 
 import (
 	"context"
-	"encoding/json"
 	"example.com/units/tools"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	"math"
 	"time"
-	"unicode/utf8"
 )
 
 // Toolbox returns a registry of the 2 tools of package example.com/units/tools,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -36,33 +33,23 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.ConvertArgs) (tools.ConvertResult, error)
-	} = &genToolConvert
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.ShoutArgs) (string, error)
-	} = &genToolShout
+	_ func(*tools.Convert, context.Context, tools.ConvertArgs) (tools.ConvertResult, error) = (*tools.Convert).Execute
+	_ func(*tools.Convert) tool.Definition                                                  = (*tools.Convert).Definition
+	_ func(*tools.Shout, context.Context, tools.ShoutArgs) (string, error)                  = (*tools.Shout).Execute
+	_ func(*tools.Shout) tool.Definition                                                    = (*tools.Shout).Definition
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:       genCheckConvert,
-	Description: "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
-	File:        "tools/convert_tool.go",
-	ID:          "convert",
-	Invoke:      genInvokeConvert,
-	Name:        "convert",
-	Output:      `{"type":"object","properties":{"meters":{"type":"number","description":"Meters is the value in meters, the unit everything goes through."},"values":{"type":"array","description":"Values maps each unit asked for to the value in that unit, in the order asked.","items":{"type":"object","properties":{"unit":{"type":"string","description":"Unit is the unit's symbol."},"value":{"type":"number","description":"Value is the value in that unit."}},"required":["unit","value"],"additionalProperties":false}}},"required":["meters","values"],"additionalProperties":false}`,
-	Parameters:  genSchemaConvert,
-	Shape: &registry.Shape{
-		Object: true,
-		Props: []registry.Prop{{
-			Name:  "to",
-			Shape: registry.Shape{Array: true},
-		}},
-	},
-	StrictParameters: genStrictSchemaConvert,
+	Check:            genCheckConvert,
+	Description:      "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
+	File:             "tools/convert_tool.go",
+	ID:               "convert",
+	Invoke:           genInvokeConvert,
+	Name:             "convert",
+	Output:           `{"type":"object","properties":{"meters":{"type":"number","description":"Meters is the value in meters, the unit everything goes through."},"values":{"type":"array","description":"Values maps each unit asked for to the value in that unit, in the order asked.","items":{"type":"object","properties":{"unit":{"type":"string","description":"Unit is the unit's symbol."},"value":{"type":"number","description":"Value is the value in that unit."}},"required":["unit","value"],"additionalProperties":false}}},"required":["meters","values"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "to", Shape: registry.Shape{Array: true}}}},
+	StrictParameters: `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`,
 	Timeout:          2 * time.Second,
 }, {
 	Check:            genCheckShout,
@@ -71,46 +58,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "shout",
 	Invoke:           genInvokeShout,
 	Name:             "shout",
-	Parameters:       genSchemaShout,
-	StrictParameters: genStrictSchemaShout,
+	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`,
 	Timeout:          2 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
-		Name:        "convert",
-		Parameters:  json.RawMessage(genSchemaConvert),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Repeat a text in capitals. Use it when the user asks to shout.",
-		Name:        "shout",
-		Parameters:  json.RawMessage(genSchemaShout),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
-		Name:        "convert",
-		Parameters:  json.RawMessage(genStrictSchemaConvert),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Repeat a text in capitals. Use it when the user asks to shout.",
-		Name:        "shout",
-		Parameters:  json.RawMessage(genStrictSchemaShout),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -147,144 +97,42 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [4]uint16{2, 0, 0, 1}
 
-// genSchemaConvert is the JSON Schema of the arguments of convert.
-const genSchemaConvert = `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`
-
-// genStrictSchemaConvert is the strict variant of genSchemaConvert, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaConvert = `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`
-
 // genInvokeConvert decodes and checks the arguments and runs convert.
 func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
 	var args tools.ConvertArgs
 	if err := genDecodeConvert(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolConvert.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolConvert.Execute(ctx, args))
 }
 
 // genCheckConvert decodes and checks the arguments of convert without running it.
 func genCheckConvert(data []byte) error {
-	var args tools.ConvertArgs
-	if err := genDecodeConvert(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeConvert(data, new(tools.ConvertArgs)))
 }
 
 // genDecodeConvert reads the arguments of convert strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeConvert(data []byte, v *tools.ConvertArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [3]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen1[0] {
-				return jsonarg.Duplicate("value")
-			}
-			seen1[0] = true
-			{
-				x, err := d.Float(64)
-				if err != nil {
-					return jsonarg.At(err, "value")
-				}
-				v.Value = x
-			}
-		case "from":
-			if seen1[1] {
-				return jsonarg.Duplicate("from")
-			}
-			seen1[1] = true
-			{
-				b, err := d.StringBytes()
-				if err != nil {
-					return jsonarg.At(err, "from")
-				}
-				var x string
-				switch string(b) {
-				case "mm":
-					x = "mm"
-				case "cm":
-					x = "cm"
-				case "m":
-					x = "m"
-				case "km":
-					x = "km"
-				case "in":
-					x = "in"
-				case "ft":
-					x = "ft"
-				case "mi":
-					x = "mi"
-				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"mm\", \"cm\", \"m\", \"km\", \"in\", \"ft\", \"mi\", got %q", b), "from")
-				}
-				v.From = x
-			}
-		case "to":
-			if seen1[2] {
-				return jsonarg.Duplicate("to")
-			}
-			seen1[2] = true
-			if err := d.ArrayStart(); err != nil {
-				return jsonarg.At(err, "to")
-			}
+	return d.Args(&genFieldsConvert_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetFloat(&d, &v.Value, 64, math.Inf(-1), math.Inf(1))
+		case 1:
+			return jsonarg.SetStringOneOf(&d, &v.From, "mm", "cm", "m", "km", "in", "ft", "mi")
+		case 2:
 			v.To = []string{}
-			for i2 := 0; ; i2++ {
-				more, err := d.NextItem()
-				if err != nil {
-					return jsonarg.At(err, "to")
-				}
-				if !more {
-					break
-				}
-				var e2 string
-				{
-					x, err := d.String()
-					if err != nil {
-						return jsonarg.At(err, "to", i2)
-					}
-					e2 = x
-				}
-				v.To = append(v.To, e2)
-			}
-			if len(v.To) > 7 {
-				return jsonarg.At(jsonarg.Errorf("expected at most 7 items, got %d", len(v.To)), "to")
-			}
-		default:
-			return jsonarg.Unknown(key, "\"value\", \"from\", \"to\"")
+			return d.Array(-1, 7, func(i2 int) error {
+				v.To = append(v.To, "")
+				return jsonarg.SetString(&d, &v.To[i2], -1, -1)
+			})
 		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("value")
-	}
-	if !seen1[1] {
-		return jsonarg.Missing("from")
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaShout is the JSON Schema of the arguments of shout.
-const genSchemaShout = `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`
-
-// genStrictSchemaShout is the strict variant of genSchemaShout, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaShout = `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`
+var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}}
 
 // genInvokeShout decodes and checks the arguments and runs shout.
 func genInvokeShout(ctx context.Context, data []byte) (string, error) {
@@ -297,72 +145,23 @@ func genInvokeShout(ctx context.Context, data []byte) (string, error) {
 
 // genCheckShout decodes and checks the arguments of shout without running it.
 func genCheckShout(data []byte) error {
-	var args tools.ShoutArgs
-	if err := genDecodeShout(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeShout(data, new(tools.ShoutArgs)))
 }
 
 // genDecodeShout reads the arguments of shout strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeShout(data []byte, v *tools.ShoutArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [2]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	v.Marks = 1
+	return d.Args(&genFieldsShout_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Text, 1, -1)
+		case 1:
+			return jsonarg.SetInt(&d, &v.Marks, 64, 1, 5)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "text":
-			if seen1[0] {
-				return jsonarg.Duplicate("text")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "text")
-				}
-				if len(x) < 4 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "text")
-					}
-				}
-				v.Text = x
-			}
-		case "marks":
-			if seen1[1] {
-				return jsonarg.Duplicate("marks")
-			}
-			seen1[1] = true
-			{
-				x, err := d.Int(64)
-				if err != nil {
-					return jsonarg.At(err, "marks")
-				}
-				if x < 1 || x > 5 {
-					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 5, got %v", x), "marks")
-				}
-				v.Marks = int(x)
-			}
-		default:
-			return jsonarg.Unknown(key, "\"text\", \"marks\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("text")
-	}
-	if !seen1[1] {
-		v.Marks = 1
-	}
-	return d.End()
+		return nil
+	})
 }
+
+var genFieldsShout_0 = jsonarg.Fields{Names: []string{"text", "marks"}, Required: []int{0}}

@@ -4,26 +4,22 @@ package testbox
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/internal/testbox/tools"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"time"
-	"unicode/utf8"
 )
 
 // Toolbox returns a registry of the 4 tools of package github.com/toolreg/toolreg/internal/testbox/tools,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -38,22 +34,14 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.CountArgs) (tools.CountResult, error)
-	} = &genToolCount
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.EchoArgs) (string, error)
-	} = &genToolEcho
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.FailArgs) (string, error)
-	} = &genToolFail
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, tools.TagArgs) (string, error)
-	} = &genToolTag
+	_ func(*tools.Count, context.Context, tools.CountArgs) (tools.CountResult, error) = (*tools.Count).Execute
+	_ func(*tools.Count) tool.Definition                                              = (*tools.Count).Definition
+	_ func(*tools.Echo, context.Context, tools.EchoArgs) (string, error)              = (*tools.Echo).Execute
+	_ func(*tools.Echo) tool.Definition                                               = (*tools.Echo).Definition
+	_ func(*tools.Fail, context.Context, tools.FailArgs) (string, error)              = (*tools.Fail).Execute
+	_ func(*tools.Fail) tool.Definition                                               = (*tools.Fail).Definition
+	_ func(*tools.Tag, context.Context, tools.TagArgs) (string, error)                = (*tools.Tag).Execute
+	_ func(*tools.Tag) tool.Definition                                                = (*tools.Tag).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -64,8 +52,8 @@ var genEntries = [...]registry.Entry{{
 	Invoke:           genInvokeCount,
 	Name:             "count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words is the number of space-separated words."},"characters":{"type":"integer","description":"Characters is the number of Unicode code points."}},"required":["words","characters"],"additionalProperties":false}`,
-	Parameters:       genSchemaCount,
-	StrictParameters: genStrictSchemaCount,
+	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Check:            genCheckEcho,
@@ -74,8 +62,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "echo",
 	Invoke:           genInvokeEcho,
 	Name:             "echo",
-	Parameters:       genSchemaEcho,
-	StrictParameters: genStrictSchemaEcho,
+	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer.","minLength":1}},"required":["text"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer. At least 1 character."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Check:            genCheckFail,
@@ -84,102 +72,20 @@ var genEntries = [...]registry.Entry{{
 	ID:               "fail",
 	Invoke:           genInvokeFail,
 	Name:             "fail",
-	Parameters:       genSchemaFail,
-	StrictParameters: genStrictSchemaFail,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Check:       genCheckTag,
-	Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
-	File:        "internal/testbox/tools/tag_tool.go",
-	ID:          "tag",
-	Invoke:      genInvokeTag,
-	Name:        "tag",
-	Parameters:  genSchemaTag,
-	Shape: &registry.Shape{
-		Object: true,
-		Props: []registry.Prop{{
-			Name:  "tags",
-			Shape: registry.Shape{Array: true},
-		}, {
-			Name: "target",
-			Shape: registry.Shape{
-				Object: true,
-				Props: []registry.Prop{{
-					Name:  "labels",
-					Shape: registry.Shape{Array: true},
-				}},
-			},
-		}},
-	},
-	StrictParameters: genStrictSchemaTag,
+	Check:            genCheckTag,
+	Description:      "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
+	File:             "internal/testbox/tools/tag_tool.go",
+	ID:               "tag",
+	Invoke:           genInvokeTag,
+	Name:             "tag",
+	Parameters:       `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":"object","properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":"array","description":"Labels to add to it.","items":{"type":"string"}}},"required":["name"],"additionalProperties":false}},"required":["tags"],"additionalProperties":false}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "tags", Shape: registry.Shape{Array: true}}, {Name: "target", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Array: true}}}}}}},
+	StrictParameters: `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":["object","null"],"properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":["array","null"],"description":"Labels to add to it.","items":{"type":"string"}}},"required":["name","labels"],"additionalProperties":false}},"required":["tags","target"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
-		Name:        "count",
-		Parameters:  json.RawMessage(genSchemaCount),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
-		Name:        "echo",
-		Parameters:  json.RawMessage(genSchemaEcho),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
-		Name:        "fail",
-		Parameters:  json.RawMessage(genSchemaFail),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
-		Name:        "tag",
-		Parameters:  json.RawMessage(genSchemaTag),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
-		Name:        "count",
-		Parameters:  json.RawMessage(genStrictSchemaCount),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
-		Name:        "echo",
-		Parameters:  json.RawMessage(genStrictSchemaEcho),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
-		Name:        "fail",
-		Parameters:  json.RawMessage(genStrictSchemaFail),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
-		Name:        "tag",
-		Parameters:  json.RawMessage(genStrictSchemaTag),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -216,80 +122,34 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [8]uint16{0, 3, 0, 0, 1, 0, 2, 4}
 
-// genSchemaCount is the JSON Schema of the arguments of count.
-const genSchemaCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`
-
-// genStrictSchemaCount is the strict variant of genSchemaCount, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaCount = `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`
-
 // genInvokeCount decodes and checks the arguments and runs count.
 func genInvokeCount(ctx context.Context, data []byte) (string, error) {
 	var args tools.CountArgs
 	if err := genDecodeCount(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolCount.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolCount.Execute(ctx, args))
 }
 
 // genCheckCount decodes and checks the arguments of count without running it.
 func genCheckCount(data []byte) error {
-	var args tools.CountArgs
-	if err := genDecodeCount(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeCount(data, new(tools.CountArgs)))
 }
 
 // genDecodeCount reads the arguments of count strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeCount(data []byte, v *tools.CountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsCount_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Text, -1, -1)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "text":
-			if seen1[0] {
-				return jsonarg.Duplicate("text")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "text")
-				}
-				v.Text = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"text\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("text")
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaEcho is the JSON Schema of the arguments of echo.
-const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer.","minLength":1}},"required":["text"],"additionalProperties":false}`
-
-// genStrictSchemaEcho is the strict variant of genSchemaEcho, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer. At least 1 character."}},"required":["text"],"additionalProperties":false}`
+var genFieldsCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
 // genInvokeEcho decodes and checks the arguments and runs echo.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
@@ -302,64 +162,23 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 
 // genCheckEcho decodes and checks the arguments of echo without running it.
 func genCheckEcho(data []byte) error {
-	var args tools.EchoArgs
-	if err := genDecodeEcho(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeEcho(data, new(tools.EchoArgs)))
 }
 
 // genDecodeEcho reads the arguments of echo strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeEcho(data []byte, v *tools.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [1]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	return d.Args(&genFieldsEcho_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Text, 1, -1)
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "text":
-			if seen1[0] {
-				return jsonarg.Duplicate("text")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "text")
-				}
-				if len(x) < 4 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "text")
-					}
-				}
-				v.Text = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"text\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("text")
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaFail is the JSON Schema of the arguments of fail.
-const genSchemaFail = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaFail is the strict variant of genSchemaFail, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaFail = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
 // genInvokeFail decodes and checks the arguments and runs fail.
 func genInvokeFail(ctx context.Context, data []byte) (string, error) {
@@ -372,42 +191,19 @@ func genInvokeFail(ctx context.Context, data []byte) (string, error) {
 
 // genCheckFail decodes and checks the arguments of fail without running it.
 func genCheckFail(data []byte) error {
-	var args tools.FailArgs
-	if err := genDecodeFail(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeFail(data, new(tools.FailArgs)))
 }
 
 // genDecodeFail reads the arguments of fail strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeFail(data []byte, v *tools.FailArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsFail_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaTag is the JSON Schema of the arguments of tag.
-const genSchemaTag = `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":"object","properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":"array","description":"Labels to add to it.","items":{"type":"string"}}},"required":["name"],"additionalProperties":false}},"required":["tags"],"additionalProperties":false}`
-
-// genStrictSchemaTag is the strict variant of genSchemaTag, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaTag = `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":["object","null"],"properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":["array","null"],"description":"Labels to add to it.","items":{"type":"string"}}},"required":["name","labels"],"additionalProperties":false}},"required":["tags","target"],"additionalProperties":false}`
+var genFieldsFail_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeTag decodes and checks the arguments and runs tag.
 func genInvokeTag(ctx context.Context, data []byte) (string, error) {
@@ -420,132 +216,40 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 
 // genCheckTag decodes and checks the arguments of tag without running it.
 func genCheckTag(data []byte) error {
-	var args tools.TagArgs
-	if err := genDecodeTag(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeTag(data, new(tools.TagArgs)))
 }
 
 // genDecodeTag reads the arguments of tag strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeTag(data []byte, v *tools.TagArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [2]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "tags":
-			if seen1[0] {
-				return jsonarg.Duplicate("tags")
-			}
-			seen1[0] = true
-			if err := d.ArrayStart(); err != nil {
-				return jsonarg.At(err, "tags")
-			}
+	return d.Args(&genFieldsTag_0, func(k1 int) error {
+		switch k1 {
+		case 0:
 			v.Tags = []string{}
-			for i2 := 0; ; i2++ {
-				more, err := d.NextItem()
-				if err != nil {
-					return jsonarg.At(err, "tags")
+			return d.Array(1, -1, func(i2 int) error {
+				v.Tags = append(v.Tags, "")
+				return jsonarg.SetString(&d, &v.Tags[i2], -1, -1)
+			})
+		case 1:
+			v.Target = new(tools.Target)
+			return d.Object(&genFieldsTag_1, func(k2 int) error {
+				switch k2 {
+				case 0:
+					return jsonarg.SetString(&d, &v.Target.Name, -1, -1)
+				case 1:
+					v.Target.Labels = []string{}
+					return d.Array(-1, -1, func(i3 int) error {
+						v.Target.Labels = append(v.Target.Labels, "")
+						return jsonarg.SetString(&d, &v.Target.Labels[i3], -1, -1)
+					})
 				}
-				if !more {
-					break
-				}
-				var e2 string
-				{
-					x, err := d.String()
-					if err != nil {
-						return jsonarg.At(err, "tags", i2)
-					}
-					e2 = x
-				}
-				v.Tags = append(v.Tags, e2)
-			}
-			if len(v.Tags) < 1 {
-				return jsonarg.At(jsonarg.Errorf("expected at least 1 item, got %d", len(v.Tags)), "tags")
-			}
-		case "target":
-			if seen1[1] {
-				return jsonarg.Duplicate("target")
-			}
-			seen1[1] = true
-			p2 := new(tools.Target)
-			if err := d.ObjectStart(); err != nil {
-				return jsonarg.At(err, "target")
-			}
-			var seen3 [2]bool
-			for {
-				key, more, err := d.NextField()
-				if err != nil {
-					return jsonarg.At(err, "target")
-				}
-				if !more {
-					break
-				}
-				switch string(key) {
-				case "name":
-					if seen3[0] {
-						return jsonarg.At(jsonarg.Duplicate("name"), "target")
-					}
-					seen3[0] = true
-					{
-						x, err := d.String()
-						if err != nil {
-							return jsonarg.At(err, "target", "name")
-						}
-						p2.Name = x
-					}
-				case "labels":
-					if seen3[1] {
-						return jsonarg.At(jsonarg.Duplicate("labels"), "target")
-					}
-					seen3[1] = true
-					if err := d.ArrayStart(); err != nil {
-						return jsonarg.At(err, "target", "labels")
-					}
-					p2.Labels = []string{}
-					for i4 := 0; ; i4++ {
-						more, err := d.NextItem()
-						if err != nil {
-							return jsonarg.At(err, "target", "labels")
-						}
-						if !more {
-							break
-						}
-						var e4 string
-						{
-							x, err := d.String()
-							if err != nil {
-								return jsonarg.At(err, "target", "labels", i4)
-							}
-							e4 = x
-						}
-						p2.Labels = append(p2.Labels, e4)
-					}
-				default:
-					return jsonarg.At(jsonarg.Unknown(key, "\"name\", \"labels\""), "target")
-				}
-			}
-			if !seen3[0] {
-				return jsonarg.At(jsonarg.Missing("name"), "target")
-			}
-			v.Target = p2
-		default:
-			return jsonarg.Unknown(key, "\"tags\", \"target\"")
+				return nil
+			})
 		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("tags")
-	}
-	return d.End()
+		return nil
+	})
 }
+
+var genFieldsTag_0 = jsonarg.Fields{Names: []string{"tags", "target"}, Required: []int{0}}
+var genFieldsTag_1 = jsonarg.Fields{Names: []string{"name", "labels"}, Required: []int{0}}

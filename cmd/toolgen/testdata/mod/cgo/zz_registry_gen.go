@@ -4,9 +4,7 @@ package cgo
 
 import (
 	"context"
-	"encoding/json"
 	"example.com/tools/cgo/toolbox"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
@@ -15,14 +13,13 @@ import (
 
 // Toolbox returns a registry of the 1 tools of package example.com/tools/cgo/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -34,10 +31,8 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.PIDArgs) (string, error)
-	} = &genToolPID
+	_ func(*toolbox.PID, context.Context, toolbox.PIDArgs) (string, error) = (*toolbox.PID).Execute
+	_ func(*toolbox.PID) tool.Definition                                   = (*toolbox.PID).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -48,32 +43,10 @@ var genEntries = [...]registry.Entry{{
 	ID:               "pid",
 	Invoke:           genInvokePID,
 	Name:             "pid",
-	Parameters:       genSchemaPID,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	Reaches:          tool.Unsafe,
-	StrictParameters: genStrictSchemaPID,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "The process id of the agent. Use it when a test needs this case of the checks.",
-		Name:        "pid",
-		Parameters:  json.RawMessage(genSchemaPID),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "The process id of the agent. Use it when a test needs this case of the checks.",
-		Name:        "pid",
-		Parameters:  json.RawMessage(genStrictSchemaPID),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -110,13 +83,6 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genSchemaPID is the JSON Schema of the arguments of pid.
-const genSchemaPID = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaPID is the strict variant of genSchemaPID, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaPID = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
-
 // genInvokePID decodes and checks the arguments and runs pid.
 func genInvokePID(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.PIDArgs
@@ -128,32 +94,16 @@ func genInvokePID(ctx context.Context, data []byte) (string, error) {
 
 // genCheckPID decodes and checks the arguments of pid without running it.
 func genCheckPID(data []byte) error {
-	var args toolbox.PIDArgs
-	if err := genDecodePID(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodePID(data, new(toolbox.PIDArgs)))
 }
 
 // genDecodePID reads the arguments of pid strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodePID(data []byte, v *toolbox.PIDArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsPID_0, func(k1 int) error {
+		return nil
+	})
 }
+
+var genFieldsPID_0 = jsonarg.Fields{Names: []string{}}

@@ -4,9 +4,7 @@ package found
 
 import (
 	"context"
-	"encoding/json"
 	"example.com/tools/found/toolbox"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
@@ -15,14 +13,13 @@ import (
 
 // Toolbox returns a registry of the 9 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -42,42 +39,24 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.AnyResArgs) (any, error)
-	} = &genToolAnyRes
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.BytesArgs) ([]byte, error)
-	} = &genToolBytes
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.EntriesArgs) (string, error)
-	} = &genToolEntries
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.IntsArgs) (int, error)
-	} = &genToolInts
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.InvokeEntriesArgs) (string, error)
-	} = &genToolInvokeEntries
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)
-	} = &genToolKeys
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.ObjArgs) (map[string]any, error)
-	} = &genToolObj
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.StrsArgs) ([]string, error)
-	} = &genToolStrs
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.UUIDArgs) (string, error)
-	} = &genToolUUID
+	_ func(*toolbox.AnyRes, context.Context, toolbox.AnyResArgs) (any, error)                  = (*toolbox.AnyRes).Execute
+	_ func(*toolbox.AnyRes) tool.Definition                                                    = (*toolbox.AnyRes).Definition
+	_ func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)                 = (*toolbox.Bytes).Execute
+	_ func(*toolbox.Bytes) tool.Definition                                                     = (*toolbox.Bytes).Definition
+	_ func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)             = (*toolbox.Entries).Execute
+	_ func(*toolbox.Entries) tool.Definition                                                   = (*toolbox.Entries).Definition
+	_ func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)                      = (*toolbox.Ints).Execute
+	_ func(*toolbox.Ints) tool.Definition                                                      = (*toolbox.Ints).Definition
+	_ func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error) = (*toolbox.InvokeEntries).Execute
+	_ func(*toolbox.InvokeEntries) tool.Definition                                             = (*toolbox.InvokeEntries).Definition
+	_ func(*toolbox.Keys, context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)      = (*toolbox.Keys).Execute
+	_ func(*toolbox.Keys) tool.Definition                                                      = (*toolbox.Keys).Definition
+	_ func(*toolbox.Obj, context.Context, toolbox.ObjArgs) (map[string]any, error)             = (*toolbox.Obj).Execute
+	_ func(*toolbox.Obj) tool.Definition                                                       = (*toolbox.Obj).Definition
+	_ func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)                 = (*toolbox.Strs).Execute
+	_ func(*toolbox.Strs) tool.Definition                                                      = (*toolbox.Strs).Definition
+	_ func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)                   = (*toolbox.UUID).Execute
+	_ func(*toolbox.UUID) tool.Definition                                                      = (*toolbox.UUID).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -87,8 +66,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "anyres",
 	Invoke:           genInvokeAnyRes,
 	Name:             "anyres",
-	Parameters:       genSchemaAnyRes,
-	StrictParameters: genStrictSchemaAnyRes,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckBytes,
@@ -97,8 +76,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "bytes",
 	Invoke:           genInvokeBytes,
 	Name:             "bytes",
-	Parameters:       genSchemaBytes,
-	StrictParameters: genStrictSchemaBytes,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckEntries,
@@ -107,8 +86,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "entries",
 	Invoke:           genInvokeEntries,
 	Name:             "entries",
-	Parameters:       genSchemaEntries,
-	StrictParameters: genStrictSchemaEntries,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckInts,
@@ -117,8 +96,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "ints",
 	Invoke:           genInvokeInts,
 	Name:             "ints",
-	Parameters:       genSchemaInts,
-	StrictParameters: genStrictSchemaInts,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckInvokeEntries,
@@ -127,8 +106,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "invokeentries",
 	Invoke:           genInvokeInvokeEntries,
 	Name:             "invokeentries",
-	Parameters:       genSchemaInvokeEntries,
-	StrictParameters: genStrictSchemaInvokeEntries,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckKeys,
@@ -137,8 +116,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "keys",
 	Invoke:           genInvokeKeys,
 	Name:             "keys",
-	Parameters:       genSchemaKeys,
-	StrictParameters: genStrictSchemaKeys,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckObj,
@@ -147,8 +126,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "obj",
 	Invoke:           genInvokeObj,
 	Name:             "obj",
-	Parameters:       genSchemaObj,
-	StrictParameters: genStrictSchemaObj,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckStrs,
@@ -157,8 +136,8 @@ var genEntries = [...]registry.Entry{{
 	ID:               "strs",
 	Invoke:           genInvokeStrs,
 	Name:             "strs",
-	Parameters:       genSchemaStrs,
-	StrictParameters: genStrictSchemaStrs,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Check:            genCheckUUID,
@@ -167,151 +146,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "uuid",
 	Invoke:           genInvokeUUID,
 	Name:             "uuid",
-	Parameters:       genSchemaUUID,
-	StrictParameters: genStrictSchemaUUID,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Case anyres. Use it when a test needs this case of the checks.",
-		Name:        "anyres",
-		Parameters:  json.RawMessage(genSchemaAnyRes),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case bytes. Use it when a test needs this case of the checks.",
-		Name:        "bytes",
-		Parameters:  json.RawMessage(genSchemaBytes),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case entries. Use it when a test needs this case of the checks.",
-		Name:        "entries",
-		Parameters:  json.RawMessage(genSchemaEntries),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case ints. Use it when a test needs this case of the checks.",
-		Name:        "ints",
-		Parameters:  json.RawMessage(genSchemaInts),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case invokeentries. Use it when a test needs this case of the checks.",
-		Name:        "invokeentries",
-		Parameters:  json.RawMessage(genSchemaInvokeEntries),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case keys. Use it when a test needs this case of the checks.",
-		Name:        "keys",
-		Parameters:  json.RawMessage(genSchemaKeys),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case obj. Use it when a test needs this case of the checks.",
-		Name:        "obj",
-		Parameters:  json.RawMessage(genSchemaObj),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case strs. Use it when a test needs this case of the checks.",
-		Name:        "strs",
-		Parameters:  json.RawMessage(genSchemaStrs),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case uuid. Use it when a test needs this case of the checks.",
-		Name:        "uuid",
-		Parameters:  json.RawMessage(genSchemaUUID),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Case anyres. Use it when a test needs this case of the checks.",
-		Name:        "anyres",
-		Parameters:  json.RawMessage(genStrictSchemaAnyRes),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case bytes. Use it when a test needs this case of the checks.",
-		Name:        "bytes",
-		Parameters:  json.RawMessage(genStrictSchemaBytes),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case entries. Use it when a test needs this case of the checks.",
-		Name:        "entries",
-		Parameters:  json.RawMessage(genStrictSchemaEntries),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case ints. Use it when a test needs this case of the checks.",
-		Name:        "ints",
-		Parameters:  json.RawMessage(genStrictSchemaInts),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case invokeentries. Use it when a test needs this case of the checks.",
-		Name:        "invokeentries",
-		Parameters:  json.RawMessage(genStrictSchemaInvokeEntries),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case keys. Use it when a test needs this case of the checks.",
-		Name:        "keys",
-		Parameters:  json.RawMessage(genStrictSchemaKeys),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case obj. Use it when a test needs this case of the checks.",
-		Name:        "obj",
-		Parameters:  json.RawMessage(genStrictSchemaObj),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case strs. Use it when a test needs this case of the checks.",
-		Name:        "strs",
-		Parameters:  json.RawMessage(genStrictSchemaStrs),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Case uuid. Use it when a test needs this case of the checks.",
-		Name:        "uuid",
-		Parameters:  json.RawMessage(genStrictSchemaUUID),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -348,64 +185,30 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 4, 5, 8, 0, 3, 0, 0, 0, 0, 0, 6, 0}
 
-// genSchemaAnyRes is the JSON Schema of the arguments of anyres.
-const genSchemaAnyRes = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaAnyRes is the strict variant of genSchemaAnyRes, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaAnyRes = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
-
 // genInvokeAnyRes decodes and checks the arguments and runs anyres.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.AnyResArgs
 	if err := genDecodeAnyRes(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolAnyRes.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolAnyRes.Execute(ctx, args))
 }
 
 // genCheckAnyRes decodes and checks the arguments of anyres without running it.
 func genCheckAnyRes(data []byte) error {
-	var args toolbox.AnyResArgs
-	if err := genDecodeAnyRes(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeAnyRes(data, new(toolbox.AnyResArgs)))
 }
 
 // genDecodeAnyRes reads the arguments of anyres strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeAnyRes(data []byte, v *toolbox.AnyResArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsAnyRes_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaBytes is the JSON Schema of the arguments of bytes.
-const genSchemaBytes = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaBytes is the strict variant of genSchemaBytes, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaBytes = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsAnyRes_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeBytes decodes and checks the arguments and runs bytes.
 func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
@@ -413,51 +216,24 @@ func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeBytes(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolBytes.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolBytes.Execute(ctx, args))
 }
 
 // genCheckBytes decodes and checks the arguments of bytes without running it.
 func genCheckBytes(data []byte) error {
-	var args toolbox.BytesArgs
-	if err := genDecodeBytes(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeBytes(data, new(toolbox.BytesArgs)))
 }
 
 // genDecodeBytes reads the arguments of bytes strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeBytes(data []byte, v *toolbox.BytesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsBytes_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaEntries is the JSON Schema of the arguments of entries.
-const genSchemaEntries = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaEntries is the strict variant of genSchemaEntries, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaEntries = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeEntries decodes and checks the arguments and runs entries.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
@@ -470,42 +246,19 @@ func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 
 // genCheckEntries decodes and checks the arguments of entries without running it.
 func genCheckEntries(data []byte) error {
-	var args toolbox.EntriesArgs
-	if err := genDecodeEntries(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeEntries(data, new(toolbox.EntriesArgs)))
 }
 
 // genDecodeEntries reads the arguments of entries strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeEntries(data []byte, v *toolbox.EntriesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsEntries_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaInts is the JSON Schema of the arguments of ints.
-const genSchemaInts = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaInts is the strict variant of genSchemaInts, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaInts = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeInts decodes and checks the arguments and runs ints.
 func genInvokeInts(ctx context.Context, data []byte) (string, error) {
@@ -513,51 +266,24 @@ func genInvokeInts(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeInts(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolInts.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolInts.Execute(ctx, args))
 }
 
 // genCheckInts decodes and checks the arguments of ints without running it.
 func genCheckInts(data []byte) error {
-	var args toolbox.IntsArgs
-	if err := genDecodeInts(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeInts(data, new(toolbox.IntsArgs)))
 }
 
 // genDecodeInts reads the arguments of ints strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeInts(data []byte, v *toolbox.IntsArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsInts_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaInvokeEntries is the JSON Schema of the arguments of invokeentries.
-const genSchemaInvokeEntries = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaInvokeEntries is the strict variant of genSchemaInvokeEntries, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaInvokeEntries = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsInts_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeInvokeEntries decodes and checks the arguments and runs invokeentries.
 func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
@@ -570,42 +296,19 @@ func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 
 // genCheckInvokeEntries decodes and checks the arguments of invokeentries without running it.
 func genCheckInvokeEntries(data []byte) error {
-	var args toolbox.InvokeEntriesArgs
-	if err := genDecodeInvokeEntries(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeInvokeEntries(data, new(toolbox.InvokeEntriesArgs)))
 }
 
 // genDecodeInvokeEntries reads the arguments of invokeentries strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeInvokeEntries(data []byte, v *toolbox.InvokeEntriesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsInvokeEntries_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaKeys is the JSON Schema of the arguments of keys.
-const genSchemaKeys = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaKeys is the strict variant of genSchemaKeys, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaKeys = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsInvokeEntries_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeKeys decodes and checks the arguments and runs keys.
 func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
@@ -613,51 +316,24 @@ func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeKeys(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolKeys.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolKeys.Execute(ctx, args))
 }
 
 // genCheckKeys decodes and checks the arguments of keys without running it.
 func genCheckKeys(data []byte) error {
-	var args toolbox.KeysArgs
-	if err := genDecodeKeys(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeKeys(data, new(toolbox.KeysArgs)))
 }
 
 // genDecodeKeys reads the arguments of keys strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeKeys(data []byte, v *toolbox.KeysArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsKeys_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaObj is the JSON Schema of the arguments of obj.
-const genSchemaObj = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaObj is the strict variant of genSchemaObj, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaObj = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsKeys_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeObj decodes and checks the arguments and runs obj.
 func genInvokeObj(ctx context.Context, data []byte) (string, error) {
@@ -665,51 +341,24 @@ func genInvokeObj(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeObj(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolObj.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolObj.Execute(ctx, args))
 }
 
 // genCheckObj decodes and checks the arguments of obj without running it.
 func genCheckObj(data []byte) error {
-	var args toolbox.ObjArgs
-	if err := genDecodeObj(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeObj(data, new(toolbox.ObjArgs)))
 }
 
 // genDecodeObj reads the arguments of obj strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeObj(data []byte, v *toolbox.ObjArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsObj_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaStrs is the JSON Schema of the arguments of strs.
-const genSchemaStrs = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaStrs is the strict variant of genSchemaStrs, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaStrs = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsObj_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeStrs decodes and checks the arguments and runs strs.
 func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
@@ -717,51 +366,24 @@ func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeStrs(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolStrs.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolStrs.Execute(ctx, args))
 }
 
 // genCheckStrs decodes and checks the arguments of strs without running it.
 func genCheckStrs(data []byte) error {
-	var args toolbox.StrsArgs
-	if err := genDecodeStrs(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeStrs(data, new(toolbox.StrsArgs)))
 }
 
 // genDecodeStrs reads the arguments of strs strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeStrs(data []byte, v *toolbox.StrsArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsStrs_0, func(k1 int) error {
+		return nil
+	})
 }
 
-// genSchemaUUID is the JSON Schema of the arguments of uuid.
-const genSchemaUUID = `{"type":"object","properties":{},"additionalProperties":false}`
-
-// genStrictSchemaUUID is the strict variant of genSchemaUUID, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaUUID = `{"type":"object","properties":{},"required":[],"additionalProperties":false}`
+var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
 // genInvokeUUID decodes and checks the arguments and runs uuid.
 func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
@@ -774,32 +396,16 @@ func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 
 // genCheckUUID decodes and checks the arguments of uuid without running it.
 func genCheckUUID(data []byte) error {
-	var args toolbox.UUIDArgs
-	if err := genDecodeUUID(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeUUID(data, new(toolbox.UUIDArgs)))
 }
 
 // genDecodeUUID reads the arguments of uuid strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeUUID(data []byte, v *toolbox.UUIDArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			return jsonarg.Unknown(key, "")
-		}
-	}
-	return d.End()
+	return d.Args(&genFieldsUUID_0, func(k1 int) error {
+		return nil
+	})
 }
+
+var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}

@@ -4,26 +4,23 @@ package good
 
 import (
 	"context"
-	"encoding/json"
 	"example.com/tools/good/toolbox"
-	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	"math"
 	"time"
-	"unicode/utf8"
 )
 
 // Toolbox returns a registry of the 2 tools of package example.com/tools/good/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table; a generated one always passes, so
-// only a hand-edited file can make Toolbox panic.
+// runs at init. registry.New checks the table and derives each tool's OpenAI
+// spec from it; a generated table always passes, so only a hand-edited file can
+// make Toolbox panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
-		Entries:     genEntries[:],
-		Index:       genIndex,
-		Specs:       genSpecs[:],
-		StrictSpecs: genStrictSpecs[:],
+		Entries: genEntries[:],
+		Index:   genIndex,
 	})
 }
 
@@ -36,14 +33,10 @@ var (
 // Compile-time checks: the build fails here if a tool's methods changed since
 // the last go generate.
 var (
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.EchoArgs) (string, error)
-	} = &genToolEcho
-	_ interface {
-		Definition() tool.Definition
-		Execute(context.Context, toolbox.SearchArgs) (toolbox.SearchResult, error)
-	} = &genToolSearch
+	_ func(*toolbox.Echo, context.Context, toolbox.EchoArgs) (string, error)                   = (*toolbox.Echo).Execute
+	_ func(*toolbox.Echo) tool.Definition                                                      = (*toolbox.Echo).Definition
+	_ func(*toolbox.Search, context.Context, toolbox.SearchArgs) (toolbox.SearchResult, error) = (*toolbox.Search).Execute
+	_ func(*toolbox.Search) tool.Definition                                                    = (*toolbox.Search).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -53,78 +46,23 @@ var genEntries = [...]registry.Entry{{
 	ID:               "echo",
 	Invoke:           genInvokeEcho,
 	Name:             "echo",
-	Parameters:       genSchemaEcho,
-	StrictParameters: genStrictSchemaEcho,
+	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":"integer","description":"How many times; once when left out.","minimum":1,"maximum":5,"default":1},"case":{"type":"string","description":"Letter case of the answer: upper or lower.","enum":["upper","lower"]}},"required":["text"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":["integer","null"],"description":"How many times; once when left out. Default when null: 1.","minimum":1,"maximum":5},"case":{"type":["string","null"],"description":"Letter case of the answer: upper or lower.","enum":["upper","lower",null]}},"required":["text","times","case"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Capabilities: tool.ReadFiles | tool.Env,
-	Check:        genCheckSearch,
-	Description:  "Find . Use it when a test needs this case of the checks.documents.",
-	File:         "good/toolbox/search_tool.go",
-	ID:           "search",
-	Invoke:       genInvokeSearch,
-	Name:         "find",
-	Output:       `{"type":"object","properties":{"calls":{"type":"integer"},"query":{"type":"string"}},"required":["calls","query"],"additionalProperties":false}`,
-	Parameters:   genSchemaSearch,
-	Reaches:      tool.Env,
-	Shape: &registry.Shape{
-		Object: true,
-		Props: []registry.Prop{{
-			Name:  "tags",
-			Shape: registry.Shape{Array: true},
-		}, {
-			Name: "filter",
-			Shape: registry.Shape{
-				Object: true,
-				Props: []registry.Prop{{
-					Name:  "pages",
-					Shape: registry.Shape{Array: true},
-				}},
-			},
-		}, {
-			Name:  "weights",
-			Shape: registry.Shape{Array: true},
-		}},
-	},
-	StrictParameters: genStrictSchemaSearch,
+	Capabilities:     tool.ReadFiles | tool.Env,
+	Check:            genCheckSearch,
+	Description:      "Find . Use it when a test needs this case of the checks.documents.",
+	File:             "good/toolbox/search_tool.go",
+	ID:               "search",
+	Invoke:           genInvokeSearch,
+	Name:             "find",
+	Output:           `{"type":"object","properties":{"calls":{"type":"integer"},"query":{"type":"string"}},"required":["calls","query"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for.","minLength":1,"maxLength":100,"pattern":"^[a-z ]+$"},"tags":{"type":"array","description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":"object","properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":"number","description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":"array","description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":"integer","description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3]}},"required":["year"],"additionalProperties":false},"skip":{"type":"integer","description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":"array","description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":"boolean","description":"Whether to include drafts.","default":true}},"required":["query"],"additionalProperties":false}`,
+	Reaches:          tool.Env,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "tags", Shape: registry.Shape{Array: true}}, {Name: "filter", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "pages", Shape: registry.Shape{Array: true}}}}}, {Name: "weights", Shape: registry.Shape{Array: true}}}},
+	StrictParameters: `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for. From 1 to 100 characters.","pattern":"^[a-z ]+$"},"tags":{"type":["array","null"],"description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":["object","null"],"properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":["number","null"],"description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":["array","null"],"description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":["integer","null"],"description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3,null]}},"required":["year","min_score","pages","priority"],"additionalProperties":false},"skip":{"type":["integer","null"],"description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":["array","null"],"description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":["boolean","null"],"description":"Whether to include drafts. Default when null: true."}},"required":["query","tags","filter","skip","weights","drafts"],"additionalProperties":false}`,
 	Timeout:          1500 * time.Millisecond,
-}}
-
-// genSpecs is the OpenAI tools spec table, in the order of genEntries.
-var genSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Repeat a text. Use it when a test needs this case of the checks.",
-		Name:        "echo",
-		Parameters:  json.RawMessage(genSchemaEcho),
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Find . Use it when a test needs this case of the checks.documents.",
-		Name:        "find",
-		Parameters:  json.RawMessage(genSchemaSearch),
-	},
-	Type: openai.ToolTypeFunction,
-}}
-
-// genStrictSpecs is the spec table for strict function calling, in the order of
-// genEntries: the strict variant of each schema, with strict set.
-var genStrictSpecs = [...]openai.Tool{{
-	Function: &openai.FunctionDefinition{
-		Description: "Repeat a text. Use it when a test needs this case of the checks.",
-		Name:        "echo",
-		Parameters:  json.RawMessage(genStrictSchemaEcho),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
-}, {
-	Function: &openai.FunctionDefinition{
-		Description: "Find . Use it when a test needs this case of the checks.documents.",
-		Name:        "find",
-		Parameters:  json.RawMessage(genStrictSchemaSearch),
-		Strict:      true,
-	},
-	Type: openai.ToolTypeFunction,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -161,13 +99,6 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [4]uint16{0, 0, 2, 1}
 
-// genSchemaEcho is the JSON Schema of the arguments of echo.
-const genSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":"integer","description":"How many times; once when left out.","minimum":1,"maximum":5,"default":1},"case":{"type":"string","description":"Letter case of the answer: upper or lower.","enum":["upper","lower"]}},"required":["text"],"additionalProperties":false}`
-
-// genStrictSchemaEcho is the strict variant of genSchemaEcho, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaEcho = `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":["integer","null"],"description":"How many times; once when left out. Default when null: 1.","minimum":1,"maximum":5},"case":{"type":["string","null"],"description":"Letter case of the answer: upper or lower.","enum":["upper","lower",null]}},"required":["text","times","case"],"additionalProperties":false}`
-
 // genInvokeEcho decodes and checks the arguments and runs echo.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EchoArgs
@@ -179,97 +110,28 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 
 // genCheckEcho decodes and checks the arguments of echo without running it.
 func genCheckEcho(data []byte) error {
-	var args toolbox.EchoArgs
-	if err := genDecodeEcho(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeEcho(data, new(toolbox.EchoArgs)))
 }
 
 // genDecodeEcho reads the arguments of echo strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeEcho(data []byte, v *toolbox.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [3]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
+	v.Times = 1
+	return d.Args(&genFieldsEcho_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetString(&d, &v.Text, -1, -1)
+		case 1:
+			return jsonarg.SetInt(&d, &v.Times, 64, 1, 5)
+		case 2:
+			return jsonarg.SetStringOneOf(&d, &v.Case, "upper", "lower")
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "text":
-			if seen1[0] {
-				return jsonarg.Duplicate("text")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "text")
-				}
-				v.Text = x
-			}
-		case "times":
-			if seen1[1] {
-				return jsonarg.Duplicate("times")
-			}
-			seen1[1] = true
-			{
-				x, err := d.Int(64)
-				if err != nil {
-					return jsonarg.At(err, "times")
-				}
-				if x < 1 || x > 5 {
-					return jsonarg.At(jsonarg.Errorf("expected integer from 1 to 5, got %v", x), "times")
-				}
-				v.Times = int(x)
-			}
-		case "case":
-			if seen1[2] {
-				return jsonarg.Duplicate("case")
-			}
-			seen1[2] = true
-			{
-				b, err := d.StringBytes()
-				if err != nil {
-					return jsonarg.At(err, "case")
-				}
-				var x string
-				switch string(b) {
-				case "upper":
-					x = "upper"
-				case "lower":
-					x = "lower"
-				default:
-					return jsonarg.At(jsonarg.Errorf("expected one of \"upper\", \"lower\", got %q", b), "case")
-				}
-				v.Case = toolbox.Case(x)
-			}
-		default:
-			return jsonarg.Unknown(key, "\"text\", \"times\", \"case\"")
-		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("text")
-	}
-	if !seen1[1] {
-		v.Times = 1
-	}
-	return d.End()
+		return nil
+	})
 }
 
-// genSchemaSearch is the JSON Schema of the arguments of find.
-const genSchemaSearch = `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for.","minLength":1,"maxLength":100,"pattern":"^[a-z ]+$"},"tags":{"type":"array","description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":"object","properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":"number","description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":"array","description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":"integer","description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3]}},"required":["year"],"additionalProperties":false},"skip":{"type":"integer","description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":"array","description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":"boolean","description":"Whether to include drafts.","default":true}},"required":["query"],"additionalProperties":false}`
-
-// genStrictSchemaSearch is the strict variant of genSchemaSearch, for strict
-// function calling: every property required, optional ones nullable.
-const genStrictSchemaSearch = `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for. From 1 to 100 characters.","pattern":"^[a-z ]+$"},"tags":{"type":["array","null"],"description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":["object","null"],"properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":["number","null"],"description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":["array","null"],"description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":["integer","null"],"description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3,null]}},"required":["year","min_score","pages","priority"],"additionalProperties":false},"skip":{"type":["integer","null"],"description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":["array","null"],"description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":["boolean","null"],"description":"Whether to include drafts. Default when null: true."}},"required":["query","tags","filter","skip","weights","drafts"],"additionalProperties":false}`
+var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}}
 
 // genInvokeSearch decodes and checks the arguments and runs find.
 func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
@@ -277,301 +139,73 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 	if err := genDecodeSearch(data, &args); err != nil {
 		return "", registry.ArgumentError(err)
 	}
-	res, err := genToolSearch.Execute(ctx, args)
-	if err != nil {
-		return "", err
-	}
-	return registry.EncodeResult(res)
+	return registry.Encode(genToolSearch.Execute(ctx, args))
 }
 
 // genCheckSearch decodes and checks the arguments of find without running it.
 func genCheckSearch(data []byte) error {
-	var args toolbox.SearchArgs
-	if err := genDecodeSearch(data, &args); err != nil {
-		return registry.ArgumentError(err)
-	}
-	return nil
+	return registry.ArgumentError(genDecodeSearch(data, new(toolbox.SearchArgs)))
 }
 
 // genDecodeSearch reads the arguments of find strictly: the fields of its
 // schema and no others, each once, each checked.
 func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 	d := jsonarg.NewDecoder(data)
-	if err := d.ObjectStart(); err != nil {
-		return err
-	}
-	var seen1 [6]bool
-	for {
-		key, more, err := d.NextField()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "query":
-			if seen1[0] {
-				return jsonarg.Duplicate("query")
-			}
-			seen1[0] = true
-			{
-				x, err := d.String()
-				if err != nil {
-					return jsonarg.At(err, "query")
-				}
-				if len(x) < 4 || len(x) > 100 {
-					n := utf8.RuneCountInString(x)
-					if n < 1 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at least 1 character, got %d", n), "query")
-					}
-					if n > 100 {
-						return jsonarg.At(jsonarg.Errorf("expected a string of at most 100 characters, got %d", n), "query")
-					}
-				}
-				if !genPatternSearch_0.MatchString(x) {
-					return jsonarg.At(jsonarg.Errorf("expected a string matching \"^[a-z ]+$\", got %q", x), "query")
-				}
-				v.Query = x
-			}
-		case "tags":
-			if seen1[1] {
-				return jsonarg.Duplicate("tags")
-			}
-			seen1[1] = true
-			if err := d.ArrayStart(); err != nil {
-				return jsonarg.At(err, "tags")
-			}
+	v.Drafts = true
+	return d.Args(&genFieldsSearch_0, func(k1 int) error {
+		switch k1 {
+		case 0:
+			return jsonarg.SetStringMatching(&d, &v.Query, &genPatternSearch_0, 1, 100)
+		case 1:
 			v.Tags = []string{}
-			for i2 := 0; ; i2++ {
-				more, err := d.NextItem()
-				if err != nil {
-					return jsonarg.At(err, "tags")
-				}
-				if !more {
-					break
-				}
-				var e2 string
-				{
-					x, err := d.String()
-					if err != nil {
-						return jsonarg.At(err, "tags", i2)
-					}
-					e2 = x
-				}
-				v.Tags = append(v.Tags, e2)
-			}
-			if len(v.Tags) > 3 {
-				return jsonarg.At(jsonarg.Errorf("expected at most 3 items, got %d", len(v.Tags)), "tags")
-			}
-		case "filter":
-			if seen1[2] {
-				return jsonarg.Duplicate("filter")
-			}
-			seen1[2] = true
-			p2 := new(toolbox.Filter)
-			if err := d.ObjectStart(); err != nil {
-				return jsonarg.At(err, "filter")
-			}
-			var seen3 [4]bool
-			for {
-				key, more, err := d.NextField()
-				if err != nil {
-					return jsonarg.At(err, "filter")
-				}
-				if !more {
-					break
-				}
-				switch string(key) {
-				case "year":
-					if seen3[0] {
-						return jsonarg.At(jsonarg.Duplicate("year"), "filter")
-					}
-					seen3[0] = true
-					{
-						x, err := d.Int(16)
-						if err != nil {
-							return jsonarg.At(err, "filter", "year")
-						}
-						if x < 1900 {
-							return jsonarg.At(jsonarg.Errorf("expected integer of at least 1900, got %v", x), "filter", "year")
-						}
-						p2.Year = int16(x)
-					}
-				case "min_score":
-					if seen3[1] {
-						return jsonarg.At(jsonarg.Duplicate("min_score"), "filter")
-					}
-					seen3[1] = true
-					{
-						x, err := d.Float(64)
-						if err != nil {
-							return jsonarg.At(err, "filter", "min_score")
-						}
-						if x < 0 || x > 1 {
-							return jsonarg.At(jsonarg.Errorf("expected number from 0 to 1, got %v", x), "filter", "min_score")
-						}
-						p2.MinScore = x
-					}
-				case "pages":
-					if seen3[2] {
-						return jsonarg.At(jsonarg.Duplicate("pages"), "filter")
-					}
-					seen3[2] = true
-					if err := d.ArrayStart(); err != nil {
-						return jsonarg.At(err, "filter", "pages")
-					}
-					p2.Pages = []toolbox.Range{}
-					for i4 := 0; ; i4++ {
-						more, err := d.NextItem()
-						if err != nil {
-							return jsonarg.At(err, "filter", "pages")
-						}
-						if !more {
-							break
-						}
-						var e4 toolbox.Range
-						if err := d.ObjectStart(); err != nil {
-							return jsonarg.At(err, "filter", "pages", i4)
-						}
-						var seen5 [2]bool
-						for {
-							key, more, err := d.NextField()
-							if err != nil {
-								return jsonarg.At(err, "filter", "pages", i4)
+			return d.Array(-1, 3, func(i2 int) error {
+				v.Tags = append(v.Tags, "")
+				return jsonarg.SetString(&d, &v.Tags[i2], -1, -1)
+			})
+		case 2:
+			v.Filter = new(toolbox.Filter)
+			return d.Object(&genFieldsSearch_1, func(k2 int) error {
+				switch k2 {
+				case 0:
+					return jsonarg.SetInt(&d, &v.Filter.Year, 16, 1900, math.MaxInt64)
+				case 1:
+					return jsonarg.SetFloat(&d, &v.Filter.MinScore, 64, 0, 1)
+				case 2:
+					v.Filter.Pages = []toolbox.Range{}
+					return d.Array(-1, -1, func(i3 int) error {
+						v.Filter.Pages = append(v.Filter.Pages, toolbox.Range{})
+						return d.Object(&genFieldsSearch_2, func(k4 int) error {
+							switch k4 {
+							case 0:
+								return jsonarg.SetUint(&d, &v.Filter.Pages[i3].From, 64, 0, math.MaxUint64)
+							case 1:
+								return jsonarg.SetUint(&d, &v.Filter.Pages[i3].To, 64, 0, math.MaxUint64)
 							}
-							if !more {
-								break
-							}
-							switch string(key) {
-							case "from":
-								if seen5[0] {
-									return jsonarg.At(jsonarg.Duplicate("from"), "filter", "pages", i4)
-								}
-								seen5[0] = true
-								{
-									x, err := d.Uint(64)
-									if err != nil {
-										return jsonarg.At(err, "filter", "pages", i4, "from")
-									}
-									e4.From = uint(x)
-								}
-							case "to":
-								if seen5[1] {
-									return jsonarg.At(jsonarg.Duplicate("to"), "filter", "pages", i4)
-								}
-								seen5[1] = true
-								{
-									x, err := d.Uint(64)
-									if err != nil {
-										return jsonarg.At(err, "filter", "pages", i4, "to")
-									}
-									e4.To = uint(x)
-								}
-							default:
-								return jsonarg.At(jsonarg.Unknown(key, "\"from\", \"to\""), "filter", "pages", i4)
-							}
-						}
-						if !seen5[0] {
-							return jsonarg.At(jsonarg.Missing("from"), "filter", "pages", i4)
-						}
-						if !seen5[1] {
-							return jsonarg.At(jsonarg.Missing("to"), "filter", "pages", i4)
-						}
-						p2.Pages = append(p2.Pages, e4)
-					}
-				case "priority":
-					if seen3[3] {
-						return jsonarg.At(jsonarg.Duplicate("priority"), "filter")
-					}
-					seen3[3] = true
-					p4 := new(int)
-					{
-						x, err := d.Int(64)
-						if err != nil {
-							return jsonarg.At(err, "filter", "priority")
-						}
-						switch x {
-						case 1, 2, 3:
-						default:
-							return jsonarg.At(jsonarg.Errorf("expected one of 1, 2, 3, got %v", x), "filter", "priority")
-						}
-						*p4 = int(x)
-					}
-					p2.Priority = p4
-				default:
-					return jsonarg.At(jsonarg.Unknown(key, "\"year\", \"min_score\", \"pages\", \"priority\""), "filter")
+							return nil
+						})
+					})
+				case 3:
+					v.Filter.Priority = new(int)
+					return jsonarg.SetIntOneOf(&d, v.Filter.Priority, 64, 1, 2, 3)
 				}
-			}
-			if !seen3[0] {
-				return jsonarg.At(jsonarg.Missing("year"), "filter")
-			}
-			v.Filter = p2
-		case "skip":
-			if seen1[3] {
-				return jsonarg.Duplicate("skip")
-			}
-			seen1[3] = true
-			{
-				x, err := d.Uint(8)
-				if err != nil {
-					return jsonarg.At(err, "skip")
-				}
-				v.Skip = uint8(x)
-			}
-		case "weights":
-			if seen1[4] {
-				return jsonarg.Duplicate("weights")
-			}
-			seen1[4] = true
-			if err := d.ArrayStart(); err != nil {
-				return jsonarg.At(err, "weights")
-			}
+				return nil
+			})
+		case 3:
+			return jsonarg.SetUint(&d, &v.Skip, 8, 0, math.MaxUint64)
+		case 4:
 			v.Weights = []float32{}
-			for i2 := 0; ; i2++ {
-				more, err := d.NextItem()
-				if err != nil {
-					return jsonarg.At(err, "weights")
-				}
-				if !more {
-					break
-				}
-				var e2 float32
-				{
-					x, err := d.Float(32)
-					if err != nil {
-						return jsonarg.At(err, "weights", i2)
-					}
-					e2 = float32(x)
-				}
-				v.Weights = append(v.Weights, e2)
-			}
-			if len(v.Weights) < 1 {
-				return jsonarg.At(jsonarg.Errorf("expected at least 1 item, got %d", len(v.Weights)), "weights")
-			}
-		case "drafts":
-			if seen1[5] {
-				return jsonarg.Duplicate("drafts")
-			}
-			seen1[5] = true
-			{
-				x, err := d.Bool()
-				if err != nil {
-					return jsonarg.At(err, "drafts")
-				}
-				v.Drafts = x
-			}
-		default:
-			return jsonarg.Unknown(key, "\"query\", \"tags\", \"filter\", \"skip\", \"weights\", \"drafts\"")
+			return d.Array(1, -1, func(i2 int) error {
+				v.Weights = append(v.Weights, 0)
+				return jsonarg.SetFloat(&d, &v.Weights[i2], 32, math.Inf(-1), math.Inf(1))
+			})
+		case 5:
+			return jsonarg.SetBool(&d, &v.Drafts)
 		}
-	}
-	if !seen1[0] {
-		return jsonarg.Missing("query")
-	}
-	if !seen1[5] {
-		v.Drafts = true
-	}
-	return d.End()
+		return nil
+	})
 }
 
+var genFieldsSearch_0 = jsonarg.Fields{Names: []string{"query", "tags", "filter", "skip", "weights", "drafts"}, Required: []int{0}}
+var genFieldsSearch_1 = jsonarg.Fields{Names: []string{"year", "min_score", "pages", "priority"}, Required: []int{0}}
+var genFieldsSearch_2 = jsonarg.Fields{Names: []string{"from", "to"}, Required: []int{0, 1}}
 var genPatternSearch_0 = jsonarg.Pattern{Expr: "^[a-z ]+$"}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/dave/jennifer/jen"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/toolcheck"
+)
+
+// TestStringEnum checks that the enum values a decoder accepts are those
+// that also meet the lengths (in characters) and the pattern, each at,
+// below and past its bound.
+func TestStringEnum(t *testing.T) {
+	c := func(minLen, maxLen int, pattern string, enum ...string) constraints {
+		cc := toolcheck.NoConstraints()
+		cc.MinLength, cc.MaxLength, cc.Pattern, cc.Enum = minLen, maxLen, pattern, enum
+		return cc
+	}
+	for _, tc := range []struct {
+		c    constraints
+		want []string
+	}{
+		{c(-1, -1, "", `"a"`, `"bb"`), []string{`"a"`, `"bb"`}},
+		{c(2, -1, "", `"a"`, `"bb"`, `"éé"`), []string{`"bb"`, `"éé"`}},
+		{c(-1, 2, "", `"bb"`, `"ccc"`, `"éé"`, `"ééé"`), []string{`"bb"`, `"éé"`}},
+		{c(2, 2, "", `"a"`, `"bb"`, `"ccc"`), []string{`"bb"`}},
+		{c(0, 0, "", `""`, `"a"`), []string{`""`}},
+		{c(-1, -1, "^[a-z]+$", `"ab"`, `"aB"`, `""`), []string{`"ab"`}},
+		{c(-1, -1, "", `"\u003c"`, `"tab\t"`), []string{`"<"`, `"tab\t"`}},
+		{c(5, -1, "", `"a"`), nil},
+	} {
+		if diff := cmp.Diff(tc.want, stringEnum(tc.c)); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", tc.c, diff)
+		}
+	}
+}
+
+// TestNumberEnum checks that the enum values a decoder accepts are those
+// within the minimum and maximum, exactly: a bound of 2^53+1 is not 2^53.
+func TestNumberEnum(t *testing.T) {
+	c := func(lo, hi string, enum ...string) constraints {
+		cc := toolcheck.NoConstraints()
+		cc.Minimum, cc.Maximum, cc.Enum = lo, hi, enum
+		return cc
+	}
+	for _, tc := range []struct {
+		c    constraints
+		want []string
+	}{
+		{c("", "", "1", "2"), []string{"1", "2"}},
+		{c("2", "", "1", "2", "3"), []string{"2", "3"}},
+		{c("", "2", "1", "2", "3"), []string{"1", "2"}},
+		{c("2", "2", "1", "2", "3"), []string{"2"}},
+		{c("0.5", "1.5", "0.25", "0.5", "1.5", "2"), []string{"0.5", "1.5"}},
+		{c("9007199254740993", "", "9007199254740992", "9007199254740993"), []string{"9007199254740993"}},
+		{c("4", "", "1"), nil},
+	} {
+		if diff := cmp.Diff(tc.want, numberEnum(tc.c)); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", tc.c, diff)
+		}
+	}
+}
+
+// TestBounds checks the Go code of each number bound, given or left out.
+func TestBounds(t *testing.T) {
+	c := func(lo, hi string) constraints {
+		cc := toolcheck.NoConstraints()
+		cc.Minimum, cc.Maximum = lo, hi
+		return cc
+	}
+	render := func(code jen.Code) string { return fmt.Sprintf("%#v", code) }
+	for _, tc := range []struct {
+		k      toolcheck.Kind
+		c      constraints
+		lo, hi string
+	}{
+		{kInt, c("", ""), "math.MinInt64", "math.MaxInt64"},
+		{kInt, c("-3", "7"), "-3", "7"},
+		{kUint, c("", ""), "0", "math.MaxUint64"},
+		{kUint, c("1", ""), "1", "math.MaxUint64"},
+		{kFloat, c("", ""), "math.Inf(-1)", "math.Inf(1)"},
+		{kFloat, c("", "0.5"), "math.Inf(-1)", "0.5"},
+	} {
+		lo, hi := bounds(tc.k, tc.c)
+		if got := [2]string{render(lo), render(hi)}; got != [2]string{tc.lo, tc.hi} {
+			t.Errorf("bounds(%d, %q, %q) = %q, want %q, %q", tc.k, tc.c.Minimum, tc.c.Maximum, got, tc.lo, tc.hi)
+		}
+	}
+}
