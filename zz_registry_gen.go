@@ -173,7 +173,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
 
-// genInvokeCalculator decodes and checks the arguments and runs calculator.
+// genInvokeCalculator decodes and checks the arguments and runs calculator; genCheckCalculator decodes and checks them.
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.CalculatorArgs
 	if err := genDecodeCalculator(data, &args); err != nil {
@@ -181,28 +181,21 @@ func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolCalculator.Execute(ctx, args)
 }
-
-// genCheckCalculator decodes and checks the arguments of calculator without running it.
 func genCheckCalculator(data []byte) error {
 	return registry.ArgumentError(genDecodeCalculator(data, new(toolbox.CalculatorArgs)))
 }
 
-// genDecodeCalculator reads the arguments of calculator strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeCalculator reads the arguments of calculator: the fields of its schema, each once and checked.
 func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCalculator_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Expression, 1, 1000)
-		}
-		return nil
+	return d.Args(&genFieldsCalculator_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Expression, 1, 1000) },
 	})
 }
 
 var genFieldsCalculator_0 = jsonarg.Fields{Names: []string{"expression"}, Required: []int{0}}
 
-// genInvokeDiskUsage decodes and checks the arguments and runs disk_usage.
+// genInvokeDiskUsage decodes and checks the arguments and runs disk_usage; genCheckDiskUsage decodes and checks them.
 func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.DiskUsageArgs
 	if err := genDecodeDiskUsage(data, &args); err != nil {
@@ -210,28 +203,21 @@ func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolDiskUsage.Execute(ctx, args))
 }
-
-// genCheckDiskUsage decodes and checks the arguments of disk_usage without running it.
 func genCheckDiskUsage(data []byte) error {
 	return registry.ArgumentError(genDecodeDiskUsage(data, new(toolbox.DiskUsageArgs)))
 }
 
-// genDecodeDiskUsage reads the arguments of disk_usage strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeDiskUsage reads the arguments of disk_usage: the fields of its schema, each once and checked.
 func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsDiskUsage_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.MountPoint, -1, 4096)
-		}
-		return nil
+	return d.Args(&genFieldsDiskUsage_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.MountPoint, -1, 4096) },
 	})
 }
 
 var genFieldsDiskUsage_0 = jsonarg.Fields{Names: []string{"mount_point"}}
 
-// genInvokeNow decodes and checks the arguments and runs now.
+// genInvokeNow decodes and checks the arguments and runs now; genCheckNow decodes and checks them.
 func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.NowArgs
 	if err := genDecodeNow(data, &args); err != nil {
@@ -239,28 +225,21 @@ func genInvokeNow(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolNow.Execute(ctx, args)
 }
-
-// genCheckNow decodes and checks the arguments of now without running it.
 func genCheckNow(data []byte) error {
 	return registry.ArgumentError(genDecodeNow(data, new(toolbox.NowArgs)))
 }
 
-// genDecodeNow reads the arguments of now strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeNow reads the arguments of now: the fields of its schema, each once and checked.
 func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsNow_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Timezone, -1, 64)
-		}
-		return nil
+	return d.Args(&genFieldsNow_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Timezone, -1, 64) },
 	})
 }
 
 var genFieldsNow_0 = jsonarg.Fields{Names: []string{"timezone"}}
 
-// genInvokePingURL decodes and checks the arguments and runs ping_url.
+// genInvokePingURL decodes and checks the arguments and runs ping_url; genCheckPingURL decodes and checks them.
 func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.PingURLArgs
 	if err := genDecodePingURL(data, &args); err != nil {
@@ -268,28 +247,21 @@ func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolPingURL.Execute(ctx, args))
 }
-
-// genCheckPingURL decodes and checks the arguments of ping_url without running it.
 func genCheckPingURL(data []byte) error {
 	return registry.ArgumentError(genDecodePingURL(data, new(toolbox.PingURLArgs)))
 }
 
-// genDecodePingURL reads the arguments of ping_url strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodePingURL reads the arguments of ping_url: the fields of its schema, each once and checked.
 func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsPingURL_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.URL, 1, 2048)
-		}
-		return nil
+	return d.Args(&genFieldsPingURL_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.URL, 1, 2048) },
 	})
 }
 
 var genFieldsPingURL_0 = jsonarg.Fields{Names: []string{"url"}, Required: []int{0}}
 
-// genInvokeWeather decodes and checks the arguments and runs weather.
+// genInvokeWeather decodes and checks the arguments and runs weather; genCheckWeather decodes and checks them.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
@@ -297,34 +269,25 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolWeather.Execute(ctx, args)
 }
-
-// genCheckWeather decodes and checks the arguments of weather without running it.
 func genCheckWeather(data []byte) error {
 	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
 }
 
-// genDecodeWeather reads the arguments of weather strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeWeather reads the arguments of weather: the fields of its schema, each once and checked.
 func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Days = 3
 	v.Units = "celsius"
-	return d.Args(&genFieldsWeather_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.City, 1, 200)
-		case 1:
-			return jsonarg.SetInt(&d, &v.Days, 64, 1, 16)
-		case 2:
-			return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit")
-		}
-		return nil
+	return d.Args(&genFieldsWeather_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.City, 1, 200) },
+		func() error { return jsonarg.SetInt(&d, &v.Days, 64, 1, 16) },
+		func() error { return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit") },
 	})
 }
 
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}}
 
-// genInvokeWebSearch decodes and checks the arguments and runs web_search.
+// genInvokeWebSearch decodes and checks the arguments and runs web_search; genCheckWebSearch decodes and checks them.
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WebSearchArgs
 	if err := genDecodeWebSearch(data, &args); err != nil {
@@ -332,31 +295,23 @@ func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolWebSearch.Execute(ctx, args)
 }
-
-// genCheckWebSearch decodes and checks the arguments of web_search without running it.
 func genCheckWebSearch(data []byte) error {
 	return registry.ArgumentError(genDecodeWebSearch(data, new(toolbox.WebSearchArgs)))
 }
 
-// genDecodeWebSearch reads the arguments of web_search strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeWebSearch reads the arguments of web_search: the fields of its schema, each once and checked.
 func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.MaxResults = 5
-	return d.Args(&genFieldsWebSearch_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Query, 1, 400)
-		case 1:
-			return jsonarg.SetInt(&d, &v.MaxResults, 64, 1, 10)
-		}
-		return nil
+	return d.Args(&genFieldsWebSearch_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Query, 1, 400) },
+		func() error { return jsonarg.SetInt(&d, &v.MaxResults, 64, 1, 10) },
 	})
 }
 
 var genFieldsWebSearch_0 = jsonarg.Fields{Names: []string{"query", "max_results"}, Required: []int{0}}
 
-// genInvokeWordCount decodes and checks the arguments and runs word_count.
+// genInvokeWordCount decodes and checks the arguments and runs word_count; genCheckWordCount decodes and checks them.
 func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WordCountArgs
 	if err := genDecodeWordCount(data, &args); err != nil {
@@ -364,22 +319,15 @@ func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolWordCount.Execute(ctx, args))
 }
-
-// genCheckWordCount decodes and checks the arguments of word_count without running it.
 func genCheckWordCount(data []byte) error {
 	return registry.ArgumentError(genDecodeWordCount(data, new(toolbox.WordCountArgs)))
 }
 
-// genDecodeWordCount reads the arguments of word_count strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeWordCount reads the arguments of word_count: the fields of its schema, each once and checked.
 func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWordCount_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Text, -1, -1)
-		}
-		return nil
+	return d.Args(&genFieldsWordCount_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
 	})
 }
 

@@ -81,7 +81,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genInvokeWeather decodes and checks the arguments and runs weather.
+// genInvokeWeather decodes and checks the arguments and runs weather; genCheckWeather decodes and checks them.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.WeatherArgs
 	if err := genDecodeWeather(data, &args); err != nil {
@@ -89,26 +89,17 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolWeather.Execute(ctx, args)
 }
-
-// genCheckWeather decodes and checks the arguments of weather without running it.
 func genCheckWeather(data []byte) error {
 	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
 }
 
-// genDecodeWeather reads the arguments of weather strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeWeather reads the arguments of weather: the fields of its schema, each once and checked.
 func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWeather_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.City, -1, -1)
-		case 1:
-			return jsonarg.SetInt(&d, &v.Days, 64, 1, 16)
-		case 2:
-			return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit")
-		}
-		return nil
+	return d.Args(&genFieldsWeather_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.City, -1, -1) },
+		func() error { return jsonarg.SetInt(&d, &v.Days, 64, 1, 16) },
+		func() error { return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit") },
 	})
 }
 

@@ -41,18 +41,19 @@ func (fs *Fields) find(key []byte) int {
 
 // Args reads a whole arguments text: one object with the fields fs, as
 // Object does, and nothing after it but white space.
-func (d *Decoder) Args(fs *Fields, field func(k int) error) error {
-	if err := d.Object(fs, field); err != nil {
+func (d *Decoder) Args(fs *Fields, read []func() error) error {
+	if err := d.Object(fs, read); err != nil {
 		return err
 	}
 	return d.End()
 }
 
-// Object reads an object with the fields fs. For each key it calls field
-// with the index of the field the key names, and field reads the value;
-// an error field returns is located at the field's name. A key that names
-// no field, a field given twice and a required field left out are errors.
-func (d *Decoder) Object(fs *Fields, field func(k int) error) error {
+// Object reads an object with the fields fs. For the key of field k it
+// calls read[k], which reads the value; read has a function for each
+// field, in the order of fs.Names. An error read returns is located at the
+// field's name. A key that names no field, a field given twice and a
+// required field left out are errors.
+func (d *Decoder) Object(fs *Fields, read []func() error) error {
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
@@ -86,7 +87,7 @@ func (d *Decoder) Object(fs *Fields, field func(k int) error) error {
 			}
 			seen |= 1 << k
 		}
-		if err := field(k); err != nil {
+		if err := read[k](); err != nil {
 			return At(err, fs.Names[k])
 		}
 	}

@@ -85,7 +85,6 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 	for _, t := range tp.Tools {
 		f.Line()
 		emitInvoke(f, t)
-		f.Line()
 		emitDecode(f, t)
 	}
 	emitSkills(f, tp.Skills)
@@ -155,7 +154,7 @@ func resultCode(t *toolInfo) jen.Code {
 
 func emitInvoke(f *jen.File, t *toolInfo) {
 	decode := jen.Id("genDecode" + t.TypeName)
-	f.Commentf("genInvoke%s decodes and checks the arguments and runs %s.", t.TypeName, t.Name)
+	f.Commentf("genInvoke%s decodes and checks the arguments and runs %s; genCheck%s decodes and checks them.", t.TypeName, t.Name, t.TypeName)
 	f.Func().Id("genInvoke"+t.TypeName).Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte(),
 	).Params(jen.String(), jen.Error()).BlockFunc(func(g *jen.Group) {
@@ -169,8 +168,6 @@ func emitInvoke(f *jen.File, t *toolInfo) {
 		}
 		g.Return(run)
 	})
-	f.Line()
-	f.Commentf("genCheck%s decodes and checks the arguments of %s without running it.", t.TypeName, t.Name)
 	f.Func().Id("genCheck" + t.TypeName).Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(jen.Qual(registryPath, "ArgumentError").Call(decode.Clone().Call(jen.Id("data"), jen.New(typeCode(t.Args))))),
 	)
@@ -182,8 +179,7 @@ func emitInvoke(f *jen.File, t *toolInfo) {
 // each field goes, and its constraints, as arguments of one call a field.
 func emitDecode(f *jen.File, t *toolInfo) {
 	dc := &decoder{name: t.TypeName}
-	f.Commentf("genDecode%s reads the arguments of %s strictly: the fields of its", t.TypeName, t.Name)
-	f.Comment("schema and no others, each once, each checked.")
+	f.Commentf("genDecode%s reads the arguments of %s: the fields of its schema, each once and checked.", t.TypeName, t.Name)
 	f.Func().Id("genDecode"+t.TypeName).Params(
 		jen.Id("data").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t.Args)),
 	).Error().BlockFunc(func(g *jen.Group) {
@@ -258,10 +254,6 @@ func (p place) sel(index bool) string {
 // read writes statements that read a value of type t into p, the last of
 // them returning the error.
 func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
-	d := jen.Op("&").Id("d")
-	set := func(name string, args ...jen.Code) {
-		g.Return(jen.Qual(jsonargPath, name).Call(append([]jen.Code{d, p.addr()}, args...)...))
-	}
 	switch t.Kind {
 	case kPtr:
 		g.Add(p.lhs()).Op("=").New(typeCode(t.Elem))
@@ -278,40 +270,49 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 				dc.read(g, t.Elem, place{expr: p.sel(true) + "[" + i + "]"}, noConstraints())
 			})))
 		dc.depth--
+	default:
+		g.Return(dc.scalar(t, p, c))
+	}
+}
+
+// scalar writes the jsonarg call that reads a string, boolean or number
+// into p and checks it.
+func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
+	set := func(name string, args ...jen.Code) jen.Code {
+		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{jen.Op("&").Id("d"), p.addr()}, args...)...)
+	}
+	switch t.Kind {
 	case kString:
 		switch {
 		case len(c.Enum) > 0:
-			set("SetStringOneOf", literals(stringEnum(c))...)
+			return set("SetStringOneOf", literals(stringEnum(c))...)
 		case c.Pattern != "":
 			dc.patterns = append(dc.patterns, c.Pattern)
-			set("SetStringMatching", jen.Op("&").Id(fmt.Sprintf("genPattern%s_%d", dc.name, len(dc.patterns)-1)),
+			return set("SetStringMatching", jen.Op("&").Id(fmt.Sprintf("genPattern%s_%d", dc.name, len(dc.patterns)-1)),
 				jen.Lit(c.MinLength), jen.Lit(c.MaxLength))
-		default:
-			set("SetString", jen.Lit(c.MinLength), jen.Lit(c.MaxLength))
 		}
+		return set("SetString", jen.Lit(c.MinLength), jen.Lit(c.MaxLength))
 	case kBool:
 		if len(c.Enum) > 0 {
-			set("SetBoolOneOf", literals(c.Enum)...)
-		} else {
-			set("SetBool")
+			return set("SetBoolOneOf", literals(c.Enum)...)
 		}
+		return set("SetBool")
 	case kInt, kUint, kFloat:
 		name := map[toolcheck.Kind]string{kInt: "SetInt", kUint: "SetUint", kFloat: "SetFloat"}[t.Kind]
 		if len(c.Enum) > 0 {
-			set(name+"OneOf", append([]jen.Code{jen.Lit(t.Bits)}, literals(numberEnum(c))...)...)
-		} else {
-			lo, hi := bounds(t.Kind, c)
-			set(name, jen.Lit(t.Bits), lo, hi)
+			return set(name+"OneOf", append([]jen.Code{jen.Lit(t.Bits)}, literals(numberEnum(c))...)...)
 		}
-	default:
-		panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
+		lo, hi := bounds(t.Kind, c)
+		return set(name, jen.Lit(t.Bits), lo, hi)
 	}
+	panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
 }
 
 // object writes statements that read the struct t into p with the jsonarg
 // method method (Args for the arguments, Object inside them), the last of
-// them returning the error. Defaults are stored first: a field the
-// arguments give overwrites its default.
+// them returning the error: a call with the struct's Fields and a function
+// for each field, in order, that reads it. Defaults are stored first: a
+// field the arguments give overwrites its default.
 func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) {
 	for _, f := range t.Fields {
 		if f.C.Default != "" {
@@ -320,22 +321,25 @@ func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) {
 	}
 	fields := fmt.Sprintf("genFields%s_%d", dc.name, len(dc.fields))
 	dc.fields = append(dc.fields, t)
-	dc.depth++
-	k := fmt.Sprintf("k%d", dc.depth)
-	g.Return(jen.Id("d").Dot(method).Call(jen.Op("&").Id(fields),
-		jen.Func().Params(jen.Id(k).Int()).Error().BlockFunc(func(g *jen.Group) {
-			if len(t.Fields) > 0 {
-				g.Switch(jen.Id(k)).BlockFunc(func(g *jen.Group) {
-					for i, f := range t.Fields {
-						g.Case(jen.Lit(i)).BlockFunc(func(g *jen.Group) {
-							dc.read(g, f.Type, place{expr: p.expr + "." + f.GoName}, f.C)
-						})
-					}
-				})
-			}
-			g.Return(jen.Nil())
-		})))
-	dc.depth--
+	readers := jen.Index().Func().Params().Error().CustomFunc(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, func(g *jen.Group) {
+		for _, f := range t.Fields {
+			g.Add(dc.reader(f.Type, place{expr: p.expr + "." + f.GoName}, f.C))
+		}
+	})
+	if len(t.Fields) == 0 {
+		readers = jen.Nil()
+	}
+	g.Return(jen.Id("d").Dot(method).Call(jen.Op("&").Id(fields), readers))
+}
+
+// reader writes the function that reads a field of type t into p: on one
+// line for a string, boolean or number.
+func (dc *decoder) reader(t *typ, p place, c constraints) jen.Code {
+	switch t.Kind {
+	case kPtr, kStruct, kSlice:
+		return jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) })
+	}
+	return jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}")
 }
 
 // zeroCode writes the zero value of t.

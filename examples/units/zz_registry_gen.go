@@ -97,7 +97,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [4]uint16{2, 0, 0, 1}
 
-// genInvokeConvert decodes and checks the arguments and runs convert.
+// genInvokeConvert decodes and checks the arguments and runs convert; genCheckConvert decodes and checks them.
 func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
 	var args tools.ConvertArgs
 	if err := genDecodeConvert(data, &args); err != nil {
@@ -105,36 +105,29 @@ func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolConvert.Execute(ctx, args))
 }
-
-// genCheckConvert decodes and checks the arguments of convert without running it.
 func genCheckConvert(data []byte) error {
 	return registry.ArgumentError(genDecodeConvert(data, new(tools.ConvertArgs)))
 }
 
-// genDecodeConvert reads the arguments of convert strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeConvert reads the arguments of convert: the fields of its schema, each once and checked.
 func genDecodeConvert(data []byte, v *tools.ConvertArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsConvert_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetFloat(&d, &v.Value, 64, math.Inf(-1), math.Inf(1))
-		case 1:
-			return jsonarg.SetStringOneOf(&d, &v.From, "mm", "cm", "m", "km", "in", "ft", "mi")
-		case 2:
+	return d.Args(&genFieldsConvert_0, []func() error{
+		func() error { return jsonarg.SetFloat(&d, &v.Value, 64, math.Inf(-1), math.Inf(1)) },
+		func() error { return jsonarg.SetStringOneOf(&d, &v.From, "mm", "cm", "m", "km", "in", "ft", "mi") },
+		func() error {
 			v.To = []string{}
-			return d.Array(-1, 7, func(i2 int) error {
+			return d.Array(-1, 7, func(i1 int) error {
 				v.To = append(v.To, "")
-				return jsonarg.SetString(&d, &v.To[i2], -1, -1)
+				return jsonarg.SetString(&d, &v.To[i1], -1, -1)
 			})
-		}
-		return nil
+		},
 	})
 }
 
 var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}}
 
-// genInvokeShout decodes and checks the arguments and runs shout.
+// genInvokeShout decodes and checks the arguments and runs shout; genCheckShout decodes and checks them.
 func genInvokeShout(ctx context.Context, data []byte) (string, error) {
 	var args tools.ShoutArgs
 	if err := genDecodeShout(data, &args); err != nil {
@@ -142,25 +135,17 @@ func genInvokeShout(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolShout.Execute(ctx, args)
 }
-
-// genCheckShout decodes and checks the arguments of shout without running it.
 func genCheckShout(data []byte) error {
 	return registry.ArgumentError(genDecodeShout(data, new(tools.ShoutArgs)))
 }
 
-// genDecodeShout reads the arguments of shout strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeShout reads the arguments of shout: the fields of its schema, each once and checked.
 func genDecodeShout(data []byte, v *tools.ShoutArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Marks = 1
-	return d.Args(&genFieldsShout_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Text, 1, -1)
-		case 1:
-			return jsonarg.SetInt(&d, &v.Marks, 64, 1, 5)
-		}
-		return nil
+	return d.Args(&genFieldsShout_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Text, 1, -1) },
+		func() error { return jsonarg.SetInt(&d, &v.Marks, 64, 1, 5) },
 	})
 }
 

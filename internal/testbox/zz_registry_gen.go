@@ -122,7 +122,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [8]uint16{0, 3, 0, 0, 1, 0, 2, 4}
 
-// genInvokeCount decodes and checks the arguments and runs count.
+// genInvokeCount decodes and checks the arguments and runs count; genCheckCount decodes and checks them.
 func genInvokeCount(ctx context.Context, data []byte) (string, error) {
 	var args tools.CountArgs
 	if err := genDecodeCount(data, &args); err != nil {
@@ -130,28 +130,21 @@ func genInvokeCount(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolCount.Execute(ctx, args))
 }
-
-// genCheckCount decodes and checks the arguments of count without running it.
 func genCheckCount(data []byte) error {
 	return registry.ArgumentError(genDecodeCount(data, new(tools.CountArgs)))
 }
 
-// genDecodeCount reads the arguments of count strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeCount reads the arguments of count: the fields of its schema, each once and checked.
 func genDecodeCount(data []byte, v *tools.CountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCount_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Text, -1, -1)
-		}
-		return nil
+	return d.Args(&genFieldsCount_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
 	})
 }
 
 var genFieldsCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeEcho decodes and checks the arguments and runs echo.
+// genInvokeEcho decodes and checks the arguments and runs echo; genCheckEcho decodes and checks them.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	var args tools.EchoArgs
 	if err := genDecodeEcho(data, &args); err != nil {
@@ -159,28 +152,21 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolEcho.Execute(ctx, args)
 }
-
-// genCheckEcho decodes and checks the arguments of echo without running it.
 func genCheckEcho(data []byte) error {
 	return registry.ArgumentError(genDecodeEcho(data, new(tools.EchoArgs)))
 }
 
-// genDecodeEcho reads the arguments of echo strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeEcho reads the arguments of echo: the fields of its schema, each once and checked.
 func genDecodeEcho(data []byte, v *tools.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsEcho_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Text, 1, -1)
-		}
-		return nil
+	return d.Args(&genFieldsEcho_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Text, 1, -1) },
 	})
 }
 
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeFail decodes and checks the arguments and runs fail.
+// genInvokeFail decodes and checks the arguments and runs fail; genCheckFail decodes and checks them.
 func genInvokeFail(ctx context.Context, data []byte) (string, error) {
 	var args tools.FailArgs
 	if err := genDecodeFail(data, &args); err != nil {
@@ -188,24 +174,19 @@ func genInvokeFail(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolFail.Execute(ctx, args)
 }
-
-// genCheckFail decodes and checks the arguments of fail without running it.
 func genCheckFail(data []byte) error {
 	return registry.ArgumentError(genDecodeFail(data, new(tools.FailArgs)))
 }
 
-// genDecodeFail reads the arguments of fail strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeFail reads the arguments of fail: the fields of its schema, each once and checked.
 func genDecodeFail(data []byte, v *tools.FailArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsFail_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsFail_0, nil)
 }
 
 var genFieldsFail_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeTag decodes and checks the arguments and runs tag.
+// genInvokeTag decodes and checks the arguments and runs tag; genCheckTag decodes and checks them.
 func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 	var args tools.TagArgs
 	if err := genDecodeTag(data, &args); err != nil {
@@ -213,41 +194,34 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolTag.Execute(ctx, args)
 }
-
-// genCheckTag decodes and checks the arguments of tag without running it.
 func genCheckTag(data []byte) error {
 	return registry.ArgumentError(genDecodeTag(data, new(tools.TagArgs)))
 }
 
-// genDecodeTag reads the arguments of tag strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeTag reads the arguments of tag: the fields of its schema, each once and checked.
 func genDecodeTag(data []byte, v *tools.TagArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsTag_0, func(k1 int) error {
-		switch k1 {
-		case 0:
+	return d.Args(&genFieldsTag_0, []func() error{
+		func() error {
 			v.Tags = []string{}
-			return d.Array(1, -1, func(i2 int) error {
+			return d.Array(1, -1, func(i1 int) error {
 				v.Tags = append(v.Tags, "")
-				return jsonarg.SetString(&d, &v.Tags[i2], -1, -1)
+				return jsonarg.SetString(&d, &v.Tags[i1], -1, -1)
 			})
-		case 1:
+		},
+		func() error {
 			v.Target = new(tools.Target)
-			return d.Object(&genFieldsTag_1, func(k2 int) error {
-				switch k2 {
-				case 0:
-					return jsonarg.SetString(&d, &v.Target.Name, -1, -1)
-				case 1:
+			return d.Object(&genFieldsTag_1, []func() error{
+				func() error { return jsonarg.SetString(&d, &v.Target.Name, -1, -1) },
+				func() error {
 					v.Target.Labels = []string{}
-					return d.Array(-1, -1, func(i3 int) error {
+					return d.Array(-1, -1, func(i1 int) error {
 						v.Target.Labels = append(v.Target.Labels, "")
-						return jsonarg.SetString(&d, &v.Target.Labels[i3], -1, -1)
+						return jsonarg.SetString(&d, &v.Target.Labels[i1], -1, -1)
 					})
-				}
-				return nil
+				},
 			})
-		}
-		return nil
+		},
 	})
 }
 

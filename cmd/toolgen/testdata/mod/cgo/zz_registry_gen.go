@@ -83,7 +83,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genInvokePID decodes and checks the arguments and runs pid.
+// genInvokePID decodes and checks the arguments and runs pid; genCheckPID decodes and checks them.
 func genInvokePID(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.PIDArgs
 	if err := genDecodePID(data, &args); err != nil {
@@ -91,19 +91,14 @@ func genInvokePID(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolPID.Execute(ctx, args)
 }
-
-// genCheckPID decodes and checks the arguments of pid without running it.
 func genCheckPID(data []byte) error {
 	return registry.ArgumentError(genDecodePID(data, new(toolbox.PIDArgs)))
 }
 
-// genDecodePID reads the arguments of pid strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodePID reads the arguments of pid: the fields of its schema, each once and checked.
 func genDecodePID(data []byte, v *toolbox.PIDArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsPID_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsPID_0, nil)
 }
 
 var genFieldsPID_0 = jsonarg.Fields{Names: []string{}}

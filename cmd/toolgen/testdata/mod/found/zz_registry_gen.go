@@ -185,7 +185,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 4, 5, 8, 0, 3, 0, 0, 0, 0, 0, 6, 0}
 
-// genInvokeAnyRes decodes and checks the arguments and runs anyres.
+// genInvokeAnyRes decodes and checks the arguments and runs anyres; genCheckAnyRes decodes and checks them.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.AnyResArgs
 	if err := genDecodeAnyRes(data, &args); err != nil {
@@ -193,24 +193,19 @@ func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolAnyRes.Execute(ctx, args))
 }
-
-// genCheckAnyRes decodes and checks the arguments of anyres without running it.
 func genCheckAnyRes(data []byte) error {
 	return registry.ArgumentError(genDecodeAnyRes(data, new(toolbox.AnyResArgs)))
 }
 
-// genDecodeAnyRes reads the arguments of anyres strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeAnyRes reads the arguments of anyres: the fields of its schema, each once and checked.
 func genDecodeAnyRes(data []byte, v *toolbox.AnyResArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsAnyRes_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsAnyRes_0, nil)
 }
 
 var genFieldsAnyRes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeBytes decodes and checks the arguments and runs bytes.
+// genInvokeBytes decodes and checks the arguments and runs bytes; genCheckBytes decodes and checks them.
 func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.BytesArgs
 	if err := genDecodeBytes(data, &args); err != nil {
@@ -218,24 +213,19 @@ func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolBytes.Execute(ctx, args))
 }
-
-// genCheckBytes decodes and checks the arguments of bytes without running it.
 func genCheckBytes(data []byte) error {
 	return registry.ArgumentError(genDecodeBytes(data, new(toolbox.BytesArgs)))
 }
 
-// genDecodeBytes reads the arguments of bytes strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeBytes reads the arguments of bytes: the fields of its schema, each once and checked.
 func genDecodeBytes(data []byte, v *toolbox.BytesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsBytes_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsBytes_0, nil)
 }
 
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeEntries decodes and checks the arguments and runs entries.
+// genInvokeEntries decodes and checks the arguments and runs entries; genCheckEntries decodes and checks them.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EntriesArgs
 	if err := genDecodeEntries(data, &args); err != nil {
@@ -243,24 +233,19 @@ func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolEntries.Execute(ctx, args)
 }
-
-// genCheckEntries decodes and checks the arguments of entries without running it.
 func genCheckEntries(data []byte) error {
 	return registry.ArgumentError(genDecodeEntries(data, new(toolbox.EntriesArgs)))
 }
 
-// genDecodeEntries reads the arguments of entries strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeEntries reads the arguments of entries: the fields of its schema, each once and checked.
 func genDecodeEntries(data []byte, v *toolbox.EntriesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsEntries_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsEntries_0, nil)
 }
 
 var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInts decodes and checks the arguments and runs ints.
+// genInvokeInts decodes and checks the arguments and runs ints; genCheckInts decodes and checks them.
 func genInvokeInts(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.IntsArgs
 	if err := genDecodeInts(data, &args); err != nil {
@@ -268,24 +253,19 @@ func genInvokeInts(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolInts.Execute(ctx, args))
 }
-
-// genCheckInts decodes and checks the arguments of ints without running it.
 func genCheckInts(data []byte) error {
 	return registry.ArgumentError(genDecodeInts(data, new(toolbox.IntsArgs)))
 }
 
-// genDecodeInts reads the arguments of ints strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeInts reads the arguments of ints: the fields of its schema, each once and checked.
 func genDecodeInts(data []byte, v *toolbox.IntsArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsInts_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsInts_0, nil)
 }
 
 var genFieldsInts_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInvokeEntries decodes and checks the arguments and runs invokeentries.
+// genInvokeInvokeEntries decodes and checks the arguments and runs invokeentries; genCheckInvokeEntries decodes and checks them.
 func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.InvokeEntriesArgs
 	if err := genDecodeInvokeEntries(data, &args); err != nil {
@@ -293,24 +273,19 @@ func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolInvokeEntries.Execute(ctx, args)
 }
-
-// genCheckInvokeEntries decodes and checks the arguments of invokeentries without running it.
 func genCheckInvokeEntries(data []byte) error {
 	return registry.ArgumentError(genDecodeInvokeEntries(data, new(toolbox.InvokeEntriesArgs)))
 }
 
-// genDecodeInvokeEntries reads the arguments of invokeentries strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeInvokeEntries reads the arguments of invokeentries: the fields of its schema, each once and checked.
 func genDecodeInvokeEntries(data []byte, v *toolbox.InvokeEntriesArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsInvokeEntries_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsInvokeEntries_0, nil)
 }
 
 var genFieldsInvokeEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeKeys decodes and checks the arguments and runs keys.
+// genInvokeKeys decodes and checks the arguments and runs keys; genCheckKeys decodes and checks them.
 func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.KeysArgs
 	if err := genDecodeKeys(data, &args); err != nil {
@@ -318,24 +293,19 @@ func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolKeys.Execute(ctx, args))
 }
-
-// genCheckKeys decodes and checks the arguments of keys without running it.
 func genCheckKeys(data []byte) error {
 	return registry.ArgumentError(genDecodeKeys(data, new(toolbox.KeysArgs)))
 }
 
-// genDecodeKeys reads the arguments of keys strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeKeys reads the arguments of keys: the fields of its schema, each once and checked.
 func genDecodeKeys(data []byte, v *toolbox.KeysArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsKeys_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsKeys_0, nil)
 }
 
 var genFieldsKeys_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeObj decodes and checks the arguments and runs obj.
+// genInvokeObj decodes and checks the arguments and runs obj; genCheckObj decodes and checks them.
 func genInvokeObj(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.ObjArgs
 	if err := genDecodeObj(data, &args); err != nil {
@@ -343,24 +313,19 @@ func genInvokeObj(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolObj.Execute(ctx, args))
 }
-
-// genCheckObj decodes and checks the arguments of obj without running it.
 func genCheckObj(data []byte) error {
 	return registry.ArgumentError(genDecodeObj(data, new(toolbox.ObjArgs)))
 }
 
-// genDecodeObj reads the arguments of obj strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeObj reads the arguments of obj: the fields of its schema, each once and checked.
 func genDecodeObj(data []byte, v *toolbox.ObjArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsObj_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsObj_0, nil)
 }
 
 var genFieldsObj_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeStrs decodes and checks the arguments and runs strs.
+// genInvokeStrs decodes and checks the arguments and runs strs; genCheckStrs decodes and checks them.
 func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.StrsArgs
 	if err := genDecodeStrs(data, &args); err != nil {
@@ -368,24 +333,19 @@ func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolStrs.Execute(ctx, args))
 }
-
-// genCheckStrs decodes and checks the arguments of strs without running it.
 func genCheckStrs(data []byte) error {
 	return registry.ArgumentError(genDecodeStrs(data, new(toolbox.StrsArgs)))
 }
 
-// genDecodeStrs reads the arguments of strs strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeStrs reads the arguments of strs: the fields of its schema, each once and checked.
 func genDecodeStrs(data []byte, v *toolbox.StrsArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsStrs_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsStrs_0, nil)
 }
 
 var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeUUID decodes and checks the arguments and runs uuid.
+// genInvokeUUID decodes and checks the arguments and runs uuid; genCheckUUID decodes and checks them.
 func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.UUIDArgs
 	if err := genDecodeUUID(data, &args); err != nil {
@@ -393,19 +353,14 @@ func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolUUID.Execute(ctx, args)
 }
-
-// genCheckUUID decodes and checks the arguments of uuid without running it.
 func genCheckUUID(data []byte) error {
 	return registry.ArgumentError(genDecodeUUID(data, new(toolbox.UUIDArgs)))
 }
 
-// genDecodeUUID reads the arguments of uuid strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeUUID reads the arguments of uuid: the fields of its schema, each once and checked.
 func genDecodeUUID(data []byte, v *toolbox.UUIDArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsUUID_0, func(k1 int) error {
-		return nil
-	})
+	return d.Args(&genFieldsUUID_0, nil)
 }
 
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}

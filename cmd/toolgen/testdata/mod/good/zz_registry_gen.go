@@ -99,7 +99,7 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [4]uint16{0, 0, 2, 1}
 
-// genInvokeEcho decodes and checks the arguments and runs echo.
+// genInvokeEcho decodes and checks the arguments and runs echo; genCheckEcho decodes and checks them.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.EchoArgs
 	if err := genDecodeEcho(data, &args); err != nil {
@@ -107,33 +107,24 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 	}
 	return genToolEcho.Execute(ctx, args)
 }
-
-// genCheckEcho decodes and checks the arguments of echo without running it.
 func genCheckEcho(data []byte) error {
 	return registry.ArgumentError(genDecodeEcho(data, new(toolbox.EchoArgs)))
 }
 
-// genDecodeEcho reads the arguments of echo strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeEcho reads the arguments of echo: the fields of its schema, each once and checked.
 func genDecodeEcho(data []byte, v *toolbox.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Times = 1
-	return d.Args(&genFieldsEcho_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetString(&d, &v.Text, -1, -1)
-		case 1:
-			return jsonarg.SetInt(&d, &v.Times, 64, 1, 5)
-		case 2:
-			return jsonarg.SetStringOneOf(&d, &v.Case, "upper", "lower")
-		}
-		return nil
+	return d.Args(&genFieldsEcho_0, []func() error{
+		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
+		func() error { return jsonarg.SetInt(&d, &v.Times, 64, 1, 5) },
+		func() error { return jsonarg.SetStringOneOf(&d, &v.Case, "upper", "lower") },
 	})
 }
 
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}}
 
-// genInvokeSearch decodes and checks the arguments and runs find.
+// genInvokeSearch decodes and checks the arguments and runs find; genCheckSearch decodes and checks them.
 func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 	var args toolbox.SearchArgs
 	if err := genDecodeSearch(data, &args); err != nil {
@@ -141,67 +132,53 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 	}
 	return registry.Encode(genToolSearch.Execute(ctx, args))
 }
-
-// genCheckSearch decodes and checks the arguments of find without running it.
 func genCheckSearch(data []byte) error {
 	return registry.ArgumentError(genDecodeSearch(data, new(toolbox.SearchArgs)))
 }
 
-// genDecodeSearch reads the arguments of find strictly: the fields of its
-// schema and no others, each once, each checked.
+// genDecodeSearch reads the arguments of find: the fields of its schema, each once and checked.
 func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Drafts = true
-	return d.Args(&genFieldsSearch_0, func(k1 int) error {
-		switch k1 {
-		case 0:
-			return jsonarg.SetStringMatching(&d, &v.Query, &genPatternSearch_0, 1, 100)
-		case 1:
+	return d.Args(&genFieldsSearch_0, []func() error{
+		func() error { return jsonarg.SetStringMatching(&d, &v.Query, &genPatternSearch_0, 1, 100) },
+		func() error {
 			v.Tags = []string{}
-			return d.Array(-1, 3, func(i2 int) error {
+			return d.Array(-1, 3, func(i1 int) error {
 				v.Tags = append(v.Tags, "")
-				return jsonarg.SetString(&d, &v.Tags[i2], -1, -1)
+				return jsonarg.SetString(&d, &v.Tags[i1], -1, -1)
 			})
-		case 2:
+		},
+		func() error {
 			v.Filter = new(toolbox.Filter)
-			return d.Object(&genFieldsSearch_1, func(k2 int) error {
-				switch k2 {
-				case 0:
-					return jsonarg.SetInt(&d, &v.Filter.Year, 16, 1900, math.MaxInt64)
-				case 1:
-					return jsonarg.SetFloat(&d, &v.Filter.MinScore, 64, 0, 1)
-				case 2:
+			return d.Object(&genFieldsSearch_1, []func() error{
+				func() error { return jsonarg.SetInt(&d, &v.Filter.Year, 16, 1900, math.MaxInt64) },
+				func() error { return jsonarg.SetFloat(&d, &v.Filter.MinScore, 64, 0, 1) },
+				func() error {
 					v.Filter.Pages = []toolbox.Range{}
-					return d.Array(-1, -1, func(i3 int) error {
+					return d.Array(-1, -1, func(i1 int) error {
 						v.Filter.Pages = append(v.Filter.Pages, toolbox.Range{})
-						return d.Object(&genFieldsSearch_2, func(k4 int) error {
-							switch k4 {
-							case 0:
-								return jsonarg.SetUint(&d, &v.Filter.Pages[i3].From, 64, 0, math.MaxUint64)
-							case 1:
-								return jsonarg.SetUint(&d, &v.Filter.Pages[i3].To, 64, 0, math.MaxUint64)
-							}
-							return nil
+						return d.Object(&genFieldsSearch_2, []func() error{
+							func() error { return jsonarg.SetUint(&d, &v.Filter.Pages[i1].From, 64, 0, math.MaxUint64) },
+							func() error { return jsonarg.SetUint(&d, &v.Filter.Pages[i1].To, 64, 0, math.MaxUint64) },
 						})
 					})
-				case 3:
+				},
+				func() error {
 					v.Filter.Priority = new(int)
 					return jsonarg.SetIntOneOf(&d, v.Filter.Priority, 64, 1, 2, 3)
-				}
-				return nil
+				},
 			})
-		case 3:
-			return jsonarg.SetUint(&d, &v.Skip, 8, 0, math.MaxUint64)
-		case 4:
+		},
+		func() error { return jsonarg.SetUint(&d, &v.Skip, 8, 0, math.MaxUint64) },
+		func() error {
 			v.Weights = []float32{}
-			return d.Array(1, -1, func(i2 int) error {
+			return d.Array(1, -1, func(i1 int) error {
 				v.Weights = append(v.Weights, 0)
-				return jsonarg.SetFloat(&d, &v.Weights[i2], 32, math.Inf(-1), math.Inf(1))
+				return jsonarg.SetFloat(&d, &v.Weights[i1], 32, math.Inf(-1), math.Inf(1))
 			})
-		case 5:
-			return jsonarg.SetBool(&d, &v.Drafts)
-		}
-		return nil
+		},
+		func() error { return jsonarg.SetBool(&d, &v.Drafts) },
 	})
 }
 
