@@ -188,8 +188,8 @@ func genCheckCalculator(data []byte) error {
 // genDecodeCalculator reads the arguments of calculator: the fields of its schema, each once and checked.
 func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCalculator_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Expression, 1, 1000) },
+	return d.Args(&genFieldsCalculator_0, []jsonarg.Reader{
+		jsonarg.String(&v.Expression, 1, 1000),
 	})
 }
 
@@ -210,8 +210,8 @@ func genCheckDiskUsage(data []byte) error {
 // genDecodeDiskUsage reads the arguments of disk_usage: the fields of its schema, each once and checked.
 func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsDiskUsage_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.MountPoint, -1, 4096) },
+	return d.Args(&genFieldsDiskUsage_0, []jsonarg.Reader{
+		jsonarg.String(&v.MountPoint, -1, 4096),
 	})
 }
 
@@ -232,8 +232,8 @@ func genCheckNow(data []byte) error {
 // genDecodeNow reads the arguments of now: the fields of its schema, each once and checked.
 func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsNow_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Timezone, -1, 64) },
+	return d.Args(&genFieldsNow_0, []jsonarg.Reader{
+		jsonarg.String(&v.Timezone, -1, 64),
 	})
 }
 
@@ -254,8 +254,8 @@ func genCheckPingURL(data []byte) error {
 // genDecodePingURL reads the arguments of ping_url: the fields of its schema, each once and checked.
 func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsPingURL_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.URL, 1, 2048) },
+	return d.Args(&genFieldsPingURL_0, []jsonarg.Reader{
+		jsonarg.String(&v.URL, 1, 2048),
 	})
 }
 
@@ -278,14 +278,14 @@ func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Days = 3
 	v.Units = "celsius"
-	return d.Args(&genFieldsWeather_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.City, 1, 200) },
-		func() error { return jsonarg.SetInt(&d, &v.Days, 64, 1, 16) },
-		func() error { return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit") },
+	return d.Args(&genFieldsWeather_0, []jsonarg.Reader{
+		jsonarg.String(&v.City, 1, 200),
+		jsonarg.Int(&v.Days, 1, 16),
+		jsonarg.StringOneOf(&v.Units),
 	})
 }
 
-var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}}
+var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}
 
 // genInvokeWebSearch decodes and checks the arguments and runs web_search; genCheckWebSearch decodes and checks them.
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
@@ -303,9 +303,9 @@ func genCheckWebSearch(data []byte) error {
 func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.MaxResults = 5
-	return d.Args(&genFieldsWebSearch_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Query, 1, 400) },
-		func() error { return jsonarg.SetInt(&d, &v.MaxResults, 64, 1, 10) },
+	return d.Args(&genFieldsWebSearch_0, []jsonarg.Reader{
+		jsonarg.String(&v.Query, 1, 400),
+		jsonarg.Int(&v.MaxResults, 1, 10),
 	})
 }
 
@@ -326,8 +326,8 @@ func genCheckWordCount(data []byte) error {
 // genDecodeWordCount reads the arguments of word_count: the fields of its schema, each once and checked.
 func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWordCount_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
+	return d.Args(&genFieldsWordCount_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, -1, -1),
 	})
 }
 

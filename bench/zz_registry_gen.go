@@ -96,11 +96,11 @@ func genCheckWeather(data []byte) error {
 // genDecodeWeather reads the arguments of weather: the fields of its schema, each once and checked.
 func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWeather_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.City, -1, -1) },
-		func() error { return jsonarg.SetInt(&d, &v.Days, 64, 1, 16) },
-		func() error { return jsonarg.SetStringOneOf(&d, &v.Units, "celsius", "fahrenheit") },
+	return d.Args(&genFieldsWeather_0, []jsonarg.Reader{
+		jsonarg.String(&v.City, -1, -1),
+		jsonarg.Int(&v.Days, 1, 16),
+		jsonarg.StringOneOf(&v.Units),
 	})
 }
 
-var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}}
+var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}

@@ -14,6 +14,12 @@ type Fields struct {
 	Names []string
 	// Required lists the indexes of the required fields, ascending.
 	Required []int
+	// Match holds the pattern of each field read by StringMatching, and
+	// OneOf the values of each read by StringOneOf, by index; nil for the
+	// others. They are static data, apart from the Readers, which a
+	// decoder makes for each call.
+	Match []*Pattern
+	OneOf [][]string
 }
 
 // known returns the field names quoted and separated by commas, for the
@@ -41,7 +47,7 @@ func (fs *Fields) find(key []byte) int {
 
 // Args reads a whole arguments text: one object with the fields fs, as
 // Object does, and nothing after it but white space.
-func (d *Decoder) Args(fs *Fields, read []func() error) error {
+func (d *Decoder) Args(fs *Fields, read []Reader) error {
 	if err := d.Object(fs, read); err != nil {
 		return err
 	}
@@ -49,11 +55,14 @@ func (d *Decoder) Args(fs *Fields, read []func() error) error {
 }
 
 // Object reads an object with the fields fs. For the key of field k it
-// calls read[k], which reads the value; read has a function for each
-// field, in the order of fs.Names. An error read returns is located at the
-// field's name. A key that names no field, a field given twice and a
-// required field left out are errors.
-func (d *Decoder) Object(fs *Fields, read []func() error) error {
+// reads the value with read[k]; read has a Reader for each field, in the
+// order of fs.Names. An error of a Reader is located at the field's name.
+// A key that names no field, a field given twice and a required field left
+// out are errors.
+func (d *Decoder) Object(fs *Fields, read []Reader) error {
+	if len(read) != len(fs.Names) {
+		return Errorf("jsonarg: %d readers for the %d fields of the object", len(read), len(fs.Names))
+	}
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
@@ -87,7 +96,7 @@ func (d *Decoder) Object(fs *Fields, read []func() error) error {
 			}
 			seen |= 1 << k
 		}
-		if err := read[k](); err != nil {
+		if err := read[k].read(d, fs, k); err != nil {
 			return At(err, fs.Names[k])
 		}
 	}

@@ -29,22 +29,22 @@ var (
 // decodeQuery is the decoder toolgen writes for query, by hand.
 func decodeQuery(data []byte, v *query) error {
 	d := NewDecoder(data)
-	return d.Args(&queryFields, []func() error{
-		func() error { return SetString(&d, &v.Text, 1, -1) },
-		func() error {
+	return d.Args(&queryFields, []Reader{
+		String(&v.Text, 1, -1),
+		Func(func() error {
 			v.Labels = []string{}
 			return d.Array(1, 2, func(i int) error {
 				v.Labels = append(v.Labels, "")
 				return SetString(&d, &v.Labels[i], -1, 3)
 			})
-		},
-		func() error {
+		}),
+		Func(func() error {
 			v.Span = new(span)
-			return d.Object(&spanFields, []func() error{
-				func() error { return SetString(&d, &v.Span.From, -1, -1) },
-				func() error { return SetUint(&d, &v.Span.Days, 16, 0, 366) },
+			return d.Object(&spanFields, []Reader{
+				String(&v.Span.From, -1, -1),
+				Uint(&v.Span.Days, 0, 366),
 			})
-		},
+		}),
 	})
 }
 
@@ -109,13 +109,13 @@ func TestObjectManyFields(t *testing.T) {
 		read := func(in string) ([]int, error) {
 			d := NewDecoder([]byte(in))
 			var got []int
-			read := make([]func() error, n)
+			read := make([]Reader, n)
 			for k := range read {
-				read[k] = func() error {
+				read[k] = Func(func() error {
 					got = append(got, k)
 					_, err := d.Int(64)
 					return err
-				}
+				})
 			}
 			err := d.Args(&fs, read)
 			return got, err

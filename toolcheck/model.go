@@ -58,10 +58,13 @@ type Type struct {
 	// name, or a predeclared type's name with an empty Path. Slices,
 	// pointers, maps, arrays and the empty interface have neither.
 	Path, Name string
-	Elem       *Type    // for KSlice, KPtr, KMap, KArray
-	Key        *Type    // for KMap
-	Len        int64    // for KArray
-	Fields     []*Field // for KStruct args
+	// Basic is the name of the predeclared type underlying a string,
+	// boolean or number, such as "int" for type Count int.
+	Basic  string
+	Elem   *Type    // for KSlice, KPtr, KMap, KArray
+	Key    *Type    // for KMap
+	Len    int64    // for KArray
+	Fields []*Field // for KStruct args
 }
 
 // Field is one field of an args struct, as the model sees it.

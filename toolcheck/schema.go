@@ -100,6 +100,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		if out.Name == "" {
 			out.Name = u.Name()
 		}
+		out.Basic = u.Name()
 		switch k := u.Kind(); {
 		case k == types.String:
 			out.Kind = KString

@@ -187,17 +187,29 @@ func emitDecode(f *jen.File, t *toolInfo) {
 		dc.object(g, t.Args, place{expr: "v", ptr: true}, "Args")
 	})
 	for i, fs := range dc.fields {
-		names := make([]jen.Code, len(fs.Fields))
-		var required []jen.Code
-		for k, fld := range fs.Fields {
+		names := make([]jen.Code, len(fs.t.Fields))
+		var required, match, oneOf []jen.Code
+		for k, fld := range fs.t.Fields {
 			names[k] = jen.Lit(fld.JSONName)
 			if fld.Required {
 				required = append(required, jen.Lit(k))
+			}
+			if m, ok := fs.match[k]; ok {
+				match = append(match, jen.Lit(k).Op(":").Op("&").Id(m))
+			}
+			if vals, ok := fs.oneOf[k]; ok {
+				oneOf = append(oneOf, jen.Lit(k).Op(":").Values(literals(vals)...))
 			}
 		}
 		kv := []jen.Code{jen.Id("Names").Op(":").Index().String().Values(names...)}
 		if len(required) > 0 {
 			kv = append(kv, jen.Id("Required").Op(":").Index().Int().Values(required...))
+		}
+		if len(match) > 0 {
+			kv = append(kv, jen.Id("Match").Op(":").Index().Op("*").Qual(jsonargPath, "Pattern").Values(match...))
+		}
+		if len(oneOf) > 0 {
+			kv = append(kv, jen.Id("OneOf").Op(":").Index().Index().String().Values(oneOf...))
 		}
 		f.Var().Id(fmt.Sprintf("genFields%s_%d", t.TypeName, i)).Op("=").Qual(jsonargPath, "Fields").Values(kv...)
 	}
@@ -212,7 +224,7 @@ type decoder struct {
 	// of the decoder: the Fields of each struct read (in fields) and the
 	// jsonarg.Pattern of each pattern checked (in patterns).
 	name     string
-	fields   []*typ
+	fields   []*fieldSet
 	patterns []string
 	// depth numbers the parameters of nested function literals.
 	depth int
@@ -310,36 +322,76 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 
 // object writes statements that read the struct t into p with the jsonarg
 // method method (Args for the arguments, Object inside them), the last of
-// them returning the error: a call with the struct's Fields and a function
-// for each field, in order, that reads it. Defaults are stored first: a
-// field the arguments give overwrites its default.
+// them returning the error: a call with the struct's Fields and a Reader
+// for each field, in order. Defaults are stored first: a field the
+// arguments give overwrites its default.
 func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) {
 	for _, f := range t.Fields {
 		if f.C.Default != "" {
 			g.Id(p.expr + "." + f.GoName).Op("=").Op(f.C.Default)
 		}
 	}
+	fs := &fieldSet{t: t}
 	fields := fmt.Sprintf("genFields%s_%d", dc.name, len(dc.fields))
-	dc.fields = append(dc.fields, t)
-	readers := jen.Index().Func().Params().Error().CustomFunc(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, func(g *jen.Group) {
-		for _, f := range t.Fields {
-			g.Add(dc.reader(f.Type, place{expr: p.expr + "." + f.GoName}, f.C))
-		}
-	})
-	if len(t.Fields) == 0 {
-		readers = jen.Nil()
+	dc.fields = append(dc.fields, fs)
+	readers := jen.Nil()
+	if len(t.Fields) > 0 {
+		readers = jen.Index().Qual(jsonargPath, "Reader").CustomFunc(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, func(g *jen.Group) {
+			for k, f := range t.Fields {
+				g.Add(dc.reader(fs, k, f.Type, place{expr: p.expr + "." + f.GoName}, f.C))
+			}
+		})
 	}
 	g.Return(jen.Id("d").Dot(method).Call(jen.Op("&").Id(fields), readers))
 }
 
-// reader writes the function that reads a field of type t into p: on one
-// line for a string, boolean or number.
-func (dc *decoder) reader(t *typ, p place, c constraints) jen.Code {
-	switch t.Kind {
-	case kPtr, kStruct, kSlice:
-		return jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) })
+// fieldSet is what the jsonarg.Fields of a struct holds beside its names:
+// the patterns and enum values of its fields, by index.
+type fieldSet struct {
+	t     *typ
+	match map[int]string // the name of the jsonarg.Pattern
+	oneOf map[int][]string
+}
+
+// reader writes the jsonarg.Reader of field k of fs, of type t, read into
+// p: data for a string, boolean or number, a function for the others.
+func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) jen.Code {
+	jsonarg := func(name string, args ...jen.Code) jen.Code { return jen.Qual(jsonargPath, name).Call(args...) }
+	// addr converts a pointer to a named type's variable to a pointer to
+	// its underlying type, which is what the Readers take.
+	addr := p.addr()
+	if t.Path != "" || t.Name != t.Basic {
+		addr = jen.Parens(jen.Op("*").Id(t.Basic)).Call(p.addr())
 	}
-	return jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}")
+	switch {
+	case t.Kind == kString && len(c.Enum) > 0:
+		if fs.oneOf == nil {
+			fs.oneOf = map[int][]string{}
+		}
+		fs.oneOf[k] = stringEnum(c)
+		return jsonarg("StringOneOf", addr)
+	case t.Kind == kString && c.Pattern != "":
+		dc.patterns = append(dc.patterns, c.Pattern)
+		if fs.match == nil {
+			fs.match = map[int]string{}
+		}
+		fs.match[k] = fmt.Sprintf("genPattern%s_%d", dc.name, len(dc.patterns)-1)
+		return jsonarg("StringMatching", addr, jen.Lit(c.MinLength), jen.Lit(c.MaxLength))
+	case t.Kind == kString:
+		return jsonarg("String", addr, jen.Lit(c.MinLength), jen.Lit(c.MaxLength))
+	case t.Kind == kBool && len(c.Enum) == 0:
+		return jsonarg("Bool", addr)
+	case (t.Kind == kInt || t.Kind == kUint || t.Kind == kFloat) && len(c.Enum) == 0:
+		lo, hi := bounds(t.Kind, c)
+		name := map[toolcheck.Kind]string{kInt: "Int", kUint: "Uint", kFloat: "Float"}[t.Kind]
+		return jsonarg(name, addr, lo, hi)
+	case t.Kind == kSlice && t.Path == "" && t.Elem.Kind == kString && t.Elem.Path == "" && t.Elem.Name == "string":
+		return jsonarg("Strings", p.addr(), jen.Lit(c.MinItems), jen.Lit(c.MaxItems))
+	case t.Kind == kBool, t.Kind == kInt, t.Kind == kUint, t.Kind == kFloat:
+		// An enum of numbers or booleans: rare, read by a function.
+		return jsonarg("Func", jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}"))
+	}
+	return jsonarg("Func", jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) }))
 }
 
 // zeroCode writes the zero value of t.

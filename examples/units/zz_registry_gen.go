@@ -112,20 +112,14 @@ func genCheckConvert(data []byte) error {
 // genDecodeConvert reads the arguments of convert: the fields of its schema, each once and checked.
 func genDecodeConvert(data []byte, v *tools.ConvertArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsConvert_0, []func() error{
-		func() error { return jsonarg.SetFloat(&d, &v.Value, 64, math.Inf(-1), math.Inf(1)) },
-		func() error { return jsonarg.SetStringOneOf(&d, &v.From, "mm", "cm", "m", "km", "in", "ft", "mi") },
-		func() error {
-			v.To = []string{}
-			return d.Array(-1, 7, func(i1 int) error {
-				v.To = append(v.To, "")
-				return jsonarg.SetString(&d, &v.To[i1], -1, -1)
-			})
-		},
+	return d.Args(&genFieldsConvert_0, []jsonarg.Reader{
+		jsonarg.Float(&v.Value, math.Inf(-1), math.Inf(1)),
+		jsonarg.StringOneOf(&v.From),
+		jsonarg.Strings(&v.To, -1, 7),
 	})
 }
 
-var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}}
+var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}, OneOf: [][]string{1: {"mm", "cm", "m", "km", "in", "ft", "mi"}}}
 
 // genInvokeShout decodes and checks the arguments and runs shout; genCheckShout decodes and checks them.
 func genInvokeShout(ctx context.Context, data []byte) (string, error) {
@@ -143,9 +137,9 @@ func genCheckShout(data []byte) error {
 func genDecodeShout(data []byte, v *tools.ShoutArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Marks = 1
-	return d.Args(&genFieldsShout_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Text, 1, -1) },
-		func() error { return jsonarg.SetInt(&d, &v.Marks, 64, 1, 5) },
+	return d.Args(&genFieldsShout_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, 1, -1),
+		jsonarg.Int(&v.Marks, 1, 5),
 	})
 }
 

@@ -137,8 +137,8 @@ func genCheckCount(data []byte) error {
 // genDecodeCount reads the arguments of count: the fields of its schema, each once and checked.
 func genDecodeCount(data []byte, v *tools.CountArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCount_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
+	return d.Args(&genFieldsCount_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, -1, -1),
 	})
 }
 
@@ -159,8 +159,8 @@ func genCheckEcho(data []byte) error {
 // genDecodeEcho reads the arguments of echo: the fields of its schema, each once and checked.
 func genDecodeEcho(data []byte, v *tools.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsEcho_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Text, 1, -1) },
+	return d.Args(&genFieldsEcho_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, 1, -1),
 	})
 }
 
@@ -201,27 +201,15 @@ func genCheckTag(data []byte) error {
 // genDecodeTag reads the arguments of tag: the fields of its schema, each once and checked.
 func genDecodeTag(data []byte, v *tools.TagArgs) error {
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsTag_0, []func() error{
-		func() error {
-			v.Tags = []string{}
-			return d.Array(1, -1, func(i1 int) error {
-				v.Tags = append(v.Tags, "")
-				return jsonarg.SetString(&d, &v.Tags[i1], -1, -1)
-			})
-		},
-		func() error {
+	return d.Args(&genFieldsTag_0, []jsonarg.Reader{
+		jsonarg.Strings(&v.Tags, 1, -1),
+		jsonarg.Func(func() error {
 			v.Target = new(tools.Target)
-			return d.Object(&genFieldsTag_1, []func() error{
-				func() error { return jsonarg.SetString(&d, &v.Target.Name, -1, -1) },
-				func() error {
-					v.Target.Labels = []string{}
-					return d.Array(-1, -1, func(i1 int) error {
-						v.Target.Labels = append(v.Target.Labels, "")
-						return jsonarg.SetString(&d, &v.Target.Labels[i1], -1, -1)
-					})
-				},
+			return d.Object(&genFieldsTag_1, []jsonarg.Reader{
+				jsonarg.String(&v.Target.Name, -1, -1),
+				jsonarg.Strings(&v.Target.Labels, -1, -1),
 			})
-		},
+		}),
 	})
 }
 

@@ -115,14 +115,14 @@ func genCheckEcho(data []byte) error {
 func genDecodeEcho(data []byte, v *toolbox.EchoArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Times = 1
-	return d.Args(&genFieldsEcho_0, []func() error{
-		func() error { return jsonarg.SetString(&d, &v.Text, -1, -1) },
-		func() error { return jsonarg.SetInt(&d, &v.Times, 64, 1, 5) },
-		func() error { return jsonarg.SetStringOneOf(&d, &v.Case, "upper", "lower") },
+	return d.Args(&genFieldsEcho_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, -1, -1),
+		jsonarg.Int(&v.Times, 1, 5),
+		jsonarg.StringOneOf((*string)(&v.Case)),
 	})
 }
 
-var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}}
+var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}, OneOf: [][]string{2: {"upper", "lower"}}}
 
 // genInvokeSearch decodes and checks the arguments and runs find; genCheckSearch decodes and checks them.
 func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
@@ -140,49 +140,43 @@ func genCheckSearch(data []byte) error {
 func genDecodeSearch(data []byte, v *toolbox.SearchArgs) error {
 	d := jsonarg.NewDecoder(data)
 	v.Drafts = true
-	return d.Args(&genFieldsSearch_0, []func() error{
-		func() error { return jsonarg.SetStringMatching(&d, &v.Query, &genPatternSearch_0, 1, 100) },
-		func() error {
-			v.Tags = []string{}
-			return d.Array(-1, 3, func(i1 int) error {
-				v.Tags = append(v.Tags, "")
-				return jsonarg.SetString(&d, &v.Tags[i1], -1, -1)
-			})
-		},
-		func() error {
+	return d.Args(&genFieldsSearch_0, []jsonarg.Reader{
+		jsonarg.StringMatching(&v.Query, 1, 100),
+		jsonarg.Strings(&v.Tags, -1, 3),
+		jsonarg.Func(func() error {
 			v.Filter = new(toolbox.Filter)
-			return d.Object(&genFieldsSearch_1, []func() error{
-				func() error { return jsonarg.SetInt(&d, &v.Filter.Year, 16, 1900, math.MaxInt64) },
-				func() error { return jsonarg.SetFloat(&d, &v.Filter.MinScore, 64, 0, 1) },
-				func() error {
+			return d.Object(&genFieldsSearch_1, []jsonarg.Reader{
+				jsonarg.Int(&v.Filter.Year, 1900, math.MaxInt64),
+				jsonarg.Float(&v.Filter.MinScore, 0, 1),
+				jsonarg.Func(func() error {
 					v.Filter.Pages = []toolbox.Range{}
 					return d.Array(-1, -1, func(i1 int) error {
 						v.Filter.Pages = append(v.Filter.Pages, toolbox.Range{})
-						return d.Object(&genFieldsSearch_2, []func() error{
-							func() error { return jsonarg.SetUint(&d, &v.Filter.Pages[i1].From, 64, 0, math.MaxUint64) },
-							func() error { return jsonarg.SetUint(&d, &v.Filter.Pages[i1].To, 64, 0, math.MaxUint64) },
+						return d.Object(&genFieldsSearch_2, []jsonarg.Reader{
+							jsonarg.Uint(&v.Filter.Pages[i1].From, 0, math.MaxUint64),
+							jsonarg.Uint(&v.Filter.Pages[i1].To, 0, math.MaxUint64),
 						})
 					})
-				},
-				func() error {
+				}),
+				jsonarg.Func(func() error {
 					v.Filter.Priority = new(int)
 					return jsonarg.SetIntOneOf(&d, v.Filter.Priority, 64, 1, 2, 3)
-				},
+				}),
 			})
-		},
-		func() error { return jsonarg.SetUint(&d, &v.Skip, 8, 0, math.MaxUint64) },
-		func() error {
+		}),
+		jsonarg.Uint(&v.Skip, 0, math.MaxUint64),
+		jsonarg.Func(func() error {
 			v.Weights = []float32{}
 			return d.Array(1, -1, func(i1 int) error {
 				v.Weights = append(v.Weights, 0)
 				return jsonarg.SetFloat(&d, &v.Weights[i1], 32, math.Inf(-1), math.Inf(1))
 			})
-		},
-		func() error { return jsonarg.SetBool(&d, &v.Drafts) },
+		}),
+		jsonarg.Bool(&v.Drafts),
 	})
 }
 
-var genFieldsSearch_0 = jsonarg.Fields{Names: []string{"query", "tags", "filter", "skip", "weights", "drafts"}, Required: []int{0}}
+var genFieldsSearch_0 = jsonarg.Fields{Names: []string{"query", "tags", "filter", "skip", "weights", "drafts"}, Required: []int{0}, Match: []*jsonarg.Pattern{0: &genPatternSearch_0}}
 var genFieldsSearch_1 = jsonarg.Fields{Names: []string{"year", "min_score", "pages", "priority"}, Required: []int{0}}
 var genFieldsSearch_2 = jsonarg.Fields{Names: []string{"from", "to"}, Required: []int{0, 1}}
 var genPatternSearch_0 = jsonarg.Pattern{Expr: "^[a-z ]+$"}
