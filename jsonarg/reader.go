@@ -14,6 +14,11 @@ import (
 // a function. Generated decoders list an object's Readers in one
 // composite literal, a line a field, so that a field costs no function of
 // its own to compile, and the list lives on the decoder's stack.
+//
+// The constructors are marked go:noinline: inlined into the generated
+// decoders, they doubled the time to compile a registry (a synthetic one
+// of 1,000 tools: 20 s, against 10 to 14 s not inlined, beside 10 s for its
+// tool package), for a few nanoseconds a field at run time.
 type Reader struct {
 	kind readerKind
 	// p points to the variable, for the scalar kinds: a *string, *bool,
@@ -59,50 +64,59 @@ type Floats interface {
 
 // String reads a string of from minLen to maxLen characters into p, as
 // SetString does.
+//go:noinline
 func String(p *string, minLen, maxLen int) Reader {
 	return Reader{kind: readString, p: p, lo: uint64(int64(minLen)), hi: uint64(int64(maxLen))}
 }
 
 // StringMatching reads a string into p as SetStringMatching does, with the
 // field's pattern in the Fields (see Fields.Match).
+//go:noinline
 func StringMatching(p *string, minLen, maxLen int) Reader {
 	return Reader{kind: readStringMatching, p: p, lo: uint64(int64(minLen)), hi: uint64(int64(maxLen))}
 }
 
 // StringOneOf reads a string that is one of the field's values in the
 // Fields (see Fields.OneOf) into p, as SetStringOneOf does.
+//go:noinline
 func StringOneOf(p *string) Reader {
 	return Reader{kind: readStringOneOf, p: p}
 }
 
 // Bool reads true or false into p.
+//go:noinline
 func Bool(p *bool) Reader { return Reader{kind: readBool, p: p} }
 
 // Int reads an integer from lo to hi into p, as SetInt does; its width is
 // p's.
+//go:noinline
 func Int[T Integers](p *T, lo, hi int64) Reader {
 	return Reader{kind: readInt, p: p, lo: uint64(lo), hi: uint64(hi)}
 }
 
 // Uint reads a non-negative integer from lo to hi into p, as SetUint
 // does; its width is p's.
+//go:noinline
 func Uint[T Naturals](p *T, lo, hi uint64) Reader {
 	return Reader{kind: readUint, p: p, lo: lo, hi: hi}
 }
 
 // Float reads a number from lo to hi into p, as SetFloat does.
+//go:noinline
 func Float[T Floats](p *T, lo, hi float64) Reader {
 	return Reader{kind: readFloat, p: p, lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
 }
 
 // Strings reads a list of from minItems to maxItems strings (-1: no bound)
 // into p: a new slice, empty for an empty list.
+//go:noinline
 func Strings(p *[]string, minItems, maxItems int) Reader {
 	return Reader{kind: readStrings, p: p, lo: uint64(int64(minItems)), hi: uint64(int64(maxItems))}
 }
 
 // Func is the Reader that calls read, for values of other kinds: lists,
 // objects, pointers and enums of numbers.
+//go:noinline
 func Func(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
 
 // read reads the value of field k of fs with d.
