@@ -64,6 +64,7 @@ type Floats interface {
 
 // String reads a string of from minLen to maxLen characters into p, as
 // SetString does.
+//
 //go:noinline
 func String(p *string, minLen, maxLen int) Reader {
 	return Reader{kind: readString, p: p, lo: uint64(int64(minLen)), hi: uint64(int64(maxLen))}
@@ -71,6 +72,7 @@ func String(p *string, minLen, maxLen int) Reader {
 
 // StringMatching reads a string into p as SetStringMatching does, with the
 // field's pattern in the Fields (see Fields.Match).
+//
 //go:noinline
 func StringMatching(p *string, minLen, maxLen int) Reader {
 	return Reader{kind: readStringMatching, p: p, lo: uint64(int64(minLen)), hi: uint64(int64(maxLen))}
@@ -78,17 +80,20 @@ func StringMatching(p *string, minLen, maxLen int) Reader {
 
 // StringOneOf reads a string that is one of the field's values in the
 // Fields (see Fields.OneOf) into p, as SetStringOneOf does.
+//
 //go:noinline
 func StringOneOf(p *string) Reader {
 	return Reader{kind: readStringOneOf, p: p}
 }
 
 // Bool reads true or false into p.
+//
 //go:noinline
 func Bool(p *bool) Reader { return Reader{kind: readBool, p: p} }
 
 // Int reads an integer from lo to hi into p, as SetInt does; its width is
 // p's.
+//
 //go:noinline
 func Int[T Integers](p *T, lo, hi int64) Reader {
 	return Reader{kind: readInt, p: p, lo: uint64(lo), hi: uint64(hi)}
@@ -96,12 +101,14 @@ func Int[T Integers](p *T, lo, hi int64) Reader {
 
 // Uint reads a non-negative integer from lo to hi into p, as SetUint
 // does; its width is p's.
+//
 //go:noinline
 func Uint[T Naturals](p *T, lo, hi uint64) Reader {
 	return Reader{kind: readUint, p: p, lo: lo, hi: hi}
 }
 
 // Float reads a number from lo to hi into p, as SetFloat does.
+//
 //go:noinline
 func Float[T Floats](p *T, lo, hi float64) Reader {
 	return Reader{kind: readFloat, p: p, lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
@@ -109,6 +116,7 @@ func Float[T Floats](p *T, lo, hi float64) Reader {
 
 // Strings reads a list of from minItems to maxItems strings (-1: no bound)
 // into p: a new slice, empty for an empty list.
+//
 //go:noinline
 func Strings(p *[]string, minItems, maxItems int) Reader {
 	return Reader{kind: readStrings, p: p, lo: uint64(int64(minItems)), hi: uint64(int64(maxItems))}
@@ -116,6 +124,7 @@ func Strings(p *[]string, minItems, maxItems int) Reader {
 
 // Func is the Reader that calls read, for values of other kinds: lists,
 // objects, pointers and enums of numbers.
+//
 //go:noinline
 func Func(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
 
