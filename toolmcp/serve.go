@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -76,16 +77,9 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		// no logs are sent to clients.
 		Capabilities: capabilities(o.Skills),
 	})
-	tools := reg.Tools()
-	ts := &served{list: make([]*mcp.Tool, 0, len(tools)), calls: make(map[string]mcp.ToolHandler, len(tools))}
-	for i := range tools {
-		e := &tools[i]
-		t, out, err := mcpTool(e, &o)
-		if err != nil {
-			return nil, fmt.Errorf("toolmcp: tool %q: %w", e.Name, err)
-		}
-		ts.list = append(ts.list, t)
-		ts.calls[e.Name] = handler(reg, e.Name, out, o.Logger)
+	ts, err := newServed(reg, &o)
+	if err != nil {
+		return nil, err
 	}
 	srv.AddReceivingMiddleware(ts.serve)
 	if o.Telemetry.Enabled() {
@@ -133,9 +127,45 @@ func prompt(k skill.Skill, logger *slog.Logger) mcp.PromptHandler {
 // checked them already. toolreg's schemas carry no x-mcp-header
 // annotations, so the SDK's header checks for HTTP calls, which look
 // tools up among its own, have nothing to check.
+//
+// At start it reads only the output schemas, of the tools that answer with
+// a struct, so that a bad one fails NewServer. The list is made when a
+// client first asks for it: a server of 1,000 tools starts without
+// building 1,000 descriptions, and a call finds its tool in the registry.
 type served struct {
-	list  []*mcp.Tool // in the registry's order, sent in one page
-	calls map[string]mcp.ToolHandler
+	reg    *registry.Registry
+	logger *slog.Logger
+	// outs holds the output of each tool with a structured result.
+	outs map[string]*output
+	// list returns the tools in the registry's order, sent in one page.
+	list func() []*mcp.Tool
+}
+
+// newServed reads the output schemas of reg's tools.
+func newServed(reg *registry.Registry, o *ServerOptions) (*served, error) {
+	tools := reg.Tools()
+	ts := &served{reg: reg, logger: o.Logger, outs: map[string]*output{}}
+	for i := range tools {
+		out, err := newOutput(tools[i].Output)
+		if err != nil {
+			return nil, fmt.Errorf("toolmcp: tool %q: output schema: %w", tools[i].Name, err)
+		}
+		if out != nil {
+			ts.outs[tools[i].Name] = out
+		}
+	}
+	annotate := o.Annotate
+	if annotate == nil {
+		annotate = Annotations
+	}
+	ts.list = sync.OnceValue(func() []*mcp.Tool {
+		list := make([]*mcp.Tool, len(tools))
+		for i := range tools {
+			list[i] = mcpTool(&tools[i], annotate, ts.outs[tools[i].Name])
+		}
+		return list
+	})
+	return ts, nil
 }
 
 // serve is the receiving middleware that answers for the tools.
@@ -146,25 +176,24 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 			if r, ok := req.(*mcp.ListToolsRequest); ok && r.Params != nil && r.Params.Cursor != "" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", r.Params.Cursor)}
 			}
-			return &mcp.ListToolsResult{Tools: ts.list}, nil
+			return &mcp.ListToolsResult{Tools: ts.list()}, nil
 		case "tools/call":
 			r, ok := req.(*mcp.CallToolRequest)
 			if !ok || r.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without parameters"}
 			}
-			h, ok := ts.calls[r.Params.Name]
-			if !ok {
+			if _, ok := ts.reg.Lookup(r.Params.Name); !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
 			}
-			return h(ctx, r)
+			return callTool(ctx, ts.reg, r.Params.Name, ts.outs[r.Params.Name], ts.logger, r)
 		}
 		return next(ctx, method, req)
 	}
 }
 
-// mcpTool returns the MCP description of e and the shape of its structured
-// output, nil for a tool with a text result.
-func mcpTool(e *registry.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
+// mcpTool returns the MCP description of e, whose structured output is
+// out (nil for a tool with a text result).
+func mcpTool(e *registry.Entry, annotate func(registry.Entry) *mcp.ToolAnnotations, out *output) *mcp.Tool {
 	// The registry checked that e.Parameters is a JSON object of type
 	// "object" (registry.New and Registry.With refuse others): it is
 	// not read again here.
@@ -172,20 +201,12 @@ func mcpTool(e *registry.Entry, o *ServerOptions) (*mcp.Tool, *output, error) {
 		Name:        e.Name,
 		Description: e.Description,
 		InputSchema: json.RawMessage(e.Parameters),
-	}
-	annotate := o.Annotate
-	if annotate == nil {
-		annotate = Annotations
-	}
-	t.Annotations = annotate(*e)
-	out, err := newOutput(e.Output)
-	if err != nil {
-		return nil, nil, fmt.Errorf("output schema: %w", err)
+		Annotations: annotate(*e),
 	}
 	if out != nil {
 		t.OutputSchema = out.schema
 	}
-	return t, out, nil
+	return t
 }
 
 // output is the shape of a tool's structured result. MCP wants an object
@@ -245,37 +266,36 @@ func (o *output) structured(text string) (json.RawMessage, bool) {
 	return json.RawMessage(text), true
 }
 
-// handler returns the MCP handler of the named tool of reg.
-func handler(reg *registry.Registry, name string, out *output, logger *slog.Logger) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		c := tool.Call{ID: callID(), Tool: name, Caller: Caller}
-		if req.Session != nil {
-			c.Session = req.Session.ID()
-		}
-		ctx = tool.WithCall(ctx, c)
-		// Over HTTP, the call ends when its client goes away (the SDK
-		// does not tie the two for protocol versions before 2026-07-28).
-		ctx, stop := linkRequest(ctx)
-		defer stop()
-		res := reg.Call(ctx, name, string(req.Params.Arguments))
-		logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
-			"duration", res.Duration, "failed", res.Failed())
-		r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
-		if res.Failed() {
-			recordOutcome(ctx, res.Err)
-			r.IsError = true
-			return r, nil
-		}
-		if out != nil {
-			sc, ok := out.structured(res.Text)
-			if !ok {
-				logger.WarnContext(ctx, "mcp: result does not fit the output schema; sent as text only", "tool", name)
-				return r, nil
-			}
-			r.StructuredContent = sc
-		}
+// callTool answers a call of the named tool of reg, whose structured
+// output is out.
+func callTool(ctx context.Context, reg *registry.Registry, name string, out *output, logger *slog.Logger, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	c := tool.Call{ID: callID(), Tool: name, Caller: Caller}
+	if req.Session != nil {
+		c.Session = req.Session.ID()
+	}
+	ctx = tool.WithCall(ctx, c)
+	// Over HTTP, the call ends when its client goes away (the SDK
+	// does not tie the two for protocol versions before 2026-07-28).
+	ctx, stop := linkRequest(ctx)
+	defer stop()
+	res := reg.Call(ctx, name, string(req.Params.Arguments))
+	logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
+		"duration", res.Duration, "failed", res.Failed())
+	r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
+	if res.Failed() {
+		recordOutcome(ctx, res.Err)
+		r.IsError = true
 		return r, nil
 	}
+	if out != nil {
+		sc, ok := out.structured(res.Text)
+		if !ok {
+			logger.WarnContext(ctx, "mcp: result does not fit the output schema; sent as text only", "tool", name)
+			return r, nil
+		}
+		r.StructuredContent = sc
+	}
+	return r, nil
 }
 
 // callID returns a fresh id for a call. The SDK does not expose the
