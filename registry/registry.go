@@ -101,6 +101,13 @@ type Table struct {
 	StrictSpecs []openai.Tool
 	// Index returns the position of the named entry, or -1.
 	Index func(name string) int
+	// Checked says that the entries' schemas were checked where the
+	// table was made: toolgen writes each one from a Go type and checks
+	// it there. New then does not read them again, which is most of its
+	// work for a large table; it checks the rest as for any table. Nor
+	// does it copy Entries: the table must not change after New, as a
+	// generated one, static data, never does.
+	Checked bool
 }
 
 // Confirm decides whether a call of a tool that changes things (see
@@ -226,7 +233,7 @@ func New(t *Table) (*Registry, error) {
 	seen := make(map[string]bool, len(t.Entries))
 	for i := range t.Entries {
 		e := &t.Entries[i]
-		if err := checkEntry(e, true); err != nil {
+		if err := checkEntry(e, true, !t.Checked); err != nil {
 			errs = append(errs, fmt.Errorf("entry %d: %w", i, err))
 			continue
 		}
@@ -255,7 +262,13 @@ func New(t *Table) (*Registry, error) {
 	for i := range on {
 		on[i] = i
 	}
-	entries := slices.Clone(t.Entries)
+	// A checked table is generated static data that nothing changes: it is
+	// used as it is. Any other is copied, so that changing it afterwards
+	// changes nothing here.
+	entries := t.Entries
+	if !t.Checked {
+		entries = slices.Clone(t.Entries)
+	}
 	var specs, strictSpecs []openai.Tool
 	if t.Specs != nil {
 		specs, strictSpecs = cloneSpecs(t.Specs), cloneSpecs(t.StrictSpecs)
@@ -280,7 +293,9 @@ func New(t *Table) (*Registry, error) {
 }
 
 // checkEntry says what is wrong with e, or nil; local entries need Check.
-func checkEntry(e *Entry, local bool) error {
+// With schema, it reads e.Parameters to check that they are a JSON object
+// of type "object".
+func checkEntry(e *Entry, local, schema bool) error {
 	var problems []string
 	if !ValidName(e.Name) {
 		problems = append(problems, fmt.Sprintf("name %q does not match %s", e.Name, NamePattern))
@@ -294,12 +309,14 @@ func checkEntry(e *Entry, local bool) error {
 	if e.Timeout <= 0 {
 		problems = append(problems, fmt.Sprintf("timeout %s is not positive", e.Timeout))
 	}
-	if typ, err := schemaType(e.Parameters); err != nil {
-		problems = append(problems, "parameters are not a JSON object")
-	} else if typ != `"object"` {
-		var v any // for the message
-		_ = json.Unmarshal([]byte(typ), &v)
-		problems = append(problems, fmt.Sprintf(`parameters have type %v, want "object"`, v))
+	if schema {
+		if typ, err := schemaType(e.Parameters); err != nil {
+			problems = append(problems, "parameters are not a JSON object")
+		} else if typ != `"object"` {
+			var v any // for the message
+			_ = json.Unmarshal([]byte(typ), &v)
+			problems = append(problems, fmt.Sprintf(`parameters have type %v, want "object"`, v))
+		}
 	}
 	if e.Invoke == nil {
 		problems = append(problems, "no Invoke function")
@@ -375,7 +392,7 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	for k := range tools {
 		i := len(s.entries) + k
 		e := &ns.entries[i]
-		if err := checkEntry(e, false); err != nil {
+		if err := checkEntry(e, false, true); err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -61,6 +61,36 @@ func TestNewValidates(t *testing.T) {
 	}
 }
 
+// TestNewChecked checks what New leaves out for a table whose schemas
+// were checked where it was made (Checked, as toolgen sets it): the
+// schemas, and nothing else.
+func TestNewChecked(t *testing.T) {
+	badSchema := testTable(nil)
+	badSchema.Entries[1].Parameters = `{`
+	if _, err := New(badSchema); err == nil || !strings.Contains(err.Error(), "echo: parameters are not a JSON object") {
+		t.Errorf("New of an unchecked table with a bad schema: %v", err)
+	}
+	badSchema.Checked = true
+	if _, err := New(badSchema); err != nil {
+		t.Errorf("New of a checked table reads its schemas: %v", err)
+	}
+	for name, breakIt := range map[string]func(*Table){
+		"bad name":     func(t *Table) { t.Entries[0].Name = "bad name!" },
+		"zero timeout": func(t *Table) { t.Entries[1].Timeout = 0 },
+		"no Invoke":    func(t *Table) { t.Entries[1].Invoke = nil },
+		"no Check":     func(t *Table) { t.Entries[1].Check = nil },
+		"name twice":   func(t *Table) { t.Entries[2].Name = "echo"; t.Specs[2].Function.Name = "echo" },
+		"wrong index":  func(t *Table) { t.Index = func(string) int { return 0 } },
+	} {
+		tab := testTable(nil)
+		tab.Checked = true
+		breakIt(tab)
+		if _, err := New(tab); err == nil {
+			t.Errorf("%s: New of a checked table succeeded", name)
+		}
+	}
+}
+
 // TestCopies checks that nothing a Registry hands out can change it.
 func TestCopies(t *testing.T) {
 	tab := testTable(nil)

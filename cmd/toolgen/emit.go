@@ -41,11 +41,13 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 
 	f.Comment(fmt.Sprintf("Toolbox returns a registry of the %d tools of package %s,", len(tp.Tools), tp.Path))
 	f.Comment("generated from its *_tool.go files. The table behind it is static data: nothing")
-	f.Comment("runs at init. registry.New checks the table and derives each tool's OpenAI")
-	f.Comment("spec from it; a generated table always passes, so only a hand-edited file can")
-	f.Comment("make Toolbox panic.")
+	f.Comment("runs at init. registry.New checks the table (not the schemas, which toolgen")
+	f.Comment("checked as it wrote them) and derives each tool's OpenAI spec from it; a")
+	f.Comment("generated table always passes, so only a hand-edited file can make Toolbox")
+	f.Comment("panic.")
 	f.Func().Id("Toolbox").Params().Op("*").Add(reg("Registry")).Block(
 		jen.Return(reg("MustNew").Call(jen.Op("&").Add(reg("Table")).Values(jen.Dict{
+			jen.Id("Checked"): jen.True(),
 			jen.Id("Entries"): jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
 			jen.Id("Index"):   jen.Id("genIndex"),
 		}))),

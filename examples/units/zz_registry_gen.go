@@ -14,11 +14,13 @@ import (
 
 // Toolbox returns a registry of the 2 tools of package example.com/units/tools,
 // generated from its *_tool.go files. The table behind it is static data: nothing
-// runs at init. registry.New checks the table and derives each tool's OpenAI
-// spec from it; a generated table always passes, so only a hand-edited file can
-// make Toolbox panic.
+// runs at init. registry.New checks the table (not the schemas, which toolgen
+// checked as it wrote them) and derives each tool's OpenAI spec from it; a
+// generated table always passes, so only a hand-edited file can make Toolbox
+// panic.
 func Toolbox() *registry.Registry {
 	return registry.MustNew(&registry.Table{
+		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
 	})
