@@ -86,13 +86,39 @@ func TestTruncate(t *testing.T) {
 	if want := s[:299-fixed] + note(299-fixed, 300); got != want {
 		t.Errorf("one past the limit:\n got %q\nwant %q", got, want)
 	}
-	// Nothing kept when the limit leaves no room, even from text that
-	// begins inside a character.
-	if got, want := truncate(s, 10), note(0, 300); got != want {
-		t.Errorf("tiny limit: %q, want %q", got, want)
+	// At the smallest limit the note fits in, nothing is kept; one below,
+	// the short note stands in for it, and below the short note's length,
+	// nothing does.
+	if got, want := truncate(s, fixed), note(0, 300); got != want {
+		t.Errorf("note just fits: %q, want %q", got, want)
 	}
-	if got, want := truncate("\x80"+s, 10), note(0, 301); got != want {
-		t.Errorf("tiny limit, invalid UTF-8 first: %q, want %q", got, want)
+	if got, want := truncate(s, fixed-1), s[:fixed-1-len(shortNote)]+shortNote; got != want {
+		t.Errorf("note one byte too long: %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		max  int
+		want string
+	}{
+		{len(shortNote) + 1, "a" + shortNote},
+		{len(shortNote), shortNote},
+		{len(shortNote) - 1, strings.Repeat("a", len(shortNote)-1)},
+		{1, "a"},
+	} {
+		if got := truncate(s, c.max); got != c.want {
+			t.Errorf("limit %d: %q, want %q", c.max, got, c.want)
+		}
+	}
+	// Every limit up to past the note, on text that begins inside a
+	// character and has characters of each width: never longer than the
+	// limit, always valid UTF-8 after the invalid first byte, always a
+	// prefix of the text.
+	text := "\x80" + strings.Repeat("aé日😀", 40)
+	for max := 1; max <= fixed+40; max++ {
+		got := truncate(text, max)
+		body, _, _ := strings.Cut(got, "\n[truncated")
+		if len(got) > max || !strings.HasPrefix(text, body) || !utf8.ValidString(strings.TrimPrefix(got, "\x80")) {
+			t.Errorf("limit %d: %q (%d bytes)", max, got, len(got))
+		}
 	}
 	for _, char := range []string{"é", "日", "😀"} {
 		for off := range len(char) + 1 {

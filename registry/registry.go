@@ -760,20 +760,34 @@ func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args stri
 }
 
 // truncate cuts s to at most max bytes, at a character boundary, and says
-// so, so that the model knows it saw only part.
+// so, so that the model knows it saw only part. The note says how much was
+// cut; under a limit too small for it, a short one stands in, and under
+// one too small for that, none.
 func truncate(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
 	note := fmt.Sprintf("\n[truncated: showing %%d of %d bytes; %%d bytes cut. Ask for less, or for the part you need.]", len(s))
-	keep := max - len(note) - 20
-	if keep < 0 {
-		keep = 0
+	// 20 bytes of room for the two numbers the note is missing.
+	if keep := max - len(note) - 20; keep >= 0 {
+		keep = runeStart(s, keep)
+		return s[:keep] + fmt.Sprintf(note, keep, len(s)-keep)
 	}
-	for keep > 0 && !utf8.RuneStart(s[keep]) {
-		keep--
+	if keep := max - len(shortNote); keep >= 0 {
+		return s[:runeStart(s, keep)] + shortNote
 	}
-	return s[:keep] + fmt.Sprintf(note, keep, len(s)-keep)
+	return s[:runeStart(s, max)]
+}
+
+// shortNote marks a result cut under a limit too small for the full note.
+const shortNote = "\n[truncated]"
+
+// runeStart moves i back to the start of the character of s it is in.
+func runeStart(s string, i int) int {
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
 }
 
 // maxNameShown bounds the name of an unknown tool in a message: a model
