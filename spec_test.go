@@ -2,7 +2,6 @@ package toolreg
 
 import (
 	"encoding/json"
-	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -81,113 +80,6 @@ func TestSpecTable(t *testing.T) {
 		}
 		if top.Type != "object" || top.Properties == nil || top.AdditionalProperties == nil || *top.AdditionalProperties {
 			t.Errorf("%s: parameters %s: want an object with properties and additionalProperties false", e.Name, e.Parameters)
-		}
-	}
-}
-
-// candidates are values tried for every property of every tool.
-var candidates = []string{
-	`"x"`, `""`, `"celsius"`, `"fahrenheit"`, `"kelvin"`, `"https://example.com"`, `"Europe/Berlin"`,
-	`"/"`, `"2+2"`, `"日本語"`, `"` + strings.Repeat("a", 5000) + `"`,
-	`0`, `1`, `3`, `10`, `16`, `17`, `-1`, `1.5`, `1e1`, `3.0`, `-0`, `9007199254740993`,
-	`true`, `false`, `null`, `[]`, `{}`, `["a"]`, `[1]`,
-}
-
-// TestDecoderAgreesWithSchema tries each tool's generated decoder on
-// arguments built from the candidates, one property at a time over a valid
-// base, and checks that it accepts exactly what the tool's JSON Schema
-// accepts.
-func TestDecoderAgreesWithSchema(t *testing.T) {
-	for _, e := range Toolbox().Tools() {
-		t.Run(e.Name, func(t *testing.T) {
-			sch := compileSchema(t, e.Name, e.Parameters)
-			var s struct {
-				Properties map[string]json.RawMessage `json:"properties"`
-				Required   []string                   `json:"required"`
-			}
-			if err := json.Unmarshal([]byte(e.Parameters), &s); err != nil {
-				t.Fatal(err)
-			}
-			valid := func(args string) bool {
-				v, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
-				return err == nil && sch.Validate(v) == nil
-			}
-			// A valid base: each required property with the first candidate
-			// the schema takes for it.
-			base := map[string]string{}
-			for _, name := range s.Required {
-				for _, c := range candidates {
-					if valid(objectText(mergeArg(base, name, c))) {
-						base[name] = c
-						break
-					}
-				}
-				if _, ok := base[name]; !ok {
-					t.Fatalf("no candidate value satisfies required property %q", name)
-				}
-			}
-			inputs := []string{objectText(base), `{}`, `null`, `[]`, `"{}"`, objectText(base) + ` {}`, `{"no_such_field":1}`}
-			for name := range s.Properties {
-				for _, c := range candidates {
-					inputs = append(inputs, objectText(mergeArg(base, name, c)))
-				}
-			}
-			for name := range s.Required {
-				without := map[string]string{}
-				for k, v := range base {
-					if k != s.Required[name] {
-						without[k] = v
-					}
-				}
-				inputs = append(inputs, objectText(without))
-			}
-			if !valid(objectText(base)) || e.Check([]byte(objectText(base))) != nil {
-				t.Fatalf("base arguments %s are not accepted", objectText(base))
-			}
-			for _, in := range inputs {
-				want := valid(in)
-				err := e.Check([]byte(in))
-				if got := err == nil; got != want {
-					t.Errorf("arguments %.200s: schema accepts: %v, decoder accepts: %v (%v)", in, want, got, err)
-				}
-			}
-		})
-	}
-}
-
-func mergeArg(base map[string]string, name, value string) map[string]string {
-	m := map[string]string{name: value}
-	for k, v := range base {
-		if k != name {
-			m[k] = v
-		}
-	}
-	return m
-}
-
-// objectText writes a JSON object with its keys in a fixed order.
-func objectText(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%q:%s", k, m[k])
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
 		}
 	}
 }
