@@ -44,7 +44,26 @@ type Filter struct {
 	Pages []Range `json:"pages,omitempty"`
 	// Priority, a small integer: 1 (high), 2 (normal) or 3 (low).
 	Priority *int `json:"priority" jsonschema:"enum=1,enum=2,enum=3"`
+	// Depth of the search, from 1 to 3.
+	Depth Depth `json:"depth,omitempty" jsonschema:"minimum=1,maximum=3"`
+	// Step between pages, at most 10.
+	Step Step `json:"step,omitempty" jsonschema:"maximum=10"`
+	// Boost of recent results, from 0.5.
+	Boost Boost `json:"boost,omitempty" jsonschema:"minimum=0.5"`
+	// Whether words must match exactly.
+	Exact Flag `json:"exact,omitempty"`
+	// Letter cases to try.
+	Cases []Case `json:"cases,omitempty" jsonschema:"maxItems=2"`
 }
+
+// Depth, Step, Boost and Flag are named types over numbers and booleans,
+// read through pointers of their underlying types.
+type (
+	Depth int8
+	Step  uint32
+	Boost float32
+	Flag  bool
+)
 
 // Range is a span of pages.
 type Range struct {
