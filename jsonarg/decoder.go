@@ -1,8 +1,10 @@
 // Package jsonarg reads the JSON arguments of a tool call strictly and
 // without reflection. Generated registries call it: toolgen emits, for each
-// tool, straight-line code that walks the arguments object field by field
-// with a Decoder and checks every constraint of the tool's JSON Schema as it
-// goes.
+// tool, the static Fields of each object in its arguments and a decoder
+// that gives Decoder.Args a Reader a field (a pointer into the arguments
+// struct and the field's bounds); jsonarg walks the object and checks
+// every constraint of the tool's JSON Schema as it goes, with the Set
+// functions, one for each kind and constraint.
 //
 // A Decoder accepts exactly the JSON grammar of RFC 8259. It differs from
 // encoding/json on purpose in a few places, each stricter or friendlier to a

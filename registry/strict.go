@@ -20,9 +20,10 @@ import (
 // the decoder runs. Nothing changes for a registry that is not strict.
 
 // WithStrict returns a copy of r that, when strict is true, offers the
-// strict variant of each tool's schema (Specs returns the table's
-// StrictSpecs, each with Strict set; a tool without StrictParameters, such
-// as a mounted one, keeps its spec) and reads a null argument as the field
+// strict variant of each tool's schema (Specs returns each tool's spec
+// with its StrictParameters and Strict set, or the table's StrictSpecs
+// when it came with them; a tool without StrictParameters, such as a
+// mounted one, keeps its spec) and reads a null argument as the field
 // left out exactly where the strict schema allows null. Arguments are
 // otherwise decoded as strictly as ever: a null where the strict schema
 // does not allow one (a required field, an array element, an unknown key)

@@ -4,10 +4,11 @@
 // supported platform, checks the convention on every *_tool.go file,
 // derives each tool's JSON Schema from its Go args type and doc comments,
 // audits the capabilities each tool's code reaches, and writes
-// zz_registry_gen.go: the table of tools, a strict decoder for each tool's
-// arguments, and the OpenAI tools spec, plain and in the strict variant for
-// strict function calling. Nothing is scanned or reflected at
-// run time.
+// zz_registry_gen.go: the table of tools, with each tool's JSON Schema,
+// plain and in the strict variant for strict function calling (the
+// registry makes the OpenAI tools spec from them), and a strict decoder
+// for each tool's arguments, a jsonarg.Reader a field. Nothing is scanned
+// or reflected at run time.
 //
 // The convention (one exported type per <id>_tool.go file with
 // Definition() tool.Definition and Execute(ctx, Args) (R, error)) is
@@ -72,8 +73,9 @@ const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-pla
 
 toolgen type-checks a toolreg tool package for every supported platform,
 checks each *_tool.go file against the convention, audits what each tool's
-code can do, and writes the static registry: the tool table, a strict
-argument decoder per tool and the OpenAI tools spec.
+code can do, and writes the static registry: the tool table, with each
+tool's JSON Schema (plain and strict), and a strict argument decoder per
+tool.
 
 Run it through go generate from the package that holds the registry:
 	//go:generate go run github.com/toolreg/toolreg/cmd/toolgen
