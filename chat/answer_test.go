@@ -223,3 +223,34 @@ func TestFirstTokenLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleStreamRetried retries a stream that went silent before any text:
+// the second attempt's answer is the turn's.
+func TestIdleStreamRetried(t *testing.T) {
+	stall := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}
+	f := newFake(t, stall, answer("hi"))
+	s := &sleeps{}
+	c := f.client(s)
+	c.StreamIdleTimeout = 20 * time.Millisecond
+	c.Retry = RetryPolicy{MaxRetries: 1, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+	var ev events
+	resp, err := c.Complete(context.Background(), Request{}, ev.sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Message.Content != "hi" || len(f.requests()) != 2 {
+		t.Errorf("content %q after %d requests, want %q after 2", resp.Message.Content, len(f.requests()), "hi")
+	}
+	want := []Event{
+		{Type: EventRetry, Attempt: 1, Duration: s.all()[0], Error: "no data from the server for 20ms"},
+		{Type: EventText, Text: "hi"},
+	}
+	if diff := cmp.Diff(want, ev.all()); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
