@@ -119,6 +119,8 @@ step "generate time, binary size, process start-up"
 "$here/gentime.sh" "$out" >/dev/null
 step "compile time and peak memory of the registry and tool packages"
 "$here/compiletime.sh" "$out" >/dev/null
+step "the edit-generate-build loop"
+"$here/editloop.sh" "$out" >/dev/null
 
 step "figures.md"
 {
@@ -141,5 +143,9 @@ step "figures.md"
 	echo "## Compile time"
 	echo
 	cat "$out/compiletime.md"
+	echo
+	echo "## The edit-generate-build loop"
+	echo
+	cat "$out/editloop.md"
 } >"$out/figures.md"
 step "done: $out/figures.md"
