@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestGoexit checks that a tool calling runtime.Goexit is a failure, not an
@@ -368,6 +370,48 @@ func TestDerivedContexts(t *testing.T) {
 	select {
 	case <-ran:
 		t.Error("a stopped AfterFunc ran")
+	default:
+	}
+}
+
+// TestAfterFuncStop checks the stop functions of the AfterFunc method of a
+// tool's context (what context.AfterFunc and derived contexts use), for
+// the first function registered and later ones: stopping one reports true
+// once and keeps it from running; one not stopped runs when the call is
+// over, and stopping it then reports false.
+func TestAfterFuncStop(t *testing.T) {
+	ran := make(chan string, 3)
+	stops := make(chan func() bool, 1)
+	var got []bool
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "after", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			a, ok := ctx.(interface{ AfterFunc(func()) func() bool })
+			if !ok {
+				return "", fmt.Errorf("the tool's context %T has no AfterFunc method", ctx)
+			}
+			first := a.AfterFunc(func() { ran <- "first" })
+			second := a.AfterFunc(func() { ran <- "second" })
+			third := a.AfterFunc(func() { ran <- "third" })
+			got = append(got, first(), first(), second())
+			stops <- third
+			return "ok", nil
+		}},
+	}))
+	if res := reg.Call(context.Background(), "after", "{}"); res.Text != "ok" {
+		t.Fatalf("after: %q", res.Text)
+	}
+	if diff := cmp.Diff([]bool{true, false, true}, got); diff != "" {
+		t.Errorf("stop of the first (twice) and the second AfterFunc (-want +got):\n%s", diff)
+	}
+	if name := <-ran; name != "third" { // the test's timeout bounds this
+		t.Errorf("%s ran when the call was over, want third", name)
+	}
+	if third := <-stops; third() {
+		t.Error("stopping an AfterFunc that ran reported true")
+	}
+	select {
+	case name := <-ran:
+		t.Errorf("%s ran too", name)
 	default:
 	}
 }
