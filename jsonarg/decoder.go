@@ -270,15 +270,28 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 
 // Float reads a number that fits in a float of the given bits (32 or 64).
 func (d *Decoder) Float(bits int) (float64, error) {
+	_, f, err := d.float(bits)
+	return f, err
+}
+
+// float reads a number as Float does, and returns it both as read (the
+// nearest float64, which bounds are compared with, as JSON Schema
+// validators do) and rounded to a float of the given bits (what is
+// stored).
+func (d *Decoder) float(bits int) (exact, rounded float64, err error) {
 	lit, _, err := d.number("number")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	f, err := strconv.ParseFloat(string(lit), bits)
+	rounded, err = strconv.ParseFloat(string(lit), bits)
 	if err != nil {
-		return 0, d.errorf("number %s is out of range", clip.String(string(lit), maxShown))
+		return 0, 0, d.errorf("number %s is out of range", clip.String(string(lit), maxShown))
 	}
-	return f, nil
+	exact = rounded
+	if bits != 64 {
+		exact, _ = strconv.ParseFloat(string(lit), 64) // in range: it is in the narrower one
+	}
+	return exact, rounded, nil
 }
 
 func (d *Decoder) rangeError(lit []byte, lo, hi string) error {

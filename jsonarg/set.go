@@ -180,28 +180,32 @@ func SetUintOneOf[T Unsigned](d *Decoder, p *T, bits int, values ...uint64) erro
 }
 
 // SetFloat reads a number that fits in a float of bits bits (32 or 64)
-// and lies from lo to hi.
+// and lies from lo to hi. The bounds are checked on the number as sent
+// (its nearest float64), before it is rounded to the field's width: a
+// float32 field with a minimum of 0.5 refuses 0.49999999999999994, which
+// rounds to 0.5.
 func SetFloat[T Floating](d *Decoder, p *T, bits int, lo, hi float64) error {
-	x, err := d.Float(bits)
+	x, rounded, err := d.float(bits)
 	if err != nil {
 		return err
 	}
-	*p = T(x)
+	*p = T(rounded)
 	if x >= lo && x <= hi {
 		return nil
 	}
 	return rangeError("number", !math.IsInf(lo, -1), !math.IsInf(hi, 1),
-		formatFloat(lo), formatFloat(hi), strconv.FormatFloat(x, 'g', -1, bits))
+		formatFloat(lo), formatFloat(hi), formatFloat(x))
 }
 
 // SetFloatOneOf reads a number that fits in a float of bits bits and is
-// one of values.
+// one of values, compared as sent, before it is rounded to the field's
+// width.
 func SetFloatOneOf[T Floating](d *Decoder, p *T, bits int, values ...float64) error {
-	x, err := d.Float(bits)
+	x, rounded, err := d.float(bits)
 	if err != nil {
 		return err
 	}
-	*p = T(x)
+	*p = T(rounded)
 	for _, v := range values {
 		if x == v {
 			return nil

@@ -242,6 +242,17 @@ func TestSetFloat(t *testing.T) {
 		{`1e38`, ok("1e+38")},
 		{`1e39`, fails("number 1e39 is out of range")},
 	}, func(d *Decoder, p *float32) error { return SetFloat(d, p, 32, 0, math.Inf(1)) })
+	// A float32 field: the bounds and values are compared with the number
+	// as sent, not as rounded to 32 bits.
+	runSet(t, []setCase{
+		{`0.49999999999999994`, fails("expected number of at least 0.5, got 0.49999999999999994")},
+		{`0.5`, ok("0.5")},
+		{`0.50000001`, ok("0.5")},
+	}, func(d *Decoder, p *float32) error { return SetFloat(d, p, 32, 0.5, math.Inf(1)) })
+	runSet(t, []setCase{
+		{`0.1`, ok("0.1")},
+		{`0.10000000149011612`, fails("expected one of 0.1, got 0.10000000149011612")},
+	}, func(d *Decoder, p *float32) error { return SetFloatOneOf(d, p, 32, 0.1) })
 	runSet(t, []setCase{
 		{`1.5`, ok("1.5")},
 		{`1.25`, fails("expected one of 1.5, 1e+06, got 1.25")},
