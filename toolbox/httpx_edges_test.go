@@ -3,7 +3,6 @@ package toolbox
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,15 +46,7 @@ func TestHTTPXDoBodyLimit(t *testing.T) {
 // TestHTTPXDoRedirectLimit follows a chain of 9 redirects and stops at the
 // 10th, as net/http's default does.
 func TestHTTPXDoRedirectLimit(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
-		if err != nil || n == 0 {
-			w.Write([]byte("end"))
-			return
-		}
-		http.Redirect(w, r, "/r/"+strconv.Itoa(n-1), http.StatusFound)
-	}))
-	t.Cleanup(srv.Close)
+	srv := redirectChain(t)
 	type answer struct {
 		Status int
 		Body   string

@@ -53,15 +53,7 @@ func TestPingLatencyExact(t *testing.T) {
 // TestPingRedirectLimit follows chains of 9, 10 and 11 redirects: the
 // limit of 10 is followed, one more is refused with the address it led to.
 func TestPingRedirectLimit(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
-		if err != nil || n == 0 {
-			w.Write([]byte("end"))
-			return
-		}
-		http.Redirect(w, r, "/r/"+strconv.Itoa(n-1), http.StatusFound)
-	}))
-	t.Cleanup(srv.Close)
+	srv := redirectChain(t)
 	for _, n := range []int{9, 10} {
 		var p PingURL
 		got, err := p.Execute(pingLoopback(), PingURLArgs{URL: srv.URL + "/r/" + strconv.Itoa(n)})
@@ -74,4 +66,20 @@ func TestPingRedirectLimit(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "stopped after 10 redirects, the last to "+srv.URL+"/r/0") {
 		t.Errorf("11 redirects: %v", err)
 	}
+}
+
+// redirectChain serves /r/N, which redirects to /r/N-1, down to /r/0,
+// which answers "end": a chain of N redirects, on loopback.
+func redirectChain(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/r/"))
+		if err != nil || n == 0 {
+			w.Write([]byte("end"))
+			return
+		}
+		http.Redirect(w, r, "/r/"+strconv.Itoa(n-1), http.StatusFound)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }
