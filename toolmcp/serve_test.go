@@ -254,9 +254,16 @@ func TestServeSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := listTools(t, inMemory(t, srv))
+	cs := inMemory(t, srv)
+	got := listTools(t, cs)
 	if _, ok := got["echo"]; !ok || len(got) != 2 {
 		t.Errorf("listed %v, want echo and fail", got)
+	}
+	// A tool of the table that was not selected cannot be called either:
+	// calls find their tool in the selection, not in the table.
+	_, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "count", Arguments: map[string]any{}})
+	if err == nil || !strings.Contains(err.Error(), `unknown tool "count"`) {
+		t.Errorf("CallTool(count), not selected = %v, want the unknown tool protocol error", err)
 	}
 }
 
