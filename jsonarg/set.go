@@ -2,6 +2,7 @@ package jsonarg
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -111,11 +112,6 @@ func SetBoolOneOf[T ~bool](d *Decoder, p *T, values ...bool) error {
 		return err
 	}
 	*p = T(x)
-	for _, v := range values {
-		if x == v {
-			return nil
-		}
-	}
 	return oneOf(values, strconv.FormatBool, x)
 }
 
@@ -140,11 +136,6 @@ func SetIntOneOf[T Signed](d *Decoder, p *T, bits int, values ...int64) error {
 		return err
 	}
 	*p = T(x)
-	for _, v := range values {
-		if x == v {
-			return nil
-		}
-	}
 	return oneOf(values, func(v int64) string { return strconv.FormatInt(v, 10) }, x)
 }
 
@@ -171,11 +162,6 @@ func SetUintOneOf[T Unsigned](d *Decoder, p *T, bits int, values ...uint64) erro
 		return err
 	}
 	*p = T(x)
-	for _, v := range values {
-		if x == v {
-			return nil
-		}
-	}
 	return oneOf(values, func(v uint64) string { return strconv.FormatUint(v, 10) }, x)
 }
 
@@ -206,11 +192,6 @@ func SetFloatOneOf[T Floating](d *Decoder, p *T, bits int, values ...float64) er
 		return err
 	}
 	*p = T(rounded)
-	for _, v := range values {
-		if x == v {
-			return nil
-		}
-	}
 	return oneOf(values, formatFloat, x)
 }
 
@@ -229,8 +210,12 @@ func rangeError(what string, hasLo, hasHi bool, lo, hi, got string) error {
 	}
 }
 
-// oneOf says that got is none of values.
-func oneOf[V any](values []V, format func(V) string, got V) error {
+// oneOf returns nil when got is one of values, and otherwise an error
+// that lists them.
+func oneOf[V comparable](values []V, format func(V) string, got V) error {
+	if slices.Contains(values, got) {
+		return nil
+	}
 	s := make([]string, len(values))
 	for i, v := range values {
 		s[i] = format(v)
