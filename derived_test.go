@@ -1,10 +1,13 @@
 package toolreg
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	"github.com/toolreg/toolreg/internal/schemacase"
 	"github.com/toolreg/toolreg/internal/testbox"
+	"github.com/toolreg/toolreg/internal/testbox/tools"
 	"github.com/toolreg/toolreg/registry"
 )
 
@@ -25,7 +28,7 @@ func TestDecoderAgreesWithSchemaAtItsLimits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				bad, accepted, refused := schemacase.Compare(cases, e.Check)
+				bad, accepted, refused := schemacase.Compare(cases, e.CheckArgs)
 				for _, m := range bad {
 					t.Error(m)
 				}
@@ -34,5 +37,31 @@ func TestDecoderAgreesWithSchemaAtItsLimits(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCheckRunsNoTool checks that checking a generated tool's arguments
+// decodes them and stops there: fail, which fails whenever it runs, passes
+// the check, through its entry and through the registry, strict or not,
+// while its Invoke, given any other context, runs it and fails.
+func TestCheckRunsNoTool(t *testing.T) {
+	r := testbox.Toolbox()
+	e, ok := r.Lookup("fail")
+	if !ok || !e.InvokeChecks || e.Check != nil {
+		t.Fatalf("fail's entry: found %v, InvokeChecks %v, Check set %v; want a generated entry whose Invoke checks", ok, e.InvokeChecks, e.Check != nil)
+	}
+	if err := e.CheckArgs([]byte(`{}`)); err != nil {
+		t.Errorf("CheckArgs ran fail: %v", err)
+	}
+	for _, reg := range []*registry.Registry{r, r.WithStrict(true)} {
+		if err := reg.Check("fail", `{}`); err != nil {
+			t.Errorf("Check (strict %v) ran fail: %v", reg.Strict(), err)
+		}
+	}
+	if _, err := e.Invoke(context.Background(), []byte(`{}`)); !errors.Is(err, tools.ErrFail) {
+		t.Errorf("Invoke of fail = %v, want it run and failed", err)
+	}
+	if err := e.CheckArgs([]byte(`{"x":1}`)); !errors.Is(err, registry.ErrArguments) {
+		t.Errorf("CheckArgs of an unknown field = %v, want bad arguments", err)
 	}
 }

@@ -126,7 +126,7 @@ func FuzzCall(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name string, args []byte) {
 		for _, e := range all.Tools() {
-			if err := e.Check(args); err != nil {
+			if err := e.CheckArgs(args); err != nil {
 				checkArgumentError(t, e.Name, args, err)
 			}
 		}
@@ -156,7 +156,7 @@ func FuzzCall(f *testing.F) {
 				}
 				continue
 			}
-			checkErr := e.Check(effective)
+			checkErr := e.CheckArgs(effective)
 			switch {
 			case checkErr != nil && !errors.Is(res.Err, registry.ErrArguments):
 				// Only arguments that repairArgs makes acceptable may be
@@ -277,7 +277,7 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		doc, parseErr := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 		for i, e := range entries {
-			checkErr := e.Check(args)
+			checkErr := e.CheckArgs(args)
 			if checkErr != nil {
 				checkArgumentError(t, e.Name, args, checkErr)
 			}

@@ -101,7 +101,7 @@ func TestArgumentErrorsNameTheField(t *testing.T) {
 		`{"text":"a`:              `invalid JSON at offset 10: unterminated string`,
 	}
 	for in, want := range tests {
-		err := e.Check([]byte(in))
+		err := e.CheckArgs([]byte(in))
 		if err == nil {
 			t.Errorf("%s: accepted, want %q", in, want)
 			continue

@@ -91,7 +91,7 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				e.Check(args)
+				e.CheckArgs(args)
 			}
 		})
 	}

@@ -57,22 +57,22 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:            genCheckCalculator,
 	Description:      "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
 	File:             "toolbox/calculator_tool.go",
 	ID:               "calculator",
 	Invoke:           genInvokeCalculator,
+	InvokeChecks:     true,
 	Name:             "calculator",
 	Parameters:       `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2). From 1 to 1000 characters."}},"required":["expression"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.ReadFiles,
-	Check:            genCheckDiskUsage,
 	Description:      "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
 	File:             "toolbox/disk_usage_tool.go",
 	ID:               "disk_usage",
 	Invoke:           genInvokeDiskUsage,
+	InvokeChecks:     true,
 	Name:             "disk_usage",
 	Output:           `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`,
@@ -81,11 +81,11 @@ var genEntries = [...]registry.Entry{{
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.ReadFiles | tool.Env,
-	Check:            genCheckNow,
 	Description:      "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
 	File:             "toolbox/now_tool.go",
 	ID:               "now",
 	Invoke:           genInvokeNow,
+	InvokeChecks:     true,
 	Name:             "now",
 	Parameters:       `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`,
 	Reaches:          tool.ReadFiles | tool.Env,
@@ -93,11 +93,11 @@ var genEntries = [...]registry.Entry{{
 	Timeout:          5 * time.Second,
 }, {
 	Capabilities:     tool.Network,
-	Check:            genCheckPingURL,
 	Description:      "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
 	File:             "toolbox/ping_url_tool.go",
 	ID:               "ping_url",
 	Invoke:           genInvokePingURL,
+	InvokeChecks:     true,
 	Name:             "ping_url",
 	Output:           `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`,
@@ -106,11 +106,11 @@ var genEntries = [...]registry.Entry{{
 	Timeout:          10 * time.Second,
 }, {
 	Capabilities:     tool.Network | tool.Env,
-	Check:            genCheckWeather,
 	Description:      "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
 	Invoke:           genInvokeWeather,
+	InvokeChecks:     true,
 	Name:             "weather",
 	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
@@ -118,22 +118,22 @@ var genEntries = [...]registry.Entry{{
 	Timeout:          20 * time.Second,
 }, {
 	Capabilities:     tool.Network | tool.Env,
-	Check:            genCheckWebSearch,
 	Description:      "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
 	File:             "toolbox/web_search_tool.go",
 	ID:               "web_search",
 	Invoke:           genInvokeWebSearch,
+	InvokeChecks:     true,
 	Name:             "web_search",
 	Parameters:       `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
 	StrictParameters: `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics. From 1 to 400 characters."},"max_results":{"type":["integer","null"],"description":"Number of results to return, 1 to 10; 5 when left out. Default when null: 5.","minimum":1,"maximum":10}},"required":["query","max_results"],"additionalProperties":false}`,
 	Timeout:          20 * time.Second,
 }, {
-	Check:            genCheckWordCount,
 	Description:      "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
 	File:             "toolbox/word_count_tool.go",
 	ID:               "word_count",
 	Invoke:           genInvokeWordCount,
+	InvokeChecks:     true,
 	Name:             "word_count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`,
@@ -175,162 +175,106 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
 
-// genInvokeCalculator decodes and checks the arguments and runs calculator; genCheckCalculator decodes and checks them.
+// genInvokeCalculator decodes and checks the arguments of calculator, each field once, and unless only a check is asked for, runs it.
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.CalculatorArgs
-	if err := genDecodeCalculator(data, &args); err != nil {
+	var v toolbox.CalculatorArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsCalculator_0, []jsonarg.Reader{
+		jsonarg.String(&v.Expression, 1, 1000),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolCalculator.Execute(ctx, args)
-}
-func genCheckCalculator(data []byte) error {
-	return registry.ArgumentError(genDecodeCalculator(data, new(toolbox.CalculatorArgs)))
-}
-
-// genDecodeCalculator reads the arguments of calculator: the fields of its schema, each once and checked.
-func genDecodeCalculator(data []byte, v *toolbox.CalculatorArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCalculator_0, []jsonarg.Reader{
-		jsonarg.String(&v.Expression, 1, 1000),
-	})
+	return genToolCalculator.Execute(ctx, v)
 }
 
 var genFieldsCalculator_0 = jsonarg.Fields{Names: []string{"expression"}, Required: []int{0}}
 
-// genInvokeDiskUsage decodes and checks the arguments and runs disk_usage; genCheckDiskUsage decodes and checks them.
+// genInvokeDiskUsage decodes and checks the arguments of disk_usage, each field once, and unless only a check is asked for, runs it.
 func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.DiskUsageArgs
-	if err := genDecodeDiskUsage(data, &args); err != nil {
+	var v toolbox.DiskUsageArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsDiskUsage_0, []jsonarg.Reader{
+		jsonarg.String(&v.MountPoint, -1, 4096),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolDiskUsage.Execute(ctx, args))
-}
-func genCheckDiskUsage(data []byte) error {
-	return registry.ArgumentError(genDecodeDiskUsage(data, new(toolbox.DiskUsageArgs)))
-}
-
-// genDecodeDiskUsage reads the arguments of disk_usage: the fields of its schema, each once and checked.
-func genDecodeDiskUsage(data []byte, v *toolbox.DiskUsageArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsDiskUsage_0, []jsonarg.Reader{
-		jsonarg.String(&v.MountPoint, -1, 4096),
-	})
+	return registry.Encode(genToolDiskUsage.Execute(ctx, v))
 }
 
 var genFieldsDiskUsage_0 = jsonarg.Fields{Names: []string{"mount_point"}}
 
-// genInvokeNow decodes and checks the arguments and runs now; genCheckNow decodes and checks them.
+// genInvokeNow decodes and checks the arguments of now, each field once, and unless only a check is asked for, runs it.
 func genInvokeNow(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.NowArgs
-	if err := genDecodeNow(data, &args); err != nil {
+	var v toolbox.NowArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsNow_0, []jsonarg.Reader{
+		jsonarg.String(&v.Timezone, -1, 64),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolNow.Execute(ctx, args)
-}
-func genCheckNow(data []byte) error {
-	return registry.ArgumentError(genDecodeNow(data, new(toolbox.NowArgs)))
-}
-
-// genDecodeNow reads the arguments of now: the fields of its schema, each once and checked.
-func genDecodeNow(data []byte, v *toolbox.NowArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsNow_0, []jsonarg.Reader{
-		jsonarg.String(&v.Timezone, -1, 64),
-	})
+	return genToolNow.Execute(ctx, v)
 }
 
 var genFieldsNow_0 = jsonarg.Fields{Names: []string{"timezone"}}
 
-// genInvokePingURL decodes and checks the arguments and runs ping_url; genCheckPingURL decodes and checks them.
+// genInvokePingURL decodes and checks the arguments of ping_url, each field once, and unless only a check is asked for, runs it.
 func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.PingURLArgs
-	if err := genDecodePingURL(data, &args); err != nil {
+	var v toolbox.PingURLArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsPingURL_0, []jsonarg.Reader{
+		jsonarg.String(&v.URL, 1, 2048),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolPingURL.Execute(ctx, args))
-}
-func genCheckPingURL(data []byte) error {
-	return registry.ArgumentError(genDecodePingURL(data, new(toolbox.PingURLArgs)))
-}
-
-// genDecodePingURL reads the arguments of ping_url: the fields of its schema, each once and checked.
-func genDecodePingURL(data []byte, v *toolbox.PingURLArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsPingURL_0, []jsonarg.Reader{
-		jsonarg.String(&v.URL, 1, 2048),
-	})
+	return registry.Encode(genToolPingURL.Execute(ctx, v))
 }
 
 var genFieldsPingURL_0 = jsonarg.Fields{Names: []string{"url"}, Required: []int{0}}
 
-// genInvokeWeather decodes and checks the arguments and runs weather; genCheckWeather decodes and checks them.
+// genInvokeWeather decodes and checks the arguments of weather, each field once, and unless only a check is asked for, runs it.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.WeatherArgs
-	if err := genDecodeWeather(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return genToolWeather.Execute(ctx, args)
-}
-func genCheckWeather(data []byte) error {
-	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
-}
-
-// genDecodeWeather reads the arguments of weather: the fields of its schema, each once and checked.
-func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
+	var v toolbox.WeatherArgs
 	d := jsonarg.NewDecoder(data)
 	v.Days = 3
 	v.Units = "celsius"
-	return d.Args(&genFieldsWeather_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsWeather_0, []jsonarg.Reader{
 		jsonarg.String(&v.City, 1, 200),
 		jsonarg.Int(&v.Days, 1, 16),
 		jsonarg.StringOneOf(&v.Units),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolWeather.Execute(ctx, v)
 }
 
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}
 
-// genInvokeWebSearch decodes and checks the arguments and runs web_search; genCheckWebSearch decodes and checks them.
+// genInvokeWebSearch decodes and checks the arguments of web_search, each field once, and unless only a check is asked for, runs it.
 func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.WebSearchArgs
-	if err := genDecodeWebSearch(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return genToolWebSearch.Execute(ctx, args)
-}
-func genCheckWebSearch(data []byte) error {
-	return registry.ArgumentError(genDecodeWebSearch(data, new(toolbox.WebSearchArgs)))
-}
-
-// genDecodeWebSearch reads the arguments of web_search: the fields of its schema, each once and checked.
-func genDecodeWebSearch(data []byte, v *toolbox.WebSearchArgs) error {
+	var v toolbox.WebSearchArgs
 	d := jsonarg.NewDecoder(data)
 	v.MaxResults = 5
-	return d.Args(&genFieldsWebSearch_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsWebSearch_0, []jsonarg.Reader{
 		jsonarg.String(&v.Query, 1, 400),
 		jsonarg.Int(&v.MaxResults, 1, 10),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolWebSearch.Execute(ctx, v)
 }
 
 var genFieldsWebSearch_0 = jsonarg.Fields{Names: []string{"query", "max_results"}, Required: []int{0}}
 
-// genInvokeWordCount decodes and checks the arguments and runs word_count; genCheckWordCount decodes and checks them.
+// genInvokeWordCount decodes and checks the arguments of word_count, each field once, and unless only a check is asked for, runs it.
 func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.WordCountArgs
-	if err := genDecodeWordCount(data, &args); err != nil {
+	var v toolbox.WordCountArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsWordCount_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, -1, -1),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolWordCount.Execute(ctx, args))
-}
-func genCheckWordCount(data []byte) error {
-	return registry.ArgumentError(genDecodeWordCount(data, new(toolbox.WordCountArgs)))
-}
-
-// genDecodeWordCount reads the arguments of word_count: the fields of its schema, each once and checked.
-func genDecodeWordCount(data []byte, v *toolbox.WordCountArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWordCount_0, []jsonarg.Reader{
-		jsonarg.String(&v.Text, -1, -1),
-	})
+	return registry.Encode(genToolWordCount.Execute(ctx, v))
 }
 
 var genFieldsWordCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}

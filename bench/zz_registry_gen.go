@@ -38,11 +38,11 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:            genCheckWeather,
 	Description:      "Get the weather forecast for a city.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
 	Invoke:           genInvokeWeather,
+	InvokeChecks:     true,
 	Name:             "weather",
 	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
@@ -83,26 +83,18 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genInvokeWeather decodes and checks the arguments and runs weather; genCheckWeather decodes and checks them.
+// genInvokeWeather decodes and checks the arguments of weather, each field once, and unless only a check is asked for, runs it.
 func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.WeatherArgs
-	if err := genDecodeWeather(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return genToolWeather.Execute(ctx, args)
-}
-func genCheckWeather(data []byte) error {
-	return registry.ArgumentError(genDecodeWeather(data, new(toolbox.WeatherArgs)))
-}
-
-// genDecodeWeather reads the arguments of weather: the fields of its schema, each once and checked.
-func genDecodeWeather(data []byte, v *toolbox.WeatherArgs) error {
+	var v toolbox.WeatherArgs
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsWeather_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsWeather_0, []jsonarg.Reader{
 		jsonarg.String(&v.City, -1, -1),
 		jsonarg.Int(&v.Days, 1, 16),
 		jsonarg.StringOneOf(&v.Units),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolWeather.Execute(ctx, v)
 }
 
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}

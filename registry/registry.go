@@ -71,9 +71,17 @@ type Entry struct {
 	Invoke func(ctx context.Context, args []byte) (string, error)
 	// Check decodes and validates the arguments without running the tool,
 	// returning the error Invoke would return for them, or nil. It may be
-	// nil for a mounted tool, whose server checks its arguments; then its
-	// arguments are never repaired.
+	// nil when InvokeChecks is set, or for a mounted tool, whose server
+	// checks its arguments; then its arguments are never repaired.
 	Check func(args []byte) error
+	// InvokeChecks says that Invoke, given a context for which CheckOnly
+	// reports true, decodes and validates the arguments and returns
+	// without running the tool: Invoke then stands in for a nil Check.
+	// toolgen's Invoke functions do so, which spares the registry a
+	// second generated function per tool. Set it only for an Invoke that
+	// does: one that ignores CheckOnly would run the tool where only a
+	// check was asked for, such as in process before a sandboxed call.
+	InvokeChecks bool
 	// Shape tells the argument repair which properties take arrays or
 	// objects, so that one a model sent as a JSON string can be mended.
 	// toolgen writes it for tools with such properties; nil repairs only
@@ -84,6 +92,38 @@ type Entry struct {
 
 // Caps returns what e declares and what it was found to reach.
 func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
+
+// Checkable reports whether e's arguments can be checked without running
+// the tool: it has a Check function, or its Invoke checks (InvokeChecks).
+func (e *Entry) Checkable() bool { return e.Check != nil || e.InvokeChecks }
+
+// CheckArgs decodes and validates args without running the tool and
+// returns the error Invoke would return for them, or nil; nil too when e is
+// not Checkable, as a mounted tool whose server checks its arguments.
+func (e *Entry) CheckArgs(args []byte) error {
+	switch {
+	case e.Check != nil:
+		return e.Check(args)
+	case e.InvokeChecks:
+		_, err := e.Invoke(checkOnly{context.Background()}, args)
+		return err
+	}
+	return nil
+}
+
+// checkOnly is the context CheckArgs gives Invoke: CheckOnly knows it by
+// its type, so a context derived from it is not one.
+type checkOnly struct{ context.Context }
+
+// CheckOnly reports whether ctx asks Invoke to check the arguments and
+// return without running the tool: whether it is the context that
+// [Entry.CheckArgs] passes to an Invoke that checks (InvokeChecks). Only
+// that context itself is: one derived from it, with a value or a deadline
+// added, is not, so a tool never mistakes a call for a check.
+func CheckOnly(ctx context.Context) bool {
+	_, ok := ctx.(checkOnly)
+	return ok
+}
 
 // Table is what toolgen generates: the entries sorted by name and a lookup
 // from name to index. A hand-made table may also bring the OpenAI tools
@@ -210,7 +250,8 @@ func ValidName(s string) bool {
 
 // New returns a registry of every tool in t, after checking the table: each
 // entry has a valid name and ID, a description, a positive timeout,
-// parameters that are a JSON object, Invoke and Check; names are unique;
+// parameters that are a JSON object, Invoke, and Check or InvokeChecks;
+// names are unique;
 // the specs match the entries; Index finds every entry. A generated table
 // always passes.
 func New(t *Table) (*Registry, error) {
@@ -292,7 +333,8 @@ func New(t *Table) (*Registry, error) {
 	}, nil
 }
 
-// checkEntry says what is wrong with e, or nil; local entries need Check.
+// checkEntry says what is wrong with e, or nil; local entries must be
+// Checkable.
 // With schema, it reads e.Parameters to check that they are a JSON object
 // of type "object".
 func checkEntry(e *Entry, local, schema bool) error {
@@ -321,8 +363,8 @@ func checkEntry(e *Entry, local, schema bool) error {
 	if e.Invoke == nil {
 		problems = append(problems, "no Invoke function")
 	}
-	if local && e.Check == nil {
-		problems = append(problems, "no Check function")
+	if local && !e.Checkable() {
+		problems = append(problems, "no Check function, and Invoke does not check (InvokeChecks)")
 	}
 	if len(problems) == 0 {
 		return nil
@@ -726,7 +768,7 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 		}
 	}
 	res := r.invoke(ctx, start, e, args)
-	if res.Err != nil && e.Check != nil && repairable(res.Err) {
+	if res.Err != nil && e.Checkable() && repairable(res.Err) {
 		res = r.retryRepaired(ctx, i, e, args, res)
 	}
 	return res
@@ -743,7 +785,7 @@ func repairable(err error) bool {
 // retryRepaired answers a call whose arguments were refused: when they show
 // a mistake that repairArgs mends (an array or object sent as a JSON
 // string, the whole arguments sent as a string) and the mended arguments
-// pass Check, the tool runs once with them and the repair is logged;
+// pass the check, the tool runs once with them and the repair is logged;
 // otherwise the first answer stands. The tool never ran for the first
 // answer: decoding failed before it.
 func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args string, first Result) Result {
@@ -751,7 +793,7 @@ func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args stri
 	if !ok || len(fixed) > r.limits.MaxArgs {
 		return first
 	}
-	if err := e.Check(fixed); err != nil {
+	if err := e.CheckArgs(fixed); err != nil {
 		r.logger.DebugContext(ctx, "tool arguments not repaired", "tool", e.Name, "repairs", notes, "error", err)
 		return first
 	}

@@ -40,7 +40,7 @@ func (r *Registry) Strict() bool { return r.strict }
 // Check decodes and checks args for the named tool without running it, as
 // Call would (a strict registry reads nulls as WithStrict says), and
 // returns the error Call would answer for them, or nil. A mounted tool
-// without a Check function is not checked.
+// that is not Checkable is not checked.
 func (r *Registry) Check(name, args string) error {
 	if Blank(args) {
 		args = "{}"
@@ -50,13 +50,13 @@ func (r *Registry) Check(name, args string) error {
 		return &Error{Tool: name, Kind: KindUnknownTool, Err: fmt.Errorf("available tools: %v", r.Names())}
 	}
 	e := &r.set.entries[i]
-	if e.Check == nil {
+	if !e.Checkable() {
 		return nil
 	}
 	if r.strict {
 		args = r.set.dropNulls(i, args)
 	}
-	if err := e.Check([]byte(args)); err != nil {
+	if err := e.CheckArgs([]byte(args)); err != nil {
 		return asError(e.Name, err)
 	}
 	return nil

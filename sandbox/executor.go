@@ -67,10 +67,8 @@ type executor struct {
 
 // Execute implements registry.Executor.
 func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
-	if e.Check != nil {
-		if err := e.Check(args); err != nil {
-			return "", err
-		}
+	if err := e.CheckArgs(args); err != nil {
+		return "", err
 	}
 	if !x.mode.Isolated(e) {
 		return e.Invoke(ctx, args)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,5 +93,45 @@ func TestExecutorCapable(t *testing.T) {
 	none := probeRegistry(t, tool.Unsafe, "echo").WithExecutor(p.Executor(IsolateNone))
 	if res := none.Call(context.Background(), "echo", `{}`); res.Text != "in process" {
 		t.Errorf("under -isolate none: %q, want in process", res.Text)
+	}
+}
+
+// TestExecutorChecksWithoutRunning checks a tool whose Invoke checks its
+// arguments (InvokeChecks), as generated tools do: the executor's check in
+// process must stop at the check, so an isolated tool runs in its worker
+// only, and bad arguments never reach one.
+func TestExecutorChecksWithoutRunning(t *testing.T) {
+	var inProcess atomic.Int32
+	tab := &registry.Table{Index: func(name string) int {
+		if name == "echo" {
+			return 0
+		}
+		return -1
+	}}
+	tab.Entries = []registry.Entry{{
+		ID: "echo", Name: "echo", Description: "probe echo", Timeout: time.Minute,
+		Parameters: `{"type":"object"}`, Capabilities: tool.Unsafe, Reaches: tool.Unsafe,
+		InvokeChecks: true,
+		Invoke: func(ctx context.Context, args []byte) (string, error) {
+			if strings.Contains(string(args), "refuse") {
+				return "", registry.ArgumentError(errors.New("refused by Invoke's check"))
+			}
+			if registry.CheckOnly(ctx) {
+				return "", nil
+			}
+			inProcess.Add(1)
+			return "in process", nil
+		},
+	}}
+	r := registry.MustNew(tab).WithExecutor(newPool(t, newDirs(t), nil).Executor(IsolateAll))
+	if res := r.Call(context.Background(), "echo", `{"a":1}`); res.Err != nil || res.Text != `{"a":1}` {
+		t.Errorf("isolated call = %q (%v), want the worker's echo", res.Text, res.Err)
+	}
+	res := r.Call(context.Background(), "echo", `{"refuse":1}`)
+	if want := "Error: echo: bad arguments: refused by Invoke's check"; !errors.Is(res.Err, registry.ErrArguments) || !strings.HasPrefix(res.Text, want) {
+		t.Errorf("isolated call of bad arguments = %q (%v), want %q", res.Text, res.Err, want)
+	}
+	if n := inProcess.Load(); n != 0 {
+		t.Errorf("the tool ran in process %d times, want 0", n)
 	}
 }

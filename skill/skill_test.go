@@ -170,7 +170,7 @@ func TestTool(t *testing.T) {
 			if !errors.Is(res.Err, registry.ErrArguments) || !strings.Contains(res.Text, tc.want) {
 				t.Errorf("use_skill %s = %q, %v; want an argument error containing %q", tc.args, res.Text, res.Err, tc.want)
 			}
-			if err := e.Check([]byte(tc.args)); err == nil {
+			if err := e.CheckArgs([]byte(tc.args)); err == nil {
 				t.Errorf("Check(%s) = nil, want the error Invoke gives", tc.args)
 			}
 			continue

@@ -23,7 +23,7 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genIndex, genHash, genSlots, genSkills) is "gen", a role
-// (Tool, Invoke, Check, Decode, Fields, Pattern) and a tool type's name,
+// (Tool, Invoke, Fields, Pattern) and a tool type's name,
 // and for Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
 // two tools' names collide, whatever the tools are called.
@@ -87,7 +87,6 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 	for _, t := range tp.Tools {
 		f.Line()
 		emitInvoke(f, t)
-		emitDecode(f, t)
 	}
 	emitSkills(f, tp.Skills)
 
@@ -154,39 +153,32 @@ func resultCode(t *toolInfo) jen.Code {
 	return typeCode(t.Result)
 }
 
+// emitInvoke writes a tool's Invoke function and the values its decoding
+// reads. The walk of each object and array, and the reading and checking
+// of each value, are jsonarg's; Invoke holds what is particular to the
+// args struct: where each field goes, and its constraints, as arguments of
+// one call a field. Given the context of a check (registry.CheckOnly), it
+// returns after decoding, so that one function a tool does both, which
+// keeps a registry of many tools quick to compile.
 func emitInvoke(f *jen.File, t *toolInfo) {
-	decode := jen.Id("genDecode" + t.TypeName)
-	f.Commentf("genInvoke%s decodes and checks the arguments and runs %s; genCheck%s decodes and checks them.", t.TypeName, t.Name, t.TypeName)
+	dc := &decoder{name: t.TypeName}
+	f.Commentf("genInvoke%s decodes and checks the arguments of %s, each field once, and unless only a check is asked for, runs it.", t.TypeName, t.Name)
 	f.Func().Id("genInvoke"+t.TypeName).Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte(),
 	).Params(jen.String(), jen.Error()).BlockFunc(func(g *jen.Group) {
-		g.Var().Id("args").Add(typeCode(t.Args))
-		g.If(jen.Err().Op(":=").Add(decode).Call(jen.Id("data"), jen.Op("&").Id("args")), jen.Err().Op("!=").Nil()).Block(
+		g.Var().Id("v").Add(typeCode(t.Args))
+		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
+		g.If(
+			jen.Err().Op(":=").Add(dc.object(g, t.Args, place{expr: "v"}, "Args")),
+			jen.Err().Op("!=").Nil().Op("||").Qual(registryPath, "CheckOnly").Call(jen.Id("ctx")),
+		).Block(
 			jen.Return(jen.Lit(""), jen.Qual(registryPath, "ArgumentError").Call(jen.Err())),
 		)
-		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("args"))
+		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("v"))
 		if t.Result != nil {
 			run = jen.Qual(registryPath, "Encode").Call(run)
 		}
 		g.Return(run)
-	})
-	f.Func().Id("genCheck" + t.TypeName).Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(jen.Qual(registryPath, "ArgumentError").Call(decode.Clone().Call(jen.Id("data"), jen.New(typeCode(t.Args))))),
-	)
-}
-
-// emitDecode writes the decoder of a tool's args struct. The walk of each
-// object and array, and the reading and checking of each value, are
-// jsonarg's; the decoder holds what is particular to the struct: where
-// each field goes, and its constraints, as arguments of one call a field.
-func emitDecode(f *jen.File, t *toolInfo) {
-	dc := &decoder{name: t.TypeName}
-	f.Commentf("genDecode%s reads the arguments of %s: the fields of its schema, each once and checked.", t.TypeName, t.Name)
-	f.Func().Id("genDecode"+t.TypeName).Params(
-		jen.Id("data").Index().Byte(), jen.Id("v").Op("*").Add(typeCode(t.Args)),
-	).Error().BlockFunc(func(g *jen.Group) {
-		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
-		dc.object(g, t.Args, place{expr: "v", ptr: true}, "Args")
 	})
 	for i, fs := range dc.fields {
 		names := make([]jen.Code, len(fs.t.Fields))
@@ -273,7 +265,7 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 		g.Add(p.lhs()).Op("=").New(typeCode(t.Elem))
 		dc.read(g, t.Elem, place{expr: p.sel(true), ptr: true}, c)
 	case kStruct:
-		dc.object(g, t, p, "Object")
+		g.Return(dc.object(g, t, p, "Object"))
 	case kSlice:
 		dc.depth++
 		i := fmt.Sprintf("i%d", dc.depth)
@@ -322,12 +314,12 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 	panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
 }
 
-// object writes statements that read the struct t into p with the jsonarg
-// method method (Args for the arguments, Object inside them), the last of
-// them returning the error: a call with the struct's Fields and a Reader
-// for each field, in order. Defaults are stored first: a field the
-// arguments give overwrites its default.
-func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) {
+// object writes into g the statements that store the defaults of the
+// struct t into p, and returns the call that reads it with the jsonarg
+// method method (Args for the arguments, Object inside them): a call with
+// the struct's Fields and a Reader for each field, in order, whose value
+// is the error. A field the arguments give overwrites its default.
+func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) jen.Code {
 	for _, f := range t.Fields {
 		if f.C.Default != "" {
 			g.Id(p.expr + "." + f.GoName).Op("=").Op(f.C.Default)
@@ -344,7 +336,7 @@ func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) {
 			}
 		})
 	}
-	g.Return(jen.Id("d").Dot(method).Call(jen.Op("&").Id(fields), readers))
+	return jen.Id("d").Dot(method).Call(jen.Op("&").Id(fields), readers)
 }
 
 // fieldSet is what the jsonarg.Fields of a struct holds beside its names:

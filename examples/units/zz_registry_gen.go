@@ -42,11 +42,11 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:            genCheckConvert,
 	Description:      "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
 	File:             "tools/convert_tool.go",
 	ID:               "convert",
 	Invoke:           genInvokeConvert,
+	InvokeChecks:     true,
 	Name:             "convert",
 	Output:           `{"type":"object","properties":{"meters":{"type":"number","description":"Meters is the value in meters, the unit everything goes through."},"values":{"type":"array","description":"Values maps each unit asked for to the value in that unit, in the order asked.","items":{"type":"object","properties":{"unit":{"type":"string","description":"Unit is the unit's symbol."},"value":{"type":"number","description":"Value is the value in that unit."}},"required":["unit","value"],"additionalProperties":false}}},"required":["meters","values"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`,
@@ -54,11 +54,11 @@ var genEntries = [...]registry.Entry{{
 	StrictParameters: `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`,
 	Timeout:          2 * time.Second,
 }, {
-	Check:            genCheckShout,
 	Description:      "Repeat a text in capitals. Use it when the user asks to shout.",
 	File:             "tools/shout_tool.go",
 	ID:               "shout",
 	Invoke:           genInvokeShout,
+	InvokeChecks:     true,
 	Name:             "shout",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`,
@@ -99,50 +99,34 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [4]uint16{2, 0, 0, 1}
 
-// genInvokeConvert decodes and checks the arguments and runs convert; genCheckConvert decodes and checks them.
+// genInvokeConvert decodes and checks the arguments of convert, each field once, and unless only a check is asked for, runs it.
 func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
-	var args tools.ConvertArgs
-	if err := genDecodeConvert(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return registry.Encode(genToolConvert.Execute(ctx, args))
-}
-func genCheckConvert(data []byte) error {
-	return registry.ArgumentError(genDecodeConvert(data, new(tools.ConvertArgs)))
-}
-
-// genDecodeConvert reads the arguments of convert: the fields of its schema, each once and checked.
-func genDecodeConvert(data []byte, v *tools.ConvertArgs) error {
+	var v tools.ConvertArgs
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsConvert_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsConvert_0, []jsonarg.Reader{
 		jsonarg.Float(&v.Value, math.Inf(-1), math.Inf(1)),
 		jsonarg.StringOneOf(&v.From),
 		jsonarg.Strings(&v.To, -1, 7),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return registry.Encode(genToolConvert.Execute(ctx, v))
 }
 
 var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}, OneOf: [][]string{1: {"mm", "cm", "m", "km", "in", "ft", "mi"}}}
 
-// genInvokeShout decodes and checks the arguments and runs shout; genCheckShout decodes and checks them.
+// genInvokeShout decodes and checks the arguments of shout, each field once, and unless only a check is asked for, runs it.
 func genInvokeShout(ctx context.Context, data []byte) (string, error) {
-	var args tools.ShoutArgs
-	if err := genDecodeShout(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return genToolShout.Execute(ctx, args)
-}
-func genCheckShout(data []byte) error {
-	return registry.ArgumentError(genDecodeShout(data, new(tools.ShoutArgs)))
-}
-
-// genDecodeShout reads the arguments of shout: the fields of its schema, each once and checked.
-func genDecodeShout(data []byte, v *tools.ShoutArgs) error {
+	var v tools.ShoutArgs
 	d := jsonarg.NewDecoder(data)
 	v.Marks = 1
-	return d.Args(&genFieldsShout_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsShout_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, 1, -1),
 		jsonarg.Int(&v.Marks, 1, 5),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolShout.Execute(ctx, v)
 }
 
 var genFieldsShout_0 = jsonarg.Fields{Names: []string{"text", "marks"}, Required: []int{0}}

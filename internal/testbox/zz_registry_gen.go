@@ -47,42 +47,42 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:            genCheckCount,
 	Description:      "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
 	File:             "internal/testbox/tools/count_tool.go",
 	ID:               "count",
 	Invoke:           genInvokeCount,
+	InvokeChecks:     true,
 	Name:             "count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words is the number of space-separated words."},"characters":{"type":"integer","description":"Characters is the number of Unicode code points."}},"required":["words","characters"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Check:            genCheckEcho,
 	Description:      "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
 	File:             "internal/testbox/tools/echo_tool.go",
 	ID:               "echo",
 	Invoke:           genInvokeEcho,
+	InvokeChecks:     true,
 	Name:             "echo",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer.","minLength":1}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer. At least 1 character."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Check:            genCheckFail,
 	Description:      "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
 	File:             "internal/testbox/tools/fail_tool.go",
 	ID:               "fail",
 	Invoke:           genInvokeFail,
+	InvokeChecks:     true,
 	Name:             "fail",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Check:            genCheckTag,
 	Description:      "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
 	File:             "internal/testbox/tools/tag_tool.go",
 	ID:               "tag",
 	Invoke:           genInvokeTag,
+	InvokeChecks:     true,
 	Name:             "tag",
 	Parameters:       `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":"object","properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":"array","description":"Labels to add to it.","items":{"type":"string"}}},"required":["name"],"additionalProperties":false}},"required":["tags"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "tags", Shape: registry.Shape{Array: true}}, {Name: "target", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Array: true}}}}}}},
@@ -124,86 +124,51 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [8]uint16{0, 3, 0, 0, 1, 0, 2, 4}
 
-// genInvokeCount decodes and checks the arguments and runs count; genCheckCount decodes and checks them.
+// genInvokeCount decodes and checks the arguments of count, each field once, and unless only a check is asked for, runs it.
 func genInvokeCount(ctx context.Context, data []byte) (string, error) {
-	var args tools.CountArgs
-	if err := genDecodeCount(data, &args); err != nil {
+	var v tools.CountArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsCount_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, -1, -1),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolCount.Execute(ctx, args))
-}
-func genCheckCount(data []byte) error {
-	return registry.ArgumentError(genDecodeCount(data, new(tools.CountArgs)))
-}
-
-// genDecodeCount reads the arguments of count: the fields of its schema, each once and checked.
-func genDecodeCount(data []byte, v *tools.CountArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsCount_0, []jsonarg.Reader{
-		jsonarg.String(&v.Text, -1, -1),
-	})
+	return registry.Encode(genToolCount.Execute(ctx, v))
 }
 
 var genFieldsCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeEcho decodes and checks the arguments and runs echo; genCheckEcho decodes and checks them.
+// genInvokeEcho decodes and checks the arguments of echo, each field once, and unless only a check is asked for, runs it.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
-	var args tools.EchoArgs
-	if err := genDecodeEcho(data, &args); err != nil {
+	var v tools.EchoArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsEcho_0, []jsonarg.Reader{
+		jsonarg.String(&v.Text, 1, -1),
+	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolEcho.Execute(ctx, args)
-}
-func genCheckEcho(data []byte) error {
-	return registry.ArgumentError(genDecodeEcho(data, new(tools.EchoArgs)))
-}
-
-// genDecodeEcho reads the arguments of echo: the fields of its schema, each once and checked.
-func genDecodeEcho(data []byte, v *tools.EchoArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsEcho_0, []jsonarg.Reader{
-		jsonarg.String(&v.Text, 1, -1),
-	})
+	return genToolEcho.Execute(ctx, v)
 }
 
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeFail decodes and checks the arguments and runs fail; genCheckFail decodes and checks them.
+// genInvokeFail decodes and checks the arguments of fail, each field once, and unless only a check is asked for, runs it.
 func genInvokeFail(ctx context.Context, data []byte) (string, error) {
-	var args tools.FailArgs
-	if err := genDecodeFail(data, &args); err != nil {
+	var v tools.FailArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsFail_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolFail.Execute(ctx, args)
-}
-func genCheckFail(data []byte) error {
-	return registry.ArgumentError(genDecodeFail(data, new(tools.FailArgs)))
-}
-
-// genDecodeFail reads the arguments of fail: the fields of its schema, each once and checked.
-func genDecodeFail(data []byte, v *tools.FailArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsFail_0, nil)
+	return genToolFail.Execute(ctx, v)
 }
 
 var genFieldsFail_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeTag decodes and checks the arguments and runs tag; genCheckTag decodes and checks them.
+// genInvokeTag decodes and checks the arguments of tag, each field once, and unless only a check is asked for, runs it.
 func genInvokeTag(ctx context.Context, data []byte) (string, error) {
-	var args tools.TagArgs
-	if err := genDecodeTag(data, &args); err != nil {
-		return "", registry.ArgumentError(err)
-	}
-	return genToolTag.Execute(ctx, args)
-}
-func genCheckTag(data []byte) error {
-	return registry.ArgumentError(genDecodeTag(data, new(tools.TagArgs)))
-}
-
-// genDecodeTag reads the arguments of tag: the fields of its schema, each once and checked.
-func genDecodeTag(data []byte, v *tools.TagArgs) error {
+	var v tools.TagArgs
 	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsTag_0, []jsonarg.Reader{
+	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
 		jsonarg.Strings(&v.Tags, 1, -1),
 		jsonarg.Func(func() error {
 			v.Target = new(tools.Target)
@@ -212,7 +177,10 @@ func genDecodeTag(data []byte, v *tools.TagArgs) error {
 				jsonarg.Strings(&v.Target.Labels, -1, -1),
 			})
 		}),
-	})
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolTag.Execute(ctx, v)
 }
 
 var genFieldsTag_0 = jsonarg.Fields{Names: []string{"tags", "target"}, Required: []int{0}}

@@ -39,11 +39,11 @@ var (
 
 var genEntries = [...]registry.Entry{{
 	Capabilities:     tool.Unsafe,
-	Check:            genCheckPID,
 	Description:      "The process id of the agent. Use it when a test needs this case of the checks.",
 	File:             "cgo/toolbox/pid_tool.go",
 	ID:               "pid",
 	Invoke:           genInvokePID,
+	InvokeChecks:     true,
 	Name:             "pid",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	Reaches:          tool.Unsafe,
@@ -85,22 +85,14 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genInvokePID decodes and checks the arguments and runs pid; genCheckPID decodes and checks them.
+// genInvokePID decodes and checks the arguments of pid, each field once, and unless only a check is asked for, runs it.
 func genInvokePID(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.PIDArgs
-	if err := genDecodePID(data, &args); err != nil {
+	var v toolbox.PIDArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsPID_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolPID.Execute(ctx, args)
-}
-func genCheckPID(data []byte) error {
-	return registry.ArgumentError(genDecodePID(data, new(toolbox.PIDArgs)))
-}
-
-// genDecodePID reads the arguments of pid: the fields of its schema, each once and checked.
-func genDecodePID(data []byte, v *toolbox.PIDArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsPID_0, nil)
+	return genToolPID.Execute(ctx, v)
 }
 
 var genFieldsPID_0 = jsonarg.Fields{Names: []string{}}

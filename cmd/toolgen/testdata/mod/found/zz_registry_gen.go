@@ -62,91 +62,91 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Check:            genCheckAnyRes,
 	Description:      "Case anyres. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/anyres_tool.go",
 	ID:               "anyres",
 	Invoke:           genInvokeAnyRes,
+	InvokeChecks:     true,
 	Name:             "anyres",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckBytes,
 	Description:      "Case bytes. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/bytes_tool.go",
 	ID:               "bytes",
 	Invoke:           genInvokeBytes,
+	InvokeChecks:     true,
 	Name:             "bytes",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckEntries,
 	Description:      "Case entries. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/entries_tool.go",
 	ID:               "entries",
 	Invoke:           genInvokeEntries,
+	InvokeChecks:     true,
 	Name:             "entries",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckInts,
 	Description:      "Case ints. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/ints_tool.go",
 	ID:               "ints",
 	Invoke:           genInvokeInts,
+	InvokeChecks:     true,
 	Name:             "ints",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckInvokeEntries,
 	Description:      "Case invokeentries. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/invokeentries_tool.go",
 	ID:               "invokeentries",
 	Invoke:           genInvokeInvokeEntries,
+	InvokeChecks:     true,
 	Name:             "invokeentries",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckKeys,
 	Description:      "Case keys. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/keys_tool.go",
 	ID:               "keys",
 	Invoke:           genInvokeKeys,
+	InvokeChecks:     true,
 	Name:             "keys",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckObj,
 	Description:      "Case obj. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/obj_tool.go",
 	ID:               "obj",
 	Invoke:           genInvokeObj,
+	InvokeChecks:     true,
 	Name:             "obj",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckStrs,
 	Description:      "Case strs. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/strs_tool.go",
 	ID:               "strs",
 	Invoke:           genInvokeStrs,
+	InvokeChecks:     true,
 	Name:             "strs",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Check:            genCheckUUID,
 	Description:      "Case uuid. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/uuid_tool.go",
 	ID:               "uuid",
 	Invoke:           genInvokeUUID,
+	InvokeChecks:     true,
 	Name:             "uuid",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
@@ -187,182 +187,110 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 4, 5, 8, 0, 3, 0, 0, 0, 0, 0, 6, 0}
 
-// genInvokeAnyRes decodes and checks the arguments and runs anyres; genCheckAnyRes decodes and checks them.
+// genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.AnyResArgs
-	if err := genDecodeAnyRes(data, &args); err != nil {
+	var v toolbox.AnyResArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsAnyRes_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolAnyRes.Execute(ctx, args))
-}
-func genCheckAnyRes(data []byte) error {
-	return registry.ArgumentError(genDecodeAnyRes(data, new(toolbox.AnyResArgs)))
-}
-
-// genDecodeAnyRes reads the arguments of anyres: the fields of its schema, each once and checked.
-func genDecodeAnyRes(data []byte, v *toolbox.AnyResArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsAnyRes_0, nil)
+	return registry.Encode(genToolAnyRes.Execute(ctx, v))
 }
 
 var genFieldsAnyRes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeBytes decodes and checks the arguments and runs bytes; genCheckBytes decodes and checks them.
+// genInvokeBytes decodes and checks the arguments of bytes, each field once, and unless only a check is asked for, runs it.
 func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.BytesArgs
-	if err := genDecodeBytes(data, &args); err != nil {
+	var v toolbox.BytesArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsBytes_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolBytes.Execute(ctx, args))
-}
-func genCheckBytes(data []byte) error {
-	return registry.ArgumentError(genDecodeBytes(data, new(toolbox.BytesArgs)))
-}
-
-// genDecodeBytes reads the arguments of bytes: the fields of its schema, each once and checked.
-func genDecodeBytes(data []byte, v *toolbox.BytesArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsBytes_0, nil)
+	return registry.Encode(genToolBytes.Execute(ctx, v))
 }
 
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeEntries decodes and checks the arguments and runs entries; genCheckEntries decodes and checks them.
+// genInvokeEntries decodes and checks the arguments of entries, each field once, and unless only a check is asked for, runs it.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.EntriesArgs
-	if err := genDecodeEntries(data, &args); err != nil {
+	var v toolbox.EntriesArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsEntries_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolEntries.Execute(ctx, args)
-}
-func genCheckEntries(data []byte) error {
-	return registry.ArgumentError(genDecodeEntries(data, new(toolbox.EntriesArgs)))
-}
-
-// genDecodeEntries reads the arguments of entries: the fields of its schema, each once and checked.
-func genDecodeEntries(data []byte, v *toolbox.EntriesArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsEntries_0, nil)
+	return genToolEntries.Execute(ctx, v)
 }
 
 var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInts decodes and checks the arguments and runs ints; genCheckInts decodes and checks them.
+// genInvokeInts decodes and checks the arguments of ints, each field once, and unless only a check is asked for, runs it.
 func genInvokeInts(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.IntsArgs
-	if err := genDecodeInts(data, &args); err != nil {
+	var v toolbox.IntsArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsInts_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolInts.Execute(ctx, args))
-}
-func genCheckInts(data []byte) error {
-	return registry.ArgumentError(genDecodeInts(data, new(toolbox.IntsArgs)))
-}
-
-// genDecodeInts reads the arguments of ints: the fields of its schema, each once and checked.
-func genDecodeInts(data []byte, v *toolbox.IntsArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsInts_0, nil)
+	return registry.Encode(genToolInts.Execute(ctx, v))
 }
 
 var genFieldsInts_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInvokeEntries decodes and checks the arguments and runs invokeentries; genCheckInvokeEntries decodes and checks them.
+// genInvokeInvokeEntries decodes and checks the arguments of invokeentries, each field once, and unless only a check is asked for, runs it.
 func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.InvokeEntriesArgs
-	if err := genDecodeInvokeEntries(data, &args); err != nil {
+	var v toolbox.InvokeEntriesArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsInvokeEntries_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolInvokeEntries.Execute(ctx, args)
-}
-func genCheckInvokeEntries(data []byte) error {
-	return registry.ArgumentError(genDecodeInvokeEntries(data, new(toolbox.InvokeEntriesArgs)))
-}
-
-// genDecodeInvokeEntries reads the arguments of invokeentries: the fields of its schema, each once and checked.
-func genDecodeInvokeEntries(data []byte, v *toolbox.InvokeEntriesArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsInvokeEntries_0, nil)
+	return genToolInvokeEntries.Execute(ctx, v)
 }
 
 var genFieldsInvokeEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeKeys decodes and checks the arguments and runs keys; genCheckKeys decodes and checks them.
+// genInvokeKeys decodes and checks the arguments of keys, each field once, and unless only a check is asked for, runs it.
 func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.KeysArgs
-	if err := genDecodeKeys(data, &args); err != nil {
+	var v toolbox.KeysArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsKeys_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolKeys.Execute(ctx, args))
-}
-func genCheckKeys(data []byte) error {
-	return registry.ArgumentError(genDecodeKeys(data, new(toolbox.KeysArgs)))
-}
-
-// genDecodeKeys reads the arguments of keys: the fields of its schema, each once and checked.
-func genDecodeKeys(data []byte, v *toolbox.KeysArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsKeys_0, nil)
+	return registry.Encode(genToolKeys.Execute(ctx, v))
 }
 
 var genFieldsKeys_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeObj decodes and checks the arguments and runs obj; genCheckObj decodes and checks them.
+// genInvokeObj decodes and checks the arguments of obj, each field once, and unless only a check is asked for, runs it.
 func genInvokeObj(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.ObjArgs
-	if err := genDecodeObj(data, &args); err != nil {
+	var v toolbox.ObjArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsObj_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolObj.Execute(ctx, args))
-}
-func genCheckObj(data []byte) error {
-	return registry.ArgumentError(genDecodeObj(data, new(toolbox.ObjArgs)))
-}
-
-// genDecodeObj reads the arguments of obj: the fields of its schema, each once and checked.
-func genDecodeObj(data []byte, v *toolbox.ObjArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsObj_0, nil)
+	return registry.Encode(genToolObj.Execute(ctx, v))
 }
 
 var genFieldsObj_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeStrs decodes and checks the arguments and runs strs; genCheckStrs decodes and checks them.
+// genInvokeStrs decodes and checks the arguments of strs, each field once, and unless only a check is asked for, runs it.
 func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.StrsArgs
-	if err := genDecodeStrs(data, &args); err != nil {
+	var v toolbox.StrsArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsStrs_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolStrs.Execute(ctx, args))
-}
-func genCheckStrs(data []byte) error {
-	return registry.ArgumentError(genDecodeStrs(data, new(toolbox.StrsArgs)))
-}
-
-// genDecodeStrs reads the arguments of strs: the fields of its schema, each once and checked.
-func genDecodeStrs(data []byte, v *toolbox.StrsArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsStrs_0, nil)
+	return registry.Encode(genToolStrs.Execute(ctx, v))
 }
 
 var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeUUID decodes and checks the arguments and runs uuid; genCheckUUID decodes and checks them.
+// genInvokeUUID decodes and checks the arguments of uuid, each field once, and unless only a check is asked for, runs it.
 func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
-	var args toolbox.UUIDArgs
-	if err := genDecodeUUID(data, &args); err != nil {
+	var v toolbox.UUIDArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsUUID_0, nil); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
-	return genToolUUID.Execute(ctx, args)
-}
-func genCheckUUID(data []byte) error {
-	return registry.ArgumentError(genDecodeUUID(data, new(toolbox.UUIDArgs)))
-}
-
-// genDecodeUUID reads the arguments of uuid: the fields of its schema, each once and checked.
-func genDecodeUUID(data []byte, v *toolbox.UUIDArgs) error {
-	d := jsonarg.NewDecoder(data)
-	return d.Args(&genFieldsUUID_0, nil)
+	return genToolUUID.Execute(ctx, v)
 }
 
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}
