@@ -5,7 +5,7 @@
 #   docker build -t toolreg-mcp .
 #   docker run --rm -p 8080:8080 -e TOOLREG_MCP_TOKEN="$(openssl rand -hex 32)" toolreg-mcp
 #
-# deploy/ holds the Kubernetes manifests; cmd/agent/deploy_test.go checks
+# deploy/ holds the Kubernetes manifests; agentcli/deploy_test.go checks
 # this file's ENTRYPOINT, EXPOSE and USER against the agent's flags.
 
 FROM golang:1.26 AS build

@@ -11,27 +11,18 @@
 //
 // The model is any OpenAI-compatible endpoint, configured by LLM_BASE_URL,
 // LLM_API_KEY and LLM_MODEL; see the README for the flags and providers.
+// The agent is package agentcli; this is its main with this repository's
+// toolbox.
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agentcli"
+	"github.com/toolreg/toolreg/toolbox"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == workerArg {
-		os.Exit(runWorker(os.Args[2:], os.Stderr))
-	}
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, os.Interrupt)
-	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, interrupts: interrupts}
-	if cmd, _ := c.splitCommand(os.Args[1:]); cmd == "mcp" {
-		// A server drains its calls on SIGTERM, as on Ctrl-C.
-		terminate := make(chan os.Signal, 1)
-		signal.Notify(terminate, syscall.SIGTERM)
-		c.terminate = terminate
-	}
-	os.Exit(c.run(context.Background(), os.Args[1:]))
+	os.Exit(agentcli.Main(agentcli.Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolbox.EnvVars()}))
 }

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -40,7 +40,7 @@ func runAgent(t *testing.T, r *retries, stdin io.Reader, env map[string]string, 
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	env["XDG_STATE_HOME"] = t.TempDir()
-	c := &cli{stdin: stdin, stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }, retry: r.policy()}
+	c := &cli{tools: testTools, stdin: stdin, stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }, retry: r.policy()}
 	code := c.run(context.Background(), args)
 	r.count(stderr.String())
 	return code, stdout.String(), stderr.String()

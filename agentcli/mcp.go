@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -68,7 +67,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
-	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: toolreg.Skills(), Telemetry: tel})
+	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: c.tools.skills(), Telemetry: tel})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1

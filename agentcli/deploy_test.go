@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bufio"
@@ -97,7 +97,7 @@ type (
 )
 
 // repoRoot is the module root, two levels above this package.
-var repoRoot = filepath.Join("..", "..")
+var repoRoot = ".."
 
 // manifests decodes every YAML document of deploy/*.yaml, by kind.
 func manifests(t *testing.T) map[string][]k8sObject {
@@ -153,7 +153,7 @@ func mcpArgs(t *testing.T, what string, argv []string) string {
 		t.Fatalf("%s runs %q, want the binary then mcp", what, argv)
 	}
 	var stderr bytes.Buffer
-	c := &cli{stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
+	c := &cli{tools: testTools, stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
 	if cmd, _ := c.splitCommand(argv[1:]); cmd != "mcp" {
 		t.Fatalf("%s: the agent reads the command %q, want mcp", what, cmd)
 	}

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/skill"
 )
@@ -16,9 +15,9 @@ import (
 // compiledIn returns the compiled-in tools: those of the toolbox and, when
 // there are skills, the built-in use_skill tool that loads one. The
 // workers serve the same set.
-func compiledIn() (*registry.Registry, error) {
-	reg := toolreg.Toolbox()
-	skills := toolreg.Skills()
+func compiledIn(t Tools) (*registry.Registry, error) {
+	reg := t.Toolbox()
+	skills := t.skills()
 	if skills.Len() == 0 {
 		return reg, nil
 	}
@@ -53,7 +52,7 @@ func (c *cli) runSkills(_ context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent skills: unexpected arguments %q: want at most one skill NAME\n", pos[1:])
 		return 2
 	}
-	set := toolreg.Skills()
+	set := c.tools.skills()
 	list := set.List()
 	if len(pos) == 1 {
 		k, ok := set.Get(pos[0])

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func TestMCPSkills(t *testing.T) {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &cli{stdin: inR, stdout: outW, stderr: io.Discard, getenv: func(string) string { return "" }}
+	c := &cli{tools: testTools, stdin: inR, stdout: outW, stderr: io.Discard, getenv: func(string) string { return "" }}
 	exit := make(chan int, 1)
 	go func() {
 		code := c.run(context.Background(), []string{"mcp", "-isolate", "none"})
@@ -93,7 +93,7 @@ func TestSkillsCompiledIn(t *testing.T) {
 	if err != nil {
 		t.Skipf("no go command: %v", err)
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -67,7 +67,7 @@ func TestREPL(t *testing.T) {
 	stdinR, stdinW := io.Pipe()
 	interrupts := make(chan os.Signal, 1)
 	var stdout, stderr bytes.Buffer
-	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
+	c := &cli{tools: testTools, stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
 	conv := &chat.Conversation{Client: &chat.Client{BaseURL: ts.URL, Model: "m", NoStream: true}}
 	s := &session{conv: conv, out: &output{stdout: &stdout, stderr: &stderr}, tools: []string{"calculator", "now"}}
 
@@ -120,7 +120,7 @@ func TestREPLInterruptAtPromptExits(t *testing.T) {
 	interrupts := make(chan os.Signal, 1)
 	interrupts <- os.Interrupt
 	var stdout, stderr bytes.Buffer
-	c := &cli{stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
+	c := &cli{tools: testTools, stdin: stdinR, stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }, interrupts: interrupts}
 	conv := &chat.Conversation{Client: &chat.Client{BaseURL: "http://127.0.0.1:1", Model: "m"}}
 	s := &session{conv: conv, out: &output{stdout: &stdout, stderr: &stderr}}
 	if code := c.repl(context.Background(), s, c.pipeLines()); code != 0 {
@@ -134,7 +134,7 @@ func TestAskUser(t *testing.T) {
 	lines <- "no"
 	lines <- " YES "
 	var stderr bytes.Buffer
-	c := &cli{stderr: &stderr}
+	c := &cli{tools: testTools, stderr: &stderr}
 	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr})
 	e := registry.Entry{Name: "rm", Capabilities: tool.WriteFiles}
 	var got []bool

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"context"
@@ -18,15 +18,8 @@ import (
 // anything else.
 const workerArg = "__toolreg_worker"
 
-// toolEnv are the variables the compiled-in tools are configured with:
-// workers whose tools declare tool.Env get them, and no others.
-var toolEnv = []string{
-	"SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "BRAVE_SEARCH_URL", "TAVILY_URL",
-	"OPEN_METEO_GEOCODING_URL", "OPEN_METEO_FORECAST_URL",
-}
-
 // runWorker serves the compiled-in tools as a sandboxed worker.
-func runWorker(args []string, stderr io.Writer) int {
+func runWorker(args []string, stderr io.Writer, t Tools) int {
 	// The operator's egress allow list reaches the worker in its
 	// environment (see isolate); tools find it in their context.
 	policy, err := egress.Parse(os.Getenv(egress.EnvAllow))
@@ -35,7 +28,7 @@ func runWorker(args []string, stderr io.Writer) int {
 		return 1
 	}
 	ctx := egress.WithPolicy(context.Background(), policy)
-	reg, err := compiledIn()
+	reg, err := compiledIn(t)
 	if err != nil {
 		fmt.Fprintf(stderr, "agent worker: %v\n", err)
 		return 1
@@ -65,7 +58,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Arg:     workerArg,
 		WorkDir: s.workDir,
-		Env:     toolEnv,
+		Env:     s.tools.Env,
 		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
 		Pass:    []string{egress.EnvAllow},
 		Require: s.require,

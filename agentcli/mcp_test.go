@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func TestMCPTerminateDrains(t *testing.T) {
 
 	terminate := make(chan os.Signal, 1)
 	var stderr lockedBuffer
-	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }, terminate: terminate}
+	c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }, terminate: terminate}
 	exit := make(chan int, 1)
 	go func() {
 		exit <- c.run(context.Background(), []string{"mcp", "-http", "127.0.0.1:0", "-tools", "ping_url", "-net-allow", "127.0.0.1"})
@@ -116,7 +116,7 @@ func TestMCPHTTPNeedsToken(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr lockedBuffer
 			env := map[string]string{envMCPToken: tt.token}
-			c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(k string) string { return env[k] }}
+			c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(k string) string { return env[k] }}
 			code := c.run(context.Background(), []string{"mcp", "-http", tt.addr})
 			if code != 2 || !strings.Contains(stderr.String(), "is not a loopback address") || !strings.Contains(stderr.String(), "TOOLREG_MCP_TOKEN") {
 				t.Errorf("exit %d, stderr %q; want 2 and a message naming TOOLREG_MCP_TOKEN", code, stderr.String())
@@ -163,7 +163,7 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestCallStdinCap(t *testing.T) {
 	in := &endless{}
 	var stderr lockedBuffer
-	c := &cli{stdin: in, stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
+	c := &cli{tools: testTools, stdin: in, stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
 	if code := c.run(context.Background(), []string{"call", "word_count", "-"}); code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -181,7 +181,7 @@ func TestMCPStdioRefusesConsoleExporter(t *testing.T) {
 	for _, v := range []string{"OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER"} {
 		var stdout, stderr bytes.Buffer
 		env := map[string]string{v: "console"}
-		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }}
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }}
 		if code := c.run(context.Background(), []string{"mcp", "-tools", "calculator"}); code != 2 {
 			t.Errorf("%s=console: exit %d, want 2; stderr %s", v, code, stderr.String())
 		}

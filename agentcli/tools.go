@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -283,7 +283,7 @@ func firstLine(s string) string {
 // missing explains why reg has no tool name: a compiled-in tool that the
 // selection leaves out, or no such tool.
 func (s *selection) missing(reg *registry.Registry, name string) string {
-	local, err := compiledIn()
+	local, err := compiledIn(s.tools)
 	if err != nil {
 		return err.Error()
 	}

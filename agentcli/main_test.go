@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"bytes"
@@ -17,6 +17,9 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/toolbox"
 )
 
 var update = flag.Bool("update", false, "rewrite the expectations in testdata/script")
@@ -25,17 +28,20 @@ var update = flag.Bool("update", false, "rewrite the expectations in testdata/sc
 // drive it through a pseudo-terminal.
 const agentMainEnv = "TOOLREG_TEST_AGENT_MAIN"
 
+// testTools are the tools the agent is tested with: this repository's,
+// as cmd/agent gives them.
+var testTools = Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolbox.EnvVars()}
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
-		os.Exit(runWorker(os.Args[2:], os.Stderr))
+		os.Exit(runWorker(os.Args[2:], os.Stderr, testTools))
 	}
 	if os.Getenv(agentMainEnv) == "1" {
-		main()
-		return
+		os.Exit(Main(testTools))
 	}
 	testscript.Main(m, map[string]func(){
 		"agent": func() {
-			c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+			c := &cli{tools: testTools, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
 			os.Exit(c.run(context.Background(), os.Args[1:]))
 		},
 	})

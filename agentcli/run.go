@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"cmp"
@@ -27,6 +27,8 @@ type env func(string) string
 
 // cli is the process's view of the world, replaced in tests.
 type cli struct {
+	// tools are the compiled-in tools the agent offers.
+	tools          Tools
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         env
@@ -96,6 +98,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 // selection holds the -tools and -disable flags, which default to the
 // TOOLREG_TOOLS and TOOLREG_DISABLE environment variables.
 type selection struct {
+	// tools are the compiled-in tools, before the selection.
+	tools            Tools
 	keep, drop, deny string
 	// netAllow is the egress allow list (-net-allow, TOOLREG_NET_ALLOW).
 	netAllow string
@@ -206,7 +210,7 @@ func splitList(s string) []string {
 // with a message on warn. close ends the mounted servers' sessions.
 func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Logger) (reg *registry.Registry, close func(), err error) {
 	close = func() {}
-	local, err := compiledIn()
+	local, err := compiledIn(s.tools)
 	if err != nil {
 		return nil, close, err
 	}

@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"errors"
@@ -81,6 +81,7 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	fs.BoolVar(&o.strictOn, "strict", false, "send the strict tool schemas (strict function calling) even if the provider's preset does not; in agent tools -json and agent call, the strict table and decoding")
 	fs.BoolVar(&o.strictOff, "no-strict", false, "send the plain tool schemas even to a provider whose preset uses strict function calling")
 	o.sel.register(fs, c.getenv)
+	o.sel.tools = c.tools
 	o.sel.registerMounts(fs)
 	fs.BoolVar(&o.yes, "yes", false, "let tools that run programs or write files run without asking")
 	fs.BoolVar(&o.raw, "raw", false, "print answers as the model wrote them, without rendering Markdown on a terminal")

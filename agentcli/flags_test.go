@@ -1,4 +1,4 @@
-package main
+package agentcli
 
 import (
 	"flag"
@@ -13,7 +13,7 @@ import (
 // TestFlagGroups: every flag of every command is in exactly one group of
 // -h, or among the command's own flags, so none is missing from the help.
 func TestFlagGroups(t *testing.T) {
-	c := &cli{getenv: func(string) string { return "" }}
+	c := &cli{tools: testTools, getenv: func(string) string { return "" }}
 	for _, cmd := range append([]string{""}, commands...) {
 		fs, _ := c.newFlags(cmd)
 		var shown []string
@@ -55,7 +55,7 @@ func TestParseArgsAnywhere(t *testing.T) {
 }
 
 func TestSplitCommand(t *testing.T) {
-	c := &cli{getenv: func(string) string { return "" }}
+	c := &cli{tools: testTools, getenv: func(string) string { return "" }}
 	for _, tc := range []struct {
 		args []string
 		cmd  string

@@ -1,0 +1,67 @@
+// Package agentcli is the agent command as a library: the chat and tool
+// loop, agent tools, call, skills and mcp, with their flags, over the
+// tools it is given. cmd/agent is its main with this repository's
+// toolbox; a module with a toolbox of its own gets the same agent with a
+// main of its own:
+//
+//	func main() {
+//		os.Exit(agentcli.Main(agentcli.Tools{Toolbox: mytools.Toolbox, Skills: mytools.Skills}))
+//	}
+//
+// The agent's code does not depend on the tools, so editing a tool
+// recompiles the tool package, the generated registry and that main, not
+// the agent.
+package agentcli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/skill"
+)
+
+// Tools are the compiled-in tools the agent offers: what toolgen
+// generates for a toolbox.
+type Tools struct {
+	// Toolbox returns the registry of the tools, as the generated
+	// Toolbox function does.
+	Toolbox func() *registry.Registry
+	// Skills returns the skills, as the generated Skills function does;
+	// nil for none.
+	Skills func() *skill.Set
+	// Env names the environment variables the tools are configured with:
+	// a sandboxed worker whose tools declare tool.Env gets them, and no
+	// others.
+	Env []string
+}
+
+// skills returns t's skills; nil, which holds none, when it has none.
+func (t Tools) skills() *skill.Set {
+	if t.Skills == nil {
+		return nil
+	}
+	return t.Skills()
+}
+
+// Main runs the agent over t with the process's arguments, standard
+// streams, environment and signals, and returns its exit code. A process
+// started as a sandboxed worker (see package sandbox) serves t's tools
+// instead.
+func Main(t Tools) int {
+	if len(os.Args) > 1 && os.Args[1] == workerArg {
+		return runWorker(os.Args[2:], os.Stderr, t)
+	}
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	c := &cli{tools: t, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, interrupts: interrupts}
+	if cmd, _ := c.splitCommand(os.Args[1:]); cmd == "mcp" {
+		// A server drains its calls on SIGTERM, as on Ctrl-C.
+		terminate := make(chan os.Signal, 1)
+		signal.Notify(terminate, syscall.SIGTERM)
+		c.terminate = terminate
+	}
+	return c.run(context.Background(), os.Args[1:])
+}
