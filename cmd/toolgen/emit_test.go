@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"strings"
 	"testing"
 
 	"github.com/dave/jennifer/jen"
@@ -88,5 +91,26 @@ func TestBounds(t *testing.T) {
 		if got := [2]string{render(lo), render(hi)}; got != [2]string{tc.lo, tc.hi} {
 			t.Errorf("bounds(%d, %q, %q) = %q, want %q, %q", tc.k, tc.c.Minimum, tc.c.Maximum, got, tc.lo, tc.hi)
 		}
+	}
+}
+
+// TestEmitNoTools checks the registry of a toolbox without tools: a file
+// with an empty table and no empty declarations, which gofmt and go vet
+// would leave alone.
+func TestEmitNoTools(t *testing.T) {
+	src, err := emit("example.com/m", "m", &toolPackage{Path: "example.com/m/toolbox"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "zz_registry_gen.go", src, 0); err != nil {
+		t.Fatalf("the file does not parse: %v\n%s", err, src)
+	}
+	for _, empty := range []string{"var ()", "var (\n)"} {
+		if strings.Contains(string(src), empty) {
+			t.Errorf("the file has an empty declaration %q:\n%s", empty, src)
+		}
+	}
+	if !strings.Contains(string(src), "var genEntries = [...]registry.Entry{}") {
+		t.Errorf("the file has no empty table:\n%s", src)
 	}
 }

@@ -171,3 +171,57 @@ func TestTextCode(t *testing.T) {
 		}
 	}
 }
+
+// TestTextCodeParts checks the literals textCode writes: raw strings for
+// the runs of ordinary text, an interpreted one for each run of special
+// characters, and no empty raw string before or after one.
+func TestTextCodeParts(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", "`plain`"},
+		{"`x", "\"`\" + `x`"},
+		{"x`", "`x` + \"`\""},
+		{"a`b", "`a` + \"`\" + `b`"},
+		{"``", "\"``\""},
+		{"\r\n", "\"\\r\" + `\n`"},
+	} {
+		var buf bytes.Buffer
+		if err := jen.Add(textCode(tc.in)).Render(&buf); err != nil {
+			t.Fatalf("render %q: %v", tc.in, err)
+		}
+		if got := buf.String(); got != tc.want {
+			t.Errorf("textCode(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestSkillDictOptional checks that a skill's literal names its optional
+// fields exactly when they hold something: empty lists and maps are left
+// out, as a skill read from a SKILL.md without them is.
+func TestSkillDictOptional(t *testing.T) {
+	render := func(k skill.Skill) string {
+		t.Helper()
+		var buf bytes.Buffer
+		if err := jen.Qual(skillPath, "Skill").Values(skillDict(&k)).Render(&buf); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	bare := "skill.Skill{\n\tBody:        `b`,\n\tDescription: \"d\",\n\tName:        \"n\",\n\tSource:      \"s\",\n}"
+	for name, k := range map[string]skill.Skill{
+		"nothing optional": {Name: "n", Description: "d", Source: "s", Body: "b"},
+		"empty lists and maps": {Name: "n", Description: "d", Source: "s", Body: "b",
+			AllowedTools: []string{}, Metadata: map[string]string{}, Files: map[string]string{}},
+	} {
+		if diff := cmp.Diff(bare, render(k)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+	full := skill.Skill{Name: "n", Description: "d", Source: "s", Body: "b", License: "MIT", Compatibility: "any",
+		AllowedTools: []string{"now"}, Metadata: map[string]string{"k": "v"}, Files: map[string]string{"references/a.md": "x"}}
+	want := "skill.Skill{\n\tAllowedTools:  []string{\"now\"},\n\tBody:          `b`,\n\tCompatibility: \"any\",\n\tDescription:   \"d\",\n" +
+		"\tFiles:         map[string]string{\"references/a.md\": `x`},\n\tLicense:       \"MIT\",\n\tMetadata:      map[string]string{\"k\": \"v\"},\n" +
+		"\tName:          \"n\",\n\tSource:        \"s\",\n}"
+	if diff := cmp.Diff(want, render(full)); diff != "" {
+		t.Errorf("every field (-want +got):\n%s", diff)
+	}
+}
