@@ -19,7 +19,6 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/toolbox"
 )
 
 var update = flag.Bool("update", false, "rewrite the expectations in testdata/script")
@@ -28,9 +27,8 @@ var update = flag.Bool("update", false, "rewrite the expectations in testdata/sc
 // drive it through a pseudo-terminal.
 const agentMainEnv = "TOOLREG_TEST_AGENT_MAIN"
 
-// testTools are the tools the agent is tested with: this repository's,
-// as cmd/agent gives them.
-var testTools = Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolbox.EnvVars()}
+// testTools are the tools the agent is tested with: this repository's.
+var testTools = Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
