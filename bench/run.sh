@@ -66,6 +66,12 @@ run() {
 
 step "dispatch"
 run dispatch "$bin/bench.test" "$here" '^BenchmarkDispatch(Bad)?$'
+step "instructions a call (callgrind: load-independent)"
+if command -v valgrind >/dev/null; then
+	"$here/instructions.sh" "$bin/bench.test" "$out"
+else
+	echo "no valgrind: instructions.md left out"
+fi
 step "the isolated call (sandbox workers)"
 run sandbox "$bin/sandbox.test" "$root/sandbox" '^BenchmarkCall(InProcess|Worker|RegistryInProcess|RegistryWorker)$'
 step "agent mcp start-up (registry and toolmcp.NewServer)"

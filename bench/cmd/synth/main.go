@@ -12,8 +12,9 @@
 // writes DIR/toolbox/ and, unless -pkg is empty, DIR/gen.go (package NAME,
 // with the go:generate line that runs toolgen). With -peers, it also
 // writes DIR/peers/peers.go, which registers every tool with the MCP Go
-// SDK (mcp.AddTool) and with fantasy (NewAgentTool); MODULEPATH is the
-// import path of DIR.
+// SDK (mcp.AddTool) and with fantasy (NewAgentTool), and
+// DIR/closures/closures.go, the same tools as a hand-written map of
+// closures over encoding/json; MODULEPATH is the import path of DIR.
 package main
 
 import (
@@ -74,6 +75,10 @@ func main() {
 			log.Fatal(err)
 		}
 		write(filepath.Join(*dir, "peers", "peers.go"), peersFile(*n, *peers))
+		if err := os.MkdirAll(filepath.Join(*dir, "closures"), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		write(filepath.Join(*dir, "closures", "closures.go"), closuresFile(*n, *peers))
 	}
 }
 
@@ -200,5 +205,33 @@ func AddMCP(s *mcp.Server) {
 	for i := range n {
 		argsType(&b, i, "M", true)
 	}
+	return b.Bytes()
+}
+
+// closuresFile writes the tools as a hand-written registry would hold
+// them: a map from name to a closure that decodes with encoding/json and
+// runs the tool, for the compile-time comparison (compiletime.sh).
+func closuresFile(n int, path string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `// Package closures is the synthetic toolbox as a hand-written map of
+// closures over encoding/json: what the generated registry is compared
+// with for compile time.
+package closures
+
+import (
+	"context"
+	"encoding/json"
+
+	"%s/toolbox"
+)
+
+// Tools maps each tool's name to its call.
+func Tools() map[string]func(context.Context, []byte) (string, error) {
+	return map[string]func(context.Context, []byte) (string, error){
+`, path)
+	for i := range n {
+		fmt.Fprintf(&b, "\t\t%[2]q: func(ctx context.Context, data []byte) (string, error) {\n\t\t\tvar a toolbox.T%[1]dArgs\n\t\t\tif err := json.Unmarshal(data, &a); err != nil {\n\t\t\t\treturn \"\", err\n\t\t\t}\n\t\t\treturn toolbox.T%[1]d{}.Execute(ctx, a)\n\t\t},\n", i, name(i))
+	}
+	fmt.Fprintf(&b, "\t}\n}\n")
 	return b.Bytes()
 }
