@@ -150,7 +150,7 @@ func generate(base, dir, out string, platforms []toolcheck.Platform) (*result, e
 	if rel != "." {
 		path += "/" + filepath.ToSlash(rel)
 	}
-	importable(tp, path)
+	importable(tp, path, base)
 	if err := addSkills(tp, base, filepath.Join(filepath.Dir(out), skillsDir)); err != nil {
 		return nil, err
 	}
@@ -189,8 +189,9 @@ func packageName(dir, skip string) (string, error) {
 
 // importable leaves out, with a warning, every tool whose types the
 // registry package outPath cannot import: types of an internal package
-// that is not its own.
-func importable(tp *toolPackage, outPath string) {
+// that is not its own. Warnings are positioned relative to base, as the
+// loader positions every other.
+func importable(tp *toolPackage, outPath, base string) {
 	kept := tp.Tools[:0]
 	for _, t := range tp.Tools {
 		var bad string
@@ -204,7 +205,10 @@ func importable(tp *toolPackage, outPath string) {
 			kept = append(kept, t)
 			continue
 		}
-		tp.Warnings = append(tp.Warnings, diagnostic{Pos: token.Position{Filename: t.File, Line: 1, Column: 1},
+		// t.File is relative to the module; a warning's position, as
+		// every other, to base.
+		file := filepath.ToSlash(relPath(base, filepath.Join(tp.ModuleDir, filepath.FromSlash(t.File))))
+		tp.Warnings = append(tp.Warnings, diagnostic{Pos: token.Position{Filename: file, Line: 1, Column: 1},
 			Msg: fmt.Sprintf("tool %s uses types of %s, an internal package the registry package %s cannot import: move the types out of it", t.TypeName, bad, outPath)})
 	}
 	tp.Tools = kept
