@@ -142,7 +142,7 @@ func emitIndex(f *jen.File, tools []*toolInfo) {
 	f.Comment("name hashes there (or after it, when that slot was taken) plus one; zero when")
 	f.Comment("the slot is empty.")
 	elem := jen.Uint16()
-	if len(names) >= 1<<16-1 {
+	if wideSlots(len(names)) {
 		elem = jen.Uint32()
 	}
 	f.Var().Id("genSlots").Op("=").Index(jen.Lit(len(ix.slots))).Add(elem).ValuesFunc(func(g *jen.Group) {
@@ -151,3 +151,7 @@ func emitIndex(f *jen.File, tools []*toolInfo) {
 		}
 	})
 }
+
+// wideSlots reports whether the slots of a table of n names need four
+// bytes: a slot holds a position plus one, up to n.
+func wideSlots(n int) bool { return n >= 1<<16-1 }

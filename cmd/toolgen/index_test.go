@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -181,5 +182,21 @@ func TestIndexRuns(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Errorf("generated index: %v\n%s", err, out)
+	}
+}
+
+// TestWideSlots checks the width of genSlots at the limit of two bytes: a
+// slot holds up to the number of names, so more than 65,535 names need
+// four bytes a slot, and fewer than 65,535 take two (at 65,535, either
+// holds them).
+func TestWideSlots(t *testing.T) {
+	for _, n := range []int{1, 1000, 65533, 65534, 65535, 65536, 65537, 1 << 20} {
+		wide := wideSlots(n)
+		if !wide && n > math.MaxUint16 {
+			t.Errorf("wideSlots(%d) = false: a two-byte slot cannot hold %d", n, n)
+		}
+		if wide && n < 65535 {
+			t.Errorf("wideSlots(%d) = true: two bytes hold %d", n, n)
+		}
 	}
 }
