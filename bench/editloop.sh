@@ -29,7 +29,10 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 		"$work/synth.bin" -n "$n" -dir "$work"
 		rm -f "$work/zz_registry_gen.go"
 		(cd "$work" && go generate . && go build -o "$work/agent" ./cmd/agent && go run ./cmd/agent tools) >/dev/null 2>&1
-		file=$(ls "$work"/toolbox/*_tool.go | head -1)
+		# The first tool, by a glob: ls | head would fail under pipefail
+		# when head closes the pipe before ls is done.
+		tools=("$work"/toolbox/*_tool.go)
+		file=${tools[0]}
 		: >"$work/build.txt"
 		: >"$work/run.txt"
 		for i in 1 2 3; do

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,4 +152,31 @@ func (` + typ + `) Execute(ctx context.Context, args ` + typ + `Args) (string, e
 	return string(args.Mode), nil
 }
 `
+}
+
+// TestImportError checks a tool package that imports a package no module
+// provides: the go command's error is all there is, and it is reported,
+// not dropped for want of a typed one.
+func TestImportError(t *testing.T) {
+	dir := testModule(t)
+	for name, src := range map[string]string{
+		"missing/gen.go":               "// Package missing is a registry whose tools do not build.\npackage missing\n",
+		"missing/toolbox/gone_tool.go": "package toolbox\n\nimport _ \"example.com/tools/nosuch\"\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := generate(filepath.Join(dir, "missing"), "toolbox", "zz_registry_gen.go", nil)
+	var ce *compileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("generate: got error %v, want a compile error", err)
+	}
+	if len(ce.errs) == 0 || !strings.Contains(strings.Join(ce.errs, "\n"), "example.com/tools/nosuch") {
+		t.Errorf("compile errors %q, want the go command's, naming the missing package", ce.errs)
+	}
 }
