@@ -1,6 +1,8 @@
 package agentcli
 
 import (
+	"context"
+	"io"
 	"os/exec"
 	"slices"
 	"strings"
@@ -26,5 +28,18 @@ func TestIndependentOfTheTools(t *testing.T) {
 		if slices.Contains(deps, pkg) {
 			t.Errorf("agentcli depends on %s", pkg)
 		}
+	}
+}
+
+// TestNoToolbox checks that an agent given no Toolbox function says so,
+// where it would need its tools, instead of panicking.
+func TestNoToolbox(t *testing.T) {
+	if _, err := compiledIn(Tools{}); err == nil || !strings.Contains(err.Error(), "no Toolbox function") {
+		t.Errorf("compiledIn without a Toolbox: %v, want an error naming it", err)
+	}
+	var stderr strings.Builder
+	c := &cli{stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
+	if code := c.run(context.Background(), []string{"tools"}); code == 0 || !strings.Contains(stderr.String(), "no Toolbox function") {
+		t.Errorf("agent tools without a Toolbox: exit %d, stderr %q; want a failure naming it", code, stderr.String())
 	}
 }

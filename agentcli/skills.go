@@ -3,6 +3,7 @@ package agentcli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,6 +17,9 @@ import (
 // there are skills, the built-in use_skill tool that loads one. The
 // workers serve the same set.
 func compiledIn(t Tools) (*registry.Registry, error) {
+	if t.Toolbox == nil {
+		return nil, errors.New("no tools: agentcli.Tools has no Toolbox function")
+	}
 	reg := t.Toolbox()
 	skills := t.skills()
 	if skills.Len() == 0 {

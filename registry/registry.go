@@ -251,9 +251,8 @@ func ValidName(s string) bool {
 // New returns a registry of every tool in t, after checking the table: each
 // entry has a valid name and ID, a description, a positive timeout,
 // parameters that are a JSON object, Invoke, and Check or InvokeChecks;
-// names are unique;
-// the specs match the entries; Index finds every entry. A generated table
-// always passes.
+// names are unique; the specs match the entries; Index finds every entry.
+// A generated table always passes.
 func New(t *Table) (*Registry, error) {
 	if t == nil {
 		return nil, errors.New("registry: nil table")
@@ -334,9 +333,8 @@ func New(t *Table) (*Registry, error) {
 }
 
 // checkEntry says what is wrong with e, or nil; local entries must be
-// Checkable.
-// With schema, it reads e.Parameters to check that they are a JSON object
-// of type "object".
+// Checkable. With schema, it reads e.Parameters to check that they are a
+// JSON object of type "object".
 func checkEntry(e *Entry, local, schema bool) error {
 	var problems []string
 	if !ValidName(e.Name) {
