@@ -3,6 +3,7 @@ package toolreg
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/toolreg/toolreg/internal/schemacase"
@@ -47,8 +48,8 @@ func TestDecoderAgreesWithSchemaAtItsLimits(t *testing.T) {
 func TestCheckRunsNoTool(t *testing.T) {
 	r := testbox.Toolbox()
 	e, ok := r.Lookup("fail")
-	if !ok || !e.InvokeChecks || e.Check != nil {
-		t.Fatalf("fail's entry: found %v, InvokeChecks %v, Check set %v; want a generated entry whose Invoke checks", ok, e.InvokeChecks, e.Check != nil)
+	if !ok || e.Checker == nil || e.Check != nil {
+		t.Fatalf("fail's entry: found %v, Checker set %v, Check set %v; want a generated entry with a Checker", ok, e.Checker != nil, e.Check != nil)
 	}
 	if err := e.CheckArgs([]byte(`{}`)); err != nil {
 		t.Errorf("CheckArgs ran fail: %v", err)
@@ -63,5 +64,43 @@ func TestCheckRunsNoTool(t *testing.T) {
 	}
 	if err := e.CheckArgs([]byte(`{"x":1}`)); !errors.Is(err, registry.ErrArguments) {
 		t.Errorf("CheckArgs of an unknown field = %v, want bad arguments", err)
+	}
+}
+
+// TestCheckIgnoresWrappedInvoke is the case of a generated entry copied
+// with its Invoke wrapped, as tracing or a timeout would wrap it, and
+// added under a name of its own: checking it, in Check and before a
+// repair, goes through its Checker and runs neither the wrapper nor the
+// tool. fail fails whenever it runs.
+func TestCheckIgnoresWrappedInvoke(t *testing.T) {
+	type key struct{}
+	e, _ := testbox.Toolbox().Lookup("fail")
+	var wrapped atomic.Int32
+	inner := e.Invoke
+	e.Name, e.ID = "traced_fail", "traced_fail"
+	e.Invoke = func(ctx context.Context, args []byte) (string, error) {
+		wrapped.Add(1)
+		return inner(context.WithValue(ctx, key{}, "span"), args)
+	}
+	r, err := testbox.Toolbox().With(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check("traced_fail", `{}`); err != nil {
+		t.Errorf("Check ran the tool: %v", err)
+	}
+	if got, _ := r.Lookup("traced_fail"); got.CheckArgs([]byte(`{}`)) != nil {
+		t.Error("CheckArgs ran the tool")
+	}
+	if n := wrapped.Load(); n != 0 {
+		t.Errorf("checks ran the wrapped Invoke %d times, want 0", n)
+	}
+	// A call runs the wrapper, and through it the tool, once.
+	if res := r.Call(context.Background(), "traced_fail", `{}`); !errors.Is(res.Err, tools.ErrFail) || wrapped.Load() != 1 {
+		t.Errorf("Call = %q (%v) with the wrapper run %d times; want fail run once", res.Text, res.Err, wrapped.Load())
+	}
+	// A call whose arguments are repaired is checked once and run once.
+	if res := r.Call(context.Background(), "traced_fail", `"{}"`); !errors.Is(res.Err, tools.ErrFail) || wrapped.Load() != 3 {
+		t.Errorf("repaired Call = %q (%v) with the wrapper run %d times in all; want it run for the refused call and once more after the repair", res.Text, res.Err, wrapped.Load())
 	}
 }

@@ -31,7 +31,7 @@ import (
 // pureTools are the tools FuzzCall runs through Registry.Call: they
 // compute from their arguments alone. The others reach the network
 // (ping_url, weather, web_search) or the disks (disk_usage), so FuzzCall
-// only checks their arguments (Entry.Check) and never runs them.
+// only checks their arguments (Entry.CheckArgs) and never runs them.
 var pureTools = []string{"calculator", "now", "word_count"}
 
 // hugeSeeds returns the nasty inputs that are too big for a committed
@@ -187,7 +187,7 @@ func FuzzCall(f *testing.F) {
 	})
 }
 
-// checkArgumentError checks an error of Entry.Check.
+// checkArgumentError checks an error of Entry.CheckArgs.
 func checkArgumentError(t *testing.T, tool string, args []byte, err error) {
 	t.Helper()
 	if !errors.Is(err, registry.ErrArguments) {

@@ -38,11 +38,11 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
+	Checker:          genInvokeWeather,
 	Description:      "Get the weather forecast for a city.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
 	Invoke:           genInvokeWeather,
-	InvokeChecks:     true,
 	Name:             "weather",
 	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,

@@ -38,7 +38,7 @@ func TestCheckOnly(t *testing.T) {
 	}
 }
 
-// probe is an Invoke that checks (InvokeChecks) as generated ones do: it
+// probe is an Invoke that checks, as generated ones do (a Checker): it
 // refuses arguments holding "bad" and counts the checks and the runs.
 type probe struct{ checks, runs atomic.Int32 }
 
@@ -56,14 +56,14 @@ func (p *probe) invoke(ctx context.Context, args []byte) (string, error) {
 
 func (p *probe) counts() [2]int32 { return [2]int32{p.checks.Load(), p.runs.Load()} }
 
-// TestInvokeChecks checks an entry whose Invoke stands in for Check: New
+// TestChecker checks an entry whose Checker stands in for Check: New
 // takes it, Registry.Check and Entry.CheckArgs check without running the
 // tool and answer Call's error, and Call runs it.
-func TestInvokeChecks(t *testing.T) {
+func TestChecker(t *testing.T) {
 	p := &probe{}
 	tab := testTable(nil)
 	tab.Entries[1].Check = nil
-	tab.Entries[1].InvokeChecks = true
+	tab.Entries[1].Checker = p.invoke
 	tab.Entries[1].Invoke = p.invoke
 	r, err := New(tab)
 	if err != nil {
@@ -71,7 +71,7 @@ func TestInvokeChecks(t *testing.T) {
 	}
 	e, _ := r.Lookup("echo")
 	if !e.Checkable() {
-		t.Fatal("an entry with InvokeChecks is not Checkable")
+		t.Fatal("an entry with a Checker is not Checkable")
 	}
 	if err := r.Check("echo", `{"x":1}`); err != nil {
 		t.Errorf("Check of good arguments: %v", err)
@@ -99,7 +99,7 @@ func TestInvokeChecks(t *testing.T) {
 }
 
 // TestNotCheckable checks a mounted entry with neither Check nor
-// InvokeChecks: nothing can check its arguments in process, so Check
+// Checker: nothing can check its arguments in process, so Check
 // calls nothing and accepts, and CheckArgs never calls its Invoke, which
 // would run it.
 func TestNotCheckable(t *testing.T) {
@@ -113,7 +113,7 @@ func TestNotCheckable(t *testing.T) {
 	}
 	e, _ := r.Lookup("remote")
 	if e.Checkable() {
-		t.Error("an entry without Check or InvokeChecks is Checkable")
+		t.Error("an entry without Check or Checker is Checkable")
 	}
 	if err := r.Check("remote", `{"x":"bad"}`); err != nil {
 		t.Errorf("Check of a tool that is not checkable = %v, want nil", err)

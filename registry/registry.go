@@ -71,17 +71,20 @@ type Entry struct {
 	Invoke func(ctx context.Context, args []byte) (string, error)
 	// Check decodes and validates the arguments without running the tool,
 	// returning the error Invoke would return for them, or nil. It may be
-	// nil when InvokeChecks is set, or for a mounted tool, whose server
-	// checks its arguments; then its arguments are never repaired.
+	// nil when Checker is set, or for a mounted tool, whose server checks
+	// its arguments; then its arguments are never repaired.
 	Check func(args []byte) error
-	// InvokeChecks says that Invoke, given a context for which CheckOnly
-	// reports true, decodes and validates the arguments and returns
-	// without running the tool: Invoke then stands in for a nil Check.
-	// toolgen's Invoke functions do so, which spares the registry a
-	// second generated function per tool. Set it only for an Invoke that
-	// does: one that ignores CheckOnly would run the tool where only a
-	// check was asked for, such as in process before a sandboxed call.
-	InvokeChecks bool
+	// Checker stands in for a nil Check: a function like Invoke that,
+	// given a context for which CheckOnly reports true, decodes and
+	// validates the arguments and returns without running the tool.
+	// toolgen sets it to the tool's Invoke function, which does so; that
+	// spares the registry a second generated function per tool. It is a
+	// field of its own, not Invoke itself, so that an Invoke replaced by a
+	// wrapper (tracing, a timeout) never runs for a check. Set it only to
+	// a function that honours CheckOnly: one that ignores it would run
+	// the tool where only a check was asked for, such as in process
+	// before a sandboxed call.
+	Checker func(ctx context.Context, args []byte) (string, error)
 	// Shape tells the argument repair which properties take arrays or
 	// objects, so that one a model sent as a JSON string can be mended.
 	// toolgen writes it for tools with such properties; nil repairs only
@@ -94,8 +97,8 @@ type Entry struct {
 func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
 
 // Checkable reports whether e's arguments can be checked without running
-// the tool: it has a Check function, or its Invoke checks (InvokeChecks).
-func (e *Entry) Checkable() bool { return e.Check != nil || e.InvokeChecks }
+// the tool: it has a Check or a Checker function.
+func (e *Entry) Checkable() bool { return e.Check != nil || e.Checker != nil }
 
 // CheckArgs decodes and validates args without running the tool and
 // returns the error Invoke would return for them, or nil; nil too when e is
@@ -104,20 +107,24 @@ func (e *Entry) CheckArgs(args []byte) error {
 	switch {
 	case e.Check != nil:
 		return e.Check(args)
-	case e.InvokeChecks:
-		_, err := e.Invoke(checkOnly{context.Background()}, args)
+	case e.Checker != nil:
+		_, err := e.Checker(checkContext, args)
 		return err
 	}
 	return nil
 }
 
-// checkOnly is the context CheckArgs gives Invoke: CheckOnly knows it by
-// its type, so a context derived from it is not one.
+// checkOnly is the type of the context CheckArgs gives a Checker:
+// CheckOnly knows it by its type, so a context derived from it is not one.
 type checkOnly struct{ context.Context }
+
+// checkContext is that context. It holds nothing that changes: one value
+// serves every check without an allocation.
+var checkContext context.Context = checkOnly{context.Background()}
 
 // CheckOnly reports whether ctx asks Invoke to check the arguments and
 // return without running the tool: whether it is the context that
-// [Entry.CheckArgs] passes to an Invoke that checks (InvokeChecks). Only
+// [Entry.CheckArgs] passes to a Checker. Only
 // that context itself is: one derived from it, with a value or a deadline
 // added, is not, so a tool never mistakes a call for a check.
 func CheckOnly(ctx context.Context) bool {
@@ -250,7 +257,7 @@ func ValidName(s string) bool {
 
 // New returns a registry of every tool in t, after checking the table: each
 // entry has a valid name and ID, a description, a positive timeout,
-// parameters that are a JSON object, Invoke, and Check or InvokeChecks;
+// parameters that are a JSON object, Invoke, and Check or Checker;
 // names are unique; the specs match the entries; Index finds every entry.
 // A generated table always passes.
 func New(t *Table) (*Registry, error) {
@@ -362,7 +369,7 @@ func checkEntry(e *Entry, local, schema bool) error {
 		problems = append(problems, "no Invoke function")
 	}
 	if local && !e.Checkable() {
-		problems = append(problems, "no Check function, and Invoke does not check (InvokeChecks)")
+		problems = append(problems, "no Check or Checker function")
 	}
 	if len(problems) == 0 {
 		return nil

@@ -320,7 +320,7 @@ func TestEncode(t *testing.T) {
 }
 
 // TestArgumentError checks that a failure is marked as one of the
-// arguments and that no failure stays none, as generated Check functions
+// arguments and that no failure stays none, as generated Checkers
 // rely on.
 func TestArgumentError(t *testing.T) {
 	if err := ArgumentError(nil); err != nil {

@@ -35,7 +35,7 @@ func TestNewValidates(t *testing.T) {
 		{"parameters with a bad member", func(t *Table) { t.Entries[1].Parameters = `{"type":"object","x":[1,}` }, "echo: parameters are not a JSON object"},
 		{"parameters whose last type wins", func(t *Table) { t.Entries[1].Parameters = `{"type":"object","type":["object","null"]}` }, `echo: parameters have type [object null], want "object"`},
 		{"no Invoke", func(t *Table) { t.Entries[1].Invoke = nil }, "echo: no Invoke function"},
-		{"no Check", func(t *Table) { t.Entries[1].Check = nil }, "echo: no Check function, and Invoke does not check (InvokeChecks)"},
+		{"no Check", func(t *Table) { t.Entries[1].Check = nil }, "echo: no Check or Checker function"},
 		{"name twice", func(t *Table) { t.Entries[2].Name = "echo"; t.Specs[2].Function.Name = "echo" }, `tool name "echo" is used twice`},
 		{"spec names another tool", func(t *Table) { t.Specs[1].Function.Name = "fail" }, "entry 1 (echo): its spec does not name it"},
 		{"spec without a function", func(t *Table) { t.Specs[1].Function = nil }, "entry 1 (echo): its spec does not name it"},

@@ -97,7 +97,7 @@ func TestExecutorCapable(t *testing.T) {
 }
 
 // TestExecutorChecksWithoutRunning checks a tool whose Invoke checks its
-// arguments (InvokeChecks), as generated tools do: the executor's check in
+// arguments (its Checker), as generated tools do: the executor's check in
 // process must stop at the check, so an isolated tool runs in its worker
 // only, and bad arguments never reach one.
 func TestExecutorChecksWithoutRunning(t *testing.T) {
@@ -108,20 +108,20 @@ func TestExecutorChecksWithoutRunning(t *testing.T) {
 		}
 		return -1
 	}}
+	invoke := func(ctx context.Context, args []byte) (string, error) {
+		if strings.Contains(string(args), "refuse") {
+			return "", registry.ArgumentError(errors.New("refused by Invoke's check"))
+		}
+		if registry.CheckOnly(ctx) {
+			return "", nil
+		}
+		inProcess.Add(1)
+		return "in process", nil
+	}
 	tab.Entries = []registry.Entry{{
 		ID: "echo", Name: "echo", Description: "probe echo", Timeout: time.Minute,
 		Parameters: `{"type":"object"}`, Capabilities: tool.Unsafe, Reaches: tool.Unsafe,
-		InvokeChecks: true,
-		Invoke: func(ctx context.Context, args []byte) (string, error) {
-			if strings.Contains(string(args), "refuse") {
-				return "", registry.ArgumentError(errors.New("refused by Invoke's check"))
-			}
-			if registry.CheckOnly(ctx) {
-				return "", nil
-			}
-			inProcess.Add(1)
-			return "in process", nil
-		},
+		Invoke: invoke, Checker: invoke,
 	}}
 	r := registry.MustNew(tab).WithExecutor(newPool(t, newDirs(t), nil).Executor(IsolateAll))
 	if res := r.Call(context.Background(), "echo", `{"a":1}`); res.Err != nil || res.Text != `{"a":1}` {

@@ -13,7 +13,7 @@ func entryDict(t *toolInfo) jen.Dict {
 		jen.Id("StrictParameters"): rawString(strictSchemaJSON(t.Args)),
 		jen.Id("File"):             jen.Lit(t.File),
 		jen.Id("Invoke"):           jen.Id("genInvoke" + t.TypeName),
-		jen.Id("InvokeChecks"):     jen.True(),
+		jen.Id("Checker"):          jen.Id("genInvoke" + t.TypeName),
 	}
 	if t.Capabilities != 0 {
 		d[jen.Id("Capabilities")] = capCode(t.Capabilities)

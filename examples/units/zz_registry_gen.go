@@ -42,11 +42,11 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
+	Checker:          genInvokeConvert,
 	Description:      "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
 	File:             "tools/convert_tool.go",
 	ID:               "convert",
 	Invoke:           genInvokeConvert,
-	InvokeChecks:     true,
 	Name:             "convert",
 	Output:           `{"type":"object","properties":{"meters":{"type":"number","description":"Meters is the value in meters, the unit everything goes through."},"values":{"type":"array","description":"Values maps each unit asked for to the value in that unit, in the order asked.","items":{"type":"object","properties":{"unit":{"type":"string","description":"Unit is the unit's symbol."},"value":{"type":"number","description":"Value is the value in that unit."}},"required":["unit","value"],"additionalProperties":false}}},"required":["meters","values"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`,
@@ -54,11 +54,11 @@ var genEntries = [...]registry.Entry{{
 	StrictParameters: `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`,
 	Timeout:          2 * time.Second,
 }, {
+	Checker:          genInvokeShout,
 	Description:      "Repeat a text in capitals. Use it when the user asks to shout.",
 	File:             "tools/shout_tool.go",
 	ID:               "shout",
 	Invoke:           genInvokeShout,
-	InvokeChecks:     true,
 	Name:             "shout",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`,

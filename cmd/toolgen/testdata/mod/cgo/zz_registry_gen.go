@@ -39,11 +39,11 @@ var (
 
 var genEntries = [...]registry.Entry{{
 	Capabilities:     tool.Unsafe,
+	Checker:          genInvokePID,
 	Description:      "The process id of the agent. Use it when a test needs this case of the checks.",
 	File:             "cgo/toolbox/pid_tool.go",
 	ID:               "pid",
 	Invoke:           genInvokePID,
-	InvokeChecks:     true,
 	Name:             "pid",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	Reaches:          tool.Unsafe,
