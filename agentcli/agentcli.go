@@ -5,7 +5,12 @@
 // main of its own:
 //
 //	func main() {
-//		os.Exit(agentcli.Main(agentcli.Tools{Toolbox: mytools.Toolbox, Skills: mytools.Skills}))
+//		os.Exit(agentcli.Main(agentcli.Tools{
+//			Toolbox: mytools.Toolbox,
+//			Skills:  mytools.Skills,
+//			Env:     []string{"MYTOOLS_URL", "MYTOOLS_KEY"},
+//			Secrets: []string{"MYTOOLS_KEY"},
+//		}))
 //	}
 //
 // The agent's code does not depend on the tools, so editing a tool
@@ -34,8 +39,13 @@ type Tools struct {
 	Skills func() *skill.Set
 	// Env names the environment variables the tools are configured with:
 	// a sandboxed worker whose tools declare tool.Env gets them, and no
-	// others.
+	// others (by default every tool runs in a worker).
 	Env []string
+	// Secrets names those variables whose values are secrets, such as
+	// API keys: the agent never shows them, on stderr, in -json events or
+	// in tool results, as it never shows its own (LLM_API_KEY, the MCP
+	// token).
+	Secrets []string
 }
 
 // skills returns t's skills; nil, which holds none, when it has none.

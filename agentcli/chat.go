@@ -399,7 +399,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		out.spin = true
 	}
 	if o.asJSON {
-		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv)...))
+		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv, c.tools)...))
 	} else {
 		conv.Sink = out.event
 	}
@@ -503,7 +503,7 @@ func (c *cli) askUser(in lineReader) registry.Confirm {
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(redact.String(args, secrets(c.getenv)...), 200)), true)
+		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(redact.String(args, secrets(c.getenv, c.tools)...), 200)), true)
 		if a := strings.ToLower(strings.TrimSpace(l)); err == nil && (a == "y" || a == "yes") {
 			return nil
 		}

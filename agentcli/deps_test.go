@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestIndependentOfTheTools checks that the agent's code imports no
@@ -41,5 +43,19 @@ func TestNoToolbox(t *testing.T) {
 	c := &cli{stdout: io.Discard, stderr: &stderr, getenv: func(string) string { return "" }}
 	if code := c.run(context.Background(), []string{"tools"}); code == 0 || !strings.Contains(stderr.String(), "no Toolbox function") {
 		t.Errorf("agent tools without a Toolbox: exit %d, stderr %q; want a failure naming it", code, stderr.String())
+	}
+}
+
+// TestToolSecrets checks that the tools' secret variables are redacted
+// with the agent's own, and that a variable no one names is not.
+func TestToolSecrets(t *testing.T) {
+	env := map[string]string{"LLM_API_KEY": "llm-secret", "MY_KEY": "my-secret", "MY_URL": "http://example.test"}
+	getenv := func(k string) string { return env[k] }
+	got := secrets(getenv, Tools{Secrets: []string{"MY_KEY"}})
+	if diff := cmp.Diff([]string{"llm-secret", "my-secret"}, got); diff != "" {
+		t.Errorf("secrets (-want +got):\n%s", diff)
+	}
+	if got := redactor(getenv, Tools{Secrets: []string{"MY_KEY"}})("key my-secret, llm llm-secret, url http://example.test"); strings.Contains(got, "secret") || !strings.Contains(got, "http://example.test") {
+		t.Errorf("redacted: %q, want both secrets gone and the URL kept", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ func (c *cli) startTelemetry(ctx context.Context) (*telemetry.Providers, func(),
 	if err != nil {
 		return nil, func() {}, err
 	}
-	p.Redact = redactor(c.getenv)
+	p.Redact = redactor(c.getenv, c.tools)
 	return p, func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
 		defer cancel()
@@ -76,7 +77,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	// redacted first; the terminal behind it, if any, is kept for line
 	// editing and the waiting indicator.
 	c.rawStderr = c.stderr
-	c.stderr = redact.Writer(c.stderr, secrets(c.getenv)...)
+	c.stderr = redact.Writer(c.stderr, secrets(c.getenv, c.tools)...)
 	cmd, rest := c.splitCommand(args)
 	switch cmd {
 	case "tools":
@@ -247,7 +248,7 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
 		}
 	}
-	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv)), warn, logger)
+	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv, s.tools)), warn, logger)
 	if err != nil {
 		close()
 		return nil, func() {}, err
@@ -266,17 +267,19 @@ func isolation(mode string, e registry.Entry) string {
 	return "worker process; restrictions " + sandbox.Check(e.Caps()).String()
 }
 
-// secretEnv are the variables whose values are secrets: never shown on
-// stderr, in -json events or in tool results.
-var secretEnv = []string{"LLM_API_KEY", "BRAVE_API_KEY", "TAVILY_API_KEY", envMCPToken}
+// agentSecrets are the agent's own variables whose values are secrets:
+// never shown on stderr, in -json events or in tool results. The tools'
+// are Tools.Secrets.
+var agentSecrets = []string{"LLM_API_KEY", envMCPToken}
 
-// secrets returns the values of the secret variables that are set.
-func secrets(getenv env) []string {
+// secrets returns the values of the secret variables that are set: the
+// agent's and those that t names.
+func secrets(getenv env, t Tools) []string {
 	if getenv == nil {
 		return nil
 	}
 	var out []string
-	for _, k := range secretEnv {
+	for _, k := range slices.Concat(agentSecrets, t.Secrets) {
 		if v := getenv(k); v != "" {
 			out = append(out, v)
 		}
@@ -286,7 +289,7 @@ func secrets(getenv env) []string {
 
 // redactor removes the secrets of the environment, and credentials of a
 // known shape, from tool results.
-func redactor(getenv env) func(string) string {
-	secrets := secrets(getenv)
+func redactor(getenv env, t Tools) func(string) string {
+	secrets := secrets(getenv, t)
 	return func(s string) string { return redact.String(s, secrets...) }
 }

@@ -23,12 +23,10 @@ import (
 )
 
 func main() {
-	os.Exit(agentcli.Main(agentcli.Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolEnv}))
-}
-
-// toolEnv are the variables the toolbox's tools are configured with:
-// workers whose tools declare tool.Env get them, and no others.
-var toolEnv = []string{
-	"SEARXNG_URL", "BRAVE_API_KEY", "TAVILY_API_KEY", "BRAVE_SEARCH_URL", "TAVILY_URL",
-	"OPEN_METEO_GEOCODING_URL", "OPEN_METEO_FORECAST_URL",
+	os.Exit(agentcli.Main(agentcli.Tools{
+		Toolbox: toolreg.Toolbox,
+		Skills:  toolreg.Skills,
+		Env:     toolreg.ToolEnv(),
+		Secrets: toolreg.ToolSecrets(),
+	}))
 }
