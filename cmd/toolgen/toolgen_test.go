@@ -297,8 +297,8 @@ func TestCheck(t *testing.T) {
 		t.Errorf("generate with warnings: exit %d, stderr %q; want exit 0 and the warnings", code, stderr)
 	}
 	code, stderr = runToolgen(t, bad, "-check")
-	if code != 1 || !strings.Contains(stderr, "20 warning(s)") {
-		t.Errorf("-check with warnings: exit %d, stderr %q; want exit 1 and 20 warnings", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "23 warning(s)") {
+		t.Errorf("-check with warnings: exit %d, stderr %q; want exit 1 and 23 warnings", code, stderr)
 	}
 	if code, _ := runToolgen(t, filepath.Join(dir, "broken")); code != 1 {
 		t.Errorf("generate on a package that does not compile: exit %d, want 1", code)

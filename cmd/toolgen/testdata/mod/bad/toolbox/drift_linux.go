@@ -1,0 +1,3 @@
+package toolbox
+
+const driftDescription = "Answer nothing, on Linux. Use it when a test needs a tool that differs between platforms."

@@ -1,0 +1,4 @@
+package toolbox
+
+// HalfwayOpt is a string on Linux.
+type HalfwayOpt string
