@@ -99,7 +99,7 @@ func (ce *compileErrors) add(errs []packages.Error, base string, platforms []too
 		}
 		msg := e.Msg
 		if e.Pos != "" {
-			msg = relPos(base, e.Pos) + ": " + msg
+			msg = relPath(base, e.Pos) + ": " + msg
 		}
 		if _, ok := ce.on[msg]; !ok {
 			ce.order = append(ce.order, msg)
@@ -514,31 +514,14 @@ type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
-// relPos makes the file name of a "file:line:col" position relative to base.
-func relPos(base, pos string) string {
-	if pos == "" || base == "" {
-		return pos
-	}
-	file, rest := pos, ""
-	// The file name may hold colons; the position ends in :line:col or :line.
-	for range 2 {
-		if i := strings.LastIndexByte(file, ':'); i > 0 && isDigits(file[i+1:]) {
-			rest = file[i:] + rest
-			file = file[:i]
-		}
-	}
-	return relPath(base, file) + rest
-}
-
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
+// relPath makes file, a file name or a "file:line:col" position in it,
+// relative to base when it lies under base: the position's suffix stays
+// part of the last element, which filepath.Rel leaves as it is.
 func relPath(base, file string) string {
 	if base == "" || !filepath.IsAbs(file) {
 		return file
 	}
-	if r, err := filepath.Rel(base, file); err == nil && !strings.HasPrefix(r, "..") {
+	if r, err := filepath.Rel(base, file); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return r
 	}
 	return file

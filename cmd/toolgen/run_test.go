@@ -95,15 +95,7 @@ func TestInternalTypes(t *testing.T) {
 		"deep/tools/toolbox/near_tool.go": internalTool("Near", "near", "example.com/tools/deep/internal/near"),
 		"deep/tools/toolbox/far_tool.go":  internalTool("Far", "far", "example.com/tools/deep/tools/internal/far"),
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, dir, files)
 	res, err := generate(filepath.Join(dir, "deep"), "tools/toolbox", "zz_registry_gen.go", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -159,18 +151,10 @@ func (` + typ + `) Execute(ctx context.Context, args ` + typ + `Args) (string, e
 // not dropped for want of a typed one.
 func TestImportError(t *testing.T) {
 	dir := testModule(t)
-	for name, src := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"missing/gen.go":               "// Package missing is a registry whose tools do not build.\npackage missing\n",
 		"missing/toolbox/gone_tool.go": "package toolbox\n\nimport _ \"example.com/tools/nosuch\"\n",
-	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	_, err := generate(filepath.Join(dir, "missing"), "toolbox", "zz_registry_gen.go", nil)
 	var ce *compileError
 	if !errors.As(err, &ce) {

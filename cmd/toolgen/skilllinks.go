@@ -66,7 +66,6 @@ func (l *skillLoader) links(body string, bodyLine int, files map[string]string) 
 				open--
 				if strings.HasPrefix(text[j:], "](") {
 					l.checkLink(text[j+2:], line, j+3, files)
-					j++
 				}
 			}
 		}

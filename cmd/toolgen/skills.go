@@ -173,18 +173,19 @@ func splitFrontMatter(text string) (front, body string, bodyLine int, ok bool) {
 	return "", "", 0, false
 }
 
-// yamlLine finds the line of a yaml.v3 error message.
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+// yamlLine finds the line a yaml.v3 error message begins with.
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
 
 // frontMatter checks the front matter and fills k from it.
 func (l *skillLoader) frontMatter(front string, k *skill.Skill) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		line := 1
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
+			msg = msg[len(m[0]):] // the position says where
 		}
-		l.warn(line+l.offset, 1, "front matter: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		l.warn(line+l.offset, 1, "front matter: %s", msg)
 		return
 	}
 	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {

@@ -105,11 +105,20 @@ func TestSkillsLimits(t *testing.T) {
 	writeSkill(t, dir, "body-past", md("body-past", x(skill.MaxBody+1)), map[string]string{})
 	writeSkill(t, dir, "file-at", md("file-at", "b"), map[string]string{"f.md": x(skill.MaxFile)})
 	writeSkill(t, dir, "file-past", md("file-past", "b"), map[string]string{"f.md": x(skill.MaxFile + 1)})
+	// With its body of one byte, total-at is skill.MaxTotal bytes in all
+	// and total-past one more.
 	total := map[string]string{}
-	for i := range skill.MaxTotal/skill.MaxFile + 1 {
+	for i := range skill.MaxTotal / skill.MaxFile {
 		total[fmt.Sprintf("f%d.md", i)] = x(skill.MaxFile)
 	}
 	writeSkill(t, dir, "total-past", md("total-past", "b"), total)
+	total["f0.md"] = x(skill.MaxFile - 1)
+	writeSkill(t, dir, "total-at", md("total-at", "b"), total)
+	compat := func(name string, n int) string {
+		return "---\nname: " + name + "\ndescription: Limits.\ncompatibility: " + strings.Repeat("é", n) + "\n---\nb"
+	}
+	writeSkill(t, dir, "compat-at", compat("compat-at", skill.MaxCompatibility), map[string]string{})
+	writeSkill(t, dir, "compat-past", compat("compat-past", skill.MaxCompatibility+1), map[string]string{})
 	many := map[string]string{}
 	for i := range skill.MaxFiles + 1 {
 		many[fmt.Sprintf("f%02d.md", i)] = "y"
@@ -131,11 +140,12 @@ func TestSkillsLimits(t *testing.T) {
 	want := []string{
 		"skills/alias:1:1: the skill folder is a symbolic link: skills are compiled from the repository's own files",
 		"skills/body-past/SKILL.md:5:1: the body is 32769 bytes, more than the limit of 32768 (32 KiB): move details to files in references/",
+		"skills/compat-past/SKILL.md:4:16: compatibility is 501 characters, more than 500",
 		"skills/file-past/SKILL.md:1:1: f.md is 65537 bytes, more than the limit of 65536 (64 KiB) for a file of a skill",
 		"skills/files-past/SKILL.md:1:1: the skill has 65 files besides SKILL.md, more than the limit of 64",
 		"skills/linked/SKILL.md:1:1: it.md is a symbolic link: a skill's files are compiled from the skill folder itself",
 		"skills/linked/SKILL.md:5:10: link it.md names no file of the skill folder that toolgen compiled in",
-		"skills/total-past/SKILL.md:1:1: the skill is 589825 bytes in all (body and files), more than the limit of 524288 (512 KiB)",
+		"skills/total-past/SKILL.md:1:1: the skill is 524289 bytes in all (body and files), more than the limit of 524288 (512 KiB)",
 	}
 	if diff := cmp.Diff(want, warningLines(dedup(ws))); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -144,7 +154,7 @@ func TestSkillsLimits(t *testing.T) {
 	for _, k := range st.Skills {
 		kept = append(kept, k.Name)
 	}
-	if diff := cmp.Diff([]string{"body-at", "file-at", "files-at"}, kept); diff != "" {
+	if diff := cmp.Diff([]string{"body-at", "compat-at", "file-at", "files-at", "total-at"}, kept); diff != "" {
 		t.Errorf("skills kept (-want +got):\n%s", diff)
 	}
 	if _, err := skill.NewSet(st.Skills...); err != nil {

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/toolcheck"
+)
+
+// writeTree writes files, named by their slash paths under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRelPath checks the file names and positions of warnings and errors:
+// relative to the directory toolgen runs in when they lie under it, as
+// they are otherwise.
+func TestRelPath(t *testing.T) {
+	base := filepath.Join(string(filepath.Separator)+"src", "reg")
+	for _, tc := range []struct{ base, file, want string }{
+		{base, filepath.Join(base, "toolbox", "a_tool.go"), filepath.Join("toolbox", "a_tool.go")},
+		{base, filepath.Join(base, "toolbox", "a_tool.go") + ":3:26", filepath.Join("toolbox", "a_tool.go") + ":3:26"},
+		{base, filepath.Join(base, "a.go") + ":7", "a.go:7"},
+		{base, filepath.Join(base, "..tools", "a.go"), filepath.Join("..tools", "a.go")},
+		{base, filepath.Join(base, "..", "other", "a.go") + ":1:1", filepath.Join(base, "..", "other", "a.go") + ":1:1"},
+		{base, filepath.Join(string(filepath.Separator)+"src", "a.go"), filepath.Join(string(filepath.Separator)+"src", "a.go")},
+		{base, base + "x" + string(filepath.Separator) + "a.go", base + "x" + string(filepath.Separator) + "a.go"},
+		{base, filepath.Join("toolbox", "a_tool.go") + ":2:1", filepath.Join("toolbox", "a_tool.go") + ":2:1"},
+		{base, "", ""},
+		{"", filepath.Join(base, "a.go"), filepath.Join(base, "a.go")},
+	} {
+		if got := relPath(tc.base, tc.file); got != tc.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", tc.base, tc.file, got, tc.want)
+		}
+	}
+}
+
+// TestLanguageVersion checks that the tool package is type-checked at the
+// language version of its module, as the go command builds it: a feature
+// newer than the go directive is a compile error, not a tool.
+func TestLanguageVersion(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"go.mod":                "module example.com/old\n\ngo 1.21\n",
+		"gen.go":                "// Package old is a registry of an old module.\npackage old\n",
+		"toolbox/count_tool.go": "package toolbox\n\nfunc count() (n int) {\n\tfor range 3 {\n\t\tn++\n\t}\n\treturn n\n}\n",
+	})
+	_, err := generate(dir, "toolbox", "zz_registry_gen.go", nil)
+	var ce *compileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("generate: got error %v, want a compile error", err)
+	}
+	want := []string{"toolbox/count_tool.go:4:12: cannot range over 3 (untyped int constant): requires go1.22 or later"}
+	if diff := cmp.Diff(want, ce.errs); diff != "" {
+		t.Errorf("compile errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestCgoImports checks the imports of a tool package that use cgo. On the
+// host they are loaded as the go command builds them, with cgo when the
+// environment has it: a package whose only file uses cgo is found. For
+// another platform they are loaded without cgo, which needs a C cross
+// compiler, even when the environment asks for cgo: the package's Go
+// fallback is read and the tool is not lost for want of a compiler.
+func TestCgoImports(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Fatalf("no gcc: the cgo cases need a C compiler, as the README's test command does (-race): %v", err)
+	}
+	t.Setenv("CGO_ENABLED", "1")
+	host := toolcheck.Platform{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+	foreign := toolcheck.Platform{GOOS: "linux", GOARCH: "amd64"}
+	if host == foreign {
+		foreign.GOARCH = "arm64"
+	}
+	const cgoFile = "// Package %[1]s has a cgo file.\npackage %[1]s\n\n// #include <unistd.h>\nimport \"C\"\n\n// Mode is a mode.\ntype Mode string\n\nfunc pid() int { return int(C.getpid()) }\n"
+	dir := testModule(t)
+	writeTree(t, dir, map[string]string{
+		"cgoimp/gen.go": "// Package cgoimp is a registry whose tools import packages that use cgo.\npackage cgoimp\n",
+		// only has nothing but its cgo file.
+		"cgoimp/only/only.go": fmt.Sprintf(cgoFile, "only"),
+		// either has a Go file for builds without cgo too.
+		"cgoimp/either/either_cgo.go":  "//go:build cgo\n\n" + fmt.Sprintf(cgoFile, "either"),
+		"cgoimp/either/either_pure.go": "//go:build !cgo\n\n// Package either has a file for builds without cgo.\npackage either\n\n// Mode is a mode.\ntype Mode string\n",
+		"cgoimp/host/only_tool.go":     internalTool("Only", "only", "example.com/tools/cgoimp/only"),
+		"cgoimp/cross/either_tool.go":  internalTool("Either", "either", "example.com/tools/cgoimp/either"),
+	})
+	base := filepath.Join(dir, "cgoimp")
+	for _, tc := range []struct {
+		pkg      string
+		platform toolcheck.Platform
+		tool     string
+	}{
+		{"host", host, "only"},
+		{"cross", foreign, "either"},
+	} {
+		t.Run(tc.pkg, func(t *testing.T) {
+			res, err := generate(base, tc.pkg, "zz_registry_gen.go", []toolcheck.Platform{tc.platform})
+			if err != nil {
+				t.Fatalf("generate for %s: %v", tc.platform, err)
+			}
+			if ws := warningLines(res.Warnings); len(ws) > 0 {
+				t.Errorf("warnings for %s:\n%s", tc.platform, strings.Join(ws, "\n"))
+			}
+			if diff := cmp.Diff([]string{tc.tool}, toolNames(res.Tools)); diff != "" {
+				t.Errorf("tools for %s (-want +got):\n%s", tc.platform, diff)
+			}
+		})
+	}
+}
