@@ -216,11 +216,20 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 	}
 	wg.Wait()
 	var perConfig [][]*toolInfo
-	for _, d := range done {
+	on := map[string][]string{} // the platforms of each warning
+	for i, d := range done {
 		if d.err != nil {
 			return nil, d.err
 		}
-		out.Warnings = append(out.Warnings, d.tp.Warnings...)
+		for _, w := range d.tp.Warnings {
+			s := w.String()
+			if on[s] == nil {
+				out.Warnings = append(out.Warnings, w)
+			}
+			for _, p := range configs[i].platforms {
+				on[s] = append(on[s], p.String())
+			}
+		}
 		for _, id := range slices.Sorted(maps.Keys(d.tp.Explain)) {
 			for _, p := range d.tp.Explain[id] { // the union over the configurations
 				if !slices.Contains(out.Explain[id], p) {
@@ -232,6 +241,13 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 			}
 		}
 		perConfig = append(perConfig, d.tools)
+	}
+	// A warning of some platforms only says which, or a reader on another
+	// finds nothing wrong at its position.
+	for i, w := range out.Warnings {
+		if p := on[w.String()]; len(p) < len(platforms) {
+			out.Warnings[i].Msg += " (on " + strings.Join(p, ", ") + ")"
+		}
 	}
 	merge(out, perConfig, configs, base)
 	for _, t := range out.Tools {
