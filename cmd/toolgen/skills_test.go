@@ -78,19 +78,11 @@ func TestSkillsNone(t *testing.T) {
 // and files (path to content).
 func writeSkill(t *testing.T, dir, name, skillMD string, files map[string]string) {
 	t.Helper()
-	root := filepath.Join(dir, "skills", name)
-	for p, text := range map[string]string{"SKILL.md": skillMD} {
-		files[p] = text
-	}
+	all := map[string]string{"SKILL.md": skillMD}
 	for p, text := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		all[p] = text
 	}
+	writeTree(t, filepath.Join(dir, "skills", name), all)
 }
 
 // TestSkillsLimits checks the size limits at, below and past each, and
