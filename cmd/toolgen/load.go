@@ -227,7 +227,9 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 				out.Warnings = append(out.Warnings, w)
 			}
 			for _, p := range configs[i].platforms {
-				on[s] = append(on[s], p.String())
+				if !slices.Contains(on[s], p.String()) { // a configuration may repeat a warning
+					on[s] = append(on[s], p.String())
+				}
 			}
 		}
 		for _, id := range slices.Sorted(maps.Keys(d.tp.Explain)) {
