@@ -8,7 +8,13 @@ import (
 )
 
 // sysProcAttr has nothing to add elsewhere.
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
+
+// namespacesRefused: namespaces are never asked for here.
+func namespacesRefused(error) bool { return false }
+
+// endLeftovers does nothing here.
+func endLeftovers() {}
 
 // killGroup kills the worker (there are no process groups to kill).
 func killGroup(p *os.Process) { _ = p.Kill() }
