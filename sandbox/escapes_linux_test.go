@@ -3,10 +3,12 @@
 package sandbox
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -448,4 +450,45 @@ func TestWithoutNamespacesReported(t *testing.T) {
 	p = newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true; c.Require = true })
 	_, err = p.Enforcement(context.Background(), "x", caps)
 	wantKind(t, "without namespaces, required", err, KindRefused, "outlive the call")
+}
+
+func TestUndumpable(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode     string
+		readable bool
+	}{
+		{"dumpable", true}, // the positive control: the same reader reads it
+		{"undumpable", false},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			holder := exec.Command(exe, holdArg, tc.mode)
+			holder.Env = []string{"LLM_API_KEY=sk-held-secret"}
+			in, err := holder.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := holder.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := holder.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { in.Close(); holder.Wait() }()
+			if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
+				t.Fatalf("holder said %q", line)
+			}
+			got, err := exec.Command(exe, readArg, fmt.Sprintf("/proc/%d/environ", holder.Process.Pid)).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if read := strings.Contains(string(got), "sk-held-secret"); read != tc.readable {
+				t.Errorf("the %s process's environment read by the same user: %q; want readable %t", tc.mode, got, tc.readable)
+			}
+		})
+	}
 }

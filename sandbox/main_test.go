@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -27,6 +28,12 @@ const (
 	daemonArg = "-sandbox-test-daemon"
 	exit42Arg = "-sandbox-test-exit42"
 	sleepArg  = "-sandbox-test-sleep"
+
+	// A process without capabilities that holds a secret in its
+	// environment, made undumpable or left as it is, until its stdin
+	// closes; and one without capabilities that reads a file.
+	holdArg = "-sandbox-test-hold"
+	readArg = "-sandbox-test-read"
 )
 
 func TestMain(m *testing.M) {
@@ -44,6 +51,35 @@ func TestMain(m *testing.M) {
 			os.Exit(daemon(os.Args[2]))
 		case exit42Arg:
 			os.Exit(42)
+		case holdArg:
+			// As an agent that runs as a user other than root: without
+			// capabilities, the kernel lets processes of the same user
+			// read each other's /proc unless one is undumpable.
+			if err := dropCapabilities(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if os.Args[2] == "undumpable" {
+				if err := Undumpable(); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+			}
+			fmt.Println("holding")
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(0)
+		case readArg:
+			if err := dropCapabilities(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			b, err := os.ReadFile(os.Args[2])
+			if err != nil {
+				fmt.Println(errnoName(err))
+				os.Exit(0)
+			}
+			os.Stdout.Write(b)
+			os.Exit(0)
 		case sleepArg:
 			time.Sleep(time.Hour)
 			os.Exit(0)

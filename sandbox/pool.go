@@ -111,7 +111,9 @@ type workerKey struct {
 	caps tool.Capability
 }
 
-// NewPool checks c and returns a pool; workers start on demand.
+// NewPool checks c and returns a pool; workers start on demand. It
+// makes the calling process not dumpable (see Undumpable): the workers
+// run as the same user.
 func NewPool(c Config) (*Pool, error) {
 	if c.Arg == "" {
 		return nil, errors.New("sandbox pool: Config.Arg is empty")
@@ -153,6 +155,9 @@ func NewPool(c Config) (*Pool, error) {
 	log := c.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if err := Undumpable(); err != nil {
+		return nil, fmt.Errorf("sandbox pool: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Pool{

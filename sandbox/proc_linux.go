@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 	"time"
@@ -80,4 +81,18 @@ func endLeftovers() {
 			time.Sleep(100 * time.Microsecond) // killed, not yet exited
 		}
 	}
+}
+
+// Undumpable makes the calling process not dumpable: no process of the
+// same user without CAP_SYS_PTRACE (a tool's worker, or a program a
+// tool started) can read its memory, environment or descriptors through
+// /proc or attach to it. NewPool calls it, since the program that
+// starts workers holds secrets they must not have; a program that runs
+// tools in process may call it too. A debugger can then attach only
+// with CAP_SYS_PTRACE.
+func Undumpable() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_DUMPABLE, 0): %w", err)
+	}
+	return nil
 }

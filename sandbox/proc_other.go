@@ -21,3 +21,6 @@ func killGroup(p *os.Process) { _ = p.Kill() }
 
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
+
+// Undumpable does nothing here: there is no /proc to protect.
+func Undumpable() error { return nil }

@@ -27,3 +27,6 @@ func waitExited(*os.Process) bool { return false }
 
 // endLeftovers does nothing here.
 func endLeftovers() {}
+
+// Undumpable does nothing here: there is no /proc to protect.
+func Undumpable() error { return nil }
