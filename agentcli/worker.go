@@ -52,6 +52,9 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if mode == sandbox.IsolateNone {
 		return reg, func() {}, nil
 	}
+	if s.workersErr != nil {
+		return nil, nil, s.workersErr
+	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
@@ -61,8 +64,9 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Env:     s.tools.Env,
 		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
 		Pass:    []string{egress.EnvAllow},
-		Require: s.require,
-		Logger:  logger,
+		Require:    s.require,
+		MaxWorkers: int(s.workers),
+		Logger:     logger,
 	})
 	if err != nil {
 		return nil, nil, err
