@@ -59,11 +59,11 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	pool, err := sandbox.NewPool(sandbox.Config{
-		Arg:     workerArg,
-		WorkDir: s.workDir,
-		Env:     s.tools.Env,
-		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
-		Pass:    []string{egress.EnvAllow},
+		Arg:        workerArg,
+		WorkDir:    s.workDir,
+		Env:        s.tools.Env,
+		Environ:    withVar(os.Environ(), egress.EnvAllow, s.netAllow),
+		Pass:       []string{egress.EnvAllow},
 		Require:    s.require,
 		MaxWorkers: int(s.workers),
 		Logger:     logger,
