@@ -269,7 +269,7 @@ const envHelp = `environment:
   GLAMOUR_STYLE    the style of rendered answers: dark (default), light, notty, …
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
   OTEL_TRACES_EXPORTER          otlp, console or none (default): OpenTelemetry traces
-  OTEL_METRICS_EXPORTER         otlp, prometheus, console or none (default): metrics
+  OTEL_METRICS_EXPORTER         otlp, console or none (default): metrics
   OTEL_EXPORTER_OTLP_ENDPOINT   and the other OTEL_* variables of the exporters
   TOOLREG_OTEL_RECORD_CONTENT   true records tool arguments and results on spans (redacted)
 `
