@@ -114,6 +114,8 @@ type selection struct {
 	// TOOLREG_WORKERS); workersErr says what is wrong with the variable.
 	workers    positiveInt
 	workersErr error
+	// warm starts workers for the first tools ahead (agent mcp).
+	warm bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,
