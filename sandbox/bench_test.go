@@ -46,8 +46,7 @@ func BenchmarkWorkerStart(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
 	for b.Loop() {
-		p.slots <- struct{}{}
-		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
+		w, err := p.startForTest(ctx, workerKey{"echo", tool.Unsafe})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -132,12 +131,20 @@ func BenchmarkWorkerStartNoNamespaces(b *testing.B) {
 	p.noNamespaces.Store(true)
 	ctx := context.Background()
 	for b.Loop() {
-		p.slots <- struct{}{}
-		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
+		w, err := p.startForTest(ctx, workerKey{"echo", tool.Unsafe})
 		if err != nil {
 			b.Fatal(err)
 		}
 		w.kill()
 		<-w.exited
 	}
+}
+
+// startForTest takes a slot and starts a worker for k.
+func (p *Pool) startForTest(ctx context.Context, k workerKey) (*worker, error) {
+	p.slots <- struct{}{}
+	p.mu.Lock()
+	p.count[k]++
+	p.mu.Unlock()
+	return p.start(ctx, k)
 }
