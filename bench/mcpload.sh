@@ -21,6 +21,5 @@ for round in $(seq "${ROUNDS:-3}"); do
 		kill "$pid"; wait "$pid" 2>/dev/null || true
 	done
 done | tee "$bin/runs"
-awk -F'\t' '{split($2,a," "); v[$1]=v[$1]" "a[2]} END {
-	for (m in v) { n=split(v[m], x, " "); asort(x); med[m]=x[int((n+1)/2)] }
-	printf "throughput, workers / in process (medians): %.2f\n", med["all"]/med["none"] }' "$bin/runs"
+median() { grep "^$1" "$bin/runs" | awk -F'\t' '{split($2,a," "); print a[2]}' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+echo "throughput, workers / in process (medians): $(echo "$(median all) $(median none)" | awk '{printf "%.2f", $1/$2}')"
