@@ -273,8 +273,8 @@ func TestServeNoTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := inMemory(t, srv)
-	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged || caps.Logging != nil {
-		t.Errorf("capabilities %+v, want tools without listChanged, and no logging", caps)
+	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged || caps.Logging == nil {
+		t.Errorf("capabilities %+v, want tools without listChanged, and logging", caps)
 	}
 	if got := listTools(t, cs); len(got) != 0 {
 		t.Errorf("listed %v", got)
