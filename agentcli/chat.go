@@ -120,8 +120,13 @@ type output struct {
 	quiet          bool
 	md             *glamour.TermRenderer
 	spin           bool
+	// redact removes secrets from the answer before it is printed; the
+	// answer is printed whole lines at a time, so that a secret split
+	// across streamed pieces is seen whole.
+	redact func(string) string
 
 	mu       sync.Mutex
+	line     strings.Builder // plain text of a line not yet printed
 	printed  bool            // text of the current turn went to stdout
 	midLine  bool            // the last text did not end a line
 	pending  strings.Builder // text not yet rendered
@@ -152,15 +157,21 @@ func (o *output) event(e chat.Event) {
 			o.pending.WriteString(e.Text)
 			if n := completeBlocks(o.pending.String()); n > 0 {
 				text := o.pending.String()
-				renderBlocks(o.stdout, o.md, text[:n], !o.rendered)
+				renderBlocks(o.stdout, o.md, o.clean(text[:n]), !o.rendered)
 				o.rendered = true
 				o.pending.Reset()
 				o.pending.WriteString(text[n:])
 			}
 			return
 		}
-		fmt.Fprint(o.stdout, e.Text)
-		o.midLine = !strings.HasSuffix(e.Text, "\n")
+		o.line.WriteString(e.Text)
+		if text := o.line.String(); strings.Contains(text, "\n") {
+			i := strings.LastIndexByte(text, '\n') + 1
+			fmt.Fprint(o.stdout, o.clean(text[:i]))
+			o.midLine = false
+			o.line.Reset()
+			o.line.WriteString(text[i:])
+		}
 	case chat.EventToolCall:
 		o.flushLocked()
 		if !o.quiet {
@@ -188,13 +199,26 @@ func (o *output) event(e chat.Event) {
 	}
 }
 
-// flushLocked renders the text not yet rendered, whole or not: the answer
-// ended, or tool calls follow it.
+// clean returns text with the secrets removed.
+func (o *output) clean(text string) string {
+	if o.redact == nil {
+		return text
+	}
+	return o.redact(text)
+}
+
+// flushLocked prints or renders the text not yet printed, whole or not:
+// the answer ended, or tool calls follow it.
 func (o *output) flushLocked() {
+	if o.line.Len() > 0 {
+		fmt.Fprint(o.stdout, o.clean(o.line.String()))
+		o.midLine = true
+		o.line.Reset()
+	}
 	if o.md == nil || o.pending.Len() == 0 {
 		return
 	}
-	renderBlocks(o.stdout, o.md, o.pending.String(), !o.rendered)
+	renderBlocks(o.stdout, o.md, o.clean(o.pending.String()), !o.rendered)
 	o.rendered = true
 	o.pending.Reset()
 }
@@ -227,9 +251,9 @@ func (o *output) finish(answer string) {
 	case o.printed:
 		o.flushLocked()
 	case o.md != nil:
-		renderBlocks(o.stdout, o.md, answer, true)
+		renderBlocks(o.stdout, o.md, o.clean(answer), true)
 	default:
-		fmt.Fprint(o.stdout, answer)
+		fmt.Fprint(o.stdout, o.clean(answer))
 		o.midLine = !strings.HasSuffix(answer, "\n")
 	}
 	o.lineBreak()
@@ -389,7 +413,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		Telemetry:    tel,
 		Provider:     genAIProvider(o.baseURL),
 	}
-	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet}
+	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools)}
 	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
 		if out.md, err = newMarkdown(f, c.getenv); err != nil {
 			fmt.Fprintf(c.stderr, "agent: %v; printing answers as they are\n", err)
@@ -452,7 +476,7 @@ func (c *cli) keep(o *options, s *session) int {
 		return -1
 	}
 	if !o.noLog {
-		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now}
+		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now, redact: redactor(c.getenv, c.tools)}
 	}
 	if !o.resume {
 		return -1

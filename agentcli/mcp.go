@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/toolmcp"
 )
@@ -38,6 +39,18 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 		return 2
+	}
+	if token != "" && *tokenFile != "" {
+		// A token read from a file is a secret like the one in the
+		// environment: kept out of stderr and the tools' results.
+		c.stderr = redact.Writer(c.stderr, token)
+		getenv := sel.getenv
+		sel.getenv = func(k string) string {
+			if k == envMCPToken {
+				return token
+			}
+			return getenv(k)
+		}
 	}
 	if *addr == "" {
 		// Over stdio, stdout carries the protocol: a console exporter
@@ -91,7 +104,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if *addr == "" {
 		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
 	} else {
-		ln, err := listenMCP(*addr, token)
+		ln, err := listenMCP(ctx, *addr, token, resolveIP)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 			return 2
@@ -135,10 +148,20 @@ func (c *cli) mcpToken(file string) (string, error) {
 // minTokenBytes is the shortest token accepted for a non-loopback server.
 const minTokenBytes = 16
 
-// listenMCP listens on addr: a bare ":PORT" on loopback. An address that
-// is not loopback (a host name other than localhost counts as not) is
-// refused without a token of at least minTokenBytes.
-func listenMCP(addr, token string) (net.Listener, error) {
+// lookupFunc resolves a host name to its addresses.
+type lookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
+
+// resolveIP resolves a host name with the system's resolver.
+func resolveIP(ctx context.Context, host string) ([]netip.Addr, error) {
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+}
+
+// listenMCP listens on addr: a bare ":PORT" on loopback. Without a token
+// of at least minTokenBytes, an address that is not loopback is refused:
+// a host name (localhost too, which /etc/hosts may map anywhere) is
+// resolved with lookup, every address must be loopback, and the server
+// binds the address checked, not the name again.
+func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("-http %q: want HOST:PORT or :PORT: %w", addr, err)
@@ -146,12 +169,41 @@ func listenMCP(addr, token string) (net.Listener, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	ip, err := netip.ParseAddr(host)
-	loopback := strings.EqualFold(host, "localhost") || err == nil && ip.IsLoopback()
-	if !loopback && len(token) < minTokenBytes {
-		return nil, fmt.Errorf("-http %s is not a loopback address, and every tool would be open to anyone who reaches it: "+
-			"set %s, or -token-file FILE, to a secret of at least %d characters (for example the output of openssl rand -hex 32) "+
-			"that clients send as Authorization: Bearer <token>; or serve on loopback with -http :PORT", addr, envMCPToken, minTokenBytes)
+	if len(token) >= minTokenBytes {
+		return net.Listen("tcp", net.JoinHostPort(host, port))
 	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
+	refuse := func(why string) error {
+		return fmt.Errorf("-http %s %s, and every tool would be open to anyone who reaches it: "+
+			"set %s, or -token-file FILE, to a secret of at least %d characters (for example the output of openssl rand -hex 32) "+
+			"that clients send as Authorization: Bearer <token>; or serve on loopback with -http :PORT", addr, why, envMCPToken, minTokenBytes)
+	}
+	ips := []netip.Addr{}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ips = append(ips, ip)
+	} else {
+		ips, err = lookup(ctx, host)
+		if err != nil {
+			return nil, refuse(fmt.Sprintf("cannot be checked to be a loopback address (%v)", err))
+		}
+		if len(ips) == 0 {
+			return nil, refuse("resolves to no address, so it is not a loopback address")
+		}
+	}
+	for _, ip := range ips {
+		if !ip.Unmap().IsLoopback() {
+			if ip.String() == host {
+				return nil, refuse("is not a loopback address")
+			}
+			return nil, refuse(fmt.Sprintf("resolves to %s, which is not a loopback address", ip))
+		}
+	}
+	// IPv4 first, as net.Listen prefers it.
+	bind := ips[0]
+	for _, ip := range ips {
+		if ip.Unmap().Is4() {
+			bind = ip.Unmap()
+			break
+		}
+	}
+	return net.Listen("tcp", net.JoinHostPort(bind.String(), port))
 }
