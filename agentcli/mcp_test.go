@@ -13,9 +13,12 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // lockedBuffer is a writer the test reads while the agent writes.
@@ -261,5 +264,35 @@ func TestMCPStdioRefusesConsoleExporter(t *testing.T) {
 		if !strings.Contains(stderr.String(), v+"=console") || stdout.Len() != 0 {
 			t.Errorf("%s=console: stdout %q, stderr %q", v, stdout.String(), stderr.String())
 		}
+	}
+}
+
+// TestCallConfirmsMountedTool: agent call of a mounted tool that its
+// server does not mark read-only goes through the same confirmation as in
+// a conversation: refused with nobody to ask, run with -yes.
+func TestCallConfirmsMountedTool(t *testing.T) {
+	var calls atomic.Int32
+	srv := mcp.NewServer(&mcp.Implementation{Name: "fs", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "write_file", Description: "Write a file."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			calls.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "written"}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer ts.Close()
+	run := func(extra ...string) (int, string, string) {
+		var stdout, stderr lockedBuffer
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		args := append([]string{"call", "-tools", "calculator", "-mcp", "fs=" + ts.URL}, extra...)
+		code := c.run(context.Background(), append(args, "fs__write_file", "{}"))
+		return code, stdout.String(), stderr.String()
+	}
+	code, _, stderr := run()
+	if code != 1 || !strings.Contains(stderr, "nobody to ask") || !strings.Contains(stderr, "-yes") || calls.Load() != 0 {
+		t.Errorf("without -yes: exit %d, %d calls, stderr %q; want 1, no call, and the refusal naming -yes", code, calls.Load(), stderr)
+	}
+	code, stdout, stderr := run("-yes")
+	if code != 0 || strings.TrimSpace(stdout) != "written" || calls.Load() != 1 {
+		t.Errorf("with -yes: exit %d, %d calls, stdout %q, stderr %q; want 0 and the tool's answer", code, calls.Load(), stdout, stderr)
 	}
 }
