@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -124,9 +126,12 @@ type output struct {
 	// answer is printed whole lines at a time, so that a secret split
 	// across streamed pieces is seen whole.
 	redact func(string) string
+	// line is the plain text of a line not yet printed, and shown, by
+	// call id, when the call's progress was last shown; both under mu.
+	line  strings.Builder
+	shown map[string]time.Time
 
 	mu       sync.Mutex
-	line     strings.Builder // plain text of a line not yet printed
 	printed  bool            // text of the current turn went to stdout
 	midLine  bool            // the last text did not end a line
 	pending  strings.Builder // text not yet rendered
@@ -197,6 +202,40 @@ func (o *output) event(e chat.Event) {
 		}
 		defer o.waitLocked()
 	}
+}
+
+// progressEvery is how often the progress of one call is shown at most;
+// its end is always shown.
+const progressEvery = 500 * time.Millisecond
+
+// progress shows the progress of a tool call on the trace, at most every
+// progressEvery for one call.
+func (o *output) progress(ctx context.Context, done, total float64, message string) {
+	if o.quiet {
+		return
+	}
+	call, _ := tool.CallFrom(ctx)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := time.Now()
+	if o.shown == nil {
+		o.shown = map[string]time.Time{}
+	}
+	if last, ok := o.shown[call.ID]; ok && now.Sub(last) < progressEvery && (total <= 0 || done < total) {
+		return
+	}
+	o.shown[call.ID] = now
+	o.stopWaitingLocked()
+	o.flushLocked()
+	o.lineBreak()
+	amount := strconv.FormatFloat(done, 'f', -1, 64)
+	if total > 0 {
+		amount += "/" + strconv.FormatFloat(total, 'f', -1, 64)
+	}
+	if message != "" {
+		amount += " " + clip.Line(o.clean(message), 120)
+	}
+	fmt.Fprintf(o.stderr, "… %s %s\n", call.Tool, amount)
 }
 
 // clean returns text with the secrets removed.
@@ -432,6 +471,9 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	if code := c.keep(o, s); code >= 0 {
 		return code
 	}
+	// Tools' progress (tool.Progress, a mounted server's notifications)
+	// is shown on the trace.
+	ctx = tool.WithProgress(ctx, out.progress)
 	if interactive {
 		return c.repl(ctx, s, in)
 	}

@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolreg/toolreg/redact"
@@ -206,4 +208,15 @@ func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc) (net.
 		}
 	}
 	return net.Listen("tcp", net.JoinHostPort(bind.String(), port))
+}
+
+// mountRoots are the roots offered to mounted MCP servers: the workspace,
+// -workdir or the current directory, as an absolute path; none when it
+// cannot be told.
+func (s *selection) mountRoots() []string {
+	dir, err := filepath.Abs(cmp.Or(s.workDir, "."))
+	if err != nil {
+		return nil
+	}
+	return []string{dir}
 }

@@ -3,9 +3,10 @@ package tool
 import "context"
 
 // ProgressFunc receives the progress a tool reports: done of total units
-// (total is 0 when unknown) and a short message, which may be empty. It
-// must be safe for concurrent use and return quickly.
-type ProgressFunc func(done, total float64, message string)
+// (total is 0 when unknown) and a short message, which may be empty. ctx
+// is the tool's, whose Call (CallFrom) names the tool. It must be safe for
+// concurrent use and return quickly.
+type ProgressFunc func(ctx context.Context, done, total float64, message string)
 
 type progressKey struct{}
 
@@ -23,6 +24,6 @@ func WithProgress(ctx context.Context, f ProgressFunc) context.Context {
 // report whose done does not exceed the last one may be dropped.
 func Progress(ctx context.Context, done, total float64, message string) {
 	if f, ok := ctx.Value(progressKey{}).(ProgressFunc); ok && f != nil {
-		f(done, total, message)
+		f(ctx, done, total, message)
 	}
 }

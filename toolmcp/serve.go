@@ -317,7 +317,7 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 func progressSender(ctx context.Context, ss *mcp.ServerSession, tok any, logger *slog.Logger) tool.ProgressFunc {
 	var mu sync.Mutex
 	last, sent := 0.0, false
-	return func(done, total float64, message string) {
+	return func(_ context.Context, done, total float64, message string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if sent && done <= last {
