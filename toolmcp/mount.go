@@ -144,7 +144,7 @@ type remoteServer struct {
 	mu      sync.Mutex
 	calls   map[string]context.Context // by progress token, the calls in flight
 	lost    error                      // why the session ended, nil while it lasts
-	warned  bool  // the server's failure was reported
+	warned  bool                       // the server's failure was reported
 	closing bool
 }
 
