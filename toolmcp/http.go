@@ -2,6 +2,7 @@ package toolmcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -18,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,6 +64,10 @@ type HTTPOptions struct {
 	// ShutdownGrace is how long ServeHTTP lets the calls in flight finish
 	// once its context is done; ShutdownTimeout when zero or less.
 	ShutdownGrace time.Duration
+	// OAuth, when not nil, makes the server an OAuth 2.1 resource server
+	// (see OAuth): it takes the place of Token, which it still accepts
+	// when set.
+	OAuth *OAuth
 	// Ready, when not nil, is asked by ReadyPath: an error (say, a
 	// mounted server that is gone) answers 503 with its text, so that a
 	// load balancer sends the calls elsewhere.
@@ -155,10 +161,21 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 	}
 	close(f.idle)
 	var h http.Handler = readBody(f, o.MaxBodyBytes, o.ReadTimeout)
-	if o.Token != "" {
+	switch {
+	case o.OAuth != nil:
+		o.OAuth.StaticToken = cmp.Or(o.OAuth.StaticToken, o.Token)
+		h = o.OAuth.require(h)
+	case o.Token != "":
 		h = requireToken(h, o.Token)
 	}
-	f.outer = http.NewCrossOriginProtection().Handler(h)
+	h = http.NewCrossOriginProtection().Handler(h)
+	if o.OAuth != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET "+MetadataPath, auth.ProtectedResourceMetadataHandler(o.OAuth.metadata()))
+		mux.Handle("/", h)
+		h = mux
+	}
+	f.outer = h
 	return f
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -185,8 +186,13 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ok || r.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without parameters"}
 			}
-			if _, ok := ts.reg.Lookup(r.Params.Name); !ok {
+			e, ok := ts.reg.Lookup(r.Params.Name)
+			if !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			if missing := missingScopes(ctx, e.Capabilities|e.Reaches); len(missing) > 0 {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
+					"Error: the access token may not call %s: it lacks the scope %s", r.Params.Name, strings.Join(missing, " "))}}}, nil
 			}
 			return callTool(ctx, ts.reg, r.Params.Name, ts.outs[r.Params.Name], ts.logger, r)
 		}
