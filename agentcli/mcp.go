@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,16 @@ import (
 
 // envMCPToken holds the bearer token of agent mcp -http.
 const envMCPToken = "TOOLREG_MCP_TOKEN"
+
+// The environment of agent mcp -http as an OAuth 2.1 resource server: the
+// authorization server's issuer URL, this server's own URL (the audience
+// of its tokens), and optionally the issuer's JWKS URL when its metadata
+// does not give one.
+const (
+	envOAuthIssuer   = "TOOLREG_MCP_OAUTH_ISSUER"
+	envOAuthResource = "TOOLREG_MCP_OAUTH_RESOURCE"
+	envOAuthJWKS     = "TOOLREG_MCP_OAUTH_JWKS"
+)
 
 // runMCP serves the selected tools to MCP clients: over stdio, or over
 // streamable HTTP in stateless mode with -http.
@@ -106,17 +117,25 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if *addr == "" {
 		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
 	} else {
-		ln, err := listenMCP(ctx, *addr, token, resolveIP)
+		oauth, err := c.mcpOAuth()
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
+			return 2
+		}
+		ln, err := listenMCP(ctx, *addr, token, resolveIP, oauth != nil)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 			return 2
 		}
 		auth := "no token: loopback only"
-		if token != "" {
+		switch {
+		case oauth != nil:
+			auth = "OAuth access tokens of " + oauth.Issuer + " for " + oauth.Resource
+		case token != "":
 			auth = "clients send Authorization: Bearer <token>"
 		}
 		fmt.Fprintf(c.stderr, "agent: serving %d tools over MCP at http://%s/ (%s)\n", len(reg.Names()), ln.Addr(), auth)
-		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token, Telemetry: tel, Ready: sel.ready})
+		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token, OAuth: oauth, Telemetry: tel, Ready: sel.ready})
 		if err == nil {
 			return 0
 		}
@@ -147,6 +166,26 @@ func (c *cli) mcpToken(file string) (string, error) {
 	return t, nil
 }
 
+// mcpOAuth returns the OAuth resource server of agent mcp -http from the
+// environment, or nil when TOOLREG_MCP_OAUTH_ISSUER is not set.
+func (c *cli) mcpOAuth() (*toolmcp.OAuth, error) {
+	issuer := strings.TrimSpace(c.getenv(envOAuthIssuer))
+	resource := strings.TrimSpace(c.getenv(envOAuthResource))
+	if issuer == "" {
+		if resource != "" {
+			return nil, fmt.Errorf("%s is set without %s: name the authorization server too", envOAuthResource, envOAuthIssuer)
+		}
+		return nil, nil
+	}
+	for name, v := range map[string]string{envOAuthIssuer: issuer, envOAuthResource: resource} {
+		u, err := url.Parse(v)
+		if v == "" || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, fmt.Errorf("%s must be an http or https URL (%s: the authorization server's issuer; %s: this server's own URL, the audience of its tokens)", name, envOAuthIssuer, envOAuthResource)
+		}
+	}
+	return &toolmcp.OAuth{Issuer: issuer, Resource: resource, JWKSURL: strings.TrimSpace(c.getenv(envOAuthJWKS))}, nil
+}
+
 // minTokenBytes is the shortest token accepted for a non-loopback server.
 const minTokenBytes = 16
 
@@ -162,8 +201,9 @@ func resolveIP(ctx context.Context, host string) ([]netip.Addr, error) {
 // of at least minTokenBytes, an address that is not loopback is refused:
 // a host name (localhost too, which /etc/hosts may map anywhere) is
 // resolved with lookup, every address must be loopback, and the server
-// binds the address checked, not the name again.
-func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc) (net.Listener, error) {
+// binds the address checked, not the name again. With oauth (access
+// tokens required) any address is served.
+func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc, oauth bool) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("-http %q: want HOST:PORT or :PORT: %w", addr, err)
@@ -171,7 +211,7 @@ func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc) (net.
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if len(token) >= minTokenBytes {
+	if oauth || len(token) >= minTokenBytes {
 		return net.Listen("tcp", net.JoinHostPort(host, port))
 	}
 	refuse := func(why string) error {

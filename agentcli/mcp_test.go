@@ -159,7 +159,7 @@ func TestMCPTokenFileRedacted(t *testing.T) {
 func TestListenMCPLoopback(t *testing.T) {
 	ctx := context.Background()
 	for _, addr := range []string{":0", "127.0.0.1:0", "localhost:0", "[::1]:0"} {
-		ln, err := listenMCP(ctx, addr, "", resolveIP)
+		ln, err := listenMCP(ctx, addr, "", resolveIP, false)
 		if err != nil {
 			if addr == "[::1]:0" { // no IPv6 on this machine
 				continue
@@ -172,7 +172,7 @@ func TestListenMCPLoopback(t *testing.T) {
 		}
 		ln.Close()
 	}
-	ln, err := listenMCP(ctx, "0.0.0.0:0", "0123456789abcdef", resolveIP)
+	ln, err := listenMCP(ctx, "0.0.0.0:0", "0123456789abcdef", resolveIP, false)
 	if err != nil {
 		t.Fatalf("listenMCP with a token of 16 bytes: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestListenMCPResolves(t *testing.T) {
 		{"example.invalid:0", "cannot be checked to be a loopback address (no such host)"},
 		{"[::ffff:192.0.2.1]:0", "is not a loopback address"},
 	} {
-		ln, err := listenMCP(ctx, tt.addr, "", lookup)
+		ln, err := listenMCP(ctx, tt.addr, "", lookup, false)
 		if err == nil {
 			ln.Close()
 			t.Errorf("listenMCP(%q) listens on %s, want it refused", tt.addr, ln.Addr())
@@ -213,7 +213,7 @@ func TestListenMCPResolves(t *testing.T) {
 			t.Errorf("listenMCP(%q) = %v, want %q and how to set a token", tt.addr, err, tt.want)
 		}
 	}
-	ln, err := listenMCP(ctx, "loop:0", "", lookup)
+	ln, err := listenMCP(ctx, "loop:0", "", lookup, false)
 	if err != nil {
 		t.Fatalf("listenMCP(loop:0): %v", err)
 	}
@@ -294,5 +294,33 @@ func TestCallConfirmsMountedTool(t *testing.T) {
 	code, stdout, stderr := run("-yes")
 	if code != 0 || strings.TrimSpace(stdout) != "written" || calls.Load() != 1 {
 		t.Errorf("with -yes: exit %d, %d calls, stdout %q, stderr %q; want 0 and the tool's answer", code, calls.Load(), stdout, stderr)
+	}
+}
+
+// TestMCPOAuthEnv reads the OAuth resource server of agent mcp -http from
+// the environment, and refuses a half or wrong setting.
+func TestMCPOAuthEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string // the error, or "issuer resource" when it is read
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{envOAuthIssuer: "https://auth.example", envOAuthResource: "https://mcp.example/"}, "https://auth.example https://mcp.example/"},
+		{map[string]string{envOAuthResource: "https://mcp.example/"}, "is set without TOOLREG_MCP_OAUTH_ISSUER"},
+		{map[string]string{envOAuthIssuer: "https://auth.example"}, "TOOLREG_MCP_OAUTH_RESOURCE must be an http or https URL"},
+		{map[string]string{envOAuthIssuer: "auth.example", envOAuthResource: "https://mcp.example/"}, "TOOLREG_MCP_OAUTH_ISSUER must be an http or https URL"},
+	} {
+		c := &cli{getenv: func(k string) string { return tt.env[k] }}
+		a, err := c.mcpOAuth()
+		got := ""
+		switch {
+		case err != nil:
+			got = err.Error()
+		case a != nil:
+			got = a.Issuer + " " + a.Resource
+		}
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("env %v: %q, want %q", tt.env, got, tt.want)
+		}
 	}
 }
