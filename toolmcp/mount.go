@@ -1,12 +1,17 @@
 package toolmcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig of the images of mounted tools
+	_ "image/jpeg"
+	_ "image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -616,11 +621,11 @@ func resultText(r *mcp.CallToolResult) string {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data)))
+			parts = append(parts, describeImage(c.MIMEType, c.Data))
 		case *mcp.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data)))
 		case *mcp.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[resource link: %s %s]", c.Name, c.URI))
+			parts = append(parts, describeLink(c))
 		case *mcp.EmbeddedResource:
 			switch {
 			case c.Resource == nil:
@@ -641,6 +646,29 @@ func resultText(r *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// describeImage describes an image the model is not shown: its type, its
+// size in pixels when its header tells (PNG, JPEG, GIF), and its size in
+// bytes.
+func describeImage(mimeType string, data []byte) string {
+	desc := fmt.Sprintf("[image: %s", cmp.Or(mimeType, "of unknown type"))
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
+	}
+	return desc + fmt.Sprintf(", %d bytes; not shown to the model]", len(data))
+}
+
+// describeLink describes a resource link with what the server said of it.
+func describeLink(c *mcp.ResourceLink) string {
+	desc := "[resource link: " + cmp.Or(c.Title, c.Name) + " " + c.URI
+	if c.MIMEType != "" {
+		desc += " (" + c.MIMEType + ")"
+	}
+	if c.Description != "" {
+		desc += ": " + clipLine(c.Description, 200)
+	}
+	return desc + "]"
 }
 
 // Close ends the sessions: a stdio server's stdin is closed, and the
