@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
 
@@ -121,6 +122,14 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		if err != nil {
 			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 			return 2
+		}
+		if oauth != nil {
+			// A token without a tool's scopes gets 403 and the scopes
+			// to ask for.
+			oauth.Capabilities = func(name string) (tool.Capability, bool) {
+				e, ok := reg.Lookup(name)
+				return e.Capabilities | e.Reaches, ok
+			}
 		}
 		ln, err := listenMCP(ctx, *addr, token, resolveIP, oauth != nil)
 		if err != nil {

@@ -153,6 +153,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 		return h
 	}
 	f := &front{
+		oauth:    o.OAuth,
 		jsonH:    sdk(true),
 		streamH:  sdk(false),
 		calls:    map[callKey]map[*inflightCall]bool{},
@@ -185,6 +186,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 // with a progress token to the SDK handler that streams.
 type front struct {
 	outer          http.Handler // the whole chain, front included
+	oauth          *OAuth       // nil without OAuth
 	jsonH, streamH http.Handler
 	draining       *atomic.Bool // nil for HTTPHandler
 	mu             sync.Mutex
@@ -210,6 +212,7 @@ type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
 	Params struct {
+		Name      string          `json:"name"`
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    string          `json:"reason"`
 		Meta      struct {
@@ -250,6 +253,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.draining != nil && f.draining.Load() {
 		w.Header().Set("Retry-After", "1")
 		writeRPCError(w, http.StatusServiceUnavailable, env.ID, codeShuttingDown, "the server is shutting down: send the request again, to another replica")
+		return
+	}
+	if env.Method == "tools/call" && f.oauth.forbid(w, r, env.Params.Name, env.ID) {
 		return
 	}
 	ctx, cancel := context.WithCancelCause(r.Context())

@@ -59,6 +59,13 @@ type OAuth struct {
 	// StaticToken, when not empty, is accepted too, with every scope:
 	// the simple setup's bearer token beside OAuth.
 	StaticToken string
+	// Capabilities, when not nil, returns the capabilities of a served
+	// tool (Registry.Lookup's Capabilities|Reaches): a call whose token
+	// lacks a scope is then refused with HTTP 403 and a WWW-Authenticate
+	// header naming the scopes (error="insufficient_scope"), from which a
+	// client may ask for them. Without it the call is answered with an
+	// isError result naming them.
+	Capabilities func(tool string) (tool.Capability, bool)
 
 	mu      sync.Mutex
 	keys    map[string]any // by kid: *rsa.PublicKey or *ecdsa.PublicKey
@@ -164,6 +171,33 @@ func missingScopes(ctx context.Context, caps tool.Capability) []string {
 	}
 	return missing
 }
+
+// forbid answers a call whose token lacks scopes with 403 and a
+// challenge, and reports whether it did.
+func (a *OAuth) forbid(w http.ResponseWriter, r *http.Request, name string, id json.RawMessage) bool {
+	if a == nil || a.Capabilities == nil || name == "" {
+		return false
+	}
+	caps, ok := a.Capabilities(name)
+	if !ok {
+		return false
+	}
+	missing := missingScopes(r.Context(), caps)
+	if len(missing) == 0 {
+		return false
+	}
+	ti := auth.TokenInfoFromContext(r.Context())
+	want := slices.Clone(ti.Scopes)
+	for _, m := range missing {
+		want = append(want, m)
+	}
+	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(want, " "), a.metadataURL()))
+	writeRPCError(w, http.StatusForbidden, id, codeForbidden, fmt.Sprintf("the access token may not call %s: it lacks the scope %s", name, strings.Join(missing, " ")))
+	return true
+}
+
+// codeForbidden is the JSON-RPC error of a call refused for its scopes.
+const codeForbidden = -32001
 
 // key returns the issuer's signing key kid, fetching the keys when they
 // are stale or kid is unknown.

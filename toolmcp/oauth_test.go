@@ -134,3 +134,34 @@ func TestOAuthResourceServer(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthInsufficientScope: told the tools' capabilities, the server
+// refuses a call whose token lacks a scope with 403 and a challenge that
+// names the scopes to ask for (step-up authorization).
+func TestOAuthInsufficientScope(t *testing.T) {
+	iss := newFakeIssuer(t)
+	tab := testTable()
+	tab.Entries[2].Capabilities = tool.Exec | tool.Network // echo
+	reg := registry.MustNew(tab)
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resource = "http://mcp.test/"
+	caps := func(name string) (tool.Capability, bool) {
+		e, ok := reg.Lookup(name)
+		return e.Capabilities | e.Reaches, ok
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}))
+	defer ts.Close()
+	claims := jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}
+	status, h, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil))
+	want := `Bearer error="insufficient_scope", scope="tools:network tools:exec", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"`
+	if status != http.StatusForbidden || h.Get("WWW-Authenticate") != want || !strings.Contains(body, `"id":7`) || !strings.Contains(body, "lacks the scope tools:exec") {
+		t.Errorf("%d, WWW-Authenticate %q, %s; want 403 with %s", status, h.Get("WWW-Authenticate"), body, want)
+	}
+	claims["scope"] = "tools:network tools:exec"
+	if status, _, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil)); status != http.StatusOK || !strings.Contains(body, "echo raw") {
+		t.Errorf("with both scopes: %d %s", status, body)
+	}
+}
