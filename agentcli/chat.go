@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -120,6 +122,14 @@ type output struct {
 	quiet          bool
 	md             *glamour.TermRenderer
 	spin           bool
+	// redact removes secrets from the answer before it is printed; the
+	// answer is printed whole lines at a time, so that a secret split
+	// across streamed pieces is seen whole.
+	redact func(string) string
+	// line is the plain text of a line not yet printed, and shown, by
+	// call id, when the call's progress was last shown; both under mu.
+	line  strings.Builder
+	shown map[string]time.Time
 
 	mu       sync.Mutex
 	printed  bool            // text of the current turn went to stdout
@@ -152,15 +162,21 @@ func (o *output) event(e chat.Event) {
 			o.pending.WriteString(e.Text)
 			if n := completeBlocks(o.pending.String()); n > 0 {
 				text := o.pending.String()
-				renderBlocks(o.stdout, o.md, text[:n], !o.rendered)
+				renderBlocks(o.stdout, o.md, o.clean(text[:n]), !o.rendered)
 				o.rendered = true
 				o.pending.Reset()
 				o.pending.WriteString(text[n:])
 			}
 			return
 		}
-		fmt.Fprint(o.stdout, e.Text)
-		o.midLine = !strings.HasSuffix(e.Text, "\n")
+		o.line.WriteString(e.Text)
+		if text := o.line.String(); strings.Contains(text, "\n") {
+			i := strings.LastIndexByte(text, '\n') + 1
+			fmt.Fprint(o.stdout, o.clean(text[:i]))
+			o.midLine = false
+			o.line.Reset()
+			o.line.WriteString(text[i:])
+		}
 	case chat.EventToolCall:
 		o.flushLocked()
 		if !o.quiet {
@@ -188,13 +204,60 @@ func (o *output) event(e chat.Event) {
 	}
 }
 
-// flushLocked renders the text not yet rendered, whole or not: the answer
-// ended, or tool calls follow it.
+// progressEvery is how often the progress of one call is shown at most;
+// its end is always shown.
+const progressEvery = 500 * time.Millisecond
+
+// progress shows the progress of a tool call on the trace, at most every
+// progressEvery for one call.
+func (o *output) progress(ctx context.Context, done, total float64, message string) {
+	if o.quiet {
+		return
+	}
+	call, _ := tool.CallFrom(ctx)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	now := time.Now()
+	if o.shown == nil {
+		o.shown = map[string]time.Time{}
+	}
+	if last, ok := o.shown[call.ID]; ok && now.Sub(last) < progressEvery && (total <= 0 || done < total) {
+		return
+	}
+	o.shown[call.ID] = now
+	o.stopWaitingLocked()
+	o.flushLocked()
+	o.lineBreak()
+	amount := strconv.FormatFloat(done, 'f', -1, 64)
+	if total > 0 {
+		amount += "/" + strconv.FormatFloat(total, 'f', -1, 64)
+	}
+	if message != "" {
+		amount += " " + clip.Line(o.clean(message), 120)
+	}
+	fmt.Fprintf(o.stderr, "… %s %s\n", call.Tool, amount)
+}
+
+// clean returns text with the secrets removed.
+func (o *output) clean(text string) string {
+	if o.redact == nil {
+		return text
+	}
+	return o.redact(text)
+}
+
+// flushLocked prints or renders the text not yet printed, whole or not:
+// the answer ended, or tool calls follow it.
 func (o *output) flushLocked() {
+	if o.line.Len() > 0 {
+		fmt.Fprint(o.stdout, o.clean(o.line.String()))
+		o.midLine = true
+		o.line.Reset()
+	}
 	if o.md == nil || o.pending.Len() == 0 {
 		return
 	}
-	renderBlocks(o.stdout, o.md, o.pending.String(), !o.rendered)
+	renderBlocks(o.stdout, o.md, o.clean(o.pending.String()), !o.rendered)
 	o.rendered = true
 	o.pending.Reset()
 }
@@ -227,9 +290,9 @@ func (o *output) finish(answer string) {
 	case o.printed:
 		o.flushLocked()
 	case o.md != nil:
-		renderBlocks(o.stdout, o.md, answer, true)
+		renderBlocks(o.stdout, o.md, o.clean(answer), true)
 	default:
-		fmt.Fprint(o.stdout, answer)
+		fmt.Fprint(o.stdout, o.clean(answer))
 		o.midLine = !strings.HasSuffix(answer, "\n")
 	}
 	o.lineBreak()
@@ -389,7 +452,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		Telemetry:    tel,
 		Provider:     genAIProvider(o.baseURL),
 	}
-	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet}
+	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools)}
 	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
 		if out.md, err = newMarkdown(f, c.getenv); err != nil {
 			fmt.Fprintf(c.stderr, "agent: %v; printing answers as they are\n", err)
@@ -408,6 +471,9 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	if code := c.keep(o, s); code >= 0 {
 		return code
 	}
+	// Tools' progress (tool.Progress, a mounted server's notifications)
+	// is shown on the trace.
+	ctx = tool.WithProgress(ctx, out.progress)
 	if interactive {
 		return c.repl(ctx, s, in)
 	}
@@ -452,7 +518,7 @@ func (c *cli) keep(o *options, s *session) int {
 		return -1
 	}
 	if !o.noLog {
-		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now}
+		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now, redact: redactor(c.getenv, c.tools)}
 	}
 	if !o.resume {
 		return -1

@@ -36,7 +36,10 @@ type convLog struct {
 	model, baseURL string
 	warn           func(error)
 	now            func() time.Time
-	path           string // "" until the first turn is kept
+	// redact, when not nil, removes secrets from each line before it is
+	// written: a key the model repeats is not kept.
+	redact func(string) string
+	path   string // "" until the first turn is kept
 }
 
 // add appends the messages of a turn.
@@ -66,12 +69,34 @@ func (l *convLog) append(msgs []chat.Message) error {
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
 	for _, m := range msgs {
-		if err := enc.Encode(record{Time: now, Model: l.model, BaseURL: l.baseURL, Message: m}); err != nil {
+		if err := enc.Encode(record{Time: now, Model: l.model, BaseURL: l.baseURL, Message: l.clean(m)}); err != nil {
 			f.Close()
 			return fmt.Errorf("%s: %w", l.path, err)
 		}
 	}
 	return errors.Join(w.Flush(), f.Close())
+}
+
+// clean returns m with the secrets removed from its text: its content,
+// reasoning and tool-call arguments. Redacting the fields, not the JSON
+// line, keeps the line valid JSON.
+func (l *convLog) clean(m chat.Message) chat.Message {
+	if l.redact == nil {
+		return m
+	}
+	m.Content = l.redact(m.Content)
+	if m.ReasoningContent != nil {
+		r := l.redact(*m.ReasoningContent)
+		m.ReasoningContent = &r
+	}
+	if len(m.ToolCalls) > 0 {
+		calls := slices.Clone(m.ToolCalls)
+		for i := range calls {
+			calls[i].Function.Arguments = l.redact(calls[i].Function.Arguments)
+		}
+		m.ToolCalls = calls
+	}
+	return m
 }
 
 // restart makes the next turn begin a new file.

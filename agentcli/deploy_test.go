@@ -3,6 +3,7 @@ package agentcli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -252,7 +253,7 @@ func TestDeployManifests(t *testing.T) {
 	}
 	// Without the token, the binary refuses this address (before it
 	// listens): the Secret is needed.
-	if ln, err := listenMCP(addr, ""); err == nil {
+	if ln, err := listenMCP(context.Background(), addr, "", resolveIP, false); err == nil {
 		ln.Close()
 		t.Errorf("listenMCP(%s) without a token succeeded", addr)
 	}

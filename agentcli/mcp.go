@@ -1,21 +1,36 @@
 package agentcli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/netip"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolmcp"
 )
 
 // envMCPToken holds the bearer token of agent mcp -http.
 const envMCPToken = "TOOLREG_MCP_TOKEN"
+
+// The environment of agent mcp -http as an OAuth 2.1 resource server: the
+// authorization server's issuer URL, this server's own URL (the audience
+// of its tokens), and optionally the issuer's JWKS URL when its metadata
+// does not give one.
+const (
+	envOAuthIssuer   = "TOOLREG_MCP_OAUTH_ISSUER"
+	envOAuthResource = "TOOLREG_MCP_OAUTH_RESOURCE"
+	envOAuthJWKS     = "TOOLREG_MCP_OAUTH_JWKS"
+)
 
 // runMCP serves the selected tools to MCP clients: over stdio, or over
 // streamable HTTP in stateless mode with -http.
@@ -38,6 +53,18 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 		return 2
+	}
+	if token != "" && *tokenFile != "" {
+		// A token read from a file is a secret like the one in the
+		// environment: kept out of stderr and the tools' results.
+		c.stderr = redact.Writer(c.stderr, token)
+		getenv := sel.getenv
+		sel.getenv = func(k string) string {
+			if k == envMCPToken {
+				return token
+			}
+			return getenv(k)
+		}
 	}
 	if *addr == "" {
 		// Over stdio, stdout carries the protocol: a console exporter
@@ -92,17 +119,33 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if *addr == "" {
 		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
 	} else {
-		ln, err := listenMCP(*addr, token)
+		oauth, err := c.mcpOAuth()
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
+			return 2
+		}
+		if oauth != nil {
+			// A token without a tool's scopes gets 403 and the scopes
+			// to ask for.
+			oauth.Capabilities = func(name string) (tool.Capability, bool) {
+				e, ok := reg.Lookup(name)
+				return e.Capabilities | e.Reaches, ok
+			}
+		}
+		ln, err := listenMCP(ctx, *addr, token, resolveIP, oauth != nil)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 			return 2
 		}
 		auth := "no token: loopback only"
-		if token != "" {
+		switch {
+		case oauth != nil:
+			auth = "OAuth access tokens of " + oauth.Issuer + " for " + oauth.Resource
+		case token != "":
 			auth = "clients send Authorization: Bearer <token>"
 		}
 		fmt.Fprintf(c.stderr, "agent: serving %d tools over MCP at http://%s/ (%s)\n", len(reg.Names()), ln.Addr(), auth)
-		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token, Telemetry: tel, Ready: sel.ready})
+		err = toolmcp.ServeHTTP(ctx, ln, srv, &toolmcp.HTTPOptions{Logger: logger, Token: token, OAuth: oauth, Telemetry: tel, Ready: sel.ready})
 		if err == nil {
 			return 0
 		}
@@ -133,13 +176,44 @@ func (c *cli) mcpToken(file string) (string, error) {
 	return t, nil
 }
 
+// mcpOAuth returns the OAuth resource server of agent mcp -http from the
+// environment, or nil when TOOLREG_MCP_OAUTH_ISSUER is not set.
+func (c *cli) mcpOAuth() (*toolmcp.OAuth, error) {
+	issuer := strings.TrimSpace(c.getenv(envOAuthIssuer))
+	resource := strings.TrimSpace(c.getenv(envOAuthResource))
+	if issuer == "" {
+		if resource != "" {
+			return nil, fmt.Errorf("%s is set without %s: name the authorization server too", envOAuthResource, envOAuthIssuer)
+		}
+		return nil, nil
+	}
+	for name, v := range map[string]string{envOAuthIssuer: issuer, envOAuthResource: resource} {
+		u, err := url.Parse(v)
+		if v == "" || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return nil, fmt.Errorf("%s must be an http or https URL (%s: the authorization server's issuer; %s: this server's own URL, the audience of its tokens)", name, envOAuthIssuer, envOAuthResource)
+		}
+	}
+	return &toolmcp.OAuth{Issuer: issuer, Resource: resource, JWKSURL: strings.TrimSpace(c.getenv(envOAuthJWKS))}, nil
+}
+
 // minTokenBytes is the shortest token accepted for a non-loopback server.
 const minTokenBytes = 16
 
-// listenMCP listens on addr: a bare ":PORT" on loopback. An address that
-// is not loopback (a host name other than localhost counts as not) is
-// refused without a token of at least minTokenBytes.
-func listenMCP(addr, token string) (net.Listener, error) {
+// lookupFunc resolves a host name to its addresses.
+type lookupFunc func(ctx context.Context, host string) ([]netip.Addr, error)
+
+// resolveIP resolves a host name with the system's resolver.
+func resolveIP(ctx context.Context, host string) ([]netip.Addr, error) {
+	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+}
+
+// listenMCP listens on addr: a bare ":PORT" on loopback. Without a token
+// of at least minTokenBytes, an address that is not loopback is refused:
+// a host name (localhost too, which /etc/hosts may map anywhere) is
+// resolved with lookup, every address must be loopback, and the server
+// binds the address checked, not the name again. With oauth (access
+// tokens required) any address is served.
+func listenMCP(ctx context.Context, addr, token string, lookup lookupFunc, oauth bool) (net.Listener, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("-http %q: want HOST:PORT or :PORT: %w", addr, err)
@@ -147,12 +221,52 @@ func listenMCP(addr, token string) (net.Listener, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	ip, err := netip.ParseAddr(host)
-	loopback := strings.EqualFold(host, "localhost") || err == nil && ip.IsLoopback()
-	if !loopback && len(token) < minTokenBytes {
-		return nil, fmt.Errorf("-http %s is not a loopback address, and every tool would be open to anyone who reaches it: "+
-			"set %s, or -token-file FILE, to a secret of at least %d characters (for example the output of openssl rand -hex 32) "+
-			"that clients send as Authorization: Bearer <token>; or serve on loopback with -http :PORT", addr, envMCPToken, minTokenBytes)
+	if oauth || len(token) >= minTokenBytes {
+		return net.Listen("tcp", net.JoinHostPort(host, port))
 	}
-	return net.Listen("tcp", net.JoinHostPort(host, port))
+	refuse := func(why string) error {
+		return fmt.Errorf("-http %s %s, and every tool would be open to anyone who reaches it: "+
+			"set %s, or -token-file FILE, to a secret of at least %d characters (for example the output of openssl rand -hex 32) "+
+			"that clients send as Authorization: Bearer <token>; or serve on loopback with -http :PORT", addr, why, envMCPToken, minTokenBytes)
+	}
+	ips := []netip.Addr{}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		ips = append(ips, ip)
+	} else {
+		ips, err = lookup(ctx, host)
+		if err != nil {
+			return nil, refuse(fmt.Sprintf("cannot be checked to be a loopback address (%v)", err))
+		}
+		if len(ips) == 0 {
+			return nil, refuse("resolves to no address, so it is not a loopback address")
+		}
+	}
+	for _, ip := range ips {
+		if !ip.Unmap().IsLoopback() {
+			if ip.String() == host {
+				return nil, refuse("is not a loopback address")
+			}
+			return nil, refuse(fmt.Sprintf("resolves to %s, which is not a loopback address", ip))
+		}
+	}
+	// IPv4 first, as net.Listen prefers it.
+	bind := ips[0]
+	for _, ip := range ips {
+		if ip.Unmap().Is4() {
+			bind = ip.Unmap()
+			break
+		}
+	}
+	return net.Listen("tcp", net.JoinHostPort(bind.String(), port))
+}
+
+// mountRoots are the roots offered to mounted MCP servers: the workspace,
+// -workdir or the current directory, as an absolute path; none when it
+// cannot be told.
+func (s *selection) mountRoots() []string {
+	dir, err := filepath.Abs(cmp.Or(s.workDir, "."))
+	if err != nil {
+		return nil
+	}
+	return []string{dir}
 }

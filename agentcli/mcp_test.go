@@ -3,17 +3,22 @@ package agentcli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // lockedBuffer is a writer the test reads while the agent writes.
@@ -35,8 +40,9 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestMCPTerminateDrains runs agent mcp -http, starts a ping_url call to a
-// loopback server that holds its answer, and sends SIGTERM: the call is
-// answered, and the agent exits 0.
+// loopback server that holds its answer, and sends SIGTERM: /readyz turns
+// 503 while the call is in flight, the call is answered, and the agent
+// exits 0.
 func TestMCPTerminateDrains(t *testing.T) {
 	arrived := make(chan struct{}, 1)
 	release := make(chan struct{})
@@ -83,13 +89,16 @@ func TestMCPTerminateDrains(t *testing.T) {
 	}()
 	<-arrived
 	terminate <- syscall.SIGTERM
-	// Shutdown closes the listener before the call is let go.
+	// The drain begins before the call is let go: /readyz answers 503.
 	for {
-		conn, err := net.Dial("tcp", addr)
+		resp, err := http.Get("http://" + addr + "/readyz")
 		if err != nil {
+			t.Fatalf("/readyz unreachable during the drain: %v", err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusServiceUnavailable {
 			break
 		}
-		conn.Close()
 		time.Sleep(time.Millisecond)
 	}
 	close(release)
@@ -110,7 +119,6 @@ func TestMCPHTTPNeedsToken(t *testing.T) {
 	}{
 		{"all interfaces", "0.0.0.0:0", "", true},
 		{"short token", "0.0.0.0:0", "0123456789abcde", true},
-		{"host name", "example.invalid:0", "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,16 +126,40 @@ func TestMCPHTTPNeedsToken(t *testing.T) {
 			env := map[string]string{envMCPToken: tt.token}
 			c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: func(k string) string { return env[k] }}
 			code := c.run(context.Background(), []string{"mcp", "-http", tt.addr})
-			if code != 2 || !strings.Contains(stderr.String(), "is not a loopback address") || !strings.Contains(stderr.String(), "TOOLREG_MCP_TOKEN") {
-				t.Errorf("exit %d, stderr %q; want 2 and a message naming TOOLREG_MCP_TOKEN", code, stderr.String())
+			if code != 2 || !strings.Contains(stderr.String(), "is not a loopback address") || !strings.Contains(stderr.String(), "TOOLREG_MCP_TOKEN") ||
+				!strings.Contains(stderr.String(), "clients send as Authorization: Bearer <token>;") {
+				t.Errorf("exit %d, stderr %q; want 2 and a message naming TOOLREG_MCP_TOKEN and the header, unredacted", code, stderr.String())
 			}
 		})
 	}
 }
 
+// TestMCPTokenFileRedacted: a token read with -token-file is a secret like
+// TOOLREG_MCP_TOKEN: a tool's result that quotes part of it is redacted.
+func TestMCPTokenFileRedacted(t *testing.T) {
+	const token = "9f2c1e7ab04d4c8e9a6b3f5d2e1c0b7a"
+	file := t.TempDir() + "/token"
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"calculator","arguments":{"expression":"` + token[:22] + `"}}}
+`
+	var stdout, stderr lockedBuffer
+	c := &cli{tools: testTools, stdin: strings.NewReader(in), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+	if code := c.run(context.Background(), []string{"mcp", "-token-file", file, "-tools", "calculator"}); code != 0 {
+		t.Fatalf("agent mcp exited %d: %s", code, stderr.String())
+	}
+	if out := stdout.String(); strings.Contains(out, token[:8]) || !strings.Contains(out, "[REDACTED]") {
+		t.Errorf("the answer holds part of the token, or no redaction: %s", out)
+	}
+}
+
 func TestListenMCPLoopback(t *testing.T) {
+	ctx := context.Background()
 	for _, addr := range []string{":0", "127.0.0.1:0", "localhost:0", "[::1]:0"} {
-		ln, err := listenMCP(addr, "")
+		ln, err := listenMCP(ctx, addr, "", resolveIP, false)
 		if err != nil {
 			if addr == "[::1]:0" { // no IPv6 on this machine
 				continue
@@ -140,11 +172,55 @@ func TestListenMCPLoopback(t *testing.T) {
 		}
 		ln.Close()
 	}
-	ln, err := listenMCP("0.0.0.0:0", "0123456789abcdef")
+	ln, err := listenMCP(ctx, "0.0.0.0:0", "0123456789abcdef", resolveIP, false)
 	if err != nil {
 		t.Fatalf("listenMCP with a token of 16 bytes: %v", err)
 	}
 	ln.Close()
+}
+
+// TestListenMCPResolves checks every address of a host name before
+// binding without a token: localhost mapped elsewhere (a bad /etc/hosts)
+// is refused, and a name that resolves to loopback binds the address
+// checked.
+func TestListenMCPResolves(t *testing.T) {
+	ctx := context.Background()
+	hosts := map[string][]netip.Addr{
+		"localhost": {netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("192.0.2.7")},
+		"loop":      {netip.MustParseAddr("::ffff:127.0.0.1")},
+		"nowhere":   {},
+	}
+	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
+		ips, ok := hosts[host]
+		if !ok {
+			return nil, errors.New("no such host")
+		}
+		return ips, nil
+	}
+	for _, tt := range []struct{ addr, want string }{
+		{"localhost:0", "resolves to 192.0.2.7, which is not a loopback address"},
+		{"nowhere:0", "resolves to no address"},
+		{"example.invalid:0", "cannot be checked to be a loopback address (no such host)"},
+		{"[::ffff:192.0.2.1]:0", "is not a loopback address"},
+	} {
+		ln, err := listenMCP(ctx, tt.addr, "", lookup, false)
+		if err == nil {
+			ln.Close()
+			t.Errorf("listenMCP(%q) listens on %s, want it refused", tt.addr, ln.Addr())
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), envMCPToken) || !strings.Contains(err.Error(), "Bearer <token>") {
+			t.Errorf("listenMCP(%q) = %v, want %q and how to set a token", tt.addr, err, tt.want)
+		}
+	}
+	ln, err := listenMCP(ctx, "loop:0", "", lookup, false)
+	if err != nil {
+		t.Fatalf("listenMCP(loop:0): %v", err)
+	}
+	defer ln.Close()
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.Equal(net.IPv4(127, 0, 0, 1)) {
+		t.Errorf("bound %s, want the address checked, 127.0.0.1", ip)
+	}
 }
 
 // endless is a stdin that never ends.
@@ -187,6 +263,64 @@ func TestMCPStdioRefusesConsoleExporter(t *testing.T) {
 		}
 		if !strings.Contains(stderr.String(), v+"=console") || stdout.Len() != 0 {
 			t.Errorf("%s=console: stdout %q, stderr %q", v, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// TestCallConfirmsMountedTool: agent call of a mounted tool that its
+// server does not mark read-only goes through the same confirmation as in
+// a conversation: refused with nobody to ask, run with -yes.
+func TestCallConfirmsMountedTool(t *testing.T) {
+	var calls atomic.Int32
+	srv := mcp.NewServer(&mcp.Implementation{Name: "fs", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "write_file", Description: "Write a file."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			calls.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "written"}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer ts.Close()
+	run := func(extra ...string) (int, string, string) {
+		var stdout, stderr lockedBuffer
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		args := append([]string{"call", "-tools", "calculator", "-mcp", "fs=" + ts.URL}, extra...)
+		code := c.run(context.Background(), append(args, "fs__write_file", "{}"))
+		return code, stdout.String(), stderr.String()
+	}
+	code, _, stderr := run()
+	if code != 1 || !strings.Contains(stderr, "nobody to ask") || !strings.Contains(stderr, "-yes") || calls.Load() != 0 {
+		t.Errorf("without -yes: exit %d, %d calls, stderr %q; want 1, no call, and the refusal naming -yes", code, calls.Load(), stderr)
+	}
+	code, stdout, stderr := run("-yes")
+	if code != 0 || strings.TrimSpace(stdout) != "written" || calls.Load() != 1 {
+		t.Errorf("with -yes: exit %d, %d calls, stdout %q, stderr %q; want 0 and the tool's answer", code, calls.Load(), stdout, stderr)
+	}
+}
+
+// TestMCPOAuthEnv reads the OAuth resource server of agent mcp -http from
+// the environment, and refuses a half or wrong setting.
+func TestMCPOAuthEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  map[string]string
+		want string // the error, or "issuer resource" when it is read
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{envOAuthIssuer: "https://auth.example", envOAuthResource: "https://mcp.example/"}, "https://auth.example https://mcp.example/"},
+		{map[string]string{envOAuthResource: "https://mcp.example/"}, "is set without TOOLREG_MCP_OAUTH_ISSUER"},
+		{map[string]string{envOAuthIssuer: "https://auth.example"}, "TOOLREG_MCP_OAUTH_RESOURCE must be an http or https URL"},
+		{map[string]string{envOAuthIssuer: "auth.example", envOAuthResource: "https://mcp.example/"}, "TOOLREG_MCP_OAUTH_ISSUER must be an http or https URL"},
+	} {
+		c := &cli{getenv: func(k string) string { return tt.env[k] }}
+		a, err := c.mcpOAuth()
+		got := ""
+		switch {
+		case err != nil:
+			got = err.Error()
+		case a != nil:
+			got = a.Issuer + " " + a.Resource
+		}
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("env %v: %q, want %q", tt.env, got, tt.want)
 		}
 	}
 }

@@ -265,7 +265,7 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	}
 	if len(s.mounts) > 0 {
 		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
-			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry})
+			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots()})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}

@@ -361,6 +361,18 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "Error: %s\n", o.sel.missing(reg, name))
 		return 1
 	}
+	if !o.yes {
+		// The same confirmation as in a conversation: asked on a
+		// terminal (unless stdin carries the arguments), refused
+		// otherwise.
+		_, tin := terminalFile(c.stdin)
+		_, terr := terminalFile(c.rawStderr)
+		if fromStdin := len(pos) == 2 && pos[1] == "-"; tin && terr && !fromStdin {
+			reg = reg.WithConfirm(c.askUser(c.lineReader()))
+		} else {
+			reg = reg.WithConfirm(refuseUnattended)
+		}
+	}
 	res := reg.Call(ctx, name, argText)
 	if res.Failed() {
 		fmt.Fprintln(c.stderr, res.Text)

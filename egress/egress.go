@@ -23,8 +23,10 @@
 // host name is trusted with whatever it resolves to.
 //
 // Endpoints the operator configured (base URLs from the environment,
-// LLM_BASE_URL, -mcp URLs) are trusted as configured and do not go through
-// this package.
+// LLM_BASE_URL, -mcp URLs) are trusted as configured. The tools' requests
+// to them (SearXNG, Open-Meteo) go to the configured host directly, but a
+// redirect from there to any other destination is dialled through this
+// package, under the same policy as a destination the model chose.
 package egress
 
 import (

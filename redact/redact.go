@@ -2,12 +2,16 @@
 // error messages, logs, warnings, tool results and JSON events.
 //
 // It removes the secret values it is given (API keys, tokens read from the
-// environment) and, whatever it is given, the credentials that have a
+// environment), and any run of MinFragment or more consecutive characters
+// of one of them, so that a secret cut short, or quoted in part by an
+// error message, does not leak either; and, whatever it is given, the credentials that have a
 // recognisable shape: the value after "Bearer", the user information of a
 // URL (https://user:password@host), the value of an Authorization or
 // API-key header written as "Name: value", and the value of a query
 // parameter named like a credential (key, api_key, token, access_token,
-// password, secret, …).
+// password, secret, …). A placeholder in such a place (<token>, TOKEN,
+// $TOKEN, ${TOKEN}, "…") is guidance, not a secret, and is kept: "clients
+// send Authorization: Bearer <token>" reads the same after redaction.
 //
 // Redact before you shorten: [Shorten] does both in that order, so a
 // secret cut in two by a length limit is never printed in part.
@@ -29,6 +33,11 @@ const Marker = "[REDACTED]"
 // (an empty key, "x") would wreck the text without protecting anything.
 const MinSecret = 4
 
+// MinFragment is the shortest run of consecutive characters of a secret
+// that is removed wherever it stands: a secret of MinFragment characters
+// or more is removed whole and in part.
+const MinFragment = 8
+
 // shape is a credential recognised by its form: the match of re is
 // replaced by repl, in which ${1} is what to keep before the secret.
 type shape struct {
@@ -39,31 +48,85 @@ type shape struct {
 // shapes are applied in order: a header line before a bare "Bearer".
 var shapes = []shape{
 	// scheme://user:password@host and scheme://token@host.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)[^/?#@\s"'<>]+@`), "${1}" + Marker + "@"},
+	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#@\s"'<>]+)@`), "${1}" + Marker + "@"},
 	// Header lines whose value is a credential, scheme word included.
-	{regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-subscription-token|x-goog-api-key)\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?[^\s"',;]+`), "${1}" + Marker},
+	{regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-subscription-token|x-goog-api-key)\s*[:=]\s*)((?:(?:bearer|basic|token)\s+)?[^\s"',;()]+)`), "${1}" + Marker},
 	// "Bearer xyz" in prose or JSON.
-	{regexp.MustCompile(`(?i)(\bbearer\s+)[a-z0-9._~+/=-]+`), "${1}" + Marker},
+	{regexp.MustCompile(`(?i)(\bbearer\s+)([a-z0-9._~+/=-]+)`), "${1}" + Marker},
 	// Query parameters and key=value pairs named like a credential.
-	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|key|client[_-]?secret|sig|signature)=)[^&\s"'#<>]+`), "${1}" + Marker},
+	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|key|client[_-]?secret|sig|signature)=)([^&\s"'#<>]+)`), "${1}" + Marker},
 	// Provider keys with a known prefix (OpenAI-style sk-…, Tavily tvly-…).
-	{regexp.MustCompile(`\b(?:sk|tvly|xoxb|ghp|gho|github_pat)[-_][A-Za-z0-9_-]{12,}`), Marker},
+	{regexp.MustCompile(`\b()((?:sk|tvly|xoxb|ghp|gho|github_pat)[-_][A-Za-z0-9_-]{12,})`), Marker},
 }
 
+// placeholder matches a value that stands for a credential in guidance
+// text rather than being one: <token>, TOKEN, API_KEY (capitals without
+// digits), $TOKEN, ${TOKEN},
+// "…", "...", the Marker itself, with an optional scheme word before it.
+var placeholder = regexp.MustCompile(`^(?i:(?:bearer|basic|token)\s+)?(?:<[^<>]*>|[A-Z][A-Z_]*|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|…|\.\.\.|\[REDACTED\])$`)
+
 // String returns s with every secret of secrets (those of at least
-// MinSecret bytes) and every credential of a known shape replaced by
-// Marker.
+// MinSecret bytes), every run of MinFragment or more characters of one of
+// them, and every credential of a known shape replaced by Marker.
 func String(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		sec = strings.TrimSpace(sec)
-		if len(sec) >= MinSecret {
-			s = strings.ReplaceAll(s, sec, Marker)
-		}
-	}
+	s = values(s, secrets)
 	for _, sh := range shapes {
-		s = sh.re.ReplaceAllString(s, sh.repl)
+		s = sh.re.ReplaceAllStringFunc(s, func(m string) string {
+			sub := sh.re.FindStringSubmatch(m)
+			if sub == nil || placeholder.MatchString(sub[2]) {
+				return m
+			}
+			return sh.re.ReplaceAllString(m, sh.repl)
+		})
 	}
 	return s
+}
+
+// values removes the secrets from s, whole and in fragments of at least
+// MinFragment bytes.
+func values(s string, secrets []string) string {
+	grams := map[string]bool{}
+	for _, sec := range secrets {
+		sec = strings.TrimSpace(sec)
+		if len(sec) < MinSecret {
+			continue
+		}
+		s = strings.ReplaceAll(s, sec, Marker)
+		for i := 0; i+MinFragment <= len(sec); i++ {
+			grams[sec[i:i+MinFragment]] = true
+		}
+	}
+	if len(grams) == 0 || len(s) < MinFragment {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i+MinFragment <= len(s); {
+		if !grams[s[i:i+MinFragment]] {
+			i++
+			continue
+		}
+		// Extend the run while each next window is a fragment too.
+		end := i + MinFragment
+		for end < len(s) && grams[s[end+1-MinFragment:end+1]] {
+			end++
+		}
+		start := i
+		for start > 0 && !utf8.RuneStart(s[start]) {
+			start--
+		}
+		for end < len(s) && !utf8.RuneStart(s[end]) {
+			end++
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(Marker)
+		last, i = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // Shorten redacts s (see String) and then cuts it to at most n bytes on a

@@ -118,3 +118,66 @@ func TestWriter(t *testing.T) {
 		t.Errorf("written (-want +got):\n%s", diff)
 	}
 }
+
+// TestFragments: any run of MinFragment or more consecutive characters of
+// a secret is removed wherever it stands; a shorter run is left.
+func TestFragments(t *testing.T) {
+	const tok = "9f2c1e7ab04d4c8e9a6b3f5d2e1c0b7a" // 32 characters, no known shape
+	tests := []struct {
+		name, in, want string
+	}{
+		{"22 of 32 in an error", "Error: cannot parse 9f2c1e7ab04d4c8e9a6b3f: bad", "Error: cannot parse [REDACTED]: bad"},
+		{"at the limit", "x 9f2c1e7a y", "x [REDACTED] y"},
+		{"below the limit", "x 9f2c1e7 y", "x 9f2c1e7 y"},
+		{"tail of the secret", "…c0b7a at the end", "…c0b7a at the end"},
+		{"middle", "(b04d4c8e9a)", "([REDACTED])"},
+		{"two fragments", "ab04d4c8 and 3f5d2e1c0b", "[REDACTED] and [REDACTED]"},
+		{"whole", "t=" + tok, "t=[REDACTED]"},
+		{"unrelated hex", "commit 1234567890abcdef", "commit 1234567890abcdef"},
+		{"multibyte around", "é9f2c1e7aé", "é[REDACTED]é"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, String(tt.in, tok)); diff != "" {
+				t.Errorf("String(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+	// Every run of MinFragment characters, at every offset, in any text.
+	for i := 0; i+MinFragment <= len(tok); i++ {
+		for n := MinFragment; i+n <= len(tok); n++ {
+			got := String("<<"+tok[i:i+n]+">>", tok)
+			if got != "<<[REDACTED]>>" {
+				t.Fatalf("fragment [%d:%d]: %q", i, i+n, got)
+			}
+		}
+	}
+	// A short secret is removed whole only.
+	if got := String("abcdefg abcdef", "abcdefg"); got != "[REDACTED] abcdef" {
+		t.Errorf("short secret: %q", got)
+	}
+}
+
+// TestGuidanceKept: the placeholders of help text are not credentials.
+func TestGuidanceKept(t *testing.T) {
+	for _, s := range []string{
+		"agent: serving 3 tools over MCP at http://127.0.0.1:8080/ (clients send Authorization: Bearer <token>)",
+		"that clients send as Authorization: Bearer <token>; or serve on loopback",
+		"send the server's token as Authorization: Bearer TOKEN",
+		"set Authorization: Bearer $TOOLREG_MCP_TOKEN",
+		"X-API-Key: ${BRAVE_API_KEY}",
+		"https://h/search?api_key=<key>",
+		"Authorization: Bearer [REDACTED]",
+	} {
+		if got := String(s); got != s {
+			t.Errorf("String(%q) = %q, want it unchanged", s, got)
+		}
+	}
+	// A real value beside the same words still goes.
+	if got := String("Authorization: Bearer tok3n-123"); got != "Authorization: [REDACTED]" {
+		t.Errorf("real token: %q", got)
+	}
+	if got := String("Authorization: Bearer ABCDEF123"); got != "Authorization: [REDACTED]" {
+		t.Errorf("capitals with digits: %q", got)
+	}
+}

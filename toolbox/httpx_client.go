@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -86,6 +87,9 @@ func httpxDo(c *http.Client, req *http.Request, service string) (int, []byte, er
 	// caller without changing the caller's client.
 	cc := *c
 	cc.CheckRedirect = httpxRedirect(c.CheckRedirect)
+	if cc.Transport == nil {
+		cc.Transport = &httpxTransport{host: req.URL.Host, scheme: req.URL.Scheme, direct: http.DefaultTransport}
+	}
 	resp, err := cc.Do(req)
 	if err != nil {
 		return 0, nil, httpxTransportError(req.Context(), service, err)
@@ -99,6 +103,31 @@ func httpxDo(c *http.Client, req *http.Request, service string) (int, []byte, er
 		return 0, nil, &httpxError{msg: fmt.Sprintf("%s sent a response larger than %d bytes; try again with a narrower request", service, httpxMaxBody)}
 	}
 	return resp.StatusCode, body, nil
+}
+
+// httpxTransport trusts the endpoint the operator configured (the host
+// and scheme of a request's first URL, a SearXNG or Open-Meteo base URL)
+// and sends there directly; a redirect to any other destination goes
+// through a transport that dials under the egress policy of the request's
+// context, as the model's own destinations do (see package egress), so
+// that a configured endpoint cannot bounce a request to a local address
+// the policy refuses. That transport is made at the first such redirect
+// and keeps no connection.
+type httpxTransport struct {
+	host, scheme string
+	direct       http.RoundTripper
+	judged       *http.Transport // nil until a redirect leaves the host
+}
+
+func (t *httpxTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if strings.EqualFold(r.URL.Host, t.host) && r.URL.Scheme == t.scheme {
+		return t.direct.RoundTrip(r)
+	}
+	if t.judged == nil { // redirects are followed one at a time
+		t.judged = (&egress.Dialer{}).Transport()
+		t.judged.DisableKeepAlives = true
+	}
+	return t.judged.RoundTrip(r)
 }
 
 // httpxSecretHeaders are the request headers that carry a credential of

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/egress"
 )
 
 // TestBraveKeyNotSentAcrossHosts follows a redirect from the Brave base URL
@@ -41,9 +42,16 @@ func TestBraveKeyNotSentAcrossHosts(t *testing.T) {
 	origin := httptest.NewServer(mux)
 	t.Cleanup(origin.Close)
 
+	// The other host is on loopback: the egress policy, which judges a
+	// redirect away from the configured endpoint, must allow it.
+	allow, err := egress.Parse(strings.TrimPrefix(other.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := egress.WithPolicy(context.Background(), allow)
 	for _, q := range []string{"away", "same"} {
 		s := &WebSearch{getenv: httpxEnv(map[string]string{websearchBraveKeyEnv: testBraveKey, websearchBraveURLEnv: origin.URL})}
-		if _, err := s.Execute(context.Background(), WebSearchArgs{Query: q}); err != nil {
+		if _, err := s.Execute(ctx, WebSearchArgs{Query: q}); err != nil {
 			t.Fatalf("Execute(%q): %v", q, err)
 		}
 	}

@@ -2,19 +2,25 @@ package toolmcp
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolreg/toolreg/telemetry"
@@ -58,6 +64,10 @@ type HTTPOptions struct {
 	// ShutdownGrace is how long ServeHTTP lets the calls in flight finish
 	// once its context is done; ShutdownTimeout when zero or less.
 	ShutdownGrace time.Duration
+	// OAuth, when not nil, makes the server an OAuth 2.1 resource server
+	// (see OAuth): it takes the place of Token, which it still accepts
+	// when set.
+	OAuth *OAuth
 	// Ready, when not nil, is asked by ReadyPath: an error (say, a
 	// mounted server that is gone) answers 503 with its text, so that a
 	// load balancer sends the calls elsewhere.
@@ -106,32 +116,253 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 // in stateless mode: every POST is a request of its own, with no session
 // kept between requests (no Mcp-Session-Id), so any number of replicas can
 // sit behind a load balancer without sticky sessions. Responses are plain
-// JSON.
+// JSON, except for a request that carries a progress token: its answer is
+// a stream of server-sent events, the notifications/progress of the call
+// and then its result.
 //
 // In front of the SDK's handler, in this order: cross-origin requests are
 // refused with 403 (the Origin and Sec-Fetch-Site headers, as the MCP spec
 // requires against DNS rebinding; the SDK also refuses a non-local Host
 // arriving on a loopback address); with opts.Token, a request without the
 // right bearer token gets 401; the body is read within ReadTimeout and
-// MaxBodyBytes (408, 413). A client that goes away cancels its call.
+// MaxBodyBytes (408, 413), and a body that is not JSON is answered with a
+// JSON-RPC parse error (-32700). A call ends when its client goes away, or
+// when the same client (the same Authorization header) posts
+// notifications/cancelled with the call's request id.
 func HTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
 	o := opts.withDefaults()
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
-		Stateless:                    true,
-		JSONResponse:                 true,
-		Logger:                       o.Logger,
-		MaxRequestBodyBytes:          o.MaxBodyBytes,
-		PropagateRequestCancellation: true,
-	})
-	h = withRequestContext(h)
-	if o.Telemetry.Enabled() {
-		h = withTraceHeaders(h, o.Telemetry.TextMapPropagator())
+	return newFront(srv, &o, nil).outer
+}
+
+// newFront returns the handler of HTTPHandler; while draining is set,
+// requests are answered 503 (notifications pass, so a call in flight can
+// still be cancelled).
+func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
+	sdk := func(jsonResponse bool) http.Handler {
+		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			JSONResponse:                 jsonResponse,
+			Logger:                       o.Logger,
+			MaxRequestBodyBytes:          o.MaxBodyBytes,
+			PropagateRequestCancellation: true,
+		})
+		h = withRequestContext(h)
+		if o.Telemetry.Enabled() {
+			h = withTraceHeaders(h, o.Telemetry.TextMapPropagator())
+		}
+		return h
 	}
-	h = readBody(h, o.MaxBodyBytes, o.ReadTimeout)
-	if o.Token != "" {
+	f := &front{
+		oauth:    o.OAuth,
+		jsonH:    sdk(true),
+		streamH:  sdk(false),
+		calls:    map[callKey]map[*inflightCall]bool{},
+		draining: draining,
+		idle:     make(chan struct{}),
+	}
+	close(f.idle)
+	var h http.Handler = readBody(f, o.MaxBodyBytes, o.ReadTimeout)
+	switch {
+	case o.OAuth != nil:
+		o.OAuth.StaticToken = cmp.Or(o.OAuth.StaticToken, o.Token)
+		h = o.OAuth.require(h)
+	case o.Token != "":
 		h = requireToken(h, o.Token)
 	}
-	return http.NewCrossOriginProtection().Handler(h)
+	h = http.NewCrossOriginProtection().Handler(h)
+	if o.OAuth != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET "+MetadataPath, auth.ProtectedResourceMetadataHandler(o.OAuth.metadata()))
+		mux.Handle("/", h)
+		h = mux
+	}
+	f.outer = h
+	return f
+}
+
+// front routes the MCP requests read by readBody: it answers a body that
+// is not JSON, records the requests in flight so that a
+// notifications/cancelled posted later finds them, and sends a request
+// with a progress token to the SDK handler that streams.
+type front struct {
+	outer          http.Handler // the whole chain, front included
+	oauth          *OAuth       // nil without OAuth
+	jsonH, streamH http.Handler
+	draining       *atomic.Bool // nil for HTTPHandler
+	mu             sync.Mutex
+	calls          map[callKey]map[*inflightCall]bool
+	n              int           // requests in flight
+	idle           chan struct{} // closed while n is 0
+}
+
+// callKey names a request in flight: the digest of its Authorization
+// header, so that a client cancels only its own requests, and its
+// JSON-RPC id.
+type callKey struct {
+	auth [sha256.Size]byte
+	id   string
+}
+
+type inflightCall struct {
+	cancel context.CancelCauseFunc
+}
+
+// envelope is what front reads of a JSON-RPC message.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		Name      string          `json:"name"`
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason"`
+		Meta      struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+			LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
+		} `json:"_meta"`
+	} `json:"params"`
+}
+
+func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+		f.jsonH.ServeHTTP(w, r)
+		return
+	}
+	// readBody made the body a bytes.Reader over the whole of it.
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !json.Valid(body) {
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "parse error: the request body is not JSON")
+		return
+	}
+	var env envelope
+	if t := bytes.TrimSpace(body); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &env) != nil {
+		f.jsonH.ServeHTTP(w, r) // a batch or a wrong shape: the SDK answers
+		return
+	}
+	auth := sha256.Sum256([]byte(r.Header.Get("Authorization")))
+	if env.Method == "notifications/cancelled" {
+		f.cancel(callKey{auth, idKey(env.Params.RequestID)}, env.Params.Reason)
+		f.jsonH.ServeHTTP(w, r)
+		return
+	}
+	id := idKey(env.ID)
+	if id == "" || env.Method == "" { // a notification or a response
+		f.jsonH.ServeHTTP(w, r)
+		return
+	}
+	if f.draining != nil && f.draining.Load() {
+		w.Header().Set("Retry-After", "1")
+		writeRPCError(w, http.StatusServiceUnavailable, env.ID, codeShuttingDown, "the server is shutting down: send the request again, to another replica")
+		return
+	}
+	if env.Method == "tools/call" && f.oauth.forbid(w, r, env.Params.Name, env.ID) {
+		return
+	}
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	done := f.add(callKey{auth, id}, &inflightCall{cancel: cancel})
+	defer done()
+	r = r.WithContext(ctx)
+	if m := env.Params.Meta; len(m.ProgressToken) > 0 && string(m.ProgressToken) != "null" || m.LogLevel != "" {
+		// Its notifications stream before its result.
+		f.streamH.ServeHTTP(w, r)
+		return
+	}
+	f.jsonH.ServeHTTP(w, r)
+}
+
+// codeShuttingDown is the JSON-RPC error of a request refused during a
+// drain, in the range the spec leaves to servers.
+const codeShuttingDown = -32000
+
+// add records a request in flight and returns the function that forgets
+// it.
+func (f *front) add(k callKey, c *inflightCall) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls[k] == nil {
+		f.calls[k] = map[*inflightCall]bool{}
+	}
+	f.calls[k][c] = true
+	if f.n == 0 {
+		f.idle = make(chan struct{})
+	}
+	f.n++
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		delete(f.calls[k], c)
+		if len(f.calls[k]) == 0 {
+			delete(f.calls, k)
+		}
+		f.n--
+		if f.n == 0 {
+			close(f.idle)
+		}
+	}
+}
+
+// cancel ends the requests in flight named k. A client that reuses an id
+// for requests it runs at once cancels them all.
+func (f *front) cancel(k callKey, reason string) {
+	if k.id == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.calls[k] {
+		c.cancel(&cancelledError{reason})
+	}
+}
+
+// cancelledError is the cause of a call ended by notifications/cancelled.
+type cancelledError struct{ reason string }
+
+func (e *cancelledError) Error() string {
+	if e.reason == "" {
+		return "cancelled by the client"
+	}
+	return "cancelled by the client: " + e.reason
+}
+
+func (e *cancelledError) Is(target error) bool { return target == context.Canceled }
+
+// idleChan returns a channel closed while no request is in flight.
+func (f *front) idleChan() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.idle
+}
+
+// idKey returns a JSON-RPC id in a canonical form (1 and 1.0 are the same
+// number), or "" when raw is no id.
+func idKey(raw json.RawMessage) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return ""
+}
+
+// writeRPCError answers with a JSON-RPC error; id nil stands for null.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int64, message string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      id,
+		"error":   map[string]any{"code": code, "message": message},
+	})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
 }
 
 // requireToken refuses requests without "Authorization: Bearer token". The
@@ -204,23 +435,32 @@ func withRequestContext(next http.Handler) http.Handler {
 }
 
 // linkRequest returns ctx, cancelled also when the HTTP request it came
-// from ends (its client went away), and a function to release it.
+// from ends (its client went away, or cancelled it), and a function to
+// release it.
 func linkRequest(ctx context.Context) (context.Context, func()) {
 	rc, ok := ctx.Value(requestKey{}).(context.Context)
 	if !ok {
 		return ctx, func() {}
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(rc, func() { cancel(fmt.Errorf("the client went away: %w", context.Cause(rc))) })
+	stop := context.AfterFunc(rc, func() {
+		cause := context.Cause(rc)
+		var ce *cancelledError
+		if !errors.As(cause, &ce) {
+			cause = fmt.Errorf("the client went away: %w", cause)
+		}
+		cancel(cause)
+	})
 	return ctx, func() { stop(); cancel(nil) }
 }
 
 // ServeHTTP serves srv (see HTTPHandler) on ln until ctx is done, with
 // /healthz (200 while the process serves) and /readyz (200 until shutdown
-// begins, then 503) beside it. When ctx is done it stops accepting, lets
-// the calls in flight finish within opts.ShutdownGrace, and returns nil;
-// calls still running then are cut off and it returns an error. It closes
-// ln.
+// begins, then 503) beside it. When ctx is done it drains: it lets the
+// calls in flight finish within opts.ShutdownGrace while it still answers,
+// /readyz with 503 and new MCP requests with 503 and a JSON-RPC error, then
+// stops accepting and returns nil; calls still running after the grace
+// period are cut off and it returns an error. It closes ln.
 func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTPOptions) error {
 	o := opts.withDefaults()
 	var draining atomic.Bool
@@ -241,7 +481,8 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 		}
 		io.WriteString(w, "ready\n")
 	})
-	mux.Handle("/", HTTPHandler(srv, &o))
+	f := newFront(srv, &o, &draining)
+	mux.Handle("/", f.outer)
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
@@ -257,9 +498,16 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 		return fmt.Errorf("toolmcp: serve http on %s: %w", ln.Addr(), err)
 	case <-ctx.Done():
 	}
+	// Drain: /readyz answers 503 and new requests are refused with 503
+	// while the calls in flight finish, so a load balancer still reaches
+	// the server and learns it is going; then the listener closes.
 	draining.Store(true)
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownGrace)
 	defer cancel()
+	select {
+	case <-f.idleChan():
+	case <-sctx.Done():
+	}
 	err := hs.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("calls still running after the grace period of %s were cut off", o.ShutdownGrace)

@@ -216,8 +216,10 @@ func TestHTTPClientGoneCancels(t *testing.T) {
 }
 
 // TestServeHTTPDrains ends the server's context with a call in flight (as
-// SIGTERM does): the call finishes and is answered, new connections are
-// refused, and ServeHTTP returns nil.
+// SIGTERM does): while the call finishes, /readyz answers 503 and a new
+// request is refused with 503 and a JSON-RPC error (the server is still
+// reachable, so a load balancer learns it is going); the call in flight is
+// answered, then the listener closes and ServeHTTP returns nil.
 func TestServeHTTPDrains(t *testing.T) {
 	reg, release, started, _ := slowServer(t)
 	srv, err := NewServer(reg(), nil)
@@ -234,14 +236,18 @@ func TestServeHTTPDrains(t *testing.T) {
 	go func() { served <- ServeHTTP(ctx, ln, srv, nil) }()
 
 	c := &http.Client{Transport: &http.Transport{}}
-	for _, path := range []string{"/healthz", "/readyz"} {
+	get := func(path string) int {
+		t.Helper()
 		resp, err := c.Get(url + path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s: %d", path, resp.StatusCode)
+		return resp.StatusCode
+	}
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if s := get(path); s != http.StatusOK {
+			t.Errorf("%s: %d", path, s)
 		}
 	}
 	answer := make(chan string, 1)
@@ -251,14 +257,16 @@ func TestServeHTTPDrains(t *testing.T) {
 	}()
 	<-started
 	cancel()
-	// The listener closes: a new connection is refused.
-	for {
-		conn, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			break
-		}
-		conn.Close()
+	// The drain begins: /readyz turns 503 while the server still answers.
+	for get("/readyz") != http.StatusServiceUnavailable {
 		time.Sleep(time.Millisecond)
+	}
+	if s := get("/healthz"); s != http.StatusOK {
+		t.Errorf("/healthz during the drain: %d, want 200", s)
+	}
+	status, h, body := post(t, c, url, rawCall)
+	if status != http.StatusServiceUnavailable || h.Get("Retry-After") == "" || !strings.Contains(body, `"code":-32000`) || !strings.Contains(body, `"id":7`) {
+		t.Errorf("a new call during the drain: %d, Retry-After %q, %s; want 503 with a JSON-RPC error for id 7", status, h.Get("Retry-After"), body)
 	}
 	close(release)
 	if body := <-answer; !strings.Contains(body, `"text":"done"`) {
@@ -266,6 +274,11 @@ func TestServeHTTPDrains(t *testing.T) {
 	}
 	if err := <-served; err != nil {
 		t.Errorf("ServeHTTP = %v, want nil", err)
+	}
+	// The listener is closed: a new connection is refused.
+	if conn, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		conn.Close()
+		t.Error("the listener still accepts after ServeHTTP returned")
 	}
 }
 

@@ -1,22 +1,31 @@
 package toolmcp
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig of the images of mounted tools
+	_ "image/jpeg"
+	_ "image/png"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -80,6 +89,11 @@ type MountOptions struct {
 	// receives in the call's params._meta and, over HTTP, in the
 	// traceparent header; and records mcp.client.operation.duration.
 	Telemetry *telemetry.Providers
+	// Roots are the directories the client offers its servers as roots
+	// (roots/list), such as the agent's workspace; the roots capability
+	// is claimed only when there is one, so that a server never gets an
+	// empty list.
+	Roots []string
 	// Reserved are names remote tools must not take, such as the local
 	// tools' names (Registry.Names); a remote tool whose NAME__tool is
 	// one of them gets a hash suffix instead.
@@ -133,8 +147,9 @@ type remoteServer struct {
 	done    chan struct{} // closed when the session has ended
 
 	mu      sync.Mutex
-	lost    error // why the session ended, nil while it lasts
-	warned  bool  // the server's failure was reported
+	calls   map[string]context.Context // by progress token, the calls in flight
+	lost    error                      // why the session ended, nil while it lasts
+	warned  bool                       // the server's failure was reported
 	closing bool
 }
 
@@ -262,7 +277,21 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
 		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, &mcp.ClientOptions{Logger: o.Logger})
+	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]context.Context{}}
+	copts := &mcp.ClientOptions{
+		Logger: o.Logger,
+		// No roots unless there are some to list.
+		Capabilities:                &mcp.ClientCapabilities{},
+		LoggingMessageHandler:       srv.logMessage,
+		ProgressNotificationHandler: srv.progress,
+	}
+	if len(o.Roots) > 0 {
+		copts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, copts)
+	for _, dir := range o.Roots {
+		client.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: dir}).String(), Name: filepathBase(dir)})
+	}
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -280,7 +309,11 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		}
 		tools = append(tools, tl)
 	}
-	srv := &remoteServer{spec: sp, session: cs, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry)}
+	srv.session = cs
+	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Logging != nil {
+		// Its warnings and errors are shown on the agent's trace.
+		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"})
+	}
 	go srv.watch()
 	return srv, tools, nil
 }
@@ -297,6 +330,57 @@ func closeSession(cs *mcp.ClientSession) error {
 func isExit(err error) bool {
 	var ee *exec.ExitError
 	return errors.As(err, &ee)
+}
+
+// logMessage shows a log message of the server on the warner (the
+// agent's trace).
+func (s *remoteServer) logMessage(_ context.Context, r *mcp.LoggingMessageRequest) {
+	p := r.Params
+	if p == nil {
+		return
+	}
+	text, ok := p.Data.(string)
+	if !ok {
+		b, _ := json.Marshal(p.Data)
+		text = string(b)
+	}
+	if p.Logger != "" {
+		text = p.Logger + ": " + text
+	}
+	s.warn.printf("mcp server %q %s: %s", s.spec.Name, p.Level, clipLine(text, 300))
+}
+
+// progress passes a progress notification of the server on to the call
+// it belongs to, as tool.Progress: the agent shows it, or serves it on to
+// its own MCP client.
+func (s *remoteServer) progress(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+	p := r.Params
+	if p == nil {
+		return
+	}
+	s.mu.Lock()
+	ctx, ok := s.calls[fmt.Sprint(p.ProgressToken)]
+	s.mu.Unlock()
+	if ok {
+		tool.Progress(ctx, p.Progress, p.Total, p.Message)
+	}
+}
+
+// clipLine returns s on one line, cut to n bytes.
+func clipLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = s[:n] + "…"
+	}
+	return s
+}
+
+// filepathBase returns the last element of a directory path.
+func filepathBase(dir string) string {
+	return path.Base(filepath.ToSlash(filepath.Clean(dir)))
 }
 
 // watch waits for the session to end, which for a stdio server means its
@@ -478,6 +562,22 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
 	params := &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)}
+	// A progress token, so that the server's progress reaches the call.
+	tok := "toolreg-" + rand.Text()[:12]
+	params.SetProgressToken(tok)
+	// The level of the log messages wanted during the call, for servers
+	// of the protocol versions that take it with each request.
+	meta := params.GetMeta()
+	meta[mcp.MetaKeyLogLevel] = "warning"
+	params.SetMeta(meta)
+	rt.srv.mu.Lock()
+	rt.srv.calls[tok] = ctx
+	rt.srv.mu.Unlock()
+	defer func() {
+		rt.srv.mu.Lock()
+		delete(rt.srv.calls, tok)
+		rt.srv.mu.Unlock()
+	}()
 	ctx, end := rt.srv.tel.startCall(ctx, server, rt.info.Remote, params)
 	r, err := rt.srv.session.CallTool(ctx, params)
 	var werr *jsonrpc.Error
@@ -521,11 +621,11 @@ func resultText(r *mcp.CallToolResult) string {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %d bytes]", c.MIMEType, len(c.Data)))
+			parts = append(parts, describeImage(c.MIMEType, c.Data))
 		case *mcp.AudioContent:
 			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data)))
 		case *mcp.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[resource link: %s %s]", c.Name, c.URI))
+			parts = append(parts, describeLink(c))
 		case *mcp.EmbeddedResource:
 			switch {
 			case c.Resource == nil:
@@ -546,6 +646,29 @@ func resultText(r *mcp.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// describeImage describes an image the model is not shown: its type, its
+// size in pixels when its header tells (PNG, JPEG, GIF), and its size in
+// bytes.
+func describeImage(mimeType string, data []byte) string {
+	desc := fmt.Sprintf("[image: %s", cmp.Or(mimeType, "of unknown type"))
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
+	}
+	return desc + fmt.Sprintf(", %d bytes; not shown to the model]", len(data))
+}
+
+// describeLink describes a resource link with what the server said of it.
+func describeLink(c *mcp.ResourceLink) string {
+	desc := "[resource link: " + cmp.Or(c.Title, c.Name) + " " + c.URI
+	if c.MIMEType != "" {
+		desc += " (" + c.MIMEType + ")"
+	}
+	if c.Description != "" {
+		desc += ": " + clipLine(c.Description, 200)
+	}
+	return desc + "]"
 }
 
 // Close ends the sessions: a stdio server's stdin is closed, and the

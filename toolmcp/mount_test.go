@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -155,7 +158,7 @@ func checkRemote(t *testing.T, m *Mounts, s string) {
 		wantKind         registry.Kind
 	}{
 		{tool: s + "__echo", args: `{"text":"hi"}`, want: "echo: hi"},
-		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes]"},
+		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes; not shown to the model]"},
 		{tool: longExposed(s), args: `{"a":2,"b":3}`, want: `{"sum":5}`},
 		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantKind: registry.KindTool},
 		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage", wantKind: registry.KindArguments},
@@ -452,10 +455,24 @@ func TestRemoteStructuredOnly(t *testing.T) {
 		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a", Text: "body"}},
 		&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///b", MIMEType: "image/png", Blob: []byte("xx")}},
 		&mcp.ResourceLink{URI: "file:///c", Name: "c"},
+		&mcp.ResourceLink{URI: "file:///d.csv", Name: "d", Title: "Sales", MIMEType: "text/csv", Description: "Sales by month."},
 		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("a")},
+		&mcp.ImageContent{MIMEType: "image/png", Data: tinyPNG(t)},
 	}}
-	want := "body\n[resource: file:///b image/png, 2 bytes]\n[resource link: c file:///c]\n[audio: audio/wav, 1 bytes]"
+	want := "body\n[resource: file:///b image/png, 2 bytes]\n[resource link: c file:///c]\n" +
+		"[resource link: Sales file:///d.csv (text/csv): Sales by month.]\n[audio: audio/wav, 1 bytes]\n" +
+		"[image: image/png, 3×2 pixels, " + strconv.Itoa(len(tinyPNG(t))) + " bytes; not shown to the model]"
 	if diff := cmp.Diff(want, resultText(r)); diff != "" {
 		t.Errorf("resultText (-want +got):\n%s", diff)
 	}
+}
+
+// tinyPNG returns a PNG of 3×2 pixels.
+func tinyPNG(t *testing.T) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 3, 2))); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -73,8 +74,8 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Instructions: o.Instructions,
 		Logger:       o.Logger,
-		// Tools even when none is selected; the list never changes, and
-		// no logs are sent to clients.
+		// Tools even when none is selected (the list never changes),
+		// and logging, of the server's own messages.
 		Capabilities: capabilities(o.Skills),
 	})
 	ts, err := newServed(reg, &o)
@@ -94,10 +95,11 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 }
 
 // capabilities are what the server offers: tools, even when none is
-// selected (the list never changes, and no logs are sent to clients), and
-// prompts when there are skills.
+// selected (the list never changes); logging, of the server's own
+// messages about calls at the level the client sets (logging/setLevel);
+// and prompts when there are skills.
 func capabilities(skills *skill.Set) *mcp.ServerCapabilities {
-	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}}
 	if skills.Len() > 0 {
 		c.Prompts = &mcp.PromptCapabilities{}
 	}
@@ -176,14 +178,21 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 			if r, ok := req.(*mcp.ListToolsRequest); ok && r.Params != nil && r.Params.Cursor != "" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", r.Params.Cursor)}
 			}
-			return &mcp.ListToolsResult{Tools: ts.list()}, nil
+			// The list is the same for every client and never changes
+			// while the server runs.
+			return &mcp.ListToolsResult{Tools: ts.list(), Cacheable: mcp.Cacheable{CacheScope: "public"}}, nil
 		case "tools/call":
 			r, ok := req.(*mcp.CallToolRequest)
 			if !ok || r.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without parameters"}
 			}
-			if _, ok := ts.reg.Lookup(r.Params.Name); !ok {
+			e, ok := ts.reg.Lookup(r.Params.Name)
+			if !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+			}
+			if missing := missingScopes(ctx, e.Capabilities|e.Reaches); len(missing) > 0 {
+				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
+					"Error: the access token may not call %s: it lacks the scope %s", r.Params.Name, strings.Join(missing, " "))}}}, nil
 			}
 			return callTool(ctx, ts.reg, r.Params.Name, ts.outs[r.Params.Name], ts.logger, r)
 		}
@@ -274,6 +283,15 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 		c.Session = req.Session.ID()
 	}
 	ctx = tool.WithCall(ctx, c)
+	if req.Session != nil {
+		// The server's own messages about the call also go to the
+		// client, at the level it set; none before it sets one.
+		logger = slog.New(slog.NewMultiHandler(logger.Handler(),
+			mcp.NewLoggingHandler(req.Session, &mcp.LoggingHandlerOptions{LoggerName: DefaultServerName})))
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			ctx = tool.WithProgress(ctx, progressSender(ctx, req.Session, tok, logger))
+		}
+	}
 	// Over HTTP, the call ends when its client goes away (the SDK
 	// does not tie the two for protocol versions before 2026-07-28).
 	ctx, stop := linkRequest(ctx)
@@ -296,6 +314,30 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 		r.StructuredContent = sc
 	}
 	return r, nil
+}
+
+// progressSender returns the tool.ProgressFunc of a call whose client
+// gave the progress token tok: each report whose progress exceeds the last
+// one is sent as notifications/progress, as the spec requires of a
+// progress that only increases; the others are dropped.
+func progressSender(ctx context.Context, ss *mcp.ServerSession, tok any, logger *slog.Logger) tool.ProgressFunc {
+	var mu sync.Mutex
+	last, sent := 0.0, false
+	return func(_ context.Context, done, total float64, message string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if sent && done <= last {
+			return
+		}
+		last, sent = done, true
+		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: done, Message: message}
+		if total > 0 {
+			p.Total = total
+		}
+		if err := ss.NotifyProgress(ctx, p); err != nil && ctx.Err() == nil {
+			logger.DebugContext(ctx, "mcp: progress not sent", "err", err)
+		}
+	}
 }
 
 // callID returns a fresh id for a call. The SDK does not expose the

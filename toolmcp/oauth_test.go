@@ -1,0 +1,167 @@
+package toolmcp
+
+import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/base64"
+	"encoding/json"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// fakeIssuer is an authorization server on loopback that signs access
+// tokens with an RSA key it publishes in its JWKS, found through its
+// RFC 8414 metadata.
+type fakeIssuer struct {
+	*httptest.Server
+	key *rsa.PrivateKey
+}
+
+func newFakeIssuer(t *testing.T) *fakeIssuer {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeIssuer{key: key}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"issuer": f.URL, "jwks_uri": f.URL + "/jwks",
+			"authorization_endpoint": f.URL + "/authorize", "token_endpoint": f.URL + "/token",
+			"response_types_supported": []string{"code"}, "code_challenge_methods_supported": []string{"S256"},
+		})
+	})
+	mux.HandleFunc("/jwks", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"keys": []map[string]string{{
+			"kty": "RSA", "kid": "k1", "use": "sig", "alg": "RS256",
+			"n": base64.RawURLEncoding.EncodeToString(key.N.Bytes()),
+			"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(key.E)).Bytes()),
+		}}})
+	})
+	f.Server = httptest.NewServer(mux)
+	t.Cleanup(f.Close)
+	return f
+}
+
+// token returns an access token signed with key (the issuer's when nil).
+func (f *fakeIssuer) token(t *testing.T, claims jwt.MapClaims, key *rsa.PrivateKey) string {
+	t.Helper()
+	if key == nil {
+		key = f.key
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
+	tok.Header["kid"] = "k1"
+	s, err := tok.SignedString(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestOAuthResourceServer serves a tool that runs programs behind OAuth:
+// metadata, 401 with resource_metadata, tokens checked for signature,
+// issuer, audience and expiry, and the scope tools:exec needed to call it.
+func TestOAuthResourceServer(t *testing.T) {
+	iss := newFakeIssuer(t)
+	tab := testTable()
+	tab.Entries[2].Capabilities = tool.Exec // echo
+	srv, err := NewServer(registry.MustNew(tab), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resource = "http://mcp.test/"
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{Token: "static-token-0123456789", OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client()}}))
+	defer ts.Close()
+
+	resp, err := ts.Client().Get(ts.URL + MetadataPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Resource string   `json:"resource"`
+		Servers  []string `json:"authorization_servers"`
+		Scopes   []string `json:"scopes_supported"`
+	}
+	json.NewDecoder(resp.Body).Decode(&meta)
+	resp.Body.Close()
+	if meta.Resource != resource || len(meta.Servers) != 1 || meta.Servers[0] != iss.URL || !strings.Contains(strings.Join(meta.Scopes, " "), "tools:exec") {
+		t.Errorf("metadata %+v", meta)
+	}
+
+	status, h, _ := post(t, ts.Client(), ts.URL, rawCall)
+	if want := `resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"`; status != http.StatusUnauthorized || !strings.Contains(h.Get("WWW-Authenticate"), want) {
+		t.Errorf("no token: %d, WWW-Authenticate %q; want 401 with %s", status, h.Get("WWW-Authenticate"), want)
+	}
+
+	now := time.Now()
+	claims := func(scope string) jwt.MapClaims {
+		return jwt.MapClaims{"iss": iss.URL, "aud": resource, "sub": "alice", "exp": now.Add(time.Hour).Unix(), "scope": scope}
+	}
+	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := func(c jwt.MapClaims, mod func(jwt.MapClaims)) jwt.MapClaims { mod(c); return c }
+	for _, tt := range []struct {
+		name, token string
+		status      int
+		body        string
+	}{
+		{"scope tools:exec", iss.token(t, claims("tools:exec"), nil), http.StatusOK, `"text":"echo raw"`},
+		{"no exec scope", iss.token(t, claims("tools:network"), nil), http.StatusOK, `lacks the scope tools:exec`},
+		{"static token", "static-token-0123456789", http.StatusOK, `"text":"echo raw"`},
+		{"other audience", iss.token(t, with(claims("tools:exec"), func(c jwt.MapClaims) { c["aud"] = "http://other/" }), nil), http.StatusUnauthorized, ""},
+		{"other issuer", iss.token(t, with(claims("tools:exec"), func(c jwt.MapClaims) { c["iss"] = "http://evil/" }), nil), http.StatusUnauthorized, ""},
+		{"expired", iss.token(t, with(claims("tools:exec"), func(c jwt.MapClaims) { c["exp"] = now.Add(-time.Hour).Unix() }), nil), http.StatusUnauthorized, ""},
+		{"no expiry", iss.token(t, with(claims("tools:exec"), func(c jwt.MapClaims) { delete(c, "exp") }), nil), http.StatusUnauthorized, ""},
+		{"other key", iss.token(t, claims("tools:exec"), other), http.StatusUnauthorized, ""},
+		{"not a JWT", "garbage", http.StatusUnauthorized, ""},
+	} {
+		status, _, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+tt.token)
+		if status != tt.status || !strings.Contains(body, tt.body) {
+			t.Errorf("%s: %d %s; want %d with %q", tt.name, status, body, tt.status, tt.body)
+		}
+	}
+}
+
+// TestOAuthInsufficientScope: told the tools' capabilities, the server
+// refuses a call whose token lacks a scope with 403 and a challenge that
+// names the scopes to ask for (step-up authorization).
+func TestOAuthInsufficientScope(t *testing.T) {
+	iss := newFakeIssuer(t)
+	tab := testTable()
+	tab.Entries[2].Capabilities = tool.Exec | tool.Network // echo
+	reg := registry.MustNew(tab)
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resource = "http://mcp.test/"
+	caps := func(name string) (tool.Capability, bool) {
+		e, ok := reg.Lookup(name)
+		return e.Capabilities | e.Reaches, ok
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}))
+	defer ts.Close()
+	claims := jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}
+	status, h, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil))
+	want := `Bearer error="insufficient_scope", scope="tools:network tools:exec", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"`
+	if status != http.StatusForbidden || h.Get("WWW-Authenticate") != want || !strings.Contains(body, `"id":7`) || !strings.Contains(body, "lacks the scope tools:exec") {
+		t.Errorf("%d, WWW-Authenticate %q, %s; want 403 with %s", status, h.Get("WWW-Authenticate"), body, want)
+	}
+	claims["scope"] = "tools:network tools:exec"
+	if status, _, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil)); status != http.StatusOK || !strings.Contains(body, "echo raw") {
+		t.Errorf("with both scopes: %d %s", status, body)
+	}
+}

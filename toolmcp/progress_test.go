@@ -1,0 +1,309 @@
+package toolmcp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// progressServer serves testTable with a "slow" tool that reports
+// progress 1, 2, 2 (dropped: no increase), 3 of 3, then answers "done".
+func progressServer(t *testing.T) *mcp.Server {
+	t.Helper()
+	tab := testTable()
+	tab.Entries[5].Invoke = func(ctx context.Context, args []byte) (string, error) {
+		for _, d := range []float64{1, 2, 2, 3} {
+			tool.Progress(ctx, d, 3, "step")
+		}
+		return "done", nil
+	}
+	srv, err := NewServer(registry.MustNew(tab), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+type progressSeen struct {
+	Token    any     `json:"progressToken"`
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`
+	Message  string  `json:"message"`
+}
+
+var wantProgress = []progressSeen{{"p1", 1, 3, "step"}, {"p1", 2, 3, "step"}, {"p1", 3, 3, "step"}}
+
+// TestHTTPProgress calls a tool that reports progress with a progress
+// token: the answer is a stream of its notifications/progress, each
+// greater than the last, then the result. Without a token the answer is
+// plain JSON and carries no notification.
+func TestHTTPProgress(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(progressServer(t), nil))
+	defer ts.Close()
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p1"}}}`
+	status, h, body := post(t, ts.Client(), ts.URL, call)
+	if status != http.StatusOK || !strings.HasPrefix(h.Get("Content-Type"), "text/event-stream") {
+		t.Fatalf("status %d, Content-Type %q, want 200 and an event stream: %s", status, h.Get("Content-Type"), body)
+	}
+	var got []progressSeen
+	var result string
+	sc := bufio.NewScanner(strings.NewReader(body))
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var msg struct {
+			Method string          `json:"method"`
+			Params progressSeen    `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(data), &msg); err != nil {
+			t.Fatalf("event %s: %v", data, err)
+		}
+		switch {
+		case msg.Method == "notifications/progress":
+			got = append(got, msg.Params)
+		case msg.Result != nil:
+			result = string(msg.Result)
+		}
+	}
+	if diff := cmp.Diff(wantProgress, got); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(result, `"text":"done"`) {
+		t.Errorf("result %s, want done", result)
+	}
+
+	status, h, body = post(t, ts.Client(), ts.URL, strings.Replace(call, `,"_meta":{"progressToken":"p1"}`, "", 1))
+	if status != http.StatusOK || h.Get("Content-Type") != "application/json" || strings.Contains(body, "progress") {
+		t.Errorf("without a token: status %d, Content-Type %q, %s; want plain JSON without progress", status, h.Get("Content-Type"), body)
+	}
+}
+
+// TestProgressSession receives the progress of a call over a session (as
+// over stdio).
+func TestProgressSession(t *testing.T) {
+	ctx := context.Background()
+	seen := make(chan progressSeen, 10)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := progressServer(t).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Wait()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			seen <- progressSeen{r.Params.ProgressToken, r.Params.Progress, r.Params.Total, r.Params.Message}
+		},
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	p := &mcp.CallToolParams{Name: "slow", Arguments: map[string]any{}}
+	p.SetProgressToken("p1")
+	if _, err := cs.CallTool(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	var got []progressSeen
+	for range wantProgress {
+		got = append(got, <-seen)
+	}
+	if diff := cmp.Diff(wantProgress, got); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoggingSetLevel: over stdio, with a protocol version that has
+// logging/setLevel, the server sends its own messages about calls once the
+// client sets a level, and none before.
+func TestLoggingSetLevel(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- ServeStdio(context.Background(), testServer(t, nil), inR, outW)
+		outW.Close()
+	}()
+	out := bufio.NewScanner(outR)
+	var notes []string
+	// send writes a line and, for a request, reads up to its answer,
+	// keeping the notifications on the way.
+	send := func(line, id string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		for id != "" && out.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					Level  string          `json:"level"`
+					Logger string          `json:"logger"`
+					Data   json.RawMessage `json:"data"`
+				} `json:"params"`
+			}
+			if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+				t.Fatalf("%s: %v", out.Text(), err)
+			}
+			if m.Method == "notifications/message" {
+				notes = append(notes, m.Params.Level+" "+m.Params.Logger+" "+string(m.Params.Data))
+			}
+			if string(m.ID) == id {
+				return
+			}
+		}
+	}
+	init, initialized, _ := strings.Cut(strings.TrimSpace(stdioInit), "\n")
+	send(init, `"init"`)
+	send(initialized, "")
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a"}}}`, "1")
+	send(`{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"debug"}}`, "2")
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count","arguments":{"text":"a b"}}}`, "3")
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	for out.Scan() {
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "debug toolreg ") || !strings.Contains(notes[0], `"msg":"mcp: tool call"`) || !strings.Contains(notes[0], `"tool":"count"`) {
+		t.Errorf("log messages %q, want one: the debug record of the count call", notes)
+	}
+}
+
+// TestLoggingRequestLevel: with the current protocol the level comes with
+// each request (_meta), over a session as over stateless HTTP, where the
+// answer then streams the messages before the result.
+func TestLoggingRequestLevel(t *testing.T) {
+	ctx := context.Background()
+	logs := make(chan string, 10)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := testServer(t, nil).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Wait()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			b, _ := json.Marshal(r.Params.Data)
+			logs <- string(r.Params.Level) + " " + r.Params.Logger + " " + string(b)
+		},
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := &mcp.CallToolParams{Name: "count", Arguments: map[string]any{"text": "a b"}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}}
+	if _, err := cs.CallTool(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	// The first message is about the call made with a level.
+	if got := <-logs; !strings.HasPrefix(got, "debug toolreg ") || !strings.Contains(got, `"msg":"mcp: tool call"`) || !strings.Contains(got, `"tool":"count"`) {
+		t.Errorf("first log message %s, want the debug record of the count call", got)
+	}
+
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
+	defer ts.Close()
+	hc, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
+			b, _ := json.Marshal(r.Params.Data)
+			logs <- "http " + string(r.Params.Level) + " " + string(b)
+		},
+	}).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: ts.Client(), DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hc.Close()
+	if _, err := hc.CallTool(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-logs; !strings.HasPrefix(got, "http debug ") || !strings.Contains(got, `"tool":"count"`) {
+		t.Errorf("over HTTP, first log message %s, want the debug record of the count call", got)
+	}
+}
+
+// TestToolsListCacheScope: tools/list carries a valid cacheScope, as the
+// current schema requires (an empty one is invalid).
+func TestToolsListCacheScope(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
+	defer ts.Close()
+	_, _, body := post(t, ts.Client(), ts.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	var r struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	if got := string(r.Result["cacheScope"]); got != `"public"` {
+		t.Errorf("cacheScope %s, want \"public\" (%s)", got, body)
+	}
+}
+
+// TestHTTPParseError: a body that is not JSON is answered with a JSON-RPC
+// parse error, not a plain-text 400.
+func TestHTTPParseError(t *testing.T) {
+	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
+	defer ts.Close()
+	for _, body := range []string{`{"jsonrpc":`, `not json`, `{"a":1}{"b":2}`} {
+		status, h, got := post(t, ts.Client(), ts.URL, body)
+		var r struct {
+			ID    json.RawMessage `json:"id"`
+			Error struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if status != http.StatusBadRequest || h.Get("Content-Type") != "application/json" || json.Unmarshal([]byte(got), &r) != nil ||
+			r.Error.Code != -32700 || string(r.ID) != "null" {
+			t.Errorf("%q: status %d, Content-Type %q, %s; want 400 with a JSON-RPC error -32700, id null", body, status, h.Get("Content-Type"), got)
+		}
+	}
+}
+
+// TestHTTPCancelled posts notifications/cancelled for a call in flight:
+// the tool's context ends, as over stdio. A cancellation sent with
+// another Authorization header (another client) does not touch it.
+func TestHTTPCancelled(t *testing.T) {
+	reg, _, started, ended := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, nil))
+	defer ts.Close()
+	answered := make(chan string, 1)
+	go func() {
+		_, _, body := post(t, ts.Client(), ts.URL, slowCall, "Authorization", "Bearer a")
+		answered <- body
+	}()
+	<-started
+	cancel := func(auth, reason string) {
+		status, _, body := post(t, ts.Client(), ts.URL,
+			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.0,"reason":"`+reason+`"}}`, "Authorization", auth)
+		if status != http.StatusAccepted {
+			t.Errorf("cancellation: status %d, %s; want 202", status, body)
+		}
+	}
+	cancel("Bearer b", "by another")
+	cancel("Bearer a", "by its client")
+	err = <-ended
+	if !errors.Is(err, context.Canceled) || err.Error() != "cancelled by the client: by its client" {
+		t.Errorf("the tool's context ended with %v, want the client's cancellation", err)
+	}
+	<-answered
+}
