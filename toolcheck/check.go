@@ -463,7 +463,14 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 		return
 	}
 	d := &deriver{c: c, at: fn.Pos()}
+	start := len(c.res.Diagnostics)
 	t.Args = d.typeOf(named, nil)
+	if t.Args == nil && !slices.ContainsFunc(c.res.Diagnostics[start:], func(d Diagnostic) bool { return !d.Lint && !d.Note }) {
+		// Every path that refuses the args warns; should one not, the
+		// tool is still left out with a warning rather than emitted
+		// without arguments.
+		c.warn(fn.Pos(), "%s.Execute takes args of type %s, which toolgen cannot describe: please report this with the type", t.TypeName, named.Obj().Name())
+	}
 	res := types.Unalias(sig.Results().At(0).Type())
 	if b, ok := res.(*types.Basic); ok && b.Kind() == types.String {
 		return
@@ -592,7 +599,7 @@ func encodable(t types.Type, seen map[types.Type]bool) string {
 			if !f.Exported() && !f.Embedded() {
 				continue
 			}
-			if name, _, _ := strings.Cut(structTag(u.Tag(i)), ","); name == "-" {
+			if jsonSkipped(u.Tag(i)) {
 				continue
 			}
 			if why := encodable(f.Type(), seen); why != "" {

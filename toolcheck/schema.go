@@ -175,11 +175,11 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		ok = true
 		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
-			f := d.field(u.Field(i), u.Tag(i), append(stack, n))
+			f, ignored := d.field(u.Field(i), u.Tag(i), append(stack, n))
+			if ignored {
+				continue
+			}
 			if f == nil {
-				if !u.Field(i).Exported() || structTag(u.Tag(i)) == "-" {
-					continue
-				}
 				ok = false
 				continue
 			}
@@ -201,34 +201,42 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 	}
 }
 
-// field describes one struct field, or returns nil: silently for fields
-// that encoding/json ignores too, after a warning otherwise.
-func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *Field {
+// field describes one struct field. It returns ignored for a field that
+// encoding/json ignores too, and otherwise the field, or nil after a
+// warning.
+func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Field, ignored bool) {
 	if !v.Exported() {
-		return nil
+		return nil, true
 	}
 	st := reflect.StructTag(tag)
-	jsonTag := st.Get("json")
-	name, opts, _ := strings.Cut(jsonTag, ",")
-	if name == "-" && opts == "" {
-		return nil
+	jt := parseJSONTag(st.Get("json"))
+	if jt.Skip {
+		return nil, true
 	}
 	if v.Embedded() {
 		d.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
-		return nil
+		return nil, false
 	}
+	name := jt.Name
 	if name == "" {
 		name = v.Name()
 	}
-	f := &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
+	f = &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
 	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
 	f.Type = inner.typeOf(v.Type(), stack)
 	if f.Type == nil {
-		return nil
+		return nil, false
 	}
-	omitempty := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
-	f.Required = !omitempty && f.Type.Kind != KPtr
+	f.Required = !jt.OmitEmpty && !jt.OmitZero && f.Type.Kind != KPtr
 	bad := false
+	if len(jt.Unknown) > 0 {
+		d.warn(v.Pos(), "field %s: json tag option %q is not one encoding/json knows (omitempty, omitzero, string), so it does nothing: remove it", v.Name(), jt.Unknown[0])
+		bad = true
+	}
+	if jt.String {
+		d.warn(v.Pos(), "field %s: the json tag option \"string\" is not supported in tool arguments (the schema and the decoder would expect a plain value): remove it", v.Name())
+		bad = true
+	}
 	if f.Doc == "" && !d.lenient {
 		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
 		bad = true
@@ -244,14 +252,14 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *Field {
 	}
 	f.C = c
 	if bad {
-		return nil
+		return nil, false
 	}
 	if !d.lenient {
 		for _, msg := range lintParam(f) {
 			d.c.lint(v.Pos(), msg)
 		}
 	}
-	return f
+	return f, false
 }
 
 func validJSONName(s string) bool {
@@ -470,7 +478,45 @@ func literal(t *Type, val string) (string, error) {
 	return "", fmt.Errorf("applies to strings, numbers and booleans, not %s", kindName(t))
 }
 
-// structTag returns the json key of a struct tag.
-func structTag(tag string) string {
-	return reflect.StructTag(tag).Get("json")
+// jsonTag is a json struct tag as encoding/json reads it: the tag "-"
+// leaves the field out, and any other tag is a name (empty for the Go
+// name; "-" itself for the tag "-,") and comma-separated options.
+type jsonTag struct {
+	Name                        string
+	Skip                        bool
+	OmitEmpty, OmitZero, String bool
+	// Unknown holds the options encoding/json does not know, which it
+	// ignores.
+	Unknown []string
+}
+
+// parseJSONTag reads the json key of a struct tag, as encoding/json does.
+func parseJSONTag(tag string) jsonTag {
+	if tag == "-" {
+		return jsonTag{Skip: true}
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	jt := jsonTag{Name: name}
+	if opts == "" {
+		return jt
+	}
+	for _, o := range strings.Split(opts, ",") {
+		switch o {
+		case "omitempty":
+			jt.OmitEmpty = true
+		case "omitzero":
+			jt.OmitZero = true
+		case "string":
+			jt.String = true
+		default:
+			jt.Unknown = append(jt.Unknown, o)
+		}
+	}
+	return jt
+}
+
+// jsonSkipped reports whether encoding/json leaves out the field with the
+// struct tag tag.
+func jsonSkipped(tag string) bool {
+	return parseJSONTag(reflect.StructTag(tag).Get("json")).Skip
 }

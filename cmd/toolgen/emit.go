@@ -30,7 +30,14 @@ const (
 
 // emit renders the registry file of package outName (import path outPath)
 // for the tools of tp.
-func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
+func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
+	// The checks never hand the emitter a model it cannot write; should a
+	// bug do so, toolgen fails with an error, not a panic.
+	defer func() {
+		if p := recover(); p != nil {
+			src, err = nil, fmt.Errorf("internal error while writing the registry (please report it): %v", p)
+		}
+	}()
 	f := jen.NewFilePathName(outPath, outName)
 	f.HeaderComment(header)
 	f.ImportName(registryPath, "registry")

@@ -133,6 +133,14 @@ func tagChoices(kind string) []choice {
 		{"`json:\"%[1]s\" jsonschema:\"color=red\"`", true},
 		{"`json:\"%[1]s\" jsonschema:\"minimum\"`", true},
 		{"`json:\"bad name\"`", true},
+		// The forms encoding/json defines: "-," names the key "-", an empty
+		// name keeps the Go name, omitzero is omitempty's sibling; string
+		// and options it does not know (inline, from other encoders) are
+		// warned about.
+		{"`json:\"-,\"`", false}, {"`json:\",omitempty\"`", false},
+		{"`json:\"%[1]s,omitzero\"`", false}, {"`json:\"%[1]s,omitempty,omitzero\"`", false},
+		{"`json:\"%[1]s,inline\"`", true}, {"`json:\",inline\"`", true},
+		{"`json:\"%[1]s,\"`", false},
 	}
 	switch kind {
 	case "string":
@@ -152,7 +160,8 @@ func tagChoices(kind string) []choice {
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=abc\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=5,maximum=1\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"minLength=1\"`", true},
-			choice{"`json:\"%[1]s\" jsonschema:\"maximum=1e400\"`", true})
+			choice{"`json:\"%[1]s\" jsonschema:\"maximum=1e400\"`", true},
+			choice{"`json:\"%[1]s,string\"`", true})
 	case "uint":
 		cs = append(cs, choice{"`json:\"%[1]s\" jsonschema:\"minimum=1,maximum=200\"`", false},
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=-1\"`", true},
@@ -252,8 +261,10 @@ func genCase(r *rand.Rand, i int) invCase {
 		if !skipped {
 			effName := jsonName
 			switch {
-			case tagText == "":
+			case tagText == "", strings.HasPrefix(tagText, "`json:\","):
 				effName = name
+			case strings.HasPrefix(tagText, "`json:\"-,"):
+				effName = "-"
 			case strings.Contains(tagText, `json:"bad name"`):
 				effName = "bad name"
 			}

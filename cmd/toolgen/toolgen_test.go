@@ -64,7 +64,7 @@ func TestGolden(t *testing.T) {
 		tools []string
 	}{
 		{"good", []string{"echo", "find"}},
-		{"found", []string{"anyres", "bytes", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid"}},
+		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid"}},
 		{"cgo", []string{"pid"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {

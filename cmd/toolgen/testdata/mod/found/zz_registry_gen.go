@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 9 tools of package example.com/tools/found/toolbox,
+// Toolbox returns a registry of the 10 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -29,6 +29,7 @@ func Toolbox() *registry.Registry {
 var (
 	genToolAnyRes        toolbox.AnyRes
 	genToolBytes         toolbox.Bytes
+	genToolDashKey       toolbox.DashKey
 	genToolEntries       toolbox.Entries
 	genToolInts          toolbox.Ints
 	genToolInvokeEntries toolbox.InvokeEntries
@@ -45,6 +46,8 @@ var (
 	_ func(*toolbox.AnyRes) tool.Definition                                                    = (*toolbox.AnyRes).Definition
 	_ func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)                 = (*toolbox.Bytes).Execute
 	_ func(*toolbox.Bytes) tool.Definition                                                     = (*toolbox.Bytes).Definition
+	_ func(*toolbox.DashKey, context.Context, toolbox.DashKeyArgs) (string, error)             = (*toolbox.DashKey).Execute
+	_ func(*toolbox.DashKey) tool.Definition                                                   = (*toolbox.DashKey).Definition
 	_ func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)             = (*toolbox.Entries).Execute
 	_ func(*toolbox.Entries) tool.Definition                                                   = (*toolbox.Entries).Definition
 	_ func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)                      = (*toolbox.Ints).Execute
@@ -80,6 +83,16 @@ var genEntries = [...]registry.Entry{{
 	Name:             "bytes",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Checker:          genInvokeDashKey,
+	Description:      "Case dashkey. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/dashkey_tool.go",
+	ID:               "dashkey",
+	Invoke:           genInvokeDashKey,
+	Name:             "dashkey",
+	Parameters:       `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":"boolean","description":"Quiet is optional."}},"required":["-"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":["boolean","null"],"description":"Quiet is optional."}},"required":["-","quiet"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeEntries,
@@ -185,7 +198,7 @@ func genHash(s string) int {
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 4, 5, 8, 0, 3, 0, 0, 0, 0, 0, 6, 0}
+var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 10, 0, 0, 3, 0, 0, 8, 0, 0, 0, 0, 5, 6, 9, 0, 4, 0, 0, 0, 0, 0, 7, 0}
 
 // genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
@@ -210,6 +223,21 @@ func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 }
 
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
+
+// genInvokeDashKey decodes and checks the arguments of dashkey, each field once, and unless only a check is asked for, runs it.
+func genInvokeDashKey(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.DashKeyArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsDashKey_0, []jsonarg.Reader{
+		jsonarg.String(&v.Dash, -1, -1),
+		jsonarg.Bool(&v.Quiet),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolDashKey.Execute(ctx, v)
+}
+
+var genFieldsDashKey_0 = jsonarg.Fields{Names: []string{"-", "quiet"}, Required: []int{0}}
 
 // genInvokeEntries decodes and checks the arguments of entries, each field once, and unless only a check is asked for, runs it.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
