@@ -109,9 +109,11 @@ func pathBase(p string) string {
 }
 
 // rawString writes s as a raw string literal when it can, for readable
-// schemas in the generated file.
+// schemas in the generated file: not when s holds a backquote, a carriage
+// return (which a raw literal drops) or a byte-order mark (which Go source
+// may hold only at its start).
 func rawString(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") {
+	if !strings.ContainsAny(s, "`\r\ufeff") {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)
@@ -329,7 +331,7 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) jen.Code {
 	for _, f := range t.Fields {
 		if f.C.Default != "" {
-			g.Id(p.expr + "." + f.GoName).Op("=").Op(f.C.Default)
+			g.Id(p.expr + "." + f.GoName).Op("=").Add(goLiteral(f.C.Default))
 		}
 	}
 	fs := &fieldSet{t: t}
@@ -416,9 +418,20 @@ func noConstraints() constraints { return toolcheck.NoConstraints() }
 func literals(lits []string) []jen.Code {
 	out := make([]jen.Code, len(lits))
 	for i, l := range lits {
-		out[i] = jen.Op(l)
+		out[i] = goLiteral(l)
 	}
 	return out
+}
+
+// goLiteral writes a JSON literal as a Go one. A JSON number or boolean
+// is one already; a string is quoted again by Go's rules, since a JSON
+// string may hold what Go source may not, such as a byte-order mark.
+func goLiteral(lit string) jen.Code {
+	var s string
+	if strings.HasPrefix(lit, `"`) && json.Unmarshal([]byte(lit), &s) == nil {
+		return jen.Lit(s)
+	}
+	return jen.Op(lit)
 }
 
 // stringEnum returns the enum values of a string that also satisfy its
