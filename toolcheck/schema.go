@@ -242,10 +242,15 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Fiel
 		bad = true
 	}
 	if !validJSONName(name) {
-		d.warn(v.Pos(), "field %s: json name %q is not usable: use letters, digits, '_' and '-'", v.Name(), name)
+		d.warn(v.Pos(), "field %s: json name %q is not usable: a parameter name is made of ASCII letters, digits, '_', '-' and '.'", v.Name(), name)
 		bad = true
 	}
-	c, err := parseConstraints(st.Get("jsonschema"), f)
+	schemaTag := st.Get("jsonschema")
+	if i := strings.IndexRune(schemaTag, '\ufeff'); i >= 0 {
+		d.warn(v.Pos(), "field %s: the jsonschema tag holds a byte-order mark (U+FEFF) at byte %d, invisible and most likely pasted in: remove it", v.Name(), i)
+		return nil, false
+	}
+	c, err := parseConstraints(schemaTag, f)
 	if err != nil {
 		d.warn(v.Pos(), "field %s: bad jsonschema tag: %v", v.Name(), err)
 		bad = true

@@ -252,11 +252,33 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		}
 	}
 	merge(out, perConfig, configs, base)
+	out.Warnings = append(out.Warnings, testToolNotes(dir, base)...)
 	for _, t := range out.Tools {
 		t.File = filepath.ToSlash(relPath(out.ModuleDir, t.File))
 	}
 	out.Warnings = dedup(out.Warnings)
 	return out, nil
+}
+
+// testToolNotes notes the tools declared in the *_tool_test.go files of
+// dir, which are never registered (toolcheck.TestToolNotes). A file that
+// does not parse is left to go test to report.
+func testToolNotes(dir, base string) []diagnostic {
+	names, _ := filepath.Glob(filepath.Join(dir, "*_tool_test.go"))
+	var out []diagnostic
+	for _, name := range names {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range toolcheck.TestToolNotes(fset, f) {
+			p := fset.Position(d.Pos)
+			p.Filename = relPath(base, p.Filename)
+			out = append(out, diagnostic{Pos: p, Msg: d.Message, Note: true})
+		}
+	}
+	return out
 }
 
 // checkConfig runs the convention checks and the capability audit on one

@@ -143,7 +143,7 @@ func TestGoldenBuilds(t *testing.T) {
 // are still generated. bad breaks it once per file; found and cgo hold the
 // cases found since.
 func TestWarnings(t *testing.T) {
-	for _, dir := range []string{"bad", "found", "cgo"} {
+	for _, dir := range []string{"bad", "found", "cgo", "traps"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), dir)
