@@ -23,7 +23,8 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genIndex, genHash, genSlots, genSkills) is "gen", a role
-// (Tool, Invoke, Fields, Pattern) and a tool type's name,
+// (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
+// RunGoGenerateDefinition) and a tool type's name,
 // and for Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
 // two tools' names collide, whatever the tools are called.
@@ -69,15 +70,22 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 		})
 	}
 	f.Line()
-	f.Comment("Compile-time checks: the build fails here if a tool's methods changed since")
-	f.Comment("the last go generate.")
+	f.Comment("Compile-time checks: the build fails here, first, if a tool's methods changed")
+	f.Comment("since the last go generate. Each type is named for the fix, so that the")
+	f.Comment("compiler's message says it: run go generate ./...")
 	if len(tp.Tools) > 0 {
+		f.Type().DefsFunc(func(g *jen.Group) {
+			for _, t := range tp.Tools {
+				recv := jen.Op("*").Qual(tp.Path, t.TypeName)
+				g.Id("genRunGoGenerateExecute"+t.TypeName).Func().Params(recv, jen.Qual("context", "Context"), typeCode(t.Args)).Params(resultCode(t), jen.Error())
+				g.Id("genRunGoGenerateDefinition"+t.TypeName).Func().Params(jen.Op("*").Qual(tp.Path, t.TypeName)).Qual(toolPkgPath, "Definition")
+			}
+		})
 		f.Var().DefsFunc(func(g *jen.Group) {
 			for _, t := range tp.Tools {
 				recv := func() *jen.Statement { return jen.Op("*").Qual(tp.Path, t.TypeName) }
-				g.Id("_").Func().Params(recv(), jen.Qual("context", "Context"), typeCode(t.Args)).Params(resultCode(t), jen.Error()).
-					Op("=").Parens(recv()).Dot("Execute")
-				g.Id("_").Func().Params(recv()).Qual(toolPkgPath, "Definition").Op("=").Parens(recv()).Dot("Definition")
+				g.Id("_").Id("genRunGoGenerateExecute"+t.TypeName).Op("=").Parens(recv()).Dot("Execute")
+				g.Id("_").Id("genRunGoGenerateDefinition"+t.TypeName).Op("=").Parens(recv()).Dot("Definition")
 			}
 		})
 	}

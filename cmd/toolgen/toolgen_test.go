@@ -525,3 +525,43 @@ func TestExplainUnion(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleRegistry edits a tool's Execute in a copy of the test module
+// without regenerating, and builds: the first error must say what to do,
+// through the name of the compile-time check it breaks.
+func TestStaleRegistry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build; skipped with -short")
+	}
+	dir := testModule(t)
+	echo := filepath.Join(dir, "good", "toolbox", "echo_tool.go")
+	b, err := os.ReadFile(echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "func (Echo) Execute(ctx context.Context, args EchoArgs) (string, error) {"
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s has no %q", echo, old)
+	}
+	b = bytes.Replace(b, []byte(old), []byte("func (Echo) Execute(ctx context.Context, args *EchoArgs) (string, error) {"), 1)
+	if err := os.WriteFile(echo, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "./good/...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("the stale registry built")
+	}
+	var first string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, ".go:") {
+			first = line
+			break
+		}
+	}
+	if !strings.Contains(first, "zz_registry_gen.go") || !strings.Contains(first, "genRunGoGenerateExecuteEcho") {
+		t.Errorf("the first error does not name the check that says to run go generate:\n%s", out)
+	}
+}

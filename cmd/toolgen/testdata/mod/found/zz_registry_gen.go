@@ -39,29 +39,53 @@ var (
 	genToolUUID          toolbox.UUID
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteAnyRes           func(*toolbox.AnyRes, context.Context, toolbox.AnyResArgs) (any, error)
+	genRunGoGenerateDefinitionAnyRes        func(*toolbox.AnyRes) tool.Definition
+	genRunGoGenerateExecuteBytes            func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)
+	genRunGoGenerateDefinitionBytes         func(*toolbox.Bytes) tool.Definition
+	genRunGoGenerateExecuteDashKey          func(*toolbox.DashKey, context.Context, toolbox.DashKeyArgs) (string, error)
+	genRunGoGenerateDefinitionDashKey       func(*toolbox.DashKey) tool.Definition
+	genRunGoGenerateExecuteEntries          func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)
+	genRunGoGenerateDefinitionEntries       func(*toolbox.Entries) tool.Definition
+	genRunGoGenerateExecuteInts             func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)
+	genRunGoGenerateDefinitionInts          func(*toolbox.Ints) tool.Definition
+	genRunGoGenerateExecuteInvokeEntries    func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error)
+	genRunGoGenerateDefinitionInvokeEntries func(*toolbox.InvokeEntries) tool.Definition
+	genRunGoGenerateExecuteKeys             func(*toolbox.Keys, context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)
+	genRunGoGenerateDefinitionKeys          func(*toolbox.Keys) tool.Definition
+	genRunGoGenerateExecuteObj              func(*toolbox.Obj, context.Context, toolbox.ObjArgs) (map[string]any, error)
+	genRunGoGenerateDefinitionObj           func(*toolbox.Obj) tool.Definition
+	genRunGoGenerateExecuteStrs             func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)
+	genRunGoGenerateDefinitionStrs          func(*toolbox.Strs) tool.Definition
+	genRunGoGenerateExecuteUUID             func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)
+	genRunGoGenerateDefinitionUUID          func(*toolbox.UUID) tool.Definition
+)
+
 var (
-	_ func(*toolbox.AnyRes, context.Context, toolbox.AnyResArgs) (any, error)                  = (*toolbox.AnyRes).Execute
-	_ func(*toolbox.AnyRes) tool.Definition                                                    = (*toolbox.AnyRes).Definition
-	_ func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)                 = (*toolbox.Bytes).Execute
-	_ func(*toolbox.Bytes) tool.Definition                                                     = (*toolbox.Bytes).Definition
-	_ func(*toolbox.DashKey, context.Context, toolbox.DashKeyArgs) (string, error)             = (*toolbox.DashKey).Execute
-	_ func(*toolbox.DashKey) tool.Definition                                                   = (*toolbox.DashKey).Definition
-	_ func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)             = (*toolbox.Entries).Execute
-	_ func(*toolbox.Entries) tool.Definition                                                   = (*toolbox.Entries).Definition
-	_ func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)                      = (*toolbox.Ints).Execute
-	_ func(*toolbox.Ints) tool.Definition                                                      = (*toolbox.Ints).Definition
-	_ func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error) = (*toolbox.InvokeEntries).Execute
-	_ func(*toolbox.InvokeEntries) tool.Definition                                             = (*toolbox.InvokeEntries).Definition
-	_ func(*toolbox.Keys, context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)      = (*toolbox.Keys).Execute
-	_ func(*toolbox.Keys) tool.Definition                                                      = (*toolbox.Keys).Definition
-	_ func(*toolbox.Obj, context.Context, toolbox.ObjArgs) (map[string]any, error)             = (*toolbox.Obj).Execute
-	_ func(*toolbox.Obj) tool.Definition                                                       = (*toolbox.Obj).Definition
-	_ func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)                 = (*toolbox.Strs).Execute
-	_ func(*toolbox.Strs) tool.Definition                                                      = (*toolbox.Strs).Definition
-	_ func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)                   = (*toolbox.UUID).Execute
-	_ func(*toolbox.UUID) tool.Definition                                                      = (*toolbox.UUID).Definition
+	_ genRunGoGenerateExecuteAnyRes           = (*toolbox.AnyRes).Execute
+	_ genRunGoGenerateDefinitionAnyRes        = (*toolbox.AnyRes).Definition
+	_ genRunGoGenerateExecuteBytes            = (*toolbox.Bytes).Execute
+	_ genRunGoGenerateDefinitionBytes         = (*toolbox.Bytes).Definition
+	_ genRunGoGenerateExecuteDashKey          = (*toolbox.DashKey).Execute
+	_ genRunGoGenerateDefinitionDashKey       = (*toolbox.DashKey).Definition
+	_ genRunGoGenerateExecuteEntries          = (*toolbox.Entries).Execute
+	_ genRunGoGenerateDefinitionEntries       = (*toolbox.Entries).Definition
+	_ genRunGoGenerateExecuteInts             = (*toolbox.Ints).Execute
+	_ genRunGoGenerateDefinitionInts          = (*toolbox.Ints).Definition
+	_ genRunGoGenerateExecuteInvokeEntries    = (*toolbox.InvokeEntries).Execute
+	_ genRunGoGenerateDefinitionInvokeEntries = (*toolbox.InvokeEntries).Definition
+	_ genRunGoGenerateExecuteKeys             = (*toolbox.Keys).Execute
+	_ genRunGoGenerateDefinitionKeys          = (*toolbox.Keys).Definition
+	_ genRunGoGenerateExecuteObj              = (*toolbox.Obj).Execute
+	_ genRunGoGenerateDefinitionObj           = (*toolbox.Obj).Definition
+	_ genRunGoGenerateExecuteStrs             = (*toolbox.Strs).Execute
+	_ genRunGoGenerateDefinitionStrs          = (*toolbox.Strs).Definition
+	_ genRunGoGenerateExecuteUUID             = (*toolbox.UUID).Execute
+	_ genRunGoGenerateDefinitionUUID          = (*toolbox.UUID).Definition
 )
 
 var genEntries = [...]registry.Entry{{
