@@ -84,8 +84,8 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 		f.Var().DefsFunc(func(g *jen.Group) {
 			for _, t := range tp.Tools {
 				recv := func() *jen.Statement { return jen.Op("*").Qual(tp.Path, t.TypeName) }
-				g.Id("_").Id("genRunGoGenerateExecute"+t.TypeName).Op("=").Parens(recv()).Dot("Execute")
-				g.Id("_").Id("genRunGoGenerateDefinition"+t.TypeName).Op("=").Parens(recv()).Dot("Definition")
+				g.Id("_").Id("genRunGoGenerateExecute" + t.TypeName).Op("=").Parens(recv()).Dot("Execute")
+				g.Id("_").Id("genRunGoGenerateDefinition" + t.TypeName).Op("=").Parens(recv()).Dot("Definition")
 			}
 		})
 	}

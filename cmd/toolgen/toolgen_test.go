@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -563,5 +564,45 @@ func TestStaleRegistry(t *testing.T) {
 	}
 	if !strings.Contains(first, "zz_registry_gen.go") || !strings.Contains(first, "genRunGoGenerateExecuteEcho") {
 		t.Errorf("the first error does not name the check that says to run go generate:\n%s", out)
+	}
+}
+
+// TestCgoDependency checks a tool package whose helper package needs cgo
+// and which has a file for darwin: toolgen reads darwin, not the host's
+// platform, with CGO_ENABLED=0, where the helper does not build.
+// Generation fails (exit 1), with a hint naming the platforms where the
+// package builds and -platforms; with -platforms naming those, the
+// registry is generated.
+func TestCgoDependency(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs a linux host with gcc")
+	}
+	t.Parallel()
+	base := filepath.Join(mod(t), "cgodep")
+	_, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+	var ce *compileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("generate: got error %v, want a compile error", err)
+	}
+	builds := "linux/amd64, linux/arm64, windows/amd64, windows/arm64"
+	hint := ce.errs[len(ce.errs)-1]
+	want := "hint: the tool package builds on " + builds + " only; "
+	flag := "-platforms " + strings.ReplaceAll(builds, ", ", ",") + " in the //go:generate line"
+	if !strings.HasPrefix(hint, want) || !strings.Contains(hint, flag) {
+		t.Errorf("the last line of the error is %q; want a hint starting %q and naming %q", hint, want, flag)
+	}
+	if !strings.Contains(ce.Error(), "cgohelper (on darwin/amd64, darwin/arm64)") {
+		t.Errorf("the error does not name the helper and darwin:\n%v", ce)
+	}
+	platforms, err := parsePlatforms(strings.ReplaceAll(builds, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate(base, "toolbox", "zz_registry_gen.go", platforms)
+	if err != nil {
+		t.Fatalf("generate with %s: %v", flag, err)
+	}
+	if diff := cmp.Diff([]string{"pid"}, toolNames(res.Tools)); diff != "" {
+		t.Errorf("tools with %s (-want +got):\n%s", flag, diff)
 	}
 }
