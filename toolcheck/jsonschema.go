@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"time"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
 // SchemaJSON returns the JSON Schema of an args struct as compact JSON,
@@ -86,6 +89,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.buf.Write(inner.buf.Bytes()[1:])
 		return
 	}
+	desc = durationDescription(desc, t, c)
 	w.buf.WriteByte('{')
 	w.key("type")
 	w.str(jsonType(t))
@@ -93,6 +97,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.key("description")
 		w.str(desc)
 	}
+	w.stringFormat(t)
 	if len(c.Enum) > 0 {
 		w.key("enum")
 		w.buf.WriteByte('[')
@@ -139,8 +144,51 @@ func (w *schemaWriter) count(key string, n int) {
 	}
 }
 
+// stringFormat writes the pattern of a duration and the format of a
+// time.
+func (w *schemaWriter) stringFormat(t *Type) {
+	switch t.Kind {
+	case KDuration:
+		w.key("pattern")
+		w.str(jsonarg.DurationPattern)
+	case KTime:
+		w.key("format")
+		w.str("date-time")
+	}
+}
+
+// durationDescription adds to the description of a duration what it is
+// and its bounds, which JSON Schema cannot state of a string.
+func durationDescription(desc string, t *Type, c Constraints) string {
+	if t.Kind != KDuration {
+		return desc
+	}
+	notes := []string{`A duration such as "90s", "1m30s" or "1.5h".`}
+	lo, hi := nanos(c.Minimum), nanos(c.Maximum)
+	switch {
+	case lo != "" && hi != "":
+		notes = append(notes, "From "+lo+" to "+hi+".")
+	case lo != "":
+		notes = append(notes, "At least "+lo+".")
+	case hi != "":
+		notes = append(notes, "At most "+hi+".")
+	}
+	return joinSentences(desc, notes)
+}
+
+// nanos writes a bound in nanoseconds as a duration, or "" for none.
+func nanos(lit string) string {
+	n, err := strconv.ParseInt(lit, 10, 64)
+	if err != nil {
+		return ""
+	}
+	return time.Duration(n).String()
+}
+
 func jsonType(t *Type) string {
 	switch t.Kind {
+	case KDuration, KTime:
+		return "string"
 	case KString:
 		return "string"
 	case KBool:
@@ -161,6 +209,8 @@ func jsonType(t *Type) string {
 func bounds(t *Type, c Constraints) (lo, hi string) {
 	lo, hi = c.Minimum, c.Maximum
 	switch t.Kind {
+	case KDuration:
+		return "", "" // a string: its bounds are in the description
 	case KInt:
 		if t.Bits < 64 {
 			if lo == "" {

@@ -47,6 +47,11 @@ const (
 	KMap   // results only; Key and Elem
 	KArray // results only; Len and Elem
 	KAny   // results only: an interface type, encoded as what it holds
+	// KDuration is time.Duration, sent as a Go duration string ("90m");
+	// its Minimum and Maximum are nanoseconds, its Default a JSON string.
+	KDuration
+	// KTime is time.Time, sent as an RFC 3339 string.
+	KTime
 )
 
 // Type is a Go type that a generated registry can name, and, for args,

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // fieldDocs maps the position of each struct field name in files to the
@@ -85,6 +86,14 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		if n.TypeArgs().Len() > 0 {
 			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
 			return nil
+		}
+		switch out.Path + "." + out.Name {
+		case "time.Duration":
+			out.Kind, out.Basic, out.Bits = KDuration, "int64", 64
+			return out
+		case "time.Time":
+			out.Kind = KTime
+			return out
 		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
 			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
@@ -320,6 +329,9 @@ func parseConstraints(tag string, f *Field) (Constraints, error) {
 		seen[key] = true
 		switch key {
 		case "enum":
+			if vt.Kind == KDuration {
+				return c, fmt.Errorf("enum does not apply to durations: use minimum and maximum")
+			}
 			lit, err := literal(vt, val)
 			if err != nil {
 				return c, fmt.Errorf("enum value: %w", err)
@@ -329,10 +341,13 @@ func parseConstraints(tag string, f *Field) (Constraints, error) {
 			}
 			c.Enum = append(c.Enum, lit)
 		case "minimum", "maximum":
-			if vt.Kind != KInt && vt.Kind != KUint && vt.Kind != KFloat {
-				return c, fmt.Errorf("%s applies to numbers, not %s", key, kindName(vt))
+			if vt.Kind != KInt && vt.Kind != KUint && vt.Kind != KFloat && vt.Kind != KDuration {
+				return c, fmt.Errorf("%s applies to numbers and durations, not %s", key, kindName(vt))
 			}
 			lit, err := literal(vt, val)
+			if vt.Kind == KDuration && err == nil {
+				lit = strconv.FormatInt(int64(durationOf(lit)), 10) // bounds are nanoseconds
+			}
 			if err != nil {
 				return c, fmt.Errorf("%s: %w", key, err)
 			}
@@ -406,10 +421,24 @@ func checkConstraints(c Constraints, f *Field) error {
 		return fmt.Errorf("default on a pointer field: use a non-pointer field with omitempty")
 	case len(c.Enum) > 0 && !slices.Contains(c.Enum, c.Default):
 		return fmt.Errorf("default %s is not one of the enum values", c.Default)
-	case c.Minimum != "" && cmpNum(c.Default, c.Minimum) < 0, c.Maximum != "" && cmpNum(c.Default, c.Maximum) > 0:
+	}
+	def := c.Default
+	if f.Type.Value().Kind == KDuration {
+		def = strconv.FormatInt(int64(durationOf(def)), 10)
+	}
+	if c.Minimum != "" && cmpNum(def, c.Minimum) < 0 || c.Maximum != "" && cmpNum(def, c.Maximum) > 0 {
 		return fmt.Errorf("default %s is outside minimum/maximum", c.Default)
 	}
 	return nil
+}
+
+// durationOf reads the JSON string literal of a duration that literal
+// made.
+func durationOf(lit string) time.Duration {
+	var s string
+	_ = json.Unmarshal([]byte(lit), &s)
+	d, _ := time.ParseDuration(s)
+	return d
 }
 
 // CompareNumbers compares two JSON number literals exactly, as -1, 0 or
@@ -445,6 +474,10 @@ func kindName(t *Type) string {
 		return "arrays"
 	case KStruct:
 		return "objects"
+	case KDuration:
+		return "durations"
+	case KTime:
+		return "times"
 	}
 	return "this type"
 }
@@ -479,6 +512,13 @@ func literal(t *Type, val string) (string, error) {
 			return "", fmt.Errorf("%q is not a number", val)
 		}
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	case KDuration:
+		d, err := time.ParseDuration(strings.TrimSpace(val))
+		if err != nil {
+			return "", fmt.Errorf("%q is not a duration such as 90s, 1m30s or 1.5h", val)
+		}
+		b, _ := json.Marshal(d.String())
+		return string(b), nil
 	}
 	return "", fmt.Errorf("applies to strings, numbers and booleans, not %s", kindName(t))
 }

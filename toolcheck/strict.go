@@ -65,7 +65,7 @@ func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
 // strictValue writes the strict schema of one value.
 func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable bool) {
 	t = t.Value()
-	desc = strictDescription(desc, c)
+	desc = strictDescription(durationDescription(desc, t, c), c)
 	if t.Kind == KStruct {
 		w.strictObject(t, desc, nullable)
 		return
@@ -81,6 +81,7 @@ func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable
 		w.key("description")
 		w.str(desc)
 	}
+	w.stringFormat(t)
 	if len(c.Enum) > 0 {
 		w.key("enum")
 		w.buf.WriteByte('[')
@@ -127,6 +128,12 @@ func strictDescription(desc string, c Constraints) string {
 	if c.Default != "" {
 		notes = append(notes, "Default when null: "+c.Default+".")
 	}
+	return joinSentences(desc, notes)
+}
+
+// joinSentences adds notes, sentences, to desc, ending desc with a full
+// stop first when it has none.
+func joinSentences(desc string, notes []string) string {
 	if len(notes) == 0 {
 		return desc
 	}

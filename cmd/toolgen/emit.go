@@ -327,6 +327,18 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 		}
 		lo, hi := bounds(t.Kind, c)
 		return set(name, jen.Lit(t.Bits), lo, hi)
+	case kDuration:
+		// The bounds are nanoseconds; none is the extreme of int64.
+		bound := func(lit string, none jen.Code) jen.Code {
+			n, err := strconv.ParseInt(lit, 10, 64)
+			if err != nil {
+				return none
+			}
+			return durationCode(time.Duration(n))
+		}
+		return set("SetDuration", bound(c.Minimum, jen.Qual("math", "MinInt64")), bound(c.Maximum, jen.Qual("math", "MaxInt64")))
+	case kTime:
+		return set("SetTime")
 	}
 	panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
 }
@@ -338,7 +350,13 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 // is the error. A field the arguments give overwrites its default.
 func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) jen.Code {
 	for _, f := range t.Fields {
-		if f.C.Default != "" {
+		switch {
+		case f.C.Default != "" && f.Type.Kind == kDuration:
+			var s string
+			_ = json.Unmarshal([]byte(f.C.Default), &s) // toolcheck wrote it
+			d, _ := time.ParseDuration(s)
+			g.Id(p.expr + "." + f.GoName).Op("=").Add(durationCode(d))
+		case f.C.Default != "":
 			g.Id(p.expr + "." + f.GoName).Op("=").Add(goLiteral(f.C.Default))
 		}
 	}
@@ -412,8 +430,10 @@ func zeroCode(t *typ) jen.Code {
 		return jen.Lit("")
 	case kBool:
 		return jen.False()
-	case kInt, kUint, kFloat:
+	case kInt, kUint, kFloat, kDuration:
 		return jen.Lit(0)
+	case kTime:
+		return jen.Qual("time", "Time").Values()
 	case kStruct:
 		return jen.Add(typeCode(t)).Values()
 	}

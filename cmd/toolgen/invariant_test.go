@@ -71,7 +71,8 @@ var fieldTypes = []choice{
 	{"lower%[1]s", true}, {"map[string]int", true}, {"any", true}, {"interface{ M() }", true},
 	{"chan int", true}, {"func()", true}, {"[]byte", true}, {"complex64", true},
 	{"[3]int", true}, {"struct{ A int }", true}, {"%[1]sNode", true}, {"uintptr", true},
-	{"%[1]sList", true}, {"**int", true}, {"%[1]sPtr", true}, {"time.Time", true},
+	{"%[1]sList", true}, {"**int", true}, {"%[1]sPtr", true}, {"time.Time", false},
+	{"*time.Time", false}, {"[]time.Duration", false}, {"*time.Duration", false},
 	{"error", true},
 }
 
@@ -171,6 +172,12 @@ func tagChoices(kind string) []choice {
 			choice{"`json:\"%[1]s\" jsonschema:\"maximum=NaN\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=-Inf\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"enum=1.5,enum=1.50\"`", true})
+	case "duration":
+		cs = append(cs, choice{"`json:\"%[1]s\" jsonschema:\"minimum=1s,maximum=90m\"`", false},
+			choice{"`json:\"%[1]s,omitempty\" jsonschema:\"default=1m30s\"`", false},
+			choice{"`json:\"%[1]s\" jsonschema:\"minimum=5\"`", true},
+			choice{"`json:\"%[1]s\" jsonschema:\"enum=1s\"`", true},
+			choice{"`json:\"%[1]s\" jsonschema:\"minimum=1h,maximum=1s\"`", true})
 	case "slice":
 		cs = append(cs, choice{"`json:\"%[1]s\" jsonschema:\"minItems=1,maxItems=3\"`", false},
 			choice{"`json:\"%[1]s\" jsonschema:\"minItems=-1\"`", true})
@@ -190,6 +197,8 @@ func tagKind(typ string) string {
 		return "float"
 	case typ == "[]string" || typ == "[]int":
 		return "slice"
+	case typ == "time.Duration":
+		return "duration"
 	}
 	return "other"
 }

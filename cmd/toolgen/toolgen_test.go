@@ -65,8 +65,9 @@ func TestGolden(t *testing.T) {
 		tools []string
 	}{
 		{"good", []string{"echo", "find"}},
-		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid"}},
+		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid", "when"}},
 		{"cgo", []string{"pid"}},
+		{"types", []string{"remind", "wait"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
@@ -125,7 +126,7 @@ func TestGoldenBuilds(t *testing.T) {
 		t.Skip("runs go build; skipped with -short")
 	}
 	dir := testModule(t)
-	pkgs := []string{"./good/...", "./found/..."}
+	pkgs := []string{"./good/...", "./found/...", "./types/..."}
 	if _, err := exec.LookPath("gcc"); err == nil {
 		pkgs = append(pkgs, "./cgo/...")
 	} else {
@@ -604,5 +605,80 @@ func TestCgoDependency(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"pid"}, toolNames(res.Tools)); diff != "" {
 		t.Errorf("tools with %s (-want +got):\n%s", flag, diff)
+	}
+}
+
+// typesProg checks the arguments of each line of its standard input,
+// "tool<TAB>args", with the test module's types registry, and prints "ok"
+// and the tool's answer, or the error, one line each.
+const typesProg = `package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"example.com/tools/types"
+)
+
+func main() {
+	r := types.Toolbox()
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		name, args, _ := strings.Cut(sc.Text(), "\t")
+		res := r.Call(context.Background(), name, args)
+		fmt.Println(strings.ReplaceAll(res.Text, "\n", " "))
+	}
+}
+`
+
+// TestTypesDecoders calls the tools of the types registry, whose
+// arguments are durations and times, with arguments at and past their
+// limits, in a program built against it.
+func TestTypesDecoders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := testModule(t)
+	mainDir := filepath.Join(dir, "cmd", "types")
+	if err := os.MkdirAll(mainDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(typesProg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ call, want string }{
+		{"wait\t" + `{"for":"90m"}`, "1h30m0s every 1m0s"},
+		{"wait\t" + `{"for":"1s","poll":"10ms","grace":"500ms","steps":["1m","1.5h",".5s"]}`, "1h31m2s every 10ms"},
+		{"wait\t" + `{"for":"2h"}`, "2h0m0s every 1m0s"},
+		{"wait\t" + `{"for":"2h0m0.000000001s"}`, `Error: wait: bad arguments: field "for": expected duration from 1s to 2h0m0s, got 2h0m0.000000001s`},
+		{"wait\t" + `{"for":"999ms"}`, `Error: wait: bad arguments: field "for": expected duration from 1s to 2h0m0s, got 999ms`},
+		{"wait\t" + `{"for":5400}`, `Error: wait: bad arguments: field "for": expected a duration string such as "90s", "1m30s" or "1.5h", got number 5400`},
+		{"wait\t" + `{"for":"90"}`, `Error: wait: bad arguments: field "for": expected a duration such as "90s", "1m30s" or "1.5h" (units ns, us, ms, s, m, h), got "90"`},
+		{"wait\t" + `{"for":"1m","poll":"9ms"}`, `Error: wait: bad arguments: field "poll": expected duration of at least 10ms, got 9ms`},
+		{"wait\t" + `{"for":"1m","steps":["1s","1s","1s","1s"]}`, `Error: wait: bad arguments: field "steps": expected at most 3 items, got 4`},
+		{"wait\t" + `{"for":"1m","steps":["1s",1]}`, `Error: wait: bad arguments: field "steps[1]": expected a duration string such as "90s", "1m30s" or "1.5h", got number 1`},
+		{"remind\t" + `{"at":"2025-01-31T09:30:00+01:00","note":"tea"}`, "tea at 2025-01-31T08:30:00Z"},
+		{"remind\t" + `{"at":"2025-01-31T09:30:00Z","until":"2025-02-01T00:00:00Z","note":"tea"}`, "tea at 2025-01-31T09:30:00Z"},
+		{"remind\t" + `{"at":"2025-01-31","note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got "2025-01-31"`},
+		{"remind\t" + `{"at":1738315800,"note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got number 1738315800`},
+	}
+	var in, want strings.Builder
+	for _, c := range cases {
+		in.WriteString(c.call + "\n")
+		want.WriteString(c.want + "\n")
+	}
+	cmd := exec.Command("go", "run", "./cmd/types")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(want.String(), string(out)); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 }

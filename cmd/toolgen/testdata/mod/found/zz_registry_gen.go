@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 10 tools of package example.com/tools/found/toolbox,
+// Toolbox returns a registry of the 11 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -37,6 +37,7 @@ var (
 	genToolObj           toolbox.Obj
 	genToolStrs          toolbox.Strs
 	genToolUUID          toolbox.UUID
+	genToolWhen          toolbox.When
 )
 
 // Compile-time checks: the build fails here, first, if a tool's methods changed
@@ -63,6 +64,8 @@ type (
 	genRunGoGenerateDefinitionStrs          func(*toolbox.Strs) tool.Definition
 	genRunGoGenerateExecuteUUID             func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)
 	genRunGoGenerateDefinitionUUID          func(*toolbox.UUID) tool.Definition
+	genRunGoGenerateExecuteWhen             func(*toolbox.When, context.Context, toolbox.WhenArgs) (string, error)
+	genRunGoGenerateDefinitionWhen          func(*toolbox.When) tool.Definition
 )
 
 var (
@@ -86,6 +89,8 @@ var (
 	_ genRunGoGenerateDefinitionStrs          = (*toolbox.Strs).Definition
 	_ genRunGoGenerateExecuteUUID             = (*toolbox.UUID).Execute
 	_ genRunGoGenerateDefinitionUUID          = (*toolbox.UUID).Definition
+	_ genRunGoGenerateExecuteWhen             = (*toolbox.When).Execute
+	_ genRunGoGenerateDefinitionWhen          = (*toolbox.When).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -188,6 +193,16 @@ var genEntries = [...]registry.Entry{{
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
+}, {
+	Checker:          genInvokeWhen,
+	Description:      "Case when. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/when_tool.go",
+	ID:               "when",
+	Invoke:           genInvokeWhen,
+	Name:             "when",
+	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -215,14 +230,14 @@ func genHash(s string) int {
 			a |= uint64(s[i]) << (8 * i)
 		}
 	}
-	h := (a^0x8ff34785799e5cbd)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	h := (a^0xe3779b97f4a7c150)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
 	return int(h >> 59)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 10, 0, 0, 3, 0, 0, 8, 0, 0, 0, 0, 5, 6, 9, 0, 4, 0, 0, 0, 0, 0, 7, 0}
+var genSlots = [32]uint16{11, 0, 3, 0, 2, 0, 0, 0, 0, 8, 0, 0, 9, 1, 0, 6, 0, 4, 0, 0, 0, 10, 0, 0, 0, 5, 7, 0, 0, 0, 0, 0}
 
 // genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
@@ -346,3 +361,19 @@ func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 }
 
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}
+
+// genInvokeWhen decodes and checks the arguments of when, each field once, and unless only a check is asked for, runs it.
+func genInvokeWhen(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.WhenArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsWhen_0, []jsonarg.Reader{
+		jsonarg.Func(func() error {
+			return jsonarg.SetTime(&d, &v.At)
+		}),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolWhen.Execute(ctx, v)
+}
+
+var genFieldsWhen_0 = jsonarg.Fields{Names: []string{"at"}, Required: []int{0}}
