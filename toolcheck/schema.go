@@ -184,21 +184,31 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		ok = true
 		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
-			f, ignored := d.field(u.Field(i), u.Tag(i), append(stack, n))
-			if ignored {
-				continue
+			fs, good := d.embedded(u.Field(i), u.Tag(i), append(stack, n))
+			if fs == nil && good {
+				f, ignored := d.field(u.Field(i), u.Tag(i), append(stack, n))
+				if ignored {
+					continue
+				}
+				if f == nil {
+					ok = false
+					continue
+				}
+				fs = []*Field{f}
 			}
-			if f == nil {
+			if !good {
 				ok = false
 				continue
 			}
-			if other := byJSON[f.JSONName]; other != nil {
-				d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s", f.GoName, f.JSONName, other.GoName)
-				ok = false
-				continue
+			for _, f := range fs {
+				if other := byJSON[f.JSONName]; other != nil {
+					d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s (encoding/json would keep one of them, or neither): rename one", f.GoName, f.JSONName, other.GoName)
+					ok = false
+					continue
+				}
+				byJSON[f.JSONName] = f
+				out.Fields = append(out.Fields, f)
 			}
-			byJSON[f.JSONName] = f
-			out.Fields = append(out.Fields, f)
 		}
 		if !ok {
 			return nil
@@ -208,6 +218,47 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
 		return nil
 	}
+}
+
+// embedded describes an embedded struct field without a json name, whose
+// fields encoding/json reads as the outer struct's: it returns them, each
+// with GoName the selector from the outer struct ("Paging.Page"). It
+// returns nil and good for any other field, and nil and not good after a
+// warning.
+func (d *deriver) embedded(v *types.Var, tag string, stack []*types.Named) (fs []*Field, good bool) {
+	if !v.Embedded() {
+		return nil, true
+	}
+	jt := parseJSONTag(reflect.StructTag(tag).Get("json"))
+	if jt.Skip || jt.Name != "" {
+		return nil, true // left out, or a field with a name
+	}
+	ft := types.Unalias(v.Type())
+	if p, isPtr := ft.(*types.Pointer); isPtr {
+		if _, isStruct := p.Elem().Underlying().(*types.Struct); isStruct {
+			d.warn(v.Pos(), "embedded pointer %s is not supported in tool arguments: embed %s, or name the field", types.TypeString(ft, types.RelativeTo(d.c.p.Types)), v.Name())
+			return nil, false
+		}
+		return nil, true
+	}
+	if _, isStruct := ft.Underlying().(*types.Struct); !isStruct {
+		return nil, true // a field named for its type
+	}
+	if !v.Exported() {
+		d.warn(v.Pos(), "embedded type %s is unexported: encoding/json reads its fields as arguments, but the generated registry, in another package, cannot reach them; export it", v.Name())
+		return nil, false
+	}
+	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
+	st := inner.typeOf(ft, stack)
+	if st == nil {
+		return nil, false
+	}
+	for _, f := range st.Fields {
+		g := *f
+		g.GoName = v.Name() + "." + f.GoName
+		fs = append(fs, &g)
+	}
+	return fs, true
 }
 
 // field describes one struct field. It returns ignored for a field that
@@ -221,10 +272,6 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Fiel
 	jt := parseJSONTag(st.Get("json"))
 	if jt.Skip {
 		return nil, true
-	}
-	if v.Embedded() {
-		d.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
-		return nil, false
 	}
 	name := jt.Name
 	if name == "" {

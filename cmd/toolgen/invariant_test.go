@@ -291,9 +291,16 @@ func genCase(r *rand.Rand, i int) invCase {
 		}
 		fmt.Fprintf(&b, "\t%s %s %s\n", name, typ, tagText)
 	}
-	if r.IntN(20) == 0 {
-		b.WriteString("\t// Embedded is not supported.\n\t" + T + "Nested\n")
+	switch r.IntN(20) {
+	case 0: // flattened, as encoding/json reads it
+		b.WriteString("\t// Embedded adds the field inner.\n\t" + T + "Nested\n")
+		bad = bad || names["inner"]
+	case 1: // an embedded pointer is refused
+		b.WriteString("\t// Embedded through a pointer.\n\t*" + T + "Nested\n")
 		bad = true
+	case 2: // with a json name, a field like any other
+		b.WriteString("\t// Embedded with a name.\n\t" + T + "Nested `json:\"nested,omitempty\"`\n")
+		bad = bad || names["nested"]
 	}
 	b.WriteString("}\n")
 

@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 		{"good", []string{"echo", "find"}},
 		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid", "when"}},
 		{"cgo", []string{"pid"}},
-		{"types", []string{"remind", "wait"}},
+		{"types", []string{"list", "remind", "wait"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
@@ -660,6 +660,10 @@ func TestTypesDecoders(t *testing.T) {
 		{"wait\t" + `{"for":"1m","poll":"9ms"}`, `Error: wait: bad arguments: field "poll": expected duration of at least 10ms, got 9ms`},
 		{"wait\t" + `{"for":"1m","steps":["1s","1s","1s","1s"]}`, `Error: wait: bad arguments: field "steps": expected at most 3 items, got 4`},
 		{"wait\t" + `{"for":"1m","steps":["1s",1]}`, `Error: wait: bad arguments: field "steps[1]": expected a duration string such as "90s", "1m30s" or "1.5h", got number 1`},
+		{"list\t" + `{"filter":"a"}`, "a: page 1 of 20"},
+		{"list\t" + `{"filter":"a","page":3,"per_page":100}`, "a: page 3 of 100"},
+		{"list\t" + `{"filter":"a","per_page":101}`, `Error: list: bad arguments: field "per_page": expected integer from 1 to 100, got 101`},
+		{"list\t" + `{"filter":"a","Paging":{"page":2}}`, `Error: list: bad arguments: field "Paging": unknown field; expected one of "page", "per_page", "filter"`},
 		{"remind\t" + `{"at":"2025-01-31T09:30:00+01:00","note":"tea"}`, "tea at 2025-01-31T08:30:00Z"},
 		{"remind\t" + `{"at":"2025-01-31T09:30:00Z","until":"2025-02-01T00:00:00Z","note":"tea"}`, "tea at 2025-01-31T09:30:00Z"},
 		{"remind\t" + `{"at":"2025-01-31","note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got "2025-01-31"`},

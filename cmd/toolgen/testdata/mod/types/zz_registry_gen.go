@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 2 tools of package example.com/tools/types/toolbox,
+// Toolbox returns a registry of the 3 tools of package example.com/tools/types/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -28,6 +28,7 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
+	genToolList   toolbox.List
 	genToolRemind toolbox.Remind
 	genToolWait   toolbox.Wait
 )
@@ -36,6 +37,8 @@ var (
 // since the last go generate. Each type is named for the fix, so that the
 // compiler's message says it: run go generate ./...
 type (
+	genRunGoGenerateExecuteList      func(*toolbox.List, context.Context, toolbox.ListArgs) (string, error)
+	genRunGoGenerateDefinitionList   func(*toolbox.List) tool.Definition
 	genRunGoGenerateExecuteRemind    func(*toolbox.Remind, context.Context, toolbox.RemindArgs) (string, error)
 	genRunGoGenerateDefinitionRemind func(*toolbox.Remind) tool.Definition
 	genRunGoGenerateExecuteWait      func(*toolbox.Wait, context.Context, toolbox.WaitArgs) (string, error)
@@ -43,6 +46,8 @@ type (
 )
 
 var (
+	_ genRunGoGenerateExecuteList      = (*toolbox.List).Execute
+	_ genRunGoGenerateDefinitionList   = (*toolbox.List).Definition
 	_ genRunGoGenerateExecuteRemind    = (*toolbox.Remind).Execute
 	_ genRunGoGenerateDefinitionRemind = (*toolbox.Remind).Definition
 	_ genRunGoGenerateExecuteWait      = (*toolbox.Wait).Execute
@@ -50,6 +55,16 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
+	Checker:          genInvokeList,
+	Description:      "List the items whose name holds a text, a page at a time. Use it when the user asks which items exist.",
+	File:             "types/toolbox/list_tool.go",
+	ID:               "list",
+	Invoke:           genInvokeList,
+	Name:             "list",
+	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["filter"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["page","per_page","filter"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
 	Checker:          genInvokeRemind,
 	Description:      "Set a reminder for a given time. Use it when the user asks to be reminded of something.",
 	File:             "types/toolbox/remind_tool.go",
@@ -75,7 +90,7 @@ var genEntries = [...]registry.Entry{{
 // genIndex returns the position of the named tool in genEntries, or -1: it
 // probes genSlots, a hash table laid out by toolgen, from the name's hash.
 func genIndex(name string) int {
-	for p := genHash(name); ; p = (p + 1) & 3 {
+	for p := genHash(name); ; p = (p + 1) & 7 {
 		i := int(genSlots[p]) - 1
 		if i < 0 || genEntries[i].Name == name {
 			return i
@@ -98,13 +113,31 @@ func genHash(s string) int {
 		}
 	}
 	h := (a^0x9e3779b97f4a7c15)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
-	return int(h >> 62)
+	return int(h >> 61)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [4]uint16{1, 2, 0, 0}
+var genSlots = [8]uint16{2, 1, 3, 0, 0, 0, 0, 0}
+
+// genInvokeList decodes and checks the arguments of list, each field once, and unless only a check is asked for, runs it.
+func genInvokeList(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.ListArgs
+	d := jsonarg.NewDecoder(data)
+	v.Paging.Page = 1
+	v.Paging.PerPage = 20
+	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
+		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
+		jsonarg.Int(&v.Paging.PerPage, 1, 100),
+		jsonarg.String(&v.Filter, -1, -1),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolList.Execute(ctx, v)
+}
+
+var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "filter"}, Required: []int{2}}
 
 // genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
 func genInvokeRemind(ctx context.Context, data []byte) (string, error) {

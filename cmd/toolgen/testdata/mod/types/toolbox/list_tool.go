@@ -1,0 +1,37 @@
+package toolbox
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// List lists items a page at a time, as a tool whose arguments embed a
+// struct: encoding/json reads the embedded fields as the outer struct's.
+type List struct{}
+
+// Paging is embedded in the arguments of several tools.
+type Paging struct {
+	// Page is the page to read, from 1.
+	Page int `json:"page,omitempty" jsonschema:"minimum=1,default=1"`
+	// PerPage is how many items a page holds.
+	PerPage int `json:"per_page,omitempty" jsonschema:"minimum=1,maximum=100,default=20"`
+}
+
+// ListArgs are the arguments of list.
+type ListArgs struct {
+	Paging
+	// Filter keeps the items whose name holds this text.
+	Filter string `json:"filter"`
+}
+
+// Definition describes list.
+func (List) Definition() tool.Definition {
+	return tool.Definition{ID: "list", Description: "List the items whose name holds a text, a page at a time. Use it when the user asks which items exist."}
+}
+
+// Execute answers the page asked for.
+func (List) Execute(ctx context.Context, args ListArgs) (string, error) {
+	return fmt.Sprintf("%s: page %d of %d", args.Filter, args.Page, args.PerPage), nil
+}
