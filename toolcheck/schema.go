@@ -39,11 +39,39 @@ func fieldDocs(files []*ast.File) map[token.Pos]string {
 				for _, name := range fl.Names {
 					docs[name.Pos()] = text
 				}
+				if len(fl.Names) == 0 { // embedded: go/types places it at its type's name
+					if id := embeddedName(fl.Type); id != nil {
+						docs[id.Pos()] = text
+					}
+				}
 			}
 			return true
 		})
 	}
 	return docs
+}
+
+// embeddedName returns the identifier that names an embedded field: T in
+// T, *T, pkg.T and T[X].
+func embeddedName(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			return x.Sel
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // docText joins the lines of each paragraph of a comment with spaces.

@@ -61,8 +61,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "list",
 	Invoke:           genInvokeList,
 	Name:             "list",
-	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["filter"],"additionalProperties":false}`,
-	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["page","per_page","filter"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["filter"],"additionalProperties":false}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "order", Shape: registry.Shape{Object: true}}}},
+	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["page","per_page","order","filter"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeRemind,
@@ -130,6 +131,12 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
+		jsonarg.Func(func() error {
+			v.Order = new(toolbox.Order)
+			return d.Object(&genFieldsList_1, []jsonarg.Reader{
+				jsonarg.StringOneOf(&v.Order.By),
+			})
+		}),
 		jsonarg.String(&v.Filter, -1, -1),
 	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
@@ -137,7 +144,8 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 	return genToolList.Execute(ctx, v)
 }
 
-var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "filter"}, Required: []int{2}}
+var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter"}, Required: []int{3}}
+var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
 
 // genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
 func genInvokeRemind(ctx context.Context, data []byte) (string, error) {

@@ -19,9 +19,18 @@ type Paging struct {
 	PerPage int `json:"per_page,omitempty" jsonschema:"minimum=1,maximum=100,default=20"`
 }
 
+// Order is how to sort a list.
+type Order struct {
+	// By is the key to sort on: name (alphabetical) or date (newest first).
+	By string `json:"by" jsonschema:"enum=name,enum=date"`
+}
+
 // ListArgs are the arguments of list.
 type ListArgs struct {
 	Paging
+	// Order sorts the items; by name when left out. Embedded with a json
+	// name, it is a field like any other.
+	*Order `json:"order,omitempty"`
 	// Filter keeps the items whose name holds this text.
 	Filter string `json:"filter"`
 }
