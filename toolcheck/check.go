@@ -575,6 +575,11 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 		// without arguments.
 		c.warn(fn.Pos(), "%s.Execute takes args of type %s, which toolgen cannot describe: please report this with the type", t.TypeName, named.Obj().Name())
 	}
+	if t.Args != nil {
+		if why := freeForm(t.Args); why != "" {
+			c.note(fn.Pos(), "%s has no strict schema: its arguments hold %s, which strict mode cannot state; a strict registry offers its plain schema, without strict", t.TypeName, why)
+		}
+	}
 	res := types.Unalias(sig.Results().At(0).Type())
 	if b, ok := res.(*types.Basic); ok && b.Kind() == types.String {
 		return

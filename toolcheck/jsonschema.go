@@ -76,6 +76,28 @@ func (w *schemaWriter) object(t *Type) {
 // Constraints.
 func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 	t = t.Value()
+	switch t.Kind {
+	case KAny, KRaw: // any JSON value: the empty schema
+		w.buf.WriteByte('{')
+		if desc != "" {
+			w.key("description")
+			w.str(desc)
+		}
+		w.buf.WriteByte('}')
+		return
+	case KMap:
+		w.buf.WriteByte('{')
+		w.key("type")
+		w.str("object")
+		if desc != "" {
+			w.key("description")
+			w.str(desc)
+		}
+		w.key("additionalProperties")
+		w.value(t.Elem, "", NoConstraints())
+		w.buf.WriteByte('}')
+		return
+	}
 	if t.Kind == KStruct {
 		// Put the description first, then the object's own keys.
 		var inner schemaWriter

@@ -122,6 +122,9 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		case "time.Time":
 			out.Kind = KTime
 			return out
+		case "encoding/json.RawMessage":
+			out.Kind = KRaw
+			return out
 		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
 			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
@@ -164,7 +167,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		case k == types.Float64:
 			out.Kind, out.Bits = KFloat, 64
 		default:
-			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a map, a pointer or a struct", types.TypeString(t, nil))
 			return nil
 		}
 		return out
@@ -197,6 +200,30 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		if out.Elem == nil {
 			return nil
 		}
+		return out
+	case *types.Map:
+		if _, ok := t.(*types.Named); ok {
+			d.warn(d.at, "named map type %s is not supported: use map[K]V", t)
+			return nil
+		}
+		if b, ok := u.Key().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+			d.warn(d.at, "map key type %s is not supported: JSON object keys are strings; use a string key type", types.TypeString(u.Key(), nil))
+			return nil
+		}
+		out.Kind = KMap
+		if out.Key = d.typeOf(u.Key(), stack); out.Key == nil {
+			return nil
+		}
+		if out.Elem = d.typeOf(u.Elem(), stack); out.Elem == nil {
+			return nil
+		}
+		return out
+	case *types.Interface:
+		if _, ok := t.(*types.Named); ok || !u.Empty() {
+			d.warn(d.at, "interface type %s is not supported in tool arguments: use any for a value of any JSON type", types.TypeString(t, nil))
+			return nil
+		}
+		out.Kind = KAny
 		return out
 	case *types.Struct:
 		n, ok := t.(*types.Named)
@@ -243,7 +270,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		}
 		return out
 	default:
-		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a map, a pointer or a struct", types.TypeString(t, nil))
 		return nil
 	}
 }
@@ -553,6 +580,10 @@ func kindName(t *Type) string {
 		return "durations"
 	case KTime:
 		return "times"
+	case KMap:
+		return "maps"
+	case KAny, KRaw:
+		return "values of any type"
 	}
 	return "this type"
 }

@@ -21,7 +21,15 @@ import (
 // A strict call sends null for an optional field it leaves out; the
 // registry in strict mode reads such a null as the field left out, exactly
 // where this schema allows null (see registry.Registry.WithStrict).
+//
+// Strict mode has no free-form values: a map (an object of any keys) or a
+// value of any type cannot be stated. For arguments that hold one,
+// StrictSchemaJSON returns "", and a strict registry offers the tool's
+// plain schema, without strict (see Strictable).
 func StrictSchemaJSON(t *Type) string {
+	if !Strictable(t) {
+		return ""
+	}
 	var w schemaWriter
 	w.strictObject(t, "", false)
 	return w.buf.String()
@@ -151,4 +159,33 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Strictable reports whether strict mode can state the type t: whether it
+// holds no map and no value of any type.
+func Strictable(t *Type) bool {
+	return freeForm(t) == ""
+}
+
+// freeForm names the first kind of value in t that strict mode cannot
+// state, or returns "".
+func freeForm(t *Type) string {
+	if t == nil {
+		return ""
+	}
+	switch t.Kind {
+	case KMap:
+		return "a map"
+	case KAny, KRaw:
+		return "a value of any type"
+	}
+	if why := freeForm(t.Elem); why != "" {
+		return why
+	}
+	for _, f := range t.Fields {
+		if why := freeForm(f.Type); why != "" {
+			return why
+		}
+	}
+	return ""
 }

@@ -283,6 +283,22 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 		dc.read(g, t.Elem, place{expr: p.sel(true), ptr: true}, c)
 	case kStruct:
 		g.Return(dc.object(g, t, p, "Object"))
+	case kMap:
+		// A map element cannot be addressed: each is read into a variable
+		// of its own, then stored.
+		dc.depth++
+		k, x := fmt.Sprintf("k%d", dc.depth), fmt.Sprintf("x%d", dc.depth)
+		g.Add(p.lhs()).Op("=").Add(typeCode(t)).Values()
+		g.Return(jen.Id("d").Dot("Map").Call(
+			jen.Func().Params(jen.Id(k).String()).Error().BlockFunc(func(g *jen.Group) {
+				g.Var().Id(x).Add(typeCode(t.Elem))
+				g.Err().Op(":=").Func().Params().Error().BlockFunc(func(g *jen.Group) {
+					dc.read(g, t.Elem, place{expr: x}, noConstraints())
+				}).Call()
+				g.Id(p.sel(true)).Index(jen.Add(typeCode(t.Key)).Call(jen.Id(k))).Op("=").Id(x)
+				g.Return(jen.Err())
+			})))
+		dc.depth--
 	case kSlice:
 		dc.depth++
 		i := fmt.Sprintf("i%d", dc.depth)
@@ -339,6 +355,10 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 		return set("SetDuration", bound(c.Minimum, jen.Qual("math", "MinInt64")), bound(c.Maximum, jen.Qual("math", "MaxInt64")))
 	case kTime:
 		return set("SetTime")
+	case kAny:
+		return set("SetAny")
+	case kRaw:
+		return set("SetRaw")
 	}
 	panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
 }

@@ -24,6 +24,7 @@ const (
 	kAny      = toolcheck.KAny
 	kDuration = toolcheck.KDuration
 	kTime     = toolcheck.KTime
+	kRaw      = toolcheck.KRaw
 )
 
 // schemaJSON returns the JSON Schema of an args struct.

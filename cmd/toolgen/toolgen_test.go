@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 		{"good", []string{"echo", "find"}},
 		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid", "when"}},
 		{"cgo", []string{"pid"}},
-		{"types", []string{"list", "remind", "wait"}},
+		{"types", []string{"list", "remind", "tag", "wait"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
@@ -110,6 +110,12 @@ func TestGolden(t *testing.T) {
 func checkStrictRules(t *testing.T, tools []*toolInfo) {
 	t.Helper()
 	for _, tl := range tools {
+		if !toolcheck.Strictable(tl.Args) {
+			if s := strictSchemaJSON(tl.Args); s != "" {
+				t.Errorf("%s: arguments strict mode cannot state have a strict schema: %s", tl.Name, s)
+			}
+			continue
+		}
 		if problems := strictrules.Check(strictSchemaJSON(tl.Args)); len(problems) > 0 {
 			t.Errorf("%s: the strict schema breaks strict mode's rules:\n%s", tl.Name, strings.Join(problems, "\n"))
 		}
@@ -666,6 +672,15 @@ func TestTypesDecoders(t *testing.T) {
 		{"list\t" + `{"filter":"a","order":{"by":"size"}}`, `Error: list: bad arguments: field "order.by": expected one of "name", "date", got "size"`},
 		{"list\t" + `{"filter":"a","per_page":101}`, `Error: list: bad arguments: field "per_page": expected integer from 1 to 100, got 101`},
 		{"list\t" + `{"filter":"a","Paging":{"page":2}}`, `Error: list: bad arguments: field "Paging": unknown field; expected one of "page", "per_page", "order", "filter"`},
+		{"tag\t" + `{"labels":{},"extra":null}`, "[] map[] map[] <nil>:<nil> "},
+		{"tag\t" + `{"labels":{"b":"2","a":"1"},"weights":{"x":127,"y":-128},"groups":{"g":["a","b"]},"extra":{"n":[1,"s"]},"raw":[1, 2]}`,
+			"[a=1 b=2] map[x:127 y:-128] map[g:[a b]] map[string]interface {}:map[n:[1 s]] [1, 2]"},
+		{"tag\t" + `{"labels":{"a":"1","a":"2"},"extra":1}`, `Error: tag: bad arguments: field "labels.a": given more than once`},
+		{"tag\t" + `{"labels":{"a":1},"extra":1}`, `Error: tag: bad arguments: field "labels.a": expected string, got number 1`},
+		{"tag\t" + `{"labels":{},"weights":{"x":128},"extra":1}`, `Error: tag: bad arguments: field "weights.x": expected integer from -128 to 127, got 128`},
+		{"tag\t" + `{"labels":{},"groups":{"g":["a",2]},"extra":1}`, `Error: tag: bad arguments: field "groups.g[1]": expected string, got number 2`},
+		{"tag\t" + `{"labels":[],"extra":1}`, `Error: tag: bad arguments: field "labels": expected object, got array`},
+		{"tag\t" + `{"labels":{}}`, `Error: tag: bad arguments: field "extra": required, but missing`},
 		{"remind\t" + `{"at":"2025-01-31T09:30:00+01:00","note":"tea"}`, "tea at 2025-01-31T08:30:00Z"},
 		{"remind\t" + `{"at":"2025-01-31T09:30:00Z","until":"2025-02-01T00:00:00Z","note":"tea"}`, "tea at 2025-01-31T09:30:00Z"},
 		{"remind\t" + `{"at":"2025-01-31","note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got "2025-01-31"`},

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 3 tools of package example.com/tools/types/toolbox,
+// Toolbox returns a registry of the 4 tools of package example.com/tools/types/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -30,6 +30,7 @@ func Toolbox() *registry.Registry {
 var (
 	genToolList   toolbox.List
 	genToolRemind toolbox.Remind
+	genToolTag    toolbox.Tag
 	genToolWait   toolbox.Wait
 )
 
@@ -41,6 +42,8 @@ type (
 	genRunGoGenerateDefinitionList   func(*toolbox.List) tool.Definition
 	genRunGoGenerateExecuteRemind    func(*toolbox.Remind, context.Context, toolbox.RemindArgs) (string, error)
 	genRunGoGenerateDefinitionRemind func(*toolbox.Remind) tool.Definition
+	genRunGoGenerateExecuteTag       func(*toolbox.Tag, context.Context, toolbox.TagArgs) (string, error)
+	genRunGoGenerateDefinitionTag    func(*toolbox.Tag) tool.Definition
 	genRunGoGenerateExecuteWait      func(*toolbox.Wait, context.Context, toolbox.WaitArgs) (string, error)
 	genRunGoGenerateDefinitionWait   func(*toolbox.Wait) tool.Definition
 )
@@ -50,6 +53,8 @@ var (
 	_ genRunGoGenerateDefinitionList   = (*toolbox.List).Definition
 	_ genRunGoGenerateExecuteRemind    = (*toolbox.Remind).Execute
 	_ genRunGoGenerateDefinitionRemind = (*toolbox.Remind).Definition
+	_ genRunGoGenerateExecuteTag       = (*toolbox.Tag).Execute
+	_ genRunGoGenerateDefinitionTag    = (*toolbox.Tag).Definition
 	_ genRunGoGenerateExecuteWait      = (*toolbox.Wait).Execute
 	_ genRunGoGenerateDefinitionWait   = (*toolbox.Wait).Definition
 )
@@ -75,6 +80,16 @@ var genEntries = [...]registry.Entry{{
 	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":"string","description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","note"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":["string","null"],"description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","until","note"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
+}, {
+	Checker:     genInvokeTag,
+	Description: "Set labels on a resource, with values and weights. Use it when the user asks to label or tag something.",
+	File:        "types/toolbox/tag_tool.go",
+	ID:          "tag",
+	Invoke:      genInvokeTag,
+	Name:        "tag",
+	Parameters:  `{"type":"object","properties":{"labels":{"type":"object","description":"Labels maps each label name to its value.","additionalProperties":{"type":"string"}},"weights":{"type":"object","description":"Weights maps a label to a weight, if any are given.","additionalProperties":{"type":"integer","minimum":-128,"maximum":127}},"groups":{"type":"object","description":"Groups maps a group name to the labels it holds.","additionalProperties":{"type":"array","items":{"type":"string"}}},"extra":{"description":"Extra is stored with the resource as it is: any JSON value."},"raw":{"description":"Raw is kept as its JSON text, if given."}},"required":["labels","extra"],"additionalProperties":false}`,
+	Shape:       &registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Object: true}}, {Name: "weights", Shape: registry.Shape{Object: true}}, {Name: "groups", Shape: registry.Shape{Object: true}}}},
+	Timeout:     30 * time.Second,
 }, {
 	Checker:          genInvokeWait,
 	Description:      "Wait for a while before going on. Use it when the user asks to wait or to try again later.",
@@ -113,14 +128,14 @@ func genHash(s string) int {
 			a |= uint64(s[i]) << (8 * i)
 		}
 	}
-	h := (a^0x9e3779b97f4a7c15)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	h := (a^0xb54cda58fbbee87e)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
 	return int(h >> 61)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [8]uint16{2, 1, 3, 0, 0, 0, 0, 0}
+var genSlots = [8]uint16{1, 0, 0, 2, 3, 0, 0, 4}
 
 // genInvokeList decodes and checks the arguments of list, each field once, and unless only a check is asked for, runs it.
 func genInvokeList(ctx context.Context, data []byte) (string, error) {
@@ -167,6 +182,62 @@ func genInvokeRemind(ctx context.Context, data []byte) (string, error) {
 }
 
 var genFieldsRemind_0 = jsonarg.Fields{Names: []string{"at", "until", "note"}, Required: []int{0, 2}}
+
+// genInvokeTag decodes and checks the arguments of tag, each field once, and unless only a check is asked for, runs it.
+func genInvokeTag(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.TagArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
+		jsonarg.Func(func() error {
+			v.Labels = map[toolbox.Label]string{}
+			return d.Map(func(k1 string) error {
+				var x1 string
+				err := func() error {
+					return jsonarg.SetString(&d, &x1, -1, -1)
+				}()
+				v.Labels[toolbox.Label(k1)] = x1
+				return err
+			})
+		}),
+		jsonarg.Func(func() error {
+			v.Weights = map[string]int8{}
+			return d.Map(func(k1 string) error {
+				var x1 int8
+				err := func() error {
+					return jsonarg.SetInt(&d, &x1, 8, math.MinInt64, math.MaxInt64)
+				}()
+				v.Weights[string(k1)] = x1
+				return err
+			})
+		}),
+		jsonarg.Func(func() error {
+			v.Groups = map[string][]toolbox.Label{}
+			return d.Map(func(k1 string) error {
+				var x1 []toolbox.Label
+				err := func() error {
+					x1 = []toolbox.Label{}
+					return d.Array(-1, -1, func(i2 int) error {
+						x1 = append(x1, "")
+						return jsonarg.SetString(&d, &x1[i2], -1, -1)
+					})
+				}()
+				v.Groups[string(k1)] = x1
+				return err
+			})
+		}),
+		jsonarg.Func(func() error {
+			return jsonarg.SetAny(&d, &v.Extra)
+		}),
+		jsonarg.Func(func() error {
+			return jsonarg.SetRaw(&d, &v.Raw)
+		}),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolTag.Execute(ctx, v)
+}
+
+var genFieldsTag_0 = jsonarg.Fields{Names: []string{"labels", "weights", "groups", "extra", "raw"}, Required: []int{0, 3}}
 
 // genInvokeWait decodes and checks the arguments of wait, each field once, and unless only a check is asked for, runs it.
 func genInvokeWait(ctx context.Context, data []byte) (string, error) {
