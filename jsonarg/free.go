@@ -2,7 +2,9 @@ package jsonarg
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
+	"strings"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -59,5 +61,34 @@ func SetRaw[T ~[]byte](d *Decoder, p *T) error {
 		return err
 	}
 	*p = T(slices.Clone(d.data[start:end]))
+	return nil
+}
+
+// Quoted reads a string that holds a number or a boolean, the value of a
+// field tagged json:",string" as encoding/json reads it ("42" for 42),
+// and reads that value from the string's text with read. The text must
+// be the value alone, without spaces.
+func Quoted(d *Decoder, read func(*Decoder) error) error {
+	if d.peek() != '"' {
+		return d.mismatch(`a string that holds the value, such as "42"`)
+	}
+	s, err := d.String()
+	if err != nil {
+		return err
+	}
+	if s == "" || strings.TrimSpace(s) != s {
+		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
+	}
+	in := NewDecoder([]byte(s))
+	if err := read(&in); err != nil {
+		var e *Error
+		if errors.As(err, &e) && !e.syntax {
+			return Errorf("%s, in the string %q", e.Msg, clip.String(s, maxShown))
+		}
+		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
+	}
+	if in.End() != nil {
+		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
+	}
 	return nil
 }

@@ -78,3 +78,31 @@ func TestSetRaw(t *testing.T) {
 		t.Errorf("SetRaw kept the input's bytes: %s", raw)
 	}
 }
+
+// TestQuoted checks values sent inside a string, as json:",string" reads
+// them: at and past the bounds of the value read, with spaces, two
+// values, bad syntax, and a value not in a string.
+func TestQuoted(t *testing.T) {
+	runSet(t, []setCase{
+		{`"100"`, ok("100")},
+		{`"101"`, fails(`expected integer from 1 to 100, got 101, in the string "101"`)},
+		{`"1"`, ok("1")},
+		{`"0"`, fails(`expected integer from 1 to 100, got 0, in the string "0"`)},
+		{`"1e2"`, ok("100")},
+		{`" 7"`, fails(`expected a string that holds the value alone, such as "42", got " 7"`)},
+		{`""`, fails(`expected a string that holds the value alone, such as "42", got ""`)},
+		{`"7 8"`, fails(`expected a string that holds the value alone, such as "42", got "7 8"`)},
+		{`"7x"`, fails(`expected a string that holds the value alone, such as "42", got "7x"`)},
+		{`"\"7\""`, fails(`expected integer, got string "7", in the string "\"7\""`)},
+		{`7`, fails(`expected a string that holds the value, such as "42", got number 7`)},
+	}, func(d *Decoder, p *int) error {
+		return Quoted(d, func(d *Decoder) error { return SetInt(d, p, 64, 1, 100) })
+	})
+	runSet(t, []setCase{
+		{`"true"`, ok("true")},
+		{`"false"`, ok("false")},
+		{`"True"`, fails(`expected boolean, got invalid character 'T', in the string "True"`)},
+	}, func(d *Decoder, p *bool) error {
+		return Quoted(d, func(d *Decoder) error { return SetBool(d, p) })
+	})
+}

@@ -47,6 +47,10 @@ func (w *schemaWriter) object(t *Type) {
 	w.buf.WriteByte('{')
 	for _, f := range t.Fields {
 		w.key(f.JSONName)
+		if f.Quoted {
+			w.quoted(f, false, false)
+			continue
+		}
 		w.value(f.Type, f.Doc, f.C)
 	}
 	w.buf.WriteByte('}')
@@ -164,6 +168,53 @@ func (w *schemaWriter) count(key string, n int) {
 		w.key(key)
 		w.buf.WriteString(strconv.Itoa(n))
 	}
+}
+
+// quotedPatterns are the patterns of a number and a boolean sent inside a
+// string (json:",string"): the JSON literal alone.
+var quotedPatterns = map[Kind]string{
+	KInt:   `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KUint:  `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KFloat: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KBool:  `^(true|false)$`,
+}
+
+// quoted writes the schema of a field tagged json:",string": a string
+// holding the JSON literal, whose kind and bounds the description states
+// and the decoder enforces. In a strict schema, nullable adds null and a
+// default is a sentence of the description.
+func (w *schemaWriter) quoted(f *Field, strict, nullable bool) {
+	t, c := f.Type, f.C
+	what := map[Kind]string{KInt: "An integer", KUint: "A non-negative integer", KFloat: "A number", KBool: "true or false"}[t.Kind]
+	notes := []string{what + ", sent as a string (" + map[bool]string{true: `"true"`, false: `"42"`}[t.Kind == KBool] + ")."}
+	lo, hi := bounds(t, c)
+	switch {
+	case lo != "" && hi != "":
+		notes = append(notes, "From "+lo+" to "+hi+".")
+	case lo != "":
+		notes = append(notes, "At least "+lo+".")
+	case hi != "":
+		notes = append(notes, "At most "+hi+".")
+	}
+	if strict && c.Default != "" {
+		notes = append(notes, "Default when null: \""+c.Default+"\".")
+	}
+	w.buf.WriteByte('{')
+	w.key("type")
+	if nullable {
+		w.buf.WriteString(`["string","null"]`)
+	} else {
+		w.str("string")
+	}
+	w.key("description")
+	w.str(joinSentences(f.Doc, notes))
+	w.key("pattern")
+	w.str(quotedPatterns[t.Kind])
+	if !strict && c.Default != "" {
+		w.key("default")
+		w.str(c.Default)
+	}
+	w.buf.WriteByte('}')
 }
 
 // stringFormat writes the pattern of a duration and the format of a

@@ -82,6 +82,9 @@ type Field struct {
 	Required bool
 	Type     *Type
 	C        Constraints
+	// Quoted marks a field tagged json:",string": a number or boolean
+	// sent inside a string ("42"), as encoding/json reads it.
+	Quoted bool
 }
 
 // Constraints are the keys of a jsonschema tag. Numbers and defaults are

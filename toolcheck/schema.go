@@ -345,8 +345,16 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Fiel
 		bad = true
 	}
 	if jt.String {
-		d.warn(v.Pos(), "field %s: the json tag option \"string\" is not supported in tool arguments (the schema and the decoder would expect a plain value): remove it", v.Name())
-		bad = true
+		switch f.Type.Kind {
+		case KBool, KInt, KUint, KFloat:
+			f.Quoted = true
+		case KString, KPtr:
+			d.warn(v.Pos(), "field %s: the json tag option \"string\" is supported on a number or a boolean, not on %s: remove it", v.Name(), kindName(f.Type))
+			bad = true
+		default:
+			d.warn(v.Pos(), "field %s: the json tag option \"string\" applies to numbers and booleans, and encoding/json ignores it on %s: remove it", v.Name(), kindName(f.Type))
+			bad = true
+		}
 	}
 	if f.Doc == "" && !d.lenient {
 		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
@@ -367,6 +375,10 @@ func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Fiel
 		bad = true
 	}
 	f.C = c
+	if f.Quoted && len(c.Enum) > 0 {
+		d.warn(v.Pos(), "field %s: enum is not supported with the json tag option \"string\": use minimum and maximum, or drop the option", v.Name())
+		bad = true
+	}
 	if bad {
 		return nil, false
 	}
@@ -584,6 +596,8 @@ func kindName(t *Type) string {
 		return "maps"
 	case KAny, KRaw:
 		return "values of any type"
+	case KPtr:
+		return "pointers"
 	}
 	return "this type"
 }

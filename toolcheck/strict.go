@@ -53,6 +53,10 @@ func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
 	w.buf.WriteByte('{')
 	for _, f := range t.Fields {
 		w.key(f.JSONName)
+		if f.Quoted {
+			w.quoted(f, true, !f.Required)
+			continue
+		}
 		w.strictValue(f.Type, f.Doc, f.C, !f.Required)
 	}
 	w.buf.WriteByte('}')

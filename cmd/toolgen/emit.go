@@ -239,6 +239,9 @@ type decoder struct {
 	patterns []string
 	// depth numbers the parameters of nested function literals.
 	depth int
+	// quoted is set while writing the read of a value inside a string
+	// (json:",string"), where d is a *jsonarg.Decoder of its text.
+	quoted bool
 }
 
 // place is where a decoded value goes: the Go expression of a variable,
@@ -317,8 +320,12 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 // scalar writes the jsonarg call that reads a string, boolean or number
 // into p and checks it.
 func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
+	dec := jen.Op("&").Id("d")
+	if dc.quoted {
+		dec = jen.Id("d") // the *jsonarg.Decoder of a string's text
+	}
 	set := func(name string, args ...jen.Code) jen.Code {
-		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{jen.Op("&").Id("d"), p.addr()}, args...)...)
+		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{dec, p.addr()}, args...)...)
 	}
 	switch t.Kind {
 	case kString:
@@ -411,6 +418,13 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 	addr := p.addr()
 	if t.Path != "" || t.Name != t.Basic {
 		addr = jen.Parens(jen.Op("*").Id(t.Basic)).Call(p.addr())
+	}
+	if fs.t.Fields[k].Quoted {
+		dc.quoted = true
+		read := dc.scalar(t, p, c)
+		dc.quoted = false
+		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
+			jen.Func().Params(jen.Id("d").Op("*").Qual(jsonargPath, "Decoder")).Error().Block(jen.Return(read))))))
 	}
 	switch {
 	case t.Kind == kString && len(c.Enum) > 0:

@@ -152,6 +152,7 @@ func tagChoices(kind string) []choice {
 			choice{"`json:\"%[1]s\" jsonschema:\"pattern=^[a-z]+$\"`", false},
 			choice{"`json:\"%[1]s,omitempty\" jsonschema:\"enum=a,enum=b,default=b\"`", false},
 			choice{"`json:\"%[1]s\" jsonschema:\"pattern=(\"`", true},
+			choice{"`json:\"%[1]s,string\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"enum=a,enum=a\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=1\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"default=x\"`", true},
@@ -164,7 +165,9 @@ func tagChoices(kind string) []choice {
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=5,maximum=1\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"minLength=1\"`", true},
 			choice{"`json:\"%[1]s\" jsonschema:\"maximum=1e400\"`", true},
-			choice{"`json:\"%[1]s,string\"`", true})
+			choice{"`json:\"%[1]s,string\"`", false},
+			choice{"`json:\"%[1]s,omitempty,string\" jsonschema:\"minimum=1,default=2\"`", false},
+			choice{"`json:\"%[1]s,string\" jsonschema:\"enum=1,enum=2\"`", true})
 	case "uint":
 		cs = append(cs, choice{"`json:\"%[1]s\" jsonschema:\"minimum=1,maximum=200\"`", false},
 			choice{"`json:\"%[1]s\" jsonschema:\"minimum=-1\"`", true},

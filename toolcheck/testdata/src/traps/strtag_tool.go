@@ -11,8 +11,8 @@ type StrTag struct{}
 
 // StrTagArgs are its arguments.
 type StrTagArgs struct {
-	// ID is a numeric id sent as a string.
-	ID int64 `json:"id,string"` // want `the json tag option "string" is not supported`
+	// ID is an id, which encoding/json would read as a string inside a string.
+	ID string `json:"id,string"` // want `the json tag option "string" is supported on a number or a boolean, not on strings`
 }
 
 // Definition describes strtag.

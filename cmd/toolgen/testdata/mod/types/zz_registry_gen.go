@@ -66,9 +66,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "list",
 	Invoke:           genInvokeList,
 	Name:             "list",
-	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["filter"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":"string","description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$","default":"50"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["filter","exact"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "order", Shape: registry.Shape{Object: true}}}},
-	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."}},"required":["page","per_page","order","filter"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":["string","null"],"description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000. Default when null: \"50\".","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["page","per_page","order","filter","limit","exact"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeRemind,
@@ -143,6 +143,7 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 	d := jsonarg.NewDecoder(data)
 	v.Paging.Page = 1
 	v.Paging.PerPage = 20
+	v.Limit = 50
 	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
@@ -153,13 +154,23 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 			})
 		}),
 		jsonarg.String(&v.Filter, -1, -1),
+		jsonarg.Func(func() error {
+			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
+				return jsonarg.SetInt(d, &v.Limit, 64, 1, 1000)
+			})
+		}),
+		jsonarg.Func(func() error {
+			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
+				return jsonarg.SetBool(d, &v.Exact)
+			})
+		}),
 	}); err != nil || registry.CheckOnly(ctx) {
 		return "", registry.ArgumentError(err)
 	}
 	return genToolList.Execute(ctx, v)
 }
 
-var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter"}, Required: []int{3}}
+var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter", "limit", "exact"}, Required: []int{3, 5}}
 var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
 
 // genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.

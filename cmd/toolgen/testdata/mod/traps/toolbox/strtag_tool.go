@@ -11,8 +11,8 @@ type StrTag struct{}
 
 // StrTagArgs are its arguments.
 type StrTagArgs struct {
-	// ID is a numeric id sent as a string.
-	ID int64 `json:"id,string"`
+	// ID is an id, which encoding/json would read as a string inside a string.
+	ID string `json:"id,string"`
 }
 
 // Definition describes strtag.

@@ -33,6 +33,10 @@ type ListArgs struct {
 	*Order `json:"order,omitempty"`
 	// Filter keeps the items whose name holds this text.
 	Filter string `json:"filter"`
+	// Limit is the most items to list in all.
+	Limit int64 `json:"limit,omitempty,string" jsonschema:"minimum=1,maximum=1000,default=50"`
+	// Exact lists only the items named the filter exactly.
+	Exact bool `json:"exact,string"`
 }
 
 // Definition describes list.
@@ -42,5 +46,5 @@ func (List) Definition() tool.Definition {
 
 // Execute answers the page asked for.
 func (List) Execute(ctx context.Context, args ListArgs) (string, error) {
-	return fmt.Sprintf("%s: page %d of %d", args.Filter, args.Page, args.PerPage), nil
+	return fmt.Sprintf("%s: page %d of %d, at most %d, exact %v", args.Filter, args.Page, args.PerPage, args.Limit, args.Exact), nil
 }
