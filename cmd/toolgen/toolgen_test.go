@@ -614,9 +614,10 @@ func TestCgoDependency(t *testing.T) {
 	}
 }
 
-// typesProg checks the arguments of each line of its standard input,
-// "tool<TAB>args", with the test module's types registry, and prints "ok"
-// and the tool's answer, or the error, one line each.
+// typesProg calls, for each line of its standard input, "tool<TAB>args",
+// the tool of the test module's types registry, and prints its answer or
+// the error, one line each; for the line "strict", it prints whether the
+// strict spec of each tool is strict.
 const typesProg = `package main
 
 import (
@@ -633,6 +634,13 @@ func main() {
 	r := types.Toolbox()
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
+		if sc.Text() == "strict" {
+			for _, s := range r.WithStrict(true).Specs() {
+				fmt.Printf("%s strict=%v ", s.Function.Name, s.Function.Strict)
+			}
+			fmt.Println()
+			continue
+		}
 		name, args, _ := strings.Cut(sc.Text(), "\t")
 		res := r.Call(context.Background(), name, args)
 		fmt.Println(strings.ReplaceAll(res.Text, "\n", " "))
@@ -656,6 +664,9 @@ func TestTypesDecoders(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases := []struct{ call, want string }{
+		// A strict registry offers tag, whose maps and any strict mode
+		// cannot state, with its plain schema, without strict.
+		{"strict", "list strict=true remind strict=true tag strict=false wait strict=true "},
 		{"wait\t" + `{"for":"90m"}`, "1h30m0s every 1m0s"},
 		{"wait\t" + `{"for":"1s","poll":"10ms","grace":"500ms","steps":["1m","1.5h",".5s"]}`, "1h31m2s every 10ms"},
 		{"wait\t" + `{"for":"2h"}`, "2h0m0s every 1m0s"},
