@@ -63,7 +63,7 @@ func (r *telemetryRecorder) views(t *testing.T) []spanView {
 			}
 		}
 		for _, a := range s.Attributes() {
-			v.Attrs[string(a.Key)] = a.Value.Emit()
+			v.Attrs[string(a.Key)] = a.Value.String()
 		}
 		out = append(out, v)
 	}
@@ -105,7 +105,7 @@ func (r *telemetryRecorder) histograms(t *testing.T) map[string][]string {
 func attrString(s attribute.Set) string {
 	var parts []string
 	for _, kv := range s.ToSlice() {
-		parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+		parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 	}
 	return strings.Join(parts, " ")
 }

@@ -36,7 +36,7 @@ func TestTelemetrySecondTurnTokens(t *testing.T) {
 		}
 		m := map[string]string{}
 		for _, a := range s.Attributes() {
-			m[string(a.Key)] = a.Value.Emit()
+			m[string(a.Key)] = a.Value.String()
 		}
 		got = append(got, m["gen_ai.usage.input_tokens"]+" "+m["gen_ai.usage.output_tokens"])
 	}

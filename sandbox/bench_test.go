@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -41,18 +42,23 @@ func BenchmarkCallWorker(b *testing.B) {
 }
 
 // BenchmarkWorkerStart starts a restricted worker, waits until it is
-// ready, and kills it.
+// ready, and kills it; with namespaces of its own (the default) and
+// without.
 func BenchmarkWorkerStart(b *testing.B) {
-	p := benchPool(b)
-	ctx := context.Background()
-	for b.Loop() {
-		p.slots <- struct{}{}
-		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
-		if err != nil {
-			b.Fatal(err)
-		}
-		w.kill()
-		<-w.exited
+	for _, ns := range []bool{true, false} {
+		b.Run(fmt.Sprint("namespaces=", ns), func(b *testing.B) {
+			p := benchPool(b)
+			p.noNamespaces.Store(!ns)
+			ctx := context.Background()
+			for b.Loop() {
+				w, err := p.startForTest(ctx, workerKey{"echo", tool.Unsafe})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.kill()
+				<-w.exited
+			}
+		})
 	}
 }
 
@@ -125,19 +131,11 @@ func benchRegistry(b *testing.B) *registry.Registry {
 	return reg
 }
 
-// BenchmarkWorkerStartNoNamespaces is BenchmarkWorkerStart without
-// namespaces of the worker's own.
-func BenchmarkWorkerStartNoNamespaces(b *testing.B) {
-	p := benchPool(b)
-	p.noNamespaces.Store(true)
-	ctx := context.Background()
-	for b.Loop() {
-		p.slots <- struct{}{}
-		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
-		if err != nil {
-			b.Fatal(err)
-		}
-		w.kill()
-		<-w.exited
-	}
+// startForTest takes a slot and starts a worker for k.
+func (p *Pool) startForTest(ctx context.Context, k workerKey) (*worker, error) {
+	p.slots <- struct{}{}
+	p.mu.Lock()
+	p.count[k]++
+	p.mu.Unlock()
+	return p.start(ctx, k)
 }

@@ -492,3 +492,36 @@ func TestUndumpable(t *testing.T) {
 		})
 	}
 }
+
+func TestBusyToolGetsAnotherWorker(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	if err := p.Warm(context.Background(), "nap", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	// The tool's only worker is busy for long: the next call of the tool
+	// gets a worker started for it meanwhile, and ends first.
+	long := make(chan error, 1)
+	go func() {
+		_, err := call(t, p, "nap", tool.Unsafe, probeArgs{N: 60_000})
+		long <- err
+	}()
+	idle := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.idle[workerKey{"nap", tool.Unsafe}])
+	}
+	for idle() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if got, err := call(t, p, "nap", tool.Unsafe, probeArgs{N: 1}); err != nil || got != "ok" {
+		t.Errorf("the second call: %q, %v", got, err)
+	}
+	select {
+	case err := <-long:
+		t.Errorf("the long call ended (%v) before the short one could", err)
+	default:
+	}
+	if n := len(liveWorkers(p)); n != 2 {
+		t.Errorf("%d live workers for a tool with two calls at once, want 2", n)
+	}
+}

@@ -98,6 +98,10 @@ type Pool struct {
 	closed bool
 	idle   map[workerKey][]*worker
 	live   map[*worker]struct{}
+	// count is the number of live or starting workers of each tool;
+	// starting those started ahead and not yet ready; waiting the calls
+	// that wait for a busy tool's worker.
+	count, starting, waiting map[workerKey]int
 	freed  chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
 	warned map[tool.Capability]bool
 
@@ -163,8 +167,11 @@ func NewPool(c Config) (*Pool, error) {
 	p := &Pool{
 		cfg: c, log: log, ctx: ctx, cancel: cancel,
 		slots:  make(chan struct{}, c.MaxWorkers),
-		idle:   map[workerKey][]*worker{},
-		live:   map[*worker]struct{}{},
+		idle:     map[workerKey][]*worker{},
+		live:     map[*worker]struct{}{},
+		count:    map[workerKey]int{},
+		starting: map[workerKey]int{},
+		waiting:  map[workerKey]int{},
 		freed:  make(chan struct{}),
 		warned: map[tool.Capability]bool{},
 	}
@@ -249,10 +256,22 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// get pops an idle worker of k that is still alive, or starts one when
-// fewer than MaxWorkers live, making room by ending the longest idle
-// worker of another tool; else it waits for one of these to happen.
+// get pops an idle worker of k that is still alive. A tool without a
+// live worker starts one and waits for it. A tool whose workers are all
+// busy waits for the first of them to be free, and meanwhile has one
+// more started in the background for each call that waits, so that a
+// short call never waits for a start and the tool's workers grow to the
+// demand. A start that finds MaxWorkers alive ends the longest idle
+// worker of another tool, or waits for a slot.
 func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
+	waiting := false
+	defer func() {
+		if waiting {
+			p.mu.Lock()
+			p.waiting[k]--
+			p.mu.Unlock()
+		}
+	}()
 	for {
 		p.mu.Lock()
 		if p.closed {
@@ -270,14 +289,28 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 			p.mu.Unlock()
 			return w, nil
 		}
-		select {
-		case p.slots <- struct{}{}:
-			p.mu.Unlock()
-			return p.start(ctx, k)
-		default:
+		if !waiting && p.count[k] > 0 {
+			waiting = true
+			p.waiting[k]++
 		}
-		if victim := p.oldestIdle(); victim != nil {
-			victim.kill() // its slot frees when it is reaped
+		startNow := p.count[k] == 0
+		startAhead := waiting && p.starting[k] < p.waiting[k]
+		if startNow || startAhead {
+			select {
+			case p.slots <- struct{}{}:
+				p.count[k]++
+				if startNow {
+					p.mu.Unlock()
+					return p.start(ctx, k)
+				}
+				p.starting[k]++
+				p.procs.Add(1)
+				go p.startAhead(k)
+			default:
+				if victim := p.oldestIdle(); victim != nil {
+					victim.kill() // its slot frees when it is reaped
+				}
+			}
 		}
 		freed := p.freed
 		p.mu.Unlock()
@@ -287,6 +320,24 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		case <-freed:
 		}
 	}
+}
+
+// startAhead starts a worker for k in the background, holding a slot,
+// and keeps it for the calls that wait.
+func (p *Pool) startAhead(k workerKey) {
+	defer p.procs.Done()
+	w, err := p.start(p.ctx, k)
+	p.mu.Lock()
+	p.starting[k]--
+	p.wake()
+	p.mu.Unlock()
+	if err != nil {
+		if p.ctx.Err() == nil {
+			p.log.Warn("starting a tool worker", "tool", k.id, "caps", k.caps.String(), "error", err)
+		}
+		return
+	}
+	p.put(w)
 }
 
 // oldestIdle removes and returns the worker idle for longest, or nil.
@@ -315,10 +366,14 @@ func (p *Pool) wake() {
 	p.freed = make(chan struct{})
 }
 
-// release frees a worker's slot.
-func (p *Pool) release() {
+// release frees the slot of a worker of k.
+func (p *Pool) release(k workerKey) {
 	<-p.slots
 	p.mu.Lock()
+	p.count[k]--
+	if p.count[k] == 0 {
+		delete(p.count, k)
+	}
 	p.wake()
 	p.mu.Unlock()
 }
@@ -371,15 +426,16 @@ func (p *Pool) reapIdle() {
 }
 
 // start starts a worker for k and waits for its hello. It is called
-// holding a slot, which it gives back when no process starts; once one
-// has, the goroutine that reaps it gives it back.
+// holding a slot, counted in p.count, which it gives back when no
+// process starts; once one has, the goroutine that reaps it gives it
+// back.
 func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	id, caps := k.id, k.caps
 	fail := func(kind Kind, format string, args ...any) (*worker, error) {
 		return nil, &Error{Tool: id, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
 	failEarly := func(kind Kind, format string, args ...any) (*worker, error) {
-		p.release()
+		p.release(k)
 		return fail(kind, format, args...)
 	}
 	tempDir, err := os.MkdirTemp(p.cfg.TempDir, "toolreg-worker-")
@@ -456,7 +512,7 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 		p.mu.Lock()
 		delete(p.live, w)
 		p.mu.Unlock()
-		p.release()
+		p.release(k)
 	}()
 
 	stop := context.AfterFunc(ctx, w.kill)

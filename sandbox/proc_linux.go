@@ -66,6 +66,13 @@ func endLeftovers() {
 	if os.Getpid() != 1 {
 		return
 	}
+	// Every other process of the namespace descends from a child of
+	// its init: without children there is nothing to end, and kill(-1)
+	// would walk every process of the machine for nothing.
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(-1, &ws, unix.WALL|unix.WNOHANG, nil); errors.Is(err, unix.ECHILD) {
+		return
+	}
 	// In a PID namespace, kill(-1) reaches all of it but its init. A
 	// goroutine the tool left behind may start more: kill again until
 	// none is left to reap.

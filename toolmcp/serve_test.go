@@ -273,6 +273,7 @@ func TestServeNoTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := inMemory(t, srv)
+	//lint:ignore SA1019 the server must not announce logging, deprecated or not
 	if caps := cs.InitializeResult().Capabilities; caps.Tools == nil || caps.Tools.ListChanged || caps.Logging != nil {
 		t.Errorf("capabilities %+v, want tools without listChanged, and no logging", caps)
 	}

@@ -62,7 +62,7 @@ func (r *recorder) span(t *testing.T, name string) sdktrace.ReadOnlySpan {
 func attrMap(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
@@ -87,7 +87,7 @@ func (r *recorder) durations(t *testing.T, name string) []string {
 			for _, p := range m.Data.(metricdata.Histogram[float64]).DataPoints {
 				var parts []string
 				for _, kv := range p.Attributes.ToSlice() {
-					parts = append(parts, string(kv.Key)+"="+kv.Value.Emit())
+					parts = append(parts, string(kv.Key)+"="+kv.Value.String())
 				}
 				out = append(out, fmt.Sprintf("n=%d %s", p.Count, strings.Join(parts, " ")))
 			}
