@@ -37,23 +37,41 @@ var (
 	genToolWordCount  toolbox.WordCount
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteCalculator    func(*toolbox.Calculator, context.Context, toolbox.CalculatorArgs) (string, error)
+	genRunGoGenerateDefinitionCalculator func(*toolbox.Calculator) tool.Definition
+	genRunGoGenerateExecuteDiskUsage     func(*toolbox.DiskUsage, context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error)
+	genRunGoGenerateDefinitionDiskUsage  func(*toolbox.DiskUsage) tool.Definition
+	genRunGoGenerateExecuteNow           func(*toolbox.Now, context.Context, toolbox.NowArgs) (string, error)
+	genRunGoGenerateDefinitionNow        func(*toolbox.Now) tool.Definition
+	genRunGoGenerateExecutePingURL       func(*toolbox.PingURL, context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)
+	genRunGoGenerateDefinitionPingURL    func(*toolbox.PingURL) tool.Definition
+	genRunGoGenerateExecuteWeather       func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error)
+	genRunGoGenerateDefinitionWeather    func(*toolbox.Weather) tool.Definition
+	genRunGoGenerateExecuteWebSearch     func(*toolbox.WebSearch, context.Context, toolbox.WebSearchArgs) (string, error)
+	genRunGoGenerateDefinitionWebSearch  func(*toolbox.WebSearch) tool.Definition
+	genRunGoGenerateExecuteWordCount     func(*toolbox.WordCount, context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error)
+	genRunGoGenerateDefinitionWordCount  func(*toolbox.WordCount) tool.Definition
+)
+
 var (
-	_ func(*toolbox.Calculator, context.Context, toolbox.CalculatorArgs) (string, error)                = (*toolbox.Calculator).Execute
-	_ func(*toolbox.Calculator) tool.Definition                                                         = (*toolbox.Calculator).Definition
-	_ func(*toolbox.DiskUsage, context.Context, toolbox.DiskUsageArgs) (toolbox.DiskUsageResult, error) = (*toolbox.DiskUsage).Execute
-	_ func(*toolbox.DiskUsage) tool.Definition                                                          = (*toolbox.DiskUsage).Definition
-	_ func(*toolbox.Now, context.Context, toolbox.NowArgs) (string, error)                              = (*toolbox.Now).Execute
-	_ func(*toolbox.Now) tool.Definition                                                                = (*toolbox.Now).Definition
-	_ func(*toolbox.PingURL, context.Context, toolbox.PingURLArgs) (toolbox.PingURLResult, error)       = (*toolbox.PingURL).Execute
-	_ func(*toolbox.PingURL) tool.Definition                                                            = (*toolbox.PingURL).Definition
-	_ func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error)                      = (*toolbox.Weather).Execute
-	_ func(*toolbox.Weather) tool.Definition                                                            = (*toolbox.Weather).Definition
-	_ func(*toolbox.WebSearch, context.Context, toolbox.WebSearchArgs) (string, error)                  = (*toolbox.WebSearch).Execute
-	_ func(*toolbox.WebSearch) tool.Definition                                                          = (*toolbox.WebSearch).Definition
-	_ func(*toolbox.WordCount, context.Context, toolbox.WordCountArgs) (toolbox.WordCountResult, error) = (*toolbox.WordCount).Execute
-	_ func(*toolbox.WordCount) tool.Definition                                                          = (*toolbox.WordCount).Definition
+	_ genRunGoGenerateExecuteCalculator    = (*toolbox.Calculator).Execute
+	_ genRunGoGenerateDefinitionCalculator = (*toolbox.Calculator).Definition
+	_ genRunGoGenerateExecuteDiskUsage     = (*toolbox.DiskUsage).Execute
+	_ genRunGoGenerateDefinitionDiskUsage  = (*toolbox.DiskUsage).Definition
+	_ genRunGoGenerateExecuteNow           = (*toolbox.Now).Execute
+	_ genRunGoGenerateDefinitionNow        = (*toolbox.Now).Definition
+	_ genRunGoGenerateExecutePingURL       = (*toolbox.PingURL).Execute
+	_ genRunGoGenerateDefinitionPingURL    = (*toolbox.PingURL).Definition
+	_ genRunGoGenerateExecuteWeather       = (*toolbox.Weather).Execute
+	_ genRunGoGenerateDefinitionWeather    = (*toolbox.Weather).Definition
+	_ genRunGoGenerateExecuteWebSearch     = (*toolbox.WebSearch).Execute
+	_ genRunGoGenerateDefinitionWebSearch  = (*toolbox.WebSearch).Definition
+	_ genRunGoGenerateExecuteWordCount     = (*toolbox.WordCount).Execute
+	_ genRunGoGenerateDefinitionWordCount  = (*toolbox.WordCount).Definition
 )
 
 var genEntries = [...]registry.Entry{{

@@ -30,11 +30,17 @@ var (
 	genToolWeather toolbox.Weather
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteWeather    func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error)
+	genRunGoGenerateDefinitionWeather func(*toolbox.Weather) tool.Definition
+)
+
 var (
-	_ func(*toolbox.Weather, context.Context, toolbox.WeatherArgs) (string, error) = (*toolbox.Weather).Execute
-	_ func(*toolbox.Weather) tool.Definition                                       = (*toolbox.Weather).Definition
+	_ genRunGoGenerateExecuteWeather    = (*toolbox.Weather).Execute
+	_ genRunGoGenerateDefinitionWeather = (*toolbox.Weather).Definition
 )
 
 var genEntries = [...]registry.Entry{{

@@ -30,6 +30,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if strings.HasSuffix(name, "_test.go") {
+			for _, d := range TestToolNotes(pass.Fset, f) {
+				pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: "note", Message: "note: " + d.Message})
+			}
 			continue
 		}
 		files = append(files, f)

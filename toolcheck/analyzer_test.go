@@ -21,5 +21,7 @@ func TestAnalyzer(t *testing.T) {
 		"result", "unexported", "promoted", "nearmiss", "helperargs",
 		// The description lint: vague and good descriptions, in English and Chinese.
 		"lint",
+		// The silent traps of issue 31.
+		"traps",
 		"good")
 }

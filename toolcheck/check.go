@@ -90,6 +90,9 @@ func Check(p *Package) *Result {
 			c.checkNearMiss(f, name)
 		}
 	}
+	for _, f := range p.Files {
+		c.checkGenerate(f)
+	}
 	found = c.unique(found)
 	// A tool file excluded somewhere is left out everywhere, so that the
 	// registry is the same on every platform.
@@ -173,6 +176,11 @@ func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool)
 	base := filepath.Base(filename)
 	switch len(candidates) {
 	case 0:
+		if fn := packageLevelMethod(f); fn != nil {
+			T := typeNameFor(strings.TrimSuffix(base, "_tool.go"))
+			c.warn(fn.Name.Pos(), "%s is a package-level function: make Definition and Execute methods of a tool type: type %s struct{}; func (%s) %s()", fn.Name.Name, T, T, fn.Name.Name)
+			return Found{}, false
+		}
 		c.warn(f.Name.Pos(), "no exported tool type in %s: declare an exported type with methods Definition() tool.Definition and Execute(context.Context, Args) (string, error)", base)
 		return Found{}, false
 	case 1:
@@ -227,6 +235,102 @@ func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool)
 		return Found{}, false
 	}
 	return Found{Tool: t, Type: tn, Execute: exe.Obj().(*types.Func)}, true
+}
+
+// checkGenerate warns about the //go:generate lines of a file of the tool
+// package, but the one that runs toolgen: go generate ./... runs them
+// before toolgen checks anything, even when the file does not compile.
+func (c *checker) checkGenerate(f *ast.File) {
+	for _, cg := range f.Comments {
+		for _, cm := range cg.List {
+			cmd, ok := strings.CutPrefix(cm.Text, "//go:generate ")
+			if !ok || runsToolgen(cmd) {
+				continue
+			}
+			c.res.Diagnostics = append(c.res.Diagnostics, Diagnostic{Pos: cm.Pos(), Message: fmt.Sprintf(
+				"//go:generate %s in the tool package runs at go generate ./..., before toolgen checks the tools and even when this file does not compile: move it to a package of its own", strings.TrimSpace(cmd))})
+		}
+	}
+}
+
+// runsToolgen reports whether a //go:generate command runs toolgen:
+// "toolgen ...", or "go run [flags] .../cmd/toolgen[@version] ...".
+func runsToolgen(cmd string) bool {
+	fields := strings.Fields(cmd)
+	if len(fields) >= 2 && fields[0] == "go" && fields[1] == "run" {
+		fields = fields[2:]
+		for len(fields) > 0 && strings.HasPrefix(fields[0], "-") {
+			fields = fields[1:]
+		}
+	}
+	if len(fields) == 0 {
+		return false
+	}
+	prog, _, _ := strings.Cut(fields[0], "@")
+	return prog == "toolgen" || strings.HasSuffix(prog, "/toolgen")
+}
+
+// TestToolNotes returns a note for each tool declared in f, a file named
+// *_tool_test.go: go build leaves test files out, so such a tool is never
+// registered. It reads the syntax alone, since test files are not part of
+// the package toolgen checks.
+func TestToolNotes(fset *token.FileSet, f *ast.File) []Diagnostic {
+	base := filepath.Base(fset.File(f.Pos()).Name())
+	if !strings.HasSuffix(base, "_tool_test.go") {
+		return nil
+	}
+	var out []Diagnostic
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || len(fd.Recv.List) != 1 || fd.Name.Name != "Definition" {
+			continue
+		}
+		recv := fd.Recv.List[0].Type
+		if st, ok := recv.(*ast.StarExpr); ok {
+			recv = st.X
+		}
+		id, ok := recv.(*ast.Ident)
+		if !ok || !id.IsExported() {
+			continue
+		}
+		out = append(out, Diagnostic{Pos: fd.Name.Pos(), Note: true, Message: fmt.Sprintf(
+			"%s.Definition is in %s, a test file, which go build leaves out: the tool is not registered; to register it, move it to %s",
+			id.Name, base, strings.TrimSuffix(base, "_test.go")+".go")})
+	}
+	return out
+}
+
+// packageLevelMethod returns the first package-level function of f named
+// Definition or Execute, the methods of a tool type, or nil.
+func packageLevelMethod(f *ast.File) *ast.FuncDecl {
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && (fd.Name.Name == "Definition" || fd.Name.Name == "Execute") {
+			return fd
+		}
+	}
+	return nil
+}
+
+// typeNameFor proposes a tool type name for a tool id: disk_usage is
+// DiskUsage.
+func typeNameFor(id string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range id {
+		switch {
+		case r == '_' || r == '-':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if s := b.String(); s != "" && s[0] >= 'A' && s[0] <= 'Z' {
+		return s
+	}
+	return "Tool" + b.String()
 }
 
 // ownWarning makes sure that a tool left out has a warning in its own
@@ -463,7 +567,19 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 		return
 	}
 	d := &deriver{c: c, at: fn.Pos()}
+	start := len(c.res.Diagnostics)
 	t.Args = d.typeOf(named, nil)
+	if t.Args == nil && !slices.ContainsFunc(c.res.Diagnostics[start:], func(d Diagnostic) bool { return !d.Lint && !d.Note }) {
+		// Every path that refuses the args warns; should one not, the
+		// tool is still left out with a warning rather than emitted
+		// without arguments.
+		c.warn(fn.Pos(), "%s.Execute takes args of type %s, which toolgen cannot describe: please report this with the type", t.TypeName, named.Obj().Name())
+	}
+	if t.Args != nil {
+		if why := freeForm(t.Args); why != "" {
+			c.note(fn.Pos(), "%s has no strict schema: its arguments hold %s, which strict mode cannot state; a strict registry offers its plain schema, without strict", t.TypeName, why)
+		}
+	}
 	res := types.Unalias(sig.Results().At(0).Type())
 	if b, ok := res.(*types.Basic); ok && b.Kind() == types.String {
 		return
@@ -475,6 +591,10 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 	}
 	if why := encodable(res, map[types.Type]bool{}); why != "" {
 		c.warn(fn.Pos(), "%s.Execute returns %s, which cannot be encoded as JSON (%s): return string or a type that encodes to JSON", t.TypeName, types.TypeString(res, types.RelativeTo(c.p.Types)), why)
+		return
+	}
+	if n := silentStruct(res, map[types.Type]bool{}); n != nil {
+		c.warn(fn.Pos(), "%s.Execute returns %s, and the fields of %s are all unexported or left out with json:\"-\", so encoding/json answers {}: export the fields the model should read", t.TypeName, types.TypeString(res, types.RelativeTo(c.p.Types)), n.Obj().Name())
 		return
 	}
 	t.Result = rt
@@ -592,7 +712,7 @@ func encodable(t types.Type, seen map[types.Type]bool) string {
 			if !f.Exported() && !f.Embedded() {
 				continue
 			}
-			if name, _, _ := strings.Cut(structTag(u.Tag(i)), ","); name == "-" {
+			if jsonSkipped(u.Tag(i)) {
 				continue
 			}
 			if why := encodable(f.Type(), seen); why != "" {
@@ -601,6 +721,47 @@ func encodable(t types.Type, seen map[types.Type]bool) string {
 		}
 	}
 	return ""
+}
+
+// silentStruct returns the first named struct type reachable from t
+// through pointers, slices, arrays and maps, or as the type of an encoded
+// field, that has fields but none encoding/json writes: it always encodes
+// as {}.
+func silentStruct(t types.Type, seen map[types.Type]bool) *types.Named {
+	t = types.Unalias(t)
+	if seen[t] {
+		return nil
+	}
+	seen[t] = true
+	if _, isIface := t.Underlying().(*types.Interface); !isIface && (hasMethod(t, "MarshalJSON") || hasMethod(t, "MarshalText")) {
+		return nil
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return silentStruct(u.Elem(), seen)
+	case *types.Slice:
+		return silentStruct(u.Elem(), seen)
+	case *types.Array:
+		return silentStruct(u.Elem(), seen)
+	case *types.Map:
+		return silentStruct(u.Elem(), seen)
+	case *types.Struct:
+		encoded := 0
+		for i := range u.NumFields() {
+			f := u.Field(i)
+			if (!f.Exported() && !f.Embedded()) || jsonSkipped(u.Tag(i)) {
+				continue
+			}
+			encoded++
+			if n := silentStruct(f.Type(), seen); n != nil {
+				return n
+			}
+		}
+		if n, ok := t.(*types.Named); ok && encoded == 0 && u.NumFields() > 0 {
+			return n
+		}
+	}
+	return nil
 }
 
 // unique leaves out every tool that claims a name another tool owns: a

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"time"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
 // SchemaJSON returns the JSON Schema of an args struct as compact JSON,
@@ -44,6 +47,10 @@ func (w *schemaWriter) object(t *Type) {
 	w.buf.WriteByte('{')
 	for _, f := range t.Fields {
 		w.key(f.JSONName)
+		if f.Quoted {
+			w.quoted(f, false, false)
+			continue
+		}
 		w.value(f.Type, f.Doc, f.C)
 	}
 	w.buf.WriteByte('}')
@@ -73,6 +80,28 @@ func (w *schemaWriter) object(t *Type) {
 // Constraints.
 func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 	t = t.Value()
+	switch t.Kind {
+	case KAny, KRaw: // any JSON value: the empty schema
+		w.buf.WriteByte('{')
+		if desc != "" {
+			w.key("description")
+			w.str(desc)
+		}
+		w.buf.WriteByte('}')
+		return
+	case KMap:
+		w.buf.WriteByte('{')
+		w.key("type")
+		w.str("object")
+		if desc != "" {
+			w.key("description")
+			w.str(desc)
+		}
+		w.key("additionalProperties")
+		w.value(t.Elem, "", NoConstraints())
+		w.buf.WriteByte('}')
+		return
+	}
 	if t.Kind == KStruct {
 		// Put the description first, then the object's own keys.
 		var inner schemaWriter
@@ -86,6 +115,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.buf.Write(inner.buf.Bytes()[1:])
 		return
 	}
+	desc = durationDescription(desc, t, c)
 	w.buf.WriteByte('{')
 	w.key("type")
 	w.str(jsonType(t))
@@ -93,6 +123,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.key("description")
 		w.str(desc)
 	}
+	w.stringFormat(t)
 	if len(c.Enum) > 0 {
 		w.key("enum")
 		w.buf.WriteByte('[')
@@ -139,8 +170,98 @@ func (w *schemaWriter) count(key string, n int) {
 	}
 }
 
+// quotedPatterns are the patterns of a number and a boolean sent inside a
+// string (json:",string"): the JSON literal alone.
+var quotedPatterns = map[Kind]string{
+	KInt:   `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KUint:  `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KFloat: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`,
+	KBool:  `^(true|false)$`,
+}
+
+// quoted writes the schema of a field tagged json:",string": a string
+// holding the JSON literal, whose kind and bounds the description states
+// and the decoder enforces. In a strict schema, nullable adds null and a
+// default is a sentence of the description.
+func (w *schemaWriter) quoted(f *Field, strict, nullable bool) {
+	t, c := f.Type, f.C
+	what := map[Kind]string{KInt: "An integer", KUint: "A non-negative integer", KFloat: "A number", KBool: "true or false"}[t.Kind]
+	notes := []string{what + ", sent as a string (" + map[bool]string{true: `"true"`, false: `"42"`}[t.Kind == KBool] + ")."}
+	lo, hi := bounds(t, c)
+	switch {
+	case lo != "" && hi != "":
+		notes = append(notes, "From "+lo+" to "+hi+".")
+	case lo != "":
+		notes = append(notes, "At least "+lo+".")
+	case hi != "":
+		notes = append(notes, "At most "+hi+".")
+	}
+	if strict && c.Default != "" {
+		notes = append(notes, "Default when null: \""+c.Default+"\".")
+	}
+	w.buf.WriteByte('{')
+	w.key("type")
+	if nullable {
+		w.buf.WriteString(`["string","null"]`)
+	} else {
+		w.str("string")
+	}
+	w.key("description")
+	w.str(joinSentences(f.Doc, notes))
+	w.key("pattern")
+	w.str(quotedPatterns[t.Kind])
+	if !strict && c.Default != "" {
+		w.key("default")
+		w.str(c.Default)
+	}
+	w.buf.WriteByte('}')
+}
+
+// stringFormat writes the pattern of a duration and the format of a
+// time.
+func (w *schemaWriter) stringFormat(t *Type) {
+	switch t.Kind {
+	case KDuration:
+		w.key("pattern")
+		w.str(jsonarg.DurationPattern)
+	case KTime:
+		w.key("format")
+		w.str("date-time")
+	}
+}
+
+// durationDescription adds to the description of a duration what it is
+// and its bounds, which JSON Schema cannot state of a string.
+func durationDescription(desc string, t *Type, c Constraints) string {
+	if t.Kind != KDuration {
+		return desc
+	}
+	notes := []string{`A duration such as "90s", "1m30s" or "1.5h".`}
+	lo, hi := nanos(c.Minimum), nanos(c.Maximum)
+	switch {
+	case lo != "" && hi != "":
+		notes = append(notes, "From "+lo+" to "+hi+".")
+	case lo != "":
+		notes = append(notes, "At least "+lo+".")
+	case hi != "":
+		notes = append(notes, "At most "+hi+".")
+	}
+	return joinSentences(desc, notes)
+}
+
+// nanos writes a bound in nanoseconds as a duration, or "" for none.
+func nanos(lit string) string {
+	n, err := strconv.ParseInt(lit, 10, 64)
+	if err != nil {
+		return ""
+	}
+	return time.Duration(n).String()
+}
+
 func jsonType(t *Type) string {
 	switch t.Kind {
+	case KDuration, KTime:
+		return "string"
 	case KString:
 		return "string"
 	case KBool:
@@ -161,6 +282,8 @@ func jsonType(t *Type) string {
 func bounds(t *Type, c Constraints) (lo, hi string) {
 	lo, hi = c.Minimum, c.Maximum
 	switch t.Kind {
+	case KDuration:
+		return "", "" // a string: its bounds are in the description
 	case KInt:
 		if t.Bits < 64 {
 			if lo == "" {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The description lint: what the model reads about a tool and its
@@ -20,6 +21,16 @@ import (
 const (
 	minToolWords  = 8
 	minParamWords = 3
+)
+
+// MaxToolDescription and MaxParamDescription are the most characters
+// (runes) a tool's and a parameter's description may have: every request
+// sends every description, and OpenAI documents 1,024 characters as the
+// limit of a function's. A parameter's is half of it: it describes one
+// value, and a tool has several.
+const (
+	MaxToolDescription  = 1024
+	MaxParamDescription = 512
 )
 
 // whenRE finds a sentence that says when to use a tool: "Use it when …",
@@ -40,6 +51,9 @@ func lintTool(name, desc string) []string {
 	case n < minToolWords:
 		out = append(out, fmt.Sprintf("Description has %d word(s), fewer than %d: say what the tool does, when to use it and when not to", n, minToolWords))
 	}
+	if n := utf8.RuneCountInString(desc); n > MaxToolDescription {
+		out = append(out, fmt.Sprintf("Description has %d characters, more than %d: every request sends it; keep what the model needs to choose and call the tool, and move the rest into the tool's documentation or a skill", n, MaxToolDescription))
+	}
 	if !whenRE.MatchString(desc) {
 		out = append(out, `Description does not say when to use the tool: add a sentence such as "Use it when …" (or 适合…, 用于…, 当…时)`)
 	}
@@ -54,6 +68,9 @@ func lintParam(f *Field) []string {
 		out = append(out, fmt.Sprintf("parameter %q: description %q only repeats the field name: say what the value means, its format or unit, and its bounds", f.JSONName, f.Doc))
 	case n < minParamWords:
 		out = append(out, fmt.Sprintf("parameter %q: description %q has %d word(s), fewer than %d: say what the value means, its format or unit, and its bounds", f.JSONName, f.Doc, n, minParamWords))
+	}
+	if n := utf8.RuneCountInString(f.Doc); n > MaxParamDescription {
+		out = append(out, fmt.Sprintf("parameter %q: description has %d characters, more than %d: every request sends it; say what the value means, its format and bounds, briefly", f.JSONName, n, MaxParamDescription))
 	}
 	if missing := unexplainedChoices(f.Doc, f.C.Enum); len(missing) > 0 {
 		out = append(out, fmt.Sprintf("parameter %q is an enum, but its description does not mention %s: say what each choice means", f.JSONName, strings.Join(missing, ", ")))

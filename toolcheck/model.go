@@ -33,8 +33,8 @@ type Tool struct {
 // Kind is the kind of a Type.
 type Kind int
 
-// The kinds of types. Args use String through Ptr; results may also use
-// Map, Array and Any.
+// The kinds of types. Args use all but Array (Map with string keys, Any
+// for the empty interface); results use String through Any.
 const (
 	KString Kind = iota
 	KBool
@@ -44,9 +44,16 @@ const (
 	KStruct
 	KSlice
 	KPtr
-	KMap   // results only; Key and Elem
+	KMap   // Key and Elem; in args, a key of a string type
 	KArray // results only; Len and Elem
-	KAny   // results only: an interface type, encoded as what it holds
+	KAny   // the empty interface: any JSON value
+	// KDuration is time.Duration, sent as a Go duration string ("90m");
+	// its Minimum and Maximum are nanoseconds, its Default a JSON string.
+	KDuration
+	// KTime is time.Time, sent as an RFC 3339 string.
+	KTime
+	// KRaw is encoding/json.RawMessage: any JSON value, kept as its text.
+	KRaw
 )
 
 // Type is a Go type that a generated registry can name, and, for args,
@@ -75,6 +82,9 @@ type Field struct {
 	Required bool
 	Type     *Type
 	C        Constraints
+	// Quoted marks a field tagged json:",string": a number or boolean
+	// sent inside a string ("42"), as encoding/json reads it.
+	Quoted bool
 }
 
 // Constraints are the keys of a jsonschema tag. Numbers and defaults are

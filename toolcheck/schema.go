@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // fieldDocs maps the position of each struct field name in files to the
@@ -38,11 +39,39 @@ func fieldDocs(files []*ast.File) map[token.Pos]string {
 				for _, name := range fl.Names {
 					docs[name.Pos()] = text
 				}
+				if len(fl.Names) == 0 { // embedded: go/types places it at its type's name
+					if id := embeddedName(fl.Type); id != nil {
+						docs[id.Pos()] = text
+					}
+				}
 			}
 			return true
 		})
 	}
 	return docs
+}
+
+// embeddedName returns the identifier that names an embedded field: T in
+// T, *T, pkg.T and T[X].
+func embeddedName(e ast.Expr) *ast.Ident {
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			return x
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			return x.Sel
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
 }
 
 // docText joins the lines of each paragraph of a comment with spaces.
@@ -86,6 +115,17 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
 			return nil
 		}
+		switch out.Path + "." + out.Name {
+		case "time.Duration":
+			out.Kind, out.Basic, out.Bits = KDuration, "int64", 64
+			return out
+		case "time.Time":
+			out.Kind = KTime
+			return out
+		case "encoding/json.RawMessage":
+			out.Kind = KRaw
+			return out
+		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
 			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
 			return nil
@@ -127,7 +167,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		case k == types.Float64:
 			out.Kind, out.Bits = KFloat, 64
 		default:
-			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+			d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a map, a pointer or a struct", types.TypeString(t, nil))
 			return nil
 		}
 		return out
@@ -161,6 +201,30 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 			return nil
 		}
 		return out
+	case *types.Map:
+		if _, ok := t.(*types.Named); ok {
+			d.warn(d.at, "named map type %s is not supported: use map[K]V", t)
+			return nil
+		}
+		if b, ok := u.Key().Underlying().(*types.Basic); !ok || b.Kind() != types.String {
+			d.warn(d.at, "map key type %s is not supported: JSON object keys are strings; use a string key type", types.TypeString(u.Key(), nil))
+			return nil
+		}
+		out.Kind = KMap
+		if out.Key = d.typeOf(u.Key(), stack); out.Key == nil {
+			return nil
+		}
+		if out.Elem = d.typeOf(u.Elem(), stack); out.Elem == nil {
+			return nil
+		}
+		return out
+	case *types.Interface:
+		if _, ok := t.(*types.Named); ok || !u.Empty() {
+			d.warn(d.at, "interface type %s is not supported in tool arguments: use any for a value of any JSON type", types.TypeString(t, nil))
+			return nil
+		}
+		out.Kind = KAny
+		return out
 	case *types.Struct:
 		n, ok := t.(*types.Named)
 		if !ok {
@@ -175,83 +239,155 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 		ok = true
 		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
-			f := d.field(u.Field(i), u.Tag(i), append(stack, n))
-			if f == nil {
-				if !u.Field(i).Exported() || structTag(u.Tag(i)) == "-" {
+			fs, good := d.embedded(u.Field(i), u.Tag(i), append(stack, n))
+			if fs == nil && good {
+				f, ignored := d.field(u.Field(i), u.Tag(i), append(stack, n))
+				if ignored {
 					continue
 				}
+				if f == nil {
+					ok = false
+					continue
+				}
+				fs = []*Field{f}
+			}
+			if !good {
 				ok = false
 				continue
 			}
-			if other := byJSON[f.JSONName]; other != nil {
-				d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s", f.GoName, f.JSONName, other.GoName)
-				ok = false
-				continue
+			for _, f := range fs {
+				if other := byJSON[f.JSONName]; other != nil {
+					d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s (encoding/json would keep one of them, or neither): rename one", f.GoName, f.JSONName, other.GoName)
+					ok = false
+					continue
+				}
+				byJSON[f.JSONName] = f
+				out.Fields = append(out.Fields, f)
 			}
-			byJSON[f.JSONName] = f
-			out.Fields = append(out.Fields, f)
 		}
 		if !ok {
 			return nil
 		}
 		return out
 	default:
-		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a pointer or a struct", types.TypeString(t, nil))
+		d.warn(d.at, "type %s cannot be expressed in JSON Schema: use string, bool, an integer or float type, a slice, a map, a pointer or a struct", types.TypeString(t, nil))
 		return nil
 	}
 }
 
-// field describes one struct field, or returns nil: silently for fields
-// that encoding/json ignores too, after a warning otherwise.
-func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) *Field {
+// embedded describes an embedded struct field without a json name, whose
+// fields encoding/json reads as the outer struct's: it returns them, each
+// with GoName the selector from the outer struct ("Paging.Page"). It
+// returns nil and good for any other field, and nil and not good after a
+// warning.
+func (d *deriver) embedded(v *types.Var, tag string, stack []*types.Named) (fs []*Field, good bool) {
+	if !v.Embedded() {
+		return nil, true
+	}
+	jt := parseJSONTag(reflect.StructTag(tag).Get("json"))
+	if jt.Skip || jt.Name != "" {
+		return nil, true // left out, or a field with a name
+	}
+	ft := types.Unalias(v.Type())
+	if p, isPtr := ft.(*types.Pointer); isPtr {
+		if _, isStruct := p.Elem().Underlying().(*types.Struct); isStruct {
+			d.warn(v.Pos(), "embedded pointer %s is not supported in tool arguments: embed %s, or name the field", types.TypeString(ft, types.RelativeTo(d.c.p.Types)), v.Name())
+			return nil, false
+		}
+		return nil, true
+	}
+	if _, isStruct := ft.Underlying().(*types.Struct); !isStruct {
+		return nil, true // a field named for its type
+	}
 	if !v.Exported() {
-		return nil
+		d.warn(v.Pos(), "embedded type %s is unexported: encoding/json reads its fields as arguments, but the generated registry, in another package, cannot reach them; export it", v.Name())
+		return nil, false
+	}
+	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
+	st := inner.typeOf(ft, stack)
+	if st == nil {
+		return nil, false
+	}
+	for _, f := range st.Fields {
+		g := *f
+		g.GoName = v.Name() + "." + f.GoName
+		fs = append(fs, &g)
+	}
+	return fs, true
+}
+
+// field describes one struct field. It returns ignored for a field that
+// encoding/json ignores too, and otherwise the field, or nil after a
+// warning.
+func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Field, ignored bool) {
+	if !v.Exported() {
+		return nil, true
 	}
 	st := reflect.StructTag(tag)
-	jsonTag := st.Get("json")
-	name, opts, _ := strings.Cut(jsonTag, ",")
-	if name == "-" && opts == "" {
-		return nil
+	jt := parseJSONTag(st.Get("json"))
+	if jt.Skip {
+		return nil, true
 	}
-	if v.Embedded() {
-		d.warn(v.Pos(), "embedded field %s is not supported in tool arguments: name the field", v.Name())
-		return nil
-	}
+	name := jt.Name
 	if name == "" {
 		name = v.Name()
 	}
-	f := &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
+	f = &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
 	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
 	f.Type = inner.typeOf(v.Type(), stack)
 	if f.Type == nil {
-		return nil
+		return nil, false
 	}
-	omitempty := slices.Contains(strings.Split(opts, ","), "omitempty") || slices.Contains(strings.Split(opts, ","), "omitzero")
-	f.Required = !omitempty && f.Type.Kind != KPtr
+	f.Required = !jt.OmitEmpty && !jt.OmitZero && f.Type.Kind != KPtr
 	bad := false
+	if len(jt.Unknown) > 0 {
+		d.warn(v.Pos(), "field %s: json tag option %q is not one encoding/json knows (omitempty, omitzero, string), so it does nothing: remove it", v.Name(), jt.Unknown[0])
+		bad = true
+	}
+	if jt.String {
+		switch f.Type.Kind {
+		case KBool, KInt, KUint, KFloat:
+			f.Quoted = true
+		case KString, KPtr:
+			d.warn(v.Pos(), "field %s: the json tag option \"string\" is supported on a number or a boolean, not on %s: remove it", v.Name(), kindName(f.Type))
+			bad = true
+		default:
+			d.warn(v.Pos(), "field %s: the json tag option \"string\" applies to numbers and booleans, and encoding/json ignores it on %s: remove it", v.Name(), kindName(f.Type))
+			bad = true
+		}
+	}
 	if f.Doc == "" && !d.lenient {
 		d.warn(v.Pos(), "parameter %q has no description: write a doc comment on field %s; the model reads it", name, v.Name())
 		bad = true
 	}
 	if !validJSONName(name) {
-		d.warn(v.Pos(), "field %s: json name %q is not usable: use letters, digits, '_' and '-'", v.Name(), name)
+		d.warn(v.Pos(), "field %s: json name %q is not usable: a parameter name is made of ASCII letters, digits, '_', '-' and '.'", v.Name(), name)
 		bad = true
 	}
-	c, err := parseConstraints(st.Get("jsonschema"), f)
+	schemaTag := st.Get("jsonschema")
+	if i := strings.IndexRune(schemaTag, '\ufeff'); i >= 0 {
+		d.warn(v.Pos(), "field %s: the jsonschema tag holds a byte-order mark (U+FEFF) at byte %d, invisible and most likely pasted in: remove it", v.Name(), i)
+		return nil, false
+	}
+	c, err := parseConstraints(schemaTag, f)
 	if err != nil {
 		d.warn(v.Pos(), "field %s: bad jsonschema tag: %v", v.Name(), err)
 		bad = true
 	}
 	f.C = c
+	if f.Quoted && len(c.Enum) > 0 {
+		d.warn(v.Pos(), "field %s: enum is not supported with the json tag option \"string\": use minimum and maximum, or drop the option", v.Name())
+		bad = true
+	}
 	if bad {
-		return nil
+		return nil, false
 	}
 	if !d.lenient {
 		for _, msg := range lintParam(f) {
 			d.c.lint(v.Pos(), msg)
 		}
 	}
-	return f
+	return f, false
 }
 
 func validJSONName(s string) bool {
@@ -307,6 +443,9 @@ func parseConstraints(tag string, f *Field) (Constraints, error) {
 		seen[key] = true
 		switch key {
 		case "enum":
+			if vt.Kind == KDuration {
+				return c, fmt.Errorf("enum does not apply to durations: use minimum and maximum")
+			}
 			lit, err := literal(vt, val)
 			if err != nil {
 				return c, fmt.Errorf("enum value: %w", err)
@@ -316,10 +455,13 @@ func parseConstraints(tag string, f *Field) (Constraints, error) {
 			}
 			c.Enum = append(c.Enum, lit)
 		case "minimum", "maximum":
-			if vt.Kind != KInt && vt.Kind != KUint && vt.Kind != KFloat {
-				return c, fmt.Errorf("%s applies to numbers, not %s", key, kindName(vt))
+			if vt.Kind != KInt && vt.Kind != KUint && vt.Kind != KFloat && vt.Kind != KDuration {
+				return c, fmt.Errorf("%s applies to numbers and durations, not %s", key, kindName(vt))
 			}
 			lit, err := literal(vt, val)
+			if vt.Kind == KDuration && err == nil {
+				lit = strconv.FormatInt(int64(durationOf(lit)), 10) // bounds are nanoseconds
+			}
 			if err != nil {
 				return c, fmt.Errorf("%s: %w", key, err)
 			}
@@ -393,10 +535,24 @@ func checkConstraints(c Constraints, f *Field) error {
 		return fmt.Errorf("default on a pointer field: use a non-pointer field with omitempty")
 	case len(c.Enum) > 0 && !slices.Contains(c.Enum, c.Default):
 		return fmt.Errorf("default %s is not one of the enum values", c.Default)
-	case c.Minimum != "" && cmpNum(c.Default, c.Minimum) < 0, c.Maximum != "" && cmpNum(c.Default, c.Maximum) > 0:
+	}
+	def := c.Default
+	if f.Type.Value().Kind == KDuration {
+		def = strconv.FormatInt(int64(durationOf(def)), 10)
+	}
+	if c.Minimum != "" && cmpNum(def, c.Minimum) < 0 || c.Maximum != "" && cmpNum(def, c.Maximum) > 0 {
 		return fmt.Errorf("default %s is outside minimum/maximum", c.Default)
 	}
 	return nil
+}
+
+// durationOf reads the JSON string literal of a duration that literal
+// made.
+func durationOf(lit string) time.Duration {
+	var s string
+	_ = json.Unmarshal([]byte(lit), &s)
+	d, _ := time.ParseDuration(s)
+	return d
 }
 
 // CompareNumbers compares two JSON number literals exactly, as -1, 0 or
@@ -432,6 +588,16 @@ func kindName(t *Type) string {
 		return "arrays"
 	case KStruct:
 		return "objects"
+	case KDuration:
+		return "durations"
+	case KTime:
+		return "times"
+	case KMap:
+		return "maps"
+	case KAny, KRaw:
+		return "values of any type"
+	case KPtr:
+		return "pointers"
 	}
 	return "this type"
 }
@@ -466,11 +632,56 @@ func literal(t *Type, val string) (string, error) {
 			return "", fmt.Errorf("%q is not a number", val)
 		}
 		return strconv.FormatFloat(f, 'g', -1, 64), nil
+	case KDuration:
+		d, err := time.ParseDuration(strings.TrimSpace(val))
+		if err != nil {
+			return "", fmt.Errorf("%q is not a duration such as 90s, 1m30s or 1.5h", val)
+		}
+		b, _ := json.Marshal(d.String())
+		return string(b), nil
 	}
 	return "", fmt.Errorf("applies to strings, numbers and booleans, not %s", kindName(t))
 }
 
-// structTag returns the json key of a struct tag.
-func structTag(tag string) string {
-	return reflect.StructTag(tag).Get("json")
+// jsonTag is a json struct tag as encoding/json reads it: the tag "-"
+// leaves the field out, and any other tag is a name (empty for the Go
+// name; "-" itself for the tag "-,") and comma-separated options.
+type jsonTag struct {
+	Name                        string
+	Skip                        bool
+	OmitEmpty, OmitZero, String bool
+	// Unknown holds the options encoding/json does not know, which it
+	// ignores.
+	Unknown []string
+}
+
+// parseJSONTag reads the json key of a struct tag, as encoding/json does.
+func parseJSONTag(tag string) jsonTag {
+	if tag == "-" {
+		return jsonTag{Skip: true}
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	jt := jsonTag{Name: name}
+	if opts == "" {
+		return jt
+	}
+	for _, o := range strings.Split(opts, ",") {
+		switch o {
+		case "omitempty":
+			jt.OmitEmpty = true
+		case "omitzero":
+			jt.OmitZero = true
+		case "string":
+			jt.String = true
+		default:
+			jt.Unknown = append(jt.Unknown, o)
+		}
+	}
+	return jt
+}
+
+// jsonSkipped reports whether encoding/json leaves out the field with the
+// struct tag tag.
+func jsonSkipped(tag string) bool {
+	return parseJSONTag(reflect.StructTag(tag).Get("json")).Skip
 }

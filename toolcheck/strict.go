@@ -21,7 +21,15 @@ import (
 // A strict call sends null for an optional field it leaves out; the
 // registry in strict mode reads such a null as the field left out, exactly
 // where this schema allows null (see registry.Registry.WithStrict).
+//
+// Strict mode has no free-form values: a map (an object of any keys) or a
+// value of any type cannot be stated. For arguments that hold one,
+// StrictSchemaJSON returns "", and a strict registry offers the tool's
+// plain schema, without strict (see Strictable).
 func StrictSchemaJSON(t *Type) string {
+	if !Strictable(t) {
+		return ""
+	}
 	var w schemaWriter
 	w.strictObject(t, "", false)
 	return w.buf.String()
@@ -45,6 +53,10 @@ func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
 	w.buf.WriteByte('{')
 	for _, f := range t.Fields {
 		w.key(f.JSONName)
+		if f.Quoted {
+			w.quoted(f, true, !f.Required)
+			continue
+		}
 		w.strictValue(f.Type, f.Doc, f.C, !f.Required)
 	}
 	w.buf.WriteByte('}')
@@ -65,7 +77,7 @@ func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
 // strictValue writes the strict schema of one value.
 func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable bool) {
 	t = t.Value()
-	desc = strictDescription(desc, c)
+	desc = strictDescription(durationDescription(desc, t, c), c)
 	if t.Kind == KStruct {
 		w.strictObject(t, desc, nullable)
 		return
@@ -81,6 +93,7 @@ func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable
 		w.key("description")
 		w.str(desc)
 	}
+	w.stringFormat(t)
 	if len(c.Enum) > 0 {
 		w.key("enum")
 		w.buf.WriteByte('[')
@@ -127,6 +140,12 @@ func strictDescription(desc string, c Constraints) string {
 	if c.Default != "" {
 		notes = append(notes, "Default when null: "+c.Default+".")
 	}
+	return joinSentences(desc, notes)
+}
+
+// joinSentences adds notes, sentences, to desc, ending desc with a full
+// stop first when it has none.
+func joinSentences(desc string, notes []string) string {
 	if len(notes) == 0 {
 		return desc
 	}
@@ -144,4 +163,33 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Strictable reports whether strict mode can state the type t: whether it
+// holds no map and no value of any type.
+func Strictable(t *Type) bool {
+	return freeForm(t) == ""
+}
+
+// freeForm names the first kind of value in t that strict mode cannot
+// state, or returns "".
+func freeForm(t *Type) string {
+	if t == nil {
+		return ""
+	}
+	switch t.Kind {
+	case KMap:
+		return "a map"
+	case KAny, KRaw:
+		return "a value of any type"
+	}
+	if why := freeForm(t.Elem); why != "" {
+		return why
+	}
+	for _, f := range t.Fields {
+		if why := freeForm(f.Type); why != "" {
+			return why
+		}
+	}
+	return ""
 }

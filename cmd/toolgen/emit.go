@@ -23,14 +23,22 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genIndex, genHash, genSlots, genSkills) is "gen", a role
-// (Tool, Invoke, Fields, Pattern) and a tool type's name,
+// (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
+// RunGoGenerateDefinition) and a tool type's name,
 // and for Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
 // two tools' names collide, whatever the tools are called.
 
 // emit renders the registry file of package outName (import path outPath)
 // for the tools of tp.
-func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
+func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
+	// The checks never hand the emitter a model it cannot write; should a
+	// bug do so, toolgen fails with an error, not a panic.
+	defer func() {
+		if p := recover(); p != nil {
+			src, err = nil, fmt.Errorf("internal error while writing the registry (please report it): %v", p)
+		}
+	}()
 	f := jen.NewFilePathName(outPath, outName)
 	f.HeaderComment(header)
 	f.ImportName(registryPath, "registry")
@@ -62,15 +70,22 @@ func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
 		})
 	}
 	f.Line()
-	f.Comment("Compile-time checks: the build fails here if a tool's methods changed since")
-	f.Comment("the last go generate.")
+	f.Comment("Compile-time checks: the build fails here, first, if a tool's methods changed")
+	f.Comment("since the last go generate. Each type is named for the fix, so that the")
+	f.Comment("compiler's message says it: run go generate ./...")
 	if len(tp.Tools) > 0 {
+		f.Type().DefsFunc(func(g *jen.Group) {
+			for _, t := range tp.Tools {
+				recv := jen.Op("*").Qual(tp.Path, t.TypeName)
+				g.Id("genRunGoGenerateExecute"+t.TypeName).Func().Params(recv, jen.Qual("context", "Context"), typeCode(t.Args)).Params(resultCode(t), jen.Error())
+				g.Id("genRunGoGenerateDefinition"+t.TypeName).Func().Params(jen.Op("*").Qual(tp.Path, t.TypeName)).Qual(toolPkgPath, "Definition")
+			}
+		})
 		f.Var().DefsFunc(func(g *jen.Group) {
 			for _, t := range tp.Tools {
 				recv := func() *jen.Statement { return jen.Op("*").Qual(tp.Path, t.TypeName) }
-				g.Id("_").Func().Params(recv(), jen.Qual("context", "Context"), typeCode(t.Args)).Params(resultCode(t), jen.Error()).
-					Op("=").Parens(recv()).Dot("Execute")
-				g.Id("_").Func().Params(recv()).Qual(toolPkgPath, "Definition").Op("=").Parens(recv()).Dot("Definition")
+				g.Id("_").Id("genRunGoGenerateExecute" + t.TypeName).Op("=").Parens(recv()).Dot("Execute")
+				g.Id("_").Id("genRunGoGenerateDefinition" + t.TypeName).Op("=").Parens(recv()).Dot("Definition")
 			}
 		})
 	}
@@ -102,9 +117,11 @@ func pathBase(p string) string {
 }
 
 // rawString writes s as a raw string literal when it can, for readable
-// schemas in the generated file.
+// schemas in the generated file: not when s holds a backquote, a carriage
+// return (which a raw literal drops) or a byte-order mark (which Go source
+// may hold only at its start).
 func rawString(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") {
+	if !strings.ContainsAny(s, "`\r\ufeff") {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)
@@ -222,6 +239,9 @@ type decoder struct {
 	patterns []string
 	// depth numbers the parameters of nested function literals.
 	depth int
+	// quoted is set while writing the read of a value inside a string
+	// (json:",string"), where d is a *jsonarg.Decoder of its text.
+	quoted bool
 }
 
 // place is where a decoded value goes: the Go expression of a variable,
@@ -266,6 +286,22 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 		dc.read(g, t.Elem, place{expr: p.sel(true), ptr: true}, c)
 	case kStruct:
 		g.Return(dc.object(g, t, p, "Object"))
+	case kMap:
+		// A map element cannot be addressed: each is read into a variable
+		// of its own, then stored.
+		dc.depth++
+		k, x := fmt.Sprintf("k%d", dc.depth), fmt.Sprintf("x%d", dc.depth)
+		g.Add(p.lhs()).Op("=").Add(typeCode(t)).Values()
+		g.Return(jen.Id("d").Dot("Map").Call(
+			jen.Func().Params(jen.Id(k).String()).Error().BlockFunc(func(g *jen.Group) {
+				g.Var().Id(x).Add(typeCode(t.Elem))
+				g.Err().Op(":=").Func().Params().Error().BlockFunc(func(g *jen.Group) {
+					dc.read(g, t.Elem, place{expr: x}, noConstraints())
+				}).Call()
+				g.Id(p.sel(true)).Index(jen.Add(typeCode(t.Key)).Call(jen.Id(k))).Op("=").Id(x)
+				g.Return(jen.Err())
+			})))
+		dc.depth--
 	case kSlice:
 		dc.depth++
 		i := fmt.Sprintf("i%d", dc.depth)
@@ -284,8 +320,12 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 // scalar writes the jsonarg call that reads a string, boolean or number
 // into p and checks it.
 func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
+	dec := jen.Op("&").Id("d")
+	if dc.quoted {
+		dec = jen.Id("d") // the *jsonarg.Decoder of a string's text
+	}
 	set := func(name string, args ...jen.Code) jen.Code {
-		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{jen.Op("&").Id("d"), p.addr()}, args...)...)
+		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{dec, p.addr()}, args...)...)
 	}
 	switch t.Kind {
 	case kString:
@@ -310,6 +350,22 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 		}
 		lo, hi := bounds(t.Kind, c)
 		return set(name, jen.Lit(t.Bits), lo, hi)
+	case kDuration:
+		// The bounds are nanoseconds; none is the extreme of int64.
+		bound := func(lit string, none jen.Code) jen.Code {
+			n, err := strconv.ParseInt(lit, 10, 64)
+			if err != nil {
+				return none
+			}
+			return durationCode(time.Duration(n))
+		}
+		return set("SetDuration", bound(c.Minimum, jen.Qual("math", "MinInt64")), bound(c.Maximum, jen.Qual("math", "MaxInt64")))
+	case kTime:
+		return set("SetTime")
+	case kAny:
+		return set("SetAny")
+	case kRaw:
+		return set("SetRaw")
 	}
 	panic(fmt.Sprintf("toolgen: no decoder for type kind %d", t.Kind)) // toolcheck never lets one through
 }
@@ -321,8 +377,14 @@ func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
 // is the error. A field the arguments give overwrites its default.
 func (dc *decoder) object(g *jen.Group, t *typ, p place, method string) jen.Code {
 	for _, f := range t.Fields {
-		if f.C.Default != "" {
-			g.Id(p.expr + "." + f.GoName).Op("=").Op(f.C.Default)
+		switch {
+		case f.C.Default != "" && f.Type.Kind == kDuration:
+			var s string
+			_ = json.Unmarshal([]byte(f.C.Default), &s) // toolcheck wrote it
+			d, _ := time.ParseDuration(s)
+			g.Id(p.expr + "." + f.GoName).Op("=").Add(durationCode(d))
+		case f.C.Default != "":
+			g.Id(p.expr + "." + f.GoName).Op("=").Add(goLiteral(f.C.Default))
 		}
 	}
 	fs := &fieldSet{t: t}
@@ -356,6 +418,13 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 	addr := p.addr()
 	if t.Path != "" || t.Name != t.Basic {
 		addr = jen.Parens(jen.Op("*").Id(t.Basic)).Call(p.addr())
+	}
+	if fs.t.Fields[k].Quoted {
+		dc.quoted = true
+		read := dc.scalar(t, p, c)
+		dc.quoted = false
+		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
+			jen.Func().Params(jen.Id("d").Op("*").Qual(jsonargPath, "Decoder")).Error().Block(jen.Return(read))))))
 	}
 	switch {
 	case t.Kind == kString && len(c.Enum) > 0:
@@ -395,8 +464,10 @@ func zeroCode(t *typ) jen.Code {
 		return jen.Lit("")
 	case kBool:
 		return jen.False()
-	case kInt, kUint, kFloat:
+	case kInt, kUint, kFloat, kDuration:
 		return jen.Lit(0)
+	case kTime:
+		return jen.Qual("time", "Time").Values()
 	case kStruct:
 		return jen.Add(typeCode(t)).Values()
 	}
@@ -409,9 +480,20 @@ func noConstraints() constraints { return toolcheck.NoConstraints() }
 func literals(lits []string) []jen.Code {
 	out := make([]jen.Code, len(lits))
 	for i, l := range lits {
-		out[i] = jen.Op(l)
+		out[i] = goLiteral(l)
 	}
 	return out
+}
+
+// goLiteral writes a JSON literal as a Go one. A JSON number or boolean
+// is one already; a string is quoted again by Go's rules, since a JSON
+// string may hold what Go source may not, such as a byte-order mark.
+func goLiteral(lit string) jen.Code {
+	var s string
+	if strings.HasPrefix(lit, `"`) && json.Unmarshal([]byte(lit), &s) == nil {
+		return jen.Lit(s)
+	}
+	return jen.Op(lit)
 }
 
 // stringEnum returns the enum values of a string that also satisfy its

@@ -114,3 +114,32 @@ func TestEmitNoTools(t *testing.T) {
 		t.Errorf("the file has no empty table:\n%s", src)
 	}
 }
+
+// TestEmitByteOrderMark writes a registry whose default, enum and schema
+// hold a byte-order mark, which Go source may hold only at its start: the
+// file must still format and parse, with the mark escaped. toolcheck
+// leaves such a tool out, so the emitter meets it only through a bug.
+func TestEmitByteOrderMark(t *testing.T) {
+	c := toolcheck.NoConstraints()
+	c.Default = "\"\ufeffb\""
+	c.Enum = []string{"\"a\"", "\"\ufeffb\""}
+	args := &typ{Kind: kStruct, Path: "example.com/m/toolbox", Name: "BOMArgs", Fields: []*toolcheck.Field{{
+		GoName: "W", JSONName: "w", Doc: "W is a word \ufeff with a mark.", Type: &typ{Kind: kString, Name: "string", Basic: "string"}, C: c,
+	}}}
+	tp := &toolPackage{Path: "example.com/m/toolbox", Tools: []*toolInfo{{
+		File: "toolbox/bom_tool.go", TypeName: "BOM", ID: "bom", Name: "bom", Desc: "Has a mark \ufeff.", Timeout: 30e9, Args: args,
+	}}}
+	src, err := emit("example.com/m", "m", tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(string(src), '\ufeff') {
+		t.Errorf("the generated file holds a raw byte-order mark")
+	}
+	if _, err := parser.ParseFile(token.NewFileSet(), "zz_registry_gen.go", src, 0); err != nil {
+		t.Errorf("the generated file does not parse: %v", err)
+	}
+	if !strings.Contains(string(src), `v.W = "\ufeffb"`) {
+		t.Errorf("the default is not written with the mark escaped:\n%s", src)
+	}
+}

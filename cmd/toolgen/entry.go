@@ -5,15 +5,17 @@ import "github.com/dave/jennifer/jen"
 // entryDict is the toolreg.Entry literal of one tool.
 func entryDict(t *toolInfo) jen.Dict {
 	d := jen.Dict{
-		jen.Id("ID"):               jen.Lit(t.ID),
-		jen.Id("Name"):             jen.Lit(t.Name),
-		jen.Id("Description"):      jen.Lit(t.Desc),
-		jen.Id("Timeout"):          durationCode(t.Timeout),
-		jen.Id("Parameters"):       rawString(schemaJSON(t.Args)),
-		jen.Id("StrictParameters"): rawString(strictSchemaJSON(t.Args)),
-		jen.Id("File"):             jen.Lit(t.File),
-		jen.Id("Invoke"):           jen.Id("genInvoke" + t.TypeName),
-		jen.Id("Checker"):          jen.Id("genInvoke" + t.TypeName),
+		jen.Id("ID"):          jen.Lit(t.ID),
+		jen.Id("Name"):        jen.Lit(t.Name),
+		jen.Id("Description"): jen.Lit(t.Desc),
+		jen.Id("Timeout"):     durationCode(t.Timeout),
+		jen.Id("Parameters"):  rawString(schemaJSON(t.Args)),
+		jen.Id("File"):        jen.Lit(t.File),
+		jen.Id("Invoke"):      jen.Id("genInvoke" + t.TypeName),
+		jen.Id("Checker"):     jen.Id("genInvoke" + t.TypeName),
+	}
+	if strict := strictSchemaJSON(t.Args); strict != "" {
+		d[jen.Id("StrictParameters")] = rawString(strict)
 	}
 	if t.Capabilities != 0 {
 		d[jen.Id("Capabilities")] = capCode(t.Capabilities)
@@ -56,6 +58,8 @@ func shapeOf(t *typ) *shape {
 			s.Items = items
 		}
 		return s
+	case kMap:
+		return &shape{Object: true}
 	case kStruct:
 		s := &shape{Object: true}
 		for _, f := range t.Fields {

@@ -112,16 +112,37 @@ func (ce *compileErrors) add(errs []packages.Error, base string, platforms []too
 	}
 }
 
-func (ce *compileErrors) err(all int) error {
+// err returns the compile error for the platforms, or nil. When the
+// package builds on some of them, it ends with a hint naming those and
+// -platforms: a dependency that needs cgo (read for other platforms with
+// CGO_ENABLED=0) or build constraints can keep a tool package from
+// building on some platforms, and toolgen judges a package on all of
+// them, so that the registry is the same on every host.
+func (ce *compileErrors) err(platforms []toolcheck.Platform) error {
 	if len(ce.order) == 0 {
 		return nil
 	}
 	out := &compileError{}
+	failing := map[string]bool{}
 	for _, msg := range ce.order {
-		if len(ce.on[msg]) < all {
+		for _, p := range ce.on[msg] {
+			failing[p] = true
+		}
+		if len(ce.on[msg]) < len(platforms) {
 			msg += " (on " + strings.Join(ce.on[msg], ", ") + ")"
 		}
 		out.errs = append(out.errs, msg)
+	}
+	var builds []string
+	for _, p := range platforms {
+		if !failing[p.String()] {
+			builds = append(builds, p.String())
+		}
+	}
+	if len(builds) > 0 {
+		out.errs = append(out.errs, fmt.Sprintf("hint: the tool package builds on %s only; every tool must build on each platform toolgen judges it for: "+
+			"give a dependency that needs cgo a file for builds without it (toolgen reads other platforms than the host's with CGO_ENABLED=0), "+
+			"or choose the platforms with -platforms %s in the //go:generate line", strings.Join(builds, ", "), strings.Join(builds, ",")))
 	}
 	return out
 }
@@ -165,7 +186,7 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		if len(pkg.Errors) > 0 {
 			var ce compileErrors
 			ce.add(pkg.Errors, base, platforms)
-			return nil, ce.err(len(platforms))
+			return nil, ce.err(platforms)
 		}
 		return nil, fmt.Errorf("load %s: package %s is not in a module", dir, pkg.PkgPath)
 	}
@@ -195,7 +216,7 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 			ce.add(o.pkg.Errors, base, configs[i].platforms)
 		}
 	}
-	if err := ce.err(len(platforms)); err != nil {
+	if err := ce.err(platforms); err != nil {
 		return nil, err
 	}
 	out := &toolPackage{Path: pkg.PkgPath, ModulePath: pkg.Module.Path, ModuleDir: pkg.Module.Dir, Explain: map[string][]string{}}
@@ -252,11 +273,33 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		}
 	}
 	merge(out, perConfig, configs, base)
+	out.Warnings = append(out.Warnings, testToolNotes(dir, base)...)
 	for _, t := range out.Tools {
 		t.File = filepath.ToSlash(relPath(out.ModuleDir, t.File))
 	}
 	out.Warnings = dedup(out.Warnings)
 	return out, nil
+}
+
+// testToolNotes notes the tools declared in the *_tool_test.go files of
+// dir, which are never registered (toolcheck.TestToolNotes). A file that
+// does not parse is left to go test to report.
+func testToolNotes(dir, base string) []diagnostic {
+	names, _ := filepath.Glob(filepath.Join(dir, "*_tool_test.go"))
+	var out []diagnostic
+	for _, name := range names {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range toolcheck.TestToolNotes(fset, f) {
+			p := fset.Position(d.Pos)
+			p.Filename = relPath(base, p.Filename)
+			out = append(out, diagnostic{Pos: p, Msg: d.Message, Note: true})
+		}
+	}
+	return out
 }
 
 // checkConfig runs the convention checks and the capability audit on one

@@ -105,7 +105,11 @@ left out. Lines with
 Exit status:
 	0  registry written (or, with -check, current and without warnings)
 	1  the tool package does not compile (compiler errors printed, nothing
-	   written); with -check, a warning or a stale FILE; any other failure
+	   written; when it builds on some of the platforms only, as with a
+	   dependency that needs cgo, which toolgen reads for platforms other
+	   than the host's with CGO_ENABLED=0, a hint names them and
+	   -platforms); with -check, a warning or a stale FILE; any other
+	   failure
 	2  bad usage
 
 The convention: docs/writing-tools.md, "Writing a tool", at

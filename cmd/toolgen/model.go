@@ -11,17 +11,20 @@ type (
 )
 
 const (
-	kString = toolcheck.KString
-	kBool   = toolcheck.KBool
-	kInt    = toolcheck.KInt
-	kUint   = toolcheck.KUint
-	kFloat  = toolcheck.KFloat
-	kStruct = toolcheck.KStruct
-	kSlice  = toolcheck.KSlice
-	kPtr    = toolcheck.KPtr
-	kMap    = toolcheck.KMap
-	kArray  = toolcheck.KArray
-	kAny    = toolcheck.KAny
+	kString   = toolcheck.KString
+	kBool     = toolcheck.KBool
+	kInt      = toolcheck.KInt
+	kUint     = toolcheck.KUint
+	kFloat    = toolcheck.KFloat
+	kStruct   = toolcheck.KStruct
+	kSlice    = toolcheck.KSlice
+	kPtr      = toolcheck.KPtr
+	kMap      = toolcheck.KMap
+	kArray    = toolcheck.KArray
+	kAny      = toolcheck.KAny
+	kDuration = toolcheck.KDuration
+	kTime     = toolcheck.KTime
+	kRaw      = toolcheck.KRaw
 )
 
 // schemaJSON returns the JSON Schema of an args struct.

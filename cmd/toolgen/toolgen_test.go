@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -64,8 +65,9 @@ func TestGolden(t *testing.T) {
 		tools []string
 	}{
 		{"good", []string{"echo", "find"}},
-		{"found", []string{"anyres", "bytes", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid"}},
+		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid", "when"}},
 		{"cgo", []string{"pid"}},
+		{"types", []string{"list", "remind", "tag", "wait"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
@@ -108,6 +110,12 @@ func TestGolden(t *testing.T) {
 func checkStrictRules(t *testing.T, tools []*toolInfo) {
 	t.Helper()
 	for _, tl := range tools {
+		if !toolcheck.Strictable(tl.Args) {
+			if s := strictSchemaJSON(tl.Args); s != "" {
+				t.Errorf("%s: arguments strict mode cannot state have a strict schema: %s", tl.Name, s)
+			}
+			continue
+		}
 		if problems := strictrules.Check(strictSchemaJSON(tl.Args)); len(problems) > 0 {
 			t.Errorf("%s: the strict schema breaks strict mode's rules:\n%s", tl.Name, strings.Join(problems, "\n"))
 		}
@@ -124,7 +132,7 @@ func TestGoldenBuilds(t *testing.T) {
 		t.Skip("runs go build; skipped with -short")
 	}
 	dir := testModule(t)
-	pkgs := []string{"./good/...", "./found/..."}
+	pkgs := []string{"./good/...", "./found/...", "./types/..."}
 	if _, err := exec.LookPath("gcc"); err == nil {
 		pkgs = append(pkgs, "./cgo/...")
 	} else {
@@ -143,7 +151,7 @@ func TestGoldenBuilds(t *testing.T) {
 // are still generated. bad breaks it once per file; found and cgo hold the
 // cases found since.
 func TestWarnings(t *testing.T) {
-	for _, dir := range []string{"bad", "found", "cgo"} {
+	for _, dir := range []string{"bad", "found", "cgo", "traps"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), dir)
@@ -523,5 +531,192 @@ func TestExplainUnion(t *testing.T) {
 		if !slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, file) }) {
 			t.Errorf("no path of disk_usage goes through %s; paths:\n%s", file, strings.Join(paths, "\n"))
 		}
+	}
+}
+
+// TestStaleRegistry edits a tool's Execute in a copy of the test module
+// without regenerating, and builds: the first error must say what to do,
+// through the name of the compile-time check it breaks.
+func TestStaleRegistry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build; skipped with -short")
+	}
+	dir := testModule(t)
+	echo := filepath.Join(dir, "good", "toolbox", "echo_tool.go")
+	b, err := os.ReadFile(echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "func (Echo) Execute(ctx context.Context, args EchoArgs) (string, error) {"
+	if !bytes.Contains(b, []byte(old)) {
+		t.Fatalf("%s has no %q", echo, old)
+	}
+	b = bytes.Replace(b, []byte(old), []byte("func (Echo) Execute(ctx context.Context, args *EchoArgs) (string, error) {"), 1)
+	if err := os.WriteFile(echo, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "build", "./good/...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatal("the stale registry built")
+	}
+	var first string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, ".go:") {
+			first = line
+			break
+		}
+	}
+	if !strings.Contains(first, "zz_registry_gen.go") || !strings.Contains(first, "genRunGoGenerateExecuteEcho") {
+		t.Errorf("the first error does not name the check that says to run go generate:\n%s", out)
+	}
+}
+
+// TestCgoDependency checks a tool package whose helper package needs cgo
+// and which has a file for darwin: toolgen reads darwin, not the host's
+// platform, with CGO_ENABLED=0, where the helper does not build.
+// Generation fails (exit 1), with a hint naming the platforms where the
+// package builds and -platforms; with -platforms naming those, the
+// registry is generated.
+func TestCgoDependency(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs a linux host with gcc")
+	}
+	t.Parallel()
+	base := filepath.Join(mod(t), "cgodep")
+	_, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+	var ce *compileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("generate: got error %v, want a compile error", err)
+	}
+	builds := "linux/amd64, linux/arm64, windows/amd64, windows/arm64"
+	hint := ce.errs[len(ce.errs)-1]
+	want := "hint: the tool package builds on " + builds + " only; "
+	flag := "-platforms " + strings.ReplaceAll(builds, ", ", ",") + " in the //go:generate line"
+	if !strings.HasPrefix(hint, want) || !strings.Contains(hint, flag) {
+		t.Errorf("the last line of the error is %q; want a hint starting %q and naming %q", hint, want, flag)
+	}
+	if !strings.Contains(ce.Error(), "cgohelper (on darwin/amd64, darwin/arm64)") {
+		t.Errorf("the error does not name the helper and darwin:\n%v", ce)
+	}
+	platforms, err := parsePlatforms(strings.ReplaceAll(builds, " ", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate(base, "toolbox", "zz_registry_gen.go", platforms)
+	if err != nil {
+		t.Fatalf("generate with %s: %v", flag, err)
+	}
+	if diff := cmp.Diff([]string{"pid"}, toolNames(res.Tools)); diff != "" {
+		t.Errorf("tools with %s (-want +got):\n%s", flag, diff)
+	}
+}
+
+// typesProg calls, for each line of its standard input, "tool<TAB>args",
+// the tool of the test module's types registry, and prints its answer or
+// the error, one line each; for the line "strict", it prints whether the
+// strict spec of each tool is strict.
+const typesProg = `package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"example.com/tools/types"
+)
+
+func main() {
+	r := types.Toolbox()
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		if sc.Text() == "strict" {
+			for _, s := range r.WithStrict(true).Specs() {
+				fmt.Printf("%s strict=%v ", s.Function.Name, s.Function.Strict)
+			}
+			fmt.Println()
+			continue
+		}
+		name, args, _ := strings.Cut(sc.Text(), "\t")
+		res := r.Call(context.Background(), name, args)
+		fmt.Println(strings.ReplaceAll(res.Text, "\n", " "))
+	}
+}
+`
+
+// TestTypesDecoders calls the tools of the types registry, whose
+// arguments are durations and times, with arguments at and past their
+// limits, in a program built against it.
+func TestTypesDecoders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a program; skipped with -short")
+	}
+	dir := testModule(t)
+	mainDir := filepath.Join(dir, "cmd", "types")
+	if err := os.MkdirAll(mainDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(typesProg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ call, want string }{
+		// A strict registry offers tag, whose maps and any strict mode
+		// cannot state, with its plain schema, without strict.
+		{"strict", "list strict=true remind strict=true tag strict=false wait strict=true "},
+		{"wait\t" + `{"for":"90m"}`, "1h30m0s every 1m0s"},
+		{"wait\t" + `{"for":"1s","poll":"10ms","grace":"500ms","steps":["1m","1.5h",".5s"]}`, "1h31m2s every 10ms"},
+		{"wait\t" + `{"for":"2h"}`, "2h0m0s every 1m0s"},
+		{"wait\t" + `{"for":"2h0m0.000000001s"}`, `Error: wait: bad arguments: field "for": expected duration from 1s to 2h0m0s, got 2h0m0.000000001s`},
+		{"wait\t" + `{"for":"999ms"}`, `Error: wait: bad arguments: field "for": expected duration from 1s to 2h0m0s, got 999ms`},
+		{"wait\t" + `{"for":5400}`, `Error: wait: bad arguments: field "for": expected a duration string such as "90s", "1m30s" or "1.5h", got number 5400`},
+		{"wait\t" + `{"for":"90"}`, `Error: wait: bad arguments: field "for": expected a duration such as "90s", "1m30s" or "1.5h" (units ns, us, ms, s, m, h), got "90"`},
+		{"wait\t" + `{"for":"1m","poll":"9ms"}`, `Error: wait: bad arguments: field "poll": expected duration of at least 10ms, got 9ms`},
+		{"wait\t" + `{"for":"1m","steps":["1s","1s","1s","1s"]}`, `Error: wait: bad arguments: field "steps": expected at most 3 items, got 4`},
+		{"wait\t" + `{"for":"1m","steps":["1s",1]}`, `Error: wait: bad arguments: field "steps[1]": expected a duration string such as "90s", "1m30s" or "1.5h", got number 1`},
+		{"list\t" + `{"filter":"a","exact":"false"}`, "a: page 1 of 20, at most 50, exact false"},
+		{"list\t" + `{"filter":"a","page":3,"per_page":100,"limit":"1000","exact":"true"}`, "a: page 3 of 100, at most 1000, exact true"},
+		{"list\t" + `{"filter":"a","limit":"1","exact":"false"}`, "a: page 1 of 20, at most 1, exact false"},
+		{"list\t" + `{"filter":"a","limit":"1001","exact":"false"}`, `Error: list: bad arguments: field "limit": expected integer from 1 to 1000, got 1001, in the string "1001"`},
+		{"list\t" + `{"filter":"a","limit":"0","exact":"false"}`, `Error: list: bad arguments: field "limit": expected integer from 1 to 1000, got 0, in the string "0"`},
+		{"list\t" + `{"filter":"a","limit":50,"exact":"false"}`, `Error: list: bad arguments: field "limit": expected a string that holds the value, such as "42", got number 50`},
+		{"list\t" + `{"filter":"a","exact":true}`, `Error: list: bad arguments: field "exact": expected a string that holds the value, such as "42", got boolean`},
+		{"list\t" + `{"filter":"a"}`, `Error: list: bad arguments: field "exact": required, but missing`},
+		{"list\t" + `{"filter":"a","exact":"false","order":{"by":"date"}}`, "a: page 1 of 20, at most 50, exact false"},
+		{"list\t" + `{"filter":"a","exact":"false","order":{"by":"size"}}`, `Error: list: bad arguments: field "order.by": expected one of "name", "date", got "size"`},
+		{"list\t" + `{"filter":"a","exact":"false","per_page":101}`, `Error: list: bad arguments: field "per_page": expected integer from 1 to 100, got 101`},
+		{"list\t" + `{"filter":"a","exact":"false","Paging":{"page":2}}`, `Error: list: bad arguments: field "Paging": unknown field; expected one of "page", "per_page", "order", "filter", "limit", "exact"`},
+		{"tag\t" + `{"labels":{},"extra":null}`, "[] map[] map[] <nil>:<nil> "},
+		{"tag\t" + `{"labels":{"b":"2","a":"1"},"weights":{"x":127,"y":-128},"groups":{"g":["a","b"]},"extra":{"n":[1,"s"]},"raw":[1, 2]}`,
+			"[a=1 b=2] map[x:127 y:-128] map[g:[a b]] map[string]interface {}:map[n:[1 s]] [1, 2]"},
+		{"tag\t" + `{"labels":{"a":"1","a":"2"},"extra":1}`, `Error: tag: bad arguments: field "labels.a": given more than once`},
+		{"tag\t" + `{"labels":{"a":1},"extra":1}`, `Error: tag: bad arguments: field "labels.a": expected string, got number 1`},
+		{"tag\t" + `{"labels":{},"weights":{"x":128},"extra":1}`, `Error: tag: bad arguments: field "weights.x": expected integer from -128 to 127, got 128`},
+		{"tag\t" + `{"labels":{},"groups":{"g":["a",2]},"extra":1}`, `Error: tag: bad arguments: field "groups.g[1]": expected string, got number 2`},
+		{"tag\t" + `{"labels":[],"extra":1}`, `Error: tag: bad arguments: field "labels": expected object, got array`},
+		{"tag\t" + `{"labels":{}}`, `Error: tag: bad arguments: field "extra": required, but missing`},
+		{"remind\t" + `{"at":"2025-01-31T09:30:00+01:00","note":"tea"}`, "tea at 2025-01-31T08:30:00Z"},
+		{"remind\t" + `{"at":"2025-01-31T09:30:00Z","until":"2025-02-01T00:00:00Z","note":"tea"}`, "tea at 2025-01-31T09:30:00Z"},
+		{"remind\t" + `{"at":"2025-01-31","note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got "2025-01-31"`},
+		{"remind\t" + `{"at":1738315800,"note":"tea"}`, `Error: remind: bad arguments: field "at": expected a date and time in RFC 3339 format such as "2025-01-31T09:30:00Z", got number 1738315800`},
+	}
+	var in, want strings.Builder
+	for _, c := range cases {
+		in.WriteString(c.call + "\n")
+		want.WriteString(c.want + "\n")
+	}
+	cmd := exec.Command("go", "run", "./cmd/types")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	cmd.Stdin = strings.NewReader(in.String())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%s", err, out)
+	}
+	if diff := cmp.Diff(want.String(), string(out)); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 }

@@ -32,13 +32,21 @@ var (
 	genToolShout   tools.Shout
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteConvert    func(*tools.Convert, context.Context, tools.ConvertArgs) (tools.ConvertResult, error)
+	genRunGoGenerateDefinitionConvert func(*tools.Convert) tool.Definition
+	genRunGoGenerateExecuteShout      func(*tools.Shout, context.Context, tools.ShoutArgs) (string, error)
+	genRunGoGenerateDefinitionShout   func(*tools.Shout) tool.Definition
+)
+
 var (
-	_ func(*tools.Convert, context.Context, tools.ConvertArgs) (tools.ConvertResult, error) = (*tools.Convert).Execute
-	_ func(*tools.Convert) tool.Definition                                                  = (*tools.Convert).Definition
-	_ func(*tools.Shout, context.Context, tools.ShoutArgs) (string, error)                  = (*tools.Shout).Execute
-	_ func(*tools.Shout) tool.Definition                                                    = (*tools.Shout).Definition
+	_ genRunGoGenerateExecuteConvert    = (*tools.Convert).Execute
+	_ genRunGoGenerateDefinitionConvert = (*tools.Convert).Definition
+	_ genRunGoGenerateExecuteShout      = (*tools.Shout).Execute
+	_ genRunGoGenerateDefinitionShout   = (*tools.Shout).Definition
 )
 
 var genEntries = [...]registry.Entry{{

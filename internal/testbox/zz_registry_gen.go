@@ -33,17 +33,29 @@ var (
 	genToolTag   tools.Tag
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteCount    func(*tools.Count, context.Context, tools.CountArgs) (tools.CountResult, error)
+	genRunGoGenerateDefinitionCount func(*tools.Count) tool.Definition
+	genRunGoGenerateExecuteEcho     func(*tools.Echo, context.Context, tools.EchoArgs) (string, error)
+	genRunGoGenerateDefinitionEcho  func(*tools.Echo) tool.Definition
+	genRunGoGenerateExecuteFail     func(*tools.Fail, context.Context, tools.FailArgs) (string, error)
+	genRunGoGenerateDefinitionFail  func(*tools.Fail) tool.Definition
+	genRunGoGenerateExecuteTag      func(*tools.Tag, context.Context, tools.TagArgs) (string, error)
+	genRunGoGenerateDefinitionTag   func(*tools.Tag) tool.Definition
+)
+
 var (
-	_ func(*tools.Count, context.Context, tools.CountArgs) (tools.CountResult, error) = (*tools.Count).Execute
-	_ func(*tools.Count) tool.Definition                                              = (*tools.Count).Definition
-	_ func(*tools.Echo, context.Context, tools.EchoArgs) (string, error)              = (*tools.Echo).Execute
-	_ func(*tools.Echo) tool.Definition                                               = (*tools.Echo).Definition
-	_ func(*tools.Fail, context.Context, tools.FailArgs) (string, error)              = (*tools.Fail).Execute
-	_ func(*tools.Fail) tool.Definition                                               = (*tools.Fail).Definition
-	_ func(*tools.Tag, context.Context, tools.TagArgs) (string, error)                = (*tools.Tag).Execute
-	_ func(*tools.Tag) tool.Definition                                                = (*tools.Tag).Definition
+	_ genRunGoGenerateExecuteCount    = (*tools.Count).Execute
+	_ genRunGoGenerateDefinitionCount = (*tools.Count).Definition
+	_ genRunGoGenerateExecuteEcho     = (*tools.Echo).Execute
+	_ genRunGoGenerateDefinitionEcho  = (*tools.Echo).Definition
+	_ genRunGoGenerateExecuteFail     = (*tools.Fail).Execute
+	_ genRunGoGenerateDefinitionFail  = (*tools.Fail).Definition
+	_ genRunGoGenerateExecuteTag      = (*tools.Tag).Execute
+	_ genRunGoGenerateDefinitionTag   = (*tools.Tag).Definition
 )
 
 var genEntries = [...]registry.Entry{{

@@ -13,8 +13,8 @@ type BadType struct{}
 type BadTypeArgs struct {
 	// C is a channel.
 	C chan int `json:"c"` // want `type chan int cannot be expressed in JSON Schema`
-	// M is a map.
-	M map[string]int `json:"m"` // want `type map\[string\]int cannot be expressed in JSON Schema`
+	// M is a map of int keys, which JSON object keys cannot be.
+	M map[int]string `json:"m"` // want `map key type int is not supported: JSON object keys are strings`
 }
 
 // Definition describes it.

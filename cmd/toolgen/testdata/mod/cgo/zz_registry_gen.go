@@ -30,11 +30,17 @@ var (
 	genToolPID toolbox.PID
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecutePID    func(*toolbox.PID, context.Context, toolbox.PIDArgs) (string, error)
+	genRunGoGenerateDefinitionPID func(*toolbox.PID) tool.Definition
+)
+
 var (
-	_ func(*toolbox.PID, context.Context, toolbox.PIDArgs) (string, error) = (*toolbox.PID).Execute
-	_ func(*toolbox.PID) tool.Definition                                   = (*toolbox.PID).Definition
+	_ genRunGoGenerateExecutePID    = (*toolbox.PID).Execute
+	_ genRunGoGenerateDefinitionPID = (*toolbox.PID).Definition
 )
 
 var genEntries = [...]registry.Entry{{

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 9 tools of package example.com/tools/found/toolbox,
+// Toolbox returns a registry of the 11 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -29,6 +29,7 @@ func Toolbox() *registry.Registry {
 var (
 	genToolAnyRes        toolbox.AnyRes
 	genToolBytes         toolbox.Bytes
+	genToolDashKey       toolbox.DashKey
 	genToolEntries       toolbox.Entries
 	genToolInts          toolbox.Ints
 	genToolInvokeEntries toolbox.InvokeEntries
@@ -36,29 +37,60 @@ var (
 	genToolObj           toolbox.Obj
 	genToolStrs          toolbox.Strs
 	genToolUUID          toolbox.UUID
+	genToolWhen          toolbox.When
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteAnyRes           func(*toolbox.AnyRes, context.Context, toolbox.AnyResArgs) (any, error)
+	genRunGoGenerateDefinitionAnyRes        func(*toolbox.AnyRes) tool.Definition
+	genRunGoGenerateExecuteBytes            func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)
+	genRunGoGenerateDefinitionBytes         func(*toolbox.Bytes) tool.Definition
+	genRunGoGenerateExecuteDashKey          func(*toolbox.DashKey, context.Context, toolbox.DashKeyArgs) (string, error)
+	genRunGoGenerateDefinitionDashKey       func(*toolbox.DashKey) tool.Definition
+	genRunGoGenerateExecuteEntries          func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)
+	genRunGoGenerateDefinitionEntries       func(*toolbox.Entries) tool.Definition
+	genRunGoGenerateExecuteInts             func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)
+	genRunGoGenerateDefinitionInts          func(*toolbox.Ints) tool.Definition
+	genRunGoGenerateExecuteInvokeEntries    func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error)
+	genRunGoGenerateDefinitionInvokeEntries func(*toolbox.InvokeEntries) tool.Definition
+	genRunGoGenerateExecuteKeys             func(*toolbox.Keys, context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)
+	genRunGoGenerateDefinitionKeys          func(*toolbox.Keys) tool.Definition
+	genRunGoGenerateExecuteObj              func(*toolbox.Obj, context.Context, toolbox.ObjArgs) (map[string]any, error)
+	genRunGoGenerateDefinitionObj           func(*toolbox.Obj) tool.Definition
+	genRunGoGenerateExecuteStrs             func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)
+	genRunGoGenerateDefinitionStrs          func(*toolbox.Strs) tool.Definition
+	genRunGoGenerateExecuteUUID             func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)
+	genRunGoGenerateDefinitionUUID          func(*toolbox.UUID) tool.Definition
+	genRunGoGenerateExecuteWhen             func(*toolbox.When, context.Context, toolbox.WhenArgs) (string, error)
+	genRunGoGenerateDefinitionWhen          func(*toolbox.When) tool.Definition
+)
+
 var (
-	_ func(*toolbox.AnyRes, context.Context, toolbox.AnyResArgs) (any, error)                  = (*toolbox.AnyRes).Execute
-	_ func(*toolbox.AnyRes) tool.Definition                                                    = (*toolbox.AnyRes).Definition
-	_ func(*toolbox.Bytes, context.Context, toolbox.BytesArgs) ([]byte, error)                 = (*toolbox.Bytes).Execute
-	_ func(*toolbox.Bytes) tool.Definition                                                     = (*toolbox.Bytes).Definition
-	_ func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)             = (*toolbox.Entries).Execute
-	_ func(*toolbox.Entries) tool.Definition                                                   = (*toolbox.Entries).Definition
-	_ func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)                      = (*toolbox.Ints).Execute
-	_ func(*toolbox.Ints) tool.Definition                                                      = (*toolbox.Ints).Definition
-	_ func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error) = (*toolbox.InvokeEntries).Execute
-	_ func(*toolbox.InvokeEntries) tool.Definition                                             = (*toolbox.InvokeEntries).Definition
-	_ func(*toolbox.Keys, context.Context, toolbox.KeysArgs) (map[int][2]*float64, error)      = (*toolbox.Keys).Execute
-	_ func(*toolbox.Keys) tool.Definition                                                      = (*toolbox.Keys).Definition
-	_ func(*toolbox.Obj, context.Context, toolbox.ObjArgs) (map[string]any, error)             = (*toolbox.Obj).Execute
-	_ func(*toolbox.Obj) tool.Definition                                                       = (*toolbox.Obj).Definition
-	_ func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)                 = (*toolbox.Strs).Execute
-	_ func(*toolbox.Strs) tool.Definition                                                      = (*toolbox.Strs).Definition
-	_ func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)                   = (*toolbox.UUID).Execute
-	_ func(*toolbox.UUID) tool.Definition                                                      = (*toolbox.UUID).Definition
+	_ genRunGoGenerateExecuteAnyRes           = (*toolbox.AnyRes).Execute
+	_ genRunGoGenerateDefinitionAnyRes        = (*toolbox.AnyRes).Definition
+	_ genRunGoGenerateExecuteBytes            = (*toolbox.Bytes).Execute
+	_ genRunGoGenerateDefinitionBytes         = (*toolbox.Bytes).Definition
+	_ genRunGoGenerateExecuteDashKey          = (*toolbox.DashKey).Execute
+	_ genRunGoGenerateDefinitionDashKey       = (*toolbox.DashKey).Definition
+	_ genRunGoGenerateExecuteEntries          = (*toolbox.Entries).Execute
+	_ genRunGoGenerateDefinitionEntries       = (*toolbox.Entries).Definition
+	_ genRunGoGenerateExecuteInts             = (*toolbox.Ints).Execute
+	_ genRunGoGenerateDefinitionInts          = (*toolbox.Ints).Definition
+	_ genRunGoGenerateExecuteInvokeEntries    = (*toolbox.InvokeEntries).Execute
+	_ genRunGoGenerateDefinitionInvokeEntries = (*toolbox.InvokeEntries).Definition
+	_ genRunGoGenerateExecuteKeys             = (*toolbox.Keys).Execute
+	_ genRunGoGenerateDefinitionKeys          = (*toolbox.Keys).Definition
+	_ genRunGoGenerateExecuteObj              = (*toolbox.Obj).Execute
+	_ genRunGoGenerateDefinitionObj           = (*toolbox.Obj).Definition
+	_ genRunGoGenerateExecuteStrs             = (*toolbox.Strs).Execute
+	_ genRunGoGenerateDefinitionStrs          = (*toolbox.Strs).Definition
+	_ genRunGoGenerateExecuteUUID             = (*toolbox.UUID).Execute
+	_ genRunGoGenerateDefinitionUUID          = (*toolbox.UUID).Definition
+	_ genRunGoGenerateExecuteWhen             = (*toolbox.When).Execute
+	_ genRunGoGenerateDefinitionWhen          = (*toolbox.When).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -80,6 +112,16 @@ var genEntries = [...]registry.Entry{{
 	Name:             "bytes",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Checker:          genInvokeDashKey,
+	Description:      "Case dashkey. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/dashkey_tool.go",
+	ID:               "dashkey",
+	Invoke:           genInvokeDashKey,
+	Name:             "dashkey",
+	Parameters:       `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":"boolean","description":"Quiet is optional."}},"required":["-"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":["boolean","null"],"description":"Quiet is optional."}},"required":["-","quiet"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeEntries,
@@ -151,6 +193,16 @@ var genEntries = [...]registry.Entry{{
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
+}, {
+	Checker:          genInvokeWhen,
+	Description:      "Case when. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/when_tool.go",
+	ID:               "when",
+	Invoke:           genInvokeWhen,
+	Name:             "when",
+	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
 }}
 
 // genIndex returns the position of the named tool in genEntries, or -1: it
@@ -178,14 +230,14 @@ func genHash(s string) int {
 			a |= uint64(s[i]) << (8 * i)
 		}
 	}
-	h := (a^0x8ff34785799e5cbd)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	h := (a^0xe3779b97f4a7c150)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
 	return int(h >> 59)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [32]uint16{0, 0, 0, 0, 0, 2, 1, 0, 0, 9, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 4, 5, 8, 0, 3, 0, 0, 0, 0, 0, 6, 0}
+var genSlots = [32]uint16{11, 0, 3, 0, 2, 0, 0, 0, 0, 8, 0, 0, 9, 1, 0, 6, 0, 4, 0, 0, 0, 10, 0, 0, 0, 5, 7, 0, 0, 0, 0, 0}
 
 // genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
@@ -210,6 +262,21 @@ func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
 }
 
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
+
+// genInvokeDashKey decodes and checks the arguments of dashkey, each field once, and unless only a check is asked for, runs it.
+func genInvokeDashKey(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.DashKeyArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsDashKey_0, []jsonarg.Reader{
+		jsonarg.String(&v.Dash, -1, -1),
+		jsonarg.Bool(&v.Quiet),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolDashKey.Execute(ctx, v)
+}
+
+var genFieldsDashKey_0 = jsonarg.Fields{Names: []string{"-", "quiet"}, Required: []int{0}}
 
 // genInvokeEntries decodes and checks the arguments of entries, each field once, and unless only a check is asked for, runs it.
 func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
@@ -294,3 +361,19 @@ func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
 }
 
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}
+
+// genInvokeWhen decodes and checks the arguments of when, each field once, and unless only a check is asked for, runs it.
+func genInvokeWhen(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.WhenArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsWhen_0, []jsonarg.Reader{
+		jsonarg.Func(func() error {
+			return jsonarg.SetTime(&d, &v.At)
+		}),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolWhen.Execute(ctx, v)
+}
+
+var genFieldsWhen_0 = jsonarg.Fields{Names: []string{"at"}, Required: []int{0}}

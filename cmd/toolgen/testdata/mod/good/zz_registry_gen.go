@@ -32,13 +32,21 @@ var (
 	genToolSearch toolbox.Search
 )
 
-// Compile-time checks: the build fails here if a tool's methods changed since
-// the last go generate.
+// Compile-time checks: the build fails here, first, if a tool's methods changed
+// since the last go generate. Each type is named for the fix, so that the
+// compiler's message says it: run go generate ./...
+type (
+	genRunGoGenerateExecuteEcho      func(*toolbox.Echo, context.Context, toolbox.EchoArgs) (string, error)
+	genRunGoGenerateDefinitionEcho   func(*toolbox.Echo) tool.Definition
+	genRunGoGenerateExecuteSearch    func(*toolbox.Search, context.Context, toolbox.SearchArgs) (toolbox.SearchResult, error)
+	genRunGoGenerateDefinitionSearch func(*toolbox.Search) tool.Definition
+)
+
 var (
-	_ func(*toolbox.Echo, context.Context, toolbox.EchoArgs) (string, error)                   = (*toolbox.Echo).Execute
-	_ func(*toolbox.Echo) tool.Definition                                                      = (*toolbox.Echo).Definition
-	_ func(*toolbox.Search, context.Context, toolbox.SearchArgs) (toolbox.SearchResult, error) = (*toolbox.Search).Execute
-	_ func(*toolbox.Search) tool.Definition                                                    = (*toolbox.Search).Definition
+	_ genRunGoGenerateExecuteEcho      = (*toolbox.Echo).Execute
+	_ genRunGoGenerateDefinitionEcho   = (*toolbox.Echo).Definition
+	_ genRunGoGenerateExecuteSearch    = (*toolbox.Search).Execute
+	_ genRunGoGenerateDefinitionSearch = (*toolbox.Search).Definition
 )
 
 var genEntries = [...]registry.Entry{{

@@ -1,0 +1,6 @@
+//go:build !darwin
+
+package toolbox
+
+// osName is the name of the operating system.
+const osName = "other"

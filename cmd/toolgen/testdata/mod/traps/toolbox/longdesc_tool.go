@@ -1,0 +1,24 @@
+package toolbox
+
+import (
+	"context"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// LongDesc is a trap of issue 31: a description of more than 1,024
+// characters, sent with every request.
+type LongDesc struct{}
+
+// LongDescArgs are empty.
+type LongDescArgs struct{}
+
+// Definition describes longdesc.
+func (LongDesc) Definition() tool.Definition {
+	return tool.Definition{ID: "longdesc", Description: "Case longdesc. Use it when a test needs this case of the checks. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. Padding that goes on. "}
+}
+
+// Execute answers with the zero value.
+func (LongDesc) Execute(ctx context.Context, args LongDescArgs) (string, error) {
+	return "", nil
+}

@@ -1,0 +1,27 @@
+package toolbox
+
+import (
+	"context"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// StrTag is a trap of issue 31.
+type StrTag struct{}
+
+// StrTagArgs are its arguments.
+type StrTagArgs struct {
+	// ID is an id, which encoding/json would read as a string inside a string.
+	ID string `json:"id,string"`
+}
+
+// Definition describes strtag.
+func (StrTag) Definition() tool.Definition {
+	return tool.Definition{ID: "strtag", Description: "Case strtag. Use it when a test needs this case of the checks."}
+}
+
+// Execute answers with the zero value.
+func (StrTag) Execute(ctx context.Context, args StrTagArgs) (string, error) {
+	var r string
+	return r, nil
+}

@@ -1,0 +1,108 @@
+package jsonarg
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// TestMap checks maps of strings: empty, one and several keys, any key
+// (empty, with escapes, not ASCII), a key twice, an error located at its
+// key, and what is not an object.
+func TestMap(t *testing.T) {
+	read := func(d *Decoder, p *map[string]string) error {
+		*p = map[string]string{}
+		return d.Map(func(k string) error {
+			var v string
+			err := SetString(d, &v, 0, 3)
+			(*p)[k] = v
+			return err
+		})
+	}
+	runSet(t, []setCase{
+		{`{}`, ok("map[]")},
+		{`{"a":"x"}`, ok("map[a:x]")},
+		{`{"a":"x","b":"yyy","":"","fuß\n":"é"}`, ok("map[: a:x b:yyy fuß\n:é]")},
+		{`{"a":"x","a":"y"}`, fails(`field "a": given more than once`)},
+		{`{"a":"x","b":"yyyy"}`, fails(`field "b": expected a string of at most 3 characters, got 4`)},
+		{`{"a":1}`, fails(`field "a": expected string, got number 1`)},
+		{`["a"]`, fails(`expected object, got array`)},
+		{`null`, fails(`expected object, got null (null is not accepted: send a value, or leave an optional field out)`)},
+		{`{"a":"x",}`, fails(`invalid JSON at offset 9: expected a string key`)},
+	}, read)
+}
+
+// TestSetAny checks every kind of JSON value, null included, numbers past
+// float64 and broken syntax.
+func TestSetAny(t *testing.T) {
+	show := func(d *Decoder, p *string) error {
+		var v any
+		err := SetAny(d, &v)
+		*p = fmt.Sprintf("%T %v", v, v)
+		return err
+	}
+	runSet(t, []setCase{
+		{`null`, ok("<nil> <nil>")},
+		{`true`, ok("bool true")},
+		{` 1.5 `, ok("float64 1.5")},
+		{`"s"`, ok("string s")},
+		{`[1,"a",null]`, ok("[]interface {} [1 a <nil>]")},
+		{`{"a":{"b":[]}}`, ok("map[string]interface {} map[a:map[b:[]]]")},
+		{`1e400`, fails(`expected a JSON value: json: cannot unmarshal number 1e400 into Go value of type float64`)},
+		{`[1,`, fails(`expected a value, got end of input`)},
+	}, show)
+}
+
+// TestSetRaw checks that the text of any value is kept as sent, as a
+// copy.
+func TestSetRaw(t *testing.T) {
+	runSet(t, []setCase{
+		{`null`, ok("null")},
+		{` {"a": [1, 2]} `, ok(`{"a": [1, 2]}`)},
+		{`"x\u00e9"`, ok(`"x\u00e9"`)},
+		{`{"a":}`, fails(`expected a value, got invalid character '}'`)},
+	}, func(d *Decoder, p *string) error {
+		var raw json.RawMessage
+		err := SetRaw(d, &raw)
+		*p = string(raw)
+		return err
+	})
+	data := []byte(`{"a":1}`)
+	d := NewDecoder(data)
+	var raw json.RawMessage
+	if err := SetRaw(&d, &raw); err != nil {
+		t.Fatal(err)
+	}
+	data[1] = 'X'
+	if string(raw) != `{"a":1}` {
+		t.Errorf("SetRaw kept the input's bytes: %s", raw)
+	}
+}
+
+// TestQuoted checks values sent inside a string, as json:",string" reads
+// them: at and past the bounds of the value read, with spaces, two
+// values, bad syntax, and a value not in a string.
+func TestQuoted(t *testing.T) {
+	runSet(t, []setCase{
+		{`"100"`, ok("100")},
+		{`"101"`, fails(`expected integer from 1 to 100, got 101, in the string "101"`)},
+		{`"1"`, ok("1")},
+		{`"0"`, fails(`expected integer from 1 to 100, got 0, in the string "0"`)},
+		{`"1e2"`, ok("100")},
+		{`" 7"`, fails(`expected a string that holds the value alone, such as "42", got " 7"`)},
+		{`""`, fails(`expected a string that holds the value alone, such as "42", got ""`)},
+		{`"7 8"`, fails(`expected a string that holds the value alone, such as "42", got "7 8"`)},
+		{`"7x"`, fails(`expected a string that holds the value alone, such as "42", got "7x"`)},
+		{`"\"7\""`, fails(`expected integer, got string "7", in the string "\"7\""`)},
+		{`7`, fails(`expected a string that holds the value, such as "42", got number 7`)},
+	}, func(d *Decoder, p *int) error {
+		return Quoted(d, func(d *Decoder) error { return SetInt(d, p, 64, 1, 100) })
+	})
+	runSet(t, []setCase{
+		{`"true"`, ok("true")},
+		{`"false"`, ok("false")},
+		{`"True"`, fails(`expected boolean, got invalid character 'T', in the string "True"`)},
+	}, func(d *Decoder, p *bool) error {
+		return Quoted(d, func(d *Decoder) error { return SetBool(d, p) })
+	})
+}
