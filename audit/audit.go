@@ -124,7 +124,7 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 		r := g.add(&node{key: "tool " + name, done: true})
 		r.out = append(r.out, edge{g.nodeOf(exe), exe.Pos()})
 		if res := exe.Signature.Results(); res.Len() > 0 {
-			g.methodEdges(r, res.At(0).Type(), exe.Pos(), true)
+			g.methodEdges(r, res.At(0).Type(), nil, exe.Pos(), true)
 		}
 		roots[name] = r
 	}

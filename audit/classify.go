@@ -112,35 +112,44 @@ var funcRules = map[string]tool.Capability{
 	"syscall.ForkExec":     tool.Exec,
 	"syscall.Exec":         tool.Exec,
 	"syscall.Kill":         tool.Exec,
-	// Files written, and descriptors written to.
-	"(*os.File).Write":       tool.WriteFiles,
-	"(*os.File).WriteAt":     tool.WriteFiles,
-	"(*os.File).WriteString": tool.WriteFiles,
-	"(*os.File).ReadFrom":    tool.WriteFiles,
-	"(*os.File).Truncate":    tool.WriteFiles,
-	"(*os.File).Chmod":       tool.WriteFiles,
-	"(*os.File).Chown":       tool.WriteFiles,
-	"(*os.File).Sync":        tool.WriteFiles,
-	"os.Chdir":               tool.Env,
-	"(*os.File).Chdir":       tool.Env,
-	// Files read.
-	"(*os.File).Read":         tool.ReadFiles,
-	"(*os.File).ReadAt":       tool.ReadFiles,
-	"(*os.File).WriteTo":      tool.ReadFiles,
-	"(*os.File).ReadDir":      tool.ReadFiles,
-	"(*os.File).Readdir":      tool.ReadFiles,
-	"(*os.File).Readdirnames": tool.ReadFiles,
-	"(*os.File).Stat":         tool.ReadFiles,
-	"(*os.File).Seek":         tool.ReadFiles,
+	// A descriptor's metadata and mode, whatever it was opened for.
+	"(*os.File).Chmod": tool.WriteFiles, // fchmod(2) works on a descriptor opened read-only
+	"(*os.File).Chown": tool.WriteFiles,
+	"os.Chdir":         tool.Env,
+	"(*os.File).Chdir": tool.Env,
+	// Reads and writes through a descriptor: the descriptor grants
+	// them, so whatever opened it is classified (an open by its flags,
+	// os.NewFile of an inherited number, os.Stdin, os.Stdout and
+	// os.Stderr below, a pipe or socket by its package), and the sandbox
+	// checks access when the file is opened, not at each read or write.
+	"(*os.File).Write":        safe,
+	"(*os.File).WriteAt":      safe,
+	"(*os.File).WriteString":  safe,
+	"(*os.File).ReadFrom":     safe,
+	"(*os.File).Truncate":     safe, // ftruncate(2) needs a descriptor open for writing
+	"(*os.File).Sync":         safe,
+	"(*os.File).Read":         safe,
+	"(*os.File).ReadAt":       safe,
+	"(*os.File).WriteTo":      safe,
+	"(*os.File).ReadDir":      safe, // getdents(2) on a directory opened read-only, which is classified
+	"(*os.File).Readdir":      safe,
+	"(*os.File).Readdirnames": safe,
+	"(*os.File).Stat":         safe,
+	"(*os.File).Seek":         safe,
 	"(*os.File).Close":        safe,
-	"os.NewFile":              safe, // wraps a descriptor; whoever opened it is classified
-	"os.Getwd":                tool.Env | tool.ReadFiles,
-	"os.Hostname":             tool.Env | tool.ReadFiles,
-	"os.Executable":           tool.ReadFiles,
-	"os.UserHomeDir":          tool.Env,
-	"os.UserCacheDir":         tool.Env,
-	"os.UserConfigDir":        tool.Env,
-	"os.TempDir":              tool.Env,
+	// The descriptors a tool did not open: those it inherits from the
+	// agent (whose standard output may be the protocol's channel).
+	"os.NewFile":       tool.ReadFiles | tool.WriteFiles,
+	"var os.Stdin":     tool.ReadFiles,
+	"var os.Stdout":    tool.WriteFiles,
+	"var os.Stderr":    tool.WriteFiles,
+	"os.Getwd":         tool.Env | tool.ReadFiles,
+	"os.Hostname":      tool.Env | tool.ReadFiles,
+	"os.Executable":    tool.ReadFiles,
+	"os.UserHomeDir":   tool.Env,
+	"os.UserCacheDir":  tool.Env,
+	"os.UserConfigDir": tool.Env,
+	"os.TempDir":       tool.Env,
 	// The environment.
 	"syscall.Getenv":       tool.Env,
 	"syscall.Setenv":       tool.Env,
@@ -233,10 +242,40 @@ var funcRules = map[string]tool.Capability{
 	"internal/syscall/unix.vgetrandom":    safe,
 }
 
+// reflectCallers are the packages of the standard library whose calls
+// of methods and functions by reflection are not classified Unsafe,
+// because the audit models what they call at their caller: text/template
+// (and html/template through it) calls, by the names a template gives,
+// the exported methods of the values its data holds and the functions of
+// its FuncMap. The functions are values its caller made, an edge of the
+// caller's (creation edges, and the results of a function made into an
+// interface, see graph.funcValueEdges); the data's methods are added at
+// each call of Execute (templateDataArg, graph.templateEdges), failing
+// closed for data whose type the audit cannot see.
+var reflectCallers = map[string]bool{"text/template": true}
+
+// reflectCalls are the reflect functions that call by reflection.
+var reflectCalls = map[string]bool{
+	"(reflect.Value).Call":         true,
+	"(reflect.Value).CallSlice":    true,
+	"(reflect.Value).Method":       true,
+	"(reflect.Value).MethodByName": true,
+}
+
+// templateDataArg lists the functions that execute a template, and the
+// index of the data argument (the receiver is 0).
+var templateDataArg = map[string]int{
+	"(*text/template.Template).Execute":         2,
+	"(*text/template.Template).ExecuteTemplate": 3,
+	"(*html/template.Template).Execute":         2,
+	"(*html/template.Template).ExecuteTemplate": 3,
+}
+
 // openFlagArg lists the functions whose call opens a file with flags,
-// and the index of the flags argument: a constant read-only flag set is
-// ReadFiles, anything else ReadFiles and WriteFiles.
+// and the index of the flags argument: constant flags are classified by
+// openCaps, computed ones are ReadFiles and WriteFiles.
 var openFlagArg = map[string]int{
+	"os.open":                      1, // the wrapper of syscall.Open every open of package os goes through
 	"os.OpenFile":                  1,
 	"(*os.Root).OpenFile":          2,
 	"syscall.Open":                 1,
@@ -250,6 +289,20 @@ var openFlagArg = map[string]int{
 // values, the same on every Unix Go supports for these bits' meaning is
 // checked by TestOpenFlags).
 const writeFlags = 0x1 | 0x2 | 0x40 | 0x200 | 0x400 // O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND
+
+// openCaps classifies an open with constant flags as the sandbox checks
+// it: O_RDONLY reads, O_WRONLY writes (with O_CREAT, O_TRUNC or O_APPEND
+// or not), O_RDWR (or an O_RDONLY that creates or truncates) does both.
+func openCaps(flags int64) tool.Capability {
+	switch {
+	case flags&writeFlags == 0:
+		return tool.ReadFiles
+	case flags&0x3 == 0x1: // O_WRONLY
+		return tool.WriteFiles
+	default:
+		return tool.ReadFiles | tool.WriteFiles
+	}
+}
 
 // rawSyscallFuncs are the raw system call entry points, with the index of
 // the system call number argument: a constant number is classified by
@@ -284,8 +337,16 @@ func init() {
 		{tool.WriteFiles, "WRITE PWRITE64 WRITEV PWRITEV PWRITEV2 CREAT UNLINK UNLINKAT RMDIR MKDIR MKDIRAT MKNOD MKNODAT RENAME RENAMEAT RENAMEAT2 " +
 			"LINK LINKAT SYMLINK SYMLINKAT CHMOD FCHMOD FCHMODAT FCHMODAT2 CHOWN FCHOWN FCHOWNAT LCHOWN TRUNCATE FTRUNCATE UTIMES UTIMENSAT FUTIMESAT UTIME " +
 			"FSYNC FDATASYNC SYNC SYNCFS FALLOCATE SETXATTR LSETXATTR FSETXATTR REMOVEXATTR LREMOVEXATTR FREMOVEXATTR COPY_FILE_RANGE SENDFILE SPLICE TEE SYNC_FILE_RANGE 326 452"},
-		{tool.ReadFiles, "READ PREAD64 READV PREADV PREADV2 STAT LSTAT FSTAT NEWFSTATAT FSTATAT STATX STATFS FSTATFS GETDENTS GETDENTS64 READLINK READLINKAT " +
-			"ACCESS FACCESSAT FACCESSAT2 GETXATTR LGETXATTR FGETXATTR LISTXATTR LLISTXATTR FLISTXATTR GETCWD OPEN_TREE LSEEK INOTIFY_INIT INOTIFY_INIT1 INOTIFY_ADD_WATCH INOTIFY_RM_WATCH USTAT 439"},
+		{tool.ReadFiles, "READ PREAD64 READV PREADV PREADV2 GETDENTS GETDENTS64 " +
+			"GETXATTR LGETXATTR FGETXATTR LISTXATTR LLISTXATTR FLISTXATTR GETCWD OPEN_TREE INOTIFY_INIT INOTIFY_INIT1 INOTIFY_ADD_WATCH INOTIFY_RM_WATCH"},
+		// A file's metadata: the sandbox (Landlock) restricts reading a
+		// file's content and a directory's entries, not stat(2),
+		// readlink(2) or access(2), which a worker may do whatever it
+		// declares; so they need no capability here either, and
+		// os.MkdirAll (a stat of each parent, then mkdir) is WriteFiles
+		// alone, as the worker allows it. LSEEK moves in a descriptor
+		// opened elsewhere.
+		{safe, "STAT LSTAT FSTAT NEWFSTATAT FSTATAT STATX STATFS FSTATFS USTAT READLINK READLINKAT ACCESS FACCESSAT FACCESSAT2 439 LSEEK"},
 		{tool.ReadFiles | tool.WriteFiles, "OPEN OPENAT OPENAT2 NAME_TO_HANDLE_AT OPEN_BY_HANDLE_AT"},
 		{tool.Unsafe, "ACCT ADJTIMEX CAPSET IOPERM IOPL MOUNT PIVOT_ROOT REBOOT SETTIMEOFDAY SYSLOG UMOUNT2 UNSHARE SETNS " +
 			"INIT_MODULE FINIT_MODULE DELETE_MODULE KEXEC_LOAD BPF PERF_EVENT_OPEN PROCESS_VM_WRITEV PROCESS_VM_READV"},

@@ -82,9 +82,12 @@ type graph struct {
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
 	dyn *callgraph.Graph
-	// bySig lists, by signature, the functions whose value the
-	// non-standard code takes.
-	bySig map[string][]*ssa.Function
+	// asserted holds the methods (methodKey) of every interface some
+	// code of the program, the standard library's included, asserts a
+	// value to: whoever holds a value in an interface can call those of
+	// its methods, and no others, without reflection by name (which is
+	// classified) or a static call (an edge of its own).
+	asserted map[string]bool
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -190,6 +193,9 @@ func (g *graph) globalNode(v *ssa.Global) *node {
 	if n := g.nodes[key]; n != nil {
 		return n
 	}
+	if c, ok := funcRules[key]; ok {
+		return g.pseudo(key, c, "classified variable")
+	}
 	if !g.stdMode {
 		caps, why := g.summary.caps(key)
 		return g.pseudo(key, caps, why)
@@ -206,7 +212,7 @@ func (g *graph) globalNode(v *ssa.Global) *node {
 func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
 	switch val := val.(type) {
 	case *ssa.MakeInterface:
-		g.methodEdges(n, val.X.Type(), pos, false)
+		g.methodEdges(n, val.X.Type(), ifaceOf(val.Type()), pos, false)
 	case *ssa.Function:
 		n.out = append(n.out, edge{g.nodeOf(val), pos})
 	case *ssa.MakeClosure:
@@ -218,15 +224,59 @@ func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
 	}
 }
 
-// implicitNames are the methods the registry, encoding/json and fmt call
-// on the values inside a value they are given.
-var implicitNames = map[string]bool{"MarshalJSON": true, "MarshalText": true, "String": true, "Error": true, "Format": true, "GoString": true}
+// methodKey names a method by its name and signature (without the
+// receiver), as an interface lists it.
+func methodKey(name string, sig types.Type) string {
+	var b strings.Builder
+	b.WriteString(name)
+	s := sig.(*types.Signature)
+	for i, t := range []*types.Tuple{s.Params(), s.Results()} {
+		b.WriteString([]string{"(", " ("}[i])
+		for j := range t.Len() {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if i == 0 && s.Variadic() && j == t.Len()-1 {
+				b.WriteString("...")
+			}
+			b.WriteString(types.TypeString(t.At(j).Type(), nil))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// assertedMethods adds to set the methods of every interface that a
+// type assertion in fns asserts to.
+func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) bool)) {
+	for fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ta, ok := instr.(*ssa.TypeAssert)
+				if !ok {
+					continue
+				}
+				if it, ok := ta.AssertedType.Underlying().(*types.Interface); ok {
+					for m := range it.Methods() {
+						set[methodKey(m.Name(), m.Type())] = true
+					}
+				}
+			}
+		}
+	}
+}
 
 // methodEdges adds edges from n to the methods of t, which was made into
-// an interface: whoever receives it may call any of them. In non-standard
-// code, reflection-based callers (encoding/json, fmt) may also call the
-// implicit methods of the types t holds, so those are added too.
-func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) {
+// a value of interface type iface (nil for a value the registry is
+// given): whoever receives it may call the methods iface lists and, after
+// a type assertion, those of g.asserted; not the others, which only a
+// static call (an edge of its own) or reflection by name (classified)
+// reaches. With closure, the types a value of t holds (fields, elements,
+// keys, pointers) are walked too: encoding/json, fmt and the other
+// reflection-based callers reach them with reflect.Value.Interface and
+// assert them to their interfaces, so their methods of g.asserted (on the
+// type and its pointer, which is addressable there) are added.
+func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos token.Pos, closure bool) {
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type, top bool)
 	walk = func(t types.Type, top bool) {
@@ -247,7 +297,14 @@ func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) 
 			ms := g.prog.MethodSets.MethodSet(mt)
 			for i := range ms.Len() {
 				sel := ms.At(i)
-				if !top && !implicitNames[sel.Obj().Name()] {
+				name := sel.Obj().Name()
+				called := g.asserted[methodKey(name, sel.Obj().Type())]
+				if top && iface != nil && !called {
+					if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, name); m != nil {
+						called = true
+					}
+				}
+				if !called {
 					continue
 				}
 				if fn := g.prog.MethodValue(sel); fn != nil {
@@ -272,9 +329,91 @@ func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) 
 		case *types.Map:
 			walk(u.Key(), false)
 			walk(u.Elem(), false)
+		case *types.Chan:
+			walk(u.Elem(), false)
 		}
 	}
 	walk(t, true)
+}
+
+// templateEdges adds the edges of a template executed on data at pos: a
+// template calls, by the names it holds, any exported method of the
+// values data holds (fields, elements, keys, pointers, and what those
+// methods and functions return). Data of a type not known at the call,
+// or holding interface values, fails closed.
+func (g *graph) templateEdges(n *node, data ssa.Value, pos token.Pos) {
+	switch d := data.(type) {
+	case *ssa.Const:
+		return // nil
+	case *ssa.MakeInterface:
+		g.exportedEdges(n, d.X.Type(), pos, map[types.Type]bool{})
+	default:
+		n.out = append(n.out, edge{g.pseudo("template data of a type not known at the call", tool.Unsafe,
+			"a template calls the methods of its data by name"), pos})
+	}
+}
+
+// exportedEdges adds edges to every exported method of t and *t and of
+// the types t holds or its methods return; an interface among them fails
+// closed.
+func (g *graph) exportedEdges(n *node, t types.Type, pos token.Pos, seen map[types.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		n.out = append(n.out, edge{g.pseudo("template data holding an interface value", tool.Unsafe,
+			"a template calls the methods of its data by name, and the audit does not know the values in an interface"), pos})
+		return
+	}
+	for _, mt := range []types.Type{t, types.NewPointer(t)} {
+		if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+			continue
+		}
+		ms := g.prog.MethodSets.MethodSet(mt)
+		for i := range ms.Len() {
+			sel := ms.At(i)
+			if !sel.Obj().Exported() {
+				continue
+			}
+			if fn := g.prog.MethodValue(sel); fn != nil {
+				n.out = append(n.out, edge{g.nodeOf(fn), pos})
+			}
+			g.resultEdges(n, sel.Obj().Type().(*types.Signature), pos, seen)
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			g.exportedEdges(n, f.Type(), pos, seen)
+		}
+	case *types.Slice:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Array:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Map:
+		g.exportedEdges(n, u.Key(), pos, seen)
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Chan:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Signature:
+		g.resultEdges(n, u, pos, seen)
+	}
+}
+
+// resultEdges adds exportedEdges for the results of sig, but a last
+// result of type error, which a template takes as the call's failure.
+func (g *graph) resultEdges(n *node, sig *types.Signature, pos token.Pos, seen map[types.Type]bool) {
+	res := sig.Results()
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if i == res.Len()-1 && types.Identical(t, types.Universe.Lookup("error").Type()) {
+			continue
+		}
+		g.exportedEdges(n, t, pos, seen)
+	}
 }
 
 // scan adds the edges of fn's body to n.
@@ -303,23 +442,33 @@ func (g *graph) scan(n *node) {
 					skip = common.Value
 				} else if callee != nil {
 					skip = common.Value
-					n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
-				} else if sites != nil {
-					callees := sites[call]
-					if len(callees) == 0 && !common.IsInvoke() {
-						// VTA found no function for this value (one
-						// without a body, say): every function whose
-						// value the program takes with this signature.
-						callees = g.bySig[types.TypeString(common.Signature(), nil)]
+					key := funcKey(callee)
+					if !(std && reflectCallers[n.pkg] && reflectCalls[key]) {
+						n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 					}
-					for _, c := range callees {
+					if i, ok := templateDataArg[key]; ok && !std && i < len(common.Args) {
+						g.templateEdges(n, common.Args[i], call.Pos())
+					}
+				} else if sites != nil {
+					// A value VTA cannot trace came through the
+					// standard library, which calls what it is given:
+					// the code that made the function value or the
+					// interface has the edge to it (the operands below,
+					// methodEdges), wherever it is called.
+					for _, c := range sites[call] {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
 					}
 				}
 			}
 			switch instr := instr.(type) {
 			case *ssa.MakeInterface:
-				g.methodEdges(n, instr.X.Type(), instr.Pos(), !std)
+				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), instr.Pos(), !std)
+				if sig, ok := instr.X.Type().(*types.Signature); ok && !std {
+					// A function in an interface, as a template's
+					// FuncMap holds it: the template calls the methods
+					// of what it returns.
+					g.resultEdges(n, sig, instr.Pos(), map[types.Type]bool{})
+				}
 			case *ssa.Convert:
 				if !std && (isUnsafePointer(instr.Type()) || isUnsafePointer(instr.X.Type())) && !g.generated[g.prog.Fset.Position(instr.Pos()).Filename] {
 					n.out = append(n.out, edge{g.pseudo("unsafe.Pointer", tool.Unsafe, "conversion through unsafe.Pointer"), instr.Pos()})
@@ -343,6 +492,12 @@ func (g *graph) scan(n *node) {
 	}
 }
 
+// ifaceOf returns the interface t is.
+func ifaceOf(t types.Type) *types.Interface {
+	it, _ := t.Underlying().(*types.Interface)
+	return it
+}
+
 func isPkgInit(fn *ssa.Function) bool {
 	return fn.Synthetic == "package initializer"
 }
@@ -359,10 +514,14 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 	if i, ok := openFlagArg[key]; ok && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			flags, _ := constant.Int64Val(c.Value)
-			if flags&writeFlags == 0 {
-				return g.pseudo("open read-only", tool.ReadFiles, "open with read-only constant flags")
+			switch caps := openCaps(flags); caps {
+			case tool.ReadFiles:
+				return g.pseudo("open read-only", caps, "open with read-only constant flags")
+			case tool.WriteFiles:
+				return g.pseudo("open write-only", caps, "open with write-only constant flags")
+			default:
+				return g.pseudo("open for reading and writing", caps, "open with constant flags that read and write")
 			}
-			return g.pseudo("open for writing", tool.ReadFiles|tool.WriteFiles, "open with flags that write")
 		}
 		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
 	}

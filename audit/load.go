@@ -276,26 +276,8 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.host = l.host
 	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)
-	g.bySig = map[string][]*ssa.Function{}
-	seen := map[*ssa.Function]bool{}
-	var ops []*ssa.Value
-	for fn := range funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				var callee ssa.Value
-				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() != nil {
-					callee = call.Common().Value
-				}
-				for _, op := range instr.Operands(ops[:0]) {
-					if f, ok := (*op).(*ssa.Function); ok && *op != callee && !seen[f] {
-						seen[f] = true
-						sig := types.TypeString(f.Signature, nil)
-						g.bySig[sig] = append(g.bySig[sig], f)
-					}
-				}
-			}
-		}
-	}
+	g.asserted = maps.Clone(sum.asserted)
+	assertedMethods(g.asserted, maps.Keys(funcs))
 	g.sysNames = sysNames(l.prog)
 	return g
 }

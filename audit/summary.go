@@ -30,7 +30,9 @@ import (
 // summary itself (slowly) rather than trust a stale one.
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
-// order: the next key on the path, or "=" and the rule at the source.
+// order: the next key on the path, or "=" and the rule at the source; or
+// "@" and a method of an interface the standard library asserts values
+// to (graph.asserted).
 
 //go:embed stdsummary.txt
 var stdSummaryText string
@@ -39,6 +41,9 @@ var stdSummaryText string
 type summary struct {
 	header string
 	lines  map[string]string
+	// asserted holds the methods of the interfaces the standard library
+	// asserts values to (graph.asserted).
+	asserted map[string]bool
 }
 
 // platform names the release and platform a summary is valid for.
@@ -69,13 +74,17 @@ func stdSummary(ctx context.Context) (*summary, error) {
 }
 
 func parseSummary(text string) (*summary, error) {
-	s := &summary{lines: map[string]string{}}
+	s := &summary{lines: map[string]string{}, asserted: map[string]bool{}}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if h, ok := strings.CutPrefix(line, "# "); ok && s.header == "" {
 			s.header = h
+			continue
+		}
+		if m, ok := strings.CutPrefix(line, "@"); ok {
+			s.asserted[m] = true
 			continue
 		}
 		key, rest, ok := strings.Cut(line, "\t")
@@ -149,6 +158,9 @@ func BuildStdSummary(ctx context.Context) (string, error) {
 		}
 		lines = append(lines, b.String())
 	}
+	for m := range g.asserted {
+		lines = append(lines, "@"+m)
+	}
 	slices.Sort(lines)
 	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n", nil
 }
@@ -174,6 +186,14 @@ func stdGraph(ctx context.Context) (*graph, error) {
 	g.stdMode = true
 	g.sysNames = sysNames(prog)
 	g.inits = stdInits(prog)
+	g.asserted = map[string]bool{}
+	assertedMethods(g.asserted, func(yield func(*ssa.Function) bool) {
+		for fn := range ssautil.AllFunctions(prog) {
+			if !yield(fn) {
+				return
+			}
+		}
+	})
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg != nil || fn.Origin() != nil || len(fn.Blocks) > 0 {
 			g.nodeOf(fn)

@@ -1,0 +1,117 @@
+package audit
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/audit/testdata/all"
+	"github.com/toolreg/toolreg/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/audit/testdata/honest/readall"
+	"github.com/toolreg/toolreg/audit/testdata/honest/readlines"
+	"github.com/toolreg/toolreg/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolbox"
+)
+
+// definer is a tool: its Definition declares its capabilities.
+type definer interface{ Definition() tool.Definition }
+
+// honest is the precision corpus: ordinary tools written as a careful
+// author would, each in its own package (testdata/honest), with exactly
+// the capabilities it declares.
+var honest = map[string]definer{
+	"csvsum":    csvsum.Tool{},
+	"gitlog":    gitlog.Tool{},
+	"httpget":   httpget.Tool{},
+	"jsonfmt":   jsonfmt.Tool{},
+	"once":      once.Tool{},
+	"readall":   readall.Tool{},
+	"readlines": readlines.Tool{},
+	"tmpl":      tmpl.Tool{},
+	"walk":      walk.Tool{},
+	"writeout":  writeout.Tool{},
+}
+
+// reaches audits the types of the package in dir for the host.
+func reaches(t *testing.T, dir string, names ...string) map[string]tool.Capability {
+	t.Helper()
+	rep, err := AnalyzeFor(context.Background(), dir, runtime.GOOS, runtime.GOARCH, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]tool.Capability{}
+	for name, r := range rep.Tools {
+		out[name] = r.Reaches
+		for _, f := range r.Findings {
+			t.Logf("%s reaches %s: %s", name, f.Cap, f.Path(filepath.Base, true))
+		}
+	}
+	return out
+}
+
+// TestHonestAlone audits each honest tool in a program of its own: it
+// reaches exactly what it declares.
+func TestHonestAlone(t *testing.T) {
+	t.Parallel()
+	for name, d := range honest {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := reaches(t, filepath.Join("testdata", "honest", name), "Tool")["Tool"]
+			if want := d.Definition().Capabilities; got != want {
+				t.Errorf("%s reaches %s, declares %s", name, got, want)
+			}
+		})
+	}
+}
+
+// TestHonestTogether audits the honest tools and this repository's own in
+// one program with a tool that brings golang.org/x/tools (and its many
+// function values): the honest tools reach what they declare, and this
+// repository's what they reach in their own package.
+func TestHonestTogether(t *testing.T) {
+	t.Parallel()
+	want := map[string]tool.Capability{}
+	for name, d := range map[string]definer{
+		"CSVSum": all.CSVSum{}, "GitLog": all.GitLog{}, "HTTPGet": all.HTTPGet{}, "JSONFmt": all.JSONFmt{},
+		"Once": all.Once{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
+		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
+	} {
+		want[name] = d.Definition().Capabilities
+	}
+	own := map[string]definer{
+		"Weather": &toolbox.Weather{}, "WebSearch": &toolbox.WebSearch{}, "Now": toolbox.Now{},
+		"PingURL": &toolbox.PingURL{}, "DiskUsage": toolbox.DiskUsage{},
+	}
+	var ownNames []string
+	for name, d := range own {
+		ownNames = append(ownNames, name)
+		if got := d.Definition().Capabilities; got == 0 && name != "DiskUsage" {
+			t.Errorf("%s declares nothing", name) // the table is stale
+		}
+	}
+	for name, c := range reaches(t, filepath.Join("..", "toolbox"), ownNames...) {
+		if c&^own[name].Definition().Capabilities != 0 {
+			t.Errorf("%s reaches %s alone, more than it declares", name, c)
+		}
+		want[name] = c
+	}
+	names := []string{"Lister"}
+	for name := range want {
+		names = append(names, name)
+	}
+	got := reaches(t, filepath.Join("testdata", "all"), names...)
+	delete(got, "Lister")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reached (-alone +together):\n%s", diff)
+	}
+}
