@@ -137,8 +137,8 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 	g.build()
 	rep := &Report{Tools: map[string]*Result{}}
 	for name, r := range roots {
-		res := &Result{Reaches: r.caps}
-		for _, b := range capBits(r.caps) {
+		res := &Result{Reaches: r.caps & allCaps}
+		for _, b := range capBits(r.caps & allCaps) {
 			res.Findings = append(res.Findings, g.finding(r, b, ""))
 			seen := map[*node]bool{}
 			exe := r.out[0].to
@@ -156,15 +156,52 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 		rep.Tools[name] = res
 	}
 	for _, p := range l.nonStd {
-		n := inits[p]
-		if n == nil {
-			continue
-		}
-		for _, b := range capBits(n.caps) {
-			rep.Startup = append(rep.Startup, g.finding(n, b, p.Pkg.Path()))
+		if n := inits[p]; n != nil {
+			rep.Startup = append(rep.Startup, g.startup(n, p)...)
 		}
 	}
 	return rep, nil
+}
+
+// startup reports the start-up code of package p, whose initializer is n:
+// each site (an init function, a package variable's initializer) that
+// reaches a capability, or a call the audit cannot resolve (as Unsafe:
+// start-up code fails closed), at its own position.
+func (g *graph) startup(n *node, p *ssa.Package) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, b := range capBits(n.caps) {
+		for _, e := range n.out {
+			if e.to.caps&(1<<b) == 0 || e.to.dist[b] < 0 {
+				continue
+			}
+			pos := g.prog.Fset.Position(e.pos)
+			if e.to.fn != nil && e.to.fn.Pkg == p && strings.HasPrefix(e.to.fn.Name(), "init#") {
+				pos = g.prog.Fset.Position(e.to.fn.Pos()) // an init function: where it is
+			}
+			// One finding per site, and per function the sites call:
+			// a hundred variables initialised by the same helper are
+			// one finding, at the first.
+			key := fmt.Sprintf("%d %s:%d", b, pos.Filename, pos.Line)
+			to := e.to.key
+			if e.to.fn != nil && e.to.fn.Origin() != nil {
+				to = e.to.fn.Origin().String() // the instances of one generic function
+			}
+			callee := fmt.Sprintf("%d %s", b, to)
+			if seen[key] || seen[callee] {
+				continue
+			}
+			seen[key], seen[callee] = true, true
+			f := g.finding(e.to, b, p.Pkg.Path())
+			f.Steps = append([]Step{{Func: display(n), Pos: pos}}, f.Steps...)
+			f.Pos = pos
+			if f.Cap == unresolved {
+				f.Cap = tool.Unsafe
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // finding makes the path from n to capability bit b.

@@ -2,8 +2,12 @@ package audit
 
 import (
 	"context"
+	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,11 +78,13 @@ func TestHonestAlone(t *testing.T) {
 	}
 }
 
-// TestHonestTogether audits the honest tools and this repository's own in
-// one program with a tool that brings golang.org/x/tools (and its many
-// function values): the honest tools reach what they declare, and this
-// repository's what they reach in their own package.
-func TestHonestTogether(t *testing.T) {
+// TestTogether audits the honest tools, this repository's own and the
+// hostile probes in one program with a tool that brings golang.org/x/tools
+// (and its many function values): the honest tools reach what they
+// declare, this repository's what they reach in their own package, each
+// probe at least what it does, and each start-up site is reported at its
+// own position.
+func TestTogether(t *testing.T) {
 	t.Parallel()
 	want := map[string]tool.Capability{}
 	for name, d := range map[string]definer{
@@ -109,9 +115,50 @@ func TestHonestTogether(t *testing.T) {
 	for name := range want {
 		names = append(names, name)
 	}
-	got := reaches(t, filepath.Join("testdata", "all"), names...)
+	for _, p := range probes {
+		names = append(names, "Probe"+p.name)
+	}
+	rep, err := AnalyzeFor(context.Background(), filepath.Join("testdata", "all"), runtime.GOOS, runtime.GOARCH, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]tool.Capability{}
+	for name, r := range rep.Tools {
+		got[name] = r.Reaches
+		for _, f := range r.Findings {
+			t.Logf("%s reaches %s: %s", name, f.Cap, f.Path(filepath.Base, true))
+		}
+	}
+	for _, f := range rep.Startup {
+		t.Logf("start-up of %s reaches %s: %s:%d: %s", f.Pkg, f.Cap, filepath.Base(f.Pos.Filename), f.Pos.Line, f.Path(filepath.Base, true))
+	}
+	for _, p := range probes {
+		name := "Probe" + p.name
+		if missed := p.want &^ got[name]; missed != 0 {
+			t.Errorf("probe %s: the audit misses %s (it reaches %s)", p.name, missed, got[name])
+		}
+		delete(got, name)
+	}
 	delete(got, "Lister")
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("reached (-alone +together):\n%s", diff)
+	}
+	// Start-up code: each site at its own position.
+	var startup []string
+	for _, f := range rep.Startup {
+		if strings.Contains(f.Pkg, "/probes/") {
+			startup = append(startup, fmt.Sprintf("%s %s:%d %s", path.Base(f.Pkg), filepath.Base(f.Pos.Filename), f.Pos.Line, f.Cap))
+		}
+	}
+	wantStartup := []string{
+		"setter setter.go:10 exec",
+		"startupjson probe.go:25 env",
+		"startupjson probe.go:33 env",
+		"startupreflect probe.go:16 exec",
+		"startupreflect probe.go:16 unsafe",
+	}
+	slices.Sort(startup)
+	if diff := cmp.Diff(wantStartup, startup); diff != "" {
+		t.Errorf("start-up findings (-want +got):\n%s", diff)
 	}
 }

@@ -21,71 +21,104 @@ const safe tool.Capability = 0
 
 // pkgRules classify packages. For a package with a body it applies to the
 // package's functions that reach the operating system; for a function
-// without a body (assembly, linkname) it is that function's class.
+// without a body (assembly, linkname) it is that function's class. A
+// package is safe here only with the reason it grants nothing a tool could
+// not do without it: what its functions are given (a writer, a function
+// value, a descriptor) is classified where it was made.
 var pkgRules = map[string]tool.Capability{
-	"os/exec":                        tool.Exec,
-	"net":                            tool.Network,
-	"net/http":                       tool.Network,
-	"net/smtp":                       tool.Network,
-	"net/rpc":                        tool.Network | tool.Unsafe,
-	"log/syslog":                     tool.Network,
-	"crypto/tls":                     tool.Network,
-	"os/user":                        tool.Env | tool.ReadFiles,
-	"plugin":                         tool.Unsafe,
-	"runtime/cgo":                    tool.Unsafe,
-	"internal/poll":                  safe, // reads and writes descriptors opened elsewhere; the opener is classified
-	"runtime":                        safe, // its exported functions act on the Go runtime, not on the machine
+	"os/exec":     tool.Exec,
+	"net":         tool.Network,
+	"net/http":    tool.Network,
+	"net/smtp":    tool.Network,
+	"net/rpc":     tool.Network | tool.Unsafe,
+	"log/syslog":  tool.Network,
+	"crypto/tls":  tool.Network,
+	"os/user":     tool.Env | tool.ReadFiles,
+	"plugin":      tool.Unsafe,
+	"runtime/cgo": tool.Unsafe,
+	// Reads and writes descriptors opened elsewhere; the opener is
+	// classified.
+	"internal/poll": safe,
+	// The Go runtime and its internal packages act on the process's own
+	// memory, goroutines and signals, not on the machine; the few
+	// functions that read the environment or files are classified by
+	// name (runtime.GOROOT, os.runtime_args, syscall.runtime_envs).
+	"runtime":                        safe,
 	"internal/runtime/atomic":        safe,
 	"internal/runtime/sys":           safe,
 	"internal/runtime/maps":          safe,
 	"internal/runtime/math":          safe,
 	"internal/runtime/strconv":       safe,
 	"internal/runtime/exithook":      safe,
-	"internal/runtime/cgroup":        safe,
+	"internal/runtime/cgroup":        safe, // the runtime's reading of its own cgroup limit at start
 	"internal/runtime/gc":            safe,
 	"internal/runtime/gc/scan":       safe,
 	"internal/runtime/startlinetest": safe,
-	"internal/runtime/syscall":       safe,
+	"internal/runtime/syscall":       safe, // the runtime's own system calls (mmap, futex)
 	"internal/runtime/syscall/linux": safe,
-	"sync":                           safe,
-	"sync/atomic":                    safe,
-	"internal/sync":                  safe,
-	"internal/bytealg":               safe,
-	"internal/cpu":                   safe,
-	"internal/abi":                   safe,
-	"internal/reflectlite":           safe,
-	"internal/godebug":               safe,
-	"internal/chacha8rand":           safe,
-	"internal/synctest":              safe,
-	"internal/weak":                  safe,
-	"internal/race":                  safe,
-	"internal/msan":                  safe,
-	"internal/asan":                  safe,
-	"internal/byteorder":             safe,
-	"math":                           safe,
-	"math/big":                       safe,
-	"math/bits":                      safe,
-	"hash/crc32":                     safe,
-	"unique":                         safe,
-	"weak":                           safe,
-	"iter":                           safe,
-	"reflect":                        safe, // its calls by name are classified below
-	"crypto/internal/sysrand":        safe, // getrandom
-	"crypto/internal/fips140/check":  safe,
-	"internal/runtime/cgobench":      safe,
-	"runtime/pprof":                  safe, // profiles go to a writer its caller gives
-	"runtime/trace":                  safe,
-	"runtime/debug":                  safe,
-	"runtime/metrics":                safe,
-	"hash/maphash":                   safe,
-	"maps":                           safe,
-	"time/tzdata":                    safe,
-	"go/internal/srcimporter":        safe,
-	"internal/coverage/cfile":        safe,
-	"testing":                        safe,
-	"testing/synctest":               safe,
-	"testing/cryptotest":             safe,
-	"internal/testpty":               tool.Unsafe, // cgo
+	"internal/runtime/cgobench":      safe, // a benchmark helper with no callers outside the runtime's tests
+	// Synchronisation of memory: they call only the functions they are
+	// given, whose values their makers have edges to.
+	"sync":          safe,
+	"sync/atomic":   safe,
+	"internal/sync": safe,
+	// Computation on memory (many in assembly).
+	"internal/bytealg":   safe,
+	"internal/cpu":       safe, // reads CPU feature flags (cpuid)
+	"internal/abi":       safe,
+	"internal/byteorder": safe,
+	"math":               safe,
+	"math/big":           safe,
+	"math/bits":          safe,
+	"hash/crc32":         safe,
+	"hash/maphash":       safe,
+	"maps":               safe,
+	"iter":               safe, // coroutines of the runtime
+	"unique":             safe,
+	"weak":               safe,
+	"internal/weak":      safe,
+	// Reads types; it calls no method by name (reflect's own calls are
+	// classified by name below).
+	"internal/reflectlite": safe,
+	// Reads the runtime's copy of $GODEBUG, the same for every program.
+	"internal/godebug": safe,
+	// Randomness: getrandom(2) and the runtime's generator.
+	"internal/chacha8rand":          safe,
+	"crypto/internal/sysrand":       safe,
+	"internal/synctest":             safe, // fake time for a bubble of goroutines
+	"internal/race":                 safe, // instrumentation hooks, empty without -race
+	"internal/msan":                 safe,
+	"internal/asan":                 safe,
+	"crypto/internal/fips140/check": safe, // verifies the program's own code in memory
+	// Profiles and traces go to the writer its caller gives, which is
+	// classified where it was made; runtime/debug's SetCrashOutput and
+	// WriteHeapDump take a file or descriptor the caller opened.
+	"runtime/pprof":   safe,
+	"runtime/trace":   safe,
+	"runtime/debug":   safe,
+	"runtime/metrics": safe,
+	// The zone database embedded in the program.
+	"time/tzdata":      safe,
+	"internal/testpty": tool.Unsafe, // cgo
+	// Not safe, and so not listed: testing (MainStart writes profiles
+	// wherever -test.* flags say, T.TempDir, T.Setenv, T.Chdir),
+	// testing/cryptotest, runtime/coverage and internal/coverage/cfile
+	// (write coverage files to $GOCOVERDIR), go/internal/srcimporter
+	// (reads source files), reflect (its functions with a body are
+	// analysed, so Value.Methods reaches Value.Method; see asmPkgRules).
+}
+
+// asmPkgRules classify the functions without a Go body (the runtime's
+// linkname implementations) of packages whose functions with a body are
+// analysed as any other.
+var asmPkgRules = map[string]tool.Capability{
+	"reflect":                 safe, // memory moves and type lookups in the runtime; NewAt, Call and MakeFunc are classified by name
+	"testing":                 safe, // runtime hooks (runtime_Semacquire…); the package's effects are through its bodies
+	"testing/synctest":        safe,
+	"internal/coverage/cfile": safe, // reads the runtime's counters; the files it writes are through os
+	"runtime/coverage":        safe,
+	"testing/cryptotest":      safe, // linkname hooks into crypto/internal (the test reader, parallel checks)
+	"go/internal/srcimporter": safe, // setUsesCgo: a flag of go/build
 }
 
 // asmPrefixRules classify, by path prefix, the functions without a Go
@@ -181,6 +214,10 @@ var funcRules = map[string]tool.Capability{
 	"(reflect.Type).MethodByName":  tool.Unsafe,
 	"reflect.MakeFunc":             tool.Unsafe,
 	"reflect.NewAt":                tool.Unsafe,
+	"(reflect.Value).Methods":      tool.Unsafe, // Go 1.26: each method as a callable Value
+	"(reflect.Type).Methods":       tool.Unsafe,
+	// Tests' helpers that change the process or write files.
+	"testing.MainStart": tool.Unsafe, // runs tests and writes profiles wherever -test.* flags say
 	// Packages that load code or escape the audit.
 	"plugin.Open": tool.Unsafe,
 	// The standard library's own linkname stubs into the runtime.
@@ -260,6 +297,8 @@ var reflectCalls = map[string]bool{
 	"(reflect.Value).CallSlice":    true,
 	"(reflect.Value).Method":       true,
 	"(reflect.Value).MethodByName": true,
+	"(reflect.Value).Seq":          true, // range over a function value of the data
+	"(reflect.Value).Seq2":         true,
 }
 
 // templateDataArg lists the functions that execute a template, and the
@@ -354,7 +393,7 @@ func init() {
 		{safe, "CLOSE DUP DUP2 DUP3 FCNTL PIPE PIPE2 EPOLL_CREATE EPOLL_CREATE1 EPOLL_CTL EPOLL_WAIT EPOLL_PWAIT EVENTFD EVENTFD2 GETPID GETPPID GETTID GETUID GETEUID GETGID GETEGID GETGROUPS " +
 			"GETPGID GETPGRP GETSID GETRLIMIT GETRUSAGE GETTIMEOFDAY TIME CLOCK_GETTIME SCHED_YIELD NANOSLEEP FUTEX MMAP MUNMAP MPROTECT MADVISE GETRANDOM " +
 			"SCHED_GETAFFINITY GETCPU GETPRIORITY TIMES SYSINFO RT_SIGPROCMASK RT_SIGACTION SIGALTSTACK EXIT EXIT_GROUP FLOCK POLL PPOLL SELECT PSELECT6 " +
-			"IOCTL ARCH_PRCTL PRCTL CAPGET GETPGID MLOCK MLOCKALL MUNLOCK MUNLOCKALL PAUSE 318"},
+			"ARCH_PRCTL PRCTL CAPGET GETPGID MLOCK MLOCKALL MUNLOCK MUNLOCKALL PAUSE 318"},
 		// Numbers below are those package syscall has no constant
 		// for (linux/amd64): getrandom 318, pidfd_send_signal 424,
 		// pidfd_open 434, copy_file_range 326, faccessat2 439,
@@ -364,6 +403,20 @@ func init() {
 			sysRules[n] = r.caps
 		}
 	}
+}
+
+// ioctlSafe names the ioctl(2) requests that only read the state of a
+// descriptor (linux values; TestIoctlSafe checks them against package
+// syscall); any other request is Unsafe (TIOCSTI writes into the
+// terminal's input, TIOCSCTTY takes it over).
+var ioctlSafe = map[int64]string{
+	0x5401: "TCGETS",
+	0x5413: "TIOCGWINSZ",
+	0x541B: "FIONREAD",
+	0x540F: "TIOCGPGRP",
+	0x5450: "FIONCLEX",
+	0x5451: "FIOCLEX",
+	0x5421: "FIONBIO",
 }
 
 // pkgRule returns the rule of package path, if it has one.
@@ -376,6 +429,9 @@ func pkgRule(path string) (tool.Capability, bool) {
 // path, if there is one.
 func asmRule(path string) (tool.Capability, bool) {
 	if c, ok := pkgRules[path]; ok {
+		return c, true
+	}
+	if c, ok := asmPkgRules[path]; ok {
 		return c, true
 	}
 	for _, r := range asmPrefixRules {

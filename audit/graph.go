@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -14,8 +15,17 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// nbits is the number of capabilities.
-const nbits = 6
+// nbits is the number of capabilities, and the mark of unresolved calls.
+const nbits = 7
+
+// unresolved marks a path to a dynamic call the audit cannot resolve: not
+// a capability of a tool (the code that made the value it calls has the
+// edge to it), but a warning in start-up code, which runs before any
+// sandbox and where the audit is the only line (fail closed).
+const unresolved tool.Capability = 1 << 6
+
+// allCaps are the capabilities of package tool.
+const allCaps = tool.Capability(1<<6 - 1)
 
 // node is a function of the program, or a pseudo function that stands
 // for a classified operation (a system call with its number, an open with
@@ -88,6 +98,9 @@ type graph struct {
 	// its methods, and no others, without reflection by name (which is
 	// classified) or a static call (an edge of its own).
 	asserted map[string]bool
+	// byMethod indexes the methods of the program's types by methodKey,
+	// for the type assertions of non-standard code (implementers).
+	byMethod map[string][]*ssa.Function
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -252,11 +265,7 @@ func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) boo
 	for fn := range fns {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				ta, ok := instr.(*ssa.TypeAssert)
-				if !ok {
-					continue
-				}
-				if it, ok := ta.AssertedType.Underlying().(*types.Interface); ok {
+				if it := assertedIface(instr); it != nil {
 					for m := range it.Methods() {
 						set[methodKey(m.Name(), m.Type())] = true
 					}
@@ -264,6 +273,90 @@ func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) boo
 			}
 		}
 	}
+}
+
+// assertedIface returns the interface instr asserts a value to, if it
+// does: a type assertion, or Go 1.26's reflect.TypeAssert[T] (which
+// encoding/json, encoding/xml and encoding/gob use for their interfaces).
+func assertedIface(instr ssa.Instruction) *types.Interface {
+	var asserted types.Type
+	switch instr := instr.(type) {
+	case *ssa.TypeAssert:
+		asserted = instr.AssertedType
+	case ssa.CallInstruction:
+		if c := instr.Common().StaticCallee(); c != nil && c.Origin() != nil && c.Origin().String() == "reflect.TypeAssert" && len(c.TypeArgs()) == 1 {
+			asserted = c.TypeArgs()[0]
+		}
+	}
+	if asserted == nil {
+		return nil
+	}
+	it, _ := asserted.Underlying().(*types.Interface)
+	return it
+}
+
+// assertEdges adds the edges of a type assertion to it in non-standard
+// code: the value may come from anywhere (reflection, the standard
+// library), so each method of it that the standard library's assertions
+// do not already cover (those are edges of the code that made the
+// value, methodEdges) is taken as called, here, on every type of the
+// program that has it. The asserting code, not the maker of the value,
+// has the edge: one tool's assertion does not widen another's.
+func (g *graph) assertEdges(n *node, it *types.Interface, pos token.Pos) {
+	for m := range it.Methods() {
+		key := methodKey(m.Name(), m.Type())
+		if g.asserted[key] {
+			continue
+		}
+		for _, fn := range g.implementers(key) {
+			n.out = append(n.out, edge{g.nodeOf(fn), pos})
+		}
+	}
+}
+
+// implementers returns the methods with key of every named type of the
+// program and of its pointer, and of the types it makes at run time.
+func (g *graph) implementers(key string) []*ssa.Function {
+	if g.byMethod == nil {
+		g.byMethod = map[string][]*ssa.Function{}
+		seen := map[types.Type]bool{}
+		add := func(t types.Type) {
+			for _, mt := range []types.Type{t, types.NewPointer(t)} {
+				if seen[mt] {
+					continue
+				}
+				seen[mt] = true
+				if _, ok := mt.Underlying().(*types.Interface); ok {
+					continue
+				}
+				ms := g.prog.MethodSets.MethodSet(mt)
+				for i := range ms.Len() {
+					sel := ms.At(i)
+					k := methodKey(sel.Obj().Name(), sel.Obj().Type())
+					if fn := g.prog.MethodValue(sel); fn != nil {
+						g.byMethod[k] = append(g.byMethod[k], fn)
+					}
+				}
+			}
+		}
+		for _, p := range g.prog.AllPackages() {
+			for _, name := range p.Pkg.Scope().Names() {
+				if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+						continue // generic: its instances are among the runtime types
+					}
+					add(tn.Type())
+				}
+			}
+		}
+		for _, t := range g.prog.RuntimeTypes() {
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			add(t)
+		}
+	}
+	return g.byMethod[key]
 }
 
 // methodEdges adds edges from n to the methods of t, which was made into
@@ -277,6 +370,9 @@ func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) boo
 // assert them to their interfaces, so their methods of g.asserted (on the
 // type and its pointer, which is addressable there) are added.
 func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos token.Pos, closure bool) {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+		return
+	}
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type, top bool)
 	walk = func(t types.Type, top bool) {
@@ -291,15 +387,17 @@ func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos t
 			if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
 				continue
 			}
-			if top && mt != t {
+			if top && mt != t && !closure {
 				continue // an interface holding T has T's methods only
 			}
+			// With closure, *T too: reflect.New of the value's type
+			// makes one, and its methods are asserted as any other.
 			ms := g.prog.MethodSets.MethodSet(mt)
 			for i := range ms.Len() {
 				sel := ms.At(i)
 				name := sel.Obj().Name()
 				called := g.asserted[methodKey(name, sel.Obj().Type())]
-				if top && iface != nil && !called {
+				if top && mt == t && iface != nil && !called {
 					if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, name); m != nil {
 						called = true
 					}
@@ -449,6 +547,17 @@ func (g *graph) scan(n *node) {
 					if i, ok := templateDataArg[key]; ok && !std && i < len(common.Args) {
 						g.templateEdges(n, common.Args[i], call.Pos())
 					}
+					if !std && callee.Origin() != nil && isStd(fnPkgPath(callee)) {
+						// A generic function of the standard library
+						// (reflect.TypeFor[T], say) has no body here:
+						// its type arguments reach reflection, where a
+						// value of T or *T is made and asserted.
+						for _, ta := range callee.TypeArgs() {
+							g.methodEdges(n, types.NewPointer(ta), nil, call.Pos(), true)
+						}
+					}
+				} else if _, ok := common.Value.(*ssa.Builtin); ok {
+					// append, len…: no call of the program's
 				} else if sites != nil {
 					// A value VTA cannot trace came through the
 					// standard library, which calls what it is given:
@@ -458,6 +567,18 @@ func (g *graph) scan(n *node) {
 					for _, c := range sites[call] {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
 					}
+					if len(sites[call]) == 0 && !stdMade(common.Value) {
+						// Nothing the audit can name: sound for a tool
+						// (whoever made the value has the edge), but
+						// start-up code must not depend on that.
+						n.out = append(n.out, edge{g.pseudo("call the audit cannot resolve", unresolved,
+							"a call through a function value or an interface that VTA cannot resolve"), call.Pos()})
+					}
+				}
+			}
+			if !std && g.dyn != nil {
+				if it := assertedIface(instr); it != nil {
+					g.assertEdges(n, it, instr.Pos())
 				}
 			}
 			switch instr := instr.(type) {
@@ -490,6 +611,26 @@ func (g *graph) scan(n *node) {
 			}
 		}
 	}
+}
+
+// stdMade reports whether v is what a call of the standard library
+// returned: its summary has the edges of the values it makes (a
+// reflect.Type from reflect.TypeFor, an io.Reader from a constructor), so
+// a call through it is bounded.
+func stdMade(v ssa.Value) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if callee := c.Call.StaticCallee(); callee != nil {
+		return isStd(fnPkgPath(callee))
+	}
+	// A method of a value the standard library made is the standard
+	// library's, and so is what it returns.
+	return c.Call.IsInvoke() && stdMade(c.Call.Value)
 }
 
 // ifaceOf returns the interface t is.
@@ -532,6 +673,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 			if !known {
 				name = c.Value.ExactString()
 			}
+			if name == "IOCTL" {
+				return g.ioctlTarget(args, i+2)
+			}
 			if caps, ok := sysRules[name]; ok {
 				return g.pseudo("system call "+name, caps, "system call "+name)
 			}
@@ -540,6 +684,43 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		return g.pseudo("system call with computed number", tool.Unsafe, "raw system call with a number not known at generate time")
 	}
 	return g.nodeOf(callee)
+}
+
+// ioctlTarget classifies an ioctl(2) by its request, args[i]: a known
+// harmless constant is safe, anything else (TIOCSTI pushes keystrokes into
+// the terminal) Unsafe.
+func (g *graph) ioctlTarget(args []ssa.Value, i int) *node {
+	if i < len(args) {
+		if c, ok := constArg(args[i]); ok {
+			if name, ok := ioctlSafe[c]; ok {
+				return g.pseudo("system call IOCTL "+name, safe, "ioctl "+name+", which only reads")
+			}
+			return g.pseudo(fmt.Sprintf("system call IOCTL %#x", c), tool.Unsafe, "ioctl with a request not known to be harmless")
+		}
+	}
+	return g.pseudo("system call IOCTL with computed request", tool.Unsafe, "ioctl with a request not known at generate time")
+}
+
+// constArg returns the value of v when it is an integer constant, through
+// conversions.
+func constArg(v ssa.Value) (int64, bool) {
+	for {
+		cv, ok := v.(*ssa.Convert)
+		if !ok {
+			break
+		}
+		v = cv.X
+	}
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	if !ok {
+		u, _ := constant.Uint64Val(c.Value)
+		n = int64(u)
+	}
+	return n, true
 }
 
 // build scans every queued function until the graph is closed, then

@@ -271,13 +271,31 @@ func userGraph(l *loaded, sum *summary) *graph {
 			funcs[fn] = true
 		}
 	}
+	// The functions whose values the code takes (a standard-library
+	// function stored in a variable, say) are candidates too: VTA
+	// resolves a dynamic call only to the functions it is given.
+	var ops []*ssa.Value
+	for fn := range maps.Clone(funcs) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee ssa.Value
+				if call, ok := instr.(ssa.CallInstruction); ok && call.Common().StaticCallee() != nil {
+					callee = call.Common().Value
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					if f, ok := (*op).(*ssa.Function); ok && *op != callee {
+						funcs[f] = true
+					}
+				}
+			}
+		}
+	}
 	g := newGraph(l.prog)
 	g.summary = sum
 	g.host = l.host
 	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)
-	g.asserted = maps.Clone(sum.asserted)
-	assertedMethods(g.asserted, maps.Keys(funcs))
+	g.asserted = sum.asserted
 	g.sysNames = sysNames(l.prog)
 	return g
 }

@@ -138,6 +138,11 @@ func BuildStdSummary(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return summaryText(g), nil
+}
+
+// summaryText writes the summary of g, a standard-library graph.
+func summaryText(g *graph) string {
 	var lines []string
 	for _, n := range g.list {
 		if n.caps == 0 {
@@ -162,7 +167,7 @@ func BuildStdSummary(ctx context.Context) (string, error) {
 		lines = append(lines, "@"+m)
 	}
 	slices.Sort(lines)
-	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n", nil
+	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n"
 }
 
 // stdGraph builds the graph of the whole standard library.

@@ -1,6 +1,7 @@
-// Package all puts the honest tools, this repository's tools and a tool
-// that brings golang.org/x/tools into one program: each must keep the
-// verdict it has alone.
+// Package all puts the honest tools, this repository's tools, a tool that
+// brings golang.org/x/tools, and the hostile probes (with the start-up
+// probes) into one program: each honest tool must keep the verdict it has
+// alone, and each probe must be caught.
 package all
 
 import (
@@ -19,27 +20,65 @@ import (
 	"github.com/toolreg/toolreg/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchsetenv"
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/fmtfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/audit/testdata/probes/gobdecode"
+	"github.com/toolreg/toolreg/audit/testdata/probes/ioctl"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonelem"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonkey"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectmethods"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectnew"
+	_ "github.com/toolreg/toolreg/audit/testdata/probes/startupjson"
+	_ "github.com/toolreg/toolreg/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplmethod"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 )
 
 // The tools, by the names the test audits.
 type (
-	CSVSum    = csvsum.Tool
-	GitLog    = gitlog.Tool
-	HTTPGet   = httpget.Tool
-	JSONFmt   = jsonfmt.Tool
-	Once      = once.Tool
-	ReadAll   = readall.Tool
-	ReadLines = readlines.Tool
-	Tmpl      = tmpl.Tool
-	Walk      = walk.Tool
-	WriteOut  = writeout.Tool
-	Weather   = toolbox.Weather
-	WebSearch = toolbox.WebSearch
-	Now       = toolbox.Now
-	PingURL   = toolbox.PingURL
-	DiskUsage = toolbox.DiskUsage
+	CSVSum              = csvsum.Tool
+	GitLog              = gitlog.Tool
+	HTTPGet             = httpget.Tool
+	JSONFmt             = jsonfmt.Tool
+	Once                = once.Tool
+	ReadAll             = readall.Tool
+	ReadLines           = readlines.Tool
+	Tmpl                = tmpl.Tool
+	Walk                = walk.Tool
+	WriteOut            = writeout.Tool
+	Weather             = toolbox.Weather
+	WebSearch           = toolbox.WebSearch
+	Now                 = toolbox.Now
+	PingURL             = toolbox.PingURL
+	DiskUsage           = toolbox.DiskUsage
+	Probebenchsetenv    = benchsetenv.Tool
+	Probebenchtempdir   = benchtempdir.Tool
+	Probechmodreflect   = chmodreflect.Tool
+	Probefmtfield       = fmtfield.Tool
+	Probefuncinit       = funcinit.Tool
+	Probegobdecode      = gobdecode.Tool
+	Probeioctl          = ioctl.Tool
+	Probejsonelem       = jsonelem.Tool
+	Probejsonfield      = jsonfield.Tool
+	Probejsonkey        = jsonkey.Tool
+	Probejsonmarshal    = jsonmarshal.Tool
+	Probereflectfield   = reflectfield.Tool
+	Probereflectmethods = reflectmethods.Tool
+	Probereflectnew     = reflectnew.Tool
+	Probetmplfunc       = tmplfunc.Tool
+	Probetmplmethod     = tmplmethod.Tool
+	Probexmlmarshal     = xmlmarshal.Tool
+	Probexmlunmarshal   = xmlunmarshal.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
