@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"go/token"
 	"go/types"
 	"runtime"
@@ -21,6 +22,10 @@ type Report struct {
 	// each capability its start-up code (init functions and package
 	// variable initializers) reaches, the shortest path.
 	Startup []Finding
+	// Unaudited names the configurations AnalyzeAll could not audit on
+	// this host (cgo for another platform) whose non-standard files
+	// differ from every audited one.
+	Unaudited []string
 }
 
 // Result is what one tool reaches.
@@ -92,16 +97,23 @@ func Analyze(ctx context.Context, dir string, typeNames []string) (*Report, erro
 }
 
 // AnalyzeFor is Analyze for the program as built for goos/goarch, with
-// cgo off when that is not the host. The non-standard code is the
+// cgo off when that is not the host (AnalyzeAll audits every
+// configuration). The non-standard code is the
 // platform's; the standard library is judged by the host's summary,
 // which holds for the functions every platform has, and a function of
 // the standard library the host does not have counts as Unsafe.
 func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []string) (*Report, error) {
+	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
+	return AnalyzeConfig(ctx, dir, Config{GOOS: goos, GOARCH: goarch, Cgo: !cross && build.Default.CgoEnabled}, typeNames)
+}
+
+// AnalyzeConfig is Analyze for the program as built in configuration c.
+func AnalyzeConfig(ctx context.Context, dir string, c Config, typeNames []string) (*Report, error) {
 	sum, err := stdSummary(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l, err := loadProgram(ctx, dir, goos, goarch)
+	l, err := loadProgram(ctx, dir, c)
 	if err != nil {
 		return nil, err
 	}

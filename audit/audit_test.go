@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -160,5 +161,29 @@ func TestTogether(t *testing.T) {
 	slices.Sort(startup)
 	if diff := cmp.Diff(wantStartup, startup); diff != "" {
 		t.Errorf("start-up findings (-want +got):\n%s", diff)
+	}
+}
+
+// TestConfigs audits a tool whose helper reads the environment only
+// without cgo on linux/amd64 and runs a program only with -tags audittag:
+// the host's default configuration sees neither, AnalyzeAll both.
+func TestConfigs(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" || !build.Default.CgoEnabled {
+		t.Skip("the probe's files are for linux/amd64 with cgo on by default")
+	}
+	dir := filepath.Join("testdata", "configs")
+	if got := reaches(t, dir, "Tool")["Tool"]; got != 0 {
+		t.Errorf("the host's configuration reaches %s, want none", got)
+	}
+	rep, err := AnalyzeAll(context.Background(), dir, []Platform{{"linux", "amd64"}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.Tools["Tool"].Reaches, tool.Env|tool.Exec; got != want {
+		t.Errorf("every configuration reaches %s, want %s", got, want)
+	}
+	for _, f := range rep.Tools["Tool"].Findings {
+		t.Logf("%s: %s", f.Cap, f.Path(filepath.Base, false))
 	}
 }

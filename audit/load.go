@@ -35,23 +35,22 @@ type loaded struct {
 }
 
 // loadProgram loads the package in dir and everything it imports, as
-// built for goos/goarch. For another platform than the host, cgo is off
-// (no C cross-compiler is needed) and host holds the host's standard
-// library, for the functions the summary cannot speak for.
-func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error) {
+// built in configuration c. For another platform than the host, host
+// holds the host's standard library, for the functions the summary
+// cannot speak for.
+func loadProgram(ctx context.Context, dir string, c Config) (*loaded, error) {
 	// The platform is set whatever GOOS and GOARCH say: the summary is
 	// the host's.
-	env := append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch)
+	goos, goarch := c.GOOS, c.GOARCH
+	env := c.env()
 	hostEnv := append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
-	if cross {
-		env = append(env, "CGO_ENABLED=0")
-	}
 	meta, err := packages.Load(&packages.Config{
-		Context: ctx,
-		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:     dir,
-		Env:     env,
+		Context:    ctx,
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:        dir,
+		Env:        env,
+		BuildFlags: c.flags(),
 	}, ".")
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
@@ -175,7 +174,7 @@ func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error)
 		}
 		tp, err := conf.Check(p.PkgPath, l.fset, syntax, info)
 		if err != nil {
-			return nil, fmt.Errorf("type-check %s: %w", p.PkgPath, err)
+			return nil, typeError{fmt.Errorf("type-check %s: %w", p.PkgPath, err)}
 		}
 		byPath[p.PkgPath] = tp
 		for _, imp := range tp.Imports() {
