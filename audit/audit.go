@@ -51,9 +51,9 @@ type Finding struct {
 	Pos   token.Position
 	Steps []Step
 	// Std continues the path inside the standard library, from the
-	// last step to the classified function, and Why names the rule
-	// there.
-	Std []string
+	// last step to the classified function (each step with where it
+	// calls the next, in $GOROOT/src), and Why names the rule there.
+	Std []Step
 	Why string
 }
 
@@ -73,13 +73,16 @@ func (f Finding) Path(rel func(string) string, full bool) string {
 			b.WriteString(" → ")
 		}
 		b.WriteString(s.Func)
-		if i > 0 && s.Pos.IsValid() && i < len(f.Steps)-1 {
+		if i > 0 && s.Pos.IsValid() && (i < len(f.Steps)-1 || full) {
 			fmt.Fprintf(&b, " (%s:%d)", rel(s.Pos.Filename), s.Pos.Line)
 		}
 	}
 	if full {
-		for _, k := range f.Std {
-			b.WriteString(" → " + displayKey(k))
+		for _, s := range f.Std {
+			b.WriteString(" → " + s.Func)
+			if s.Pos.IsValid() {
+				fmt.Fprintf(&b, " (%s:%d)", s.Pos.Filename, s.Pos.Line)
+			}
 		}
 		if f.Why != "" {
 			fmt.Fprintf(&b, " [%s]", f.Why)
@@ -246,8 +249,11 @@ func (g *graph) finding(n *node, b int, pkg string) Finding {
 	if last := steps[len(steps)-1].n; last.boundary {
 		f.Why = last.why
 		if last.why == "standard library" {
-			keys, why := g.summary.chain(last.key, b)
-			f.Std, f.Why = keys[1:], why
+			steps, why := g.summary.chain(last.key, b)
+			f.Std, f.Why = steps[1:], why
+			if n := len(f.Steps); n > 0 && steps[0].Pos.IsValid() {
+				f.Steps[n-1].Pos = steps[0].Pos // where it calls into the chain
+			}
 		}
 	}
 	return f

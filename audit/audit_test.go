@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"go/build"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -185,5 +186,72 @@ func TestConfigs(t *testing.T) {
 	}
 	for _, f := range rep.Tools["Tool"].Findings {
 		t.Logf("%s: %s", f.Cap, f.Path(filepath.Base, false))
+	}
+}
+
+// TestExplainPositions checks the paths -explain prints: every step but
+// the last has a position, and the line there calls the next step.
+func TestExplainPositions(t *testing.T) {
+	t.Parallel()
+	rep, err := AnalyzeFor(context.Background(), filepath.Join("testdata", "honest", "writeout"), runtime.GOOS, runtime.GOARCH, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := rep.Tools["Tool"].All
+	if len(all) == 0 {
+		t.Fatal("no path")
+	}
+	for _, f := range all {
+		steps := append(slices.Clone(f.Steps), f.Std...)
+		steps[0].Pos = f.Pos
+		for i, s := range steps[:len(steps)-1] {
+			if !s.Pos.IsValid() {
+				t.Errorf("%s: step %s has no position", f.Path(filepath.Base, true), s.Func)
+				continue
+			}
+			next := steps[i+1].Func
+			next = next[strings.LastIndex(next, ".")+1:]
+			if strings.Contains(steps[i+1].Func, " ") || strings.HasPrefix(next, "func") {
+				continue // a pseudo step (an open, a system call) or a closure
+			}
+			file := strings.Replace(s.Pos.Filename, "$GOROOT", build.Default.GOROOT, 1)
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Errorf("%s: %v", s.Func, err)
+				continue
+			}
+			lines := strings.Split(string(src), "\n")
+			if s.Pos.Line > len(lines) || !strings.Contains(lines[s.Pos.Line-1], next) {
+				t.Errorf("%s at %s:%d does not call %s", s.Func, s.Pos.Filename, s.Pos.Line, next)
+			}
+		}
+		t.Log(f.Path(filepath.Base, true))
+	}
+}
+
+// TestLimits documents, one case each, what the audit does not see or
+// sees only as unsafe (docs/audit.md lists them).
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	// A template over interface values fails closed.
+	if got := reaches(t, filepath.Join("testdata", "limits", "tmplany"), "Tool")["Tool"]; got != tool.Unsafe {
+		t.Errorf("a template over map[string]any reaches %s, want unsafe", got)
+	}
+	sum, err := parseSummary(stdSummaryText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]tool.Capability{
+		// The log package's writes to the agent's standard error: its
+		// logger is made at start, with os.Stderr, which the summary
+		// does not follow into log.Printf.
+		"log.Printf": 0,
+		// A file's metadata: the sandbox does not restrict it.
+		"os.Stat":     0,
+		"os.Readlink": 0,
+	} {
+		if got, _ := sum.caps(key); got != want {
+			t.Errorf("%s reaches %s, the documented limit says %s", key, got, want)
+		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"go/build"
 	"go/constant"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -30,7 +32,8 @@ import (
 // summary itself (slowly) rather than trust a stale one.
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
-// order: the next key on the path, or "=" and the rule at the source; or
+// order: the next key on the path and "|" where the call is (relative to
+// $GOROOT/src), or "=" and the rule at the source; or
 // "@" and a method of an interface the standard library asserts values
 // to (graph.asserted).
 
@@ -107,28 +110,35 @@ func (s *summary) caps(key string) (tool.Capability, string) {
 	return tool.Capability(n), "standard library"
 }
 
-// chain returns the keys from key to the source of capability bit b, and
-// the rule there.
-func (s *summary) chain(key string, b int) (keys []string, why string) {
+// chain returns the steps from key to the source of capability bit b,
+// each with where it calls the next (a file of $GOROOT/src), and the rule
+// at the source.
+func (s *summary) chain(key string, b int) (steps []Step, why string) {
 	for range 200 {
-		keys = append(keys, key)
+		st := Step{Func: displayKey(key)}
 		rest, ok := s.lines[key]
 		if !ok {
-			return keys, ""
+			return append(steps, st), ""
 		}
 		f := strings.Split(rest, "\t")
 		n, _ := strconv.ParseUint(f[0], 10, 8)
 		i := slices.Index(capBits(tool.Capability(n)), b)
 		if i < 0 || 1+i >= len(f) {
-			return keys, ""
+			return append(steps, st), ""
 		}
 		next := f[1+i]
 		if w, ok := strings.CutPrefix(next, "="); ok {
-			return keys, w
+			return append(steps, st), w
 		}
+		next, pos, _ := strings.Cut(next, "|")
+		if file, line, ok := strings.Cut(pos, ":"); ok {
+			st.Pos.Filename = "$GOROOT/src/" + file
+			st.Pos.Line, _ = strconv.Atoi(line)
+		}
+		steps = append(steps, st)
 		key = next
 	}
-	return keys, ""
+	return steps, ""
 }
 
 // BuildStdSummary analyses the whole standard library from source and
@@ -159,7 +169,17 @@ func summaryText(g *graph) string {
 				fmt.Fprintf(&b, "\t=%s", why)
 				continue
 			}
-			fmt.Fprintf(&b, "\t%s", n.out[n.next[bit]].to.key)
+			e := n.out[n.next[bit]]
+			fmt.Fprintf(&b, "\t%s", e.to.key)
+			pos := e.pos
+			if !pos.IsValid() && e.to.fn != nil {
+				pos = e.to.fn.Pos() // a closure made there, or a function value taken
+			}
+			if p := g.prog.Fset.Position(pos); p.IsValid() {
+				if rel, ok := strings.CutPrefix(filepath.ToSlash(p.Filename), filepath.ToSlash(build.Default.GOROOT)+"/src/"); ok {
+					fmt.Fprintf(&b, "|%s:%d", rel, p.Line)
+				}
+			}
 		}
 		lines = append(lines, b.String())
 	}

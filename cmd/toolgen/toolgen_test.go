@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -394,6 +395,24 @@ func main() {
 	}
 }
 
+// The probes' generation, once for the tests that read it.
+var (
+	probesOnce sync.Once
+	probesRes  *result
+	probesErr  error
+)
+
+func probesResult(t *testing.T) *result {
+	t.Helper()
+	probesOnce.Do(func() {
+		probesRes, probesErr = generate(filepath.Join(mod(t), "probes"), "toolbox", "zz_registry_gen.go", nil)
+	})
+	if probesErr != nil {
+		t.Fatal(probesErr)
+	}
+	return probesRes
+}
+
 // TestProbes checks the capability audit against probe tools that each
 // try one way around it (testdata/mod/probes): every capability each one
 // reaches is reported with its call path (want_warnings.txt, -update
@@ -402,10 +421,7 @@ func main() {
 func TestProbes(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(mod(t), "probes")
-	res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := probesResult(t)
 	wantFile := filepath.Join(base, "want_warnings.txt")
 	got := warningLines(res.Warnings)
 	if *update {
@@ -508,10 +524,7 @@ func (Near) Execute(ctx context.Context, args NearArgs) (string, error) { return
 // platform, and the paths -explain prints go through both.
 func TestExplainUnion(t *testing.T) {
 	t.Parallel()
-	res, err := generate(filepath.Join(mod(t), "probes"), "toolbox", "zz_registry_gen.go", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := probesResult(t)
 	paths, ok := res.Explain["platformsplit"]
 	if !ok {
 		t.Fatal("platformsplit was not audited")
