@@ -52,17 +52,21 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if mode == sandbox.IsolateNone {
 		return reg, func() {}, nil
 	}
+	if s.workersErr != nil {
+		return nil, nil, s.workersErr
+	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	pool, err := sandbox.NewPool(sandbox.Config{
-		Arg:     workerArg,
-		WorkDir: s.workDir,
-		Env:     s.tools.Env,
-		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
-		Pass:    []string{egress.EnvAllow},
-		Require: s.require,
-		Logger:  logger,
+		Arg:        workerArg,
+		WorkDir:    s.workDir,
+		Env:        s.tools.Env,
+		Environ:    withVar(os.Environ(), egress.EnvAllow, s.netAllow),
+		Pass:       []string{egress.EnvAllow},
+		Require:    s.require,
+		MaxWorkers: int(s.workers),
+		Logger:     logger,
 	})
 	if err != nil {
 		return nil, nil, err
