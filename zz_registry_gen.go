@@ -94,7 +94,6 @@ var genEntries = [...]registry.Entry{{
 	Name:             "disk_usage",
 	Output:           `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`,
-	Reaches:          tool.ReadFiles,
 	StrictParameters: `{"type":"object","properties":{"mount_point":{"type":["string","null"],"description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out. At most 4096 characters."}},"required":["mount_point"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {

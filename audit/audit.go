@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"go/token"
 	"go/types"
 	"runtime"
@@ -21,6 +22,10 @@ type Report struct {
 	// each capability its start-up code (init functions and package
 	// variable initializers) reaches, the shortest path.
 	Startup []Finding
+	// Unaudited names the configurations AnalyzeAll could not audit on
+	// this host (cgo for another platform) whose non-standard files
+	// differ from every audited one.
+	Unaudited []string
 }
 
 // Result is what one tool reaches.
@@ -46,9 +51,9 @@ type Finding struct {
 	Pos   token.Position
 	Steps []Step
 	// Std continues the path inside the standard library, from the
-	// last step to the classified function, and Why names the rule
-	// there.
-	Std []string
+	// last step to the classified function (each step with where it
+	// calls the next, in $GOROOT/src), and Why names the rule there.
+	Std []Step
 	Why string
 }
 
@@ -68,13 +73,16 @@ func (f Finding) Path(rel func(string) string, full bool) string {
 			b.WriteString(" → ")
 		}
 		b.WriteString(s.Func)
-		if i > 0 && s.Pos.IsValid() && i < len(f.Steps)-1 {
+		if i > 0 && s.Pos.IsValid() && (i < len(f.Steps)-1 || full) {
 			fmt.Fprintf(&b, " (%s:%d)", rel(s.Pos.Filename), s.Pos.Line)
 		}
 	}
 	if full {
-		for _, k := range f.Std {
-			b.WriteString(" → " + displayKey(k))
+		for _, s := range f.Std {
+			b.WriteString(" → " + s.Func)
+			if s.Pos.IsValid() {
+				fmt.Fprintf(&b, " (%s:%d)", s.Pos.Filename, s.Pos.Line)
+			}
 		}
 		if f.Why != "" {
 			fmt.Fprintf(&b, " [%s]", f.Why)
@@ -92,16 +100,23 @@ func Analyze(ctx context.Context, dir string, typeNames []string) (*Report, erro
 }
 
 // AnalyzeFor is Analyze for the program as built for goos/goarch, with
-// cgo off when that is not the host. The non-standard code is the
+// cgo off when that is not the host (AnalyzeAll audits every
+// configuration). The non-standard code is the
 // platform's; the standard library is judged by the host's summary,
 // which holds for the functions every platform has, and a function of
 // the standard library the host does not have counts as Unsafe.
 func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []string) (*Report, error) {
+	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
+	return AnalyzeConfig(ctx, dir, Config{GOOS: goos, GOARCH: goarch, Cgo: !cross && build.Default.CgoEnabled}, typeNames)
+}
+
+// AnalyzeConfig is Analyze for the program as built in configuration c.
+func AnalyzeConfig(ctx context.Context, dir string, c Config, typeNames []string) (*Report, error) {
 	sum, err := stdSummary(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l, err := loadProgram(ctx, dir, goos, goarch)
+	l, err := loadProgram(ctx, dir, c)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +139,7 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 		r := g.add(&node{key: "tool " + name, done: true})
 		r.out = append(r.out, edge{g.nodeOf(exe), exe.Pos()})
 		if res := exe.Signature.Results(); res.Len() > 0 {
-			g.methodEdges(r, res.At(0).Type(), exe.Pos(), true)
+			g.methodEdges(r, res.At(0).Type(), nil, exe.Pos(), true)
 		}
 		roots[name] = r
 	}
@@ -137,8 +152,8 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 	g.build()
 	rep := &Report{Tools: map[string]*Result{}}
 	for name, r := range roots {
-		res := &Result{Reaches: r.caps}
-		for _, b := range capBits(r.caps) {
+		res := &Result{Reaches: r.caps & allCaps}
+		for _, b := range capBits(r.caps & allCaps) {
 			res.Findings = append(res.Findings, g.finding(r, b, ""))
 			seen := map[*node]bool{}
 			exe := r.out[0].to
@@ -156,15 +171,52 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 		rep.Tools[name] = res
 	}
 	for _, p := range l.nonStd {
-		n := inits[p]
-		if n == nil {
-			continue
-		}
-		for _, b := range capBits(n.caps) {
-			rep.Startup = append(rep.Startup, g.finding(n, b, p.Pkg.Path()))
+		if n := inits[p]; n != nil {
+			rep.Startup = append(rep.Startup, g.startup(n, p)...)
 		}
 	}
 	return rep, nil
+}
+
+// startup reports the start-up code of package p, whose initializer is n:
+// each site (an init function, a package variable's initializer) that
+// reaches a capability, or a call the audit cannot resolve (as Unsafe:
+// start-up code fails closed), at its own position.
+func (g *graph) startup(n *node, p *ssa.Package) []Finding {
+	var out []Finding
+	seen := map[string]bool{}
+	for _, b := range capBits(n.caps) {
+		for _, e := range n.out {
+			if e.to.caps&(1<<b) == 0 || e.to.dist[b] < 0 {
+				continue
+			}
+			pos := g.prog.Fset.Position(e.pos)
+			if e.to.fn != nil && e.to.fn.Pkg == p && strings.HasPrefix(e.to.fn.Name(), "init#") {
+				pos = g.prog.Fset.Position(e.to.fn.Pos()) // an init function: where it is
+			}
+			// One finding per site, and per function the sites call:
+			// a hundred variables initialised by the same helper are
+			// one finding, at the first.
+			key := fmt.Sprintf("%d %s:%d", b, pos.Filename, pos.Line)
+			to := e.to.key
+			if e.to.fn != nil && e.to.fn.Origin() != nil {
+				to = e.to.fn.Origin().String() // the instances of one generic function
+			}
+			callee := fmt.Sprintf("%d %s", b, to)
+			if seen[key] || seen[callee] {
+				continue
+			}
+			seen[key], seen[callee] = true, true
+			f := g.finding(e.to, b, p.Pkg.Path())
+			f.Steps = append([]Step{{Func: display(n), Pos: pos}}, f.Steps...)
+			f.Pos = pos
+			if f.Cap == unresolved {
+				f.Cap = tool.Unsafe
+			}
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // finding makes the path from n to capability bit b.
@@ -197,8 +249,11 @@ func (g *graph) finding(n *node, b int, pkg string) Finding {
 	if last := steps[len(steps)-1].n; last.boundary {
 		f.Why = last.why
 		if last.why == "standard library" {
-			keys, why := g.summary.chain(last.key, b)
-			f.Std, f.Why = keys[1:], why
+			steps, why := g.summary.chain(last.key, b)
+			f.Std, f.Why = steps[1:], why
+			if n := len(f.Steps); n > 0 && steps[0].Pos.IsValid() {
+				f.Steps[n-1].Pos = steps[0].Pos // where it calls into the chain
+			}
 		}
 	}
 	return f

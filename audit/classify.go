@@ -21,71 +21,104 @@ const safe tool.Capability = 0
 
 // pkgRules classify packages. For a package with a body it applies to the
 // package's functions that reach the operating system; for a function
-// without a body (assembly, linkname) it is that function's class.
+// without a body (assembly, linkname) it is that function's class. A
+// package is safe here only with the reason it grants nothing a tool could
+// not do without it: what its functions are given (a writer, a function
+// value, a descriptor) is classified where it was made.
 var pkgRules = map[string]tool.Capability{
-	"os/exec":                        tool.Exec,
-	"net":                            tool.Network,
-	"net/http":                       tool.Network,
-	"net/smtp":                       tool.Network,
-	"net/rpc":                        tool.Network | tool.Unsafe,
-	"log/syslog":                     tool.Network,
-	"crypto/tls":                     tool.Network,
-	"os/user":                        tool.Env | tool.ReadFiles,
-	"plugin":                         tool.Unsafe,
-	"runtime/cgo":                    tool.Unsafe,
-	"internal/poll":                  safe, // reads and writes descriptors opened elsewhere; the opener is classified
-	"runtime":                        safe, // its exported functions act on the Go runtime, not on the machine
+	"os/exec":     tool.Exec,
+	"net":         tool.Network,
+	"net/http":    tool.Network,
+	"net/smtp":    tool.Network,
+	"net/rpc":     tool.Network | tool.Unsafe,
+	"log/syslog":  tool.Network,
+	"crypto/tls":  tool.Network,
+	"os/user":     tool.Env | tool.ReadFiles,
+	"plugin":      tool.Unsafe,
+	"runtime/cgo": tool.Unsafe,
+	// Reads and writes descriptors opened elsewhere; the opener is
+	// classified.
+	"internal/poll": safe,
+	// The Go runtime and its internal packages act on the process's own
+	// memory, goroutines and signals, not on the machine; the few
+	// functions that read the environment or files are classified by
+	// name (runtime.GOROOT, os.runtime_args, syscall.runtime_envs).
+	"runtime":                        safe,
 	"internal/runtime/atomic":        safe,
 	"internal/runtime/sys":           safe,
 	"internal/runtime/maps":          safe,
 	"internal/runtime/math":          safe,
 	"internal/runtime/strconv":       safe,
 	"internal/runtime/exithook":      safe,
-	"internal/runtime/cgroup":        safe,
+	"internal/runtime/cgroup":        safe, // the runtime's reading of its own cgroup limit at start
 	"internal/runtime/gc":            safe,
 	"internal/runtime/gc/scan":       safe,
 	"internal/runtime/startlinetest": safe,
-	"internal/runtime/syscall":       safe,
+	"internal/runtime/syscall":       safe, // the runtime's own system calls (mmap, futex)
 	"internal/runtime/syscall/linux": safe,
-	"sync":                           safe,
-	"sync/atomic":                    safe,
-	"internal/sync":                  safe,
-	"internal/bytealg":               safe,
-	"internal/cpu":                   safe,
-	"internal/abi":                   safe,
-	"internal/reflectlite":           safe,
-	"internal/godebug":               safe,
-	"internal/chacha8rand":           safe,
-	"internal/synctest":              safe,
-	"internal/weak":                  safe,
-	"internal/race":                  safe,
-	"internal/msan":                  safe,
-	"internal/asan":                  safe,
-	"internal/byteorder":             safe,
-	"math":                           safe,
-	"math/big":                       safe,
-	"math/bits":                      safe,
-	"hash/crc32":                     safe,
-	"unique":                         safe,
-	"weak":                           safe,
-	"iter":                           safe,
-	"reflect":                        safe, // its calls by name are classified below
-	"crypto/internal/sysrand":        safe, // getrandom
-	"crypto/internal/fips140/check":  safe,
-	"internal/runtime/cgobench":      safe,
-	"runtime/pprof":                  safe, // profiles go to a writer its caller gives
-	"runtime/trace":                  safe,
-	"runtime/debug":                  safe,
-	"runtime/metrics":                safe,
-	"hash/maphash":                   safe,
-	"maps":                           safe,
-	"time/tzdata":                    safe,
-	"go/internal/srcimporter":        safe,
-	"internal/coverage/cfile":        safe,
-	"testing":                        safe,
-	"testing/synctest":               safe,
-	"testing/cryptotest":             safe,
-	"internal/testpty":               tool.Unsafe, // cgo
+	"internal/runtime/cgobench":      safe, // a benchmark helper with no callers outside the runtime's tests
+	// Synchronisation of memory: they call only the functions they are
+	// given, whose values their makers have edges to.
+	"sync":          safe,
+	"sync/atomic":   safe,
+	"internal/sync": safe,
+	// Computation on memory (many in assembly).
+	"internal/bytealg":   safe,
+	"internal/cpu":       safe, // reads CPU feature flags (cpuid)
+	"internal/abi":       safe,
+	"internal/byteorder": safe,
+	"math":               safe,
+	"math/big":           safe,
+	"math/bits":          safe,
+	"hash/crc32":         safe,
+	"hash/maphash":       safe,
+	"maps":               safe,
+	"iter":               safe, // coroutines of the runtime
+	"unique":             safe,
+	"weak":               safe,
+	"internal/weak":      safe,
+	// Reads types; it calls no method by name (reflect's own calls are
+	// classified by name below).
+	"internal/reflectlite": safe,
+	// Reads the runtime's copy of $GODEBUG, the same for every program.
+	"internal/godebug": safe,
+	// Randomness: getrandom(2) and the runtime's generator.
+	"internal/chacha8rand":          safe,
+	"crypto/internal/sysrand":       safe,
+	"internal/synctest":             safe, // fake time for a bubble of goroutines
+	"internal/race":                 safe, // instrumentation hooks, empty without -race
+	"internal/msan":                 safe,
+	"internal/asan":                 safe,
+	"crypto/internal/fips140/check": safe, // verifies the program's own code in memory
+	// Profiles and traces go to the writer its caller gives, which is
+	// classified where it was made; runtime/debug's SetCrashOutput and
+	// WriteHeapDump take a file or descriptor the caller opened.
+	"runtime/pprof":   safe,
+	"runtime/trace":   safe,
+	"runtime/debug":   safe,
+	"runtime/metrics": safe,
+	// The zone database embedded in the program.
+	"time/tzdata":      safe,
+	"internal/testpty": tool.Unsafe, // cgo
+	// Not safe, and so not listed: testing (MainStart writes profiles
+	// wherever -test.* flags say, T.TempDir, T.Setenv, T.Chdir),
+	// testing/cryptotest, runtime/coverage and internal/coverage/cfile
+	// (write coverage files to $GOCOVERDIR), go/internal/srcimporter
+	// (reads source files), reflect (its functions with a body are
+	// analysed, so Value.Methods reaches Value.Method; see asmPkgRules).
+}
+
+// asmPkgRules classify the functions without a Go body (the runtime's
+// linkname implementations) of packages whose functions with a body are
+// analysed as any other.
+var asmPkgRules = map[string]tool.Capability{
+	"reflect":                 safe, // memory moves and type lookups in the runtime; NewAt, Call and MakeFunc are classified by name
+	"testing":                 safe, // runtime hooks (runtime_Semacquire…); the package's effects are through its bodies
+	"testing/synctest":        safe,
+	"internal/coverage/cfile": safe, // reads the runtime's counters; the files it writes are through os
+	"runtime/coverage":        safe,
+	"testing/cryptotest":      safe, // linkname hooks into crypto/internal (the test reader, parallel checks)
+	"go/internal/srcimporter": safe, // setUsesCgo: a flag of go/build
 }
 
 // asmPrefixRules classify, by path prefix, the functions without a Go
@@ -112,35 +145,44 @@ var funcRules = map[string]tool.Capability{
 	"syscall.ForkExec":     tool.Exec,
 	"syscall.Exec":         tool.Exec,
 	"syscall.Kill":         tool.Exec,
-	// Files written, and descriptors written to.
-	"(*os.File).Write":       tool.WriteFiles,
-	"(*os.File).WriteAt":     tool.WriteFiles,
-	"(*os.File).WriteString": tool.WriteFiles,
-	"(*os.File).ReadFrom":    tool.WriteFiles,
-	"(*os.File).Truncate":    tool.WriteFiles,
-	"(*os.File).Chmod":       tool.WriteFiles,
-	"(*os.File).Chown":       tool.WriteFiles,
-	"(*os.File).Sync":        tool.WriteFiles,
-	"os.Chdir":               tool.Env,
-	"(*os.File).Chdir":       tool.Env,
-	// Files read.
-	"(*os.File).Read":         tool.ReadFiles,
-	"(*os.File).ReadAt":       tool.ReadFiles,
-	"(*os.File).WriteTo":      tool.ReadFiles,
-	"(*os.File).ReadDir":      tool.ReadFiles,
-	"(*os.File).Readdir":      tool.ReadFiles,
-	"(*os.File).Readdirnames": tool.ReadFiles,
-	"(*os.File).Stat":         tool.ReadFiles,
-	"(*os.File).Seek":         tool.ReadFiles,
+	// A descriptor's metadata and mode, whatever it was opened for.
+	"(*os.File).Chmod": tool.WriteFiles, // fchmod(2) works on a descriptor opened read-only
+	"(*os.File).Chown": tool.WriteFiles,
+	"os.Chdir":         tool.Env,
+	"(*os.File).Chdir": tool.Env,
+	// Reads and writes through a descriptor: the descriptor grants
+	// them, so whatever opened it is classified (an open by its flags,
+	// os.NewFile of an inherited number, os.Stdin, os.Stdout and
+	// os.Stderr below, a pipe or socket by its package), and the sandbox
+	// checks access when the file is opened, not at each read or write.
+	"(*os.File).Write":        safe,
+	"(*os.File).WriteAt":      safe,
+	"(*os.File).WriteString":  safe,
+	"(*os.File).ReadFrom":     safe,
+	"(*os.File).Truncate":     safe, // ftruncate(2) needs a descriptor open for writing
+	"(*os.File).Sync":         safe,
+	"(*os.File).Read":         safe,
+	"(*os.File).ReadAt":       safe,
+	"(*os.File).WriteTo":      safe,
+	"(*os.File).ReadDir":      safe, // getdents(2) on a directory opened read-only, which is classified
+	"(*os.File).Readdir":      safe,
+	"(*os.File).Readdirnames": safe,
+	"(*os.File).Stat":         safe,
+	"(*os.File).Seek":         safe,
 	"(*os.File).Close":        safe,
-	"os.NewFile":              safe, // wraps a descriptor; whoever opened it is classified
-	"os.Getwd":                tool.Env | tool.ReadFiles,
-	"os.Hostname":             tool.Env | tool.ReadFiles,
-	"os.Executable":           tool.ReadFiles,
-	"os.UserHomeDir":          tool.Env,
-	"os.UserCacheDir":         tool.Env,
-	"os.UserConfigDir":        tool.Env,
-	"os.TempDir":              tool.Env,
+	// The descriptors a tool did not open: those it inherits from the
+	// agent (whose standard output may be the protocol's channel).
+	"os.NewFile":       tool.ReadFiles | tool.WriteFiles,
+	"var os.Stdin":     tool.ReadFiles,
+	"var os.Stdout":    tool.WriteFiles,
+	"var os.Stderr":    tool.WriteFiles,
+	"os.Getwd":         tool.Env | tool.ReadFiles,
+	"os.Hostname":      tool.Env | tool.ReadFiles,
+	"os.Executable":    tool.ReadFiles,
+	"os.UserHomeDir":   tool.Env,
+	"os.UserCacheDir":  tool.Env,
+	"os.UserConfigDir": tool.Env,
+	"os.TempDir":       tool.Env,
 	// The environment.
 	"syscall.Getenv":       tool.Env,
 	"syscall.Setenv":       tool.Env,
@@ -172,6 +214,10 @@ var funcRules = map[string]tool.Capability{
 	"(reflect.Type).MethodByName":  tool.Unsafe,
 	"reflect.MakeFunc":             tool.Unsafe,
 	"reflect.NewAt":                tool.Unsafe,
+	"(reflect.Value).Methods":      tool.Unsafe, // Go 1.26: each method as a callable Value
+	"(reflect.Type).Methods":       tool.Unsafe,
+	// Tests' helpers that change the process or write files.
+	"testing.MainStart": tool.Unsafe, // runs tests and writes profiles wherever -test.* flags say
 	// Packages that load code or escape the audit.
 	"plugin.Open": tool.Unsafe,
 	// The standard library's own linkname stubs into the runtime.
@@ -233,10 +279,42 @@ var funcRules = map[string]tool.Capability{
 	"internal/syscall/unix.vgetrandom":    safe,
 }
 
+// reflectCallers are the packages of the standard library whose calls
+// of methods and functions by reflection are not classified Unsafe,
+// because the audit models what they call at their caller: text/template
+// (and html/template through it) calls, by the names a template gives,
+// the exported methods of the values its data holds and the functions of
+// its FuncMap. The functions are values its caller made, an edge of the
+// caller's (creation edges, and the results of a function made into an
+// interface, see graph.funcValueEdges); the data's methods are added at
+// each call of Execute (templateDataArg, graph.templateEdges), failing
+// closed for data whose type the audit cannot see.
+var reflectCallers = map[string]bool{"text/template": true}
+
+// reflectCalls are the reflect functions that call by reflection.
+var reflectCalls = map[string]bool{
+	"(reflect.Value).Call":         true,
+	"(reflect.Value).CallSlice":    true,
+	"(reflect.Value).Method":       true,
+	"(reflect.Value).MethodByName": true,
+	"(reflect.Value).Seq":          true, // range over a function value of the data
+	"(reflect.Value).Seq2":         true,
+}
+
+// templateDataArg lists the functions that execute a template, and the
+// index of the data argument (the receiver is 0).
+var templateDataArg = map[string]int{
+	"(*text/template.Template).Execute":         2,
+	"(*text/template.Template).ExecuteTemplate": 3,
+	"(*html/template.Template).Execute":         2,
+	"(*html/template.Template).ExecuteTemplate": 3,
+}
+
 // openFlagArg lists the functions whose call opens a file with flags,
-// and the index of the flags argument: a constant read-only flag set is
-// ReadFiles, anything else ReadFiles and WriteFiles.
+// and the index of the flags argument: constant flags are classified by
+// openCaps, computed ones are ReadFiles and WriteFiles.
 var openFlagArg = map[string]int{
+	"os.open":                      1, // the wrapper of syscall.Open every open of package os goes through
 	"os.OpenFile":                  1,
 	"(*os.Root).OpenFile":          2,
 	"syscall.Open":                 1,
@@ -250,6 +328,20 @@ var openFlagArg = map[string]int{
 // values, the same on every Unix Go supports for these bits' meaning is
 // checked by TestOpenFlags).
 const writeFlags = 0x1 | 0x2 | 0x40 | 0x200 | 0x400 // O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND
+
+// openCaps classifies an open with constant flags as the sandbox checks
+// it: O_RDONLY reads, O_WRONLY writes (with O_CREAT, O_TRUNC or O_APPEND
+// or not), O_RDWR (or an O_RDONLY that creates or truncates) does both.
+func openCaps(flags int64) tool.Capability {
+	switch {
+	case flags&writeFlags == 0:
+		return tool.ReadFiles
+	case flags&0x3 == 0x1: // O_WRONLY
+		return tool.WriteFiles
+	default:
+		return tool.ReadFiles | tool.WriteFiles
+	}
+}
 
 // rawSyscallFuncs are the raw system call entry points, with the index of
 // the system call number argument: a constant number is classified by
@@ -284,8 +376,16 @@ func init() {
 		{tool.WriteFiles, "WRITE PWRITE64 WRITEV PWRITEV PWRITEV2 CREAT UNLINK UNLINKAT RMDIR MKDIR MKDIRAT MKNOD MKNODAT RENAME RENAMEAT RENAMEAT2 " +
 			"LINK LINKAT SYMLINK SYMLINKAT CHMOD FCHMOD FCHMODAT FCHMODAT2 CHOWN FCHOWN FCHOWNAT LCHOWN TRUNCATE FTRUNCATE UTIMES UTIMENSAT FUTIMESAT UTIME " +
 			"FSYNC FDATASYNC SYNC SYNCFS FALLOCATE SETXATTR LSETXATTR FSETXATTR REMOVEXATTR LREMOVEXATTR FREMOVEXATTR COPY_FILE_RANGE SENDFILE SPLICE TEE SYNC_FILE_RANGE 326 452"},
-		{tool.ReadFiles, "READ PREAD64 READV PREADV PREADV2 STAT LSTAT FSTAT NEWFSTATAT FSTATAT STATX STATFS FSTATFS GETDENTS GETDENTS64 READLINK READLINKAT " +
-			"ACCESS FACCESSAT FACCESSAT2 GETXATTR LGETXATTR FGETXATTR LISTXATTR LLISTXATTR FLISTXATTR GETCWD OPEN_TREE LSEEK INOTIFY_INIT INOTIFY_INIT1 INOTIFY_ADD_WATCH INOTIFY_RM_WATCH USTAT 439"},
+		{tool.ReadFiles, "READ PREAD64 READV PREADV PREADV2 GETDENTS GETDENTS64 " +
+			"GETXATTR LGETXATTR FGETXATTR LISTXATTR LLISTXATTR FLISTXATTR GETCWD OPEN_TREE INOTIFY_INIT INOTIFY_INIT1 INOTIFY_ADD_WATCH INOTIFY_RM_WATCH"},
+		// A file's metadata: the sandbox (Landlock) restricts reading a
+		// file's content and a directory's entries, not stat(2),
+		// readlink(2) or access(2), which a worker may do whatever it
+		// declares; so they need no capability here either, and
+		// os.MkdirAll (a stat of each parent, then mkdir) is WriteFiles
+		// alone, as the worker allows it. LSEEK moves in a descriptor
+		// opened elsewhere.
+		{safe, "STAT LSTAT FSTAT NEWFSTATAT FSTATAT STATX STATFS FSTATFS USTAT READLINK READLINKAT ACCESS FACCESSAT FACCESSAT2 439 LSEEK"},
 		{tool.ReadFiles | tool.WriteFiles, "OPEN OPENAT OPENAT2 NAME_TO_HANDLE_AT OPEN_BY_HANDLE_AT"},
 		{tool.Unsafe, "ACCT ADJTIMEX CAPSET IOPERM IOPL MOUNT PIVOT_ROOT REBOOT SETTIMEOFDAY SYSLOG UMOUNT2 UNSHARE SETNS " +
 			"INIT_MODULE FINIT_MODULE DELETE_MODULE KEXEC_LOAD BPF PERF_EVENT_OPEN PROCESS_VM_WRITEV PROCESS_VM_READV"},
@@ -293,7 +393,7 @@ func init() {
 		{safe, "CLOSE DUP DUP2 DUP3 FCNTL PIPE PIPE2 EPOLL_CREATE EPOLL_CREATE1 EPOLL_CTL EPOLL_WAIT EPOLL_PWAIT EVENTFD EVENTFD2 GETPID GETPPID GETTID GETUID GETEUID GETGID GETEGID GETGROUPS " +
 			"GETPGID GETPGRP GETSID GETRLIMIT GETRUSAGE GETTIMEOFDAY TIME CLOCK_GETTIME SCHED_YIELD NANOSLEEP FUTEX MMAP MUNMAP MPROTECT MADVISE GETRANDOM " +
 			"SCHED_GETAFFINITY GETCPU GETPRIORITY TIMES SYSINFO RT_SIGPROCMASK RT_SIGACTION SIGALTSTACK EXIT EXIT_GROUP FLOCK POLL PPOLL SELECT PSELECT6 " +
-			"IOCTL ARCH_PRCTL PRCTL CAPGET GETPGID MLOCK MLOCKALL MUNLOCK MUNLOCKALL PAUSE 318"},
+			"ARCH_PRCTL PRCTL CAPGET GETPGID MLOCK MLOCKALL MUNLOCK MUNLOCKALL PAUSE 318"},
 		// Numbers below are those package syscall has no constant
 		// for (linux/amd64): getrandom 318, pidfd_send_signal 424,
 		// pidfd_open 434, copy_file_range 326, faccessat2 439,
@@ -303,6 +403,20 @@ func init() {
 			sysRules[n] = r.caps
 		}
 	}
+}
+
+// ioctlSafe names the ioctl(2) requests that only read the state of a
+// descriptor (linux values; TestIoctlSafe checks them against package
+// syscall); any other request is Unsafe (TIOCSTI writes into the
+// terminal's input, TIOCSCTTY takes it over).
+var ioctlSafe = map[int64]string{
+	0x5401: "TCGETS",
+	0x5413: "TIOCGWINSZ",
+	0x541B: "FIONREAD",
+	0x540F: "TIOCGPGRP",
+	0x5450: "FIONCLEX",
+	0x5451: "FIOCLEX",
+	0x5421: "FIONBIO",
 }
 
 // pkgRule returns the rule of package path, if it has one.
@@ -315,6 +429,9 @@ func pkgRule(path string) (tool.Capability, bool) {
 // path, if there is one.
 func asmRule(path string) (tool.Capability, bool) {
 	if c, ok := pkgRules[path]; ok {
+		return c, true
+	}
+	if c, ok := asmPkgRules[path]; ok {
 		return c, true
 	}
 	for _, r := range asmPrefixRules {

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"go/constant"
 	"go/token"
 	"go/types"
@@ -14,8 +15,17 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// nbits is the number of capabilities.
-const nbits = 6
+// nbits is the number of capabilities, and the mark of unresolved calls.
+const nbits = 7
+
+// unresolved marks a path to a dynamic call the audit cannot resolve: not
+// a capability of a tool (the code that made the value it calls has the
+// edge to it), but a warning in start-up code, which runs before any
+// sandbox and where the audit is the only line (fail closed).
+const unresolved tool.Capability = 1 << 6
+
+// allCaps are the capabilities of package tool.
+const allCaps = tool.Capability(1<<6 - 1)
 
 // node is a function of the program, or a pseudo function that stands
 // for a classified operation (a system call with its number, an open with
@@ -82,9 +92,15 @@ type graph struct {
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
 	dyn *callgraph.Graph
-	// bySig lists, by signature, the functions whose value the
-	// non-standard code takes.
-	bySig map[string][]*ssa.Function
+	// asserted holds the methods (methodKey) of every interface some
+	// code of the program, the standard library's included, asserts a
+	// value to: whoever holds a value in an interface can call those of
+	// its methods, and no others, without reflection by name (which is
+	// classified) or a static call (an edge of its own).
+	asserted map[string]bool
+	// byMethod indexes the methods of the program's types by methodKey,
+	// for the type assertions of non-standard code (implementers).
+	byMethod map[string][]*ssa.Function
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -190,6 +206,9 @@ func (g *graph) globalNode(v *ssa.Global) *node {
 	if n := g.nodes[key]; n != nil {
 		return n
 	}
+	if c, ok := funcRules[key]; ok {
+		return g.pseudo(key, c, "classified variable")
+	}
 	if !g.stdMode {
 		caps, why := g.summary.caps(key)
 		return g.pseudo(key, caps, why)
@@ -206,7 +225,7 @@ func (g *graph) globalNode(v *ssa.Global) *node {
 func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
 	switch val := val.(type) {
 	case *ssa.MakeInterface:
-		g.methodEdges(n, val.X.Type(), pos, false)
+		g.methodEdges(n, val.X.Type(), ifaceOf(val.Type()), pos, false)
 	case *ssa.Function:
 		n.out = append(n.out, edge{g.nodeOf(val), pos})
 	case *ssa.MakeClosure:
@@ -218,15 +237,142 @@ func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
 	}
 }
 
-// implicitNames are the methods the registry, encoding/json and fmt call
-// on the values inside a value they are given.
-var implicitNames = map[string]bool{"MarshalJSON": true, "MarshalText": true, "String": true, "Error": true, "Format": true, "GoString": true}
+// methodKey names a method by its name and signature (without the
+// receiver), as an interface lists it.
+func methodKey(name string, sig types.Type) string {
+	var b strings.Builder
+	b.WriteString(name)
+	s := sig.(*types.Signature)
+	for i, t := range []*types.Tuple{s.Params(), s.Results()} {
+		b.WriteString([]string{"(", " ("}[i])
+		for j := range t.Len() {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if i == 0 && s.Variadic() && j == t.Len()-1 {
+				b.WriteString("...")
+			}
+			b.WriteString(types.TypeString(t.At(j).Type(), nil))
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// assertedMethods adds to set the methods of every interface that a
+// type assertion in fns asserts to.
+func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) bool)) {
+	for fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if it := assertedIface(instr); it != nil {
+					for m := range it.Methods() {
+						set[methodKey(m.Name(), m.Type())] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+// assertedIface returns the interface instr asserts a value to, if it
+// does: a type assertion, or Go 1.26's reflect.TypeAssert[T] (which
+// encoding/json, encoding/xml and encoding/gob use for their interfaces).
+func assertedIface(instr ssa.Instruction) *types.Interface {
+	var asserted types.Type
+	switch instr := instr.(type) {
+	case *ssa.TypeAssert:
+		asserted = instr.AssertedType
+	case ssa.CallInstruction:
+		if c := instr.Common().StaticCallee(); c != nil && c.Origin() != nil && c.Origin().String() == "reflect.TypeAssert" && len(c.TypeArgs()) == 1 {
+			asserted = c.TypeArgs()[0]
+		}
+	}
+	if asserted == nil {
+		return nil
+	}
+	it, _ := asserted.Underlying().(*types.Interface)
+	return it
+}
+
+// assertEdges adds the edges of a type assertion to it in non-standard
+// code: the value may come from anywhere (reflection, the standard
+// library), so each method of it that the standard library's assertions
+// do not already cover (those are edges of the code that made the
+// value, methodEdges) is taken as called, here, on every type of the
+// program that has it. The asserting code, not the maker of the value,
+// has the edge: one tool's assertion does not widen another's.
+func (g *graph) assertEdges(n *node, it *types.Interface, pos token.Pos) {
+	for m := range it.Methods() {
+		key := methodKey(m.Name(), m.Type())
+		if g.asserted[key] {
+			continue
+		}
+		for _, fn := range g.implementers(key) {
+			n.out = append(n.out, edge{g.nodeOf(fn), pos})
+		}
+	}
+}
+
+// implementers returns the methods with key of every named type of the
+// program and of its pointer, and of the types it makes at run time.
+func (g *graph) implementers(key string) []*ssa.Function {
+	if g.byMethod == nil {
+		g.byMethod = map[string][]*ssa.Function{}
+		seen := map[types.Type]bool{}
+		add := func(t types.Type) {
+			for _, mt := range []types.Type{t, types.NewPointer(t)} {
+				if seen[mt] {
+					continue
+				}
+				seen[mt] = true
+				if _, ok := mt.Underlying().(*types.Interface); ok {
+					continue
+				}
+				ms := g.prog.MethodSets.MethodSet(mt)
+				for i := range ms.Len() {
+					sel := ms.At(i)
+					k := methodKey(sel.Obj().Name(), sel.Obj().Type())
+					if fn := g.prog.MethodValue(sel); fn != nil {
+						g.byMethod[k] = append(g.byMethod[k], fn)
+					}
+				}
+			}
+		}
+		for _, p := range g.prog.AllPackages() {
+			for _, name := range p.Pkg.Scope().Names() {
+				if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+						continue // generic: its instances are among the runtime types
+					}
+					add(tn.Type())
+				}
+			}
+		}
+		for _, t := range g.prog.RuntimeTypes() {
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			add(t)
+		}
+	}
+	return g.byMethod[key]
+}
 
 // methodEdges adds edges from n to the methods of t, which was made into
-// an interface: whoever receives it may call any of them. In non-standard
-// code, reflection-based callers (encoding/json, fmt) may also call the
-// implicit methods of the types t holds, so those are added too.
-func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) {
+// a value of interface type iface (nil for a value the registry is
+// given): whoever receives it may call the methods iface lists and, after
+// a type assertion, those of g.asserted; not the others, which only a
+// static call (an edge of its own) or reflection by name (classified)
+// reaches. With closure, the types a value of t holds (fields, elements,
+// keys, pointers) are walked too: encoding/json, fmt and the other
+// reflection-based callers reach them with reflect.Value.Interface and
+// assert them to their interfaces, so their methods of g.asserted (on the
+// type and its pointer, which is addressable there) are added.
+func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos token.Pos, closure bool) {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+		return
+	}
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type, top bool)
 	walk = func(t types.Type, top bool) {
@@ -241,13 +387,22 @@ func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) 
 			if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
 				continue
 			}
-			if top && mt != t {
+			if top && mt != t && !closure {
 				continue // an interface holding T has T's methods only
 			}
+			// With closure, *T too: reflect.New of the value's type
+			// makes one, and its methods are asserted as any other.
 			ms := g.prog.MethodSets.MethodSet(mt)
 			for i := range ms.Len() {
 				sel := ms.At(i)
-				if !top && !implicitNames[sel.Obj().Name()] {
+				name := sel.Obj().Name()
+				called := g.asserted[methodKey(name, sel.Obj().Type())]
+				if top && mt == t && iface != nil && !called {
+					if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, name); m != nil {
+						called = true
+					}
+				}
+				if !called {
 					continue
 				}
 				if fn := g.prog.MethodValue(sel); fn != nil {
@@ -272,9 +427,91 @@ func (g *graph) methodEdges(n *node, t types.Type, pos token.Pos, closure bool) 
 		case *types.Map:
 			walk(u.Key(), false)
 			walk(u.Elem(), false)
+		case *types.Chan:
+			walk(u.Elem(), false)
 		}
 	}
 	walk(t, true)
+}
+
+// templateEdges adds the edges of a template executed on data at pos: a
+// template calls, by the names it holds, any exported method of the
+// values data holds (fields, elements, keys, pointers, and what those
+// methods and functions return). Data of a type not known at the call,
+// or holding interface values, fails closed.
+func (g *graph) templateEdges(n *node, data ssa.Value, pos token.Pos) {
+	switch d := data.(type) {
+	case *ssa.Const:
+		return // nil
+	case *ssa.MakeInterface:
+		g.exportedEdges(n, d.X.Type(), pos, map[types.Type]bool{})
+	default:
+		n.out = append(n.out, edge{g.pseudo("template data of a type not known at the call", tool.Unsafe,
+			"a template calls the methods of its data by name"), pos})
+	}
+}
+
+// exportedEdges adds edges to every exported method of t and *t and of
+// the types t holds or its methods return; an interface among them fails
+// closed.
+func (g *graph) exportedEdges(n *node, t types.Type, pos token.Pos, seen map[types.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		n.out = append(n.out, edge{g.pseudo("template data holding an interface value", tool.Unsafe,
+			"a template calls the methods of its data by name, and the audit does not know the values in an interface"), pos})
+		return
+	}
+	for _, mt := range []types.Type{t, types.NewPointer(t)} {
+		if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+			continue
+		}
+		ms := g.prog.MethodSets.MethodSet(mt)
+		for i := range ms.Len() {
+			sel := ms.At(i)
+			if !sel.Obj().Exported() {
+				continue
+			}
+			if fn := g.prog.MethodValue(sel); fn != nil {
+				n.out = append(n.out, edge{g.nodeOf(fn), pos})
+			}
+			g.resultEdges(n, sel.Obj().Type().(*types.Signature), pos, seen)
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			g.exportedEdges(n, f.Type(), pos, seen)
+		}
+	case *types.Slice:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Array:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Map:
+		g.exportedEdges(n, u.Key(), pos, seen)
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Chan:
+		g.exportedEdges(n, u.Elem(), pos, seen)
+	case *types.Signature:
+		g.resultEdges(n, u, pos, seen)
+	}
+}
+
+// resultEdges adds exportedEdges for the results of sig, but a last
+// result of type error, which a template takes as the call's failure.
+func (g *graph) resultEdges(n *node, sig *types.Signature, pos token.Pos, seen map[types.Type]bool) {
+	res := sig.Results()
+	for i := range res.Len() {
+		t := res.At(i).Type()
+		if i == res.Len()-1 && types.Identical(t, types.Universe.Lookup("error").Type()) {
+			continue
+		}
+		g.exportedEdges(n, t, pos, seen)
+	}
 }
 
 // scan adds the edges of fn's body to n.
@@ -303,23 +540,56 @@ func (g *graph) scan(n *node) {
 					skip = common.Value
 				} else if callee != nil {
 					skip = common.Value
-					n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
-				} else if sites != nil {
-					callees := sites[call]
-					if len(callees) == 0 && !common.IsInvoke() {
-						// VTA found no function for this value (one
-						// without a body, say): every function whose
-						// value the program takes with this signature.
-						callees = g.bySig[types.TypeString(common.Signature(), nil)]
+					key := funcKey(callee)
+					if !(std && reflectCallers[n.pkg] && reflectCalls[key]) {
+						n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 					}
-					for _, c := range callees {
+					if i, ok := templateDataArg[key]; ok && !std && i < len(common.Args) {
+						g.templateEdges(n, common.Args[i], call.Pos())
+					}
+					if !std && callee.Origin() != nil && isStd(fnPkgPath(callee)) {
+						// A generic function of the standard library
+						// (reflect.TypeFor[T], say) has no body here:
+						// its type arguments reach reflection, where a
+						// value of T or *T is made and asserted.
+						for _, ta := range callee.TypeArgs() {
+							g.methodEdges(n, types.NewPointer(ta), nil, call.Pos(), true)
+						}
+					}
+				} else if _, ok := common.Value.(*ssa.Builtin); ok {
+					// append, len…: no call of the program's
+				} else if sites != nil {
+					// A value VTA cannot trace came through the
+					// standard library, which calls what it is given:
+					// the code that made the function value or the
+					// interface has the edge to it (the operands below,
+					// methodEdges), wherever it is called.
+					for _, c := range sites[call] {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
 					}
+					if len(sites[call]) == 0 && !stdMade(common.Value) {
+						// Nothing the audit can name: sound for a tool
+						// (whoever made the value has the edge), but
+						// start-up code must not depend on that.
+						n.out = append(n.out, edge{g.pseudo("call the audit cannot resolve", unresolved,
+							"a call through a function value or an interface that VTA cannot resolve"), call.Pos()})
+					}
+				}
+			}
+			if !std && g.dyn != nil {
+				if it := assertedIface(instr); it != nil {
+					g.assertEdges(n, it, instr.Pos())
 				}
 			}
 			switch instr := instr.(type) {
 			case *ssa.MakeInterface:
-				g.methodEdges(n, instr.X.Type(), instr.Pos(), !std)
+				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), instr.Pos(), !std)
+				if sig, ok := instr.X.Type().(*types.Signature); ok && !std {
+					// A function in an interface, as a template's
+					// FuncMap holds it: the template calls the methods
+					// of what it returns.
+					g.resultEdges(n, sig, instr.Pos(), map[types.Type]bool{})
+				}
 			case *ssa.Convert:
 				if !std && (isUnsafePointer(instr.Type()) || isUnsafePointer(instr.X.Type())) && !g.generated[g.prog.Fset.Position(instr.Pos()).Filename] {
 					n.out = append(n.out, edge{g.pseudo("unsafe.Pointer", tool.Unsafe, "conversion through unsafe.Pointer"), instr.Pos()})
@@ -343,6 +613,32 @@ func (g *graph) scan(n *node) {
 	}
 }
 
+// stdMade reports whether v is what a call of the standard library
+// returned: its summary has the edges of the values it makes (a
+// reflect.Type from reflect.TypeFor, an io.Reader from a constructor), so
+// a call through it is bounded.
+func stdMade(v ssa.Value) bool {
+	if e, ok := v.(*ssa.Extract); ok {
+		v = e.Tuple
+	}
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	if callee := c.Call.StaticCallee(); callee != nil {
+		return isStd(fnPkgPath(callee))
+	}
+	// A method of a value the standard library made is the standard
+	// library's, and so is what it returns.
+	return c.Call.IsInvoke() && stdMade(c.Call.Value)
+}
+
+// ifaceOf returns the interface t is.
+func ifaceOf(t types.Type) *types.Interface {
+	it, _ := t.Underlying().(*types.Interface)
+	return it
+}
+
 func isPkgInit(fn *ssa.Function) bool {
 	return fn.Synthetic == "package initializer"
 }
@@ -359,10 +655,14 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 	if i, ok := openFlagArg[key]; ok && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			flags, _ := constant.Int64Val(c.Value)
-			if flags&writeFlags == 0 {
-				return g.pseudo("open read-only", tool.ReadFiles, "open with read-only constant flags")
+			switch caps := openCaps(flags); caps {
+			case tool.ReadFiles:
+				return g.pseudo("open read-only", caps, "open with read-only constant flags")
+			case tool.WriteFiles:
+				return g.pseudo("open write-only", caps, "open with write-only constant flags")
+			default:
+				return g.pseudo("open for reading and writing", caps, "open with constant flags that read and write")
 			}
-			return g.pseudo("open for writing", tool.ReadFiles|tool.WriteFiles, "open with flags that write")
 		}
 		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
 	}
@@ -373,6 +673,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 			if !known {
 				name = c.Value.ExactString()
 			}
+			if name == "IOCTL" {
+				return g.ioctlTarget(args, i+2)
+			}
 			if caps, ok := sysRules[name]; ok {
 				return g.pseudo("system call "+name, caps, "system call "+name)
 			}
@@ -381,6 +684,43 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		return g.pseudo("system call with computed number", tool.Unsafe, "raw system call with a number not known at generate time")
 	}
 	return g.nodeOf(callee)
+}
+
+// ioctlTarget classifies an ioctl(2) by its request, args[i]: a known
+// harmless constant is safe, anything else (TIOCSTI pushes keystrokes into
+// the terminal) Unsafe.
+func (g *graph) ioctlTarget(args []ssa.Value, i int) *node {
+	if i < len(args) {
+		if c, ok := constArg(args[i]); ok {
+			if name, ok := ioctlSafe[c]; ok {
+				return g.pseudo("system call IOCTL "+name, safe, "ioctl "+name+", which only reads")
+			}
+			return g.pseudo(fmt.Sprintf("system call IOCTL %#x", c), tool.Unsafe, "ioctl with a request not known to be harmless")
+		}
+	}
+	return g.pseudo("system call IOCTL with computed request", tool.Unsafe, "ioctl with a request not known at generate time")
+}
+
+// constArg returns the value of v when it is an integer constant, through
+// conversions.
+func constArg(v ssa.Value) (int64, bool) {
+	for {
+		cv, ok := v.(*ssa.Convert)
+		if !ok {
+			break
+		}
+		v = cv.X
+	}
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	if !ok {
+		u, _ := constant.Uint64Val(c.Value)
+		n = int64(u)
+	}
+	return n, true
 }
 
 // build scans every queued function until the graph is closed, then

@@ -35,23 +35,22 @@ type loaded struct {
 }
 
 // loadProgram loads the package in dir and everything it imports, as
-// built for goos/goarch. For another platform than the host, cgo is off
-// (no C cross-compiler is needed) and host holds the host's standard
-// library, for the functions the summary cannot speak for.
-func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error) {
+// built in configuration c. For another platform than the host, host
+// holds the host's standard library, for the functions the summary
+// cannot speak for.
+func loadProgram(ctx context.Context, dir string, c Config) (*loaded, error) {
 	// The platform is set whatever GOOS and GOARCH say: the summary is
 	// the host's.
-	env := append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch)
+	goos, goarch := c.GOOS, c.GOARCH
+	env := c.env()
 	hostEnv := append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
-	if cross {
-		env = append(env, "CGO_ENABLED=0")
-	}
 	meta, err := packages.Load(&packages.Config{
-		Context: ctx,
-		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:     dir,
-		Env:     env,
+		Context:    ctx,
+		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
+		Dir:        dir,
+		Env:        env,
+		BuildFlags: c.flags(),
 	}, ".")
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
@@ -175,7 +174,7 @@ func loadProgram(ctx context.Context, dir, goos, goarch string) (*loaded, error)
 		}
 		tp, err := conf.Check(p.PkgPath, l.fset, syntax, info)
 		if err != nil {
-			return nil, fmt.Errorf("type-check %s: %w", p.PkgPath, err)
+			return nil, typeError{fmt.Errorf("type-check %s: %w", p.PkgPath, err)}
 		}
 		byPath[p.PkgPath] = tp
 		for _, imp := range tp.Imports() {
@@ -271,15 +270,11 @@ func userGraph(l *loaded, sum *summary) *graph {
 			funcs[fn] = true
 		}
 	}
-	g := newGraph(l.prog)
-	g.summary = sum
-	g.host = l.host
-	g.generated = l.generated
-	g.dyn = vta.CallGraph(funcs, nil)
-	g.bySig = map[string][]*ssa.Function{}
-	seen := map[*ssa.Function]bool{}
+	// The functions whose values the code takes (a standard-library
+	// function stored in a variable, say) are candidates too: VTA
+	// resolves a dynamic call only to the functions it is given.
 	var ops []*ssa.Value
-	for fn := range funcs {
+	for fn := range maps.Clone(funcs) {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				var callee ssa.Value
@@ -287,15 +282,19 @@ func userGraph(l *loaded, sum *summary) *graph {
 					callee = call.Common().Value
 				}
 				for _, op := range instr.Operands(ops[:0]) {
-					if f, ok := (*op).(*ssa.Function); ok && *op != callee && !seen[f] {
-						seen[f] = true
-						sig := types.TypeString(f.Signature, nil)
-						g.bySig[sig] = append(g.bySig[sig], f)
+					if f, ok := (*op).(*ssa.Function); ok && *op != callee {
+						funcs[f] = true
 					}
 				}
 			}
 		}
 	}
+	g := newGraph(l.prog)
+	g.summary = sum
+	g.host = l.host
+	g.generated = l.generated
+	g.dyn = vta.CallGraph(funcs, nil)
+	g.asserted = sum.asserted
 	g.sysNames = sysNames(l.prog)
 	return g
 }

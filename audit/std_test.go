@@ -4,25 +4,46 @@ import (
 	"context"
 	"flag"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
-var update = flag.Bool("update", false, "rewrite stdsummary.txt and the golden files")
+var (
+	update  = flag.Bool("update", false, "rewrite stdsummary.txt (with -std)")
+	stdFlag = flag.Bool("std", false, "analyse the whole standard library: check stdsummary.txt and its classification (a separate check, about a minute: go test ./audit -run TestStd -std)")
+)
+
+// The standard library's graph, built once for the tests that need it.
+var (
+	stdOnce sync.Once
+	stdG    *graph
+	stdGErr error
+)
+
+func testStdGraph(t *testing.T) *graph {
+	t.Helper()
+	if !*stdFlag {
+		t.Skip("analyses the whole standard library: run with -std")
+	}
+	stdOnce.Do(func() { stdG, stdGErr = stdGraph(context.Background()) })
+	if stdGErr != nil {
+		t.Fatal(stdGErr)
+	}
+	return stdG
+}
 
 // TestStdSummary rebuilds the standard-library summary and compares it
 // with the one that ships; -update rewrites it.
 func TestStdSummary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("analyses the whole standard library")
-	}
-	got, err := BuildStdSummary(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := summaryText(testStdGraph(t))
 	if *update {
 		if err := os.WriteFile("stdsummary.txt", []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -33,7 +54,7 @@ func TestStdSummary(t *testing.T) {
 		if !strings.HasPrefix(stdSummaryText, "# "+platform()+"\n") {
 			t.Skipf("stdsummary.txt is for another release or platform than %s", platform())
 		}
-		t.Errorf("stdsummary.txt is stale: run go test ./audit -run TestStdSummary -update\n%s",
+		t.Errorf("stdsummary.txt is stale: run go test ./audit -run TestStdSummary -std -update\n%s",
 			cmp.Diff(strings.Split(stdSummaryText, "\n"), strings.Split(got, "\n")))
 	}
 }
@@ -43,13 +64,7 @@ func TestStdSummary(t *testing.T) {
 // that some function reaches and the table leaves unclassified: fail
 // closed makes them Unsafe, which a new Go release must not do silently.
 func TestStdClassified(t *testing.T) {
-	if testing.Short() {
-		t.Skip("analyses the whole standard library")
-	}
-	g, err := stdGraph(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := testStdGraph(t)
 	var bad []string
 	for _, n := range g.list {
 		if !n.boundary || len(n.in) == 0 {
@@ -62,5 +77,47 @@ func TestStdClassified(t *testing.T) {
 	slices.Sort(bad)
 	if len(bad) > 0 {
 		t.Errorf("%d boundaries of the standard library are not classified; add them to classify.go:\n\t%s", len(bad), strings.Join(bad, "\n\t"))
+	}
+}
+
+// TestClassifiedUnsafe checks, in the shipped summary, functions of the
+// standard library that once counted as safe by their package's name.
+func TestClassifiedUnsafe(t *testing.T) {
+	sum, err := parseSummary(stdSummaryText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]tool.Capability{
+		"testing.MainStart":                 tool.Unsafe,
+		"(*testing.B).TempDir":              tool.WriteFiles,
+		"(*testing.common).Setenv":          tool.Env,
+		"(*testing.common).Chdir":           tool.Env,
+		"runtime/coverage.WriteCountersDir": tool.WriteFiles,
+		"(reflect.Value).Methods":           tool.Unsafe,
+		"go/importer.ForCompiler":           tool.ReadFiles,
+	} {
+		if got, _ := sum.caps(key); got&want != want {
+			t.Errorf("%s reaches %s, want at least %s", key, got, want)
+		}
+	}
+}
+
+// TestIoctlSafe checks the harmless ioctl requests against package
+// syscall's constants, and that any other request is Unsafe.
+func TestIoctlSafe(t *testing.T) {
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		t.Skip("linux values")
+	}
+	want := map[int64]string{
+		syscall.TCGETS: "TCGETS", syscall.TIOCGWINSZ: "TIOCGWINSZ", syscall.TIOCINQ: "FIONREAD",
+		syscall.TIOCGPGRP: "TIOCGPGRP", 0x5450: "FIONCLEX", 0x5451: "FIOCLEX", 0x5421: "FIONBIO", // not in package syscall
+	}
+	if diff := cmp.Diff(want, ioctlSafe); diff != "" {
+		t.Errorf("ioctlSafe (-want +got):\n%s", diff)
+	}
+	for _, req := range []int64{syscall.TIOCSTI, syscall.TIOCSCTTY, syscall.TIOCSWINSZ} {
+		if _, ok := ioctlSafe[req]; ok {
+			t.Errorf("request %#x, which changes the terminal, is taken as harmless", req)
+		}
 	}
 }

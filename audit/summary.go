@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"go/build"
 	"go/constant"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -30,7 +32,10 @@ import (
 // summary itself (slowly) rather than trust a stale one.
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
-// order: the next key on the path, or "=" and the rule at the source.
+// order: the next key on the path and "|" where the call is (relative to
+// $GOROOT/src), or "=" and the rule at the source; or
+// "@" and a method of an interface the standard library asserts values
+// to (graph.asserted).
 
 //go:embed stdsummary.txt
 var stdSummaryText string
@@ -39,6 +44,9 @@ var stdSummaryText string
 type summary struct {
 	header string
 	lines  map[string]string
+	// asserted holds the methods of the interfaces the standard library
+	// asserts values to (graph.asserted).
+	asserted map[string]bool
 }
 
 // platform names the release and platform a summary is valid for.
@@ -69,13 +77,17 @@ func stdSummary(ctx context.Context) (*summary, error) {
 }
 
 func parseSummary(text string) (*summary, error) {
-	s := &summary{lines: map[string]string{}}
+	s := &summary{lines: map[string]string{}, asserted: map[string]bool{}}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
 		if h, ok := strings.CutPrefix(line, "# "); ok && s.header == "" {
 			s.header = h
+			continue
+		}
+		if m, ok := strings.CutPrefix(line, "@"); ok {
+			s.asserted[m] = true
 			continue
 		}
 		key, rest, ok := strings.Cut(line, "\t")
@@ -98,28 +110,35 @@ func (s *summary) caps(key string) (tool.Capability, string) {
 	return tool.Capability(n), "standard library"
 }
 
-// chain returns the keys from key to the source of capability bit b, and
-// the rule there.
-func (s *summary) chain(key string, b int) (keys []string, why string) {
+// chain returns the steps from key to the source of capability bit b,
+// each with where it calls the next (a file of $GOROOT/src), and the rule
+// at the source.
+func (s *summary) chain(key string, b int) (steps []Step, why string) {
 	for range 200 {
-		keys = append(keys, key)
+		st := Step{Func: displayKey(key)}
 		rest, ok := s.lines[key]
 		if !ok {
-			return keys, ""
+			return append(steps, st), ""
 		}
 		f := strings.Split(rest, "\t")
 		n, _ := strconv.ParseUint(f[0], 10, 8)
 		i := slices.Index(capBits(tool.Capability(n)), b)
 		if i < 0 || 1+i >= len(f) {
-			return keys, ""
+			return append(steps, st), ""
 		}
 		next := f[1+i]
 		if w, ok := strings.CutPrefix(next, "="); ok {
-			return keys, w
+			return append(steps, st), w
 		}
+		next, pos, _ := strings.Cut(next, "|")
+		if file, line, ok := strings.Cut(pos, ":"); ok {
+			st.Pos.Filename = "$GOROOT/src/" + file
+			st.Pos.Line, _ = strconv.Atoi(line)
+		}
+		steps = append(steps, st)
 		key = next
 	}
-	return keys, ""
+	return steps, ""
 }
 
 // BuildStdSummary analyses the whole standard library from source and
@@ -129,6 +148,11 @@ func BuildStdSummary(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return summaryText(g), nil
+}
+
+// summaryText writes the summary of g, a standard-library graph.
+func summaryText(g *graph) string {
 	var lines []string
 	for _, n := range g.list {
 		if n.caps == 0 {
@@ -145,12 +169,25 @@ func BuildStdSummary(ctx context.Context) (string, error) {
 				fmt.Fprintf(&b, "\t=%s", why)
 				continue
 			}
-			fmt.Fprintf(&b, "\t%s", n.out[n.next[bit]].to.key)
+			e := n.out[n.next[bit]]
+			fmt.Fprintf(&b, "\t%s", e.to.key)
+			pos := e.pos
+			if !pos.IsValid() && e.to.fn != nil {
+				pos = e.to.fn.Pos() // a closure made there, or a function value taken
+			}
+			if p := g.prog.Fset.Position(pos); p.IsValid() {
+				if rel, ok := strings.CutPrefix(filepath.ToSlash(p.Filename), filepath.ToSlash(build.Default.GOROOT)+"/src/"); ok {
+					fmt.Fprintf(&b, "|%s:%d", rel, p.Line)
+				}
+			}
 		}
 		lines = append(lines, b.String())
 	}
+	for m := range g.asserted {
+		lines = append(lines, "@"+m)
+	}
 	slices.Sort(lines)
-	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n", nil
+	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n"
 }
 
 // stdGraph builds the graph of the whole standard library.
@@ -174,6 +211,14 @@ func stdGraph(ctx context.Context) (*graph, error) {
 	g.stdMode = true
 	g.sysNames = sysNames(prog)
 	g.inits = stdInits(prog)
+	g.asserted = map[string]bool{}
+	assertedMethods(g.asserted, func(yield func(*ssa.Function) bool) {
+		for fn := range ssautil.AllFunctions(prog) {
+			if !yield(fn) {
+				return
+			}
+		}
+	})
 	for fn := range ssautil.AllFunctions(prog) {
 		if fn.Pkg != nil || fn.Origin() != nil || len(fn.Blocks) > 0 {
 			g.nodeOf(fn)

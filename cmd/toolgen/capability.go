@@ -34,8 +34,9 @@ type auditState struct {
 }
 
 // runAudit audits the tools that passed the convention checks (c.tools)
-// and the start-up code, once per build configuration, as built for the
-// configuration's load platform.
+// and the start-up code, in every build configuration of the
+// configuration's platforms (package audit's AnalyzeAll: cgo off and on,
+// and the build tags the module's files use).
 func (c *checker) runAudit() (*audit.Report, error) {
 	if c.caps != nil {
 		return c.caps.report, c.caps.err
@@ -44,7 +45,11 @@ func (c *checker) runAudit() (*audit.Report, error) {
 	for _, t := range c.tools {
 		names = append(names, t.TypeName)
 	}
-	rep, err := audit.AnalyzeFor(context.Background(), c.dir, c.platform.GOOS, c.platform.GOARCH, names)
+	var platforms []audit.Platform
+	for _, p := range c.platforms {
+		platforms = append(platforms, audit.Platform{GOOS: p.GOOS, GOARCH: p.GOARCH})
+	}
+	rep, err := audit.AnalyzeAll(context.Background(), c.dir, platforms, names)
 	if err != nil {
 		err = fmt.Errorf("capability audit of %s for %s: %w", c.pkg.PkgPath, c.platform, err)
 	}
@@ -103,6 +108,10 @@ func (c *checker) checkStartup() error {
 	rep, err := c.runAudit()
 	if err != nil {
 		return err
+	}
+	for _, u := range rep.Unaudited {
+		c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: token.Position{Filename: c.rel(c.pkg.GoFiles[0]), Line: 1, Column: 1}, Note: true,
+			Msg: fmt.Sprintf("the build configuration %s is not audited on this host (no C cross-compiler); its files differ from every audited one", u)})
 	}
 	for _, f := range rep.Startup {
 		c.warnAt(f.Pos, token.NoPos, "start-up code of package %s reaches %s: %s; it runs at start in every agent", f.Pkg, f.Cap, f.Path(c.rel, false))

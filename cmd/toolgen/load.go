@@ -317,7 +317,7 @@ func checkConfig(pkg *packages.Package, dir string, cf config, base string, plat
 		p.Filename = relPath(base, p.Filename)
 		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note, Lint: d.Lint})
 	}
-	c := &checker{pkg: pkg, dir: dir, platform: cf.load, base: base, out: out}
+	c := &checker{pkg: pkg, dir: dir, platform: cf.load, platforms: cf.platforms, base: base, out: out}
 	for _, f := range res.Tools {
 		c.tools = append(c.tools, f.Tool)
 	}
@@ -338,11 +338,13 @@ func checkConfig(pkg *packages.Package, dir string, cf config, base string, plat
 type checker struct {
 	pkg      *packages.Package
 	dir      string             // the tool package's directory
-	platform toolcheck.Platform // the platform the audit loads the program for
-	base     string
-	out      *toolPackage
-	tools    []*toolInfo // the tools that pass the convention checks
-	caps     *auditState // the capability audit; see runAudit
+	platform toolcheck.Platform // the platform the checks load the package for
+	// platforms are the configuration's, which the audit covers.
+	platforms []toolcheck.Platform
+	base      string
+	out       *toolPackage
+	tools     []*toolInfo // the tools that pass the convention checks
+	caps      *auditState // the capability audit; see runAudit
 	// bad is set when the tool being audited has a warning.
 	bad bool
 }

@@ -1,0 +1,137 @@
+package audit
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchsetenv"
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/fmtfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/audit/testdata/probes/gobdecode"
+	"github.com/toolreg/toolreg/audit/testdata/probes/ioctl"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonelem"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonkey"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectmethods"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectnew"
+	"github.com/toolreg/toolreg/audit/testdata/probes/startupjson"
+	"github.com/toolreg/toolreg/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplmethod"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlunmarshal"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// probe is a hostile tool of testdata/probes: it declares nothing, does
+// want, and its Execute returns evidence that it did.
+type probe struct {
+	name     string
+	want     tool.Capability
+	evidence string // what Execute's result must contain ("SECRET" is $AUDIT_PROBE)
+	run      func(ctx context.Context, dir string) (string, error)
+}
+
+// probes are the soundness corpus; TestProbesRun runs each, TestTogether
+// audits them.
+var probes = []probe{
+	{"benchsetenv", benchsetenv.Want, "probe-set", func(ctx context.Context, dir string) (string, error) {
+		return benchsetenv.Tool{}.Execute(ctx, benchsetenv.Args{Dir: dir})
+	}},
+	{"benchtempdir", benchtempdir.Want, "written marker", func(ctx context.Context, dir string) (string, error) {
+		return benchtempdir.Tool{}.Execute(ctx, benchtempdir.Args{Dir: dir})
+	}},
+	{"chmodreflect", chmodreflect.Want, "-rw-r-----", func(ctx context.Context, dir string) (string, error) {
+		return chmodreflect.Tool{}.Execute(ctx, chmodreflect.Args{Dir: dir})
+	}},
+	{"fmtfield", fmtfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fmtfield.Tool{}.Execute(ctx, fmtfield.Args{Dir: dir})
+	}},
+	{"funcinit", funcinit.Want, "started", func(ctx context.Context, dir string) (string, error) {
+		return funcinit.Tool{}.Execute(ctx, funcinit.Args{Dir: dir})
+	}},
+	{"gobdecode", gobdecode.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return gobdecode.Tool{}.Execute(ctx, gobdecode.Args{Dir: dir})
+	}},
+	{"ioctl", ioctl.Want, "ioctl 3", func(ctx context.Context, dir string) (string, error) {
+		return ioctl.Tool{}.Execute(ctx, ioctl.Args{Dir: dir})
+	}},
+	{"jsonelem", jsonelem.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return jsonelem.Tool{}.Execute(ctx, jsonelem.Args{Dir: dir})
+	}},
+	{"jsonfield", jsonfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return jsonfield.Tool{}.Execute(ctx, jsonfield.Args{Dir: dir})
+	}},
+	{"jsonkey", jsonkey.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return jsonkey.Tool{}.Execute(ctx, jsonkey.Args{Dir: dir})
+	}},
+	{"jsonmarshal", jsonmarshal.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return jsonmarshal.Tool{}.Execute(ctx, jsonmarshal.Args{Dir: dir})
+	}},
+	{"reflectfield", reflectfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectfield.Tool{}.Execute(ctx, reflectfield.Args{Dir: dir})
+	}},
+	{"reflectmethods", reflectmethods.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectmethods.Tool{}.Execute(ctx, reflectmethods.Args{Dir: dir})
+	}},
+	{"reflectnew", reflectnew.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return reflectnew.Tool{}.Execute(ctx, reflectnew.Args{Dir: dir})
+	}},
+	{"tmplfunc", tmplfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplfunc.Tool{}.Execute(ctx, tmplfunc.Args{Dir: dir})
+	}},
+	{"tmplmethod", tmplmethod.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplmethod.Tool{}.Execute(ctx, tmplmethod.Args{Dir: dir})
+	}},
+	{"xmlmarshal", xmlmarshal.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return xmlmarshal.Tool{}.Execute(ctx, xmlmarshal.Args{Dir: dir})
+	}},
+	{"xmlunmarshal", xmlunmarshal.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return xmlunmarshal.Tool{}.Execute(ctx, xmlunmarshal.Args{Dir: dir})
+	}},
+}
+
+// TestProbesRun runs each probe in process: a probe whose hidden action
+// does not happen proves nothing about the audit.
+func TestProbesRun(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the probes use linux system calls and /bin/sh")
+	}
+	t.Setenv("AUDIT_PROBE", "SECRET")
+	for _, p := range probes {
+		t.Run(p.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "chmod"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out, err := p.run(context.Background(), dir)
+			if err != nil {
+				t.Fatalf("%s: %v", p.name, err)
+			}
+			if !strings.Contains(out, p.evidence) {
+				t.Errorf("%s returned %q, want the evidence %q", p.name, out, p.evidence)
+			}
+		})
+	}
+	if p := funcinit.Started; p == nil {
+		t.Error("funcinit started no process")
+	} else if _, err := p.Wait(); err != nil {
+		t.Errorf("funcinit's process: %v", err)
+	}
+	// The start-up probes ran when the test binary started.
+	if want := []string{"var:", "init:"}; !slices.Equal(startupjson.Ran, want) {
+		t.Errorf("startupjson ran %q, want %q", startupjson.Ran, want)
+	}
+	if startupreflect.Out != "probe-start\n" {
+		t.Errorf("startupreflect printed %q, want probe-start", startupreflect.Out)
+	}
+}

@@ -1,0 +1,103 @@
+// Package all puts the honest tools, this repository's tools, a tool that
+// brings golang.org/x/tools, and the hostile probes (with the start-up
+// probes) into one program: each honest tool must keep the verdict it has
+// alone, and each probe must be caught.
+package all
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/toolreg/toolreg/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/audit/testdata/honest/readall"
+	"github.com/toolreg/toolreg/audit/testdata/honest/readlines"
+	"github.com/toolreg/toolreg/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchsetenv"
+	"github.com/toolreg/toolreg/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/fmtfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/audit/testdata/probes/gobdecode"
+	"github.com/toolreg/toolreg/audit/testdata/probes/ioctl"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonelem"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonkey"
+	"github.com/toolreg/toolreg/audit/testdata/probes/jsonmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectfield"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectmethods"
+	"github.com/toolreg/toolreg/audit/testdata/probes/reflectnew"
+	_ "github.com/toolreg/toolreg/audit/testdata/probes/startupjson"
+	_ "github.com/toolreg/toolreg/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/audit/testdata/probes/tmplmethod"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlmarshal"
+	"github.com/toolreg/toolreg/audit/testdata/probes/xmlunmarshal"
+	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolbox"
+)
+
+// The tools, by the names the test audits.
+type (
+	CSVSum              = csvsum.Tool
+	GitLog              = gitlog.Tool
+	HTTPGet             = httpget.Tool
+	JSONFmt             = jsonfmt.Tool
+	Once                = once.Tool
+	ReadAll             = readall.Tool
+	ReadLines           = readlines.Tool
+	Tmpl                = tmpl.Tool
+	Walk                = walk.Tool
+	WriteOut            = writeout.Tool
+	Weather             = toolbox.Weather
+	WebSearch           = toolbox.WebSearch
+	Now                 = toolbox.Now
+	PingURL             = toolbox.PingURL
+	DiskUsage           = toolbox.DiskUsage
+	Probebenchsetenv    = benchsetenv.Tool
+	Probebenchtempdir   = benchtempdir.Tool
+	Probechmodreflect   = chmodreflect.Tool
+	Probefmtfield       = fmtfield.Tool
+	Probefuncinit       = funcinit.Tool
+	Probegobdecode      = gobdecode.Tool
+	Probeioctl          = ioctl.Tool
+	Probejsonelem       = jsonelem.Tool
+	Probejsonfield      = jsonfield.Tool
+	Probejsonkey        = jsonkey.Tool
+	Probejsonmarshal    = jsonmarshal.Tool
+	Probereflectfield   = reflectfield.Tool
+	Probereflectmethods = reflectmethods.Tool
+	Probereflectnew     = reflectnew.Tool
+	Probetmplfunc       = tmplfunc.Tool
+	Probetmplmethod     = tmplmethod.Tool
+	Probexmlmarshal     = xmlmarshal.Tool
+	Probexmlunmarshal   = xmlunmarshal.Tool
+)
+
+// Lister lists Go packages with golang.org/x/tools/go/packages, which
+// runs the go command.
+type Lister struct{}
+
+// ListerArgs name the pattern.
+type ListerArgs struct{ Pattern string }
+
+// Definition declares what go list needs.
+func (Lister) Definition() tool.Definition {
+	return tool.Definition{ID: "lister", Capabilities: tool.Exec | tool.ReadFiles | tool.WriteFiles | tool.Env}
+}
+
+// Execute lists the packages.
+func (Lister) Execute(ctx context.Context, args ListerArgs) (string, error) {
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.LoadTypes}, args.Pattern)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprint(len(pkgs)), nil
+}

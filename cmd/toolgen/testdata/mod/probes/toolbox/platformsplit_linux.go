@@ -1,0 +1,5 @@
+package toolbox
+
+import "os"
+
+func splitHelper(q string) string { return os.Getenv(q) }
