@@ -44,6 +44,9 @@ bug issue ticket
 user person people member account
 save store write
 open read load
+up down online offline reachable alive status
+date day today weekday tomorrow
+time clock hour
 `
 
 // relatedTerms maps each term of relatedGroups to the other terms of its

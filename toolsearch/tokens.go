@@ -147,7 +147,7 @@ func isStopWord(w string) bool {
 		"their", "his", "her", "what", "which", "who", "whom", "whose", "when", "where", "why", "how",
 		"can", "could", "would", "should", "will", "shall", "may", "might", "must", "do", "does", "did",
 		"done", "have", "has", "had", "having", "not", "no", "any", "some", "all", "each", "every",
-		"please", "just", "also", "only", "very", "e", "g", "eg", "ie", "etc", "want", "need", "like",
+		"please", "just", "also", "only", "very", "e", "g", "eg", "ie", "etc", "want", "need", "like", "now", "right", "s", "t", "ll", "re", "ve", "d", "m",
 		"let":
 		return true
 	}
