@@ -635,6 +635,17 @@ func cloneSpec(s openai.Tool) openai.Tool {
 	return s
 }
 
+// Spec returns the spec of the selected tool with the given name, as
+// Specs has it (the strict variant for a strict registry), without making
+// the others'.
+func (r *Registry) Spec(name string) (openai.Tool, bool) {
+	i := r.lookup(name)
+	if i < 0 {
+		return openai.Tool{}, false
+	}
+	return r.set.spec(i, r.strict), true
+}
+
 // Lookup returns a copy of the selected tool with the given name. It does
 // not allocate.
 func (r *Registry) Lookup(name string) (Entry, bool) {
