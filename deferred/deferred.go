@@ -40,6 +40,10 @@ const DefaultResults = 5
 // maxQuery bounds the query a search reads, in bytes.
 const maxQuery = 1000
 
+// minShare is the least share of the best match's score that another
+// match needs to be returned.
+const minShare = 0.3
+
 // Options configure a Tools.
 type Options struct {
 	// Pin names the tools loaded from the start, in this order.
@@ -166,9 +170,18 @@ func (t *Tools) callSearch(args string) registry.Result {
 
 // Search finds the tools that match query, loads them, and returns what
 // search_tools answers the model: each tool's name, description and
-// parameters, best first, or that none matched.
+// parameters, best first, or that none matched. It returns at most
+// Options.Results tools, and none whose score is less than 30% of the
+// best one's.
 func (t *Tools) Search(query string) string {
 	matches := t.reg.Search(query, t.results)
+	// Tools far behind the best are noise that would stay loaded.
+	for i, m := range matches {
+		if m.Score < minShare*matches[0].Score {
+			matches = matches[:i]
+			break
+		}
+	}
 	t.mu.Lock()
 	var was []bool
 	for _, m := range matches {
