@@ -28,6 +28,8 @@ func TestTokens(t *testing.T) {
 		{"Größe über Straßen", []string{"größe", "über", "straßen"}},
 		{"created creating creates create", []string{"creat", "creat", "creat", "creat"}},
 		{"running runs ran", []string{"run", "run", "ran"}},
+		{"meetings meeting meet settings", []string{"meet", "meet", "meet", "set"}},
+		{"needs fixes", []string{"need", "fix"}},
 		{"copied copies copy", []string{"copy", "copy", "copy"}},
 		{"installed passing boxes classes", []string{"install", "pass", "box", "class"}},
 	} {
@@ -104,8 +106,8 @@ func TestSearch(t *testing.T) {
 	}{
 		{"read a text file", 1, []string{"read_text_file"}},
 		{"what's the weather in Paris tomorrow", 1, []string{"weather"}},
-		{"erase a file", 1, []string{"delete_file"}},          // erase is related to remove
-		{"save a file", 1, []string{"write_file"}}, // save is related to write
+		{"erase a file", 1, []string{"delete_file"}}, // erase is related to remove
+		{"save a file", 1, []string{"write_file"}},   // save is related to write
 		{"what time is it", 1, []string{"now"}},
 		{"file", 5, []string{"delete_file", "read_text_file", "write_file"}},
 		{"file", 2, []string{"delete_file", "read_text_file"}},

@@ -19,7 +19,7 @@ find search look lookup locate query
 send post deliver
 edit modify change update alter
 start run launch begin trigger execute
-stop halt kill terminate cancel end
+stop halt kill terminate cancel end shut
 folder directory dir
 picture image photo
 mail email e-mail
@@ -28,7 +28,7 @@ calendar schedule agenda
 rename move
 copy duplicate
 size big large space
-cost price
+cost price worth value
 forecast weather
 translate translation language
 repo repository
@@ -47,6 +47,18 @@ open read load
 up down online offline reachable alive status
 date day today weekday tomorrow
 time clock hour
+history log
+currency money dollar euro pound yen
+unit measure mile kilometer meter fahrenheit celsius
+pr pull
+ci pipeline workflow
+resize shrink smaller
+contact phone
+available free busy
+terminal shell command console
+mean meaning definition define
+tag label
+column field schema
 `
 
 // relatedTerms maps each term of relatedGroups to the other terms of its

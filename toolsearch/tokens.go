@@ -88,7 +88,8 @@ func isWordRune(r rune) bool {
 // Stem reduces a lower-case English word to a stem shared by its common
 // inflections: plurals and third persons (files, entries, matches), past
 // forms (listed, copied) and gerunds (reading, running), and a final e
-// (create, created and creating all give creat). It is a light stemmer,
+// (create, created and creating all give creat), also after a plural
+// (meetings gives meet). It is a light stemmer,
 // meant to make the words of a question meet those of a tool's
 // description, not a linguist's; words of three characters or fewer, and
 // those with characters other than ASCII letters, are left as they are.
@@ -101,6 +102,7 @@ func Stem(w string) string {
 			return w
 		}
 	}
+	plural := true
 	switch {
 	case strings.HasSuffix(w, "ies") && len(w) > 4:
 		return w[:len(w)-3] + "y"
@@ -113,9 +115,15 @@ func Stem(w string) string {
 		w = w[:len(w)-2]
 	case strings.HasSuffix(w, "s"):
 		w = w[:len(w)-1]
+	default:
+		plural = false
+	}
+	// Then the gerund or past form, of a plural too (meetings, settings).
+	switch {
+	case plural && !strings.HasSuffix(w, "ing"):
 	case strings.HasSuffix(w, "ing") && hasVowel(w[:len(w)-3]) && len(w) > 5:
 		w = undouble(w[:len(w)-3])
-	case strings.HasSuffix(w, "ed") && hasVowel(w[:len(w)-2]) && len(w) > 4:
+	case !plural && strings.HasSuffix(w, "ed") && hasVowel(w[:len(w)-2]) && len(w) > 4:
 		w = undouble(w[:len(w)-2])
 	}
 	if len(w) > 3 && strings.HasSuffix(w, "e") && !strings.HasSuffix(w, "ee") {
