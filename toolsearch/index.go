@@ -171,17 +171,20 @@ func (x *Index) Check() error {
 	return nil
 }
 
-// postings returns the postings of term t, or nil.
-func (x *Index) postings(t string) []uint32 {
+// postingRange returns where the postings of term t are in x.Postings;
+// an empty range when x has no such term, or is nil.
+func (x *Index) postingRange(t string) (start, end uint32) {
+	if x == nil {
+		return 0, 0
+	}
 	i, ok := slices.BinarySearch(x.Terms, t)
 	if !ok {
-		return nil
+		return 0, 0
 	}
-	start := uint32(0)
 	if i > 0 {
 		start = x.Ends[i-1]
 	}
-	return x.Postings[start:x.Ends[i]]
+	return start, x.Ends[i]
 }
 
 // ParamsOf returns the parameters of a tool's JSON Schema: each property,
@@ -232,9 +235,10 @@ type Searcher struct {
 	// base[i] is the number of the first document of segs[i].
 	base []int
 	keys []string
-	// norm is BM25's length factor of each document,
-	// k1*(1-b+b*len/avglen).
-	norm []float32
+	// impact holds, for each segment, BM25's term frequency part of
+	// each of its postings, tf*(k1+1)/(tf+k1*(1-b+b*len/avglen)): a
+	// query adds it up, times the term's idf.
+	impact [][]float32
 }
 
 // NewSearcher returns a searcher of the documents of segs, in order, whose
@@ -261,14 +265,18 @@ func NewSearcher(keys []string, segs ...*Index) (*Searcher, error) {
 	if n > 0 && total > 0 {
 		avg = total / float64(n)
 	}
-	s.norm = make([]float32, 0, n)
-	for _, x := range segs {
+	s.impact = make([][]float32, len(segs))
+	for i, x := range segs {
 		if x == nil {
 			continue
 		}
-		for _, l := range x.Lens {
-			s.norm = append(s.norm, float32(k1*(1-b+b*float64(l)/avg)))
+		imp := make([]float32, len(x.Postings))
+		for j, p := range x.Postings {
+			tf := float64(p&0xffff) / 2
+			norm := k1 * (1 - b + b*float64(x.Lens[p>>16])/avg)
+			imp[j] = float32(tf * (k1 + 1) / (tf + norm))
 		}
+		s.impact[i] = imp
 	}
 	return s, nil
 }
@@ -300,26 +308,22 @@ func (s *Searcher) Search(query string, k int, keep func(doc int) bool) []Hit {
 	}
 	scores := make([]float32, len(s.keys))
 	n := float64(len(s.keys))
+	// The postings' ranges of the term in each segment.
+	starts, ends := make([]uint32, len(s.segs)), make([]uint32, len(s.segs))
 	for _, qt := range terms {
 		df := 0
-		for _, x := range s.segs {
-			if x != nil {
-				df += len(x.postings(qt.term))
-			}
+		for si, x := range s.segs {
+			starts[si], ends[si] = x.postingRange(qt.term)
+			df += int(ends[si] - starts[si])
 		}
 		if df == 0 {
 			continue
 		}
 		idf := float32(qt.weight * math.Log(1+(n-float64(df)+0.5)/(float64(df)+0.5)))
 		for si, x := range s.segs {
-			if x == nil {
-				continue
-			}
-			base := s.base[si]
-			for _, p := range x.postings(qt.term) {
-				d := base + int(p>>16)
-				tf := float32(p&0xffff) / 2
-				scores[d] += idf * tf * (k1 + 1) / (tf + s.norm[d])
+			base, imp := s.base[si], s.impact[si]
+			for j := starts[si]; j < ends[si]; j++ {
+				scores[base+int(x.Postings[j]>>16)] += idf * imp[j]
 			}
 		}
 	}
