@@ -194,3 +194,32 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("third request's tools changed (-second +third):\n%s", diff)
 	}
 }
+
+// TestConcurrent: a conversation runs its tool calls concurrently; the
+// loaded set stays consistent (go test -race).
+func TestConcurrent(t *testing.T) {
+	d, err := deferred.New(toolreg.Toolbox(), deferred.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for _, q := range []string{"weather", "count words", "disk space", "what time", "calculate", "web search", "ping a url", "weather"} {
+		wg.Go(func() {
+			d.Call(context.Background(), "search_tools", `{"query":"`+q+`"}`)
+			d.Specs()
+		})
+	}
+	wg.Wait()
+	loaded := d.Loaded()
+	specs := specNames(d.Specs())
+	if diff := cmp.Diff(append([]string{"search_tools"}, loaded...), specs); diff != "" {
+		t.Errorf("specs and loaded tools disagree (-loaded +specs):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for _, n := range loaded {
+		if seen[n] {
+			t.Errorf("%s loaded twice", n)
+		}
+		seen[n] = true
+	}
+}

@@ -85,3 +85,20 @@ func TestSearchIndexChecked(t *testing.T) {
 		t.Error("an unsorted index: no error")
 	}
 }
+
+func TestSpec(t *testing.T) {
+	reg := mustNew(t, searchTable())
+	s, ok := reg.Spec("weather")
+	if !ok || s.Function.Name != "weather" || s.Function.Strict {
+		t.Errorf("Spec(weather) = %+v, %v", s.Function, ok)
+	}
+	if s, ok := reg.WithStrict(true).Spec("weather"); !ok || !cmp.Equal(s, reg.WithStrict(true).Specs()[2]) {
+		t.Errorf("strict Spec(weather) differs from Specs: %+v", s.Function)
+	}
+	if _, ok := reg.WithoutCapabilities(tool.WriteFiles).Spec("delete_file"); ok {
+		t.Error("Spec of a tool left out of the selection")
+	}
+	if _, ok := reg.Spec("nosuch"); ok {
+		t.Error("Spec of an unknown tool")
+	}
+}
