@@ -30,7 +30,7 @@ func BenchmarkCallInProcess(b *testing.B) {
 func BenchmarkCallWorker(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
-	if err := p.Warm(ctx, tool.Unsafe); err != nil {
+	if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -46,7 +46,8 @@ func BenchmarkWorkerStart(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
 	for b.Loop() {
-		w, err := p.start(ctx, tool.Unsafe, "")
+		p.slots <- struct{}{}
+		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func benchPool(b *testing.B) *Pool {
 func BenchmarkCallRegistryWorker(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
-	if err := p.Warm(ctx, tool.Unsafe); err != nil {
+	if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
 		b.Fatal(err)
 	}
 	benchRegistryCall(b, benchRegistry(b).WithExecutor(p.Executor(IsolateCapable)))
@@ -122,4 +123,21 @@ func benchRegistry(b *testing.B) *registry.Registry {
 		b.Fatal(err)
 	}
 	return reg
+}
+
+// BenchmarkWorkerStartNoNamespaces is BenchmarkWorkerStart without
+// namespaces of the worker's own.
+func BenchmarkWorkerStartNoNamespaces(b *testing.B) {
+	p := benchPool(b)
+	p.noNamespaces.Store(true)
+	ctx := context.Background()
+	for b.Loop() {
+		p.slots <- struct{}{}
+		w, err := p.start(ctx, workerKey{"echo", tool.Unsafe})
+		if err != nil {
+			b.Fatal(err)
+		}
+		w.kill()
+		<-w.exited
+	}
 }

@@ -10,7 +10,7 @@
 //	agent call NAME JSON|-      run one tool (offline)
 //
 // The model is any OpenAI-compatible endpoint, configured by LLM_BASE_URL,
-// LLM_API_KEY and LLM_MODEL; see the README for the flags and providers.
+// LLM_API_KEY and LLM_MODEL; see docs/agent.md for the flags and providers.
 // The agent is package agentcli; this is its main with this repository's
 // toolbox.
 package main
