@@ -9,6 +9,7 @@ import (
 	"github.com/toolreg/toolreg/skill"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"time"
 )
 
@@ -23,6 +24,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -191,6 +193,69 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [16]uint16{6, 0, 0, 0, 0, 7, 0, 2, 5, 4, 0, 3, 0, 0, 0, 1}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		3, 6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 27, 28, 29, 30, 31, 32, 33, 35,
+		36, 37, 38, 39, 40, 41, 42, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 61, 62, 63,
+		64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94,
+		96, 97, 98, 100, 101, 102, 103, 104, 105, 107, 108, 109, 110, 111, 112, 113, 115, 116, 117, 118, 119,
+		120, 121, 125, 126, 127, 128, 129, 130, 131, 132, 133, 135, 136, 137, 138, 139, 140, 141, 142, 144,
+		145, 146, 147, 150, 151, 153, 154, 155, 159, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
+		172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 185, 186, 187, 190, 191, 192, 193, 194,
+		195, 196, 197, 198, 199, 200, 201, 202, 203, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215,
+		216, 217, 218, 220, 222, 223, 224, 225, 227, 229, 231, 232, 239, 241, 242, 243, 244, 245, 247, 248,
+		249, 250, 252, 253, 254, 255, 256, 257, 258, 259,
+	},
+	Lens: []uint32{
+		99, 79, 63, 94, 156, 87, 67,
+	},
+	Postings: []uint32{
+		1, 262145, 327682, 2, 65538, 327681, 262147, 2, 4, 327681, 2, 262145, 1, 327681, 65538, 1, 2, 65537,
+		262147, 196613, 262147, 196610, 131073, 131074, 196610, 262146, 327682, 196610, 5, 131073, 262146,
+		262146, 2, 131075, 262145, 262145, 393217, 65538, 6, 2, 262146, 393220, 196611, 327682, 393218,
+		393218, 327682, 262149, 262146, 196610, 196609, 262147, 2, 262146, 2, 196610, 2, 393229, 262147,
+		131076, 262146, 262146, 131076, 65537, 262151, 2, 131074, 65538, 65546, 393218, 196610, 327681,
+		131075, 3, 327682, 393217, 1, 65537, 131073, 196610, 262146, 327681, 393218, 2, 5, 393218, 327682,
+		262145, 65538, 65539, 2, 196610, 262147, 65538, 65538, 196609, 2, 65538, 262146, 327682, 262146,
+		131074, 327681, 131074, 262145, 2, 196610, 196617, 131075, 262145, 393217, 65537, 65537, 2, 393218,
+		393218, 262145, 262145, 327682, 393218, 196610, 65539, 131073, 262146, 327681, 393218, 393218,
+		393219, 327682, 2, 196610, 2, 327681, 2, 327682, 196610, 2, 262145, 2, 65541, 262145, 65538, 131073,
+		262152, 196610, 131073, 262146, 2, 262145, 327683, 327682, 65538, 393218, 196610, 262146, 65537,
+		131073, 262146, 327681, 196610, 327682, 2, 262147, 262146, 65538, 65538, 2, 196614, 262156, 65539, 2,
+		262146, 196610, 327682, 65538, 2, 262146, 393218, 327682, 196610, 196610, 262147, 327682, 65538,
+		196610, 196610, 327685, 2, 196610, 327681, 5, 262146, 262146, 327690, 327681, 196610, 262147, 262147,
+		327684, 2, 65538, 327686, 262146, 65538, 393218, 3, 262145, 196611, 2, 2, 131074, 262148, 196610,
+		262147, 393221, 131079, 131074, 327682, 131074, 262147, 131073, 262145, 65538, 327681, 262148,
+		131074, 196610, 196610, 262146, 196616, 327684, 65542, 2, 65538, 131074, 196610, 262146, 327682,
+		393218, 65540, 262146, 262146, 131075, 327681, 262156, 196610, 327688, 196610, 131074, 131074, 65538,
+		196610, 262148, 393226, 65537, 393217, 4, 131073, 131077,
+	},
+	Terms: []string{
+		"1", "10", "16", "19", "2", "22", "3", "4", "5", "9", "99", "abs", "absolut", "add", "address",
+		"after", "allow", "america", "answer", "api", "arithmetic", "asia", "ask", "averag", "bas", "berlin",
+		"birmingham", "break", "byt", "calculator", "ceil", "celsius", "character", "check", "chines", "cit",
+		"city", "climat", "cod", "com", "comma", "comput", "condition", "constant", "content", "cos",
+		"count", "country", "current", "daily", "dat", "data", "day", "decimal", "depend", "directory",
+		"disk", "editor", "endpoint", "engin", "europ", "evaluat", "event", "exactly", "exampl", "exp",
+		"expression", "eye", "fact", "fahrenheit", "fil", "filesystem", "floor", "follow", "forecast",
+		"free", "full", "function", "gb", "get", "giv", "given", "go", "guess", "h", "head", "http", "iana",
+		"inch", "includ", "insid", "inspect", "instead", "japanes", "kingdom", "km", "know", "korean",
+		"latency", "left", "length", "limit", "lin", "list", "ln", "local", "log", "loop", "max",
+		"millisecond", "min", "mm", "modulo", "mount", "mph", "much", "nam", "network", "new", "next",
+		"number", "often", "one", "operator", "other", "out", "pag", "parenthes", "paris", "past", "path",
+		"percent", "pi", "ping", "plac", "point", "power", "precipitation", "privat", "query", "question",
+		"radian", "rain", "reader", "recent", "redirect", "refus", "region", "rely", "report", "request",
+		"result", "return", "round", "sam", "say", "search", "semantic", "send", "several", "shar", "short",
+		"sin", "siz", "snippet", "somewher", "spac", "sqrt", "start", "status", "support", "tan", "tell",
+		"temperatur", "test", "texa", "text", "tim", "timezon", "titl", "today", "tokyo", "total", "typ",
+		"unit", "unless", "up", "url", "usag", "use", "used", "user", "utc", "variabl", "weather", "web",
+		"websit", "weekday", "whenever", "whether", "wind", "word", "work", "written", "x", "york", "zon",
+	},
+}
 
 // genInvokeCalculator decodes and checks the arguments of calculator, each field once, and unless only a check is asked for, runs it.
 func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {

@@ -434,6 +434,11 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	case !o.yes:
 		reg = reg.WithConfirm(refuseUnattended)
 	}
+	offered, err := o.offered(reg)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 2
+	}
 	conv := &chat.Conversation{
 		Client: &chat.Client{
 			BaseURL:    o.baseURL,
@@ -444,7 +449,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			Retry:      c.retry,
 			Logger:     logger,
 		},
-		Tools:        reg,
+		Tools:        offered,
 		System:       o.system,
 		MaxSteps:     o.maxSteps,
 		MaxToolCalls: o.maxToolCalls,

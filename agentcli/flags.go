@@ -23,15 +23,16 @@ var flagGroups = []struct {
 	flags []string
 }{
 	{"model", []string{"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
-	{"tools", []string{"tools", "disable", "mcp", "mcp-env", "mcp-header"}},
+	{"tools", []string{"tools", "disable", "mcp", "mcp-env", "mcp-header", "tool-search", "pin"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "no-log", "version"}},
 }
 
 // commandFlags are the flags only one subcommand has, shown in its help.
 var commandFlags = map[string][]string{
-	"mcp": {"http", "token-file"},
-	"log": {"n"},
+	"mcp":   {"http", "token-file"},
+	"tools": {"search"},
+	"log":   {"n"},
 }
 
 // defaultFirstByte is how long a request waits for the server to begin its
@@ -53,6 +54,12 @@ type options struct {
 	// resolve makes of them and the provider (see strictFor).
 	strictOn, strictOff, strict bool
 	sel                         selection
+	// toolSearch is -tool-search; pin is -pin, the tools loaded from the
+	// start when it is on.
+	toolSearch searchMode
+	pin        string
+	// search is agent tools' -search query.
+	search string
 
 	// httpAddr and tokenFile are agent mcp's -http and -token-file;
 	// count is agent log's -n.
@@ -83,6 +90,12 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	o.sel.register(fs, c.getenv)
 	o.sel.tools = c.tools
 	o.sel.registerMounts(fs)
+	o.toolSearch = searchMode(c.getenv("TOOLREG_TOOL_SEARCH"))
+	if o.toolSearch.Set(string(o.toolSearch)) != nil {
+		o.toolSearch = "auto"
+	}
+	fs.Var(&o.toolSearch, "tool-search", "offer the model search_tools and the tools it finds instead of every tool: `auto` (when there are more than 32 tools or their schemas pass 16 KiB), on or off (env TOOLREG_TOOL_SEARCH)")
+	fs.StringVar(&o.pin, "pin", c.getenv("TOOLREG_PIN"), "with tool search on, comma-separated tool `names` offered from the start (env TOOLREG_PIN)")
 	fs.BoolVar(&o.yes, "yes", false, "let tools that run programs or write files run without asking")
 	fs.BoolVar(&o.raw, "raw", false, "print answers as the model wrote them, without rendering Markdown on a terminal")
 	fs.BoolVar(&o.quiet, "q", false, "no trace of tool calls on stderr")
@@ -97,6 +110,8 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 		fs.StringVar(&o.tokenFile, "token-file", "", "read the bearer token that -http clients must send from this `file` (or set "+envMCPToken+")")
 	case "log":
 		fs.IntVar(&o.count, "n", 10, "how many conversations to list")
+	case "tools":
+		fs.StringVar(&o.search, "search", "", "print what search_tools answers the model for this `query`")
 	}
 	return fs, o
 }
@@ -210,12 +225,13 @@ Without -provider or LLM_BASE_URL the agent talks to DeepSeek
 `
 
 var commandHelp = map[string]string{
-	"tools": `usage: agent tools [-v] [-json] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [NAME]
+	"tools": `usage: agent tools [-v] [-json] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-search QUERY] [NAME]
 
 Lists the tools the model is offered, with the first sentence of each
 description; -v adds each tool's id, timeout, capabilities, source file and a
 table of its parameters; -json prints the exact spec table sent to the model.
-With a NAME, shows that one tool in detail. Offline: no key needed.
+With a NAME, shows that one tool in detail. -search shows what search_tools
+answers the model for a query (see -tool-search). Offline: no key needed.
 `,
 	"call": `usage: agent call [flags] NAME ['JSON' | -]
 
@@ -260,6 +276,7 @@ const envHelp = `environment:
   TOOLREG_TOOLS    default of -tools
   TOOLREG_DISABLE  default of -disable
   TOOLREG_DENY     default of -deny
+  TOOLREG_TOOL_SEARCH  default of -tool-search; TOOLREG_PIN of -pin
   TOOLREG_ISOLATE  default of -isolate
   TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/toolreg/toolreg/deferred"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 
@@ -39,6 +40,19 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 	}
 	defer closeTools()
 	reg = reg.WithStrict(strict)
+	if o.search != "" {
+		if len(pos) > 0 {
+			fmt.Fprintln(c.stderr, "agent tools: -search takes no tool NAME")
+			return 2
+		}
+		text, err := searchAnswer(reg, o.search)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent tools: %v\n", err)
+			return 2
+		}
+		fmt.Fprint(c.stdout, text)
+		return 0
+	}
 	tools := reg.Tools()
 	if len(pos) == 1 {
 		e, ok := reg.Lookup(pos[0])
@@ -357,6 +371,21 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 	}
 	defer closeTools()
 	reg = reg.WithStrict(strict)
+	if _, ok := reg.Lookup(name); !ok && name == deferred.SearchToolName {
+		// What the model gets from a search; nothing stays loaded.
+		d, err := deferred.New(reg, deferred.Options{})
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent: %v\n", err)
+			return 1
+		}
+		res := d.Call(ctx, name, argText)
+		if res.Failed() {
+			fmt.Fprintln(c.stderr, res.Text)
+			return 1
+		}
+		fmt.Fprint(c.stdout, res.Text)
+		return 0
+	}
 	if _, ok := reg.Lookup(name); !ok {
 		fmt.Fprintf(c.stderr, "Error: %s\n", o.sel.missing(reg, name))
 		return 1

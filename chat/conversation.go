@@ -19,7 +19,9 @@ import (
 // Tools is what a conversation needs of the tools: their spec table and a
 // way to call one. *registry.Registry implements it.
 type Tools interface {
-	// Specs returns the tools spec table sent to the model.
+	// Specs returns the tools spec table sent to the model. It is called
+	// before each request, so a tool set may offer more tools from one
+	// request to the next.
 	Specs() []openai.Tool
 	// Call runs the named tool with the model's JSON arguments. It must
 	// not panic and is called concurrently; a failure is a Result whose
@@ -103,10 +105,6 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 	if c.Client == nil {
 		return "", nil, errors.New("chat: conversation has no client")
 	}
-	var specs []openai.Tool
-	if c.Tools != nil {
-		specs = c.Tools.Specs()
-	}
 	maxSteps := c.MaxSteps
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
@@ -118,6 +116,12 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
 	for step := 1; step <= maxSteps; step++ {
 		em.step = step
+		// The specs are read for each request: a tool set may grow
+		// between two (see package deferred).
+		var specs []openai.Tool
+		if c.Tools != nil {
+			specs = c.Tools.Specs()
+		}
 		rctx, span := c.tel.startChat(ctx)
 		resp, err := c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
 		span.endChat(rctx, resp, err)

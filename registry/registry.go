@@ -30,6 +30,7 @@ import (
 	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolsearch"
 )
 
 // Entry is one tool. Generated code fills a table of them; a mounted
@@ -155,6 +156,10 @@ type Table struct {
 	// does it copy Entries: the table must not change after New, as a
 	// generated one, static data, never does.
 	Checked bool
+	// Search is the search index of Entries, in the same order (see
+	// Registry.Search), which toolgen writes; nil to build it at the first
+	// search.
+	Search *toolsearch.Index
 }
 
 // Confirm decides whether a call of a tool that changes things (see
@@ -207,6 +212,8 @@ type set struct {
 	extra    map[string]int
 	// calls runs the calls of these tools.
 	calls *runner
+	// search is the search index of entries.
+	search *searchIndex
 }
 
 func (s *set) find(name string) int {
@@ -276,6 +283,14 @@ func New(t *Table) (*Registry, error) {
 	if t.StrictSpecs != nil && len(t.StrictSpecs) != len(t.Entries) {
 		return nil, fmt.Errorf("registry: the table has %d entries and %d strict specs", len(t.Entries), len(t.StrictSpecs))
 	}
+	if t.Search != nil && t.Search.Len() != len(t.Entries) {
+		return nil, fmt.Errorf("registry: the table has %d entries and a search index of %d", len(t.Entries), t.Search.Len())
+	}
+	if !t.Checked {
+		if err := t.Search.Check(); err != nil {
+			return nil, fmt.Errorf("registry: %w", err)
+		}
+	}
 	var errs []error
 	seen := make(map[string]bool, len(t.Entries))
 	for i := range t.Entries {
@@ -332,6 +347,7 @@ func New(t *Table) (*Registry, error) {
 			index:       t.Index,
 			tableLen:    len(t.Entries),
 			calls:       newRunner(),
+			search:      &searchIndex{segs: []*toolsearch.Index{t.Search}},
 		},
 		on:     on,
 		logger: slog.New(slog.DiscardHandler),
@@ -453,6 +469,13 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("registry: add tools: %w", err)
 	}
+	// The added tools are indexed for Search now, in a segment of their
+	// own: the others' index is kept as it is.
+	seg, err := buildIndex(tools)
+	if err != nil {
+		return nil, fmt.Errorf("registry: add tools: %w", err)
+	}
+	ns.search = &searchIndex{segs: append(slices.Clip(s.search.segs), seg)}
 	// A table that came with specs has them for the added tools too, in
 	// the same order as entries; derived ones need nothing.
 	if s.specs != nil {
@@ -610,6 +633,17 @@ func cloneSpec(s openai.Tool) openai.Tool {
 	}
 	s.Function = &f
 	return s
+}
+
+// Spec returns the spec of the selected tool with the given name, as
+// Specs has it (the strict variant for a strict registry), without making
+// the others'.
+func (r *Registry) Spec(name string) (openai.Tool, bool) {
+	i := r.lookup(name)
+	if i < 0 {
+		return openai.Tool{}, false
+	}
+	return r.set.spec(i, r.strict), true
 }
 
 // Lookup returns a copy of the selected tool with the given name. It does

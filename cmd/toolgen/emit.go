@@ -22,8 +22,8 @@ const (
 )
 
 // Every package-level name of the generated file other than the table's
-// (genEntries, genIndex, genHash, genSlots, genSkills) is "gen", a role
-// (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
+// (genEntries, genIndex, genHash, genSlots, genSearch, genSkills) is
+// "gen", a role (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
 // RunGoGenerateDefinition) and a tool type's name,
 // and for Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
@@ -58,6 +58,7 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 			jen.Id("Checked"): jen.True(),
 			jen.Id("Entries"): jen.Id("genEntries").Index(jen.Empty(), jen.Empty()),
 			jen.Id("Index"):   jen.Id("genIndex"),
+			jen.Id("Search"):  jen.Op("&").Id("genSearch"),
 		}))),
 	)
 	f.Line()
@@ -98,6 +99,9 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	})
 	f.Line()
 	emitIndex(f, tp.Tools)
+	if err := emitSearch(f, tp.Tools); err != nil {
+		return nil, err
+	}
 
 	for _, t := range tp.Tools {
 		f.Line()

@@ -7,8 +7,9 @@
 // zz_registry_gen.go: the table of tools, with each tool's JSON Schema,
 // plain and in the strict variant for strict function calling (the
 // registry makes the OpenAI tools spec from them), and a strict decoder
-// for each tool's arguments, a jsonarg.Reader a field. Nothing is scanned
-// or reflected at run time.
+// for each tool's arguments, a jsonarg.Reader a field, and the search
+// index of the tools (package toolsearch), behind Registry.Search. Nothing
+// is scanned, reflected or indexed at run time.
 //
 // The convention (one exported type per <id>_tool.go file with
 // Definition() tool.Definition and Execute(ctx, Args) (R, error)) is

@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"math"
 	"time"
 )
@@ -23,6 +24,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -106,6 +108,28 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [4]uint16{2, 0, 0, 1}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29,
+		30, 31, 33, 34, 35,
+	},
+	Lens: []uint32{
+		53, 32,
+	},
+	Postings: []uint32{
+		65537, 65538, 2, 65538, 1, 3, 12, 65537, 1, 3, 2, 1, 2, 1, 3, 1, 65537, 3, 65537, 65539, 1, 3, 1, 1,
+		3, 1, 65537, 65538, 65545, 65541, 3, 2, 65538, 65538, 3,
+	},
+	Terms: []string{
+		"1", "ask", "between", "capital", "centimetr", "cm", "convert", "exclamation", "feet", "ft", "head",
+		"inch", "instead", "kilometr", "km", "left", "length", "many", "mark", "metr", "mi", "mil",
+		"millimetr", "mm", "out", "repeat", "shout", "text", "unit", "use", "user", "valu",
+	},
+}
 
 // genInvokeConvert decodes and checks the arguments of convert, each field once, and unless only a check is asked for, runs it.
 func genInvokeConvert(ctx context.Context, data []byte) (string, error) {

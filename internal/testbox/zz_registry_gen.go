@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"time"
 )
 
@@ -22,6 +23,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -135,6 +137,29 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [8]uint16{0, 3, 0, 0, 1, 0, 2, 4}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+		31, 35, 37, 38, 41, 45, 46,
+	},
+	Lens: []uint32{
+		34, 30, 28, 44,
+	},
+	Postings: []uint32{
+		196609, 131074, 65541, 196610, 131074, 2, 196610, 9, 131074, 65544, 131074, 131082, 131074, 196609,
+		196611, 196611, 196613, 2, 65538, 131074, 196610, 196610, 196611, 65538, 2, 65538, 2, 2, 2, 196621,
+		196610, 2, 65538, 131074, 196610, 5, 65541, 196609, 2, 65538, 131074, 2, 65538, 131074, 196610, 2,
+	},
+	Terms: []string{
+		"add", "alway", "answer", "argument", "call", "character", "comma", "count", "disk", "echo", "error",
+		"fail", "fir", "go", "join", "label", "nam", "need", "nest", "optional", "prefix", "result", "sent",
+		"separat", "spac", "struct", "tag", "target", "test", "text", "thing", "tool", "use", "word",
+	},
+}
 
 // genInvokeCount decodes and checks the arguments of count, each field once, and unless only a check is asked for, runs it.
 func genInvokeCount(ctx context.Context, data []byte) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"time"
 )
 
@@ -22,6 +23,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -90,6 +92,24 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9,
+	},
+	Lens: []uint32{
+		22,
+	},
+	Postings: []uint32{
+		2, 2, 2, 2, 2, 6, 2, 2, 2,
+	},
+	Terms: []string{
+		"agent", "cas", "check", "id", "need", "pid", "process", "test", "use",
+	},
+}
 
 // genInvokePID decodes and checks the arguments of pid, each field once, and unless only a check is asked for, runs it.
 func genInvokePID(ctx context.Context, data []byte) (string, error) {

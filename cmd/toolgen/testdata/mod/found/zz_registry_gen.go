@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"time"
 )
 
@@ -22,6 +23,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -238,6 +240,28 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [32]uint16{11, 0, 3, 0, 2, 0, 0, 0, 0, 8, 0, 0, 9, 1, 0, 6, 0, 4, 0, 0, 0, 10, 0, 0, 0, 5, 7, 0, 0, 0, 0, 0}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 11, 20, 21, 22, 23, 24, 33, 34, 35, 44, 53, 54,
+	},
+	Lens: []uint32{
+		20, 20, 20, 20, 20, 20, 20, 20, 20,
+	},
+	Postings: []uint32{
+		8, 65544, 4, 65540, 131076, 196612, 262148, 327684, 393220, 458756, 524292, 2, 65538, 131074, 196610,
+		262146, 327682, 393218, 458754, 524290, 131080, 196616, 262152, 327688, 2, 65538, 131074, 196610,
+		262146, 327682, 393218, 458754, 524290, 393224, 458760, 2, 65538, 131074, 196610, 262146, 327682,
+		393218, 458754, 524290, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 524296,
+	},
+	Terms: []string{
+		"anyr", "byt", "cas", "check", "entry", "int", "invokeentry", "key", "need", "obj", "str", "test",
+		"use", "uuid",
+	},
+}
 
 // genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
 func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {

@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"math"
 	"time"
 )
@@ -23,6 +24,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -108,6 +110,35 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [4]uint16{0, 0, 2, 1}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 30,
+		31, 32, 33, 34, 35, 36, 37, 38, 39, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
+		57, 58, 59, 61, 62, 63, 64, 65, 67, 68, 69, 70, 71,
+	},
+	Lens: []uint32{
+		38, 114,
+	},
+	Postings: []uint32{
+		65538, 65539, 65537, 65537, 65538, 65537, 1, 65537, 65539, 65537, 5, 65541, 2, 65538, 65539, 65538,
+		65539, 65537, 6, 65538, 65537, 65539, 65544, 65537, 65537, 65537, 65537, 1, 1, 65537, 65537, 65537,
+		1, 65537, 1, 65537, 65538, 65537, 65537, 2, 65538, 65537, 1, 1, 65541, 65539, 65538, 65537, 65537,
+		65537, 3, 65540, 65539, 65543, 65537, 65539, 65537, 65539, 65539, 2, 65538, 5, 3, 65537, 1, 2, 65538,
+		65539, 65538, 65538, 65539,
+	},
+	Terms: []string{
+		"0", "1", "10", "2", "3", "5", "answer", "between", "boost", "carry", "cas", "check", "depth",
+		"document", "draft", "earliest", "echo", "exact", "exactly", "filter", "find", "high", "includ",
+		"inclusiv", "integer", "left", "letter", "look", "low", "lower", "lowest", "many", "match", "min",
+		"most", "narrow", "need", "normal", "onc", "out", "pag", "priority", "query", "rang", "rank",
+		"recent", "repeat", "result", "scor", "search", "signal", "skip", "small", "step", "tag", "test",
+		"text", "tim", "try", "upper", "use", "weight", "whether", "word", "year",
+	},
+}
 
 // genInvokeEcho decodes and checks the arguments of echo, each field once, and unless only a check is asked for, runs it.
 func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
