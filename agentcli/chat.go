@@ -313,8 +313,10 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	hc := newHTTPClient(firstByte)
 	if o.model == "" {
 		if o.model, err = askModel(ctx, newHTTPClient(o.firstByte), o.baseURL, o.apiKey); err != nil {
+			// The server's answer is a matter of configuration; no
+			// answer at all is a failure of the endpoint, as a turn's.
 			fmt.Fprintf(c.stderr, "agent: %v\n", err)
-			return 2
+			return exitCode(err)
 		}
 	}
 	logger := slog.New(slog.DiscardHandler)

@@ -14,7 +14,7 @@ import (
 )
 
 // commands are the subcommands; any other first argument starts a question.
-var commands = []string{"tools", "call", "skills", "mcp", "log", "help"}
+var commands = []string{"tools", "call", "skills", "mcp", "log", "help", "version"}
 
 // flagGroups orders the global flags of -h by what they are about. Every
 // global flag is in exactly one group (TestFlagGroups).
@@ -153,10 +153,15 @@ func (c *cli) parseFlags(command string, args []string) (*options, []string, int
 	case errors.Is(err, flag.ErrHelp):
 		c.help(c.stdout, command)
 		return nil, nil, 0
-	case err != nil:
+	case err == nil:
+		err = checkCounts(fs)
+	default:
+		err = errors.New(explainFlagError(fs, err))
+	}
+	if err != nil {
 		name := strings.TrimSpace("agent " + command)
 		fmt.Fprintf(c.stderr, "%s: %v\nrun '%s -h' for the flags\n", name, err, name)
-		return nil, nil, 2
+		return nil, nil, exitUsage
 	}
 	return o, pos, -1
 }
@@ -176,19 +181,20 @@ func (c *cli) runHelp(args []string) int {
 		return 2
 	}
 	topic := pos[0]
-	if topic == "chat" {
-		topic = ""
-	}
 	if !slices.Contains(helpTopics, topic) {
-		fmt.Fprintf(c.stderr, "agent help: no topic %q; topics: chat, %s\n", pos[0], strings.Join(helpTopics[1:], ", "))
-		return 2
+		msg := fmt.Sprintf("no topic %q", topic)
+		if near := nearestWord(helpTopics, topic); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(c.stderr, "agent help: %s; topics: %s\n", msg, strings.Join(helpTopics, ", "))
+		return exitUsage
 	}
 	c.help(c.stdout, topic)
 	return 0
 }
 
-// helpTopics are what agent help knows about; "" is the agent itself.
-var helpTopics = []string{"", "tools", "call", "skills", "mcp", "log", "help", "env", "providers"}
+// helpTopics are what agent help knows about.
+var helpTopics = []string{"chat", "tools", "call", "skills", "mcp", "log", "help", "version", "env", "providers", "exit"}
 
 const usageHead = `agent: a chat agent whose tools are compiled in.
 
@@ -202,14 +208,29 @@ usage:
   agent skills [-v] [-json] [NAME] list the skills, or show one (offline)
   agent mcp [-http ADDR]          serve the tools over MCP
   agent log [-n N] [NUMBER]       list the kept conversations, or print one
-  agent help [TOPIC]              this text, or: chat, tools, call, skills, mcp, log, env, providers
+  agent version                   the version of the agent
+  agent help [TOPIC]              this text, or one topic: chat, tools, call,
+                                  skills, mcp, log, env, providers, exit
 
 Flags go before or after the command and the question; -- ends them.
+Exit status: 0 done, 1 the model or a tool failed, 2 usage or configuration.
 Without -provider or LLM_BASE_URL the agent talks to DeepSeek
 (` + defaultBaseURL + `, model ` + defaultModel + `) with the key in LLM_API_KEY.
 `
 
 var commandHelp = map[string]string{
+	"chat": `usage: agent [flags] "question" | agent [flags]
+
+With a question (as arguments, on stdin, or both), asks the model once and
+prints the answer on stdout; tool calls are traced on stderr. Without one,
+on a terminal, holds a conversation: type a message and Enter; /help there
+lists the commands and keys. -continue resumes the last kept conversation.
+`,
+	"version": `usage: agent version
+
+Prints the version of the agent: its module version, the revision it was
+built from and the Go release (also agent -version).
+`,
 	"tools": `usage: agent tools [-v] [-json] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [NAME]
 
 Lists the tools the model is offered, with the first sentence of each
@@ -249,9 +270,16 @@ Conversations are kept as JSON lines in $XDG_STATE_HOME/toolreg/conversations
 	"help": `usage: agent help [TOPIC]
 
 Prints the help of the agent, or of one topic: chat, tools, call, skills,
-mcp, log, env, providers.
+mcp, log, version, env, providers, exit.
 `,
 }
+
+const exitHelp = `exit status, the same for every command:
+  0  done
+  1  the model, its endpoint or a tool failed, or the run was interrupted
+  2  usage or configuration: a bad flag or value, a bad config file, no
+     key or no model; nothing was asked of the model
+`
 
 const envHelp = `environment:
   LLM_API_KEY      the API key, sent as a bearer token (a local server needs none)
@@ -271,7 +299,18 @@ const envHelp = `environment:
   TOOLREG_OTEL_RECORD_CONTENT   true records tool arguments and results on spans (redacted)
 `
 
-// help writes the help of topic ("" for the agent) to w.
+// topicFlags are the flags agent help TOPIC shows, besides the
+// command's own: those that matter to the topic (agent -h shows them all).
+var topicFlags = map[string][]string{
+	"chat":   {"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "yes", "raw", "q", "v", "json", "continue", "no-log"},
+	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "strict", "no-strict", "v", "json"},
+	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
+	"skills": {"v", "json"},
+	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "net-allow", "workdir", "v"},
+	"log":    {"json"},
+}
+
+// help writes the help of topic ("" for the agent: everything) to w.
 func (c *cli) help(w io.Writer, topic string) {
 	switch topic {
 	case "env":
@@ -280,17 +319,34 @@ func (c *cli) help(w io.Writer, topic string) {
 	case "providers":
 		writeProviders(w)
 		return
+	case "exit":
+		fmt.Fprint(w, exitHelp)
+		return
 	case "":
 		fmt.Fprint(w, usageHead)
 	default:
 		fmt.Fprint(w, commandHelp[topic])
 	}
-	fs, _ := c.newFlags(topic)
-	if own := commandFlags[topic]; len(own) > 0 {
-		fmt.Fprintf(w, "\nflags of agent %s:\n", topic)
+	command := topic
+	if command == "chat" {
+		command = ""
+	}
+	fs, _ := c.newFlags(command)
+	if own := commandFlags[command]; len(own) > 0 {
+		fmt.Fprintf(w, "\nflags of agent %s:\n", command)
 		for _, name := range own {
 			writeFlag(w, fs.Lookup(name))
 		}
+	}
+	if topic != "" {
+		if names := topicFlags[topic]; len(names) > 0 {
+			fmt.Fprintln(w, "\nflags:")
+			for _, name := range names {
+				writeFlag(w, fs.Lookup(name))
+			}
+		}
+		fmt.Fprintln(w, "\nagent -h lists every flag, the environment and the providers.")
+		return
 	}
 	for _, g := range flagGroups {
 		fmt.Fprintf(w, "\n%s:\n", g.name)
@@ -298,12 +354,10 @@ func (c *cli) help(w io.Writer, topic string) {
 			writeFlag(w, fs.Lookup(name))
 		}
 	}
-	if topic == "" {
-		fmt.Fprintln(w)
-		fmt.Fprint(w, envHelp)
-		fmt.Fprintln(w)
-		writeProviders(w)
-	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, envHelp)
+	fmt.Fprintln(w)
+	writeProviders(w)
 }
 
 // writeFlag writes one flag as flag.PrintDefaults does, without the
@@ -383,4 +437,18 @@ func versionOf(bi *debug.BuildInfo) string {
 		out += dirty
 	}
 	return out + ", " + bi.GoVersion
+}
+
+// runVersion is agent version.
+func (c *cli) runVersion(args []string) int {
+	_, pos, code := c.parseFlags("version", args)
+	if code >= 0 {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "agent version: unexpected arguments %q\n", pos)
+		return exitUsage
+	}
+	fmt.Fprintln(c.stdout, version())
+	return exitOK
 }

@@ -92,6 +92,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.runSkills(ctx, rest)
 	case "help":
 		return c.runHelp(rest)
+	case "version":
+		return c.runVersion(rest)
 	}
 	return c.runChat(ctx, args)
 }
