@@ -406,7 +406,16 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		conv.Sink = out.event
 	}
 	defer logUsage(ctx, logger, conv)
-	s := &session{conv: conv, out: out, tools: reg.Names()}
+	s := &session{conv: conv, out: out, tools: reg.Names(), describe: func(name string) (string, bool) {
+		e, ok := reg.Lookup(name)
+		return firstLine(e.Description), ok
+	}}
+	if stdin, ok := terminalFile(c.stdin); ok && interactive {
+		if tty, ok := terminalFile(c.rawStderr); ok {
+			s.clipboard = tty
+			s.editor = runEditor(c.getenv, stdin, tty, tty)
+		}
+	}
 	if code := c.keep(o, s); code >= 0 {
 		return code
 	}

@@ -254,3 +254,40 @@ func writeConversation(w io.Writer, k keptConv) {
 		}
 	}
 }
+
+// truncate keeps the first n messages of the conversation in its file and
+// drops the rest, as /retry drops the turn it asks again.
+func (l *convLog) truncate(n int) {
+	if l.dir == "" || l.path == "" {
+		return
+	}
+	k, err := readKept(l.path)
+	if err == nil && n < len(k.records) {
+		err = writeRecords(l.path, k.records[:n])
+	}
+	if err != nil {
+		l.warn(fmt.Errorf("not keeping the conversation: %w", err))
+		l.dir = ""
+	}
+}
+
+// writeRecords replaces the file at path with records.
+func writeRecords(path string, records []record) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, r := range records {
+		if err := enc.Encode(r); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
