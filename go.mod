@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	charm.land/glamour/v2 v2.0.1
 	code.dny.dev/ssrf v0.3.0
+	github.com/BurntSushi/toml v1.6.0
 	github.com/creack/pty v1.1.24
 	github.com/dave/jennifer v1.7.1
 	github.com/elastic/go-seccomp-bpf v1.6.0

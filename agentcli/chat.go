@@ -297,8 +297,8 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		return 2
 	}
 	if o.apiKey == "" && !isLocal(o.baseURL) {
-		fmt.Fprintf(c.stderr, "agent: no API key for %s: set LLM_API_KEY (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
-			"agent tools and agent call work without a key.\n", redact.String(o.baseURL))
+		fmt.Fprintf(c.stderr, "agent: no API key for %s: set %s (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
+			"agent tools and agent call work without a key.\n", redact.String(o.baseURL), cmp.Or(o.keyEnv, "LLM_API_KEY"))
 		return 2
 	}
 	ctx, err := o.sel.withPolicy(ctx)
@@ -475,9 +475,16 @@ func (c *cli) keep(o *options, s *session) int {
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(c.stderr, "agent: -continue: no conversation kept in %s\n", dir)
-		return 2
+		return exitUsage
 	}
-	k, err := readKept(files[0].path)
+	f := files[0]
+	if o.resumeID != "" {
+		if f, err = findKept(files, o.resumeID); err != nil {
+			fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
+			return exitUsage
+		}
+	}
+	k, err := readKept(f.path)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
 		return 1

@@ -62,7 +62,11 @@ func explainFlagError(fs *flag.FlagSet, err error) string {
 	}
 	if m := badValueRE.FindStringSubmatch(msg); m != nil {
 		if f := fs.Lookup(m[2]); f != nil {
-			return fmt.Sprintf("-%s %q: %s", m[2], m[1], valueShape(f))
+			shape := valueShape(f)
+			if _, ok := f.Value.(flag.Getter); !ok {
+				shape = msg[len(m[0]):] // the flag's own explanation
+			}
+			return fmt.Sprintf("-%s %q: %s", m[2], m[1], shape)
 		}
 	}
 	return msg
@@ -89,6 +93,9 @@ func valueShape(f *flag.Flag) string {
 		return "want true or false (or the flag alone for true)"
 	}
 	arg, _ := flag.UnquoteUsage(f)
+	if arg == "string" || arg == "" {
+		arg = "a value"
+	}
 	return "want " + arg + ": " + firstSentence(f.Usage)
 }
 

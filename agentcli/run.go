@@ -94,6 +94,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.runHelp(rest)
 	case "version":
 		return c.runVersion(rest)
+	case "config":
+		return c.runConfig(rest)
 	}
 	return c.runChat(ctx, args)
 }
