@@ -409,6 +409,8 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	s := &session{conv: conv, out: out, tools: reg.Names(), describe: func(name string) (string, bool) {
 		e, ok := reg.Lookup(name)
 		return firstLine(e.Description), ok
+	}, models: sortedKeys(o.aliases), resolveModel: func(name string) string {
+		return cmp.Or(o.aliases[name], name)
 	}}
 	if stdin, ok := terminalFile(c.stdin); ok && interactive {
 		if tty, ok := terminalFile(c.rawStderr); ok {

@@ -542,6 +542,7 @@ func (c *cli) loadSettings(command string, fs *flag.FlagSet, o *options) error {
 			c.tools.Secrets = append(slices.Clone(c.tools.Secrets), s.KeyEnv)
 		}
 	}
+	o.aliases = cfg.file.Aliases
 	o.sources, err = c.applyConfig(cfg, profile, set, o, command != "mcp")
 	if err != nil {
 		return err

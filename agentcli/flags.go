@@ -67,6 +67,8 @@ type options struct {
 	// from, for agent config.
 	configFile, profile, mcpConfig, keyEnv string
 	sources                                []sourced
+	// aliases are the model aliases of the config file.
+	aliases map[string]string
 
 	// httpAddr and tokenFile are agent mcp's -http and -token-file;
 	// count is agent log's -n.

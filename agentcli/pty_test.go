@@ -93,6 +93,9 @@ func startTerminal(t *testing.T, baseURL, state string, args ...string) *termina
 		"LLM_MODEL=m",
 		"LLM_API_KEY=",
 		"XDG_STATE_HOME="+state,
+		"XDG_CONFIG_HOME="+state, // the person's own config file stays out
+		"TOOLREG_CONFIG=",
+		"TOOLREG_PROFILE=",
 		"TERM=xterm-256color",
 		"GLAMOUR_STYLE=dark",
 	)
@@ -312,7 +315,16 @@ func TestTerminalCommands(t *testing.T) {
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "toolreg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "toolreg", "config.toml"), []byte("[aliases]\nfast = \"fast-model\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	term := startTerminal(t, ts.URL+"/v1", state, "-raw", "-tools", "now,calculator")
+	term.expectPrompt()
+	term.send("/model fa\t", sendEnter) // Tab completes the alias
+	term.expect("(model fast-model, alias fast, from the next question on)")
 	term.expectPrompt()
 	term.send("first question", sendEnter)
 	srv.next(t)
@@ -326,7 +338,7 @@ func TestTerminalCommands(t *testing.T) {
 		t.Errorf("user messages of /retry (-want +got):\n%s", diff)
 	}
 	term.expectPrompt()
-	if diff := cmp.Diff([]string{"m", "other-model"}, srv.modelsAsked()); diff != "" {
+	if diff := cmp.Diff([]string{"fast-model", "other-model"}, srv.modelsAsked()); diff != "" {
 		t.Errorf("models asked (-want +got):\n%s", diff)
 	}
 	term.send("/tools calc\t", sendEnter) // Tab completes the tool
