@@ -340,10 +340,21 @@ func (c *cli) applyConfig(cfg *config, profileName string, set map[string]bool, 
 	endpointFrom := flagOrEnv([]string{"base-url", "provider"}, "LLM_BASE_URL")
 	providerFrom := flagOrEnv([]string{"provider"})
 	if endpointFrom == "" {
-		if v, from := pick("provider", func(s settings) string { return s.Provider }); v != "" {
+		// A profile that names an endpoint names all of it: the file's
+		// provider does not mix with the profile's base URL.
+		endpoint := pick
+		if prof != nil && (prof.Provider != "" || prof.BaseURL != "") {
+			endpoint = func(name string, get func(settings) string) (string, string) {
+				if v := get(*prof); v != "" {
+					return v, where(profKey(name)...)
+				}
+				return "", ""
+			}
+		}
+		if v, from := endpoint("provider", func(s settings) string { return s.Provider }); v != "" {
 			o.provider, providerFrom, endpointFrom = v, from, from
 		}
-		if v, from := pick("base_url", func(s settings) string { return s.BaseURL }); v != "" {
+		if v, from := endpoint("base_url", func(s settings) string { return s.BaseURL }); v != "" {
 			o.baseURL, endpointFrom = v, from
 		}
 	}
