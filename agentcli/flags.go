@@ -29,7 +29,7 @@ var flagGroups = []struct {
 }{
 	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
 	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header"}},
-	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workdir"}},
+	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
 
@@ -331,13 +331,16 @@ const envHelp = `environment:
   TOOLREG_TOOLS    default of -tools
   TOOLREG_DISABLE  default of -disable
   TOOLREG_DENY     default of -deny
+  TOOLREG_ISOLATE  default of -isolate
+  TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
+  TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
   XDG_STATE_HOME   where the line history and the conversations are kept:
                    $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
   GLAMOUR_STYLE    the style of rendered answers: dark (default), light, notty, …
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
   OTEL_TRACES_EXPORTER          otlp, console or none (default): OpenTelemetry traces
-  OTEL_METRICS_EXPORTER         otlp, prometheus, console or none (default): metrics
+  OTEL_METRICS_EXPORTER         otlp, console or none (default): metrics
   OTEL_EXPORTER_OTLP_ENDPOINT   and the other OTEL_* variables of the exporters
   TOOLREG_OTEL_RECORD_CONTENT   true records tool arguments and results on spans (redacted)
 `

@@ -131,6 +131,9 @@ func startFakeModel(env *testscript.Env) error {
 	}))
 	env.Defer(srv.Close)
 	env.Setenv("LLM_BASE_URL", srv.URL+"/v1")
+	// The scripts name the compiled-in skills through $SKILLS, so that a
+	// skill added to skills/ changes no expectation.
+	env.Setenv("SKILLS", strings.Join(testTools.Skills().Names(), ", "))
 	env.Setenv("FAKE_URL", srv.URL+"/v1")
 	env.Setenv("LLM_MODEL", "fake-model")
 	// What the agent keeps between runs stays in the script's directory.

@@ -61,6 +61,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	sel.warm = true
 	reg, closeTools, err := sel.toolSet(ctx, c.stderr, logger)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)

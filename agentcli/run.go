@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -113,6 +114,12 @@ type selection struct {
 	// require is TOOLREG_REQUIRE_SANDBOX=1.
 	isolation, workDir string
 	require            bool
+	// workers is the most live worker processes (-workers,
+	// TOOLREG_WORKERS); workersErr says what is wrong with the variable.
+	workers    positiveInt
+	workersErr error
+	// warm starts workers for the first tools ahead (agent mcp).
+	warm bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,
@@ -165,6 +172,27 @@ func (s *selection) register(fs *flag.FlagSet, getenv env) {
 	fs.StringVar(&s.isolation, "isolate", cmp.Or(getenv("TOOLREG_ISOLATE"), "all"), "which tools run in sandboxed worker processes: `all`, capable (those with capabilities) or none (env TOOLREG_ISOLATE)")
 	fs.StringVar(&s.workDir, "workdir", "", "the workspace, where tools with write_files may write besides the temp directory (default the current directory)")
 	s.require = getenv(sandbox.RequireEnv) == "1"
+	s.workers = positiveInt(sandbox.DefaultMaxWorkers)
+	if v := getenv("TOOLREG_WORKERS"); v != "" {
+		if err := s.workers.Set(v); err != nil {
+			s.workersErr = fmt.Errorf("TOOLREG_WORKERS: %w", err)
+		}
+	}
+	fs.Var(&s.workers, "workers", "the most tool worker `processes` alive at once; calls beyond them wait (default "+strconv.Itoa(sandbox.DefaultMaxWorkers)+"; env TOOLREG_WORKERS)")
+}
+
+// positiveInt is a flag of a whole number of at least 1.
+type positiveInt int
+
+func (n *positiveInt) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *positiveInt) Set(v string) error {
+	i, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || i < 1 {
+		return fmt.Errorf("%q is not a whole number of at least 1", v)
+	}
+	*n = positiveInt(i)
+	return nil
 }
 
 // registerMounts adds the -mcp flag.

@@ -52,22 +52,50 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if mode == sandbox.IsolateNone {
 		return reg, func() {}, nil
 	}
+	if s.workersErr != nil {
+		return nil, nil, s.workersErr
+	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	pool, err := sandbox.NewPool(sandbox.Config{
-		Arg:     workerArg,
-		WorkDir: s.workDir,
-		Env:     s.tools.Env,
-		Environ: withVar(os.Environ(), egress.EnvAllow, s.netAllow),
-		Pass:    []string{egress.EnvAllow},
-		Require: s.require,
-		Logger:  logger,
+		Arg:        workerArg,
+		WorkDir:    s.workDir,
+		Env:        s.tools.Env,
+		Environ:    withVar(os.Environ(), egress.EnvAllow, s.netAllow),
+		Pass:       []string{egress.EnvAllow},
+		Require:    s.require,
+		MaxWorkers: int(s.workers),
+		Logger:     logger,
 	})
 	if err != nil {
 		return nil, nil, err
 	}
-	return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
+	if !s.warm {
+		return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
+	}
+	// A server starts a worker for its first tools ahead, in the
+	// background, so that their first calls do not wait for one; half
+	// the workers at most, the rest kept for the calls.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n := 0
+		for _, e := range reg.Tools() {
+			if n >= int(s.workers)/2 || ctx.Err() != nil {
+				return
+			}
+			if !mode.Isolated(e) {
+				continue
+			}
+			if err := pool.Warm(ctx, e.ID, e.Caps()); err != nil {
+				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
+			}
+			n++
+		}
+	}()
+	return reg.WithExecutor(pool.Executor(mode)), func() { cancel(); <-done; _ = pool.Close() }, nil
 }
 
 // withVar returns environ with the variable name set to value, or left

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -30,7 +31,7 @@ func BenchmarkCallInProcess(b *testing.B) {
 func BenchmarkCallWorker(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
-	if err := p.Warm(ctx, tool.Unsafe); err != nil {
+	if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
@@ -41,17 +42,23 @@ func BenchmarkCallWorker(b *testing.B) {
 }
 
 // BenchmarkWorkerStart starts a restricted worker, waits until it is
-// ready, and kills it.
+// ready, and kills it; with namespaces of its own (the default) and
+// without.
 func BenchmarkWorkerStart(b *testing.B) {
-	p := benchPool(b)
-	ctx := context.Background()
-	for b.Loop() {
-		w, err := p.start(ctx, tool.Unsafe, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		w.kill()
-		<-w.exited
+	for _, ns := range []bool{true, false} {
+		b.Run(fmt.Sprint("namespaces=", ns), func(b *testing.B) {
+			p := benchPool(b)
+			p.noNamespaces.Store(!ns)
+			ctx := context.Background()
+			for b.Loop() {
+				w, err := p.startForTest(ctx, workerKey{"echo", tool.Unsafe})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.kill()
+				<-w.exited
+			}
+		})
 	}
 }
 
@@ -73,7 +80,7 @@ func benchPool(b *testing.B) *Pool {
 func BenchmarkCallRegistryWorker(b *testing.B) {
 	p := benchPool(b)
 	ctx := context.Background()
-	if err := p.Warm(ctx, tool.Unsafe); err != nil {
+	if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
 		b.Fatal(err)
 	}
 	benchRegistryCall(b, benchRegistry(b).WithExecutor(p.Executor(IsolateCapable)))
@@ -122,4 +129,13 @@ func benchRegistry(b *testing.B) *registry.Registry {
 		b.Fatal(err)
 	}
 	return reg
+}
+
+// startForTest takes a slot and starts a worker for k.
+func (p *Pool) startForTest(ctx context.Context, k workerKey) (*worker, error) {
+	p.slots <- struct{}{}
+	p.mu.Lock()
+	p.count[k]++
+	p.mu.Unlock()
+	return p.start(ctx, k)
 }

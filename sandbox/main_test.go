@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // The test binary is its own worker: run with workerArg first, it serves
@@ -20,6 +22,18 @@ import (
 const (
 	workerArg = "-sandbox-test-worker"
 	fakeArg   = "-sandbox-test-fake-unenforced"
+
+	// The programs the escape probes start: a daemon that holds a lock
+	// on the file it is given, a program that exits 42, one that sleeps.
+	daemonArg = "-sandbox-test-daemon"
+	exit42Arg = "-sandbox-test-exit42"
+	sleepArg  = "-sandbox-test-sleep"
+
+	// A process without capabilities that holds a secret in its
+	// environment, made undumpable or left as it is, until its stdin
+	// closes; and one without capabilities that reads a file.
+	holdArg = "-sandbox-test-hold"
+	readArg = "-sandbox-test-read"
 )
 
 func TestMain(m *testing.M) {
@@ -33,6 +47,42 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		case fakeArg:
 			os.Exit(fakeUnenforced())
+		case daemonArg:
+			os.Exit(daemon(os.Args[2]))
+		case exit42Arg:
+			os.Exit(42)
+		case holdArg:
+			// As an agent that runs as a user other than root: without
+			// capabilities, the kernel lets processes of the same user
+			// read each other's /proc unless one is undumpable.
+			if err := dropCapabilities(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if os.Args[2] == "undumpable" {
+				if err := Undumpable(); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(1)
+				}
+			}
+			fmt.Println("holding")
+			io.Copy(io.Discard, os.Stdin)
+			os.Exit(0)
+		case readArg:
+			if err := dropCapabilities(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			b, err := os.ReadFile(os.Args[2])
+			if err != nil {
+				fmt.Println(errnoName(err))
+				os.Exit(0)
+			}
+			os.Stdout.Write(b)
+			os.Exit(0)
+		case sleepArg:
+			time.Sleep(time.Hour)
+			os.Exit(0)
 		}
 	}
 	os.Exit(m.Run())
@@ -58,10 +108,31 @@ func classify(err error) Kind {
 	return KindTool
 }
 
+// daemon locks path, says so on stdout, and sleeps: the lock is
+// released when it dies.
+func daemon(path string) int {
+	fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_CLOEXEC, 0o644)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "daemon:", err)
+		return 1
+	}
+	if err := syscall.Flock(fd, syscall.LOCK_EX); err != nil {
+		fmt.Fprintln(os.Stderr, "daemon:", err)
+		return 1
+	}
+	fmt.Println("ready")
+	time.Sleep(time.Hour)
+	return 0
+}
+
 // probeArgs are the arguments of the probe tools.
 type probeArgs struct {
 	Path string `json:"path,omitempty"`
 	Port int    `json:"port,omitempty"`
+	// Mode is a file mode for mknod and chmod; N a count, a size or a
+	// descriptor, as the probe says.
+	Mode uint32 `json:"mode,omitempty"`
+	N    int    `json:"n,omitempty"`
 }
 
 // probe runs the test tools. Each attempts one action through raw system
@@ -77,13 +148,6 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	switch id {
 	case "echo":
 		return string(raw), nil
-	case "create":
-		fd, err := syscall.Open(a.Path, syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o644)
-		if err != nil {
-			return "", errno("open", err)
-		}
-		syscall.Close(fd)
-		return "ok", nil
 	case "unlink":
 		if err := syscall.Unlink(a.Path); err != nil {
 			return "", errno("unlink", err)
@@ -118,6 +182,10 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 		return fmt.Sprintf("exit %d", ws.ExitStatus()), nil
 	case "tcp", "udp", "unix":
 		return dial(id, a)
+	default:
+		if text, err, ok := escape(id, a); ok {
+			return text, err
+		}
 	case "env":
 		env := os.Environ()
 		return strings.Join(env, "\n"), nil
@@ -128,7 +196,10 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 		fmt.Println("blocking")
 		select {}
 	case "selfkill":
-		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		// As the init of its PID namespace the worker cannot be killed
+		// from inside it; SIGABRT crashes it through the runtime's
+		// handler.
+		syscall.Kill(os.Getpid(), syscall.SIGABRT)
 		select {}
 	case "goroutine_panic":
 		go panic("boom in a goroutine")
@@ -181,14 +252,18 @@ func dial(id string, a probeArgs) (string, error) {
 	return "ok", nil
 }
 
+// errnoNames are the errnos the probes may meet, by name.
+var errnoNames = map[syscall.Errno]string{
+	syscall.EACCES: "EACCES", syscall.EPERM: "EPERM", syscall.EROFS: "EROFS", syscall.EBUSY: "EBUSY",
+	syscall.EBADF: "EBADF", syscall.EFBIG: "EFBIG", syscall.EAGAIN: "EAGAIN", syscall.EMFILE: "EMFILE",
+	syscall.ENOENT: "ENOENT", syscall.ENOSYS: "ENOSYS",
+}
+
 func errnoName(err error) string {
 	var e syscall.Errno
 	if errors.As(err, &e) {
-		switch e {
-		case syscall.EACCES:
-			return "EACCES"
-		case syscall.EPERM:
-			return "EPERM"
+		if n, ok := errnoNames[e]; ok {
+			return n
 		}
 		return fmt.Sprintf("errno %d (%v)", uintptr(e), e)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolreg/toolreg/tool"
@@ -91,16 +92,58 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 	return env
 }
 
-// spec is what a worker is told on its command line: the capabilities
-// of its tools and the directories they may write.
+// Limits bound what one worker process may use. Zero fields take the
+// defaults; a negative field lifts that limit.
+type Limits struct {
+	// Memory bounds the worker's data (RLIMIT_DATA: heap and other
+	// private writable mappings), per process; 1 GiB when zero. Not set
+	// in race-detector builds, whose shadow memory it would count.
+	Memory int64
+	// Files bounds the open descriptors (RLIMIT_NOFILE); 1,024 when zero.
+	Files int64
+	// FileSize bounds the size of a file the worker writes
+	// (RLIMIT_FSIZE); a write past it fails with EFBIG. 1 GiB when zero.
+	FileSize int64
+}
+
+// The number of processes a tool with tool.Exec starts is not bounded:
+// RLIMIT_NPROC counts every process of the user, and none of a user
+// namespace mapped to root. What it starts ends with its call (see
+// Enforcement.Namespaces).
+
+// withDefaults fills the zero fields of l.
+func (l Limits) withDefaults() Limits {
+	def := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&l.Memory, 1<<30)
+	def(&l.Files, 1024)
+	def(&l.FileSize, 1<<30)
+	return l
+}
+
+// spec is what a worker is told on its command line: the one tool it
+// serves, its capabilities, the directories it may write, whether it
+// runs in namespaces of its own, and its limits.
 type spec struct {
-	caps    tool.Capability
-	workDir string
-	tempDir string
+	toolID     string
+	caps       tool.Capability
+	workDir    string
+	tempDir    string
+	namespaces bool
+	limits     Limits
 }
 
 func (s spec) args() []string {
-	return []string{"-caps", s.caps.String(), "-workdir", s.workDir, "-tempdir", s.tempDir}
+	return []string{
+		"-tool", s.toolID, "-caps", s.caps.String(), "-workdir", s.workDir, "-tempdir", s.tempDir,
+		"-namespaces=" + strconv.FormatBool(s.namespaces),
+		"-memory", strconv.FormatInt(s.limits.Memory, 10),
+		"-files", strconv.FormatInt(s.limits.Files, 10),
+		"-filesize", strconv.FormatInt(s.limits.FileSize, 10),
+	}
 }
 
 func parseSpec(args []string) (spec, error) {
@@ -108,10 +151,18 @@ func parseSpec(args []string) (spec, error) {
 	fs.SetOutput(io.Discard)
 	capsText := fs.String("caps", "", "capabilities")
 	var s spec
+	fs.StringVar(&s.toolID, "tool", "", "the tool served")
 	fs.StringVar(&s.workDir, "workdir", "", "workspace")
 	fs.StringVar(&s.tempDir, "tempdir", "", "temporary directory")
+	fs.BoolVar(&s.namespaces, "namespaces", false, "in namespaces of its own")
+	fs.Int64Var(&s.limits.Memory, "memory", 0, "RLIMIT_DATA")
+	fs.Int64Var(&s.limits.Files, "files", 0, "RLIMIT_NOFILE")
+	fs.Int64Var(&s.limits.FileSize, "filesize", 0, "RLIMIT_FSIZE")
 	if err := fs.Parse(args); err != nil {
 		return spec{}, fmt.Errorf("worker arguments: %w", err)
+	}
+	if fs.NArg() > 0 {
+		return spec{}, fmt.Errorf("worker arguments: unexpected %q", fs.Args())
 	}
 	caps, ok := tool.ParseCapabilities(*capsText)
 	if !ok {
@@ -134,12 +185,18 @@ type Enforcement struct {
 	Caps string `json:"caps"`
 	// LandlockABI is the Landlock ABI version in force, 0 for none.
 	LandlockABI int `json:"landlock_abi"`
-	// Seccomp is true when the socket filter is installed (only for
-	// capability sets without tool.Network).
+	// Seccomp is true when the system call filter is installed: no
+	// process creation without tool.Exec, no sockets without
+	// tool.Network, no metadata changes without tool.WriteFiles, and no
+	// namespace, mount, ptrace or io_uring calls for any tool.
 	Seccomp bool `json:"seccomp"`
 	// NoNewPrivs is true when the worker cannot gain privileges by
 	// executing set-user-ID programs.
 	NoNewPrivs bool `json:"no_new_privs"`
+	// Namespaces is true when the worker runs in user, PID, mount and
+	// IPC namespaces of its own: nothing it starts outlives it, and the
+	// workspace's version-control directories are read-only.
+	Namespaces bool `json:"namespaces"`
 	// Missing lists the restrictions the capabilities call for that are
 	// not enforced, in words; empty when all are.
 	Missing []string `json:"missing,omitempty"`
@@ -154,7 +211,10 @@ func (e Enforcement) String() string {
 	if e.Enforced() {
 		how := fmt.Sprintf("Landlock ABI %d", e.LandlockABI)
 		if e.Seccomp {
-			how += ", seccomp socket filter"
+			how += ", seccomp"
+		}
+		if e.Namespaces {
+			how += ", namespaces"
 		}
 		return fmt.Sprintf("enforced (%s, %s)", e.OS, how)
 	}
@@ -162,8 +222,9 @@ func (e Enforcement) String() string {
 }
 
 // missing lists what is not enforced for caps on a kernel with Landlock
-// ABI abi, with or without the socket filter.
-func missing(caps tool.Capability, abi int, seccompOn bool) []string {
+// ABI abi, with or without the system call filter and namespaces of
+// the worker's own.
+func missing(caps tool.Capability, abi int, seccompOn, namespaces bool) []string {
 	var m []string
 	if runtime.GOOS != "linux" {
 		return []string{"no kernel restrictions on " + runtime.GOOS + ": process isolation only"}
@@ -173,6 +234,14 @@ func missing(caps tool.Capability, abi int, seccompOn bool) []string {
 	}
 	if abi >= 1 && abi < 3 {
 		m = append(m, "truncate(2) is not restricted (needs Landlock ABI 3)")
+	}
+	if !seccompOn {
+		if caps&tool.Exec == 0 {
+			m = append(m, "process creation and memfd execution are not denied (no seccomp)")
+		}
+		if caps&tool.WriteFiles == 0 {
+			m = append(m, "chmod, chown and mknod are not denied (no seccomp)")
+		}
 	}
 	if caps&tool.Network == 0 && !seccompOn {
 		if abi < 4 {
@@ -186,6 +255,14 @@ func missing(caps tool.Capability, abi int, seccompOn bool) []string {
 	}
 	if abi < 6 {
 		m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+	}
+	if !namespaces {
+		if caps&tool.Exec != 0 {
+			m = append(m, "programs a tool starts can outlive the call (no PID namespace: user namespaces are not available)")
+		}
+		if caps&tool.WriteFiles != 0 {
+			m = append(m, "the workspace's .git, .hg and .svn are writable (no mount namespace: user namespaces are not available)")
+		}
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,8 +36,9 @@ type Config struct {
 	// WorkDir is the workspace: the worker's directory, and where tools
 	// with tool.WriteFiles may write. The current directory when empty.
 	WorkDir string
-	// TempDir is the other directory tools with tool.WriteFiles may
-	// write, and the workers' TMPDIR; os.TempDir() when empty.
+	// TempDir is where each worker gets a private temporary directory
+	// of its own (its TMPDIR, which tools with tool.WriteFiles may read
+	// and write), removed when the worker ends; os.TempDir() when empty.
 	TempDir string
 	// Environ is the environment the workers' variables are taken from;
 	// os.Environ() when nil.
@@ -48,9 +50,18 @@ type Config struct {
 	// Pass names variables every worker gets whatever its capabilities:
 	// settings that are no secret, such as the egress allow list.
 	Pass []string
-	// MaxIdle is how many idle workers are kept per capability set; 2
-	// when zero.
-	MaxIdle int
+	// MaxWorkers bounds the live worker processes; calls beyond it wait
+	// for one, their contexts still honoured. DefaultMaxWorkers when
+	// zero.
+	MaxWorkers int
+	// IdleTimeout is how long an idle worker is kept for the next call
+	// of its tool; DefaultIdleTimeout when zero.
+	IdleTimeout time.Duration
+	// Limits bound each worker process; zero fields take their defaults.
+	Limits Limits
+	// NoNamespaces starts workers without namespaces of their own even
+	// where the kernel offers them (for tests of that case).
+	NoNamespaces bool
 	// Require refuses to run a tool whose restrictions cannot all be
 	// enforced (KindRefused) instead of logging a warning once per
 	// capability set.
@@ -60,29 +71,53 @@ type Config struct {
 	Logger *slog.Logger
 }
 
+// The defaults of Config.
+const (
+	DefaultMaxWorkers  = 16
+	DefaultIdleTimeout = time.Minute
+)
+
 // Pool runs tools in worker processes: re-executions of the program
-// that restrict themselves to the capabilities of the tools they run,
-// kept warm and reused, a few per capability set. A call whose context
-// ends kills its worker's process group; a worker that dies during a
-// call fails that call; a fresh worker takes the place of either.
+// that restrict themselves to the capabilities of the one tool they
+// run. Workers are kept warm and reused for their tool's calls, as many
+// as its calls have needed at once, until they have been idle for
+// Config.IdleTimeout; at most Config.MaxWorkers live at once. A call
+// whose context ends kills its worker; a worker that dies during a call
+// fails that call; a fresh worker takes the place of either at the
+// tool's next call.
 type Pool struct {
 	cfg    Config
 	log    *slog.Logger
 	ctx    context.Context // ends when the pool closes
 	cancel context.CancelFunc
+	slots  chan struct{} // a token per live worker
 
-	mu        sync.Mutex
-	closed    bool
-	idle      map[tool.Capability][]*worker
-	live      map[*worker]struct{}
-	refilling map[tool.Capability]bool
-	warned    map[tool.Capability]bool
+	noNamespaces atomic.Bool // the kernel refused them once
 
-	procs   sync.WaitGroup // the goroutines that reap workers and drain their stderr
-	refills sync.WaitGroup // the goroutines that start replacement workers
+	mu     sync.Mutex
+	closed bool
+	idle   map[workerKey][]*worker
+	live   map[*worker]struct{}
+	// count is the number of live or starting workers of each tool;
+	// starting those started ahead and not yet ready; waiting the calls
+	// that wait for a busy tool's worker.
+	count, starting, waiting map[workerKey]int
+	freed  chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
+	warned map[tool.Capability]bool
+
+	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 }
 
-// NewPool checks c and returns a pool; workers start on demand.
+// workerKey names the workers that may serve a call: those of its tool,
+// restricted to its capabilities.
+type workerKey struct {
+	id   string
+	caps tool.Capability
+}
+
+// NewPool checks c and returns a pool; workers start on demand. It
+// makes the calling process not dumpable (see Undumpable): the workers
+// run as the same user.
 func NewPool(c Config) (*Pool, error) {
 	if c.Arg == "" {
 		return nil, errors.New("sandbox pool: Config.Arg is empty")
@@ -114,21 +149,36 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Environ == nil {
 		c.Environ = os.Environ()
 	}
-	if c.MaxIdle <= 0 {
-		c.MaxIdle = 2
+	if c.MaxWorkers <= 0 {
+		c.MaxWorkers = DefaultMaxWorkers
 	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	c.Limits = c.Limits.withDefaults()
 	log := c.Logger
 	if log == nil {
 		log = slog.Default()
 	}
+	if err := Undumpable(); err != nil {
+		return nil, fmt.Errorf("sandbox pool: %w", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Pool{
+	p := &Pool{
 		cfg: c, log: log, ctx: ctx, cancel: cancel,
-		idle:      map[tool.Capability][]*worker{},
-		live:      map[*worker]struct{}{},
-		refilling: map[tool.Capability]bool{},
-		warned:    map[tool.Capability]bool{},
-	}, nil
+		slots:  make(chan struct{}, c.MaxWorkers),
+		idle:     map[workerKey][]*worker{},
+		live:     map[*worker]struct{}{},
+		count:    map[workerKey]int{},
+		starting: map[workerKey]int{},
+		waiting:  map[workerKey]int{},
+		freed:  make(chan struct{}),
+		warned: map[tool.Capability]bool{},
+	}
+	p.noNamespaces.Store(c.NoNamespaces)
+	p.procs.Add(1)
+	go p.reapIdle()
+	return p, nil
 }
 
 func absDir(d string) (string, error) {
@@ -146,13 +196,13 @@ func absDir(d string) (string, error) {
 	return abs, nil
 }
 
-// Call runs tool id with args in a worker restricted to caps. A failure
-// is an *Error.
+// Call runs tool id with args in a worker of its own restricted to
+// caps. A failure is an *Error.
 func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args []byte) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", ctxError(id, err)
 	}
-	w, err := p.get(ctx, caps, id)
+	w, err := p.get(ctx, workerKey{id, caps})
 	if err != nil {
 		return "", err
 	}
@@ -166,14 +216,13 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	if errors.As(err, &e) && e.Kind == KindCrashed {
 		p.log.Error("tool worker died during a call", "tool", id, "caps", caps.String(), "pid", w.pid(), "error", e.Msg, "stderr", w.tail.String())
 	}
-	p.refill(caps)
 	return text, err
 }
 
-// Enforcement starts or reuses a worker for caps and returns what it
-// enforces. Check tells the same without starting one.
-func (p *Pool) Enforcement(ctx context.Context, caps tool.Capability) (Enforcement, error) {
-	w, err := p.get(ctx, caps, "")
+// Enforcement starts or reuses a worker for tool id with caps and
+// returns what it enforces. Check tells the same without starting one.
+func (p *Pool) Enforcement(ctx context.Context, id string, caps tool.Capability) (Enforcement, error) {
+	w, err := p.get(ctx, workerKey{id, caps})
 	if err != nil {
 		return Enforcement{}, err
 	}
@@ -181,14 +230,11 @@ func (p *Pool) Enforcement(ctx context.Context, caps tool.Capability) (Enforceme
 	return w.enf, nil
 }
 
-// Warm starts a worker for each of caps that has none idle.
-func (p *Pool) Warm(ctx context.Context, caps ...tool.Capability) error {
-	for _, c := range caps {
-		if _, err := p.Enforcement(ctx, c); err != nil {
-			return err
-		}
-	}
-	return nil
+// Warm starts a worker for tool id with caps unless one is idle, so
+// that its first call does not wait for a start.
+func (p *Pool) Warm(ctx context.Context, id string, caps tool.Capability) error {
+	_, err := p.Enforcement(ctx, id, caps)
+	return err
 }
 
 // Close kills every worker, idle or busy (a call in flight fails), and
@@ -200,15 +246,9 @@ func (p *Pool) Close() error {
 	for w := range p.live {
 		live = append(live, w)
 	}
-	p.idle = map[tool.Capability][]*worker{}
+	p.idle = map[workerKey][]*worker{}
 	p.mu.Unlock()
 	p.cancel()
-	p.refills.Wait()
-	p.mu.Lock()
-	for w := range p.live {
-		live = append(live, w)
-	}
-	p.mu.Unlock()
 	for _, w := range live {
 		w.kill()
 	}
@@ -216,123 +256,245 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-// get pops an idle worker for caps that is still alive, or starts one.
-func (p *Pool) get(ctx context.Context, caps tool.Capability, id string) (*worker, error) {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, &Error{Tool: id, Kind: KindStart, Msg: "the pool is closed"}
-	}
-	for ws := p.idle[caps]; len(ws) > 0; ws = p.idle[caps] {
-		w := ws[len(ws)-1]
-		p.idle[caps] = ws[:len(ws)-1]
-		select {
-		case <-w.exited:
-			continue
-		default:
+// get pops an idle worker of k that is still alive. A tool without a
+// live worker starts one and waits for it. A tool whose workers are all
+// busy waits for the first of them to be free, and meanwhile has one
+// more started in the background for each call that waits, so that a
+// short call never waits for a start and the tool's workers grow to the
+// demand. A start that finds MaxWorkers alive ends the longest idle
+// worker of another tool, or waits for a slot.
+func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
+	waiting := false
+	defer func() {
+		if waiting {
+			p.mu.Lock()
+			p.waiting[k]--
+			p.mu.Unlock()
 		}
+	}()
+	for {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return nil, &Error{Tool: k.id, Kind: KindStart, Msg: "the pool is closed"}
+		}
+		for ws := p.idle[k]; len(ws) > 0; ws = p.idle[k] {
+			w := ws[len(ws)-1]
+			p.idle[k] = ws[:len(ws)-1]
+			select {
+			case <-w.exited:
+				continue
+			default:
+			}
+			p.mu.Unlock()
+			return w, nil
+		}
+		if !waiting && p.count[k] > 0 {
+			waiting = true
+			p.waiting[k]++
+		}
+		startNow := p.count[k] == 0
+		startAhead := waiting && p.starting[k] < p.waiting[k]
+		if startNow || startAhead {
+			select {
+			case p.slots <- struct{}{}:
+				p.count[k]++
+				if startNow {
+					p.mu.Unlock()
+					return p.start(ctx, k)
+				}
+				p.starting[k]++
+				p.procs.Add(1)
+				go p.startAhead(k)
+			default:
+				if victim := p.oldestIdle(); victim != nil {
+					victim.kill() // its slot frees when it is reaped
+				}
+			}
+		}
+		freed := p.freed
 		p.mu.Unlock()
-		return w, nil
+		select {
+		case <-ctx.Done():
+			return nil, &Error{Tool: k.id, Kind: kindOf(ctx.Err()), Msg: "the call ended while it waited for a worker", Err: ctx.Err()}
+		case <-freed:
+		}
 	}
-	p.mu.Unlock()
-	return p.start(ctx, caps, id)
 }
 
-// put keeps w for the next call, or kills it when enough are idle.
+// startAhead starts a worker for k in the background, holding a slot,
+// and keeps it for the calls that wait.
+func (p *Pool) startAhead(k workerKey) {
+	defer p.procs.Done()
+	w, err := p.start(p.ctx, k)
+	p.mu.Lock()
+	p.starting[k]--
+	p.wake()
+	p.mu.Unlock()
+	if err != nil {
+		if p.ctx.Err() == nil {
+			p.log.Warn("starting a tool worker", "tool", k.id, "caps", k.caps.String(), "error", err)
+		}
+		return
+	}
+	p.put(w)
+}
+
+// oldestIdle removes and returns the worker idle for longest, or nil.
+// Call with p.mu held.
+func (p *Pool) oldestIdle() *worker {
+	var oldest *worker
+	var at workerKey
+	for k, ws := range p.idle {
+		if len(ws) > 0 && (oldest == nil || ws[0].idleSince.Before(oldest.idleSince)) {
+			oldest, at = ws[0], k
+		}
+	}
+	if oldest != nil {
+		p.idle[at] = p.idle[at][1:]
+		if len(p.idle[at]) == 0 {
+			delete(p.idle, at)
+		}
+	}
+	return oldest
+}
+
+// wake tells the calls waiting for a worker to look again. Call with
+// p.mu held.
+func (p *Pool) wake() {
+	close(p.freed)
+	p.freed = make(chan struct{})
+}
+
+// release frees the slot of a worker of k.
+func (p *Pool) release(k workerKey) {
+	<-p.slots
+	p.mu.Lock()
+	p.count[k]--
+	if p.count[k] == 0 {
+		delete(p.count, k)
+	}
+	p.wake()
+	p.mu.Unlock()
+}
+
+// put keeps w for its tool's next call.
 func (p *Pool) put(w *worker) {
 	p.mu.Lock()
-	if p.closed || len(p.idle[w.caps]) >= p.cfg.MaxIdle {
+	if p.closed {
 		p.mu.Unlock()
 		w.kill()
 		return
 	}
-	p.idle[w.caps] = append(p.idle[w.caps], w)
+	w.idleSince = time.Now()
+	p.idle[w.key] = append(p.idle[w.key], w)
+	p.wake()
 	p.mu.Unlock()
 }
 
-// refill starts a worker for caps in the background, unless enough are
-// idle or one is already starting.
-func (p *Pool) refill(caps tool.Capability) {
-	p.mu.Lock()
-	if p.closed || p.refilling[caps] || len(p.idle[caps]) >= p.cfg.MaxIdle {
-		p.mu.Unlock()
-		return
-	}
-	p.refilling[caps] = true
-	p.refills.Add(1)
-	p.mu.Unlock()
-	go func() {
-		defer p.refills.Done()
-		w, err := p.start(p.ctx, caps, "")
-		p.mu.Lock()
-		p.refilling[caps] = false
-		p.mu.Unlock()
-		if err != nil {
-			if p.ctx.Err() == nil {
-				p.log.Warn("starting a replacement tool worker", "caps", caps.String(), "error", err)
-			}
+// reapIdle ends the workers idle for longer than the idle timeout, until
+// the pool closes.
+func (p *Pool) reapIdle() {
+	defer p.procs.Done()
+	t := time.NewTicker(max(p.cfg.IdleTimeout/4, time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-p.ctx.Done():
 			return
+		case now := <-t.C:
+			var old []*worker
+			p.mu.Lock()
+			for k, ws := range p.idle {
+				n := 0
+				for n < len(ws) && now.Sub(ws[n].idleSince) >= p.cfg.IdleTimeout {
+					n++
+				}
+				old = append(old, ws[:n]...)
+				if n == len(ws) {
+					delete(p.idle, k)
+				} else {
+					p.idle[k] = ws[n:]
+				}
+			}
+			p.mu.Unlock()
+			for _, w := range old {
+				w.kill()
+			}
 		}
-		p.put(w)
-	}()
+	}
 }
 
-// start starts a worker for caps and waits for its hello.
-func (p *Pool) start(ctx context.Context, caps tool.Capability, id string) (*worker, error) {
+// start starts a worker for k and waits for its hello. It is called
+// holding a slot, counted in p.count, which it gives back when no
+// process starts; once one has, the goroutine that reaps it gives it
+// back.
+func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
+	id, caps := k.id, k.caps
 	fail := func(kind Kind, format string, args ...any) (*worker, error) {
 		return nil, &Error{Tool: id, Kind: kind, Msg: fmt.Sprintf(format, args...)}
 	}
-	s := spec{caps: caps, workDir: p.cfg.WorkDir, tempDir: p.cfg.TempDir}
-	reqR, reqW, err := os.Pipe()
-	if err != nil {
-		return fail(KindStart, "request pipe: %v", err)
+	failEarly := func(kind Kind, format string, args ...any) (*worker, error) {
+		p.release(k)
+		return fail(kind, format, args...)
 	}
-	respR, respW, err := os.Pipe()
+	tempDir, err := os.MkdirTemp(p.cfg.TempDir, "toolreg-worker-")
 	if err != nil {
-		reqR.Close()
-		reqW.Close()
-		return fail(KindStart, "response pipe: %v", err)
+		return failEarly(KindStart, "the worker's temp directory: %v", err)
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		reqR.Close()
-		reqW.Close()
-		respR.Close()
-		respW.Close()
-		return fail(KindStart, "stderr pipe: %v", err)
+	var pipes []*os.File // reqR, reqW, respR, respW, errR, errW
+	for range 3 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(pipes...)
+			os.RemoveAll(tempDir)
+			return failEarly(KindStart, "pipe: %v", err)
+		}
+		pipes = append(pipes, r, w)
 	}
-	env := workerEnv(p.cfg.Environ, p.cfg.Env, p.cfg.Pass, caps, p.cfg.TempDir)
+	reqR, reqW, respR, respW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	env := workerEnv(p.cfg.Environ, p.cfg.Env, p.cfg.Pass, caps, tempDir)
 	if env == nil {
 		env = []string{} // nil would pass the whole environment
 	}
-	cmd := &exec.Cmd{
-		Path:        p.cfg.Executable,
-		Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
-		Env:         env,
-		Dir:         p.cfg.WorkDir,
-		Stdout:      errW,
-		Stderr:      errW,
-		ExtraFiles:  []*os.File{reqR, respW},
-		SysProcAttr: sysProcAttr(),
+	launch := func(namespaces bool) (*exec.Cmd, error) {
+		s := spec{toolID: id, caps: caps, workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
+		cmd := &exec.Cmd{
+			Path:        p.cfg.Executable,
+			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
+			Env:         env,
+			Dir:         p.cfg.WorkDir,
+			Stdout:      errW,
+			Stderr:      errW,
+			ExtraFiles:  []*os.File{reqR, respW},
+			SysProcAttr: sysProcAttr(namespaces),
+		}
+		return cmd, cmd.Start()
 	}
-	err = cmd.Start()
-	reqR.Close()
-	respW.Close()
-	errW.Close()
+	namespaces := !p.noNamespaces.Load()
+	cmd, err := launch(namespaces)
+	if err != nil && namespaces && namespacesRefused(err) {
+		if !p.noNamespaces.Swap(true) {
+			p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", err)
+		}
+		cmd, err = launch(false)
+	}
+	closeAll(reqR, respW, errW)
 	if err != nil {
-		reqW.Close()
-		respR.Close()
-		errR.Close()
-		return fail(KindStart, "starting %s: %v", p.cfg.Executable, err)
+		closeAll(reqW, respR, errR)
+		os.RemoveAll(tempDir)
+		return failEarly(KindStart, "starting %s: %v", p.cfg.Executable, err)
 	}
 	w := &worker{
-		caps:   caps,
-		cmd:    cmd,
-		reqW:   reqW,
-		respF:  respR,
-		resp:   bufio.NewReaderSize(respR, 64<<10),
-		exited: make(chan struct{}),
-		tail:   &tail{max: 8 << 10},
+		key:     k,
+		cmd:     cmd,
+		tempDir: tempDir,
+		reqW:    reqW,
+		respF:   respR,
+		errF:    errR,
+		resp:    bufio.NewReaderSize(respR, 64<<10),
+		exited:  make(chan struct{}),
+		tail:    &tail{max: 8 << 10},
 	}
 	p.mu.Lock()
 	p.live[w] = struct{}{}
@@ -350,6 +512,7 @@ func (p *Pool) start(ctx context.Context, caps tool.Capability, id string) (*wor
 		p.mu.Lock()
 		delete(p.live, w)
 		p.mu.Unlock()
+		p.release(k)
 	}()
 
 	stop := context.AfterFunc(ctx, w.kill)
@@ -394,24 +557,37 @@ func (p *Pool) start(ctx context.Context, caps tool.Capability, id string) (*wor
 }
 
 func ctxError(id string, err error) error {
-	k := KindCancelled
+	return &Error{Tool: id, Kind: kindOf(err), Msg: "the worker was killed", Err: err}
+}
+
+// kindOf is the kind of a call ended by its context's error err.
+func kindOf(err error) Kind {
 	if errors.Is(err, context.DeadlineExceeded) {
-		k = KindTimeout
+		return KindTimeout
 	}
-	return &Error{Tool: id, Kind: k, Msg: "the worker was killed", Err: err}
+	return KindCancelled
+}
+
+func closeAll(fs ...*os.File) {
+	for _, f := range fs {
+		f.Close()
+	}
 }
 
 // worker is the pool's side of one worker process.
 type worker struct {
-	caps  tool.Capability
-	cmd   *exec.Cmd
-	enf   Enforcement
-	reqW  *os.File
-	respF *os.File
-	resp  *bufio.Reader
-	wbuf  []byte
-	rbuf  []byte
-	tail  *tail
+	key       workerKey
+	cmd       *exec.Cmd
+	enf       Enforcement
+	tempDir   string
+	idleSince time.Time // when it was last put back; under Pool.mu
+	reqW      *os.File
+	respF     *os.File
+	errF      *os.File
+	resp      *bufio.Reader
+	wbuf      []byte
+	rbuf      []byte
+	tail      *tail
 
 	mu     sync.Mutex
 	reaped bool // the process is gone: its id may belong to another
@@ -433,7 +609,9 @@ func (w *worker) kill() {
 }
 
 // reap waits for the process to exit, kills what is left of its group,
-// reaps it and closes its pipes.
+// reaps it, closes its pipes and removes its temp directory. It never
+// waits long on the stderr pipe: a process that left the group (where
+// the worker has no PID namespace) may hold it open.
 func (w *worker) reap(drained <-chan struct{}) {
 	if waitExited(w.cmd.Process) {
 		w.mu.Lock()
@@ -453,8 +631,9 @@ func (w *worker) reap(drained <-chan struct{}) {
 	case <-t.C:
 	}
 	t.Stop()
-	w.reqW.Close()
-	w.respF.Close()
+	closeAll(w.reqW, w.respF, w.errF) // closing errF ends a drain still reading
+	<-drained
+	_ = os.RemoveAll(w.tempDir) // what a tool left there goes with its worker
 	close(w.exited)
 }
 
@@ -525,6 +704,10 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 	return "", &Error{Tool: id, Kind: KindCrashed, Msg: fmt.Sprintf("worker %d %s (%v)", w.pid(), w.exitMessage(), err)}, false
 }
 
+// crashSignal matches the line the Go runtime writes when a signal
+// crashes the program, such as "SIGSEGV: segmentation violation".
+var crashSignal = regexp.MustCompile(`^SIG[A-Z]+: `)
+
 // tail keeps the last lines a worker wrote, and the last line that
 // reports a fault.
 type tail struct {
@@ -537,7 +720,7 @@ type tail struct {
 func (t *tail) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") {
+	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal.MatchString(line) {
 		t.lastFail = line
 	}
 	t.buf.WriteString(line)

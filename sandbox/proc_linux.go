@@ -4,17 +4,38 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// sysProcAttr puts a worker in a process group of its own, so that a
-// kill reaches every process it started, and kills it when the thread
-// that started it dies (the pipes' EOF ends it otherwise).
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+// sysProcAttr starts a worker in a session and process group of its
+// own (no controlling terminal, so a kill reaches every process it
+// started), killed when the thread that started it dies. With
+// namespaces, it also gets user, PID, mount and IPC namespaces of its
+// own: it is the init of its PID namespace, so every process it starts
+// dies with it, and its capabilities, whatever they are in its user
+// namespace, count for nothing outside it. The user namespace maps the
+// caller's own user and group, so files keep their owners.
+func sysProcAttr(namespaces bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if namespaces {
+		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.GidMappingsEnableSetgroups = false
+	}
+	return a
+}
+
+// namespacesRefused reports whether err, from starting a worker with
+// namespaces, says that this kernel or its configuration refuses them.
+func namespacesRefused(err error) bool {
+	return errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSPC) ||
+		errors.Is(err, unix.EUSERS) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS)
 }
 
 // killGroup kills the worker's process group. Called only while the
@@ -35,4 +56,50 @@ func waitExited(p *os.Process) bool {
 		}
 		return err == nil
 	}
+}
+
+// endLeftovers kills every other process of the worker's PID namespace
+// and reaps them, when the worker is that namespace's init: nothing a
+// call started outlives it. Elsewhere it does nothing; the worker's
+// seccomp filter keeps tools without tool.Exec from starting processes.
+func endLeftovers() {
+	if os.Getpid() != 1 {
+		return
+	}
+	// Every other process of the namespace descends from a child of
+	// its init: without children there is nothing to end, and kill(-1)
+	// would walk every process of the machine for nothing.
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(-1, &ws, unix.WALL|unix.WNOHANG, nil); errors.Is(err, unix.ECHILD) {
+		return
+	}
+	// In a PID namespace, kill(-1) reaches all of it but its init. A
+	// goroutine the tool left behind may start more: kill again until
+	// none is left to reap.
+	for {
+		_ = unix.Kill(-1, unix.SIGKILL)
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WALL|unix.WNOHANG, nil)
+		switch {
+		case errors.Is(err, unix.EINTR):
+		case err != nil:
+			return // ECHILD: none left
+		case pid == 0:
+			time.Sleep(100 * time.Microsecond) // killed, not yet exited
+		}
+	}
+}
+
+// Undumpable makes the calling process not dumpable: no process of the
+// same user without CAP_SYS_PTRACE (a tool's worker, or a program a
+// tool started) can read its memory, environment or descriptors through
+// /proc or attach to it. NewPool calls it, since the program that
+// starts workers holds secrets they must not have; a program that runs
+// tools in process may call it too. A debugger can then attach only
+// with CAP_SYS_PTRACE.
+func Undumpable() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_DUMPABLE, 0): %w", err)
+	}
+	return nil
 }

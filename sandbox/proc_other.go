@@ -8,10 +8,19 @@ import (
 )
 
 // sysProcAttr has nothing to add elsewhere.
-func sysProcAttr() *syscall.SysProcAttr { return nil }
+func sysProcAttr(bool) *syscall.SysProcAttr { return nil }
+
+// namespacesRefused: namespaces are never asked for here.
+func namespacesRefused(error) bool { return false }
+
+// endLeftovers does nothing here.
+func endLeftovers() {}
 
 // killGroup kills the worker (there are no process groups to kill).
 func killGroup(p *os.Process) { _ = p.Kill() }
 
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
+
+// Undumpable does nothing here: there is no /proc to protect.
+func Undumpable() error { return nil }

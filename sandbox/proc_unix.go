@@ -7,11 +7,15 @@ import (
 	"syscall"
 )
 
-// sysProcAttr puts a worker in a process group of its own, so that a
-// kill reaches every process it started.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+// sysProcAttr puts a worker in a session and process group of its own,
+// so that a kill reaches every process it started. There are no
+// namespaces here.
+func sysProcAttr(bool) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setsid: true}
 }
+
+// namespacesRefused: namespaces are never asked for here.
+func namespacesRefused(error) bool { return false }
 
 // killGroup kills the worker's process group.
 func killGroup(p *os.Process) {
@@ -20,3 +24,9 @@ func killGroup(p *os.Process) {
 
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
+
+// endLeftovers does nothing here.
+func endLeftovers() {}
+
+// Undumpable does nothing here: there is no /proc to protect.
+func Undumpable() error { return nil }

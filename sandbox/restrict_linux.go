@@ -6,12 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"unsafe"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+	"kernel.org/pub/linux/libs/security/libcap/psx"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -30,12 +36,42 @@ func landlockABI() int {
 	return min(v, len(landlockConfigs)-1)
 }
 
+// userNamespaces reports whether this process can likely give a worker
+// user namespaces of its own (the pool finds out for sure when it
+// starts one): the kernel allows them, and for a user other than root
+// neither the Debian switch nor AppArmor's restriction forbids them.
+func userNamespaces() bool {
+	if n, ok := readSysctl("/proc/sys/user/max_user_namespaces"); !ok || n == 0 {
+		return false
+	}
+	if os.Geteuid() == 0 {
+		return true
+	}
+	if n, ok := readSysctl("/proc/sys/kernel/unprivileged_userns_clone"); ok && n == 0 {
+		return false
+	}
+	if n, ok := readSysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); ok && n != 0 {
+		return false
+	}
+	return true
+}
+
+func readSysctl(path string) (int, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n, err == nil
+}
+
 // Check reports what a worker for caps would enforce on this machine,
 // without starting one.
 func Check(caps tool.Capability) Enforcement {
 	abi := landlockABI()
-	sc := caps&tool.Network == 0 && seccomp.Supported()
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Missing: missing(caps, abi, sc)}
+	sc := seccomp.Supported()
+	ns := userNamespaces()
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns)}
 }
 
 // Access rights, by what they are for.
@@ -48,13 +84,53 @@ const (
 	rightsFileOnly = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
 )
 
+// closeInherited closes every descriptor the worker inherited but its
+// standard streams and its two pipes: a descriptor the program that
+// started the agent left open (a shell's 8> or 9<) would reach past
+// every restriction. Descriptors that survived the exec are exactly the
+// ones without close-on-exec; the Go runtime opens its own with it.
+func closeInherited() error {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("listing the inherited descriptors: %w", err)
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= responseFD {
+			continue
+		}
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil || flags&unix.FD_CLOEXEC != 0 {
+			continue // closed meanwhile (the directory's own), or the runtime's
+		}
+		if err := unix.Close(fd); err != nil {
+			return fmt.Errorf("closing inherited descriptor %d: %w", fd, err)
+		}
+	}
+	return nil
+}
+
 // restrict confines the calling process, for good, to what s.caps
-// allow: no_new_privs, Landlock for files, TCP and IPC scopes, and
-// without tool.Network a seccomp filter that denies creating sockets.
-// It fails when a restriction that the kernel offers cannot be applied;
-// what the kernel does not offer is listed in the result's Missing.
+// allow: in namespaces of its own (when s.namespaces) a private /proc
+// and read-only version-control directories, resource limits, no
+// capabilities, no_new_privs, Landlock for files, TCP and IPC scopes, a
+// seccomp filter, and not dumpable. It fails when a restriction that
+// the kernel offers cannot be applied; what the kernel does not offer
+// is listed in the result's Missing.
 func restrict(s spec) (Enforcement, error) {
 	e := Enforcement{OS: runtime.GOOS, Caps: s.caps.String()}
+	if s.namespaces {
+		if err := isolateMounts(s); err != nil {
+			return e, err
+		}
+		e.Namespaces = true
+	}
+	if err := setLimits(s.limits); err != nil {
+		return e, err
+	}
+	if err := dropCapabilities(); err != nil {
+		return e, err
+	}
 	if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return e, fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
@@ -72,14 +148,136 @@ func restrict(s spec) (Enforcement, error) {
 		e.LandlockABI = abi
 	}
 
-	if s.caps&tool.Network == 0 && seccomp.Supported() {
-		if err := denySockets(); err != nil {
-			return e, fmt.Errorf("seccomp socket filter: %w", err)
+	if seccomp.Supported() {
+		if err := loadFilter(s.caps); err != nil {
+			return e, fmt.Errorf("seccomp filter: %w", err)
 		}
 		e.Seccomp = true
 	}
-	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp)
+	// Not dumpable: no process of the same user can read the worker's
+	// memory or environment (the tool's secrets) through /proc.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
+	}
+	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces)
 	return e, nil
+}
+
+// vcsDirs stay read-only in the workspace of a tool with
+// tool.WriteFiles: a hook planted there would run, unconfined, at the
+// user's next commit.
+var vcsDirs = []string{".git", ".hg", ".svn"}
+
+// isolateMounts runs in the worker's own user and mount namespaces
+// before it drops its capabilities there: it keeps its mounts from
+// propagating to the host's, mounts a /proc of its PID namespace (the
+// agent and other workers are not in it), and makes the workspace's
+// version-control directories read-only.
+func isolateMounts(s spec) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the worker's mounts private: %w", err)
+	}
+	// Where a /proc of our own cannot be mounted (a container that masks
+	// parts of the host's), the host's stays: Landlock's ptrace scope and
+	// non-dumpable processes keep the others' secrets out of reach.
+	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	if s.caps&tool.WriteFiles == 0 {
+		return nil
+	}
+	for _, name := range vcsDirs {
+		p := filepath.Join(s.workDir, name)
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err := bindReadOnly(p); err != nil {
+			return fmt.Errorf("making %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// bindReadOnly mounts p on itself read-only, keeping the flags of the
+// mount it is on (a user namespace may not clear them).
+func bindReadOnly(p string) error {
+	if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return err
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return err
+	}
+	flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY)
+	for _, f := range []struct{ st, ms uintptr }{
+		{unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV}, {unix.ST_NOEXEC, unix.MS_NOEXEC},
+		{unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME}, {unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if uintptr(st.Flags)&f.st != 0 {
+			flags |= f.ms
+		}
+	}
+	return unix.Mount("", p, "", flags, "")
+}
+
+// setLimits sets the worker's resource limits, soft and hard.
+func setLimits(l Limits) error {
+	set := func(name string, res int, v int64) error {
+		if v < 0 {
+			return nil
+		}
+		if err := unix.Setrlimit(res, &unix.Rlimit{Cur: uint64(v), Max: uint64(v)}); err != nil {
+			return fmt.Errorf("setrlimit(%s, %d): %w", name, v, err)
+		}
+		return nil
+	}
+	if !raceEnabled {
+		if err := set("RLIMIT_DATA", unix.RLIMIT_DATA, l.Memory); err != nil {
+			return err
+		}
+	}
+	if err := set("RLIMIT_NOFILE", unix.RLIMIT_NOFILE, l.Files); err != nil {
+		return err
+	}
+	return set("RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSize)
+}
+
+// dropCapabilities empties every capability set of every thread: the
+// bounding set (so that executing a program as root gains nothing), the
+// ambient, inheritable, permitted and effective sets. A worker of a
+// user other than root outside a user namespace of its own has none to
+// drop, and may not shrink its bounding set: no_new_privs then keeps it
+// from gaining any.
+func dropCapabilities() error {
+	for c := uintptr(0); c < 64; c++ {
+		err := ll.AllThreadsPrctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+		if errors.Is(err, unix.EINVAL) {
+			break // past the last capability the kernel knows
+		}
+		if err != nil && !errors.Is(err, unix.EPERM) {
+			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := ll.AllThreadsPrctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clearing the ambient capabilities: %w", err)
+	}
+	hdr := &unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	data := new([2]unix.CapUserData)
+	if _, _, errno := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(hdr)), uintptr(unsafe.Pointer(&data[0])), 0); errno != 0 {
+		return fmt.Errorf("capset: %w", errno)
+	}
+	runtime.KeepAlive(hdr)
+	runtime.KeepAlive(data)
+	// Check what this thread holds now.
+	got := new([2]unix.CapUserData)
+	hdr.Pid = 0
+	if err := unix.Capget(hdr, &got[0]); err != nil {
+		return fmt.Errorf("capget: %w", err)
+	}
+	for _, d := range got {
+		if d.Effective|d.Permitted|d.Inheritable != 0 {
+			return fmt.Errorf("capabilities remain after capset: %+v", *got)
+		}
+	}
+	return nil
 }
 
 // landlockRules builds the ruleset for s on a kernel with Landlock ABI
@@ -143,7 +341,12 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 		}
 	}
 	if s.caps&tool.WriteFiles != 0 {
-		if err := add(rightsWrite, s.workDir, s.tempDir); err != nil {
+		if err := add(rightsWrite, s.workDir); err != nil {
+			return cfg, nil, err
+		}
+		// The worker's temp directory is its own: it may read back what
+		// it wrote there.
+		if err := add(rightsWrite|rightsRead, s.tempDir); err != nil {
 			return cfg, nil, err
 		}
 	}
@@ -156,22 +359,81 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 	return cfg, rules, nil
 }
 
-// denySockets installs a seccomp filter on every thread that makes
-// socket(2) (and io_uring, which can open sockets on its own) fail with
-// EPERM. socketpair(2) stays: it reaches nothing outside the process.
-func denySockets() error {
-	names := []string{"socket", "io_uring_setup"}
-	if runtime.GOARCH == "386" {
-		names = append(names, "socketcall")
+// The errno actions of the filter. clone3 gets ENOSYS, so that a C
+// library falls back to clone, whose flags the filter can see.
+const (
+	actionEPERM  = seccomp.ActionErrno | seccomp.Action(unix.EPERM)
+	actionENOSYS = seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)
+)
+
+// deniedAlways are system calls no tool needs that reach past the other
+// restrictions: other processes' memory, namespaces and mounts (the
+// capabilities are gone, but a user namespace would give them back in
+// it), io_uring (its requests bypass this filter), keys and BPF.
+var deniedAlways = []string{
+	"ptrace", "process_vm_readv", "process_vm_writev",
+	"unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
+	"mount_setattr", "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick",
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	"keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
+}
+
+// filterPolicy is the seccomp policy of a worker for caps.
+func filterPolicy(caps tool.Capability) (seccomp.Policy, error) {
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return seccomp.Policy{}, err
+	}
+	var deny []string
+	add := func(names ...string) {
+		for _, n := range names {
+			if _, ok := info.SyscallNames[n]; ok { // fork and vfork exist on some architectures only
+				deny = append(deny, n)
+			}
+		}
+	}
+	add(deniedAlways...)
+	var conditional []seccomp.NameWithConditions
+	groups := []seccomp.SyscallGroup{}
+	if caps&tool.Exec == 0 {
+		// No process creation: threads (clone with CLONE_THREAD) only.
+		add("execve", "execveat", "fork", "vfork", "memfd_create")
+		conditional = append(conditional, seccomp.NameWithConditions{Name: "clone", Conditions: seccomp.ArgumentConditions{
+			{Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD},
+		}})
+		groups = append(groups, seccomp.SyscallGroup{Action: actionENOSYS, Names: []string{"clone3"}})
+	}
+	if caps&tool.WriteFiles == 0 {
+		// Metadata is outside Landlock's reach.
+		add("chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "mknod", "mknodat")
+	} else {
+		// Files, directories, fifos and sockets may be made; devices not.
+		conditional = append(conditional,
+			seccomp.NameWithConditions{Name: "mknod", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.BitsSet, Value: unix.S_IFCHR}}},
+			seccomp.NameWithConditions{Name: "mknodat", Conditions: seccomp.ArgumentConditions{{Argument: 2, Operation: seccomp.BitsSet, Value: unix.S_IFCHR}}},
+		)
+	}
+	if caps&tool.Network == 0 {
+		// socketpair(2) stays: it reaches nothing outside the process.
+		add("socket", "socketcall")
+	}
+	var known []seccomp.NameWithConditions
+	for _, c := range conditional {
+		if _, ok := info.SyscallNames[c.Name]; ok {
+			known = append(known, c)
+		}
+	}
+	groups = append(groups, seccomp.SyscallGroup{Action: actionEPERM, Names: deny, NamesWithCondtions: known})
+	return seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups}, nil
+}
+
+// loadFilter installs the seccomp filter for caps on every thread.
+func loadFilter(caps tool.Capability) error {
+	policy, err := filterPolicy(caps)
+	if err != nil {
+		return err
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	return seccomp.LoadFilter(seccomp.Filter{
-		NoNewPrivs: true,
-		Flag:       seccomp.FilterFlagTSync,
-		Policy: seccomp.Policy{
-			DefaultAction: seccomp.ActionAllow,
-			Syscalls:      []seccomp.SyscallGroup{{Action: seccomp.ActionErrno, Names: names}},
-		},
-	})
+	return seccomp.LoadFilter(seccomp.Filter{NoNewPrivs: true, Flag: seccomp.FilterFlagTSync, Policy: policy})
 }

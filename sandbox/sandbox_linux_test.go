@@ -103,16 +103,21 @@ func TestWriteFiles(t *testing.T) {
 		t.Error("the file was removed without write_files")
 	}
 
-	// With write_files: the workspace and the temp directory, nothing else.
+	// With write_files: the workspace and the worker's own temp
+	// directory, nothing else: not the shared temp directory it is in.
 	caps := tool.WriteFiles | tool.Unsafe
-	for _, dir := range []string{d.work, d.temp} {
-		path := filepath.Join(dir, "new")
-		if got, err := call(t, p, "create", caps, probeArgs{Path: path}); err != nil || got != "ok" {
-			t.Errorf("create with write_files in %s: %q, %v; want ok", dir, got, err)
-		}
-		if !exists(path) {
-			t.Errorf("%s was not created", path)
-		}
+	path := filepath.Join(d.work, "new")
+	if got, err := call(t, p, "create", caps, probeArgs{Path: path}); err != nil || got != "ok" {
+		t.Errorf("create with write_files in the workspace: %q, %v; want ok", got, err)
+	}
+	if !exists(path) {
+		t.Errorf("%s was not created", path)
+	}
+	shared := filepath.Join(d.temp, "new")
+	_, err = call(t, p, "create", caps, probeArgs{Path: shared})
+	wantDenied(t, "create with write_files in the shared temp directory", err)
+	if exists(shared) {
+		t.Errorf("%s was created in the shared temp directory", shared)
 	}
 	outside := filepath.Join(d.other, "new")
 	_, err = call(t, p, "create", caps, probeArgs{Path: outside})
@@ -266,15 +271,21 @@ func TestEnvironment(t *testing.T) {
 		caps tool.Capability
 		want []string
 	}{
-		{tool.Unsafe, []string{"TMPDIR=" + d.temp, "TZ=UTC"}},
-		{tool.Env | tool.Unsafe, []string{"SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=" + d.temp, "TZ=UTC"}},
-		{tool.Exec | tool.Unsafe, []string{"HOME=/root", "PATH=/usr/bin", "TMPDIR=" + d.temp, "TZ=UTC"}},
+		{tool.Unsafe, []string{"TMPDIR=private", "TZ=UTC"}},
+		{tool.Env | tool.Unsafe, []string{"SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Exec | tool.Unsafe, []string{"HOME=/root", "PATH=/usr/bin", "TMPDIR=private", "TZ=UTC"}},
 	} {
 		got, err := call(t, p, "env", tc.caps, probeArgs{})
 		if err != nil {
 			t.Fatalf("env with %s: %v", tc.caps, err)
 		}
 		vars := strings.Split(got, "\n")
+		for i, v := range vars {
+			// Each worker's TMPDIR is a directory of its own in the pool's.
+			if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(dir) == d.temp && strings.HasPrefix(filepath.Base(dir), "toolreg-worker-") {
+				vars[i] = "TMPDIR=private"
+			}
+		}
 		slices.Sort(vars)
 		if diff := cmp.Diff(tc.want, vars); diff != "" {
 			t.Errorf("environment with %s (-want +got):\n%s", tc.caps, diff)
@@ -285,7 +296,7 @@ func TestEnvironment(t *testing.T) {
 func TestEnforcementReported(t *testing.T) {
 	needLandlock(t, 1)
 	p := newPool(t, newDirs(t), nil)
-	got, err := p.Enforcement(context.Background(), tool.Unsafe)
+	got, err := p.Enforcement(context.Background(), "echo", tool.Unsafe)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,9 +48,12 @@ type hello struct {
 // pool was configured with, and passes the arguments after it. Serve
 // restricts the process for good to the capabilities named in args
 // (see Enforcement), reports what it enforces, then runs one request
-// at a time until the pool closes the request pipe (it returns nil) or
-// ctx is done. A worker that cannot restrict itself reports why and
-// accepts no work.
+// at a time, for the one tool named in args, until the pool closes the
+// request pipe (it returns nil) or ctx is done. Before it restricts
+// itself it closes every descriptor it inherited but its pipes and
+// standard streams; after each call it ends every process the call
+// started (in its own PID namespace). A worker that cannot restrict
+// itself reports why and accepts no work.
 func Serve(ctx context.Context, args []string, w Worker) error {
 	in := os.NewFile(requestFD, "requests")
 	out := os.NewFile(responseFD, "responses")
@@ -72,6 +75,9 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 	}
 	s, err := parseSpec(args)
 	var h hello
+	if err == nil {
+		err = closeInherited()
+	}
 	if err == nil {
 		h.Enforcement, err = restrict(s)
 	}
@@ -106,7 +112,15 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 		if err != nil {
 			return fmt.Errorf("sandbox worker: %w", err)
 		}
-		kind, text := w.run(ctx, log, req)
+		var kind Kind
+		var text string
+		if req.id != s.toolID {
+			// A worker serves one tool: no tool sees another's calls.
+			kind, text = KindBadArguments, fmt.Sprintf("this worker serves tool %q only, not %q", s.toolID, req.id)
+		} else {
+			kind, text = w.run(ctx, log, req)
+			endLeftovers()
+		}
 		if len(text) > maxFrame-2 {
 			kind, text = KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
 		}

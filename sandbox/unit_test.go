@@ -81,7 +81,8 @@ func TestWorkerEnv(t *testing.T) {
 }
 
 func TestSpecRoundTrip(t *testing.T) {
-	want := spec{caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t"}
+	want := spec{toolID: "ping_url", caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t", namespaces: true,
+		limits: Limits{Memory: 1, Files: -1, FileSize: 3}}
 	got, err := parseSpec(want.args())
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +94,8 @@ func TestSpecRoundTrip(t *testing.T) {
 		{"-caps", "teleport", "-workdir", "/w", "-tempdir", "/t"},
 		{"-caps", "none", "-workdir", "rel", "-tempdir", "/t"},
 		{"-caps", "none", "-workdir", "/w"},
+		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "extra"},
+		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "-memory", "lots"},
 	} {
 		if _, err := parseSpec(bad); err == nil {
 			t.Errorf("parseSpec(%q) accepted", bad)
@@ -102,28 +105,34 @@ func TestSpecRoundTrip(t *testing.T) {
 
 func TestMissing(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		if m := missing(0, 0, false); len(m) != 1 {
+		if m := missing(0, 0, false, false); len(m) != 1 {
 			t.Errorf("missing on %s: %q, want one entry", runtime.GOOS, m)
 		}
 		return
 	}
 	for _, tc := range []struct {
-		caps    tool.Capability
-		abi     int
-		seccomp bool
-		want    int
+		caps       tool.Capability
+		abi        int
+		seccomp    bool
+		namespaces bool
+		want       int
 	}{
-		{0, 7, true, 0},
-		{tool.Network, 7, false, 0},
-		{0, 7, false, 1},  // UDP, raw and unix sockets
-		{0, 10, false, 1}, // Landlock covers TCP and UDP, not raw sockets
-		{0, 5, true, 1},   // scoping
-		{0, 3, false, 3},  // TCP, sockets, scoping
-		{0, 2, true, 2},   // truncate, scoping
-		{0, 0, false, 4},  // no Landlock, TCP, sockets, scoping
+		{0, 7, true, true, 0},
+		{tool.Network, 7, false, true, 2},                               // process creation, metadata
+		{tool.Network | tool.Exec | tool.WriteFiles, 7, false, true, 0}, // all of it is granted
+		{0, 7, false, true, 3},                                          // process creation, metadata, sockets
+		{0, 10, false, true, 3},                                         // Landlock covers TCP and UDP, not raw sockets
+		{0, 5, true, true, 1},                                           // scoping
+		{0, 3, false, true, 5},                                          // process creation, metadata, TCP, sockets, scoping
+		{0, 2, true, true, 2},                                           // truncate, scoping
+		{0, 0, false, true, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
+		{0, 7, true, false, 0},                                          // nothing to outlive the call, nothing to write
+		{tool.Exec, 7, true, false, 1},                                  // programs outlive the call
+		{tool.WriteFiles, 7, true, false, 1},                            // .git writable
+		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, 2},
 	} {
-		if got := missing(tc.caps, tc.abi, tc.seccomp); len(got) != tc.want {
-			t.Errorf("missing(%s, ABI %d, seccomp %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, got, tc.want)
+		if got := missing(tc.caps, tc.abi, tc.seccomp, tc.namespaces); len(got) != tc.want {
+			t.Errorf("missing(%s, ABI %d, seccomp %t, namespaces %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, tc.namespaces, got, tc.want)
 		}
 	}
 }

@@ -9,8 +9,8 @@
 // where A is a struct of the arguments the model sends and R is string or
 // any type that encodes to JSON. toolgen reads Definition statically (it
 // must return a composite literal of constants) and derives the JSON Schema
-// of A from its fields, json tags, jsonschema tags and doc comments; see the
-// README for the whole convention.
+// of A from its fields, json tags, jsonschema tags and doc comments; see
+// docs/writing-tools.md in the repository for the whole convention.
 //
 // Request-scoped facts (the tool-call id, the caller, the session) reach
 // Execute through its context: see [CallFrom].

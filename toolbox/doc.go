@@ -6,5 +6,5 @@
 //
 // and go generate ./... (cmd/toolgen) turns the package into the registry in
 // zz_registry_gen.go at the repository root. Other files are helpers and
-// are never registered. The README says how to write a tool.
+// are never registered. docs/writing-tools.md says how to write a tool.
 package toolbox

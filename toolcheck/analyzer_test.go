@@ -8,13 +8,13 @@ import (
 	"github.com/toolreg/toolreg/toolcheck"
 )
 
-// TestAnalyzer runs the analyzer on one package per row of the README's
-// warnings table, and on the newer checks: each offending line carries a
+// TestAnalyzer runs the analyzer on one package per row of the warnings
+// table of docs/writing-tools.md, and on the newer checks: each offending line carries a
 // want comment, and a missing or an unexpected diagnostic fails the test.
 // Package good has nothing to report.
 func TestAnalyzer(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), toolcheck.Analyzer,
-		// The README's warnings table, row by row.
+		// The warnings table of docs/writing-tools.md, row by row.
 		"notype", "twotypes", "nodef", "badsig", "defvar", "dup", "badname",
 		"nodesc", "wrongfile", "nodoc", "badtype", "badtag", "platform",
 		// Results, unexported types, promoted methods, near misses.

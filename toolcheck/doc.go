@@ -7,7 +7,7 @@
 //	func (T) Definition() tool.Definition
 //	func (T) Execute(ctx context.Context, args A) (R, error)
 //
-// as the README of github.com/toolreg/toolreg describes. [Check] checks
+// as docs/writing-tools.md of github.com/toolreg/toolreg describes. [Check] checks
 // one build configuration of a type-checked package and returns the model
 // of each tool that follows the convention ([Tool], [Type]) with a
 // diagnostic for everything else; toolgen generates the registry from the

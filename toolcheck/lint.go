@@ -12,8 +12,8 @@ import (
 // parameters. Each rule is a clear case, so that a warning is always worth
 // acting on; a lint warning fails toolgen -check like any other, but the
 // tool stays registered, since a vague description does not make a tool
-// wrong. The rules, with a good and a bad example each, are in the README
-// ("The description lint").
+// wrong. The rules, with a good and a bad example each, are in
+// docs/writing-tools.md ("The description lint").
 
 // minToolWords and minParamWords are the fewest words a tool's and a
 // parameter's description may have.

@@ -14,9 +14,9 @@
 //
 // The model is any OpenAI-compatible endpoint, configured by LLM_BASE_URL,
 // LLM_API_KEY and LLM_MODEL, or by the config file
-// $XDG_CONFIG_HOME/toolreg/config.toml; see docs/agent.md and
-// docs/config.md. Exit status: 0 done, 1 the model or a tool failed, 2
-// usage or configuration.
+// $XDG_CONFIG_HOME/toolreg/config.toml; see docs/agent.md for the flags
+// and providers and docs/config.md for the file. Exit status: 0 done, 1
+// the model or a tool failed, 2 usage or configuration.
 // The agent is package agentcli; this is its main with this repository's
 // toolbox.
 package main

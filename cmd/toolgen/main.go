@@ -12,7 +12,7 @@
 //
 // The convention (one exported type per <id>_tool.go file with
 // Definition() tool.Definition and Execute(ctx, Args) (R, error)) is
-// described in the README ("Writing a tool") and in package
+// described in docs/writing-tools.md ("Writing a tool") and in package
 // github.com/toolreg/toolreg/toolcheck, which holds the checks; cmd/toolvet
 // runs them under go vet.
 //
@@ -108,7 +108,7 @@ Exit status:
 	   written); with -check, a warning or a stale FILE; any other failure
 	2  bad usage
 
-The convention: README.md, "Writing a tool", at
+The convention: docs/writing-tools.md, "Writing a tool", at
 https://github.com/toolreg/toolreg; the checks: package
 github.com/toolreg/toolreg/toolcheck, also run by go vet through
 cmd/toolvet.

@@ -180,8 +180,9 @@ type deriver struct{}
 // generic are values of every type, tried for every property.
 var generic = []string{`"x"`, `""`, `0`, `1`, `-1`, `1.5`, `true`, `false`, `null`, `[]`, `{}`, `["a"]`, `[1]`, `{"a":1}`}
 
-// base returns a value s accepts: the first of its derived values that
-// its own schema validates.
+// base returns a value s accepts: for an object, its required properties
+// each at its base; for an array, its fewest items each at its base; else
+// the first of its derived values that its own schema validates.
 func (d deriver) base(s node, path string) (string, error) {
 	text, err := json.Marshal(s)
 	if err != nil {
@@ -190,6 +191,26 @@ func (d deriver) base(s node, path string) (string, error) {
 	sch, err := compile(string(text))
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if t, _ := s["type"].(string); t == "array" {
+		// The fewest items the array takes, each at its base.
+		items, _ := s["items"].(node)
+		if items == nil {
+			items = node{}
+		}
+		n, _ := intOf(s["minItems"])
+		a := make([]string, max(n, 0))
+		for i := range a {
+			v, err := d.base(items, path+"[]")
+			if err != nil {
+				return "", err
+			}
+			a[i] = v
+		}
+		if v := array(a); valid(sch, v) {
+			return v, nil
+		}
+		return "", fmt.Errorf("%s: no valid array of %d items at the base value of its items", path, len(a))
 	}
 	if t, _ := s["type"].(string); t == "object" {
 		// Required properties only, each at its base.

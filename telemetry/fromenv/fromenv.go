@@ -4,20 +4,28 @@
 // With neither OTEL_TRACES_EXPORTER nor OTEL_METRICS_EXPORTER set (or both
 // "none"), or with OTEL_SDK_DISABLED=true, [Setup] creates no exporter and
 // returns telemetry.Off(): providers that do nothing, which the
-// instrumented packages recognise and skip entirely. Otherwise the
-// exporters are chosen by go.opentelemetry.io/contrib/exporters/autoexport:
+// instrumented packages recognise and skip entirely. Otherwise:
 //
 //	OTEL_TRACES_EXPORTER   otlp | console | none
-//	OTEL_METRICS_EXPORTER  otlp | prometheus | console | none
-//	OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_EXPORTER_OTLP_HEADERS, …
-//	OTEL_EXPORTER_PROMETHEUS_HOST, OTEL_EXPORTER_PROMETHEUS_PORT (default localhost:9464)
+//	OTEL_METRICS_EXPORTER  otlp | console | none
+//	OTEL_EXPORTER_OTLP_PROTOCOL (and _TRACES_, _METRICS_): http/protobuf, the default
+//	OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, … (read by the OTLP/HTTP exporters)
+//	OTEL_METRIC_EXPORT_INTERVAL, OTEL_METRIC_EXPORT_TIMEOUT (read by the periodic reader)
 //	OTEL_SERVICE_NAME (default "toolreg"), OTEL_RESOURCE_ATTRIBUTES
 //
 // TOOLREG_OTEL_RECORD_CONTENT=true records tool arguments and results
 // (see telemetry.Providers.RecordContent).
 //
+// Only OTLP over HTTP (protobuf) and the console are built in. OTLP over
+// gRPC and the Prometheus scrape endpoint, which go.opentelemetry.io/contrib's
+// autoexport also offers, added 68 packages and 2.7 MB to the agent (see
+// BENCHMARKS.md, "Binary size") for what a collector does as well: send
+// OTLP/HTTP to an OpenTelemetry Collector (port 4318) and let it speak
+// gRPC or serve Prometheus. Asking for either is an error that says so,
+// never a silent fallback.
+//
 // It is a package of its own so that importing chat or toolmcp does not
-// link the SDK and the exporters (gRPC, Prometheus) into a program.
+// link the SDK and the exporters into a program.
 package fromenv
 
 import (
@@ -26,7 +34,10 @@ import (
 	"fmt"
 	"strings"
 
-	"go.opentelemetry.io/contrib/exporters/autoexport"
+	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -39,15 +50,88 @@ import (
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES do not name one.
 const DefaultServiceName = "toolreg"
 
-// exporters makes the exporters; autoexport's, replaced in tests.
+// exporters makes the exporters the environment names; envExporters in
+// use, replaced in tests.
 type exporters struct {
 	spans   func(context.Context) (sdktrace.SpanExporter, error)
 	metrics func(context.Context) (sdkmetric.Reader, error)
 }
 
-var autoExporters = exporters{
-	spans:   func(ctx context.Context) (sdktrace.SpanExporter, error) { return autoexport.NewSpanExporter(ctx) },
-	metrics: func(ctx context.Context) (sdkmetric.Reader, error) { return autoexport.NewMetricReader(ctx) },
+// Environment variables that choose the OTLP transport, as the
+// OpenTelemetry specification names them.
+const (
+	envOTLPProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	envOTLPTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+	envOTLPMetricsProtocol = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"
+)
+
+// envExporters makes the exporters named by OTEL_TRACES_EXPORTER and
+// OTEL_METRICS_EXPORTER, read with getenv; the OTLP exporters read their
+// endpoint, headers and the like from the process environment themselves.
+func envExporters(getenv func(string) string) exporters {
+	return exporters{
+		spans: func(ctx context.Context) (sdktrace.SpanExporter, error) {
+			switch name := exporterName(getenv(telemetry.EnvTracesExporter)); name {
+			case "otlp":
+				if err := httpProtocol(getenv, envOTLPTracesProtocol); err != nil {
+					return nil, err
+				}
+				return otlptracehttp.New(ctx)
+			case "console":
+				return stdouttrace.New()
+			default:
+				return nil, unknownExporter(name, "otlp", "console")
+			}
+		},
+		metrics: func(ctx context.Context) (sdkmetric.Reader, error) {
+			switch name := exporterName(getenv(telemetry.EnvMetricsExporter)); name {
+			case "otlp":
+				if err := httpProtocol(getenv, envOTLPMetricsProtocol); err != nil {
+					return nil, err
+				}
+				exp, err := otlpmetrichttp.New(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return sdkmetric.NewPeriodicReader(exp), nil
+			case "console":
+				exp, err := stdoutmetric.New()
+				if err != nil {
+					return nil, err
+				}
+				return sdkmetric.NewPeriodicReader(exp), nil
+			case "prometheus":
+				return nil, errors.New("the Prometheus exporter is not built in: export with otlp to an OpenTelemetry Collector and let it serve Prometheus")
+			default:
+				return nil, unknownExporter(name, "otlp", "console")
+			}
+		},
+	}
+}
+
+// exporterName is an exporter variable's value as compared.
+func exporterName(v string) string { return strings.ToLower(strings.TrimSpace(v)) }
+
+// unknownExporter is the error for an exporter name that is not built in.
+func unknownExporter(name string, known ...string) error {
+	return fmt.Errorf("unknown exporter %q: want one of %s or none", name, strings.Join(known, ", "))
+}
+
+// httpProtocol checks that the OTLP protocol the environment asks for, the
+// signal's own variable first, is OTLP over HTTP with protobuf, the default
+// and the one built in.
+func httpProtocol(getenv func(string) string, signalVar string) error {
+	name, v := signalVar, strings.TrimSpace(getenv(signalVar))
+	if v == "" {
+		name, v = envOTLPProtocol, strings.TrimSpace(getenv(envOTLPProtocol))
+	}
+	switch v {
+	case "", "http/protobuf":
+		return nil
+	case "grpc":
+		return fmt.Errorf("%s=grpc: OTLP over gRPC is not built in; use http/protobuf, the default, with the collector's HTTP endpoint (port 4318)", name)
+	}
+	return fmt.Errorf("%s=%s: unknown OTLP protocol; want http/protobuf", name, v)
 }
 
 // Setup returns the providers the environment asks for (see the package
@@ -55,7 +139,7 @@ var autoExporters = exporters{
 // function that flushes and stops them. With telemetry off, it creates no
 // exporter and returns Off() and a shutdown that does nothing.
 func Setup(ctx context.Context, getenv func(string) string) (*telemetry.Providers, func(context.Context) error, error) {
-	return setup(ctx, getenv, autoExporters)
+	return setup(ctx, getenv, envExporters(getenv))
 }
 
 func setup(ctx context.Context, getenv func(string) string, ex exporters) (*telemetry.Providers, func(context.Context) error, error) {
@@ -93,11 +177,9 @@ func setup(ctx context.Context, getenv func(string) string, ex exporters) (*tele
 		if err != nil {
 			return nil, nothing, fmt.Errorf("telemetry: %s=%s: %w", telemetry.EnvTracesExporter, getenv(telemetry.EnvTracesExporter), err)
 		}
-		if !autoexport.IsNoneSpanExporter(exp) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-			p.TracerProvider = tp
-			shutdowns = append(shutdowns, tp.Shutdown)
-		}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+		p.TracerProvider = tp
+		shutdowns = append(shutdowns, tp.Shutdown)
 	}
 	if metrics {
 		reader, err := ex.metrics(ctx)
@@ -105,11 +187,9 @@ func setup(ctx context.Context, getenv func(string) string, ex exporters) (*tele
 			err = fmt.Errorf("telemetry: %s=%s: %w", telemetry.EnvMetricsExporter, getenv(telemetry.EnvMetricsExporter), err)
 			return nil, nothing, errors.Join(err, shutdown(ctx))
 		}
-		if !autoexport.IsNoneMetricReader(reader) {
-			mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(res))
-			p.MeterProvider = mp
-			shutdowns = append(shutdowns, mp.Shutdown)
-		}
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(res))
+		p.MeterProvider = mp
+		shutdowns = append(shutdowns, mp.Shutdown)
 	}
 	return p, shutdown, nil
 }

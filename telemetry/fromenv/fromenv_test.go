@@ -3,9 +3,13 @@ package fromenv
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,43 +140,119 @@ func (s shutdownRecorder) Shutdown(context.Context) error {
 	return nil
 }
 
-// TestSetupAutoexport runs the real autoexport with OTLP over HTTP to a
-// loopback collector, and checks that a span reaches it; and that "none"
-// with the real autoexport is off.
-func TestSetupAutoexport(t *testing.T) {
+// TestSetupOTLP runs the real exporters with OTLP over HTTP to a loopback
+// collector, and checks that a span and a metric reach it; and that "none"
+// is off.
+func TestSetupOTLP(t *testing.T) {
 	var mu sync.Mutex
-	var paths []string
+	var got []string
 	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
+		body, _ := io.ReadAll(r.Body)
 		mu.Lock()
-		paths = append(paths, r.URL.Path)
+		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Content-Type")+" "+r.Header.Get("X-Test")+" "+fmt.Sprint(len(body) > 0))
 		mu.Unlock()
 	}))
 	defer collector.Close()
-	env := map[string]string{telemetry.EnvTracesExporter: "otlp"}
+	env := map[string]string{telemetry.EnvTracesExporter: "otlp", telemetry.EnvMetricsExporter: "otlp"}
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
+	t.Setenv(envOTLPProtocol, "http/protobuf")
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "X-Test=yes")
 	p, shutdown, err := Setup(t.Context(), envOf(env))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, span := p.Tracer().Start(t.Context(), "test", trace.WithSpanKind(trace.SpanKindInternal))
 	span.End()
+	counter, err := p.Meter().Int64Counter("test.count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter.Add(t.Context(), 1)
 	if err := shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if d := cmp.Diff([]string{"/v1/traces"}, paths); d != "" {
+	slices.Sort(got)
+	want := []string{
+		"POST /v1/metrics application/x-protobuf yes true",
+		"POST /v1/traces application/x-protobuf yes true",
+	}
+	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("collector requests (-want +got):\n%s", d)
 	}
 
-	t.Setenv(telemetry.EnvTracesExporter, "none")
-	p, _, err = Setup(t.Context(), envOf(map[string]string{telemetry.EnvTracesExporter: "none"}))
+	none := map[string]string{telemetry.EnvTracesExporter: "none", telemetry.EnvMetricsExporter: "none"}
+	p, _, err = Setup(t.Context(), envOf(none))
 	if err != nil || p.Enabled() {
 		t.Errorf("none: Enabled = %v, err = %v; want off", p.Enabled(), err)
+	}
+}
+
+// TestExporterChoice checks which exporters the variables make: OTLP over
+// HTTP and the console; gRPC, Prometheus and unknown names are errors
+// that say what to use instead.
+func TestExporterChoice(t *testing.T) {
+	// The OTLP exporters flush to a loopback collector at shutdown, and the
+	// console ones to a file rather than the test's output.
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	}))
+	defer collector.Close()
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
+	stdout := os.Stdout
+	f, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Stdout = f
+	defer func() { os.Stdout = stdout; f.Close() }()
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string // a part of the error; "" for none
+	}{
+		{"console traces", map[string]string{telemetry.EnvTracesExporter: "console"}, ""},
+		{"console metrics", map[string]string{telemetry.EnvMetricsExporter: " Console "}, ""},
+		{"otlp default protocol", map[string]string{telemetry.EnvTracesExporter: "otlp"}, ""},
+		{"otlp http", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPProtocol: "http/protobuf"}, ""},
+		{"signal protocol wins", map[string]string{telemetry.EnvMetricsExporter: "otlp", envOTLPProtocol: "grpc", envOTLPMetricsProtocol: "http/protobuf"}, ""},
+		{"grpc traces", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPProtocol: "grpc"},
+			"OTEL_TRACES_EXPORTER=otlp: OTEL_EXPORTER_OTLP_PROTOCOL=grpc: OTLP over gRPC is not built in; use http/protobuf"},
+		{"grpc metrics by signal", map[string]string{telemetry.EnvMetricsExporter: "otlp", envOTLPMetricsProtocol: "grpc"},
+			"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL=grpc: OTLP over gRPC is not built in"},
+		{"grpc traces by signal", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPTracesProtocol: "grpc", envOTLPProtocol: "http/protobuf"},
+			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc"},
+		{"http/json", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPProtocol: "http/json"},
+			"OTEL_EXPORTER_OTLP_PROTOCOL=http/json: unknown OTLP protocol; want http/protobuf"},
+		{"prometheus", map[string]string{telemetry.EnvMetricsExporter: "prometheus"},
+			"OTEL_METRICS_EXPORTER=prometheus: the Prometheus exporter is not built in: export with otlp"},
+		{"unknown traces", map[string]string{telemetry.EnvTracesExporter: "zipkin"},
+			`OTEL_TRACES_EXPORTER=zipkin: unknown exporter "zipkin": want one of otlp, console or none`},
+		{"unknown metrics", map[string]string{telemetry.EnvMetricsExporter: "statsd"},
+			`unknown exporter "statsd"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			getenv := envOf(tc.env)
+			p, shutdown, err := setup(t.Context(), getenv, envExporters(getenv))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				if !p.Enabled() {
+					t.Error("telemetry is off, want on")
+				}
+				if err := shutdown(t.Context()); err != nil {
+					t.Errorf("shutdown: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want one containing %q", err, tc.want)
+			}
+		})
 	}
 }

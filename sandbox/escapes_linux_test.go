@@ -1,0 +1,527 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// The tests of this file are the escapes a hostile tool author tried,
+// each with the capabilities it declares and a positive control: the
+// same act where a capability allows it. They run as root in CI, as the
+// agent does in a container.
+
+// needNamespaces skips a test where workers cannot have namespaces of
+// their own.
+func needNamespaces(t *testing.T) {
+	t.Helper()
+	if !userNamespaces() {
+		t.Skip("this machine gives workers no user namespaces")
+	}
+}
+
+// wantErrno checks that err is a tool error naming one of the errnos.
+func wantErrno(t *testing.T, what string, err error, names ...string) {
+	t.Helper()
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindTool {
+		for _, n := range names {
+			if strings.HasSuffix(e.Msg, ": "+n) {
+				return
+			}
+		}
+	}
+	t.Errorf("%s: got %v, want a tool error ending in one of %q", what, err, names)
+}
+
+func TestNoProcessesWithoutExec(t *testing.T) {
+	needLandlock(t, 1)
+	p := newPool(t, newDirs(t), nil)
+	for _, tc := range []struct{ id, errno string }{
+		{"fork", "EPERM"},
+		{"clone3", "ENOSYS"}, // so that a C library falls back to clone
+		{"memfd_exec", "EPERM"},
+	} {
+		for _, caps := range []tool.Capability{tool.Unsafe, tool.Unsafe | tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env} {
+			_, err := call(t, p, tc.id, caps, probeArgs{})
+			wantErrno(t, tc.id+" with "+caps.String(), err, tc.errno)
+		}
+	}
+	// With exec, the same acts work.
+	caps := tool.Exec | tool.Unsafe
+	for _, id := range []string{"fork", "clone3"} {
+		if got, err := call(t, p, id, caps, probeArgs{}); err != nil || got != "forked" {
+			t.Errorf("%s with exec: %q, %v; want forked", id, got, err)
+		}
+	}
+	_, err := call(t, p, "memfd_exec", caps, probeArgs{})
+	wantKind(t, "memfd_exec with exec", err, KindCrashed, "exit status 42")
+}
+
+// locked reports whether a process holds the lock on path.
+func locked(t *testing.T, path string) bool {
+	t.Helper()
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	err = syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
+
+func TestNothingOutlivesTheCall(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	caps := tool.Exec | tool.WriteFiles | tool.Unsafe
+
+	// A daemon started in a call that ends normally is gone when the
+	// answer arrives.
+	p := newPool(t, d, nil)
+	lock := filepath.Join(d.work, "lock")
+	if got, err := call(t, p, "daemon", caps, probeArgs{Path: lock}); err != nil || got != "ready" {
+		t.Fatalf("daemon: %q, %v; want ready", got, err)
+	}
+	if locked(t, lock) {
+		t.Error("the daemon a call started outlived the call")
+	}
+
+	// One started in a call that times out is gone when its worker is
+	// reaped, and does not keep the pool from closing by holding the
+	// worker's stderr.
+	p2 := newPool(t, d, nil)
+	lock2 := filepath.Join(d.work, "lock2")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	_, err := p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
+	wantKind(t, "daemon_block", err, KindTimeout, "killed")
+	if err := p2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock2); err != nil {
+		t.Fatalf("the daemon never ran: %v", err)
+	}
+	if locked(t, lock2) {
+		t.Error("the daemon of a timed-out call outlived its worker")
+	}
+}
+
+func TestInheritedDescriptors(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	secret := filepath.Join(d.other, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// As a shell's 9< would leave it: open, without close-on-exec.
+	fd, err := syscall.Open(secret, syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Unsafe} {
+		got, err := call(t, p, "fd", caps, probeArgs{N: fd})
+		wantErrno(t, fmt.Sprintf("read of inherited descriptor %d with %s", fd, caps), err, "EBADF")
+		if got != "" {
+			t.Errorf("the inherited descriptor answered %q", got)
+		}
+	}
+}
+
+func TestOneToolPerWorker(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	// forge writes answers ahead into its response pipe: only its own
+	// later calls could read them.
+	if got, err := call(t, p, "forge", tool.Unsafe, probeArgs{}); err != nil || got != "forged" {
+		t.Fatalf("forge: %q, %v", got, err)
+	}
+	for range 3 {
+		if got, err := p.Call(context.Background(), "echo", tool.Unsafe, []byte(`{"a":1}`)); err != nil || got != `{"a":1}` {
+			t.Errorf("echo after forge: %q, %v; want {\"a\":1}", got, err)
+		}
+	}
+	if n := len(liveWorkers(p)); n != 2 {
+		t.Errorf("%d live workers for two tools of the same capabilities, want 2", n)
+	}
+
+	// A worker refuses the calls of another tool.
+	ctx := context.Background()
+	w, err := p.get(ctx, workerKey{"fail", tool.Unsafe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err, keep := w.call(ctx, "echo", []byte(`{}`))
+	wantKind(t, "echo sent to fail's worker", err, KindBadArguments, `serves tool "fail" only`)
+	if !keep {
+		t.Error("the worker was dropped after refusing a call")
+	}
+	p.put(w)
+}
+
+func TestCapabilitiesDropped(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		if got, err := call(t, p, "caps", caps, probeArgs{}); err != nil || got != "" {
+			t.Errorf("capabilities held by a worker with %s: %q, %v; want none", caps, got, err)
+		}
+	}
+}
+
+func TestMetadataChanges(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	f := filepath.Join(d.work, "f")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mode := func() os.FileMode {
+		fi, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+
+	read := tool.ReadFiles | tool.Exec | tool.Unsafe
+	_, err := call(t, p, "chmod", read, probeArgs{Path: f, Mode: 0o4777})
+	wantErrno(t, "chmod without write_files", err, "EPERM")
+	if m := mode(); m != 0o600 {
+		t.Errorf("mode %v after a denied chmod, want 0600", m)
+	}
+	_, err = call(t, p, "mknod", read, probeArgs{Path: filepath.Join(d.work, "fifo"), Mode: syscall.S_IFIFO | 0o600})
+	wantErrno(t, "mknod of a fifo without write_files", err, "EPERM", "EACCES")
+
+	write := tool.WriteFiles | tool.Unsafe
+	if got, err := call(t, p, "chmod", write, probeArgs{Path: f, Mode: 0o640}); err != nil || got != "ok" {
+		t.Errorf("chmod with write_files: %q, %v", got, err)
+	}
+	if m := mode(); m != 0o640 {
+		t.Errorf("mode %v after chmod with write_files, want 0640", m)
+	}
+	for _, dev := range []uint32{syscall.S_IFBLK, syscall.S_IFCHR} {
+		path := filepath.Join(d.work, fmt.Sprintf("dev%o", dev))
+		_, err := call(t, p, "mknod", write, probeArgs{Path: path, Mode: dev | 0o666})
+		wantErrno(t, fmt.Sprintf("mknod of a device (%o) with write_files", dev), err, "EPERM")
+		if exists(path) {
+			t.Errorf("device node %s was made", path)
+		}
+	}
+	fifo := filepath.Join(d.work, "fifo")
+	if got, err := call(t, p, "mknod", write, probeArgs{Path: fifo, Mode: syscall.S_IFIFO | 0o600}); err != nil || got != "ok" {
+		t.Errorf("mknod of a fifo with write_files: %q, %v", got, err)
+	}
+}
+
+func TestVersionControlReadOnly(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{".git/hooks", ".hg", "src"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	config := filepath.Join(d.work, ".git", "config")
+	if err := os.WriteFile(config, []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	caps := tool.WriteFiles | tool.ReadFiles | tool.Unsafe
+	hook := filepath.Join(d.work, ".git", "hooks", "pre-commit")
+	_, err := call(t, p, "create", caps, probeArgs{Path: hook})
+	wantErrno(t, "planting a git hook", err, "EROFS")
+	if exists(hook) {
+		t.Error("a git hook was planted")
+	}
+	_, err = call(t, p, "unlink", caps, probeArgs{Path: config})
+	wantErrno(t, "removing .git/config", err, "EROFS")
+	_, err = call(t, p, "rename", caps, probeArgs{Path: filepath.Join(d.work, ".git")})
+	wantErrno(t, "renaming .git", err, "EBUSY", "EROFS")
+	_, err = call(t, p, "create", caps, probeArgs{Path: filepath.Join(d.work, ".hg", "hgrc")})
+	wantErrno(t, "writing .hg/hgrc", err, "EROFS")
+	if !exists(config) {
+		t.Error(".git/config is gone")
+	}
+	// The rest of the workspace is writable.
+	for _, path := range []string{filepath.Join(d.work, "src", "main.go"), filepath.Join(d.work, ".gitignore")} {
+		if got, err := call(t, p, "create", caps, probeArgs{Path: path}); err != nil || got != "ok" {
+			t.Errorf("create %s: %q, %v; want ok", path, got, err)
+		}
+	}
+}
+
+func TestPrivateTempDir(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	if got, err := call(t, p, "tmpcreate", tool.WriteFiles|tool.Unsafe, probeArgs{Path: "scratch"}); err != nil || got != "ok" {
+		t.Errorf("create in TMPDIR with write_files: %q, %v; want ok", got, err)
+	}
+	_, err := call(t, p, "tmpcreate", tool.Unsafe, probeArgs{Path: "scratch"})
+	wantErrno(t, "create in TMPDIR without write_files", err, "EACCES")
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ents, err := os.ReadDir(d.temp); err != nil || len(ents) != 0 {
+		t.Errorf("the temp directory holds %v (%v) after Close, want nothing: each worker's goes with it", ents, err)
+	}
+}
+
+func TestParentEnvironmentOutOfReach(t *testing.T) {
+	needLandlock(t, 1)
+	environ := fmt.Sprintf("/proc/%d/environ", os.Getpid())
+	for _, noNS := range []bool{false, true} {
+		t.Run(fmt.Sprint("namespaces=", !noNS), func(t *testing.T) {
+			if !noNS {
+				needNamespaces(t)
+			}
+			p := newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = noNS })
+			got, err := call(t, p, "read", tool.ReadFiles|tool.Unsafe, probeArgs{Path: environ})
+			if err == nil || got != "" {
+				t.Errorf("a worker with read_files read %s: %q, %v", environ, got, err)
+			}
+		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	needNamespaces(t)
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) {
+		c.Limits = Limits{Memory: 256 << 20, Files: 64, FileSize: 1 << 20}
+	})
+	t.Run("memory", func(t *testing.T) {
+		if raceEnabled {
+			t.Skip("the race detector's shadow memory counts as data: no data limit in race builds")
+		}
+		if got, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 64}); err != nil || got != "64" {
+			t.Errorf("64 MiB under a 256 MiB limit: %q, %v", got, err)
+		}
+		_, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512})
+		// The runtime dies of it, as "out of memory", "cannot allocate
+		// memory" or a fault, as the allocation that fails happens to be.
+		wantKind(t, "512 MiB over a 256 MiB limit", err, KindCrashed, "")
+	})
+	t.Run("files", func(t *testing.T) {
+		got, err := call(t, p, "nofile", tool.Unsafe, probeArgs{})
+		var before, more int
+		if _, serr := fmt.Sscanf(got, "%d open, %d more, then EMFILE", &before, &more); err != nil || serr != nil || before+more != 64 {
+			t.Errorf("descriptors under a limit of 64: %q, %v; want them to add up to 64", got, err)
+		}
+	})
+	t.Run("file size", func(t *testing.T) {
+		caps := tool.WriteFiles | tool.Unsafe
+		if got, err := call(t, p, "tmpcreate", caps, probeArgs{Path: "at", N: 1 << 20}); err != nil || got != "ok" {
+			t.Errorf("a file of 1 MiB under a 1 MiB limit: %q, %v", got, err)
+		}
+		_, err := call(t, p, "tmpcreate", caps, probeArgs{Path: "past", N: 1<<20 + 1})
+		wantErrno(t, "a file of 1 MiB and a byte", err, "EFBIG")
+	})
+}
+
+func TestDeniedToEveryTool(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	all := tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe
+	for _, id := range []string{"ptrace", "unshare"} {
+		_, err := call(t, p, id, all, probeArgs{})
+		wantErrno(t, id+" with every capability", err, "EPERM")
+	}
+}
+
+func TestWorkerLimit(t *testing.T) {
+	p := newPool(t, newDirs(t), func(c *Config) { c.MaxWorkers = 2 })
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := call(t, p, fmt.Sprintf("nap%d", i%4), tool.Unsafe, probeArgs{N: 5})
+			errs <- err
+		}()
+	}
+	// Never more than two live workers, whatever the calls.
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for {
+		if n := len(p.slots); n > 2 {
+			t.Errorf("%d worker slots taken, limit 2", n)
+		}
+		if n := len(liveWorkers(p)); n > 2 {
+			t.Errorf("%d live workers, limit 2", n)
+		}
+		select {
+		case <-done:
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Errorf("a call under the worker limit: %v", err)
+				}
+			}
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+func TestQueuedCallHonoursItsContext(t *testing.T) {
+	p := newPool(t, newDirs(t), func(c *Config) { c.MaxWorkers = 1 })
+	blocked := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		_, err := p.Call(ctx, "block", tool.Unsafe, nil)
+		blocked <- err
+	}()
+	for len(p.slots) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	qctx, qcancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer qcancel()
+	_, err := p.Call(qctx, "echo", tool.Unsafe, nil)
+	wantKind(t, "a call queued behind the only worker", err, KindTimeout, "waited for a worker")
+	cancel()
+	wantKind(t, "the blocking call", <-blocked, KindCancelled, "killed")
+	// The slot is free again: the next call runs.
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
+		t.Errorf("echo after the queue cleared: %q, %v", got, err)
+	}
+}
+
+func TestIdleWorkers(t *testing.T) {
+	t.Run("evicted for another tool at the limit", func(t *testing.T) {
+		p := newPool(t, newDirs(t), func(c *Config) { c.MaxWorkers = 1 })
+		if _, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := call(t, p, "fail", tool.Unsafe, probeArgs{})
+		wantKind(t, "fail, with echo's worker idle at the limit", err, KindTool, "the tool failed")
+	})
+	t.Run("reused while warm, reaped when idle", func(t *testing.T) {
+		p := newPool(t, newDirs(t), func(c *Config) { c.IdleTimeout = 200 * time.Millisecond })
+		if _, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil {
+			t.Fatal(err)
+		}
+		first := liveWorkers(p)
+		if _, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil {
+			t.Fatal(err)
+		}
+		if again := liveWorkers(p); len(first) != 1 || len(again) != 1 || first[0] != again[0] {
+			t.Errorf("workers %v then %v: want the same one reused", first, again)
+		}
+		for len(liveWorkers(p)) > 0 {
+			time.Sleep(10 * time.Millisecond) // the test's own timeout bounds this
+		}
+	})
+}
+
+func TestWithoutNamespacesReported(t *testing.T) {
+	needLandlock(t, 1)
+	caps := tool.Exec | tool.WriteFiles | tool.Unsafe
+	p := newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true })
+	enf, err := p.Enforcement(context.Background(), "x", caps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if enf.Namespaces || len(enf.Missing) != 2 {
+		t.Errorf("enforcement without namespaces: %+v; want namespaces false and two gaps named", enf)
+	}
+	p = newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true; c.Require = true })
+	_, err = p.Enforcement(context.Background(), "x", caps)
+	wantKind(t, "without namespaces, required", err, KindRefused, "outlive the call")
+}
+
+func TestUndumpable(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode     string
+		readable bool
+	}{
+		{"dumpable", true}, // the positive control: the same reader reads it
+		{"undumpable", false},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			holder := exec.Command(exe, holdArg, tc.mode)
+			holder.Env = []string{"LLM_API_KEY=sk-held-secret"}
+			in, err := holder.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := holder.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := holder.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { in.Close(); holder.Wait() }()
+			if line, _ := bufio.NewReader(out).ReadString('\n'); line != "holding\n" {
+				t.Fatalf("holder said %q", line)
+			}
+			got, err := exec.Command(exe, readArg, fmt.Sprintf("/proc/%d/environ", holder.Process.Pid)).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if read := strings.Contains(string(got), "sk-held-secret"); read != tc.readable {
+				t.Errorf("the %s process's environment read by the same user: %q; want readable %t", tc.mode, got, tc.readable)
+			}
+		})
+	}
+}
+
+func TestBusyToolGetsAnotherWorker(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	if err := p.Warm(context.Background(), "nap", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	// The tool's only worker is busy for long: the next call of the tool
+	// gets a worker started for it meanwhile, and ends first.
+	long := make(chan error, 1)
+	go func() {
+		_, err := call(t, p, "nap", tool.Unsafe, probeArgs{N: 60_000})
+		long <- err
+	}()
+	idle := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return len(p.idle[workerKey{"nap", tool.Unsafe}])
+	}
+	for idle() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if got, err := call(t, p, "nap", tool.Unsafe, probeArgs{N: 1}); err != nil || got != "ok" {
+		t.Errorf("the second call: %q, %v", got, err)
+	}
+	select {
+	case err := <-long:
+		t.Errorf("the long call ended (%v) before the short one could", err)
+	default:
+	}
+	if n := len(liveWorkers(p)); n != 2 {
+		t.Errorf("%d live workers for a tool with two calls at once, want 2", n)
+	}
+}
