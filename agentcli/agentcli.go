@@ -64,6 +64,9 @@ func Main(t Tools) int {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
 		return runWorker(os.Args[2:], os.Stderr, t)
 	}
+	if len(os.Args) > 1 && os.Args[1] == mcpEnvArg {
+		return runMCPEnv(os.Args[2:])
+	}
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	c := &cli{tools: t, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, interrupts: interrupts}

@@ -360,8 +360,8 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		return 2
 	}
 	if o.apiKey == "" && !isLocal(o.baseURL) {
-		fmt.Fprintf(c.stderr, "agent: no API key for %s: set LLM_API_KEY (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
-			"agent tools and agent call work without a key.\n", redact.String(o.baseURL))
+		fmt.Fprintf(c.stderr, "agent: no API key for %s: set %s (or point LLM_BASE_URL at a local server such as Ollama, which needs none).\n"+
+			"agent tools and agent call work without a key.\n", redact.String(o.baseURL), cmp.Or(o.keyEnv, "LLM_API_KEY"))
 		return 2
 	}
 	ctx, err := o.sel.withPolicy(ctx)
@@ -376,8 +376,10 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	hc := newHTTPClient(firstByte)
 	if o.model == "" {
 		if o.model, err = askModel(ctx, newHTTPClient(o.firstByte), o.baseURL, o.apiKey); err != nil {
+			// The server's answer is a matter of configuration; no
+			// answer at all is a failure of the endpoint, as a turn's.
 			fmt.Fprintf(c.stderr, "agent: %v\n", err)
-			return 2
+			return exitCode(err)
 		}
 	}
 	logger := slog.New(slog.DiscardHandler)
@@ -472,7 +474,18 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		conv.Sink = out.event
 	}
 	defer logUsage(ctx, logger, conv)
-	s := &session{conv: conv, out: out, tools: reg.Names()}
+	s := &session{conv: conv, out: out, tools: reg.Names(), describe: func(name string) (string, bool) {
+		e, ok := reg.Lookup(name)
+		return firstLine(e.Description), ok
+	}, models: sortedKeys(o.aliases), resolveModel: func(name string) string {
+		return cmp.Or(o.aliases[name], name)
+	}}
+	if stdin, ok := terminalFile(c.stdin); ok && interactive {
+		if tty, ok := terminalFile(c.rawStderr); ok {
+			s.clipboard = tty
+			s.editor = runEditor(c.getenv, stdin, tty, tty)
+		}
+	}
 	if code := c.keep(o, s); code >= 0 {
 		return code
 	}
@@ -535,9 +548,16 @@ func (c *cli) keep(o *options, s *session) int {
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(c.stderr, "agent: -continue: no conversation kept in %s\n", dir)
-		return 2
+		return exitUsage
 	}
-	k, err := readKept(files[0].path)
+	f := files[0]
+	if o.resumeID != "" {
+		if f, err = findKept(files, o.resumeID); err != nil {
+			fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
+			return exitUsage
+		}
+	}
+	k, err := readKept(f.path)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: -continue: %v\n", err)
 		return 1

@@ -183,7 +183,36 @@ func (c *cli) conversationsDir() (string, error) {
 	return filepath.Join(d, "conversations"), nil
 }
 
-// runLog is agent log [-n N] [NUMBER]: the kept conversations, or one.
+// id returns the ID of the kept conversation: its file's name.
+func (k keptConv) id() string { return strings.TrimSuffix(filepath.Base(k.path), ".jsonl") }
+
+// findKept returns the conversation of files that ref names: its number
+// in the list (1 is the most recent), or its ID or a prefix of it that
+// no other ID has.
+func findKept(files []keptConv, ref string) (keptConv, error) {
+	if n, err := strconv.Atoi(ref); err == nil && len(ref) <= 4 {
+		if n < 1 || n > len(files) {
+			return keptConv{}, fmt.Errorf("no conversation %q: want a number from 1 to %d, or an ID, as agent log lists them", ref, len(files))
+		}
+		return files[n-1], nil
+	}
+	var found []keptConv
+	for _, f := range files {
+		if strings.HasPrefix(f.id(), ref) {
+			found = append(found, f)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return keptConv{}, fmt.Errorf("no conversation %q: agent log lists the IDs", ref)
+	case 1:
+		return found[0], nil
+	}
+	return keptConv{}, fmt.Errorf("%q names %d conversations (%s, …): give more of the ID", ref, len(found), found[0].id())
+}
+
+// runLog is agent log [-n N] [ID], and agent log rm ID…: the kept
+// conversations, one of them, or their removal.
 func (c *cli) runLog(args []string) int {
 	o, pos, code := c.parseFlags("log", args)
 	if code >= 0 {
@@ -192,20 +221,23 @@ func (c *cli) runLog(args []string) int {
 	dir, err := c.conversationsDir()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
-		return 1
+		return exitFailed
 	}
 	files, err := keptFiles(dir)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
-		return 1
+		return exitFailed
+	}
+	if len(pos) > 0 && pos[0] == "rm" {
+		return c.removeKept(files, pos[1:])
 	}
 	switch len(pos) {
 	case 0:
 		if len(files) == 0 {
 			fmt.Fprintf(c.stderr, "agent log: no conversations kept in %s\n", dir)
-			return 0
+			return exitOK
 		}
-		for i, f := range files[:min(len(files), max(o.count, 0))] {
+		for i, f := range files[:min(len(files), o.count)] {
 			k, err := readKept(f.path)
 			if err != nil {
 				fmt.Fprintf(c.stderr, "agent log: %v\n", err)
@@ -213,31 +245,57 @@ func (c *cli) runLog(args []string) int {
 			}
 			writeSummary(c.stdout, i+1, k)
 		}
-		return 0
+		return exitOK
 	case 1:
 	default:
-		fmt.Fprintf(c.stderr, "agent log: want at most one conversation NUMBER, got %q\n", pos)
-		return 2
+		fmt.Fprintf(c.stderr, "agent log: want at most one conversation ID or number, got %q\n", pos)
+		return exitUsage
 	}
-	n, err := strconv.Atoi(pos[0])
-	if err != nil || n < 1 || n > len(files) {
-		fmt.Fprintf(c.stderr, "agent log: no conversation %q: want a number from 1 to %d, as agent log lists them\n", pos[0], len(files))
-		return 2
-	}
-	k, err := readKept(files[n-1].path)
+	f, err := findKept(files, pos[0])
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
-		return 1
+		return exitUsage
+	}
+	k, err := readKept(f.path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "agent log: %v\n", err)
+		return exitFailed
 	}
 	if o.asJSON {
 		for _, r := range k.records {
 			b, _ := json.Marshal(r) // it was read from JSON
 			fmt.Fprintf(c.stdout, "%s\n", b)
 		}
-		return 0
+		return exitOK
 	}
 	writeConversation(c.stdout, k)
-	return 0
+	return exitOK
+}
+
+// removeKept is agent log rm ID…: it removes the conversations named,
+// after checking that each names one.
+func (c *cli) removeKept(files []keptConv, refs []string) int {
+	if len(refs) == 0 {
+		fmt.Fprintln(c.stderr, "agent log rm: want the ID (or number) of the conversation to remove, as agent log lists them")
+		return exitUsage
+	}
+	var gone []keptConv
+	for _, ref := range refs {
+		f, err := findKept(files, ref)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "agent log rm: %v\n", err)
+			return exitUsage
+		}
+		gone = append(gone, f)
+	}
+	for _, f := range gone {
+		if err := os.Remove(f.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(c.stderr, "agent log rm: %v\n", err)
+			return exitFailed
+		}
+		fmt.Fprintf(c.stderr, "removed %s\n", f.id())
+	}
+	return exitOK
 }
 
 // writeSummary writes one line about a kept conversation: its number,
@@ -254,7 +312,7 @@ func writeSummary(w io.Writer, n int, k keptConv) {
 		}
 		model = cmp.Or(r.Model, model)
 	}
-	fmt.Fprintf(w, "%3d  %s  %-16s %2d  %s\n", n, k.modified.Local().Format("2006-01-02 15:04"), clip.Line(model, 16), questions, clip.Line(first, 60))
+	fmt.Fprintf(w, "%3d  %s  %s  %-16s %2d  %s\n", n, k.id(), k.modified.Local().Format("2006-01-02 15:04"), clip.Line(model, 16), questions, clip.Line(first, 60))
 }
 
 // writeConversation writes a kept conversation for a person to read.
@@ -278,4 +336,41 @@ func writeConversation(w io.Writer, k keptConv) {
 			fmt.Fprintf(w, "← %s: %s\n", names[m.ToolCallID], clip.Line(m.Content, 120))
 		}
 	}
+}
+
+// truncate keeps the first n messages of the conversation in its file and
+// drops the rest, as /retry drops the turn it asks again.
+func (l *convLog) truncate(n int) {
+	if l.dir == "" || l.path == "" {
+		return
+	}
+	k, err := readKept(l.path)
+	if err == nil && n < len(k.records) {
+		err = writeRecords(l.path, k.records[:n])
+	}
+	if err != nil {
+		l.warn(fmt.Errorf("not keeping the conversation: %w", err))
+		l.dir = ""
+	}
+}
+
+// writeRecords replaces the file at path with records.
+func writeRecords(path string, records []record) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for _, r := range records {
+		if err := enc.Encode(r); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }

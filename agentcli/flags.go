@@ -1,10 +1,12 @@
 package agentcli
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -14,7 +16,10 @@ import (
 )
 
 // commands are the subcommands; any other first argument starts a question.
-var commands = []string{"tools", "call", "skills", "mcp", "log", "help"}
+var commands = []string{"tools", "call", "skills", "mcp", "log", "config", "help", "version"}
+
+// configured are the commands the config file applies to.
+var configured = []string{"", "tools", "call", "mcp", "config"}
 
 // flagGroups orders the global flags of -h by what they are about. Every
 // global flag is in exactly one group (TestFlagGroups).
@@ -22,10 +27,10 @@ var flagGroups = []struct {
 	name  string
 	flags []string
 }{
-	{"model", []string{"provider", "base-url", "model", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
-	{"tools", []string{"tools", "disable", "mcp", "mcp-env", "mcp-header", "tool-search", "pin"}},
+	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
+	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "workdir"}},
-	{"output", []string{"raw", "q", "v", "json", "continue", "no-log", "version"}},
+	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
 
 // commandFlags are the flags only one subcommand has, shown in its help.
@@ -48,6 +53,8 @@ type options struct {
 	timeout, firstByte               time.Duration
 	noStream, quiet, verbose, asJSON bool
 	raw, resume, noLog, version      bool
+	// resumeID is the conversation -continue=ID names; "" for the last.
+	resumeID string
 	// yes allows tools that change things without asking.
 	yes bool
 	// strictOn and strictOff are -strict and -no-strict; strict is what
@@ -60,6 +67,15 @@ type options struct {
 	pin        string
 	// search is agent tools' -search query.
 	search string
+
+	// configFile, profile and mcpConfig are -config, -profile and
+	// -mcp-config; keyEnv is the variable the key was read from, when the
+	// config file names one; sources are the settings and where each came
+	// from, for agent config.
+	configFile, profile, mcpConfig, keyEnv string
+	sources                                []sourced
+	// aliases are the model aliases of the config file.
+	aliases map[string]string
 
 	// httpAddr and tokenFile are agent mcp's -http and -token-file;
 	// count is agent log's -n.
@@ -78,7 +94,10 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	o := &options{apiKey: c.getenv("LLM_API_KEY")}
 	fs.StringVar(&o.provider, "provider", "", "a preset of base URL and model: "+providerNames())
 	fs.StringVar(&o.baseURL, "base-url", "", "the endpoint's API root (env LLM_BASE_URL; default "+defaultBaseURL+", DeepSeek)")
-	fs.StringVar(&o.model, "model", "", "the model (env LLM_MODEL; default "+defaultModel+")")
+	fs.StringVar(&o.model, "model", "", "the model, or an alias of the config file (env LLM_MODEL; default "+defaultModel+")")
+	fs.StringVar(&o.model, "m", "", "short for -model")
+	fs.StringVar(&o.profile, "profile", "", "use the profile `NAME` of the config file (env TOOLREG_PROFILE)")
+	fs.StringVar(&o.configFile, "config", "", "read the config `file` (env "+envConfig+"; default $XDG_CONFIG_HOME/toolreg/config.toml)")
 	fs.StringVar(&o.system, "system", defaultSystem, "the system `prompt` (default: one that says the agent may use tools)")
 	fs.IntVar(&o.maxSteps, "max-steps", chat.DefaultMaxSteps, "the most model requests in one turn")
 	fs.IntVar(&o.maxToolCalls, "max-tool-calls", chat.DefaultMaxToolCalls, "the most tool calls run in one turn")
@@ -96,12 +115,14 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	}
 	fs.Var(&o.toolSearch, "tool-search", "offer the model search_tools and the tools it finds instead of every tool: `auto` (when there are more than 32 tools or their schemas pass 16 KiB), on or off (env TOOLREG_TOOL_SEARCH)")
 	fs.StringVar(&o.pin, "pin", c.getenv("TOOLREG_PIN"), "with tool search on, comma-separated tool `names` offered from the start (env TOOLREG_PIN)")
+	fs.StringVar(&o.mcpConfig, "mcp-config", "", "mount the MCP servers of a JSON `file` in the mcpServers shape of Claude Desktop, Claude Code's .mcp.json and Cursor")
 	fs.BoolVar(&o.yes, "yes", false, "let tools that run programs or write files run without asking")
 	fs.BoolVar(&o.raw, "raw", false, "print answers as the model wrote them, without rendering Markdown on a terminal")
 	fs.BoolVar(&o.quiet, "q", false, "no trace of tool calls on stderr")
 	fs.BoolVar(&o.verbose, "v", false, "more detail: log requests, timings and token usage on stderr; in agent tools, each tool's parameters")
 	fs.BoolVar(&o.asJSON, "json", false, "JSON on stdout: one event per line for a question; the spec table for agent tools")
-	fs.BoolVar(&o.resume, "continue", false, "continue the last kept conversation")
+	fs.Var(&continueFlag{o}, "continue", "continue the last kept conversation, or with -continue=ID (or -continue ID) the one agent log lists as ID or number")
+	fs.Var(&continueFlag{o}, "c", "short for -continue")
 	fs.BoolVar(&o.noLog, "no-log", c.getenv("TOOLREG_NO_LOG") != "", "keep no record of this conversation (env TOOLREG_NO_LOG)")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	switch command {
@@ -163,15 +184,26 @@ func (c *cli) splitCommand(args []string) (string, []string) {
 // help on stdout. It returns the exit status to end with, or -1 to go on.
 func (c *cli) parseFlags(command string, args []string) (*options, []string, int) {
 	fs, o := c.newFlags(command)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseArgs(fs, joinContinue(args))
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		c.help(c.stdout, command)
 		return nil, nil, 0
-	case err != nil:
+	case err == nil:
+		err = checkCounts(fs)
+	default:
+		err = errors.New(explainFlagError(fs, err))
+	}
+	if err != nil {
 		name := strings.TrimSpace("agent " + command)
 		fmt.Fprintf(c.stderr, "%s: %v\nrun '%s -h' for the flags\n", name, err, name)
-		return nil, nil, 2
+		return nil, nil, exitUsage
+	}
+	if slices.Contains(configured, command) {
+		if err := c.loadSettings(command, fs, o); err != nil {
+			fmt.Fprintf(c.stderr, "%s: %v\n", strings.TrimSpace("agent "+command), err)
+			return nil, nil, exitUsage
+		}
 	}
 	return o, pos, -1
 }
@@ -191,19 +223,20 @@ func (c *cli) runHelp(args []string) int {
 		return 2
 	}
 	topic := pos[0]
-	if topic == "chat" {
-		topic = ""
-	}
 	if !slices.Contains(helpTopics, topic) {
-		fmt.Fprintf(c.stderr, "agent help: no topic %q; topics: chat, %s\n", pos[0], strings.Join(helpTopics[1:], ", "))
-		return 2
+		msg := fmt.Sprintf("no topic %q", topic)
+		if near := nearestWord(helpTopics, topic); near != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(c.stderr, "agent help: %s; topics: %s\n", msg, strings.Join(helpTopics, ", "))
+		return exitUsage
 	}
 	c.help(c.stdout, topic)
 	return 0
 }
 
-// helpTopics are what agent help knows about; "" is the agent itself.
-var helpTopics = []string{"", "tools", "call", "skills", "mcp", "log", "help", "env", "providers"}
+// helpTopics are what agent help knows about.
+var helpTopics = []string{"chat", "tools", "call", "skills", "mcp", "log", "config", "help", "version", "env", "providers", "exit"}
 
 const usageHead = `agent: a chat agent whose tools are compiled in.
 
@@ -216,15 +249,41 @@ usage:
   agent call NAME 'JSON'|-        run one tool (offline)
   agent skills [-v] [-json] [NAME] list the skills, or show one (offline)
   agent mcp [-http ADDR]          serve the tools over MCP
-  agent log [-n N] [NUMBER]       list the kept conversations, or print one
-  agent help [TOPIC]              this text, or: chat, tools, call, skills, mcp, log, env, providers
+  agent log [-n N] [ID]           list the kept conversations, or print one
+  agent log rm ID                 delete a kept conversation
+  agent config                    the settings and where each came from
+  agent version                   the version of the agent
+  agent help [TOPIC]              this text, or one topic: chat, tools, call,
+                                  skills, mcp, log, config, env, providers, exit
 
 Flags go before or after the command and the question; -- ends them.
+Exit status: 0 done, 1 the model or a tool failed, 2 usage or configuration.
 Without -provider or LLM_BASE_URL the agent talks to DeepSeek
 (` + defaultBaseURL + `, model ` + defaultModel + `) with the key in LLM_API_KEY.
 `
 
 var commandHelp = map[string]string{
+	"chat": `usage: agent [flags] "question" | agent [flags]
+
+With a question (as arguments, on stdin, or both), asks the model once and
+prints the answer on stdout; tool calls are traced on stderr. Without one,
+on a terminal, holds a conversation: type a message and Enter; /help there
+lists the commands and keys. -continue resumes the last kept conversation.
+`,
+	"config": `usage: agent config [-profile NAME] [flags]
+
+Shows each setting, its value and where it came from: a flag, the
+environment, a profile or the defaults of the config file
+($XDG_CONFIG_HOME/toolreg/config.toml, or -config FILE), or the agent's
+own default. Keys are never shown, only the variable that holds one.
+Flags beat the environment, which beats the profile, which beats the
+file's defaults. See docs/config.md for the file.
+`,
+	"version": `usage: agent version
+
+Prints the version of the agent: its module version, the revision it was
+built from and the Go release (also agent -version).
+`,
 	"tools": `usage: agent tools [-v] [-json] [-tools ids] [-disable ids] [-deny caps] [-mcp NAME=SERVER] [-search QUERY] [NAME]
 
 Lists the tools the model is offered, with the first sentence of each
@@ -255,21 +314,33 @@ are never run. agent mcp serves the skills as MCP prompts. Offline.
 Serves the selected tools, and the compiled-in skills as prompts, to MCP
 clients over stdio, or over streamable HTTP with -http; -v logs calls, panics and timeouts on stderr.
 `,
-	"log": `usage: agent log [-n N] [NUMBER]
+	"log": `usage: agent log [-n N] [ID] | agent log rm ID…
 
-Lists the most recent kept conversations, newest first, numbered from 1;
-with a NUMBER prints that conversation. -continue resumes number 1.
+Lists the most recent kept conversations, newest first, numbered from 1:
+number, ID, date, model, questions and the first of them. With an ID (or
+a prefix of it no other ID has, or a number) prints that conversation;
+agent log rm ID removes it. -continue resumes number 1, -continue ID (or
+-c ID) the one named.
 Conversations are kept as JSON lines in $XDG_STATE_HOME/toolreg/conversations
 (~/.local/state/toolreg/conversations); -no-log or TOOLREG_NO_LOG=1 keeps none.
 `,
 	"help": `usage: agent help [TOPIC]
 
 Prints the help of the agent, or of one topic: chat, tools, call, skills,
-mcp, log, env, providers.
+mcp, log, config, version, env, providers, exit.
 `,
 }
 
+const exitHelp = `exit status, the same for every command:
+  0  done
+  1  the model, its endpoint or a tool failed, or the run was interrupted
+  2  usage or configuration: a bad flag or value, a bad config file, no
+     key or no model; nothing was asked of the model
+`
+
 const envHelp = `environment:
+  TOOLREG_CONFIG   the config file (default $XDG_CONFIG_HOME/toolreg/config.toml)
+  TOOLREG_PROFILE  the profile of the config file, as -profile
   LLM_API_KEY      the API key, sent as a bearer token (a local server needs none)
   LLM_BASE_URL     the endpoint's API root; default ` + defaultBaseURL + ` (DeepSeek)
   LLM_MODEL        the model; default ` + defaultModel + `; ignored with -provider
@@ -291,7 +362,19 @@ const envHelp = `environment:
   TOOLREG_OTEL_RECORD_CONTENT   true records tool arguments and results on spans (redacted)
 `
 
-// help writes the help of topic ("" for the agent) to w.
+// topicFlags are the flags agent help TOPIC shows, besides the
+// command's own: those that matter to the topic (agent -h shows them all).
+var topicFlags = map[string][]string{
+	"chat":   {"profile", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "yes", "raw", "q", "v", "json", "continue", "c", "no-log"},
+	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "strict", "no-strict", "v", "json"},
+	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
+	"skills": {"v", "json"},
+	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "net-allow", "workdir", "v"},
+	"log":    {"json"},
+	"config": {"config", "profile", "provider", "base-url", "model", "tools", "disable", "deny", "isolate", "mcp", "mcp-config"},
+}
+
+// help writes the help of topic ("" for the agent: everything) to w.
 func (c *cli) help(w io.Writer, topic string) {
 	switch topic {
 	case "env":
@@ -300,17 +383,34 @@ func (c *cli) help(w io.Writer, topic string) {
 	case "providers":
 		writeProviders(w)
 		return
+	case "exit":
+		fmt.Fprint(w, exitHelp)
+		return
 	case "":
 		fmt.Fprint(w, usageHead)
 	default:
 		fmt.Fprint(w, commandHelp[topic])
 	}
-	fs, _ := c.newFlags(topic)
-	if own := commandFlags[topic]; len(own) > 0 {
-		fmt.Fprintf(w, "\nflags of agent %s:\n", topic)
+	command := topic
+	if command == "chat" {
+		command = ""
+	}
+	fs, _ := c.newFlags(command)
+	if own := commandFlags[command]; len(own) > 0 {
+		fmt.Fprintf(w, "\nflags of agent %s:\n", command)
 		for _, name := range own {
 			writeFlag(w, fs.Lookup(name))
 		}
+	}
+	if topic != "" {
+		if names := topicFlags[topic]; len(names) > 0 {
+			fmt.Fprintln(w, "\nflags:")
+			for _, name := range names {
+				writeFlag(w, fs.Lookup(name))
+			}
+		}
+		fmt.Fprintln(w, "\nagent -h lists every flag, the environment and the providers.")
+		return
 	}
 	for _, g := range flagGroups {
 		fmt.Fprintf(w, "\n%s:\n", g.name)
@@ -318,12 +418,10 @@ func (c *cli) help(w io.Writer, topic string) {
 			writeFlag(w, fs.Lookup(name))
 		}
 	}
-	if topic == "" {
-		fmt.Fprintln(w)
-		fmt.Fprint(w, envHelp)
-		fmt.Fprintln(w)
-		writeProviders(w)
-	}
+	fmt.Fprintln(w)
+	fmt.Fprint(w, envHelp)
+	fmt.Fprintln(w)
+	writeProviders(w)
 }
 
 // writeFlag writes one flag as flag.PrintDefaults does, without the
@@ -403,4 +501,73 @@ func versionOf(bi *debug.BuildInfo) string {
 		out += dirty
 	}
 	return out + ", " + bi.GoVersion
+}
+
+// runVersion is agent version.
+func (c *cli) runVersion(args []string) int {
+	_, pos, code := c.parseFlags("version", args)
+	if code >= 0 {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "agent version: unexpected arguments %q\n", pos)
+		return exitUsage
+	}
+	fmt.Fprintln(c.stdout, version())
+	return exitOK
+}
+
+// continueFlag is -continue: alone, the last conversation; with a value
+// (-continue=ID), the one it names.
+type continueFlag struct{ o *options }
+
+func (f *continueFlag) IsBoolFlag() bool { return true }
+
+func (f *continueFlag) String() string {
+	if f == nil || f.o == nil || !f.o.resume {
+		return "false"
+	}
+	return cmp.Or(f.o.resumeID, "true")
+}
+
+func (f *continueFlag) Set(v string) error {
+	switch v {
+	case "true":
+		f.o.resume, f.o.resumeID = true, ""
+	case "false":
+		f.o.resume, f.o.resumeID = false, ""
+	default:
+		if !conversationIDRE.MatchString(v) {
+			return fmt.Errorf("want a conversation ID or number as agent log lists them")
+		}
+		f.o.resume, f.o.resumeID = true, v
+	}
+	return nil
+}
+
+// conversationIDRE matches what names a kept conversation: its number in
+// agent log's list, or (a prefix of) its ID.
+var conversationIDRE = regexp.MustCompile(`^[0-9][0-9.\-]*$`)
+
+// joinContinue makes "-continue ID" and "-c ID" one argument,
+// "-continue=ID", when ID names a conversation: a boolean flag takes no
+// value after a space.
+func joinContinue(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		switch a {
+		case "-continue", "--continue", "-c", "--c":
+			if i+1 < len(args) && conversationIDRE.MatchString(args[i+1]) {
+				out = append(out, a+"="+args[i+1])
+				i++
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -34,6 +34,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
 		os.Exit(runWorker(os.Args[2:], os.Stderr, testTools))
 	}
+	if len(os.Args) > 1 && os.Args[1] == mcpEnvArg {
+		os.Exit(runMCPEnv(os.Args[2:]))
+	}
 	if os.Getenv(agentMainEnv) == "1" {
 		os.Exit(Main(testTools))
 	}

@@ -170,12 +170,12 @@ func askModel(ctx context.Context, hc *http.Client, baseURL, apiKey string) (str
 	}
 	switch len(ids) {
 	case 0:
-		return "", fmt.Errorf("the server at %s has no model: load or pull one, or name one with -model", baseURL)
+		return "", &usageError{fmt.Errorf("the server at %s has no model: load or pull one, or name one with -model", baseURL)}
 	case 1:
 		return ids[0], nil
 	}
 	slices.Sort(ids)
-	return "", fmt.Errorf("the server at %s has %d models; choose one with -model:\n  %s", baseURL, len(ids), strings.Join(ids, "\n  "))
+	return "", &usageError{fmt.Errorf("the server at %s has %d models; choose one with -model:\n  %s", baseURL, len(ids), strings.Join(ids, "\n  "))}
 }
 
 // genAIProvider returns the gen_ai.provider.name of the endpoint at

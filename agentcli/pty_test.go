@@ -21,10 +21,10 @@ import (
 
 // Keys as a terminal sends them.
 const (
-	keyLeft  = "\x1b[D"
-	keyUp    = "\x1b[A"
-	keyEnter = "\r"
-	keyCtrlD = "\x04"
+	sendLeft  = "\x1b[D"
+	sendUp    = "\x1b[A"
+	sendEnter = "\r"
+	sendCtrlD = "\x04"
 )
 
 // ptyServer is a model that answers every request with answer and sends
@@ -32,10 +32,21 @@ const (
 type ptyServer struct {
 	answer string
 	seen   chan []string
+
+	mu     sync.Mutex
+	models []string // the model of each request
+}
+
+// modelsAsked returns the model of each request so far.
+func (s *ptyServer) modelsAsked() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
 }
 
 func (s *ptyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var req struct {
+		Model    string `json:"model"`
 		Messages []struct {
 			Role    string `json:"role"`
 			Content string `json:"content"`
@@ -45,6 +56,9 @@ func (s *ptyServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	s.mu.Lock()
+	s.models = append(s.models, req.Model)
+	s.mu.Unlock()
 	var users []string
 	for _, m := range req.Messages {
 		if m.Role == "user" {
@@ -79,6 +93,9 @@ func startTerminal(t *testing.T, baseURL, state string, args ...string) *termina
 		"LLM_MODEL=m",
 		"LLM_API_KEY=",
 		"XDG_STATE_HOME="+state,
+		"XDG_CONFIG_HOME="+state, // the person's own config file stays out
+		"TOOLREG_CONFIG=",
+		"TOOLREG_PROFILE=",
 		"TERM=xterm-256color",
 		"GLAMOUR_STYLE=dark",
 	)
@@ -137,6 +154,14 @@ func (term *terminal) expect(s string) string {
 	}
 }
 
+// expectPrompt waits for the next prompt, which begins with the agent
+// turning bracketed paste on, and returns the output up to it.
+func (term *terminal) expectPrompt() string {
+	term.t.Helper()
+	out := term.expect(pasteOn)
+	return out + term.expect("> ")
+}
+
 func (term *terminal) send(keys ...string) {
 	term.t.Helper()
 	for _, k := range keys {
@@ -181,32 +206,32 @@ func TestTerminalConversation(t *testing.T) {
 
 	term := startTerminal(t, ts.URL+"/v1", state, "-tools", "now,calculator")
 	term.expect("/help lists the commands")
-	term.expect("> ")
-	term.send("hello", keyLeft, keyLeft, "X", keyEnter)
+	term.expectPrompt()
+	term.send("hello", sendLeft, sendLeft, "X", sendEnter)
 	if diff := cmp.Diff([]string{"helXlo"}, srv.next(t)); diff != "" {
 		t.Errorf("user messages (-want +got):\n%s", diff)
 	}
-	answer := term.expect("> ")
+	answer := term.expectPrompt()
 	if strings.Contains(answer, "**bold**") || !strings.Contains(answer, "bold") || !strings.Contains(answer, "\x1b[") {
 		t.Errorf("the answer is not rendered as Markdown on a terminal: %q", answer)
 	}
 
-	term.send(keyUp, keyEnter) // recalls helXlo
+	term.send(sendUp, sendEnter) // recalls helXlo
 	if diff := cmp.Diff([]string{"helXlo", "helXlo"}, srv.next(t)); diff != "" {
 		t.Errorf("user messages after Up (-want +got):\n%s", diff)
 	}
-	term.expect("> ")
+	term.expectPrompt()
 
-	term.send("/help", keyEnter)
-	term.expect("/reset   start a new conversation")
-	term.expect("> ")
-	term.send("/nosuch", keyEnter)
+	term.send("/help", sendEnter)
+	term.expect("/reset         start a new conversation")
+	term.expectPrompt()
+	term.send("/nosuch", sendEnter)
 	term.expect("unknown command /nosuch")
-	term.expect("> ")
-	term.send("/tools", keyEnter)
+	term.expectPrompt()
+	term.send("/tools", sendEnter)
 	term.expect("calculator, now")
-	term.expect("> ")
-	term.send(keyCtrlD)
+	term.expectPrompt()
+	term.send(sendCtrlD)
 	if code := term.wait(); code != 0 {
 		t.Errorf("exit status %d after Ctrl-D, want 0", code)
 	}
@@ -226,15 +251,156 @@ func TestTerminalConversation(t *testing.T) {
 	// The next run recalls the last line of the last one; -raw prints the
 	// answer as the model wrote it.
 	term = startTerminal(t, ts.URL+"/v1", state, "-raw", "-no-log")
-	term.expect("> ")
-	term.send(keyUp, keyUp, keyUp, keyUp, keyEnter) // /tools, /nosuch, /help, helXlo
+	term.expectPrompt()
+	term.send(sendUp, sendUp, sendUp, sendUp, sendEnter) // /tools, /nosuch, /help, helXlo
 	if diff := cmp.Diff([]string{"helXlo"}, srv.next(t)); diff != "" {
 		t.Errorf("user messages of the second run (-want +got):\n%s", diff)
 	}
 	term.expect("Some **bold** text.")
-	term.expect("> ")
-	term.send(keyCtrlD)
+	term.expectPrompt()
+	term.send(sendCtrlD)
 	if code := term.wait(); code != 0 {
 		t.Errorf("exit status %d after Ctrl-D, want 0", code)
+	}
+}
+
+// TestTerminalKeys types each form of the keys terminals send for Home,
+// End and the word moves, a bracketed paste, a message of several lines,
+// and Ctrl-C on a typed line, and checks the message the model gets.
+func TestTerminalKeys(t *testing.T) {
+	srv := &ptyServer{answer: "ok", seen: make(chan []string, 100)}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	term := startTerminal(t, ts.URL+"/v1", t.TempDir(), "-no-log", "-raw", "-tools", "now,calculator")
+	term.expectPrompt()
+	type typed struct{ name, keys, want string }
+	var cases []typed
+	for _, k := range homeKeys {
+		cases = append(cases, typed{"Home " + strings.ReplaceAll(k, "\x1b", "ESC"), "bc" + k + "a", "abc"})
+	}
+	for _, k := range endKeys {
+		cases = append(cases, typed{"End " + strings.ReplaceAll(k, "\x1b", "ESC"), "ab\x01" + k + "c", "abc"})
+	}
+	for _, k := range wordLeftKeys {
+		cases = append(cases, typed{"word left " + strings.ReplaceAll(k, "\x1b", "ESC"), "one two" + k + "X", "one Xtwo"})
+	}
+	for _, k := range wordRightKeys {
+		cases = append(cases, typed{"word right " + strings.ReplaceAll(k, "\x1b", "ESC"), "one two\x01" + k + "X", "oneX two"})
+	}
+	cases = append(cases,
+		typed{"bracketed paste", "\x1b[200~first line\r\nsecond line\rthird\x1b[201~", "first line\nsecond line\nthird"},
+		typed{"Alt-Enter", "one\x1b\rtwo", "one\ntwo"},
+		typed{"trailing backslash", "one\\\rtwo", "one\ntwo"},
+		typed{"Ctrl-C clears a typed line", "never sent\x03sent", "sent"},
+	)
+	var sent []string
+	for _, c := range cases {
+		term.send(c.keys, sendEnter)
+		sent = append(sent, c.want)
+		if diff := cmp.Diff(sent, srv.next(t)); diff != "" {
+			t.Errorf("%s: user messages (-want +got):\n%s", c.name, diff)
+		}
+		term.expectPrompt()
+	}
+	term.send("\x03") // Ctrl-C at an empty prompt ends
+	if code := term.wait(); code != 0 {
+		t.Errorf("exit status %d after Ctrl-C at an empty prompt, want 0", code)
+	}
+}
+
+// TestTerminalCommands switches the model with /model (completed with
+// Tab), asks again with /retry, and saves the conversation with /save.
+func TestTerminalCommands(t *testing.T) {
+	srv := &ptyServer{answer: "the answer", seen: make(chan []string, 10)}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	state := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(state, "toolreg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "toolreg", "config.toml"), []byte("[aliases]\nfast = \"fast-model\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term := startTerminal(t, ts.URL+"/v1", state, "-raw", "-tools", "now,calculator")
+	term.expectPrompt()
+	term.send("/model fa\t", sendEnter) // Tab completes the alias
+	term.expect("(model fast-model, alias fast, from the next question on)")
+	term.expectPrompt()
+	term.send("first question", sendEnter)
+	srv.next(t)
+	term.expectPrompt()
+	term.send("/mod\tother-model", sendEnter) // Tab completes /model
+	term.expect("(model other-model from the next question on)")
+	term.expectPrompt()
+	term.send("/retry", sendEnter)
+	term.expect("(asking again: first question)")
+	if diff := cmp.Diff([]string{"first question"}, srv.next(t)); diff != "" {
+		t.Errorf("user messages of /retry (-want +got):\n%s", diff)
+	}
+	term.expectPrompt()
+	if diff := cmp.Diff([]string{"fast-model", "other-model"}, srv.modelsAsked()); diff != "" {
+		t.Errorf("models asked (-want +got):\n%s", diff)
+	}
+	term.send("/tools calc\t", sendEnter) // Tab completes the tool
+	term.expect("calculator: ")
+	term.expectPrompt()
+	saved := filepath.Join(t.TempDir(), "saved.md")
+	term.send("/save "+saved, sendEnter)
+	term.expect("(conversation written to ")
+	term.expectPrompt()
+	term.send("/copy", sendEnter)
+	term.expect(osc52("the answer"))
+	term.expectPrompt()
+	term.send(sendCtrlD)
+	if code := term.wait(); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	md, err := os.ReadFile(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("# Conversation with other-model\n\n## You\n\nfirst question\n\n## Answer\n\nthe answer\n", string(md)); diff != "" {
+		t.Errorf("saved conversation (-want +got):\n%s", diff)
+	}
+	// The kept conversation holds the question once, answered once.
+	dir := filepath.Join(state, "toolreg", "conversations")
+	files, err := keptFiles(dir)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("kept conversations %v, %v: want one", files, err)
+	}
+	k, err := readKept(files[0].path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, r := range k.records {
+		roles = append(roles, string(r.Message.Role)+"@"+r.Model)
+	}
+	if diff := cmp.Diff([]string{"user@other-model", "assistant@other-model"}, roles); diff != "" {
+		t.Errorf("kept records (-want +got):\n%s", diff)
+	}
+}
+
+// TestTerminalEdit writes a message in $EDITOR with /edit.
+func TestTerminalEdit(t *testing.T) {
+	srv := &ptyServer{answer: "ok", seen: make(chan []string, 10)}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	editor := filepath.Join(t.TempDir(), "editor.sh")
+	if err := os.WriteFile(editor, []byte("#!/bin/sh\nprintf 'written in\\nthe editor\\n' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", editor)
+	term := startTerminal(t, ts.URL+"/v1", t.TempDir(), "-no-log", "-raw", "-tools", "now")
+	term.expectPrompt()
+	term.send("/edit", sendEnter)
+	if diff := cmp.Diff([]string{"written in\nthe editor"}, srv.next(t)); diff != "" {
+		t.Errorf("user messages (-want +got):\n%s", diff)
+	}
+	term.expectPrompt()
+	term.send(sendCtrlD)
+	if code := term.wait(); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
 	}
 }

@@ -107,7 +107,7 @@ func TestREPL(t *testing.T) {
 	if diff := cmp.Diff("answer 1\nanswer 2\nanswer 4\nanswer 5\n", stdout.String()); diff != "" {
 		t.Errorf("stdout (-want +got):\n%s", diff)
 	}
-	for _, s := range []string{"calculator, now", "(interrupted; the conversation is kept", "(conversation cleared)", "/reset   start a new conversation", "unknown command /nosuch: /help lists the commands"} {
+	for _, s := range []string{"calculator, now", "(interrupted; the conversation is kept", "(conversation cleared)", "/reset         start a new conversation", "unknown command /nosuch: /help lists the commands"} {
 		if !strings.Contains(stderr.String(), s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr.String())
 		}

@@ -93,6 +93,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.runSkills(ctx, rest)
 	case "help":
 		return c.runHelp(rest)
+	case "version":
+		return c.runVersion(rest)
+	case "config":
+		return c.runConfig(rest)
 	}
 	return c.runChat(ctx, args)
 }

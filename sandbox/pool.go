@@ -102,8 +102,8 @@ type Pool struct {
 	// starting those started ahead and not yet ready; waiting the calls
 	// that wait for a busy tool's worker.
 	count, starting, waiting map[workerKey]int
-	freed  chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
-	warned map[tool.Capability]bool
+	freed                    chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
+	warned                   map[tool.Capability]bool
 
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 }
@@ -166,14 +166,14 @@ func NewPool(c Config) (*Pool, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &Pool{
 		cfg: c, log: log, ctx: ctx, cancel: cancel,
-		slots:  make(chan struct{}, c.MaxWorkers),
+		slots:    make(chan struct{}, c.MaxWorkers),
 		idle:     map[workerKey][]*worker{},
 		live:     map[*worker]struct{}{},
 		count:    map[workerKey]int{},
 		starting: map[workerKey]int{},
 		waiting:  map[workerKey]int{},
-		freed:  make(chan struct{}),
-		warned: map[tool.Capability]bool{},
+		freed:    make(chan struct{}),
+		warned:   map[tool.Capability]bool{},
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.procs.Add(1)

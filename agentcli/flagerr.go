@@ -1,0 +1,200 @@
+package agentcli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The exit statuses of the agent, the same for every command.
+const (
+	// exitOK: the command did what was asked.
+	exitOK = 0
+	// exitFailed: the model, its endpoint or a tool failed, or the run
+	// was interrupted.
+	exitFailed = 1
+	// exitUsage: the command line, the environment or the config file is
+	// wrong (a bad flag or value, no key, no model); nothing was asked.
+	exitUsage = 2
+)
+
+// usageError is a failure of the agent's configuration: the run ends with
+// exitUsage rather than exitFailed.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// exitCode returns the exit status for err: exitUsage for a usageError,
+// exitFailed for any other.
+func exitCode(err error) int {
+	if ue := (*usageError)(nil); errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitFailed
+}
+
+var (
+	badValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-([^:]+): `)
+	unknownRE  = regexp.MustCompile(`^flag provided but not defined: -(.+)$`)
+	needsArgRE = regexp.MustCompile(`^flag needs an argument: -(.+)$`)
+)
+
+// explainFlagError rewrites an error of fs's Parse for a person: what a
+// value of the flag looks like, or the flag a misspelt one may have meant.
+func explainFlagError(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := unknownRE.FindStringSubmatch(msg); m != nil {
+		out := fmt.Sprintf("no flag -%s", m[1])
+		if near := nearestFlag(fs, m[1]); near != "" {
+			out += fmt.Sprintf(": did you mean -%s?", near)
+		}
+		return out
+	}
+	if m := needsArgRE.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[1]); f != nil {
+			return fmt.Sprintf("-%s needs a value: %s", m[1], valueShape(f))
+		}
+		return msg
+	}
+	if m := badValueRE.FindStringSubmatch(msg); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			shape := valueShape(f)
+			if _, ok := f.Value.(flag.Getter); !ok {
+				shape = msg[len(m[0]):] // the flag's own explanation
+			}
+			return fmt.Sprintf("-%s %q: %s", m[2], m[1], shape)
+		}
+	}
+	return msg
+}
+
+// valueShape says what a value of f looks like.
+func valueShape(f *flag.Flag) string {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		arg, _ := flag.UnquoteUsage(f)
+		if arg == "" {
+			arg = "value"
+		}
+		return "want " + arg + ": " + firstSentence(f.Usage)
+	}
+	switch g.Get().(type) {
+	case time.Duration:
+		return "want a duration such as 5s, 90s or 2m (a number needs its unit: s, m or h)"
+	case int, int64, uint, uint64:
+		return "want a whole number such as " + exampleNumber(f)
+	case float64:
+		return "want a number such as 0.5"
+	case bool:
+		return "want true or false (or the flag alone for true)"
+	}
+	arg, _ := flag.UnquoteUsage(f)
+	if arg == "string" || arg == "" {
+		arg = "a value"
+	}
+	return "want " + arg + ": " + firstSentence(f.Usage)
+}
+
+// exampleNumber returns the default of f, or 10, as an example.
+func exampleNumber(f *flag.Flag) string {
+	if f.DefValue != "" && f.DefValue != "0" {
+		return f.DefValue
+	}
+	return "10"
+}
+
+func firstSentence(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if i := strings.Index(s, "; "); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// nearestFlag returns the flag of fs whose name is nearest to name, if
+// one is near enough to be what was meant (see nearestWord).
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	name = strings.TrimLeft(name, "-")
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return nearestWord(names, name)
+}
+
+// nearestWord returns the word of words nearest to w, if one is near
+// enough to be what was meant: at most two edits away (one for words of
+// up to four letters), or one that begins with w; "" if none is.
+func nearestWord(words []string, w string) string {
+	w = strings.ToLower(w)
+	best, bestDist := "", 0
+	limit := 2
+	if len([]rune(w)) <= 4 {
+		limit = 1
+	}
+	for _, cand := range words {
+		d := editDistance(w, cand)
+		if d > limit && !(len(w) >= 3 && strings.HasPrefix(cand, w)) {
+			continue
+		}
+		if best == "" || d < bestDist {
+			best, bestDist = cand, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes,
+// counting a swap of two neighbours as one edit.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(rb)]
+}
+
+// checkCounts refuses a negative value of the count flags, which would
+// otherwise mean the default or nothing at all.
+func checkCounts(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		g, ok := f.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		switch v := g.Get().(type) {
+		case int:
+			if v < 0 {
+				err = fmt.Errorf("-%s %d: want 0 or more", f.Name, v)
+			}
+		case time.Duration:
+			if v < 0 {
+				err = fmt.Errorf("-%s %s: want 0 (no limit) or more", f.Name, v)
+			}
+		}
+	})
+	return err
+}

@@ -1,0 +1,84 @@
+package agentcli
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestMCPEnvLauncher runs the agent as the launcher of a stdio server of
+// the config file: the variables of its prefix get their own names, those
+// of other servers are gone, and the rest of the environment stays.
+func TestMCPEnvLauncher(t *testing.T) {
+	cmd := exec.Command(os.Args[0], mcpEnvArg, privateEnvPrefix+"s__", "--", "/bin/sh", "-c",
+		`echo "$PROBE|${OTHER:-gone}|${`+privateEnvPrefix+`s__PROBE:-gone}|${`+privateEnvPrefix+`t__X:-gone}|$KEPT"`)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "KEPT=kept",
+		privateEnvPrefix + "s__PROBE=literal value", privateEnvPrefix + "t__X=another server's"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if diff := cmp.Diff("literal value|gone|gone|gone|kept\n", string(out)); diff != "" {
+		t.Errorf("the server's environment (-want +got):\n%s", diff)
+	}
+	out, err = exec.Command(os.Args[0], mcpEnvArg, "x").CombinedOutput()
+	if code := exitStatus(err); code != exitUsage {
+		t.Errorf("launcher without a command: exit status %d (%s), want %d", code, out, exitUsage)
+	}
+}
+
+func exitStatus(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
+
+func TestExpand(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"A": "a", "EMPTY": ""}[k] }
+	for _, tc := range []struct{ in, want, err string }{
+		{"plain $A", "plain $A", ""},
+		{"${A}/x", "a/x", ""},
+		{"${MISSING:-dflt}", "dflt", ""},
+		{"${A:-dflt}", "a", ""},
+		{"${EMPTY:-}", "", ""},
+		{"${MISSING} ${ALSO}", "", "${MISSING}, ${ALSO} is not set in the environment"},
+	} {
+		got, err := expand(getenv, tc.in)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if got != tc.want || gotErr != tc.err {
+			t.Errorf("expand(%q) = %q, %q; want %q, %q", tc.in, got, gotErr, tc.want, tc.err)
+		}
+	}
+}
+
+func TestParseServers(t *testing.T) {
+	for _, tc := range []struct{ json, err string }{
+		{`{"mcpServers": {"a": {"command": "x"}}}`, ""},
+		{`{"a": {"url": "https://x/mcp"}}`, ""}, // the table alone
+		{`{"mcpServers": {"a b": {"command": "x"}}}`, `f: mcpServers.a b: the name "a b" cannot prefix tools: letters, digits, _ and - only, no __`},
+		{`{"mcpServers": {"a": {"command": "x", "url": "https://x"}}}`, "f: mcpServers.a: both command and url: want a command (stdio) or a url (HTTP)"},
+		{`{"mcpServers": {"a": {"url": "https://x", "env": {"A": "b"}}}}`, "f: mcpServers.a: env is for stdio servers; an HTTP server gets headers"},
+		{`{"mcpServers": {"a": {"command": "x", "headers": {"A": "b"}}}}`, "f: mcpServers.a: headers are for HTTP servers; a stdio server gets env"},
+		{`{"mcpServers": {"a": {"command": "x", "env": {"A-B": "b"}}}}`, `f: mcpServers.a: env "A-B": not a variable name`},
+		{`{"mcpServers": {"a": {"command": "x", "type": "ws"}}}`, `f: mcpServers.a: type "ws": want stdio or http`},
+		{`{"mcpServers": {"a": {"command": 3}}}`, "f: mcpServers.a: json: cannot unmarshal number into Go struct field mcpServer.command of type string"},
+	} {
+		_, err := parseServers([]byte(tc.json), "f")
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if gotErr != tc.err {
+			t.Errorf("parseServers(%s): error %q, want %q", tc.json, gotErr, tc.err)
+		}
+	}
+}

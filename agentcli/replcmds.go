@@ -1,0 +1,111 @@
+package agentcli
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/toolreg/toolreg/chat"
+)
+
+// lastAnswer returns the text of the model's last answer in msgs, "" if
+// there is none.
+func lastAnswer(msgs []chat.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; m.Role == chat.RoleAssistant && m.Content != "" {
+			return m.Content
+		}
+	}
+	return ""
+}
+
+// osc52 returns the escape sequence that asks the terminal to put text on
+// the clipboard (xterm's OSC 52, which most terminals and tmux with
+// set-clipboard on follow).
+func osc52(text string) string {
+	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
+}
+
+// writeMarkdown writes a conversation for a person to read, as Markdown:
+// each question and answer under a heading, and the tool calls between.
+func writeMarkdown(w io.Writer, model string, msgs []chat.Message) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# Conversation with %s\n", cmp.Or(model, "the model"))
+	names := map[string]string{} // tool call id → tool
+	for _, m := range msgs {
+		switch m.Role {
+		case chat.RoleUser:
+			fmt.Fprintf(bw, "\n## You\n\n%s\n", m.Content)
+		case chat.RoleAssistant:
+			for _, tc := range m.ToolCalls {
+				names[tc.ID] = tc.Function.Name
+				fmt.Fprintf(bw, "\n**Tool call** `%s`\n\n```json\n%s\n```\n", tc.Function.Name, tc.Function.Arguments)
+			}
+			if m.Content != "" {
+				fmt.Fprintf(bw, "\n## Answer\n\n%s\n", m.Content)
+			}
+		case chat.RoleTool:
+			fence := "```"
+			for strings.Contains(m.Content, fence) {
+				fence += "`"
+			}
+			fmt.Fprintf(bw, "\n**Result of** `%s`\n\n%s\n%s\n%s\n", names[m.ToolCallID], fence, m.Content, fence)
+		}
+	}
+	return bw.Flush()
+}
+
+// saveMarkdown writes the conversation to the file at path as Markdown.
+func saveMarkdown(path, model string, msgs []chat.Message) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	return errors.Join(writeMarkdown(f, model, msgs), f.Close())
+}
+
+// edit runs the editor on an empty temporary file and returns what was
+// written in it, trimmed.
+func (s *session) edit() (string, error) {
+	if s.editor == nil {
+		return "", errors.New("no terminal to run an editor on")
+	}
+	f, err := os.CreateTemp("", "agent-message-*.md")
+	if err != nil {
+		return "", err
+	}
+	path := f.Name()
+	defer os.Remove(path)
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	if err := s.editor(path); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// runEditor returns the function that runs the person's editor ($VISUAL,
+// else $EDITOR, else vi) on a file, on the terminal. The variable is read
+// as a shell would, so "code --wait" works.
+func runEditor(getenv env, stdin, stdout, stderr *os.File) func(path string) error {
+	return func(path string) error {
+		ed := cmp.Or(getenv("VISUAL"), getenv("EDITOR"), "vi")
+		cmd := exec.Command("/bin/sh", "-c", ed+` "$1"`, "sh", path)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: %w", ed, err)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,74 @@
+package agentcli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/chat"
+)
+
+func TestWriteMarkdown(t *testing.T) {
+	msgs := []chat.Message{
+		{Role: chat.RoleUser, Content: "What is 2+2?"},
+		{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c1", Function: chat.FunctionCall{Name: "calculator", Arguments: `{"expr":"2+2"}`}}}},
+		{Role: chat.RoleTool, ToolCallID: "c1", Content: "4 ``` fenced"},
+		{Role: chat.RoleAssistant, Content: "It is **4**."},
+	}
+	var b strings.Builder
+	if err := writeMarkdown(&b, "m", msgs); err != nil {
+		t.Fatal(err)
+	}
+	want := "# Conversation with m\n\n## You\n\nWhat is 2+2?\n\n**Tool call** `calculator`\n\n```json\n{\"expr\":\"2+2\"}\n```\n" +
+		"\n**Result of** `calculator`\n\n````\n4 ``` fenced\n````\n\n## Answer\n\nIt is **4**.\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("Markdown (-want +got):\n%s", diff)
+	}
+	if got := lastAnswer(msgs); got != "It is **4**." {
+		t.Errorf("lastAnswer = %q", got)
+	}
+	if got := lastAnswer(msgs[:3]); got != "" {
+		t.Errorf("lastAnswer without an answer = %q, want none", got)
+	}
+	if got, want := osc52("hé"), "\x1b]52;c;aMOp\x07"; got != want {
+		t.Errorf("osc52 = %q, want %q", got, want)
+	}
+}
+
+// TestConvLogTruncate: /retry drops the turn it asks again from the kept
+// file, at, below and past its length.
+func TestConvLogTruncate(t *testing.T) {
+	dir := t.TempDir()
+	l := &convLog{dir: dir, model: "m", warn: func(err error) { t.Error(err) }, now: func() time.Time { return time.Unix(0, 0) }}
+	l.add([]chat.Message{{Role: chat.RoleUser, Content: "q1"}, {Role: chat.RoleAssistant, Content: "a1"}})
+	l.add([]chat.Message{{Role: chat.RoleUser, Content: "q2"}, {Role: chat.RoleAssistant, Content: "a2"}})
+	count := func() int {
+		k, err := readKept(l.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(k.records)
+	}
+	l.truncate(5) // past: nothing changes
+	if n := count(); n != 4 {
+		t.Errorf("%d records after truncate(5), want 4", n)
+	}
+	l.truncate(4)
+	if n := count(); n != 4 {
+		t.Errorf("%d records after truncate(4), want 4", n)
+	}
+	l.truncate(2)
+	if n := count(); n != 2 {
+		t.Errorf("%d records after truncate(2), want 2", n)
+	}
+	if _, err := os.Stat(l.path + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("the temporary file is left: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 || filepath.Join(dir, ents[0].Name()) != l.path {
+		t.Errorf("files %v, want only %s", ents, l.path)
+	}
+}
