@@ -247,7 +247,16 @@ func setLimits(l Limits) error {
 // drop, and may not shrink its bounding set: no_new_privs then keeps it
 // from gaining any.
 func dropCapabilities() error {
-	for c := uintptr(0); c < 64; c++ {
+	// Each drop is a round over every thread: ask only of the capabilities
+	// the kernel knows, and of those still in this thread's set.
+	last, ok := readSysctl("/proc/sys/kernel/cap_last_cap")
+	if !ok {
+		last = 63
+	}
+	for c := uintptr(0); c <= uintptr(last); c++ {
+		if in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0); err == nil && in == 0 {
+			continue
+		}
 		err := ll.AllThreadsPrctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
 		if errors.Is(err, unix.EINVAL) {
 			break // past the last capability the kernel knows
