@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"math"
 	"time"
 )
@@ -23,6 +24,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -136,6 +138,40 @@ func genHash(s string) int {
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
 var genSlots = [8]uint16{1, 0, 0, 2, 3, 0, 0, 4}
+
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 33,
+		34, 35, 36, 38, 39, 40, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61,
+		63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79, 80, 81, 82, 83, 84, 85, 86, 87, 89, 91,
+		92, 93, 94, 98, 102, 103, 104, 105, 106, 107,
+	},
+	Lens: []uint32{
+		99, 38, 64, 71,
+	},
+	Postings: []uint32{
+		2, 196611, 1, 196609, 196611, 196609, 196609, 1, 196611, 196611, 196610, 1, 2, 65538, 131074, 196610,
+		196610, 1, 196611, 1, 196609, 65537, 3, 1, 2, 131075, 196609, 1, 1, 4, 1, 65538, 131074, 196610,
+		196611, 131076, 4, 131073, 1, 9, 1, 131074, 1, 131073, 1, 131082, 196610, 196609, 1, 3, 10, 196609,
+		196609, 1, 131075, 1, 7, 131074, 1, 65539, 196609, 3, 196609, 1, 1, 10, 3, 196611, 131075, 1, 65546,
+		65539, 65537, 131075, 2, 65538, 131074, 65538, 131074, 2, 196609, 196611, 65537, 131073, 2, 196611,
+		131080, 3, 131073, 2, 65539, 2, 196610, 65539, 2, 65538, 131074, 196610, 2, 65538, 131074, 196610,
+		131076, 196622, 131078, 196611, 65537,
+	},
+	Terms: []string{
+		"1", "1000", "10ms", "1m30s", "1s", "2h0m0s", "42", "5h", "90s", "again", "alphabetical", "ask",
+		"befor", "dat", "duration", "embed", "end", "ever", "exact", "exactly", "exist", "extra", "fals",
+		"field", "filter", "first", "given", "going", "grac", "group", "hold", "integer", "item", "json",
+		"keep", "kept", "key", "label", "later", "least", "left", "limit", "list", "long", "look", "many",
+		"map", "most", "nam", "newest", "not", "often", "order", "other", "out", "pag", "per", "poll", "raw",
+		"read", "remind", "reminder", "repeat", "resourc", "sent", "set", "someth", "sort", "stag", "step",
+		"stop", "stor", "string", "such", "tag", "text", "tim", "tru", "try", "until", "use", "user", "valu",
+		"wait", "weight", "whil", "zon",
+	},
+}
 
 // genInvokeList decodes and checks the arguments of list, each field once, and unless only a check is asked for, runs it.
 func genInvokeList(ctx context.Context, data []byte) (string, error) {
