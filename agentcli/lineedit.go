@@ -56,10 +56,8 @@ type key struct {
 	r    rune // the character of keyRune
 }
 
-var (
-	pasteStart = []byte("\x1b[200~")
-	pasteEnd   = []byte("\x1b[201~")
-)
+// pasteEnd ends a bracketed paste.
+var pasteEnd = []byte("\x1b[201~")
 
 // decodeKey decodes the first key press in b. It returns the key and the
 // bytes it took; n is 0 when b holds only the beginning of a key (read

@@ -187,10 +187,7 @@ func (a *OAuth) forbid(w http.ResponseWriter, r *http.Request, name string, id j
 		return false
 	}
 	ti := auth.TokenInfoFromContext(r.Context())
-	want := slices.Clone(ti.Scopes)
-	for _, m := range missing {
-		want = append(want, m)
-	}
+	want := append(slices.Clone(ti.Scopes), missing...)
 	w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope=%q, resource_metadata=%q`, strings.Join(want, " "), a.metadataURL()))
 	writeRPCError(w, http.StatusForbidden, id, codeForbidden, fmt.Sprintf("the access token may not call %s: it lacks the scope %s", name, strings.Join(missing, " ")))
 	return true
@@ -297,7 +294,20 @@ func (a *OAuth) fetchKeys(ctx context.Context) (map[string]any, error) {
 			if errors.Join(err1, err2) != nil {
 				continue
 			}
-			keys[k.Kid] = &ecdsa.PublicKey{Curve: curve, X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}
+			// The uncompressed point: 4, then X and Y at the curve's width.
+			size := (curve.Params().BitSize + 7) / 8
+			if len(x) > size || len(y) > size {
+				continue
+			}
+			point := make([]byte, 1+2*size)
+			point[0] = 4
+			copy(point[1+size-len(x):1+size], x)
+			copy(point[1+2*size-len(y):], y)
+			pub, err := ecdsa.ParseUncompressedPublicKey(curve, point)
+			if err != nil {
+				continue
+			}
+			keys[k.Kid] = pub
 		}
 	}
 	return keys, nil

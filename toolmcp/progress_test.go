@@ -1,5 +1,7 @@
 package toolmcp
 
+//lint:file-ignore SA1019 MCP logging and roots are deprecated as of protocol 2026-07-28 and functional for at least twelve months; toolreg serves and mounts servers that speak the earlier versions
+
 import (
 	"bufio"
 	"context"
