@@ -1,10 +1,14 @@
 package toolmcp
 
 import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -163,5 +167,60 @@ func TestOAuthInsufficientScope(t *testing.T) {
 	claims["scope"] = "tools:network tools:exec"
 	if status, _, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil)); status != http.StatusOK || !strings.Contains(body, "echo raw") {
 		t.Errorf("with both scopes: %d %s", status, body)
+	}
+}
+
+// TestJWKSECKeys reads the elliptic-curve keys of a JWKS: each as the
+// point it names, short coordinates padded; a point off the curve and an
+// unknown curve are left out.
+func TestJWKSECKeys(t *testing.T) {
+	var keys []*ecdsa.PrivateKey
+	for _, c := range []elliptic.Curve{elliptic.P256(), elliptic.P384(), elliptic.P521()} {
+		k, err := ecdsa.GenerateKey(c, rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	enc := base64.RawURLEncoding.EncodeToString
+	coords := func(k *ecdsa.PrivateKey) (x, y []byte) {
+		b, err := k.PublicKey.Bytes() // 4, X, Y
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := (len(b) - 1) / 2
+		return b[1 : 1+n], b[1+n:]
+	}
+	var set []map[string]string
+	for i, k := range keys {
+		x, y := coords(k)
+		// A coordinate with leading zeros may be sent short.
+		set = append(set, map[string]string{"kty": "EC", "kid": fmt.Sprint("e", i), "crv": k.Curve.Params().Name,
+			"x": enc(bytes.TrimLeft(x, "\x00")), "y": enc(y)})
+	}
+	x, y := coords(keys[0])
+	off := bytes.Clone(y)
+	off[len(off)-1] ^= 1
+	set = append(set,
+		map[string]string{"kty": "EC", "kid": "off", "crv": "P-256", "x": enc(x), "y": enc(off)},
+		map[string]string{"kty": "EC", "kid": "curve", "crv": "P-192", "x": enc(x), "y": enc(y)})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"keys": set})
+	}))
+	defer srv.Close()
+	got, err := (&OAuth{Issuer: srv.URL, JWKSURL: srv.URL}).fetchKeys(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range keys {
+		pub, ok := got[fmt.Sprint("e", i)].(*ecdsa.PublicKey)
+		if !ok || !pub.Equal(&k.PublicKey) {
+			t.Errorf("key e%d (%s): got %v, want the issuer's", i, k.Curve.Params().Name, got[fmt.Sprint("e", i)])
+		}
+	}
+	for _, kid := range []string{"off", "curve"} {
+		if k, ok := got[kid]; ok {
+			t.Errorf("key %q was read as %v, want it left out", kid, k)
+		}
 	}
 }
