@@ -14,6 +14,11 @@
 // place over a base where all other properties are valid, so a refusal is
 // the value's own.
 //
+// A recursive schema ("$ref" to "#" or to one of "$defs", alone or in an
+// anyOf with null) is followed three levels deep for the values tried, and to its
+// least valid value below that: the cases nest a recursive type a few
+// levels, not to a decoder's depth limit, which the schema cannot state.
+//
 // Tests use it; it is not part of any program.
 package schemacase
 
@@ -46,8 +51,8 @@ func Cases(schema string) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := deriver{}
-	vals, err := d.values(root, "")
+	d := &deriver{root: root, text: schema, compiled: map[string]*jsonschema.Schema{"": top}}
+	vals, err := d.values(root, "", "")
 	if err != nil {
 		return nil, err
 	}
@@ -154,6 +159,12 @@ func parse(b []byte) (node, error) {
 }
 
 func compile(schema string) (*jsonschema.Schema, error) {
+	return compileAt(schema, "")
+}
+
+// compileAt compiles the subschema of schema at the JSON pointer ptr, in
+// the whole document, so that its $refs resolve.
+func compileAt(schema, ptr string) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(schema))
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
@@ -163,7 +174,7 @@ func compile(schema string) (*jsonschema.Schema, error) {
 	if err := c.AddResource("mem:///s.json", doc); err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
-	s, err := c.Compile("mem:///s.json")
+	s, err := c.Compile("mem:///s.json#" + ptr)
 	if err != nil {
 		return nil, fmt.Errorf("schema: %w", err)
 	}
@@ -175,7 +186,71 @@ func valid(s *jsonschema.Schema, text string) bool {
 	return err == nil && s.Validate(v) == nil
 }
 
-type deriver struct{}
+// deriver derives the values of the schema text, parsed as root. Each
+// subschema is passed with its JSON pointer in the document, to compile
+// it where its $refs resolve.
+type deriver struct {
+	root     node
+	text     string
+	compiled map[string]*jsonschema.Schema
+	// refs counts the $refs followed to the value being derived.
+	refs int
+}
+
+// maxRefs is how many $refs deep the values tried follow a recursive
+// schema; below, a recursive value is its base.
+const maxRefs = 3
+
+func (d *deriver) compiledAt(ptr string) (*jsonschema.Schema, error) {
+	if s, ok := d.compiled[ptr]; ok {
+		return s, nil
+	}
+	s, err := compileAt(d.text, ptr)
+	if err != nil {
+		return nil, err
+	}
+	d.compiled[ptr] = s
+	return s, nil
+}
+
+// deref returns the schema s names with "$ref" and its pointer, or s and
+// ptr when it has none.
+func (d *deriver) deref(s node, ptr string) (node, string, error) {
+	ref, ok := s["$ref"].(string)
+	if !ok {
+		return s, ptr, nil
+	}
+	if ref == "#" {
+		return d.root, "", nil
+	}
+	name, ok := strings.CutPrefix(ref, "#/$defs/")
+	defs, _ := d.root["$defs"].(node)
+	target, _ := defs[name].(node)
+	if !ok || target == nil {
+		return nil, "", fmt.Errorf("%s: $ref %q names neither the root nor a definition", ptr, ref)
+	}
+	return target, "/$defs/" + escape(name), nil
+}
+
+// escape escapes a JSON pointer token.
+func escape(tok string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
+}
+
+// alternatives returns the schemas of an anyOf, each with its pointer, or
+// nil.
+func alternatives(s node, ptr string) ([]node, []string) {
+	alts, _ := s["anyOf"].([]any)
+	var out []node
+	var ptrs []string
+	for i, a := range alts {
+		if n, ok := a.(node); ok {
+			out = append(out, n)
+			ptrs = append(ptrs, fmt.Sprintf("%s/anyOf/%d", ptr, i))
+		}
+	}
+	return out, ptrs
+}
 
 // generic are values of every type, tried for every property.
 var generic = []string{`"x"`, `""`, `0`, `1`, `-1`, `1.5`, `true`, `false`, `null`, `[]`, `{}`, `["a"]`, `[1]`, `{"a":1}`}
@@ -183,14 +258,33 @@ var generic = []string{`"x"`, `""`, `0`, `1`, `-1`, `1.5`, `true`, `false`, `nul
 // base returns a value s accepts: for an object, its required properties
 // each at its base; for an array, its fewest items each at its base; else
 // the first of its derived values that its own schema validates.
-func (d deriver) base(s node, path string) (string, error) {
+func (d *deriver) base(s node, ptr, path string) (string, error) {
+	sch, err := d.compiledAt(ptr)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if _, ok := s["$ref"]; ok {
+		if d.refs > 16 {
+			return "", fmt.Errorf("%s: no finite value: a recursive type requires itself", path)
+		}
+		t, tptr, err := d.deref(s, ptr)
+		if err != nil {
+			return "", err
+		}
+		d.refs++
+		defer func() { d.refs-- }()
+		return d.base(t, tptr, path)
+	}
+	if alts, ptrs := alternatives(s, ptr); len(alts) > 0 {
+		// null where it is allowed, else the first alternative's base.
+		if valid(sch, "null") {
+			return "null", nil
+		}
+		return d.base(alts[0], ptrs[0], path)
+	}
 	text, err := json.Marshal(s)
 	if err != nil {
 		return "", err
-	}
-	sch, err := compile(string(text))
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if t, _ := s["type"].(string); t == "array" {
 		// The fewest items the array takes, each at its base.
@@ -201,7 +295,7 @@ func (d deriver) base(s node, path string) (string, error) {
 		n, _ := intOf(s["minItems"])
 		a := make([]string, max(n, 0))
 		for i := range a {
-			v, err := d.base(items, path+"[]")
+			v, err := d.base(items, ptr+"/items", path+"[]")
 			if err != nil {
 				return "", err
 			}
@@ -218,7 +312,7 @@ func (d deriver) base(s node, path string) (string, error) {
 		m := map[string]string{}
 		for _, r := range required(s) {
 			p, _ := props[r].(node)
-			v, err := d.base(p, path+"."+r)
+			v, err := d.base(p, ptr+"/properties/"+escape(r), path+"."+r)
 			if err != nil {
 				return "", err
 			}
@@ -243,31 +337,78 @@ func (d deriver) base(s node, path string) (string, error) {
 }
 
 // values returns the values tried for s: valid and invalid ones.
-func (d deriver) values(s node, path string) ([]string, error) {
+func (d *deriver) values(s node, ptr, path string) ([]string, error) {
+	if _, ok := s["$ref"]; ok {
+		if d.refs >= maxRefs {
+			v, err := d.base(s, ptr, path)
+			return append([]string{v}, generic...), err
+		}
+		t, tptr, err := d.deref(s, ptr)
+		if err != nil {
+			return nil, err
+		}
+		d.refs++
+		defer func() { d.refs-- }()
+		return d.values(t, tptr, path)
+	}
+	if alts, ptrs := alternatives(s, ptr); len(alts) > 0 {
+		var out []string
+		for i, a := range alts {
+			vals, err := d.values(a, ptrs[i], path)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, vals...)
+		}
+		return out, nil
+	}
 	switch t, _ := s["type"].(string); t {
 	case "object":
-		return d.objectValues(s, path)
+		return d.objectValues(s, ptr, path)
 	case "array":
-		return d.arrayValues(s, path)
+		return d.arrayValues(s, ptr, path)
+	}
+	if ap, ok := s["additionalProperties"].(node); ok {
+		// A map, typed ["object","null"] or "object" with a description:
+		// a key of each value of its values, and none.
+		vals, err := d.values(ap, ptr+"/additionalProperties", path+".*")
+		if err != nil {
+			return nil, err
+		}
+		out := []string{"{}"}
+		for _, v := range vals {
+			out = append(out, `{"k":`+v+`}`)
+		}
+		return append(out, generic...), nil
 	}
 	return append(d.leaf(s), generic...), nil
 }
 
-func (d deriver) objectValues(s node, path string) ([]string, error) {
+func (d *deriver) objectValues(s node, ptr, path string) ([]string, error) {
 	props, _ := s["properties"].(node)
 	base := map[string]string{}
 	for _, r := range required(s) {
 		p, _ := props[r].(node)
-		v, err := d.base(p, path+"."+r)
+		v, err := d.base(p, ptr+"/properties/"+escape(r), path+"."+r)
 		if err != nil {
 			return nil, err
 		}
 		base[r] = v
 	}
 	out := []string{object(base), "{}", `{"no_such_field":1}`}
+	if ap, ok := s["additionalProperties"].(node); ok && len(props) == 0 {
+		// A map: a key of each value of its values.
+		vals, err := d.values(ap, ptr+"/additionalProperties", path+".*")
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vals {
+			out = append(out, `{"k":`+v+`}`, `{"k":`+v+`,"l":`+v+`}`)
+		}
+	}
 	for _, name := range slices.Sorted(mapsKeys(props)) {
 		p, _ := props[name].(node)
-		vals, err := d.values(p, path+"."+name)
+		vals, err := d.values(p, ptr+"/properties/"+escape(name), path+"."+name)
 		if err != nil {
 			return nil, err
 		}
@@ -286,12 +427,12 @@ func (d deriver) objectValues(s node, path string) ([]string, error) {
 	return out, nil
 }
 
-func (d deriver) arrayValues(s node, path string) ([]string, error) {
+func (d *deriver) arrayValues(s node, ptr, path string) ([]string, error) {
 	items, _ := s["items"].(node)
 	if items == nil {
 		items = node{}
 	}
-	item, err := d.base(items, path+"[]")
+	item, err := d.base(items, ptr+"/items", path+"[]")
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +453,7 @@ func (d deriver) arrayValues(s node, path string) ([]string, error) {
 	// least count the array takes.
 	n, _ := intOf(s["minItems"])
 	n = max(n, 1)
-	vals, err := d.values(items, path+"[]")
+	vals, err := d.values(items, ptr+"/items", path+"[]")
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +467,7 @@ func (d deriver) arrayValues(s node, path string) ([]string, error) {
 
 // leaf returns the values derived from the keywords of a string, number,
 // integer or boolean schema.
-func (d deriver) leaf(s node) []string {
+func (d *deriver) leaf(s node) []string {
 	var out []string
 	if def, ok := s["default"]; ok {
 		out = append(out, marshal(def))

@@ -43,6 +43,27 @@ func TestCasesAtLimitsOfArraysAndObjects(t *testing.T) {
 			valid:  []string{`{}`, `{"tags":["a","a","a"]}`},
 			refuse: []string{`{"tags":["a","a"]}`, `{"tags":["a","a","ax"]}`},
 		},
+		{
+			name: "recursive, in $defs, through an array and a description",
+			schema: `{"type":"object","properties":{"root":{"description":"d","$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,
+				"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string","minLength":1},"kids":{"type":"array","maxItems":2,"items":{"$ref":"#/$defs/Node"}}},
+				"required":["name"],"additionalProperties":false}}}`,
+			valid:  []string{`{"root":{"name":"a"}}`, `{"root":{"kids":[{"name":"a"}],"name":"a"}}`, `{"root":{"kids":[{"kids":[{"name":"a"}],"name":"a"}],"name":"a"}}`},
+			refuse: []string{`{"root":{}}`, `{"root":{"kids":[{"name":""}],"name":"a"}}`, `{"root":{"kids":[{"name":"a"},{"name":"a"},{"name":"a"}],"name":"a"}}`, `{"root":{"kids":[{"kids":[{"name":""}],"name":"a"}],"name":"a"}}`},
+		},
+		{
+			name: "recursive at the root, strict: anyOf with null",
+			schema: `{"type":"object","properties":{"name":{"type":"string"},"not":{"description":"d","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","not"],"additionalProperties":false}`,
+			valid:  []string{`{"name":"","not":null}`, `{"name":"","not":{"name":"","not":null}}`, `{"name":"","not":{"name":"","not":{"name":"","not":null}}}`},
+			refuse: []string{`{"name":""}`, `{"name":"","not":{"name":""}}`, `{"name":"","not":{"name":1,"not":null}}`},
+		},
+		{
+			name: "recursive through a map",
+			schema: `{"type":"object","properties":{"items":{"type":"object","additionalProperties":{"$ref":"#/$defs/Item"}}},"required":["items"],"additionalProperties":false,
+				"$defs":{"Item":{"type":"object","properties":{"label":{"type":"string"},"sub":{"type":"object","additionalProperties":{"$ref":"#/$defs/Item"}}},"required":["label"],"additionalProperties":false}}}`,
+			valid:  []string{`{"items":{}}`, `{"items":{"k":{"label":""}}}`, `{"items":{"k":{"label":"","sub":{"k":{"label":""}}}}}`},
+			refuse: []string{`{"items":{"k":{}}}`, `{"items":{"k":{"label":"","sub":{"k":{"label":1}}}}}`},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			schema := strings.Join(strings.Fields(tc.schema), "")

@@ -29,14 +29,23 @@
 //     every version accepts: at most 100 properties in all, 5 levels of
 //     nested objects, 15,000 characters of property names, enum values and
 //     const values, and 500 enum values in all.
+//  6. Definitions and recursion: "$defs" (or "definitions") at the root
+//     holds schemas that follow the same rules, every object in them too;
+//     "$ref" names the root ("#", root recursion) or one of them
+//     ("#/$defs/name"), and stands alone: the API refuses a keyword beside
+//     it ("$ref cannot have keywords {'description'}"), so a description
+//     or null goes around it in an anyOf. Nesting is counted within each
+//     definition, a $ref not followed.
 package strictrules
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // The size limits (rule 5), at their strictest documented values.
@@ -67,9 +76,23 @@ func Check(schema string) []string {
 	d := json.NewDecoder(bytes.NewReader([]byte(schema)))
 	d.UseNumber()
 	if err := d.Decode(&root); err != nil {
-		return []string{fmt.Sprintf("not a JSON object: %v", err)}
+		// The message is ours, not encoding/json's, whose wording
+		// changes between releases.
+		if !json.Valid([]byte(schema)) {
+			return []string{"not JSON"}
+		}
+		return []string{"not a JSON object"}
 	}
-	c := &checker{}
+	c := &checker{defs: map[string]bool{}}
+	for _, key := range []string{"$defs", "definitions"} {
+		var defs map[string]json.RawMessage
+		if raw, ok := root[key]; ok && json.Unmarshal(raw, &defs) != nil {
+			c.problem("/"+key, "not an object of schemas")
+		}
+		for name := range defs {
+			c.defs["#/"+key+"/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(name)] = true
+		}
+	}
 	if _, ok := root["anyOf"]; ok {
 		c.problem("", "the root is anyOf; it must be an object")
 	}
@@ -77,6 +100,15 @@ func Check(schema string) []string {
 		c.problem("", "the root is not of type object")
 	}
 	c.schema("", root, 0)
+	for _, key := range []string{"$defs", "definitions"} {
+		var defs map[string]map[string]json.RawMessage
+		if json.Unmarshal(root[key], &defs) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(defs)) {
+			c.schema("/"+key+"/"+name, defs[name], 0)
+		}
+	}
 	if c.props > MaxProperties {
 		c.problem("", fmt.Sprintf("%d properties in all, more than %d", c.props, MaxProperties))
 	}
@@ -92,6 +124,8 @@ func Check(schema string) []string {
 type checker struct {
 	out                 []string
 	props, chars, enums int
+	// defs holds the $ref of each definition at the root.
+	defs map[string]bool
 }
 
 func (c *checker) problem(ptr, msg string) {
@@ -133,6 +167,21 @@ func (c *checker) schema(ptr string, s map[string]json.RawMessage, depth int) {
 		if !supported[k] {
 			c.problem(ptr, fmt.Sprintf("keyword %q is not supported in strict mode", k))
 		}
+		if (k == "$defs" || k == "definitions") && ptr != "" {
+			c.problem(ptr, fmt.Sprintf("%s is not at the root", k))
+		}
+	}
+	if raw, ok := s["$ref"]; ok {
+		var ref string
+		if json.Unmarshal(raw, &ref) != nil || ref != "#" && !c.defs[ref] {
+			c.problem(ptr, fmt.Sprintf("$ref %s names neither the root nor a definition", raw))
+		}
+		for _, k := range keys {
+			if k != "$ref" {
+				c.problem(ptr, fmt.Sprintf("keyword %q beside $ref (a $ref stands alone in strict mode)", k))
+			}
+		}
+		return
 	}
 	ts, ok := typesOf(s["type"])
 	if !ok {

@@ -40,7 +40,19 @@ func TestCheck(t *testing.T) {
 		{"good", `{"type":"object","properties":{"city":{"type":"string","description":"x","pattern":"^a"},"days":{"type":["integer","null"],"minimum":1,"maximum":16},"units":{"type":["string","null"],"enum":["c","f",null]},"tags":{"type":"array","items":{"type":"string"},"maxItems":3}},"required":["city","days","units","tags"],"additionalProperties":false}`, nil},
 		{"root not an object", `{"type":"string"}`, []string{"/: the root is not of type object"}},
 		{"root anyOf", `{"type":"object","anyOf":[],"properties":{},"required":[],"additionalProperties":false}`, []string{"/: the root is anyOf; it must be an object"}},
-		{"not JSON", `[1]`, []string{"not a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage"}},
+		{"not an object", `[1]`, []string{"not a JSON object"}},
+		{"not JSON", `{"type":`, []string{"not JSON"}},
+		// Recursion (rule 6): a definition in $defs, a $ref alone or in an
+		// anyOf with null, and the root named by "#".
+		{"recursive", `{"type":"object","properties":{"root":{"description":"d","anyOf":[{"$ref":"#/$defs/Node"}]},"next":{"anyOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]},"sub":{"anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["root","next","sub"],"additionalProperties":false,"$defs":{"Node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["kids"],"additionalProperties":false}}}`, nil},
+		{"keyword beside $ref", `{"type":"object","properties":{"root":{"description":"d","$ref":"#"}},"required":["root"],"additionalProperties":false}`, []string{`/properties/root: keyword "description" beside $ref (a $ref stands alone in strict mode)`}},
+		{"$ref to nothing", `{"type":"object","properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false}`, []string{`/properties/root: $ref "#/$defs/Node" names neither the root nor a definition`}},
+		{"definition not strict", `{"type":"object","properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}},"name":{"type":"string","default":"x"}},"required":["kids"]}}}`, []string{
+			"/$defs/Node: additionalProperties is not false",
+			`/$defs/Node/properties/name: not listed in required (every property must be; make an optional one nullable)`,
+			`/$defs/Node/properties/name: keyword "default" is not supported in strict mode`,
+		}},
+		{"$defs not at the root", `{"type":"object","properties":{"a":{"type":"object","properties":{},"required":[],"additionalProperties":false,"$defs":{}}},"required":["a"],"additionalProperties":false}`, []string{"/properties/a: $defs is not at the root"}},
 		{"additionalProperties missing", `{"type":"object","properties":{},"required":[]}`, []string{"/: additionalProperties is not false"}},
 		{"nested additionalProperties true", `{"type":"object","properties":{"o":{"type":["object","null"],"properties":{},"required":[],"additionalProperties":true}},"required":["o"],"additionalProperties":false}`, []string{"/properties/o: additionalProperties is not false"}},
 		{"optional property", `{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"],"additionalProperties":false}`, []string{"/properties/b: not listed in required (every property must be; make an optional one nullable)"}},
