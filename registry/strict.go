@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/sashabaranov/go-openai"
@@ -74,11 +75,18 @@ func strictSpecOf(e Entry) openai.Tool {
 
 // nulls is what a strict schema says of a JSON value: whether it may be
 // null, and, for an object, the same of each property; for an array, of
-// its elements.
+// its elements. A recursive type makes it a graph: the nulls of a
+// definition ($defs, or the root for "$ref":"#") are shared by its uses.
 type nulls struct {
 	nullable bool
 	props    map[string]*nulls
 	items    *nulls
+	// like, when set, says what props and items do: the value is an
+	// anyOf of a $ref and null, and like is the referenced definition's.
+	like *nulls
+	// def marks a definition a $ref names: each one a value passes
+	// through is a level of a recursive type.
+	def bool
 }
 
 // lazyNulls reads an entry's StrictParameters when a strict call of it
@@ -100,7 +108,8 @@ func (l *lazyNulls) get(schema string) *nulls {
 		if err := json.Unmarshal([]byte(schema), &node); err != nil {
 			return
 		}
-		l.n = node.nulls()
+		b := nullsBuilder{root: &node, done: map[*schemaNode]*nulls{}}
+		l.n = b.nulls(&node)
 	})
 	return l.n
 }
@@ -111,21 +120,69 @@ type schemaNode struct {
 	Enum       []json.RawMessage      `json:"enum"`
 	Properties map[string]*schemaNode `json:"properties"`
 	Items      *schemaNode            `json:"items"`
+	// A recursive type is a $ref to "#" or to one of $defs; a use of it
+	// that carries a description or null, an anyOf of the $ref and null.
+	Ref   string                 `json:"$ref"`
+	AnyOf []*schemaNode          `json:"anyOf"`
+	Defs  map[string]*schemaNode `json:"$defs"`
 }
 
-func (s *schemaNode) nulls() *nulls {
+// nullsBuilder reads the nulls of a schema, each node once, so that a
+// recursive schema makes a graph, not an endless tree.
+type nullsBuilder struct {
+	root *schemaNode
+	done map[*schemaNode]*nulls
+}
+
+func (b *nullsBuilder) nulls(s *schemaNode) *nulls {
 	if s == nil {
 		return nil
 	}
+	if n, ok := b.done[s]; ok {
+		return n
+	}
+	if s.Ref != "" {
+		target := b.resolve(s.Ref)
+		if target == nil || target == s {
+			return nil
+		}
+		n := b.nulls(target)
+		if n != nil {
+			n.def = true
+		}
+		b.done[s] = n
+		return n
+	}
 	n := &nulls{nullable: s.allowsNull()}
+	b.done[s] = n // before the members, which may lead back here
 	if len(s.Properties) > 0 {
 		n.props = make(map[string]*nulls, len(s.Properties))
 		for k, p := range s.Properties {
-			n.props[k] = p.nulls()
+			n.props[k] = b.nulls(p)
 		}
 	}
-	n.items = s.Items.nulls()
+	n.items = b.nulls(s.Items)
+	for _, alt := range s.AnyOf {
+		if alt.allowsNull() && alt.Ref == "" {
+			n.nullable = true
+		} else if n.like == nil {
+			n.like = b.nulls(alt)
+		}
+	}
 	return n
+}
+
+// resolve returns the schema a $ref names: the root for "#", one of its
+// $defs for "#/$defs/Name"; nil for any other.
+func (b *nullsBuilder) resolve(ref string) *schemaNode {
+	if ref == "#" {
+		return b.root
+	}
+	if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok {
+		name = strings.NewReplacer("~1", "/", "~0", "~").Replace(name)
+		return b.root.Defs[name]
+	}
+	return nil
 }
 
 // allowsNull reports whether the type is null or a union with null, and
@@ -172,7 +229,7 @@ func (s *set) dropNulls(i int, args string) string {
 	if len(text) == 0 || text[0] != '{' || !jsonarg.Valid(text) {
 		return args
 	}
-	out, changed := n.dropValue(text)
+	out, changed := n.dropValue(text, 0)
 	if !changed {
 		return args
 	}
@@ -181,19 +238,30 @@ func (s *set) dropNulls(i int, args string) string {
 }
 
 // dropValue drops the nullable null members of value, a valid JSON value
-// that n describes, and reports whether it dropped any.
-func (n *nulls) dropValue(value []byte) ([]byte, bool) {
+// that n describes, and reports whether it dropped any. depth counts the
+// definitions of recursive types the value is inside: past
+// jsonarg.MaxDepth, where the decoder refuses the value, it looks no
+// deeper, so that a hostile argument costs no more here than there.
+func (n *nulls) dropValue(value []byte, depth int) ([]byte, bool) {
+	for i := 0; n != nil && n.like != nil && i < 8; i++ {
+		n = n.like
+	}
+	if n != nil && n.def {
+		if depth++; depth > jsonarg.MaxDepth {
+			return value, false
+		}
+	}
 	switch {
 	case len(value) == 0 || n == nil:
 		return value, false
 	case value[0] == '{' && n.props != nil:
-		return n.dropObject(value)
+		return n.dropObject(value, depth)
 	case value[0] == '[' && n.items != nil:
 		elems := arrayElements(value)
 		var out []byte
 		last, changed := 0, false
 		for _, el := range elems {
-			v, ok := n.items.dropValue(value[el.start:el.end])
+			v, ok := n.items.dropValue(value[el.start:el.end], depth)
 			if !ok {
 				continue
 			}
@@ -211,7 +279,7 @@ func (n *nulls) dropValue(value []byte) ([]byte, bool) {
 // dropObject drops the members of obj whose value is null where n allows
 // it, and recurses into the others. An object with a key given twice is
 // left as it is, for the decoder to refuse.
-func (n *nulls) dropObject(obj []byte) ([]byte, bool) {
+func (n *nulls) dropObject(obj []byte, depth int) ([]byte, bool) {
 	members := objectMembers(obj)
 	seen := make(map[string]bool, len(members))
 	for _, m := range members {
@@ -236,7 +304,7 @@ func (n *nulls) dropObject(obj []byte) ([]byte, bool) {
 			changed = true
 			continue
 		}
-		if v, ok := p.dropValue(value); ok {
+		if v, ok := p.dropValue(value, depth); ok {
 			value, changed = v, true
 		}
 		if kept > 0 {

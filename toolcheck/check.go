@@ -117,6 +117,49 @@ type checker struct {
 	excluded map[string]bool
 	// bad is set when the file being checked has a warning.
 	bad bool
+	// rawMessage is encoding/json.RawMessage as the package sees it, once
+	// looked up; see isRawMessage.
+	rawMessage     types.Type
+	rawMessageSeen bool
+}
+
+// isRawMessage reports whether t is encoding/json.RawMessage: a defined
+// type up to Go 1.26, an alias of encoding/json/jsontext.Value from Go
+// 1.27 (GOEXPERIMENT=jsonv2). It compares types, not names, so that a
+// field of either spelling, or of an alias of one, is recognised on every
+// release. encoding/json is found among the packages the tool package
+// imports, directly or not; a package that reaches neither cannot name
+// the type.
+func (c *checker) isRawMessage(t types.Type) bool {
+	if !c.rawMessageSeen {
+		c.rawMessageSeen = true
+		if pkg := findImport(c.p.Types, "encoding/json", map[*types.Package]bool{}); pkg != nil {
+			if obj, ok := pkg.Scope().Lookup("RawMessage").(*types.TypeName); ok {
+				c.rawMessage = types.Unalias(obj.Type())
+			}
+		}
+	}
+	return c.rawMessage != nil && types.Identical(types.Unalias(t), c.rawMessage)
+}
+
+// findImport returns the package of import path path among the imports of
+// p, direct or not, or nil.
+func findImport(p *types.Package, path string, seen map[*types.Package]bool) *types.Package {
+	if p == nil || seen[p] {
+		return nil
+	}
+	seen[p] = true
+	for _, imp := range p.Imports() {
+		if imp.Path() == path {
+			return imp
+		}
+	}
+	for _, imp := range p.Imports() {
+		if found := findImport(imp, path, seen); found != nil {
+			return found
+		}
+	}
+	return nil
 }
 
 func (c *checker) warn(pos token.Pos, format string, args ...any) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/toolreg/toolreg/jsonarg"
@@ -13,14 +14,98 @@ import (
 // with properties in field order. It says exactly what the generated
 // decoder accepts: required fields, types, Constraints, and no other
 // properties.
+//
+// A recursive struct type (see Type.Recursive) is described once, in
+// "$defs" at the root, named for the Go type, and each use of it is a
+// "$ref" to it ("#" when the arguments struct itself is recursive); every
+// other struct is written in place, as often as it is used.
 func SchemaJSON(t *Type) string {
-	var w schemaWriter
+	w := newSchemaWriter(t)
 	w.object(t)
+	w.defs(false)
 	return w.buf.String()
 }
 
 type schemaWriter struct {
 	buf bytes.Buffer
+	// refs maps the ID of each recursive type to its $ref; defs lists the
+	// definitions to write, each once, in the order first met.
+	refs    map[string]string
+	defList []*Type
+}
+
+// newSchemaWriter returns a writer for the schema of the args struct
+// root, with the recursive types it holds named: each for its Go type,
+// with a number added when two of one name are from different packages.
+func newSchemaWriter(root *Type) *schemaWriter {
+	w := &schemaWriter{}
+	taken := map[string]bool{}
+	var walk func(t *Type)
+	walk = func(t *Type) {
+		if t == nil {
+			return
+		}
+		if t.Recursive {
+			if _, ok := w.refs[t.ID()]; !ok {
+				if w.refs == nil {
+					w.refs = map[string]string{}
+				}
+				if t == root {
+					w.refs[t.ID()] = "#"
+				} else {
+					name := t.Name
+					for i := 2; taken[name]; i++ {
+						name = t.Name + strconv.Itoa(i)
+					}
+					taken[name] = true
+					w.refs[t.ID()] = "#/$defs/" + name
+					w.defList = append(w.defList, t)
+				}
+			}
+		}
+		walk(t.Elem)
+		walk(t.Key)
+		for _, f := range t.Fields {
+			walk(f.Type)
+		}
+	}
+	walk(root)
+	return w
+}
+
+// defs writes "$defs", the definitions of the recursive types, as the
+// last key of the root object, whose closing brace it moves after them.
+// Every definition of one type describes the same Go type, so the first
+// met stands for all.
+func (w *schemaWriter) defs(strict bool) {
+	if len(w.defList) == 0 {
+		return
+	}
+	w.buf.Truncate(w.buf.Len() - 1) // the root's '}'
+	w.key("$defs")
+	w.buf.WriteByte('{')
+	for _, t := range w.defList {
+		w.key(strings.TrimPrefix(w.refs[t.ID()], "#/$defs/"))
+		if strict {
+			w.strictObject(t, "", false)
+		} else {
+			w.object(t)
+		}
+	}
+	w.buf.WriteString("}}")
+}
+
+// ref writes the use of a recursive type: its $ref, with the description
+// beside it.
+func (w *schemaWriter) ref(t *Type, desc string) {
+	w.buf.WriteByte('{')
+	if desc != "" {
+		w.key("description")
+		w.str(desc)
+	}
+	w.key("$ref")
+	w.str(w.refs[t.ID()])
+	w.buf.WriteByte('}')
 }
 
 func (w *schemaWriter) str(s string) {
@@ -102,9 +187,13 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.buf.WriteByte('}')
 		return
 	}
+	if t.ByRef() {
+		w.ref(t, desc)
+		return
+	}
 	if t.Kind == KStruct {
 		// Put the description first, then the object's own keys.
-		var inner schemaWriter
+		inner := schemaWriter{refs: w.refs}
 		inner.object(t)
 		w.buf.WriteByte('{')
 		if desc != "" {

@@ -72,7 +72,27 @@ type Type struct {
 	Key    *Type    // for KMap
 	Len    int64    // for KArray
 	Fields []*Field // for KStruct args
+	// Recursive marks a named struct type that occurs within its own
+	// fields, through pointers, slices or maps: this Type is its
+	// definition, with Fields, and the uses of it inside are Refs. A
+	// schema describes it once, in $defs, and a generated decoder reads it
+	// with a function of its own, to a depth of at most jsonarg.MaxDepth.
+	Recursive bool
+	// Ref marks a use of a recursive struct type inside its own
+	// definition: an enclosing Type of the same Path and Name has
+	// Recursive set and the Fields; a Ref has none. The model stays a
+	// tree.
+	Ref bool
 }
+
+// ID returns the package path and name of a named type, "path.Name",
+// which identifies the definition of a recursive one.
+func (t *Type) ID() string { return t.Path + "." + t.Name }
+
+// ByRef reports whether t is a use of a recursive struct type, its
+// definition or a Ref, which schemas describe with $ref and decoders read
+// with a function of its own.
+func (t *Type) ByRef() bool { return t.Kind == KStruct && (t.Recursive || t.Ref) }
 
 // Field is one field of an args struct, as the model sees it.
 type Field struct {

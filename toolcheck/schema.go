@@ -101,11 +101,26 @@ func (d *deriver) warn(pos token.Pos, format string, args ...any) {
 	}
 }
 
+// frame is a named struct type being described, and its Type.
+type frame struct {
+	n *types.Named
+	t *Type
+}
+
 // typeOf describes t; stack holds the named struct types being described,
-// to refuse recursive types. It returns nil after a warning.
-func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
+// outermost first: a type met again inside itself is a Ref to the
+// enclosing one, which is marked Recursive. It returns nil after a
+// warning.
+func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 	t = types.Unalias(t)
 	out := &Type{}
+	if d.c.isRawMessage(t) {
+		// Spelled as encoding/json names it, whatever it is an alias of
+		// (encoding/json/jsontext.Value from Go 1.27), so that the
+		// generated code is the same on every release.
+		out.Kind, out.Path, out.Name = KRaw, "encoding/json", "RawMessage"
+		return out
+	}
 	if n, ok := t.(*types.Named); ok {
 		if n.Obj().Pkg() != nil {
 			out.Path = n.Obj().Pkg().Path()
@@ -121,9 +136,6 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 			return out
 		case "time.Time":
 			out.Kind = KTime
-			return out
-		case "encoding/json.RawMessage":
-			out.Kind = KRaw
 			return out
 		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
@@ -231,17 +243,19 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 			d.warn(d.at, "anonymous struct type is not supported in tool arguments: declare a named struct type")
 			return nil
 		}
-		if slices.Contains(stack, n) {
-			d.warn(d.at, "recursive type %s cannot be described without $ref: tool arguments must be a tree of distinct struct types", n.Obj().Name())
-			return nil
+		if i := slices.IndexFunc(stack, func(f frame) bool { return f.n == n }); i >= 0 {
+			stack[i].t.Recursive = true
+			out.Kind, out.Ref = KStruct, true
+			return out
 		}
 		out.Kind = KStruct
 		ok = true
+		inner := append(stack, frame{n, out})
 		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
-			fs, good := d.embedded(u.Field(i), u.Tag(i), append(stack, n))
+			fs, good := d.embedded(u.Field(i), u.Tag(i), inner)
 			if fs == nil && good {
-				f, ignored := d.field(u.Field(i), u.Tag(i), append(stack, n))
+				f, ignored := d.field(u.Field(i), u.Tag(i), inner)
 				if ignored {
 					continue
 				}
@@ -280,7 +294,7 @@ func (d *deriver) typeOf(t types.Type, stack []*types.Named) *Type {
 // with GoName the selector from the outer struct ("Paging.Page"). It
 // returns nil and good for any other field, and nil and not good after a
 // warning.
-func (d *deriver) embedded(v *types.Var, tag string, stack []*types.Named) (fs []*Field, good bool) {
+func (d *deriver) embedded(v *types.Var, tag string, stack []frame) (fs []*Field, good bool) {
 	if !v.Embedded() {
 		return nil, true
 	}
@@ -308,6 +322,12 @@ func (d *deriver) embedded(v *types.Var, tag string, stack []*types.Named) (fs [
 	if st == nil {
 		return nil, false
 	}
+	if st.Recursive || st.Ref {
+		// Its fields become the outer struct's, so there is no object of
+		// its own for a $ref to name.
+		d.warn(v.Pos(), "embedded type %s is recursive: encoding/json reads its fields as the outer struct's, which leaves no object of its own to refer to; name the field", v.Name())
+		return nil, false
+	}
 	for _, f := range st.Fields {
 		g := *f
 		g.GoName = v.Name() + "." + f.GoName
@@ -319,7 +339,7 @@ func (d *deriver) embedded(v *types.Var, tag string, stack []*types.Named) (fs [
 // field describes one struct field. It returns ignored for a field that
 // encoding/json ignores too, and otherwise the field, or nil after a
 // warning.
-func (d *deriver) field(v *types.Var, tag string, stack []*types.Named) (f *Field, ignored bool) {
+func (d *deriver) field(v *types.Var, tag string, stack []frame) (f *Field, ignored bool) {
 	if !v.Exported() {
 		return nil, true
 	}

@@ -22,6 +22,11 @@ import (
 // registry in strict mode reads such a null as the field left out, exactly
 // where this schema allows null (see registry.Registry.WithStrict).
 //
+// A recursive type is described once in "$defs" (every object there as
+// strict as the others), each use a "$ref" alone, or, to carry a
+// description or null, inside an anyOf (see strictRef), as strict mode
+// allows no keyword beside "$ref".
+//
 // Strict mode has no free-form values: a map (an object of any keys) or a
 // value of any type cannot be stated. For arguments that hold one,
 // StrictSchemaJSON returns "", and a strict registry offers the tool's
@@ -30,8 +35,9 @@ func StrictSchemaJSON(t *Type) string {
 	if !Strictable(t) {
 		return ""
 	}
-	var w schemaWriter
+	w := newSchemaWriter(t)
 	w.strictObject(t, "", false)
+	w.defs(true)
 	return w.buf.String()
 }
 
@@ -78,6 +84,10 @@ func (w *schemaWriter) strictObject(t *Type, desc string, nullable bool) {
 func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable bool) {
 	t = t.Value()
 	desc = strictDescription(durationDescription(desc, t, c), c)
+	if t.ByRef() {
+		w.strictRef(t, desc, nullable)
+		return
+	}
 	if t.Kind == KStruct {
 		w.strictObject(t, desc, nullable)
 		return
@@ -123,6 +133,29 @@ func (w *schemaWriter) strictValue(t *Type, desc string, c Constraints, nullable
 		w.strictValue(t.Elem, "", NoConstraints(), false)
 	}
 	w.buf.WriteByte('}')
+}
+
+// strictRef writes the use of a recursive type. Strict mode allows no
+// keyword beside "$ref", so a description, or null for an optional field,
+// goes around it, in an anyOf: {"description":…,"anyOf":[{"$ref":…},
+// {"type":"null"}]}, as OpenAI documents a nullable reference.
+func (w *schemaWriter) strictRef(t *Type, desc string, nullable bool) {
+	if desc == "" && !nullable {
+		w.ref(t, "")
+		return
+	}
+	w.buf.WriteByte('{')
+	if desc != "" {
+		w.key("description")
+		w.str(desc)
+	}
+	w.key("anyOf")
+	w.buf.WriteByte('[')
+	w.ref(t, "")
+	if nullable {
+		w.buf.WriteString(`,{"type":"null"}`)
+	}
+	w.buf.WriteString("]}")
 }
 
 // strictDescription adds to desc, as sentences, the keywords of c that a

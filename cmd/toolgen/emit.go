@@ -23,9 +23,9 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genIndex, genHash, genSlots, genSearch, genSkills) is
-// "gen", a role (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
-// RunGoGenerateDefinition) and a tool type's name,
-// and for Fields and Pattern "_" and a number; no role is a prefix of
+// "gen", a role (Tool, Invoke, Decode, Fields, Pattern,
+// RunGoGenerateExecute, RunGoGenerateDefinition) and a tool type's name,
+// and for Decode, Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
 // two tools' names collide, whatever the tools are called.
 
@@ -181,6 +181,11 @@ func resultCode(t *toolInfo) jen.Code {
 // one call a field. Given the context of a check (registry.CheckOnly), it
 // returns after decoding, so that one function a tool does both, which
 // keeps a registry of many tools quick to compile.
+//
+// A recursive struct type is read by a function of its own,
+// genDecode<Tool>_<n>, which the reads of its values call, and which
+// refuses a value nested more than jsonarg.MaxDepth levels deep in values
+// of recursive types.
 func emitInvoke(f *jen.File, t *toolInfo) {
 	dc := &decoder{name: t.TypeName}
 	f.Commentf("genInvoke%s decodes and checks the arguments of %s, each field once, and unless only a check is asked for, runs it.", t.TypeName, t.Name)
@@ -189,18 +194,41 @@ func emitInvoke(f *jen.File, t *toolInfo) {
 	).Params(jen.String(), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("v").Add(typeCode(t.Args))
 		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
-		g.If(
-			jen.Err().Op(":=").Add(dc.object(g, t.Args, place{expr: "v"}, "Args")),
-			jen.Err().Op("!=").Nil().Op("||").Qual(registryPath, "CheckOnly").Call(jen.Id("ctx")),
-		).Block(
-			jen.Return(jen.Lit(""), jen.Qual(registryPath, "ArgumentError").Call(jen.Err())),
-		)
+		fail := jen.Return(jen.Lit(""), jen.Qual(registryPath, "ArgumentError").Call(jen.Err()))
+		if t.Args.Recursive {
+			// The arguments struct is itself recursive: its function
+			// reads it, then nothing may follow.
+			g.Err().Op(":=").Add(dc.call(t.Args, place{expr: "v"}))
+			g.If(jen.Err().Op("==").Nil()).Block(jen.Err().Op("=").Id("d").Dot("End").Call())
+			g.If(jen.Err().Op("!=").Nil().Op("||").Qual(registryPath, "CheckOnly").Call(jen.Id("ctx"))).Block(fail)
+		} else {
+			g.If(
+				jen.Err().Op(":=").Add(dc.object(g, t.Args, place{expr: "v"}, "Args")),
+				jen.Err().Op("!=").Nil().Op("||").Qual(registryPath, "CheckOnly").Call(jen.Id("ctx")),
+			).Block(fail)
+		}
 		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("v"))
 		if t.Result != nil {
 			run = jen.Qual(registryPath, "Encode").Call(run)
 		}
 		g.Return(run)
 	})
+	// The functions of the recursive types, each once; writing one may
+	// call for another.
+	for i := 0; i < len(dc.defs); i++ {
+		dt := dc.defs[i]
+		name := dc.defName(i)
+		f.Line()
+		f.Commentf("%s reads a value of %s, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.", name, dt.Name)
+		f.Func().Id(name).Params(
+			jen.Id("d").Op("*").Qual(jsonargPath, "Decoder"), jen.Id("p").Op("*").Add(typeCode(dt)), jen.Id("depth").Int(),
+		).Error().BlockFunc(func(g *jen.Group) {
+			g.If(jen.Id("depth").Op(">").Qual(jsonargPath, "MaxDepth")).Block(jen.Return(jen.Qual(jsonargPath, "TooDeep").Call()))
+			dc.inDef = true
+			g.Return(dc.object(g, dt, place{expr: "p", ptr: true}, "Object"))
+			dc.inDef = false
+		})
+	}
 	for i, fs := range dc.fields {
 		names := make([]jen.Code, len(fs.t.Fields))
 		var required, match, oneOf []jen.Code
@@ -246,6 +274,48 @@ type decoder struct {
 	// quoted is set while writing the read of a value inside a string
 	// (json:",string"), where d is a *jsonarg.Decoder of its text.
 	quoted bool
+	// defs are the recursive types whose functions the decoder calls, in
+	// the order first called, and defIndex their indexes by ID.
+	defs     []*typ
+	defIndex map[string]int
+	// inDef is set while writing the function of a recursive type, where
+	// d is a *jsonarg.Decoder and depth the depth of the value read.
+	inDef bool
+}
+
+// dec is the *jsonarg.Decoder that reads the value: d where d is one, &d
+// where d is the jsonarg.Decoder of the arguments.
+func (dc *decoder) dec() jen.Code {
+	if dc.quoted || dc.inDef {
+		return jen.Id("d")
+	}
+	return jen.Op("&").Id("d")
+}
+
+// defName names the function of the recursive type dc.defs[i].
+func (dc *decoder) defName(i int) string {
+	return fmt.Sprintf("genDecode%s_%d", dc.name, i)
+}
+
+// call writes the call of the function of the recursive type t that reads
+// a value into p, one level deeper than the value being read.
+func (dc *decoder) call(t *typ, p place) jen.Code {
+	i, ok := dc.defIndex[t.ID()]
+	if !ok {
+		// The first value met of a type is its definition (a Ref is
+		// always inside one), so its Fields are there to write.
+		i = len(dc.defs)
+		dc.defs = append(dc.defs, t)
+		if dc.defIndex == nil {
+			dc.defIndex = map[string]int{}
+		}
+		dc.defIndex[t.ID()] = i
+	}
+	depth := jen.Lit(1)
+	if dc.inDef {
+		depth = jen.Id("depth").Op("+").Lit(1)
+	}
+	return jen.Id(dc.defName(i)).Call(dc.dec(), p.addr(), depth)
 }
 
 // place is where a decoded value goes: the Go expression of a variable,
@@ -289,6 +359,10 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 		g.Add(p.lhs()).Op("=").New(typeCode(t.Elem))
 		dc.read(g, t.Elem, place{expr: p.sel(true), ptr: true}, c)
 	case kStruct:
+		if t.ByRef() {
+			g.Return(dc.call(t, p))
+			return
+		}
 		g.Return(dc.object(g, t, p, "Object"))
 	case kMap:
 		// A map element cannot be addressed: each is read into a variable
@@ -324,10 +398,7 @@ func (dc *decoder) read(g *jen.Group, t *typ, p place, c constraints) {
 // scalar writes the jsonarg call that reads a string, boolean or number
 // into p and checks it.
 func (dc *decoder) scalar(t *typ, p place, c constraints) jen.Code {
-	dec := jen.Op("&").Id("d")
-	if dc.quoted {
-		dec = jen.Id("d") // the *jsonarg.Decoder of a string's text
-	}
+	dec := dc.dec()
 	set := func(name string, args ...jen.Code) jen.Code {
 		return jen.Qual(jsonargPath, name).Call(append([]jen.Code{dec, p.addr()}, args...)...)
 	}
@@ -427,7 +498,7 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 		dc.quoted = true
 		read := dc.scalar(t, p, c)
 		dc.quoted = false
-		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
+		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(dc.dec(),
 			jen.Func().Params(jen.Id("d").Op("*").Qual(jsonargPath, "Decoder")).Error().Block(jen.Return(read))))))
 	}
 	switch {

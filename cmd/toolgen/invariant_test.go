@@ -72,7 +72,8 @@ var fieldTypes = []choice{
 	{"map[%[1]sMode][]string", false}, {"map[int]string", true}, {"json.RawMessage", false},
 	{"map[string]*%[1]sNested", false},
 	{"chan int", true}, {"func()", true}, {"[]byte", true}, {"complex64", true},
-	{"[3]int", true}, {"struct{ A int }", true}, {"%[1]sNode", true}, {"uintptr", true},
+	{"[3]int", true}, {"struct{ A int }", true}, {"%[1]sNode", false}, {"uintptr", true},
+	{"*%[1]sNode", false}, {"[]%[1]sNode", false}, {"map[string]%[1]sNode", false}, {"%[1]sPair", false},
 	{"%[1]sList", true}, {"**int", true}, {"%[1]sPtr", true}, {"time.Time", false},
 	{"*time.Time", false}, {"[]time.Duration", false}, {"*time.Duration", false},
 	{"error", true},
@@ -95,6 +96,20 @@ type lower%[1]s string
 type %[1]sNode struct {
 	// Kids are nodes.
 	Kids []%[1]sNode ` + "`json:\"kids\"`" + `
+	// Next is a node, if any.
+	Next *%[1]sNode ` + "`json:\"next,omitempty\"`" + `
+}
+
+// %[1]sPair is recursive through %[1]sHalf.
+type %[1]sPair struct {
+	// Half is the other half.
+	Half *%[1]sHalf ` + "`json:\"half,omitempty\"`" + `
+}
+
+// %[1]sHalf is recursive through %[1]sPair.
+type %[1]sHalf struct {
+	// Pairs are pairs.
+	Pairs map[string]%[1]sPair ` + "`json:\"pairs\"`" + `
 }
 
 // %[1]sList is a named slice.
@@ -120,6 +135,8 @@ var (
 	_ %[1]sMode
 	_ lower%[1]s
 	_ %[1]sNode
+	_ %[1]sPair
+	_ %[1]sHalf
 	_ %[1]sList
 	_ %[1]sPtr
 	_ %[1]sOut
@@ -215,6 +232,7 @@ var resultTypes = []choice{
 	{"chan int", true}, {"func()", true}, {"error", true}, {"out%[1]s", true},
 	{"struct{ N int }", true}, {"complex128", true}, {"map[[2]int]string", true},
 	{"%[1]sFuncOut", true}, {"interface{ M() }", true}, {"[]out%[1]s", true},
+	{"%[1]sNode", false}, {"*%[1]sPair", false},
 }
 
 // Build constraints of a tool file.

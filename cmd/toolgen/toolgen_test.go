@@ -68,7 +68,7 @@ func TestGolden(t *testing.T) {
 		{"good", []string{"echo", "find"}},
 		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "uuid", "when"}},
 		{"cgo", []string{"pid"}},
-		{"types", []string{"list", "remind", "tag", "wait"}},
+		{"types", []string{"list", "match", "menu", "outline", "remind", "tag", "wait"}},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()

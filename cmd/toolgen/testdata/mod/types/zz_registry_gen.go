@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 4 tools of package example.com/tools/types/toolbox,
+// Toolbox returns a registry of the 7 tools of package example.com/tools/types/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -30,35 +30,50 @@ func Toolbox() *registry.Registry {
 
 // The tool instances: each holds its tool's state for the life of the process.
 var (
-	genToolList   toolbox.List
-	genToolRemind toolbox.Remind
-	genToolTag    toolbox.Tag
-	genToolWait   toolbox.Wait
+	genToolList    toolbox.List
+	genToolMatch   toolbox.Match
+	genToolMenu    toolbox.Menu
+	genToolOutline toolbox.Outline
+	genToolRemind  toolbox.Remind
+	genToolTag     toolbox.Tag
+	genToolWait    toolbox.Wait
 )
 
 // Compile-time checks: the build fails here, first, if a tool's methods changed
 // since the last go generate. Each type is named for the fix, so that the
 // compiler's message says it: run go generate ./...
 type (
-	genRunGoGenerateExecuteList      func(*toolbox.List, context.Context, toolbox.ListArgs) (string, error)
-	genRunGoGenerateDefinitionList   func(*toolbox.List) tool.Definition
-	genRunGoGenerateExecuteRemind    func(*toolbox.Remind, context.Context, toolbox.RemindArgs) (string, error)
-	genRunGoGenerateDefinitionRemind func(*toolbox.Remind) tool.Definition
-	genRunGoGenerateExecuteTag       func(*toolbox.Tag, context.Context, toolbox.TagArgs) (string, error)
-	genRunGoGenerateDefinitionTag    func(*toolbox.Tag) tool.Definition
-	genRunGoGenerateExecuteWait      func(*toolbox.Wait, context.Context, toolbox.WaitArgs) (string, error)
-	genRunGoGenerateDefinitionWait   func(*toolbox.Wait) tool.Definition
+	genRunGoGenerateExecuteList       func(*toolbox.List, context.Context, toolbox.ListArgs) (string, error)
+	genRunGoGenerateDefinitionList    func(*toolbox.List) tool.Definition
+	genRunGoGenerateExecuteMatch      func(*toolbox.Match, context.Context, toolbox.MatchArgs) (string, error)
+	genRunGoGenerateDefinitionMatch   func(*toolbox.Match) tool.Definition
+	genRunGoGenerateExecuteMenu       func(*toolbox.Menu, context.Context, toolbox.MenuArgs) (string, error)
+	genRunGoGenerateDefinitionMenu    func(*toolbox.Menu) tool.Definition
+	genRunGoGenerateExecuteOutline    func(*toolbox.Outline, context.Context, toolbox.OutlineArgs) (string, error)
+	genRunGoGenerateDefinitionOutline func(*toolbox.Outline) tool.Definition
+	genRunGoGenerateExecuteRemind     func(*toolbox.Remind, context.Context, toolbox.RemindArgs) (string, error)
+	genRunGoGenerateDefinitionRemind  func(*toolbox.Remind) tool.Definition
+	genRunGoGenerateExecuteTag        func(*toolbox.Tag, context.Context, toolbox.TagArgs) (string, error)
+	genRunGoGenerateDefinitionTag     func(*toolbox.Tag) tool.Definition
+	genRunGoGenerateExecuteWait       func(*toolbox.Wait, context.Context, toolbox.WaitArgs) (string, error)
+	genRunGoGenerateDefinitionWait    func(*toolbox.Wait) tool.Definition
 )
 
 var (
-	_ genRunGoGenerateExecuteList      = (*toolbox.List).Execute
-	_ genRunGoGenerateDefinitionList   = (*toolbox.List).Definition
-	_ genRunGoGenerateExecuteRemind    = (*toolbox.Remind).Execute
-	_ genRunGoGenerateDefinitionRemind = (*toolbox.Remind).Definition
-	_ genRunGoGenerateExecuteTag       = (*toolbox.Tag).Execute
-	_ genRunGoGenerateDefinitionTag    = (*toolbox.Tag).Definition
-	_ genRunGoGenerateExecuteWait      = (*toolbox.Wait).Execute
-	_ genRunGoGenerateDefinitionWait   = (*toolbox.Wait).Definition
+	_ genRunGoGenerateExecuteList       = (*toolbox.List).Execute
+	_ genRunGoGenerateDefinitionList    = (*toolbox.List).Definition
+	_ genRunGoGenerateExecuteMatch      = (*toolbox.Match).Execute
+	_ genRunGoGenerateDefinitionMatch   = (*toolbox.Match).Definition
+	_ genRunGoGenerateExecuteMenu       = (*toolbox.Menu).Execute
+	_ genRunGoGenerateDefinitionMenu    = (*toolbox.Menu).Definition
+	_ genRunGoGenerateExecuteOutline    = (*toolbox.Outline).Execute
+	_ genRunGoGenerateDefinitionOutline = (*toolbox.Outline).Definition
+	_ genRunGoGenerateExecuteRemind     = (*toolbox.Remind).Execute
+	_ genRunGoGenerateDefinitionRemind  = (*toolbox.Remind).Definition
+	_ genRunGoGenerateExecuteTag        = (*toolbox.Tag).Execute
+	_ genRunGoGenerateDefinitionTag     = (*toolbox.Tag).Definition
+	_ genRunGoGenerateExecuteWait       = (*toolbox.Wait).Execute
+	_ genRunGoGenerateDefinitionWait    = (*toolbox.Wait).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -71,6 +86,38 @@ var genEntries = [...]registry.Entry{{
 	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":"string","description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$","default":"50"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["filter","exact"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "order", Shape: registry.Shape{Object: true}}}},
 	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":["string","null"],"description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000. Default when null: \"50\".","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["page","per_page","order","filter","limit","exact"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Checker:          genInvokeMatch,
+	Description:      "Test whether a record meets a condition made of field comparisons. Use it when the user asks whether a record qualifies.",
+	File:             "types/toolbox/match_tool.go",
+	ID:               "match",
+	Invoke:           genInvokeMatch,
+	Name:             "match",
+	Parameters:       `{"type":"object","properties":{"field":{"type":"string","description":"Field is the field the condition compares, if it compares one."},"equals":{"type":"string","description":"Equals is the value the field must hold."},"all":{"type":"array","description":"All are conditions that must all hold.","items":{"$ref":"#"}},"not":{"description":"Not is a condition that must not hold, if given.","$ref":"#"}},"additionalProperties":false}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "all", Shape: registry.Shape{Array: true}}, {Name: "not", Shape: registry.Shape{Object: true}}}},
+	StrictParameters: `{"type":"object","properties":{"field":{"type":["string","null"],"description":"Field is the field the condition compares, if it compares one."},"equals":{"type":["string","null"],"description":"Equals is the value the field must hold."},"all":{"type":["array","null"],"description":"All are conditions that must all hold.","items":{"$ref":"#"}},"not":{"description":"Not is a condition that must not hold, if given.","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["field","equals","all","not"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Checker:     genInvokeMenu,
+	Description: "Build a menu of entries and submenus, by key. Use it when the user asks to lay out a menu.",
+	File:        "types/toolbox/menu_tool.go",
+	ID:          "menu",
+	Invoke:      genInvokeMenu,
+	Name:        "menu",
+	Parameters:  `{"type":"object","properties":{"items":{"type":"object","description":"Items maps the key of each entry of the menu to it.","additionalProperties":{"$ref":"#/$defs/MenuItem"}}},"required":["items"],"additionalProperties":false,"$defs":{"MenuItem":{"type":"object","properties":{"label":{"type":"string","description":"Label is the text the entry shows."},"sub":{"type":"object","description":"Sub maps the key of each entry of the submenu to it, if the entry opens one.","additionalProperties":{"$ref":"#/$defs/MenuItem"}}},"required":["label"],"additionalProperties":false}}}`,
+	Shape:       &registry.Shape{Object: true, Props: []registry.Prop{{Name: "items", Shape: registry.Shape{Object: true}}}},
+	Timeout:     30 * time.Second,
+}, {
+	Checker:          genInvokeOutline,
+	Description:      "File the outline of a document: its sections, their subsections and notes. Use it when the user asks to structure a document.",
+	File:             "types/toolbox/outline_tool.go",
+	ID:               "outline",
+	Invoke:           genInvokeOutline,
+	Name:             "outline",
+	Parameters:       `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","$ref":"#/$defs/Section"},"appendix":{"description":"Appendix is a section after the document, if any.","$ref":"#/$defs/Section"}},"required":["root"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section.","minLength":1,"maxLength":80},"children":{"type":"array","description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":"object","properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","$ref":"#/$defs/Section"}},"required":["text"],"additionalProperties":false}},"required":["title"],"additionalProperties":false}}}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "root", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}}}}}}}, {Name: "appendix", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}}}}}}}}},
+	StrictParameters: `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","anyOf":[{"$ref":"#/$defs/Section"}]},"appendix":{"description":"Appendix is a section after the document, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["root","appendix"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section. From 1 to 80 characters."},"children":{"type":["array","null"],"description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":["object","null"],"properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["text","quote"],"additionalProperties":false}},"required":["title","children","note"],"additionalProperties":false}}}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeRemind,
@@ -108,7 +155,7 @@ var genEntries = [...]registry.Entry{{
 // genIndex returns the position of the named tool in genEntries, or -1: it
 // probes genSlots, a hash table laid out by toolgen, from the name's hash.
 func genIndex(name string) int {
-	for p := genHash(name); ; p = (p + 1) & 7 {
+	for p := genHash(name); ; p = (p + 1) & 15 {
 		i := int(genSlots[p]) - 1
 		if i < 0 || genEntries[i].Name == name {
 			return i
@@ -130,46 +177,53 @@ func genHash(s string) int {
 			a |= uint64(s[i]) << (8 * i)
 		}
 	}
-	h := (a^0xb54cda58fbbee87e)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
-	return int(h >> 61)
+	h := (a^0xdaa66d2c7ddf743f)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	return int(h >> 60)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [8]uint16{1, 0, 0, 2, 3, 0, 0, 4}
+var genSlots = [16]uint16{7, 0, 0, 0, 3, 0, 0, 0, 4, 0, 6, 5, 0, 1, 2, 0}
 
 // genSearch is the search index of genEntries, in their order, built by toolgen
 // (see package toolsearch): the terms of the tools' names, descriptions and
 // parameters, sorted, and where each occurs.
 var genSearch = toolsearch.Index{
 	Ends: []uint32{
-		2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29, 30, 31, 33,
-		34, 35, 36, 38, 39, 40, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61,
-		63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 77, 79, 80, 81, 82, 83, 84, 85, 86, 87, 89, 91,
-		92, 93, 94, 98, 102, 103, 104, 105, 106, 107,
+		2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
+		35, 36, 37, 39, 40, 42, 43, 44, 45, 48, 49, 50, 51, 54, 55, 57, 59, 60, 61, 63, 64, 65, 66, 67, 68,
+		69, 70, 71, 72, 73, 74, 76, 77, 78, 79, 80, 82, 83, 85, 86, 87, 89, 90, 92, 93, 94, 95, 96, 97, 98,
+		99, 100, 101, 102, 103, 104, 105, 106, 107, 109, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120,
+		121, 122, 123, 125, 127, 128, 129, 130, 131, 138, 145, 147, 148, 149, 150, 151, 152,
 	},
 	Lens: []uint32{
-		99, 38, 64, 71,
+		99, 53, 35, 40, 38, 64, 71,
 	},
 	Postings: []uint32{
-		2, 196611, 1, 196609, 196611, 196609, 196609, 1, 196611, 196611, 196610, 1, 2, 65538, 131074, 196610,
-		196610, 1, 196611, 1, 196609, 65537, 3, 1, 2, 131075, 196609, 1, 1, 4, 1, 65538, 131074, 196610,
-		196611, 131076, 4, 131073, 1, 9, 1, 131074, 1, 131073, 1, 131082, 196610, 196609, 1, 3, 10, 196609,
-		196609, 1, 131075, 1, 7, 131074, 1, 65539, 196609, 3, 196609, 1, 1, 10, 3, 196611, 131075, 1, 65546,
-		65539, 65537, 131075, 2, 65538, 131074, 65538, 131074, 2, 196609, 196611, 65537, 131073, 2, 196611,
-		131080, 3, 131073, 2, 65539, 2, 196610, 65539, 2, 65538, 131074, 196610, 2, 65538, 131074, 196610,
-		131076, 196622, 131078, 196611, 65537,
+		2, 393219, 1, 393217, 393219, 393217, 393217, 1, 393219, 393219, 196609, 393218, 1, 196611, 2, 65538,
+		131074, 196610, 262146, 327682, 393218, 393218, 131074, 65538, 65538, 65541, 1, 196614, 393219, 1,
+		393217, 131075, 65539, 262145, 3, 1, 2, 327683, 393217, 1, 1, 65543, 196610, 4, 1, 65537, 262146,
+		327682, 393218, 393219, 327684, 4, 65539, 327681, 1, 9, 131075, 1, 327682, 1, 327681, 1, 131075,
+		327690, 393218, 131074, 393217, 1, 3, 10, 393217, 393217, 65538, 1, 131073, 327683, 65542, 65538,
+		131083, 1, 7, 327682, 1, 196610, 262147, 393217, 65537, 3, 393217, 1, 1, 131074, 196616, 10, 3,
+		393219, 65538, 327683, 1, 65540, 262154, 262147, 262145, 327683, 196611, 196612, 2, 262146, 327682,
+		262146, 327682, 2, 393217, 393219, 262145, 327681, 2, 196610, 131074, 196610, 393219, 327688, 65538,
+		3, 327681, 2, 262147, 196609, 2, 393218, 262147, 2, 65538, 131074, 196610, 262146, 327682, 393218, 2,
+		65538, 131074, 196610, 262146, 327682, 393218, 65537, 327684, 393230, 327686, 65540, 393219, 262145,
 	},
 	Terms: []string{
-		"1", "1000", "10ms", "1m30s", "1s", "2h0m0s", "42", "5h", "90s", "again", "alphabetical", "ask",
-		"befor", "dat", "duration", "embed", "end", "ever", "exact", "exactly", "exist", "extra", "fals",
-		"field", "filter", "first", "given", "going", "grac", "group", "hold", "integer", "item", "json",
-		"keep", "kept", "key", "label", "later", "least", "left", "limit", "list", "long", "look", "many",
-		"map", "most", "nam", "newest", "not", "often", "order", "other", "out", "pag", "per", "poll", "raw",
-		"read", "remind", "reminder", "repeat", "resourc", "sent", "set", "someth", "sort", "stag", "step",
-		"stop", "stor", "string", "such", "tag", "text", "tim", "tru", "try", "until", "use", "user", "valu",
-		"wait", "weight", "whil", "zon",
+		"1", "1000", "10ms", "1m30s", "1s", "2h0m0s", "42", "5h", "90s", "after", "again", "alphabetical",
+		"appendix", "ask", "befor", "build", "compar", "comparison", "condition", "dat", "document",
+		"duration", "embed", "end", "entry", "equal", "ever", "exact", "exactly", "exist", "extra", "fals",
+		"field", "fil", "filter", "first", "given", "going", "grac", "group", "hold", "integer", "item",
+		"json", "keep", "kept", "key", "label", "later", "lay", "least", "left", "limit", "list", "long",
+		"look", "mad", "many", "map", "match", "meet", "menu", "most", "nam", "newest", "not", "often",
+		"one", "order", "other", "out", "outlin", "pag", "per", "poll", "qualify", "raw", "read", "record",
+		"remind", "reminder", "repeat", "resourc", "root", "section", "sent", "set", "someth", "sort",
+		"stag", "step", "stop", "stor", "string", "structur", "submenus", "subsection", "such", "tag",
+		"test", "text", "tim", "top", "tru", "try", "until", "use", "user", "valu", "wait", "weight",
+		"whether", "whil", "zon",
 	},
 }
 
@@ -208,6 +262,139 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 
 var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter", "limit", "exact"}, Required: []int{3, 5}}
 var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
+
+// genInvokeMatch decodes and checks the arguments of match, each field once, and unless only a check is asked for, runs it.
+func genInvokeMatch(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.MatchArgs
+	d := jsonarg.NewDecoder(data)
+	err := genDecodeMatch_0(&d, &v, 1)
+	if err == nil {
+		err = d.End()
+	}
+	if err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolMatch.Execute(ctx, v)
+}
+
+// genDecodeMatch_0 reads a value of MatchArgs, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
+func genDecodeMatch_0(d *jsonarg.Decoder, p *toolbox.MatchArgs, depth int) error {
+	if depth > jsonarg.MaxDepth {
+		return jsonarg.TooDeep()
+	}
+	return d.Object(&genFieldsMatch_0, []jsonarg.Reader{
+		jsonarg.String(&p.Field, -1, -1),
+		jsonarg.String(&p.Equals, -1, -1),
+		jsonarg.Func(func() error {
+			p.All = []toolbox.MatchArgs{}
+			return d.Array(-1, -1, func(i1 int) error {
+				p.All = append(p.All, toolbox.MatchArgs{})
+				return genDecodeMatch_0(d, &p.All[i1], depth+1)
+			})
+		}),
+		jsonarg.Func(func() error {
+			p.Not = new(toolbox.MatchArgs)
+			return genDecodeMatch_0(d, p.Not, depth+1)
+		}),
+	})
+}
+
+var genFieldsMatch_0 = jsonarg.Fields{Names: []string{"field", "equals", "all", "not"}}
+
+// genInvokeMenu decodes and checks the arguments of menu, each field once, and unless only a check is asked for, runs it.
+func genInvokeMenu(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.MenuArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsMenu_0, []jsonarg.Reader{
+		jsonarg.Func(func() error {
+			v.Items = map[string]toolbox.MenuItem{}
+			return d.Map(func(k1 string) error {
+				var x1 toolbox.MenuItem
+				err := func() error {
+					return genDecodeMenu_0(&d, &x1, 1)
+				}()
+				v.Items[string(k1)] = x1
+				return err
+			})
+		}),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolMenu.Execute(ctx, v)
+}
+
+// genDecodeMenu_0 reads a value of MenuItem, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
+func genDecodeMenu_0(d *jsonarg.Decoder, p *toolbox.MenuItem, depth int) error {
+	if depth > jsonarg.MaxDepth {
+		return jsonarg.TooDeep()
+	}
+	return d.Object(&genFieldsMenu_1, []jsonarg.Reader{
+		jsonarg.String(&p.Label, -1, -1),
+		jsonarg.Func(func() error {
+			p.Sub = map[string]toolbox.MenuItem{}
+			return d.Map(func(k1 string) error {
+				var x1 toolbox.MenuItem
+				err := func() error {
+					return genDecodeMenu_0(d, &x1, depth+1)
+				}()
+				p.Sub[string(k1)] = x1
+				return err
+			})
+		}),
+	})
+}
+
+var genFieldsMenu_0 = jsonarg.Fields{Names: []string{"items"}, Required: []int{0}}
+var genFieldsMenu_1 = jsonarg.Fields{Names: []string{"label", "sub"}, Required: []int{0}}
+
+// genInvokeOutline decodes and checks the arguments of outline, each field once, and unless only a check is asked for, runs it.
+func genInvokeOutline(ctx context.Context, data []byte) (string, error) {
+	var v toolbox.OutlineArgs
+	d := jsonarg.NewDecoder(data)
+	if err := d.Args(&genFieldsOutline_0, []jsonarg.Reader{
+		jsonarg.Func(func() error {
+			return genDecodeOutline_0(&d, &v.Root, 1)
+		}),
+		jsonarg.Func(func() error {
+			v.Appendix = new(toolbox.Section)
+			return genDecodeOutline_0(&d, v.Appendix, 1)
+		}),
+	}); err != nil || registry.CheckOnly(ctx) {
+		return "", registry.ArgumentError(err)
+	}
+	return genToolOutline.Execute(ctx, v)
+}
+
+// genDecodeOutline_0 reads a value of Section, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
+func genDecodeOutline_0(d *jsonarg.Decoder, p *toolbox.Section, depth int) error {
+	if depth > jsonarg.MaxDepth {
+		return jsonarg.TooDeep()
+	}
+	return d.Object(&genFieldsOutline_1, []jsonarg.Reader{
+		jsonarg.String(&p.Title, 1, 80),
+		jsonarg.Func(func() error {
+			p.Children = []toolbox.Section{}
+			return d.Array(-1, 20, func(i1 int) error {
+				p.Children = append(p.Children, toolbox.Section{})
+				return genDecodeOutline_0(d, &p.Children[i1], depth+1)
+			})
+		}),
+		jsonarg.Func(func() error {
+			p.Note = new(toolbox.Note)
+			return d.Object(&genFieldsOutline_2, []jsonarg.Reader{
+				jsonarg.String(&p.Note.Text, -1, -1),
+				jsonarg.Func(func() error {
+					p.Note.Quote = new(toolbox.Section)
+					return genDecodeOutline_0(d, p.Note.Quote, depth+1)
+				}),
+			})
+		}),
+	})
+}
+
+var genFieldsOutline_0 = jsonarg.Fields{Names: []string{"root", "appendix"}, Required: []int{0}}
+var genFieldsOutline_1 = jsonarg.Fields{Names: []string{"title", "children", "note"}, Required: []int{0}}
+var genFieldsOutline_2 = jsonarg.Fields{Names: []string{"text", "quote"}, Required: []int{0}}
 
 // genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
 func genInvokeRemind(ctx context.Context, data []byte) (string, error) {

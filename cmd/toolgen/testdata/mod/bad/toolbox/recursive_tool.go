@@ -6,13 +6,15 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Recursive has a recursive argument type.
+// Recursive embeds a recursive type in its arguments, whose fields
+// encoding/json would read as the arguments' own: no object is left for
+// a $ref to name. (A recursive type in a named field is supported.)
 type Recursive struct{}
 
-// RecursiveArgs holds a tree.
+// RecursiveArgs embeds a tree node.
 type RecursiveArgs struct {
 	// The root of the tree.
-	Root Node `json:"root"`
+	Node
 }
 
 // Node is a tree node.
