@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/internal/strictrules"
+	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/toolcheck"
 )
 
@@ -625,9 +627,10 @@ func TestCgoDependency(t *testing.T) {
 }
 
 // typesProg calls, for each line of its standard input, "tool<TAB>args",
-// the tool of the test module's types registry, and prints its answer or
-// the error, one line each; for the line "strict", it prints whether the
-// strict spec of each tool is strict.
+// the tool of the test module's types registry ("strict:tool" through the
+// strict registry), and prints its answer or the error, one line each; for
+// the line "strict", it prints whether the strict spec of each tool is
+// strict.
 const typesProg = `package main
 
 import (
@@ -643,6 +646,7 @@ import (
 func main() {
 	r := types.Toolbox()
 	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		if sc.Text() == "strict" {
 			for _, s := range r.WithStrict(true).Specs() {
@@ -652,15 +656,32 @@ func main() {
 			continue
 		}
 		name, args, _ := strings.Cut(sc.Text(), "\t")
-		res := r.Call(context.Background(), name, args)
+		reg := r
+		if n, ok := strings.CutPrefix(name, "strict:"); ok {
+			name, reg = n, r.WithStrict(true)
+		}
+		res := reg.Call(context.Background(), name, args)
 		fmt.Println(strings.ReplaceAll(res.Text, "\n", " "))
 	}
 }
 `
 
+// nest returns the arguments text of a value of a recursive type nested
+// depth levels deep: wrap(inner) wraps one level around inner, leaf is the
+// innermost.
+func nest(depth int, leaf string, wrap func(inner string) string) string {
+	s := leaf
+	for range depth - 1 {
+		s = wrap(s)
+	}
+	return s
+}
+
 // TestTypesDecoders calls the tools of the types registry, whose
-// arguments are durations and times, with arguments at and past their
-// limits, in a program built against it.
+// arguments are durations, times, maps and recursive types, with
+// arguments at and past their limits, in a program built against it.
+// The recursive ones are tried at, below and past jsonarg.MaxDepth, plain
+// and strict.
 func TestTypesDecoders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program; skipped with -short")
@@ -673,10 +694,63 @@ func TestTypesDecoders(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(typesProg), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	const maxDepth = jsonarg.MaxDepth
+	// outline: root's sections nested, depth 1 the root; the answer has a
+	// line a section, indented by its depth.
+	section := func(depth int, extra string) string {
+		return `{"root":` + nest(depth, `{"title":"t"`+extra+`}`, func(in string) string {
+			return `{"title":"t"` + extra + `,"children":[` + in + `]}`
+		}) + `}`
+	}
+	sectionAnswer := func(depth int) string {
+		var b strings.Builder
+		for i := range depth {
+			b.WriteString(strings.Repeat("-", i) + "t;")
+		}
+		return b.String()
+	}
+	tooDeep := fmt.Sprintf("nested more than %d levels deep in values of a recursive type, the limit of tool arguments: send a shallower value", maxDepth)
+	// match: the arguments struct recurses through not.
+	match := func(depth int) string {
+		return nest(depth, `{"field":"a","equals":"1"}`, func(in string) string { return `{"not":` + in + `}` })
+	}
+	matchAnswer := func(depth int) string {
+		return strings.Repeat("not(", depth-1) + "a=1" + strings.Repeat(")", depth-1)
+	}
+	// menu: each entry's submenu, a map, holds the next.
+	menu := func(depth int) string {
+		return `{"items":{"k":` + nest(depth, `{"label":"l"}`, func(in string) string { return `{"label":"l","sub":{"k":` + in + `}}` }) + `}}`
+	}
+	menuAnswer := func(depth int) string {
+		return strings.Repeat("k:l[", depth-1) + "k:l" + strings.Repeat("]", depth-1)
+	}
 	cases := []struct{ call, want string }{
-		// A strict registry offers tag, whose maps and any strict mode
-		// cannot state, with its plain schema, without strict.
-		{"strict", "list strict=true remind strict=true tag strict=false wait strict=true "},
+		// A strict registry offers tag and menu, whose maps and any
+		// strict mode cannot state, with their plain schemas, without
+		// strict.
+		{"strict", "list strict=true match strict=true menu strict=false outline strict=true remind strict=true tag strict=false wait strict=true "},
+		{"outline\t" + `{"root":{"title":"a","children":[{"title":"b","note":{"text":"n","quote":{"title":"q"}}}]},"appendix":{"title":"z"}}`, "a;-b; (n--q;) appendix z;"},
+		{"outline\t" + `{"root":{"title":"a","children":[{"title":""}]}}`, `Error: outline: bad arguments: field "root.children[0].title": expected a string of at least 1 character, got 0`},
+		{"outline\t" + `{"root":{"title":"a","note":{"text":"n","quote":{"title":"q","x":1}}}}`, `Error: outline: bad arguments: field "root.note.quote.x": unknown field; expected one of "title", "children", "note"`},
+		{"outline\t" + section(maxDepth-1, ""), sectionAnswer(maxDepth - 1)},
+		{"outline\t" + section(maxDepth, ""), sectionAnswer(maxDepth)},
+		{"outline\t" + section(maxDepth+1, ""), `Error: outline: bad arguments: field "root` + strings.Repeat(".children[0]", maxDepth) + `": ` + tooDeep},
+		// Far past the limit, with the rest of the text never read.
+		{"outline\t" + section(30000, ""), `Error: outline: bad arguments: field "root` + strings.Repeat(".children[0]", maxDepth) + `": ` + tooDeep},
+		// Strict: every level's nulls are read as fields left out, down to
+		// the limit, where the decoder stops.
+		{"strict:outline\t" + strings.TrimSuffix(section(maxDepth, `,"note":null`), "}") + `,"appendix":null}`, sectionAnswer(maxDepth)},
+		{"strict:outline\t" + section(maxDepth, `,"note":null`), sectionAnswer(maxDepth)},
+		{"strict:outline\t" + section(maxDepth+1, `,"note":null`), `Error: outline: bad arguments: field "root` + strings.Repeat(".children[0]", maxDepth) + `": ` + tooDeep},
+		{"outline\t" + section(2, `,"note":null`), `Error: outline: bad arguments: field "root.note": expected object, got null (null is not accepted: send a value, or leave an optional field out)`},
+		{"match\t" + `{"all":[{"field":"a","equals":"1"},{"not":{"field":"b","equals":"2"}}]}`, "(a=1) and (not(b=2))"},
+		{"match\t" + match(maxDepth), matchAnswer(maxDepth)},
+		{"match\t" + match(maxDepth+1), `Error: match: bad arguments: field "` + strings.TrimSuffix(strings.Repeat("not.", maxDepth), ".") + `": ` + tooDeep},
+		{"match\t" + `{"field":"a"} {}`, `Error: match: bad arguments: invalid JSON at offset 14: unexpected data after the arguments object`},
+		{"strict:match\t" + `{"field":null,"equals":null,"all":null,"not":{"field":"a","equals":"1","all":null,"not":null}}`, "not(a=1)"},
+		{"menu\t" + menu(maxDepth), menuAnswer(maxDepth)},
+		{"menu\t" + menu(maxDepth+1), `Error: menu: bad arguments: field "items.k` + strings.Repeat(".sub.k", maxDepth) + `": ` + tooDeep},
+		{"menu\t" + `{"items":{"k":{"label":"l","sub":{"k":{}}}}}`, `Error: menu: bad arguments: field "items.k.sub.k.label": required, but missing`},
 		{"wait\t" + `{"for":"90m"}`, "1h30m0s every 1m0s"},
 		{"wait\t" + `{"for":"1s","poll":"10ms","grace":"500ms","steps":["1m","1.5h",".5s"]}`, "1h31m2s every 10ms"},
 		{"wait\t" + `{"for":"2h"}`, "2h0m0s every 1m0s"},

@@ -52,7 +52,7 @@ func TestCasesAtLimitsOfArraysAndObjects(t *testing.T) {
 			refuse: []string{`{"root":{}}`, `{"root":{"kids":[{"name":""}],"name":"a"}}`, `{"root":{"kids":[{"name":"a"},{"name":"a"},{"name":"a"}],"name":"a"}}`, `{"root":{"kids":[{"kids":[{"name":""}],"name":"a"}],"name":"a"}}`},
 		},
 		{
-			name: "recursive at the root, strict: anyOf with null",
+			name:   "recursive at the root, strict: anyOf with null",
 			schema: `{"type":"object","properties":{"name":{"type":"string"},"not":{"description":"d","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["name","not"],"additionalProperties":false}`,
 			valid:  []string{`{"name":"","not":null}`, `{"name":"","not":{"name":"","not":null}}`, `{"name":"","not":{"name":"","not":{"name":"","not":null}}}`},
 			refuse: []string{`{"name":""}`, `{"name":"","not":{"name":""}}`, `{"name":"","not":{"name":1,"not":null}}`},
