@@ -553,12 +553,8 @@ const codeRejected = -32005
 // registry.KindRemote; a result with isError set is the tool's error.
 func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	server := rt.srv.spec.Name
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		if err == nil {
-			err = errors.New("null")
-		}
-		return "", registry.ArgumentError(fmt.Errorf("want a JSON object: %w", err))
+	if err := checkObject(args); err != nil {
+		return "", registry.ArgumentError(err)
 	}
 	if err := rt.srv.gone(); err != nil {
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
@@ -701,4 +697,30 @@ func (m *Mounts) Close() error {
 		m.closeErr = errors.Join(errs...)
 	})
 	return m.closeErr
+}
+
+// checkObject returns an error unless args is one JSON object. The
+// message is its own, not encoding/json's, which names Go types
+// (map[string]json.RawMessage, or from Go 1.27 map[string]jsontext.Value)
+// and changes between releases.
+func checkObject(args []byte) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err == nil && obj != nil {
+		return nil
+	}
+	if !json.Valid(args) {
+		return errors.New("want a JSON object: the arguments are not valid JSON")
+	}
+	what := "a number"
+	switch t := bytes.TrimSpace(args); t[0] {
+	case '[':
+		what = "an array"
+	case '"':
+		what = "a string"
+	case 'n':
+		what = "null"
+	case 't', 'f':
+		what = "a boolean"
+	}
+	return fmt.Errorf("want a JSON object, got %s", what)
 }

@@ -161,7 +161,11 @@ func checkRemote(t *testing.T, m *Mounts, s string) {
 		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes; not shown to the model]"},
 		{tool: longExposed(s), args: `{"a":2,"b":3}`, want: `{"sum":5}`},
 		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantKind: registry.KindTool},
-		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: json: cannot unmarshal array into Go value of type map[string]json.RawMessage", wantKind: registry.KindArguments},
+		// The messages are toolmcp's own, the same on every Go release.
+		{tool: s + "__echo", args: `[1]`, want: "Error: " + s + "__echo: bad arguments: want a JSON object, got an array", wantKind: registry.KindArguments},
+		{tool: s + "__echo", args: `null`, want: "Error: " + s + "__echo: bad arguments: want a JSON object, got null", wantKind: registry.KindArguments},
+		{tool: s + "__echo", args: ` 7 `, want: "Error: " + s + "__echo: bad arguments: want a JSON object, got a number", wantKind: registry.KindArguments},
+		{tool: s + "__echo", args: `{"text":`, want: "Error: " + s + "__echo: bad arguments: want a JSON object: the arguments are not valid JSON", wantKind: registry.KindArguments},
 		{tool: s + "__nope", want: `Error: unknown tool "` + s + `__nope"`, wantKind: registry.KindUnknownTool},
 	}
 	for _, tt := range tests {
