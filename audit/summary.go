@@ -29,7 +29,7 @@ import (
 // imports on two cores), so the standard library is analysed once per Go
 // release and platform, by TestStdSummary, into stdsummary.txt, which
 // ships with the package. A run on another release or platform builds the
-// summary itself (slowly) rather than trust a stale one.
+// summary itself (slowly, once a process) rather than trust a stale one.
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
 // order: the next key on the path and "|" where the call is (relative to
@@ -58,6 +58,14 @@ var (
 	builtinOnce sync.Once
 	builtin     *summary
 	builtinErr  error
+	// built is the summary built on a release or platform that the
+	// shipped one is not for: the first audit that needs it builds it,
+	// the others wait for it and share it, since the standard library
+	// does not change while the process runs.
+	built struct {
+		sync.Mutex
+		s *summary
+	}
 )
 
 // stdSummary returns the summary for this release and platform.
@@ -69,11 +77,21 @@ func stdSummary(ctx context.Context) (*summary, error) {
 	if builtin.header == platform() {
 		return builtin, nil
 	}
+	built.Lock()
+	defer built.Unlock()
+	if built.s != nil {
+		return built.s, nil
+	}
 	text, err := BuildStdSummary(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("the standard-library summary is for %s, not %s, and building one failed: %w", builtin.header, platform(), err)
 	}
-	return parseSummary(text)
+	s, err := parseSummary(text)
+	if err != nil {
+		return nil, err
+	}
+	built.s = s
+	return s, nil
 }
 
 func parseSummary(text string) (*summary, error) {
