@@ -70,6 +70,7 @@ var fieldTypes = []choice{
 	{"%[1]sMode", false}, {"*[]float64", false}, {"rune", false}, {"byte", false},
 	{"lower%[1]s", true}, {"map[string]int", false}, {"any", false}, {"interface{ M() }", true},
 	{"map[%[1]sMode][]string", false}, {"map[int]string", true}, {"json.RawMessage", false},
+	{"%[1]sBlob", false}, {"*%[1]sBlob", false},
 	{"map[string]*%[1]sNested", false},
 	{"chan int", true}, {"func()", true}, {"[]byte", true}, {"complex64", true},
 	{"[3]int", true}, {"struct{ A int }", true}, {"%[1]sNode", false}, {"uintptr", true},
@@ -86,6 +87,10 @@ type %[1]sNested struct {
 	// Inner is a word.
 	Inner string ` + "`json:\"inner\"`" + `
 }
+
+// %[1]sBlob is json.RawMessage by another name, an alias: the same type
+// (from Go 1.27 an alias of encoding/json/jsontext.Value itself).
+type %[1]sBlob = json.RawMessage
 
 // %[1]sMode is a named string.
 type %[1]sMode string
