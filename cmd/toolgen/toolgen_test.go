@@ -732,6 +732,11 @@ func TestTypesDecoders(t *testing.T) {
 		{"outline\t" + `{"root":{"title":"a","children":[{"title":"b","note":{"text":"n","quote":{"title":"q"}}}]},"appendix":{"title":"z"}}`, "a;-b; (n--q;) appendix z;"},
 		{"outline\t" + `{"root":{"title":"a","children":[{"title":""}]}}`, `Error: outline: bad arguments: field "root.children[0].title": expected a string of at least 1 character, got 0`},
 		{"outline\t" + `{"root":{"title":"a","note":{"text":"n","quote":{"title":"q","x":1}}}}`, `Error: outline: bad arguments: field "root.note.quote.x": unknown field; expected one of "title", "children", "note"`},
+		// Inside the function of a recursive type: a value sent in a
+		// string, and durations, read by jsonarg with d itself.
+		{"outline\t" + `{"root":{"title":"a","note":{"text":"n","priority":"9","spans":["1m"]}}}`, "a; (n)"},
+		{"outline\t" + `{"root":{"title":"a","note":{"text":"n","priority":"10"}}}`, `Error: outline: bad arguments: field "root.note.priority": expected integer from 1 to 9, got 10, in the string "10"`},
+		{"outline\t" + `{"root":{"title":"a","note":{"text":"n","quote":{"title":"q","note":{"text":"m","spans":["1s",2]}}}}}`, `Error: outline: bad arguments: field "root.note.quote.note.spans[1]": expected a duration string such as "90s", "1m30s" or "1.5h", got number 2`},
 		{"outline\t" + section(maxDepth-1, ""), sectionAnswer(maxDepth - 1)},
 		{"outline\t" + section(maxDepth, ""), sectionAnswer(maxDepth)},
 		{"outline\t" + section(maxDepth+1, ""), `Error: outline: bad arguments: field "root` + strings.Repeat(".children[0]", maxDepth) + `": ` + tooDeep},

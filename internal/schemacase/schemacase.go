@@ -33,6 +33,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
 // Case is one arguments text and whether the schema accepts it.
@@ -514,6 +516,11 @@ func (d *deriver) leaf(s node) []string {
 			out = append(out, `"`+strings.Repeat(`\u00e9`, n)+`"`)
 		}
 		out = append(out, `"https://example.com"`, `"Europe/Berlin"`, `"/"`, `"2+2"`, `"x"`)
+		if s["pattern"] == jsonarg.DurationPattern {
+			// A Go duration, and two near misses; its bounds, which only
+			// the description states, are not tried.
+			out = append(out, `"1m30s"`, `"90"`, `"1x"`)
+		}
 	case "boolean":
 		out = append(out, "true", "false")
 	}

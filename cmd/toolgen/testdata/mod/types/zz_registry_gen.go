@@ -115,9 +115,9 @@ var genEntries = [...]registry.Entry{{
 	ID:               "outline",
 	Invoke:           genInvokeOutline,
 	Name:             "outline",
-	Parameters:       `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","$ref":"#/$defs/Section"},"appendix":{"description":"Appendix is a section after the document, if any.","$ref":"#/$defs/Section"}},"required":["root"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section.","minLength":1,"maxLength":80},"children":{"type":"array","description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":"object","properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","$ref":"#/$defs/Section"}},"required":["text"],"additionalProperties":false}},"required":["title"],"additionalProperties":false}}}`,
-	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "root", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}}}}}}}, {Name: "appendix", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}}}}}}}}},
-	StrictParameters: `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","anyOf":[{"$ref":"#/$defs/Section"}]},"appendix":{"description":"Appendix is a section after the document, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["root","appendix"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section. From 1 to 80 characters."},"children":{"type":["array","null"],"description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":["object","null"],"properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["text","quote"],"additionalProperties":false}},"required":["title","children","note"],"additionalProperties":false}}}`,
+	Parameters:       `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","$ref":"#/$defs/Section"},"appendix":{"description":"Appendix is a section after the document, if any.","$ref":"#/$defs/Section"}},"required":["root"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section.","minLength":1,"maxLength":80},"children":{"type":"array","description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":"object","properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","$ref":"#/$defs/Section"},"priority":{"type":"string","description":"Priority ranks the remark, from 1 (first) to 9, if given. An integer, sent as a string (\"42\"). From 1 to 9.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"spans":{"type":"array","description":"Spans are how long each reading of the remark took.","items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["text"],"additionalProperties":false}},"required":["title"],"additionalProperties":false}}}`,
+	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "root", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}, {Name: "spans", Shape: registry.Shape{Array: true}}}}}}}}, {Name: "appendix", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}, {Name: "spans", Shape: registry.Shape{Array: true}}}}}}}}}},
+	StrictParameters: `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","anyOf":[{"$ref":"#/$defs/Section"}]},"appendix":{"description":"Appendix is a section after the document, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["root","appendix"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section. From 1 to 80 characters."},"children":{"type":["array","null"],"description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":["object","null"],"properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]},"priority":{"type":["string","null"],"description":"Priority ranks the remark, from 1 (first) to 9, if given. An integer, sent as a string (\"42\"). From 1 to 9.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"spans":{"type":["array","null"],"description":"Spans are how long each reading of the remark took.","items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["text","quote","priority","spans"],"additionalProperties":false}},"required":["title","children","note"],"additionalProperties":false}}}`,
 	Timeout:          30 * time.Second,
 }, {
 	Checker:          genInvokeRemind,
@@ -387,6 +387,18 @@ func genDecodeOutline_0(d *jsonarg.Decoder, p *toolbox.Section, depth int) error
 					p.Note.Quote = new(toolbox.Section)
 					return genDecodeOutline_0(d, p.Note.Quote, depth+1)
 				}),
+				jsonarg.Func(func() error {
+					return jsonarg.Quoted(d, func(d *jsonarg.Decoder) error {
+						return jsonarg.SetInt(d, &p.Note.Priority, 64, 1, 9)
+					})
+				}),
+				jsonarg.Func(func() error {
+					p.Note.Spans = []time.Duration{}
+					return d.Array(-1, -1, func(i1 int) error {
+						p.Note.Spans = append(p.Note.Spans, 0)
+						return jsonarg.SetDuration(d, &p.Note.Spans[i1], math.MinInt64, math.MaxInt64)
+					})
+				}),
 			})
 		}),
 	})
@@ -394,7 +406,7 @@ func genDecodeOutline_0(d *jsonarg.Decoder, p *toolbox.Section, depth int) error
 
 var genFieldsOutline_0 = jsonarg.Fields{Names: []string{"root", "appendix"}, Required: []int{0}}
 var genFieldsOutline_1 = jsonarg.Fields{Names: []string{"title", "children", "note"}, Required: []int{0}}
-var genFieldsOutline_2 = jsonarg.Fields{Names: []string{"text", "quote"}, Required: []int{0}}
+var genFieldsOutline_2 = jsonarg.Fields{Names: []string{"text", "quote", "priority", "spans"}, Required: []int{0}}
 
 // genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
 func genInvokeRemind(ctx context.Context, data []byte) (string, error) {

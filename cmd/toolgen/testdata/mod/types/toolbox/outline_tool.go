@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -29,6 +30,10 @@ type Note struct {
 	Text string `json:"text"`
 	// Quote is a section the remark quotes, if any.
 	Quote *Section `json:"quote,omitempty"`
+	// Priority ranks the remark, from 1 (first) to 9, if given.
+	Priority int `json:"priority,omitempty,string" jsonschema:"minimum=1,maximum=9"`
+	// Spans are how long each reading of the remark took.
+	Spans []time.Duration `json:"spans,omitempty"`
 }
 
 // OutlineArgs are the arguments of outline.
