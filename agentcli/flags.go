@@ -354,7 +354,8 @@ const envHelp = `environment:
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
   XDG_STATE_HOME   where the line history and the conversations are kept:
                    $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
-  GLAMOUR_STYLE    the style of rendered answers: dark (default), light, notty, …
+  TOOLREG_STYLE    the style of rendered answers: dark (default), light or plain
+                   (GLAMOUR_STYLE is read too; NO_COLOR set means plain)
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
   OTEL_TRACES_EXPORTER          otlp, console or none (default): OpenTelemetry traces
   OTEL_METRICS_EXPORTER         otlp, console or none (default): metrics
