@@ -5,13 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
 
 	"github.com/toolreg/toolreg/internal/termmd"
 )
+
+// lazyRE returns a regular expression compiled at its first use: the
+// agent binary is also every tool worker, which should not pay at start-up
+// for the expressions of commands it never runs.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // terminalFile returns the file behind w if it is a terminal.
 func terminalFile(w any) (*os.File, bool) {
