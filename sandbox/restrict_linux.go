@@ -365,4 +365,3 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 	}
 	return cfg, rules, nil
 }
-

@@ -162,6 +162,12 @@ func loadFilter(caps tool.Capability) error {
 	if err != nil {
 		return err
 	}
+	return installFilter(raw)
+}
+
+// installFilter installs the program raw on every thread, with
+// no_new_privs.
+func installFilter(raw []bpf.RawInstruction) error {
 	filter := make([]unix.SockFilter, len(raw))
 	for i, r := range raw {
 		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
