@@ -37,11 +37,16 @@ type refusedReport struct {
 // (whose restrictions the namespaces carry), five times, and prints what
 // happened as JSON. mode "require" sets Config.Require.
 func poolWithoutNamespaces(mode string) int {
-	raw, err := filterProgram(nativeArch, []rule{
+	rules := []rule{
 		{nr: unix.SYS_CLONE, ret: retEPERM, mask: unix.CLONE_NEWUSER, whenSet: true},
 		{nr: unix.SYS_CLONE3, ret: retENOSYS},
 		{nr: unix.SYS_UNSHARE, ret: retEPERM},
-	})
+	}
+	if mode == "nobind" {
+		// Namespaces are made, but bind mounts fail.
+		rules = []rule{{nr: unix.SYS_MOUNT, ret: retEPERM, arg: 3, mask: unix.MS_BIND, whenSet: true}}
+	}
+	raw, err := filterProgram(nativeArch, rules)
 	if err == nil {
 		err = installFilter(raw)
 	}
@@ -56,6 +61,10 @@ func poolWithoutNamespaces(mode string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if err := os.Mkdir(dir+"/.git", 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Require: mode == "require",
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
@@ -126,5 +135,15 @@ func TestNamespacesRefusedRequired(t *testing.T) {
 	}
 	if n := strings.Count(r.Log, "starting a tool worker"); n > 4 {
 		t.Errorf("five refused calls started %d workers ahead, want 4 at most:\n%s", n, r.Log)
+	}
+}
+
+// TestGitBindFailureRefusesTheTool: where .git cannot be made read-only
+// (the bind mount fails), a write_files tool does not run: the worker
+// says why and the call fails, naming .git.
+func TestGitBindFailureRefusesTheTool(t *testing.T) {
+	r := runRefused(t, "nobind")
+	if r.Answer != "" || !strings.Contains(r.Err, ".git read-only") || !strings.Contains(r.Err, "operation not permitted") {
+		t.Errorf("with bind mounts refused: answer %q, error %q; want the call refused, naming .git", r.Answer, r.Err)
 	}
 }
