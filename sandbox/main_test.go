@@ -83,6 +83,8 @@ func TestMain(m *testing.M) {
 		case sleepArg:
 			time.Sleep(time.Hour)
 			os.Exit(0)
+		case refuseNamespacesArg:
+			os.Exit(poolWithoutNamespaces(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
