@@ -715,3 +715,7 @@ func (d *Decoder) syntax(msg string) error {
 func (d *Decoder) errorf(format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...)}
 }
+
+// Offset returns how many bytes of the input d has read: the end of the
+// value or token read last.
+func (d *Decoder) Offset() int { return d.pos }

@@ -229,92 +229,161 @@ func (s *set) dropNulls(i int, args string) string {
 	if len(text) == 0 || text[0] != '{' || !jsonarg.Valid(text) {
 		return args
 	}
-	out, changed := n.dropValue(text, 0)
-	if !changed {
+	dr := dropper{d: jsonarg.NewDecoder(text), text: text, out: make([]byte, 0, len(text))}
+	if err := dr.value(n, 0); err != nil || !dr.changed {
 		return args
 	}
+	out := dr.out
 	start := len(data) - len(bytes.TrimLeft(data, jsonSpace))
 	return string(data[:start]) + string(out) + string(data[start+len(text):])
 }
 
-// dropValue drops the nullable null members of value, a valid JSON value
-// that n describes, and reports whether it dropped any. depth counts the
-// definitions of recursive types the value is inside: past
-// jsonarg.MaxDepth, where the decoder refuses the value, it looks no
-// deeper, so that a hostile argument costs no more here than there.
-func (n *nulls) dropValue(value []byte, depth int) ([]byte, bool) {
+// dropper copies a valid JSON text, without the members whose value is a
+// null its nulls allow, in one pass: each byte is read once and copied
+// once, however deep the schema describes the value.
+type dropper struct {
+	d    jsonarg.Decoder
+	text []byte
+	out  []byte
+	// changed is set when a member was dropped; dup when an object had a
+	// key twice: it is copied as it is, for the decoder to refuse (which
+	// it does whatever else the arguments hold), and nothing more is
+	// dropped.
+	changed, dup bool
+}
+
+// value copies the value at the decoder, which n describes. depth counts
+// the definitions of recursive types the value is inside: past
+// jsonarg.MaxDepth, where the decoder refuses the value, it is copied as
+// it is.
+func (dr *dropper) value(n *nulls, depth int) error {
 	for i := 0; n != nil && n.like != nil && i < 8; i++ {
 		n = n.like
 	}
 	if n != nil && n.def {
-		if depth++; depth > jsonarg.MaxDepth {
-			return value, false
-		}
+		depth++
 	}
+	start := dr.valueStart()
 	switch {
-	case len(value) == 0 || n == nil:
-		return value, false
-	case value[0] == '{' && n.props != nil:
-		return n.dropObject(value, depth)
-	case value[0] == '[' && n.items != nil:
-		elems := arrayElements(value)
-		var out []byte
-		last, changed := 0, false
-		for _, el := range elems {
-			v, ok := n.items.dropValue(value[el.start:el.end], depth)
-			if !ok {
-				continue
-			}
-			out = append(append(out, value[last:el.start]...), v...)
-			last, changed = el.end, true
-		}
-		if !changed {
-			return value, false
-		}
-		return append(out, value[last:]...), true
+	case n == nil || dr.dup || depth > jsonarg.MaxDepth || start >= len(dr.text):
+	case dr.text[start] == '{' && n.props != nil:
+		return dr.object(n, start, depth)
+	case dr.text[start] == '[' && n.items != nil:
+		return dr.array(n, start, depth)
 	}
-	return value, false
+	s, e, err := dr.d.Skip()
+	dr.out = append(dr.out, dr.text[s:e]...)
+	return err
 }
 
-// dropObject drops the members of obj whose value is null where n allows
-// it, and recurses into the others. An object with a key given twice is
-// left as it is, for the decoder to refuse.
-func (n *nulls) dropObject(obj []byte, depth int) ([]byte, bool) {
-	members := objectMembers(obj)
-	seen := make(map[string]bool, len(members))
-	for _, m := range members {
-		if seen[m.key] {
-			return obj, false
-		}
-		seen[m.key] = true
+// valueStart returns the offset of the next value: the decoder's, past
+// white space.
+func (dr *dropper) valueStart() int {
+	p := dr.d.Offset()
+	for p < len(dr.text) && strings.IndexByte(jsonSpace, dr.text[p]) >= 0 {
+		p++
 	}
-	// Each member is spliced with its own text: from the end of the one
-	// before (less the comma) to the end of its value.
-	out := []byte{'{'}
-	changed, kept, prev := false, 0, 1
-	for _, m := range members {
-		head := obj[prev:m.start]
-		if prev > 1 {
+	return p
+}
+
+// object copies the object at start, dropping the members whose value is
+// a null n allows and copying the others through value. Each member kept
+// is copied with its own text: from the end of the one before (less the
+// comma) to the end of its value.
+func (dr *dropper) object(n *nulls, start, depth int) error {
+	if err := dr.d.ObjectStart(); err != nil {
+		return err
+	}
+	mark := len(dr.out)
+	dr.out = append(dr.out, '{')
+	prev := start + 1 // the end of the member before, or of the '{'
+	kept := 0
+	seen := map[string]bool{}
+	for {
+		key, more, err := dr.d.NextField()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		k := string(key)
+		if seen[k] && !dr.dup {
+			// Copied as it is; the rest of the object too.
+			dr.dup = true
+			if _, _, err := dr.d.Skip(); err != nil {
+				return err
+			}
+			if err := dr.rest(); err != nil {
+				return err
+			}
+			dr.out = append(dr.out[:mark], dr.text[start:dr.d.Offset()]...)
+			return nil
+		}
+		seen[k] = true
+		p := n.props[k]
+		vs := dr.valueStart()
+		head := dr.text[prev:vs]
+		if prev > start+1 {
 			head = head[bytes.IndexByte(head, ',')+1:]
 		}
-		prev = m.end
-		p := n.props[m.key]
-		value := obj[m.start:m.end]
-		if p != nil && p.nullable && string(value) == "null" {
-			changed = true
+		if p != nil && p.nullable && !dr.dup && bytes.HasPrefix(dr.text[vs:], []byte("null")) {
+			if _, prev, err = dr.d.Skip(); err != nil {
+				return err
+			}
+			dr.changed = true
 			continue
 		}
-		if v, ok := p.dropValue(value, depth); ok {
-			value, changed = v, true
-		}
 		if kept > 0 {
-			out = append(out, ',')
+			dr.out = append(dr.out, ',')
 		}
 		kept++
-		out = append(append(out, head...), value...)
+		dr.out = append(dr.out, head...)
+		if err := dr.value(p, depth); err != nil {
+			return err
+		}
+		prev = dr.d.Offset()
 	}
-	if !changed {
-		return obj, false
+	dr.out = append(dr.out, dr.text[prev:dr.d.Offset()]...)
+	return nil
+}
+
+// rest reads the members left in the object being read, after a key
+// given twice, to its closing '}'.
+func (dr *dropper) rest() error {
+	for {
+		_, more, err := dr.d.NextField()
+		if err != nil || !more {
+			return err
+		}
+		if _, _, err := dr.d.Skip(); err != nil {
+			return err
+		}
 	}
-	return append(out, obj[prev:]...), true
+}
+
+// array copies the array at start, each element through value with
+// n.items.
+func (dr *dropper) array(n *nulls, start, depth int) error {
+	if err := dr.d.ArrayStart(); err != nil {
+		return err
+	}
+	last := start
+	for {
+		more, err := dr.d.NextItem()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		vs := dr.valueStart()
+		dr.out = append(dr.out, dr.text[last:vs]...)
+		if err := dr.value(n.items, depth); err != nil {
+			return err
+		}
+		last = dr.d.Offset()
+	}
+	dr.out = append(dr.out, dr.text[last:dr.d.Offset()]...)
+	return nil
 }
