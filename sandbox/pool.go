@@ -700,8 +700,19 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 		stop()
 		return "", &Error{Tool: id, Kind: KindBadArguments, Msg: err.Error()}, true
 	}
-	if err == nil {
+	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
+		if err != nil || len(w.rbuf) == 0 || w.rbuf[0] != frameProgress {
+			break
+		}
+		// The tool's progress, before its answer: to the caller's
+		// progress function, as in process.
+		done, total, msg, perr := parseProgress(w.rbuf)
+		if perr != nil {
+			err = perr
+			break
+		}
+		tool.Progress(ctx, done, total, msg)
 	}
 	fired := !stop()
 	if err == nil {
