@@ -736,7 +736,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 
 // crashSignal matches the line the Go runtime writes when a signal
 // crashes the program, such as "SIGSEGV: segmentation violation".
-var crashSignal = regexp.MustCompile(`^SIG[A-Z]+: `)
+var crashSignal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SIG[A-Z]+: `) })
 
 // tail keeps the last lines a worker wrote, and the last line that
 // reports a fault.
@@ -750,7 +750,7 @@ type tail struct {
 func (t *tail) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal.MatchString(line) {
+	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal().MatchString(line) {
 		t.lastFail = line
 	}
 	t.buf.WriteString(line)
