@@ -96,7 +96,7 @@ type Error struct {
 // `weather: bad arguments: field "days": expected integer from 1 to 16, got 40`.
 func (e *Error) Error() string {
 	if e.Tool == "" && e.Kind != KindUnknownTool {
-		// Not yet attributed to a call, as from Entry.CheckArgs: the cause
+		// Not yet attributed to a call, as from an Entry's Bind: the cause
 		// alone.
 		if e.Err != nil {
 			return e.Err.Error()

@@ -211,7 +211,10 @@ func (w *worker) run(c *callCtx) {
 	if w.x != nil {
 		o.text, o.err = w.x.Execute(c, *w.e, w.args)
 	} else {
-		o.text, o.err = w.e.Invoke(c, w.args)
+		var run Run
+		if run, o.err = w.e.Bind(w.args); o.err == nil {
+			o.text, o.err = run(c)
+		}
 	}
 	returned = true
 }

@@ -53,9 +53,10 @@ func (m Isolation) Isolated(e registry.Entry) bool {
 
 // Executor returns a registry.Executor that runs the tools m isolates in
 // p's workers, restricted to each tool's capabilities (declared and
-// found), and the others in process. Arguments are checked in process
-// first, so a bad call never reaches a worker and gets the same error,
-// and the same repairs, as in process.
+// found), and the others in process. Arguments are bound in process first
+// (decoded and checked, without running the tool), so a bad call never
+// reaches a worker and gets the same error, and the same repairs, as in
+// process; the worker binds them again and runs the tool.
 func (p *Pool) Executor(m Isolation) registry.Executor {
 	return executor{p, m}
 }
@@ -67,11 +68,12 @@ type executor struct {
 
 // Execute implements registry.Executor.
 func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
-	if err := e.CheckArgs(args); err != nil {
+	run, err := e.Bind(args)
+	if err != nil {
 		return "", err
 	}
 	if !x.mode.Isolated(e) {
-		return e.Invoke(ctx, args)
+		return run(ctx)
 	}
 	text, err := x.pool.Call(ctx, e.ID, e.Caps(), args)
 	return text, registryError(err)
@@ -118,7 +120,11 @@ func ServeRegistry(ctx context.Context, args []string, r *registry.Registry) err
 			if !ok {
 				return "", fmt.Errorf("this worker has no compiled-in tool with id %q", id)
 			}
-			return e.Invoke(ctx, args)
+			run, err := e.Bind(args)
+			if err != nil {
+				return "", err
+			}
+			return run(ctx)
 		},
 		Classify: func(err error) Kind {
 			switch {

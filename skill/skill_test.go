@@ -170,8 +170,8 @@ func TestTool(t *testing.T) {
 			if !errors.Is(res.Err, registry.ErrArguments) || !strings.Contains(res.Text, tc.want) {
 				t.Errorf("use_skill %s = %q, %v; want an argument error containing %q", tc.args, res.Text, res.Err, tc.want)
 			}
-			if err := e.CheckArgs([]byte(tc.args)); err == nil {
-				t.Errorf("Check(%s) = nil, want the error Invoke gives", tc.args)
+			if _, err := e.Bind([]byte(tc.args)); err == nil {
+				t.Errorf("Bind(%s) = nil error, want the error Call gives", tc.args)
 			}
 			continue
 		}

@@ -27,10 +27,6 @@ const toolTimeout = 5 * time.Second
 // the compiled-in text, and runs nothing. Add it to a registry with
 // Registry.With; s should have at least one skill.
 func Tool(s *Set) registry.Entry {
-	check := func(data []byte) error {
-		_, err := s.decode(data)
-		return err
-	}
 	return registry.Entry{
 		ID:          ToolName,
 		Name:        ToolName,
@@ -41,16 +37,17 @@ func Tool(s *Set) registry.Entry {
 		// required and nullable; a strict registry reads its null as left
 		// out.
 		StrictParameters: s.toolSchema(true),
-		Check:            check,
-		Invoke: func(ctx context.Context, data []byte) (string, error) {
+		Bind: func(data []byte) (registry.Run, error) {
 			a, err := s.decode(data)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			if a.File != "" {
-				return s.File(a.Name, a.File)
-			}
-			return s.text(a.Name), nil
+			return func(ctx context.Context) (string, error) {
+				if a.File != "" {
+					return s.File(a.Name, a.File)
+				}
+				return s.text(a.Name), nil
+			}, nil
 		},
 	}
 }
