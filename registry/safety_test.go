@@ -227,6 +227,7 @@ func TestErrorText(t *testing.T) {
 		{&Error{Tool: "t", Kind: KindCancelled, Err: context.Canceled}, "Error: t: call cancelled: context canceled", ErrCancelled},
 		{&Error{Tool: "t", Kind: KindRemote, Err: cause}, "Error: t: cause", ErrRemote},
 		{&Error{Tool: "t", Kind: KindCrashed, Err: cause}, "Error: t: the process running it died: cause", ErrCrashed},
+		{&Error{Tool: "t", Kind: KindNotStarted, Err: cause}, "Error: t: not run: no process could be started to run it: cause", ErrNotStarted},
 		{&Error{Kind: KindArguments, Err: cause}, "Error: cause", ErrArguments},
 	}
 	for _, tt := range tests {

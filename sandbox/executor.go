@@ -79,30 +79,21 @@ func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (s
 	return text, registryError(err)
 }
 
-// registryError maps a pool's error to the registry's kinds, keeping the
-// worker's message; a timeout or cancellation stays the context's error,
-// which the registry reports as its own.
+// registryError hands a pool's error to the registry without the tool's
+// id, so that the registry names the tool as the call did; a timeout or
+// cancellation becomes its cause, the context's error, which the registry
+// reports as its own.
 func registryError(err error) error {
-	var e *Error
+	var e *registry.Error
 	if err == nil || !errors.As(err, &e) {
 		return err
 	}
-	var k registry.Kind
-	switch e.Kind {
-	case KindTimeout, KindCancelled:
+	if e.Kind == registry.KindTimeout || e.Kind == registry.KindCancelled {
 		return e.Err
-	case KindBadArguments:
-		k = registry.KindArguments
-	case KindTool:
-		k = registry.KindTool
-	case KindPanic:
-		k = registry.KindPanic
-	case KindCrashed:
-		k = registry.KindCrashed
-	default: // KindRefused, KindStart: the tool did not run
-		return &registry.Error{Kind: registry.KindRefused, Err: fmt.Errorf("%s: %s", e.Kind, e.Msg)}
 	}
-	return &registry.Error{Kind: k, Err: errors.New(e.Msg)}
+	c := *e
+	c.Tool = ""
+	return &c
 }
 
 // ServeRegistry is Serve for the compiled-in tools of r, by id: the
@@ -126,14 +117,12 @@ func ServeRegistry(ctx context.Context, args []string, r *registry.Registry) err
 			}
 			return run(ctx)
 		},
-		Classify: func(err error) Kind {
-			switch {
-			case errors.Is(err, registry.ErrArguments):
-				return KindBadArguments
-			case errors.Is(err, registry.ErrPanic):
-				return KindPanic
+		Classify: func(err error) registry.Kind {
+			var e *registry.Error
+			if errors.As(err, &e) {
+				return e.Kind
 			}
-			return KindTool
+			return registry.KindTool
 		},
 	})
 }
