@@ -35,9 +35,6 @@ const (
 	DefaultMaxToolCalls = 64
 )
 
-// Caller is the tool.Call.Caller of the calls a Conversation makes.
-const Caller = "agent"
-
 // Conversation is a conversation with a model that may call tools. It keeps
 // the messages across turns. Set its fields before the first turn; its
 // methods are safe for concurrent use: turns run one at a time, and
@@ -219,7 +216,7 @@ func (c *Conversation) call(ctx context.Context, tc ToolCall) (res registry.Resu
 	if c.Tools == nil {
 		return registry.Fail(&registry.Error{Tool: name, Kind: registry.KindUnknownTool, Err: errors.New("no tools are available")})
 	}
-	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: Caller, Session: c.Session})
+	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: tool.CallerAgent, Session: c.Session})
 	return c.Tools.Call(ctx, name, tc.Function.Arguments)
 }
 

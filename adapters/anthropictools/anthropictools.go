@@ -27,9 +27,6 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Caller is the tool.Call.Caller of the calls Run makes.
-const Caller = "anthropic-sdk-go"
-
 // Tools is what the adapter needs of a tool set: its spec table and a way
 // to call a tool. *registry.Registry implements it.
 type Tools interface {
@@ -125,7 +122,7 @@ func Run(ctx context.Context, t Tools, msg *anthropic.Message) (reply anthropic.
 	var wg sync.WaitGroup
 	for i, u := range uses {
 		wg.Go(func() {
-			cctx := tool.WithCall(ctx, tool.Call{ID: u.ID, Tool: u.Name, Caller: Caller})
+			cctx := tool.WithCall(ctx, tool.Call{ID: u.ID, Tool: u.Name, Caller: tool.CallerAnthropic})
 			res := t.Call(cctx, u.Name, string(u.Input))
 			blocks[i] = anthropic.NewToolResultBlock(u.ID, res.Text, res.Failed())
 		})

@@ -26,9 +26,6 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Caller is the tool.Call.Caller of the calls Run makes.
-const Caller = "openai-go"
-
 // Tools is what the adapter needs of a tool set: its spec table and a way
 // to call a tool. *registry.Registry implements it.
 type Tools interface {
@@ -103,7 +100,7 @@ func Run(ctx context.Context, t Tools, msg openai.ChatCompletionMessage) []opena
 			continue
 		}
 		wg.Go(func() {
-			cctx := tool.WithCall(ctx, tool.Call{ID: c.ID, Tool: c.Function.Name, Caller: Caller})
+			cctx := tool.WithCall(ctx, tool.Call{ID: c.ID, Tool: c.Function.Name, Caller: tool.CallerOpenAI})
 			res := t.Call(cctx, c.Function.Name, c.Function.Arguments)
 			out[i] = openai.ToolMessage(res.Text, c.ID)
 		})
