@@ -147,7 +147,7 @@ type searchArgs struct {
 }
 
 func (t *Tools) callSearch(args string) registry.Result {
-	if registry.Blank(args) {
+	if registry.EmptyArgs(args) {
 		args = "{}"
 	}
 	var a searchArgs

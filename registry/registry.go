@@ -707,10 +707,10 @@ func Encode[R any](v R, err error) (string, error) {
 	return string(b), nil
 }
 
-// Blank reports whether a tool's arguments are empty or JSON white space
+// EmptyArgs reports whether a tool's arguments are empty or JSON white space
 // only: some models send nothing for a tool that takes no arguments, which
 // is read as {}.
-func Blank(args string) bool {
+func EmptyArgs(args string) bool {
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case ' ', '\t', '\r', '\n':
@@ -742,7 +742,7 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 }
 
 func (r *Registry) call(ctx context.Context, start time.Time, name, args string) Result {
-	if Blank(args) {
+	if EmptyArgs(args) {
 		args = "{}"
 	}
 	i := r.lookup(name)

@@ -43,7 +43,7 @@ func (r *Registry) Strict() bool { return r.strict }
 // the tool's Bind and drops the Run. A mounted tool's arguments are
 // checked only as far as its Bind does; its server checks the rest.
 func (r *Registry) Check(name, args string) error {
-	if Blank(args) {
+	if EmptyArgs(args) {
 		args = "{}"
 	}
 	i := r.lookup(name)
