@@ -296,7 +296,7 @@ func isolation(mode string, e registry.Entry) string {
 	if err != nil || !m.Isolated(e) {
 		return "in process (-isolate " + mode + ")"
 	}
-	return "worker process; restrictions " + sandbox.Check(e.Caps()).String()
+	return "worker process; restrictions " + sandbox.Check(e.AllCapabilities()).String()
 }
 
 // agentSecrets are the agent's own variables whose values are secrets:

@@ -89,7 +89,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 			if !mode.Isolated(e) {
 				continue
 			}
-			if err := pool.Warm(ctx, e.ID, e.Caps()); err != nil {
+			if err := pool.Warm(ctx, e.ID, e.AllCapabilities()); err != nil {
 				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
 			}
 			n++

@@ -85,8 +85,9 @@ type Entry struct {
 	Shape *Shape
 }
 
-// Caps returns what e declares and what it was found to reach.
-func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
+// AllCapabilities returns the capabilities e declares or was found to
+// reach: those the confirmation, WithoutCapabilities and a sandbox go by.
+func (e *Entry) AllCapabilities() tool.Capability { return e.Capabilities | e.Reaches }
 
 // Run is a call of a tool with arguments Bind decoded and validated: it
 // runs the tool under ctx and returns its answer, text for the model, or
@@ -519,7 +520,7 @@ func (r *Registry) WithLogger(l *slog.Logger) *Registry {
 func (r *Registry) WithoutCapabilities(caps tool.Capability) *Registry {
 	on := make([]int, 0, len(r.on))
 	for _, i := range r.on {
-		if r.set.entries[i].Caps()&caps == 0 {
+		if r.set.entries[i].AllCapabilities()&caps == 0 {
 			on = append(on, i)
 		}
 	}
@@ -758,7 +759,7 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 	if r.strict {
 		args = r.set.dropNulls(i, args)
 	}
-	if r.confirm != nil && e.Caps().Changes() {
+	if r.confirm != nil && e.AllCapabilities().Changes() {
 		if err := r.confirm(ctx, *e, args); err != nil {
 			return Fail(&Error{Tool: e.Name, Kind: KindRefused, Err: err})
 		}

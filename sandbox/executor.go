@@ -48,7 +48,7 @@ func (m Isolation) Isolated(e registry.Entry) bool {
 	if e.Server != "" {
 		return false // a mounted tool runs in its server
 	}
-	return m == IsolateAll || (m == IsolateCapable && e.Caps() != 0)
+	return m == IsolateAll || (m == IsolateCapable && e.AllCapabilities() != 0)
 }
 
 // Executor returns a registry.Executor that runs the tools m isolates in
@@ -75,7 +75,7 @@ func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (s
 	if !x.mode.Isolated(e) {
 		return run(ctx)
 	}
-	text, err := x.pool.Call(ctx, e.ID, e.Caps(), args)
+	text, err := x.pool.Call(ctx, e.ID, e.AllCapabilities(), args)
 	return text, registryError(err)
 }
 

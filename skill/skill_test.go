@@ -128,8 +128,8 @@ func TestTool(t *testing.T) {
 	if err != nil {
 		t.Fatalf("registry.With(use_skill): %v", err)
 	}
-	if e.Caps() != 0 {
-		t.Errorf("use_skill declares capabilities %v", e.Caps())
+	if e.AllCapabilities() != 0 {
+		t.Errorf("use_skill declares capabilities %v", e.AllCapabilities())
 	}
 	wantDesc := "- alpha: First one.\n- zeta: Last one."
 	if !strings.HasSuffix(e.Description, wantDesc) {
