@@ -688,12 +688,6 @@ func (r Result) Failed() bool { return r.Err != nil }
 // Fail returns the Result of a failed call.
 func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
 
-// EncodeResult encodes a tool's typed result as JSON text for the model.
-// Generated code uses it for tools whose Execute does not return a string.
-func EncodeResult(v any) (string, error) {
-	return Encode(v, nil)
-}
-
 // Encode is the text of what a tool's Execute returned: its error when
 // there is one, else its result encoded as JSON. Generated code passes it
 // the results of Execute for tools that answer with a struct.

@@ -320,8 +320,8 @@ func TestEncode(t *testing.T) {
 	if text, err := Encode(func() {}, nil); text != "" || err == nil || !strings.HasPrefix(err.Error(), "encode result: json: unsupported type") {
 		t.Errorf("Encode of a func = %q, %v", text, err)
 	}
-	if text, err := EncodeResult([]int{1, 2}); text != "[1,2]" || err != nil {
-		t.Errorf("EncodeResult = %q, %v", text, err)
+	if text, err := Encode([]int{1, 2}, nil); text != "[1,2]" || err != nil {
+		t.Errorf("Encode of a slice = %q, %v", text, err)
 	}
 }
 

@@ -151,7 +151,7 @@ func testTable() *registry.Table {
 			if err != nil {
 				return "", err
 			}
-			return registry.EncodeResult(map[string]int{"words": len(strings.Fields(s))})
+			return registry.Encode(map[string]int{"words": len(strings.Fields(s))}, nil)
 		})},
 		{Name: "echo", Parameters: textSchema, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
@@ -168,7 +168,7 @@ func testTable() *registry.Table {
 			if err != nil {
 				return "", err
 			}
-			return registry.EncodeResult(strings.Fields(s))
+			return registry.Encode(strings.Fields(s), nil)
 		})},
 		{Name: "slow", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-ctx.Done()
