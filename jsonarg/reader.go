@@ -2,7 +2,6 @@ package jsonarg
 
 import (
 	"math"
-	"math/bits"
 	"unsafe"
 )
 
@@ -45,23 +44,6 @@ const (
 	readStrings
 )
 
-// Integers are the signed integer types a Reader reads into; a field of
-// a named integer type is read through a pointer converted to its
-// underlying type.
-type Integers interface {
-	int | int8 | int16 | int32 | int64
-}
-
-// Naturals are the unsigned integer types a Reader reads into.
-type Naturals interface {
-	uint | uint8 | uint16 | uint32 | uint64 | uintptr
-}
-
-// Floats are the float types a Reader reads into.
-type Floats interface {
-	float32 | float64
-}
-
 // String reads a string of from minLen to maxLen characters into p, as
 // SetString does.
 //
@@ -95,23 +77,62 @@ func Bool(p *bool) Reader { return Reader{kind: readBool, p: p} }
 // p's.
 //
 //go:noinline
-func Int[T Integers](p *T, lo, hi int64) Reader {
-	return Reader{kind: readInt, p: p, lo: uint64(lo), hi: uint64(hi)}
+func Int[T Signed](p *T, lo, hi int64) Reader {
+	return Reader{kind: readInt, p: sizedInt(p), lo: uint64(lo), hi: uint64(hi)}
 }
 
 // Uint reads a non-negative integer from lo to hi into p, as SetUint
 // does; its width is p's.
 //
 //go:noinline
-func Uint[T Naturals](p *T, lo, hi uint64) Reader {
-	return Reader{kind: readUint, p: p, lo: lo, hi: hi}
+func Uint[T Unsigned](p *T, lo, hi uint64) Reader {
+	return Reader{kind: readUint, p: sizedUint(p), lo: lo, hi: hi}
 }
 
 // Float reads a number from lo to hi into p, as SetFloat does.
 //
 //go:noinline
-func Float[T Floats](p *T, lo, hi float64) Reader {
-	return Reader{kind: readFloat, p: p, lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
+func Float[T Floating](p *T, lo, hi float64) Reader {
+	return Reader{kind: readFloat, p: sizedFloat(p), lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
+}
+
+// sizedInt, sizedUint and sizedFloat return p, a pointer to a number of
+// any type of Signed, Unsigned or Floating, as a pointer to the basic type
+// of its kind and width (*int32 for a 32-bit signed integer, *float64 for
+// a float64), which has its layout: so a Reader reads a named type, and
+// int, uint and uintptr, through the few pointer types that read switches
+// on.
+func sizedInt[T Signed](p *T) any {
+	u := unsafe.Pointer(p)
+	switch unsafe.Sizeof(*p) {
+	case 1:
+		return (*int8)(u)
+	case 2:
+		return (*int16)(u)
+	case 4:
+		return (*int32)(u)
+	}
+	return (*int64)(u)
+}
+
+func sizedUint[T Unsigned](p *T) any {
+	u := unsafe.Pointer(p)
+	switch unsafe.Sizeof(*p) {
+	case 1:
+		return (*uint8)(u)
+	case 2:
+		return (*uint16)(u)
+	case 4:
+		return (*uint32)(u)
+	}
+	return (*uint64)(u)
+}
+
+func sizedFloat[T Floating](p *T) any {
+	if unsafe.Sizeof(*p) == 4 {
+		return (*float32)(unsafe.Pointer(p))
+	}
+	return (*float64)(unsafe.Pointer(p))
 }
 
 // Strings reads a list of from minItems to maxItems strings (-1: no bound)
@@ -146,8 +167,6 @@ func (r *Reader) read(d *Decoder, fs *Fields, k int) error {
 	case readInt:
 		lo, hi := int64(r.lo), int64(r.hi)
 		switch p := r.p.(type) {
-		case *int:
-			return SetInt(d, p, bits.UintSize, lo, hi)
 		case *int8:
 			return SetInt(d, p, 8, lo, hi)
 		case *int16:
@@ -159,10 +178,6 @@ func (r *Reader) read(d *Decoder, fs *Fields, k int) error {
 		}
 	case readUint:
 		switch p := r.p.(type) {
-		case *uint:
-			return SetUint(d, p, bits.UintSize, r.lo, r.hi)
-		case *uintptr:
-			return SetUint(d, p, 8*int(unsafe.Sizeof(uintptr(0))), r.lo, r.hi)
 		case *uint8:
 			return SetUint(d, p, 8, r.lo, r.hi)
 		case *uint16:
