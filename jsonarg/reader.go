@@ -9,7 +9,7 @@ import (
 // Reader of each field it meets. A Reader of a string, boolean or number
 // is data, a pointer to the field's variable and the field's bounds, made
 // by String, Bool, Int and the others (a pattern and enum values, which
-// are static, are in the Fields); Func makes one of any other value from
+// are static, are in the Fields); ReadFunc makes one of any other value from
 // a function. Generated decoders list an object's Readers in one
 // composite literal, a line a field, so that a field costs no function of
 // its own to compile, and the list lives on the decoder's stack.
@@ -143,11 +143,11 @@ func Strings(p *[]string, minItems, maxItems int) Reader {
 	return Reader{kind: readStrings, p: p, lo: uint64(int64(minItems)), hi: uint64(int64(maxItems))}
 }
 
-// Func is the Reader that calls read, for values of other kinds: lists,
-// objects, pointers and enums of numbers.
+// ReadFunc is the Reader that calls read, for values of other kinds:
+// lists, objects, pointers and enums of numbers.
 //
 //go:noinline
-func Func(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
+func ReadFunc(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
 
 // read reads the value of field k of fs with d.
 func (r *Reader) read(d *Decoder, fs *Fields, k int) error {

@@ -59,7 +59,7 @@ func decodeEvery(data []byte, v *every) error {
 		Float(&v.F32, math.Inf(-1), math.Inf(1)),
 		Float(&v.F64, 0.5, math.Inf(1)),
 		Strings(&v.L, 1, 2),
-		Func(func() error {
+		ReadFunc(func() error {
 			v.Next = new(every)
 			return d.Object(&nextFields, []Reader{
 				Bool(&v.Next.B),

@@ -433,7 +433,7 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 		dc.quoted = true
 		read := dc.scalar(t, p, c)
 		dc.quoted = false
-		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
+		return jsonarg("ReadFunc", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
 			jen.Func().Params(jen.Id("d").Op("*").Qual(jsonargPath, "Decoder")).Error().Block(jen.Return(read))))))
 	}
 	switch {
@@ -462,9 +462,9 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 		return jsonarg("Strings", p.addr(), jen.Lit(c.MinItems), jen.Lit(c.MaxItems))
 	case t.Kind == kBool, t.Kind == kInt, t.Kind == kUint, t.Kind == kFloat:
 		// An enum of numbers or booleans: rare, read by a function.
-		return jsonarg("Func", jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}"))
+		return jsonarg("ReadFunc", jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}"))
 	}
-	return jsonarg("Func", jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) }))
+	return jsonarg("ReadFunc", jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) }))
 }
 
 // zeroCode writes the zero value of t.

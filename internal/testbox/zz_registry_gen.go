@@ -212,7 +212,7 @@ func genBindTag(data []byte) (registry.Run, error) {
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
 		jsonarg.Strings(&v.Tags, 1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Target = new(tools.Target)
 			return d.Object(&genFieldsTag_1, []jsonarg.Reader{
 				jsonarg.String(&v.Target.Name, -1, -1),

@@ -412,7 +412,7 @@ func genBindWhen(data []byte) (registry.Run, error) {
 	var v toolbox.WhenArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsWhen_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
 		}),
 	}); err != nil {

@@ -166,12 +166,12 @@ func genBindSearch(data []byte) (registry.Run, error) {
 	if err := d.Args(&genFieldsSearch_0, []jsonarg.Reader{
 		jsonarg.StringMatching(&v.Query, 1, 100),
 		jsonarg.Strings(&v.Tags, -1, 3),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Filter = new(toolbox.Filter)
 			return d.Object(&genFieldsSearch_1, []jsonarg.Reader{
 				jsonarg.Int(&v.Filter.Year, 1900, math.MaxInt64),
 				jsonarg.Float(&v.Filter.MinScore, 0, 1),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Pages = []toolbox.Range{}
 					return d.Array(-1, -1, func(i1 int) error {
 						v.Filter.Pages = append(v.Filter.Pages, toolbox.Range{})
@@ -181,7 +181,7 @@ func genBindSearch(data []byte) (registry.Run, error) {
 						})
 					})
 				}),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Priority = new(int)
 					return jsonarg.SetIntOneOf(&d, v.Filter.Priority, 64, 1, 2, 3)
 				}),
@@ -189,7 +189,7 @@ func genBindSearch(data []byte) (registry.Run, error) {
 				jsonarg.Uint((*uint32)(&v.Filter.Step), 0, 10),
 				jsonarg.Float((*float32)(&v.Filter.Boost), 0.5, math.Inf(1)),
 				jsonarg.Bool((*bool)(&v.Filter.Exact)),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Cases = []toolbox.Case{}
 					return d.Array(-1, 2, func(i1 int) error {
 						v.Filter.Cases = append(v.Filter.Cases, "")
@@ -199,7 +199,7 @@ func genBindSearch(data []byte) (registry.Run, error) {
 			})
 		}),
 		jsonarg.Uint(&v.Skip, 0, math.MaxUint64),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Weights = []float32{}
 			return d.Array(1, -1, func(i1 int) error {
 				v.Weights = append(v.Weights, 0)

@@ -179,19 +179,19 @@ func genBindList(data []byte) (registry.Run, error) {
 	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Order = new(toolbox.Order)
 			return d.Object(&genFieldsList_1, []jsonarg.Reader{
 				jsonarg.StringOneOf(&v.Order.By),
 			})
 		}),
 		jsonarg.String(&v.Filter, -1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetInt(d, &v.Limit, 64, 1, 1000)
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetBool(d, &v.Exact)
 			})
@@ -213,10 +213,10 @@ func genBindRemind(data []byte) (registry.Run, error) {
 	var v toolbox.RemindArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsRemind_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Until = new(time.Time)
 			return jsonarg.SetTime(&d, v.Until)
 		}),
@@ -237,7 +237,7 @@ func genBindTag(data []byte) (registry.Run, error) {
 	var v toolbox.TagArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Labels = map[toolbox.Label]string{}
 			return d.Map(func(k1 string) error {
 				var x1 string
@@ -248,7 +248,7 @@ func genBindTag(data []byte) (registry.Run, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Weights = map[string]int8{}
 			return d.Map(func(k1 string) error {
 				var x1 int8
@@ -259,7 +259,7 @@ func genBindTag(data []byte) (registry.Run, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Groups = map[string][]toolbox.Label{}
 			return d.Map(func(k1 string) error {
 				var x1 []toolbox.Label
@@ -274,10 +274,10 @@ func genBindTag(data []byte) (registry.Run, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetAny(&d, &v.Extra)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetRaw(&d, &v.Raw)
 		}),
 	}); err != nil {
@@ -297,17 +297,17 @@ func genBindWait(data []byte) (registry.Run, error) {
 	d := jsonarg.NewDecoder(data)
 	v.Poll = 1 * time.Minute
 	if err := d.Args(&genFieldsWait_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.For, 1*time.Second, 2*time.Hour)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.Poll, 10*time.Millisecond, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Grace = new(time.Duration)
 			return jsonarg.SetDuration(&d, v.Grace, math.MinInt64, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Steps = []time.Duration{}
 			return d.Array(-1, 3, func(i1 int) error {
 				v.Steps = append(v.Steps, 0)
