@@ -161,7 +161,7 @@ func FuzzCall(f *testing.F) {
 			case checkErr != nil && !errors.Is(res.Err, registry.ErrArguments):
 				// Only arguments that repairArgs makes acceptable may be
 				// run, once the registry repairs arguments.
-				if ae := (*jsonarg.Error)(nil); errors.As(checkErr, &ae) && ae.Stringed() {
+				if ae := (*jsonarg.Error)(nil); errors.As(checkErr, &ae) && ae.SentAsString() {
 					break
 				}
 				t.Errorf("%s: arguments %.200q: Check refuses them (%v), but Call did not: %.200q", e.Name, args, checkErr, res.Text)

@@ -770,7 +770,7 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 // other bad arguments cost nothing more.
 func repairable(err error) bool {
 	var ae *jsonarg.Error
-	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.Stringed()
+	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.SentAsString()
 }
 
 // retryRepaired answers a call whose arguments were refused: when they show
