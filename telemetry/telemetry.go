@@ -122,7 +122,7 @@ func (p *Providers) Content(s string) (string, bool) {
 	return redact.String(s), true
 }
 
-// Off returns providers that do nothing.
-func Off() *Providers {
+// Noop returns providers that do nothing.
+func Noop() *Providers {
 	return &Providers{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()}
 }

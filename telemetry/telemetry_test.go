@@ -75,12 +75,12 @@ func TestEnabled(t *testing.T) {
 	}{
 		{"nil", nil, false, false, false},
 		{"zero", &Providers{}, false, false, false},
-		{"off", Off(), false, false, false},
+		{"off", Noop(), false, false, false},
 	} {
 		if got := []bool{tc.p.Tracing(), tc.p.Metrics(), tc.p.Enabled()}; !slicesEqual(got, []bool{tc.tracing, tc.metrics, tc.enable}) {
 			t.Errorf("%s: Tracing, Metrics, Enabled = %v", tc.name, got)
 		}
-		// Off providers still give working tracers and meters.
+		// Noop providers still give working tracers and meters.
 		_, span := tc.p.Tracer().Start(t.Context(), "x")
 		span.End()
 		if span.IsRecording() {
