@@ -25,7 +25,7 @@ func compiledIn(t Tools) (*registry.Registry, error) {
 	if skills.Len() == 0 {
 		return reg, nil
 	}
-	reg, err := reg.With(skill.Tool(skills))
+	reg, err := reg.With(skill.UseSkillEntry(skills))
 	if err != nil {
 		return nil, fmt.Errorf("the built-in %s tool: %w", skill.ToolName, err)
 	}

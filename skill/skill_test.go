@@ -123,7 +123,7 @@ func TestSet(t *testing.T) {
 
 func TestTool(t *testing.T) {
 	s := testSet(t)
-	e := Tool(s)
+	e := UseSkillEntry(s)
 	reg, err := registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}).With(e)
 	if err != nil {
 		t.Fatalf("registry.With(use_skill): %v", err)
@@ -188,7 +188,7 @@ func TestTool(t *testing.T) {
 // TestToolStrict checks use_skill's strict schema against strict mode's
 // documented rules, and a strict call that sends null for the file.
 func TestToolStrict(t *testing.T) {
-	e := Tool(testSet(t))
+	e := UseSkillEntry(testSet(t))
 	if problems := strictrules.Check(e.StrictParameters); len(problems) > 0 {
 		t.Errorf("the strict schema breaks strict mode's rules:\n%s", strings.Join(problems, "\n"))
 	}
