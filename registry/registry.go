@@ -832,7 +832,7 @@ const maxNameShown = 80
 var errDeadline = errors.New("tool timeout")
 
 // invoke runs e with args under the tool's timeout, counted from start,
-// on a worker of the call pool (see run.go), through the Executor for
+// on a call goroutine of the call pool (see run.go), through the Executor for
 // compiled-in tools when there is one.
 func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args string) Result {
 	var x Executor

@@ -174,12 +174,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// workers returns the number of workers of reg's calls alive and parked.
-func workers(reg *Registry) (live, parked int) { return reg.set.calls.counts() }
+// call goroutines returns the number of call goroutines of reg's calls alive and parked.
+func callGoroutines(reg *Registry) (live, parked int) { return reg.set.calls.counts() }
 
-// TestWorkersReused checks that calls made one after another share one
-// worker, that a panic keeps it, and that idle workers end.
-func TestWorkersReused(t *testing.T) {
+// TestCallGoroutinesReused checks that calls made one after another share one
+// call goroutine, that a panic keeps it, and that idle call goroutines end.
+func TestCallGoroutinesReused(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
 		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
@@ -199,18 +199,18 @@ func TestWorkersReused(t *testing.T) {
 			}
 		}
 	}
-	if live, parked := workers(reg); live != 1 || parked != 1 {
-		t.Errorf("after calls one at a time: %d workers, %d parked; want 1, 1", live, parked)
+	if live, parked := callGoroutines(reg); live != 1 || parked != 1 {
+		t.Errorf("after calls one at a time: %d call goroutines, %d parked; want 1, 1", live, parked)
 	}
-	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+	waitFor(t, "idle call goroutines to end", func() bool { live, _ := callGoroutines(reg); return live == 0 })
 	if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
-		t.Errorf("after the workers ended: %q", res.Text)
+		t.Errorf("after the call goroutines ended: %q", res.Text)
 	}
 }
 
-// TestGoexitEndsWorker checks that a worker whose tool called
+// TestGoexitEndsCallGoroutine checks that a call goroutine whose tool called
 // runtime.Goexit is not handed another call.
-func TestGoexitEndsWorker(t *testing.T) {
+func TestGoexitEndsCallGoroutine(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
 		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
@@ -224,8 +224,8 @@ func TestGoexitEndsWorker(t *testing.T) {
 		if res := reg.Call(context.Background(), "quit", "{}"); !errors.Is(res.Err, ErrPanic) {
 			t.Fatalf("quit answered %q", res.Text)
 		}
-		if live, parked := workers(reg); live != 0 || parked != 0 {
-			t.Fatalf("after Goexit: %d workers, %d parked; want none", live, parked)
+		if live, parked := callGoroutines(reg); live != 0 || parked != 0 {
+			t.Fatalf("after Goexit: %d call goroutines, %d parked; want none", live, parked)
 		}
 		if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
 			t.Fatalf("after Goexit: %q", res.Text)
@@ -234,8 +234,8 @@ func TestGoexitEndsWorker(t *testing.T) {
 }
 
 // TestStuckToolStarvesNobody checks that tools that ignore their context
-// and never return each hold one worker, that other calls get workers of
-// their own, and that a stuck worker serves again once its tool returns.
+// and never return each hold one call goroutine, that other calls get call goroutines of
+// their own, and that a stuck call goroutine serves again once its tool returns.
 func TestStuckToolStarvesNobody(t *testing.T) {
 	release := make(chan struct{})
 	reg := mustNew(t, tableOf([]Entry{
@@ -253,8 +253,8 @@ func TestStuckToolStarvesNobody(t *testing.T) {
 			t.Fatalf("stuck answered %q, want a timeout", res.Text)
 		}
 	}
-	if live, parked := workers(reg); live != stuck || parked != 0 {
-		t.Errorf("with %d stuck tools: %d workers, %d parked; want %d, 0", stuck, live, parked, stuck)
+	if live, parked := callGoroutines(reg); live != stuck || parked != 0 {
+		t.Errorf("with %d stuck tools: %d call goroutines, %d parked; want %d, 0", stuck, live, parked, stuck)
 	}
 	var wg sync.WaitGroup
 	for i := range 8 {
@@ -266,18 +266,18 @@ func TestStuckToolStarvesNobody(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if live, _ := workers(reg); live <= stuck {
-		t.Errorf("%d workers after calls beside %d stuck ones; want more", live, stuck)
+	if live, _ := callGoroutines(reg); live <= stuck {
+		t.Errorf("%d call goroutines after calls beside %d stuck ones; want more", live, stuck)
 	}
 	close(release)
-	// The stuck workers park once their tools return, then end with the
+	// The stuck call goroutines park once their tools return, then end with the
 	// others.
-	waitFor(t, "the stuck workers to be freed", func() bool { live, parked := workers(reg); return live == parked })
-	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+	waitFor(t, "the stuck call goroutines to be freed", func() bool { live, parked := callGoroutines(reg); return live == parked })
+	waitFor(t, "idle call goroutines to end", func() bool { live, _ := callGoroutines(reg); return live == 0 })
 }
 
 // TestDeadlineTimerLeftArmed checks the lazily armed deadline timer of a
-// worker: a call whose deadline is sooner than the time the timer is left
+// call goroutine: a call whose deadline is sooner than the time the timer is left
 // armed for is still cut at its own deadline, and a call whose deadline is
 // later is not cut when the timer armed for an earlier call fires.
 func TestDeadlineTimerLeftArmed(t *testing.T) {
@@ -299,7 +299,7 @@ func TestDeadlineTimerLeftArmed(t *testing.T) {
 		})},
 	}))
 	defer close(release)
-	// The worker's timer is left armed an hour ahead; late must still be
+	// The call goroutine's timer is left armed an hour ahead; late must still be
 	// cut after a millisecond.
 	if res := reg.Call(context.Background(), "long", "{}"); res.Text != "long" {
 		t.Fatalf("long: %q", res.Text)
@@ -307,8 +307,8 @@ func TestDeadlineTimerLeftArmed(t *testing.T) {
 	if res := reg.Call(context.Background(), "late", "{}"); !errors.Is(res.Err, ErrTimeout) {
 		t.Errorf("late after long: %q, want a timeout", res.Text)
 	}
-	// The worker of brief has its timer armed 5 ms ahead when wait, with
-	// an hour, takes it (the most recently parked worker is taken
+	// The call goroutine of brief has its timer armed 5 ms ahead when wait, with
+	// an hour, takes it (the most recently parked call goroutine is taken
 	// first): the firing must leave wait alone.
 	for range 3 {
 		if res := reg.Call(context.Background(), "brief", "{}"); res.Text != "brief" {
