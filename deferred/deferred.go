@@ -11,7 +11,7 @@
 // unknown tool, with the search suggested.
 //
 // A *Tools is one conversation's view of a registry: give each
-// chat.Conversation its own. It implements chat.Tools.
+// chat.Conversation its own. It implements registry.ToolSet.
 package deferred
 
 import (

@@ -670,6 +670,22 @@ func (r *Registry) Select(keep, drop []string) (*Registry, error) {
 	return &c, nil
 }
 
+// ToolSet is what a conversation or an SDK adapter needs of the tools:
+// their spec table and a way to call one. *Registry implements it, as does
+// a deferred.Tools.
+type ToolSet interface {
+	// Specs returns the tools spec table sent to the model. It is called
+	// before each request, so a tool set may offer more tools from one
+	// request to the next.
+	Specs() []openai.Tool
+	// Call runs the named tool with the model's JSON arguments. It must
+	// not panic and is called concurrently; a failure is a Result whose
+	// Text begins "Error:".
+	Call(ctx context.Context, name, args string) Result
+}
+
+var _ ToolSet = (*Registry)(nil)
+
 // Result is the answer of one call. Text is always set: the tool's output,
 // or, when Err is not nil, Text(Err): a message beginning "Error:" that
 // names the tool and the cause, written for the model so it can correct
