@@ -19,7 +19,7 @@ import (
 const workerArg = "__toolreg_worker"
 
 // runWorker serves the compiled-in tools as a sandboxed worker.
-func runWorker(args []string, stderr io.Writer, t Tools) int {
+func runWorker(args []string, stderr io.Writer, t CompiledTools) int {
 	// The operator's egress allow list reaches the worker in its
 	// environment (see isolate); tools find it in their context.
 	policy, err := egress.Parse(os.Getenv(egress.EnvAllow))
