@@ -166,7 +166,7 @@ func (k kindError) Error() string { return Kind(k).String() }
 var (
 	ErrUnknownTool error = kindError(KindUnknownTool)
 	ErrArguments   error = kindError(KindArguments)
-	ErrNotAllowed  error = kindError(KindRefused)
+	ErrRefused     error = kindError(KindRefused)
 	ErrTimeout     error = kindError(KindTimeout)
 	ErrPanic       error = kindError(KindPanic)
 	ErrCancelled   error = kindError(KindCancelled)

@@ -256,7 +256,7 @@ func TestConfirm(t *testing.T) {
 	if diff := cmp.Diff([]string{`rm {"x":1}`, `sh {"x":1}`}, asked); diff != "" {
 		t.Errorf("confirmations asked (-want +got):\n%s", diff)
 	}
-	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrNotAllowed) {
+	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrRefused) {
 		t.Errorf("err = %v, want ErrNotAllowed", res.Err)
 	}
 }

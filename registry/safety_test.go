@@ -221,7 +221,7 @@ func TestErrorText(t *testing.T) {
 		{&Error{Tool: "x", Kind: KindUnknownTool, Err: errors.New("available tools: a, b")}, `Error: unknown tool "x"; available tools: a, b`, ErrUnknownTool},
 		{&Error{Tool: "x", Kind: KindUnknownTool}, `Error: unknown tool "x"`, ErrUnknownTool},
 		{&Error{Tool: "t", Kind: KindArguments, Err: cause}, "Error: t: bad arguments: cause", ErrArguments},
-		{&Error{Tool: "t", Kind: KindRefused, Err: cause}, "Error: t: not run: cause", ErrNotAllowed},
+		{&Error{Tool: "t", Kind: KindRefused, Err: cause}, "Error: t: not run: cause", ErrRefused},
 		{&Error{Tool: "t", Kind: KindTimeout, Err: errors.New("after 1s")}, "Error: t timed out after 1s", ErrTimeout},
 		{&Error{Tool: "t", Kind: KindPanic, Err: cause}, "Error: t: panic: cause", ErrPanic},
 		{&Error{Tool: "t", Kind: KindCancelled, Err: context.Canceled}, "Error: t: call cancelled: context canceled", ErrCancelled},
@@ -246,7 +246,7 @@ func TestErrorText(t *testing.T) {
 			t.Errorf("errors.As(%q) = %v", tt.want, re)
 		}
 		// A kind matches its own value only.
-		for _, other := range []error{ErrUnknownTool, ErrArguments, ErrNotAllowed, ErrTimeout, ErrPanic, ErrCancelled, ErrRemote, ErrCrashed} {
+		for _, other := range []error{ErrUnknownTool, ErrArguments, ErrRefused, ErrTimeout, ErrPanic, ErrCancelled, ErrRemote, ErrCrashed} {
 			if other != tt.is && errors.Is(tt.err, other) {
 				t.Errorf("%q matches %v too", tt.want, other)
 			}

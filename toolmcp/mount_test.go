@@ -398,7 +398,7 @@ func TestToolSet(t *testing.T) {
 		return errors.New("no")
 	})
 	res = confirmed.Call(ctx, "r__echo", `{"text":"x"}`)
-	if !errors.Is(res.Err, registry.ErrNotAllowed) || res.Text != "Error: r__echo: not run: no" {
+	if !errors.Is(res.Err, registry.ErrRefused) || res.Text != "Error: r__echo: not run: no" {
 		t.Errorf("a refused remote call: %q, %v", res.Text, res.Err)
 	}
 	if diff := cmp.Diff([]string{"r__echo"}, asked); diff != "" {
