@@ -1,17 +1,3 @@
-// Package registry is toolreg's runtime: a tool set built from a table that
-// cmd/toolgen generates, joined by the tools of mounted servers, and the one
-// way to call them.
-//
-// [Registry.Call] runs one tool by name with strict argument decoding, size
-// limits, confirmation of tools that change things, a timeout and panic
-// protection, and always answers with text the model can read: a failure is
-// an [*Error] whose message, rendered by [Text], begins "Error:".
-//
-// A Registry is immutable: every With method returns a new one, and what a
-// Registry returns is a copy. Its methods are safe for concurrent use; the
-// tools' Execute methods, the entries' Bind functions and the Runs they
-// return, and the Confirm function run concurrently and must be safe for
-// that.
 package registry
 
 import (
