@@ -2,6 +2,7 @@ package agentcli
 
 import (
 	"flag"
+	"io"
 	"runtime/debug"
 	"slices"
 	"testing"
@@ -100,6 +101,45 @@ func TestGenAIProvider(t *testing.T) {
 	} {
 		if got := genAIProvider(tc.url); got != tc.want {
 			t.Errorf("genAIProvider(%q) = %q, want %q", tc.url, got, tc.want)
+		}
+	}
+}
+
+// TestWorkersFlagOverridesVariable: -workers replaces TOOLREG_WORKERS,
+// and a bad variable is an error only when no flag replaces it.
+func TestWorkersFlagOverridesVariable(t *testing.T) {
+	for _, tc := range []struct {
+		env     string
+		args    []string
+		want    int
+		wantErr string // of the variable, kept in workersErr
+		parse   bool   // Parse fails
+	}{
+		{"", nil, 16, "", false},
+		{"4", nil, 4, "", false},
+		{"x", nil, 16, `TOOLREG_WORKERS: "x" is not a whole number of at least 1`, false},
+		{"0", nil, 16, `TOOLREG_WORKERS: "0" is not a whole number of at least 1`, false},
+		{"x", []string{"-workers", "3"}, 3, "", false},
+		{"4", []string{"-workers", "1"}, 1, "", false},
+		{"", []string{"-workers", "0"}, 16, "", true},
+	} {
+		var s selection
+		fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		s.register(fs, func(k string) string {
+			if k == "TOOLREG_WORKERS" {
+				return tc.env
+			}
+			return ""
+		})
+		err := fs.Parse(tc.args)
+		var gotErr string
+		if s.workersErr != nil {
+			gotErr = s.workersErr.Error()
+		}
+		if (err != nil) != tc.parse || int(s.workers) != tc.want || gotErr != tc.wantErr {
+			t.Errorf("TOOLREG_WORKERS=%q %q: workers %d, variable error %q, parse error %v; want %d, %q, parse error %v",
+				tc.env, tc.args, s.workers, gotErr, err, tc.want, tc.wantErr, tc.parse)
 		}
 	}
 }

@@ -178,7 +178,26 @@ func (s *selection) register(fs *flag.FlagSet, getenv env) {
 			s.workersErr = fmt.Errorf("TOOLREG_WORKERS: %w", err)
 		}
 	}
-	fs.Var(&s.workers, "workers", "the most tool worker `processes` alive at once; calls beyond them wait (default "+strconv.Itoa(sandbox.DefaultMaxWorkers)+"; env TOOLREG_WORKERS)")
+	fs.Var(workersFlag{s}, "workers", "the most tool worker `processes` alive at once; calls beyond them wait (default "+strconv.Itoa(sandbox.DefaultMaxWorkers)+"; env TOOLREG_WORKERS)")
+}
+
+// workersFlag is -workers: a value given on the command line replaces
+// TOOLREG_WORKERS, and with it the variable's error, if it had one.
+type workersFlag struct{ s *selection }
+
+func (f workersFlag) String() string {
+	if f.s == nil {
+		return strconv.Itoa(sandbox.DefaultMaxWorkers)
+	}
+	return f.s.workers.String()
+}
+
+func (f workersFlag) Set(v string) error {
+	if err := f.s.workers.Set(v); err != nil {
+		return err
+	}
+	f.s.workersErr = nil
+	return nil
 }
 
 // positiveInt is a flag of a whole number of at least 1.
