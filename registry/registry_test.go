@@ -257,7 +257,7 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("confirmations asked (-want +got):\n%s", diff)
 	}
 	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrRefused) {
-		t.Errorf("err = %v, want ErrNotAllowed", res.Err)
+		t.Errorf("err = %v, want ErrRefused", res.Err)
 	}
 }
 
