@@ -36,7 +36,7 @@ func TestStrictNullsRecursive(t *testing.T) {
 		got = string(args)
 		return "ok", nil
 	}
-	reg := mustNew(t, tableOf([]Entry{{Name: "rec", Invoke: answer, Timeout: time.Second,
+	reg := mustNew(t, tableOf([]Entry{{Name: "rec", Bind: runs(answer), Timeout: time.Second,
 		Parameters: `{"type":"object"}`, StrictParameters: recursiveSchema}})).WithStrict(true)
 	// chain is a Node with n-1 Nodes nested through next, each with a
 	// null name.
@@ -108,7 +108,7 @@ func TestStrictNullsRecursive(t *testing.T) {
 // first, for comparison.
 func BenchmarkStrictNullsDeep(b *testing.B) {
 	answer := func(ctx context.Context, args []byte) (string, error) { return "ok", nil }
-	reg := mustNew(b, tableOf([]Entry{{Name: "rec", Invoke: answer, Timeout: time.Second,
+	reg := mustNew(b, tableOf([]Entry{{Name: "rec", Bind: runs(answer), Timeout: time.Second,
 		Parameters: `{"type":"object"}`, StrictParameters: recursiveSchema}}))
 	s := `{"name":null,"kids":null,"next":null}`
 	for range 20000 {

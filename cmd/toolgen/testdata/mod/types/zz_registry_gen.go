@@ -77,74 +77,67 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeList,
+	Bind:             genBindList,
 	Description:      "List the items whose name holds a text, a page at a time. Use it when the user asks which items exist.",
 	File:             "types/toolbox/list_tool.go",
 	ID:               "list",
-	Invoke:           genInvokeList,
 	Name:             "list",
 	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":"string","description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$","default":"50"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["filter","exact"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "order", Shape: registry.Shape{Object: true}}}},
 	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":["string","null"],"description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000. Default when null: \"50\".","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["page","per_page","order","filter","limit","exact"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeMatch,
+	Bind:             genBindMatch,
 	Description:      "Test whether a record meets a condition made of field comparisons. Use it when the user asks whether a record qualifies.",
 	File:             "types/toolbox/match_tool.go",
 	ID:               "match",
-	Invoke:           genInvokeMatch,
 	Name:             "match",
 	Parameters:       `{"type":"object","properties":{"field":{"type":"string","description":"Field is the field the condition compares, if it compares one."},"equals":{"type":"string","description":"Equals is the value the field must hold."},"all":{"type":"array","description":"All are conditions that must all hold.","items":{"$ref":"#"}},"not":{"description":"Not is a condition that must not hold, if given.","$ref":"#"}},"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "all", Shape: registry.Shape{Array: true}}, {Name: "not", Shape: registry.Shape{Object: true}}}},
 	StrictParameters: `{"type":"object","properties":{"field":{"type":["string","null"],"description":"Field is the field the condition compares, if it compares one."},"equals":{"type":["string","null"],"description":"Equals is the value the field must hold."},"all":{"type":["array","null"],"description":"All are conditions that must all hold.","items":{"$ref":"#"}},"not":{"description":"Not is a condition that must not hold, if given.","anyOf":[{"$ref":"#"},{"type":"null"}]}},"required":["field","equals","all","not"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:     genInvokeMenu,
+	Bind:        genBindMenu,
 	Description: "Build a menu of entries and submenus, by key. Use it when the user asks to lay out a menu.",
 	File:        "types/toolbox/menu_tool.go",
 	ID:          "menu",
-	Invoke:      genInvokeMenu,
 	Name:        "menu",
 	Parameters:  `{"type":"object","properties":{"items":{"type":"object","description":"Items maps the key of each entry of the menu to it.","additionalProperties":{"$ref":"#/$defs/MenuItem"}}},"required":["items"],"additionalProperties":false,"$defs":{"MenuItem":{"type":"object","properties":{"label":{"type":"string","description":"Label is the text the entry shows."},"sub":{"type":"object","description":"Sub maps the key of each entry of the submenu to it, if the entry opens one.","additionalProperties":{"$ref":"#/$defs/MenuItem"}}},"required":["label"],"additionalProperties":false}}}`,
 	Shape:       &registry.Shape{Object: true, Props: []registry.Prop{{Name: "items", Shape: registry.Shape{Object: true}}}},
 	Timeout:     30 * time.Second,
 }, {
-	Checker:          genInvokeOutline,
+	Bind:             genBindOutline,
 	Description:      "File the outline of a document: its sections, their subsections and notes. Use it when the user asks to structure a document.",
 	File:             "types/toolbox/outline_tool.go",
 	ID:               "outline",
-	Invoke:           genInvokeOutline,
 	Name:             "outline",
 	Parameters:       `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","$ref":"#/$defs/Section"},"appendix":{"description":"Appendix is a section after the document, if any.","$ref":"#/$defs/Section"}},"required":["root"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section.","minLength":1,"maxLength":80},"children":{"type":"array","description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":"object","properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","$ref":"#/$defs/Section"},"priority":{"type":"string","description":"Priority ranks the remark, from 1 (first) to 9, if given. An integer, sent as a string (\"42\"). From 1 to 9.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"spans":{"type":"array","description":"Spans are how long each reading of the remark took.","items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["text"],"additionalProperties":false}},"required":["title"],"additionalProperties":false}}}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "root", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}, {Name: "spans", Shape: registry.Shape{Array: true}}}}}}}}, {Name: "appendix", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "children", Shape: registry.Shape{Array: true}}, {Name: "note", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "quote", Shape: registry.Shape{Object: true}}, {Name: "spans", Shape: registry.Shape{Array: true}}}}}}}}}},
 	StrictParameters: `{"type":"object","properties":{"root":{"description":"Root is the top section of the document.","anyOf":[{"$ref":"#/$defs/Section"}]},"appendix":{"description":"Appendix is a section after the document, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]}},"required":["root","appendix"],"additionalProperties":false,"$defs":{"Section":{"type":"object","properties":{"title":{"type":"string","description":"Title is the heading of the section. From 1 to 80 characters."},"children":{"type":["array","null"],"description":"Children are the sections under this one, in order.","maxItems":20,"items":{"$ref":"#/$defs/Section"}},"note":{"description":"Note is a remark on the section, if any.","type":["object","null"],"properties":{"text":{"type":"string","description":"Text is the remark."},"quote":{"description":"Quote is a section the remark quotes, if any.","anyOf":[{"$ref":"#/$defs/Section"},{"type":"null"}]},"priority":{"type":["string","null"],"description":"Priority ranks the remark, from 1 (first) to 9, if given. An integer, sent as a string (\"42\"). From 1 to 9.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"spans":{"type":["array","null"],"description":"Spans are how long each reading of the remark took.","items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["text","quote","priority","spans"],"additionalProperties":false}},"required":["title","children","note"],"additionalProperties":false}}}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeRemind,
+	Bind:             genBindRemind,
 	Description:      "Set a reminder for a given time. Use it when the user asks to be reminded of something.",
 	File:             "types/toolbox/remind_tool.go",
 	ID:               "remind",
-	Invoke:           genInvokeRemind,
 	Name:             "remind",
 	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":"string","description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","note"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":["string","null"],"description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","until","note"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:     genInvokeTag,
+	Bind:        genBindTag,
 	Description: "Set labels on a resource, with values and weights. Use it when the user asks to label or tag something.",
 	File:        "types/toolbox/tag_tool.go",
 	ID:          "tag",
-	Invoke:      genInvokeTag,
 	Name:        "tag",
 	Parameters:  `{"type":"object","properties":{"labels":{"type":"object","description":"Labels maps each label name to its value.","additionalProperties":{"type":"string"}},"weights":{"type":"object","description":"Weights maps a label to a weight, if any are given.","additionalProperties":{"type":"integer","minimum":-128,"maximum":127}},"groups":{"type":"object","description":"Groups maps a group name to the labels it holds.","additionalProperties":{"type":"array","items":{"type":"string"}}},"extra":{"description":"Extra is stored with the resource as it is: any JSON value."},"raw":{"description":"Raw is kept as its JSON text, if given."}},"required":["labels","extra"],"additionalProperties":false}`,
 	Shape:       &registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Object: true}}, {Name: "weights", Shape: registry.Shape{Object: true}}, {Name: "groups", Shape: registry.Shape{Object: true}}}},
 	Timeout:     30 * time.Second,
 }, {
-	Checker:          genInvokeWait,
+	Bind:             genBindWait,
 	Description:      "Wait for a while before going on. Use it when the user asks to wait or to try again later.",
 	File:             "types/toolbox/wait_tool.go",
 	ID:               "wait",
-	Invoke:           genInvokeWait,
 	Name:             "wait",
 	Parameters:       `{"type":"object","properties":{"for":{"type":"string","description":"For is how long to wait. A duration such as \"90s\", \"1m30s\" or \"1.5h\". From 1s to 2h0m0s.","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"poll":{"type":"string","description":"Poll is how often to look while waiting. A duration such as \"90s\", \"1m30s\" or \"1.5h\". At least 10ms.","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$","default":"1m0s"},"grace":{"type":"string","description":"Grace is an extra wait at the end, if any. A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"steps":{"type":"array","description":"Steps are the waits of each stage, in order.","maxItems":3,"items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["for"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "steps", Shape: registry.Shape{Array: true}}}},
@@ -227,8 +220,8 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeList decodes and checks the arguments of list, each field once, and unless only a check is asked for, runs it.
-func genInvokeList(ctx context.Context, data []byte) (string, error) {
+// genBindList decodes and checks the arguments of list, each field once, and returns the call of the tool with them.
+func genBindList(data []byte) (registry.Run, error) {
 	var v toolbox.ListArgs
 	d := jsonarg.NewDecoder(data)
 	v.Paging.Page = 1
@@ -237,44 +230,50 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Order = new(toolbox.Order)
 			return d.Object(&genFieldsList_1, []jsonarg.Reader{
 				jsonarg.StringOneOf(&v.Order.By),
 			})
 		}),
 		jsonarg.String(&v.Filter, -1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetInt(d, &v.Limit, 64, 1, 1000)
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetBool(d, &v.Exact)
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolList.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolList.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter", "limit", "exact"}, Required: []int{3, 5}}
 var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
 
-// genInvokeMatch decodes and checks the arguments of match, each field once, and unless only a check is asked for, runs it.
-func genInvokeMatch(ctx context.Context, data []byte) (string, error) {
+// genBindMatch decodes and checks the arguments of match, each field once, and returns the call of the tool with them.
+func genBindMatch(data []byte) (registry.Run, error) {
 	var v toolbox.MatchArgs
 	d := jsonarg.NewDecoder(data)
 	err := genDecodeMatch_0(&d, &v, 1)
 	if err == nil {
 		err = d.End()
 	}
-	if err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolMatch.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolMatch.Execute(ctx, args)
+	}, nil
 }
 
 // genDecodeMatch_0 reads a value of MatchArgs, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
@@ -285,14 +284,14 @@ func genDecodeMatch_0(d *jsonarg.Decoder, p *toolbox.MatchArgs, depth int) error
 	return d.Object(&genFieldsMatch_0, []jsonarg.Reader{
 		jsonarg.String(&p.Field, -1, -1),
 		jsonarg.String(&p.Equals, -1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			p.All = []toolbox.MatchArgs{}
 			return d.Array(-1, -1, func(i1 int) error {
 				p.All = append(p.All, toolbox.MatchArgs{})
 				return genDecodeMatch_0(d, &p.All[i1], depth+1)
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			p.Not = new(toolbox.MatchArgs)
 			return genDecodeMatch_0(d, p.Not, depth+1)
 		}),
@@ -301,12 +300,12 @@ func genDecodeMatch_0(d *jsonarg.Decoder, p *toolbox.MatchArgs, depth int) error
 
 var genFieldsMatch_0 = jsonarg.Fields{Names: []string{"field", "equals", "all", "not"}}
 
-// genInvokeMenu decodes and checks the arguments of menu, each field once, and unless only a check is asked for, runs it.
-func genInvokeMenu(ctx context.Context, data []byte) (string, error) {
+// genBindMenu decodes and checks the arguments of menu, each field once, and returns the call of the tool with them.
+func genBindMenu(data []byte) (registry.Run, error) {
 	var v toolbox.MenuArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsMenu_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Items = map[string]toolbox.MenuItem{}
 			return d.Map(func(k1 string) error {
 				var x1 toolbox.MenuItem
@@ -317,10 +316,13 @@ func genInvokeMenu(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolMenu.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolMenu.Execute(ctx, args)
+	}, nil
 }
 
 // genDecodeMenu_0 reads a value of MenuItem, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
@@ -330,7 +332,7 @@ func genDecodeMenu_0(d *jsonarg.Decoder, p *toolbox.MenuItem, depth int) error {
 	}
 	return d.Object(&genFieldsMenu_1, []jsonarg.Reader{
 		jsonarg.String(&p.Label, -1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			p.Sub = map[string]toolbox.MenuItem{}
 			return d.Map(func(k1 string) error {
 				var x1 toolbox.MenuItem
@@ -347,22 +349,25 @@ func genDecodeMenu_0(d *jsonarg.Decoder, p *toolbox.MenuItem, depth int) error {
 var genFieldsMenu_0 = jsonarg.Fields{Names: []string{"items"}, Required: []int{0}}
 var genFieldsMenu_1 = jsonarg.Fields{Names: []string{"label", "sub"}, Required: []int{0}}
 
-// genInvokeOutline decodes and checks the arguments of outline, each field once, and unless only a check is asked for, runs it.
-func genInvokeOutline(ctx context.Context, data []byte) (string, error) {
+// genBindOutline decodes and checks the arguments of outline, each field once, and returns the call of the tool with them.
+func genBindOutline(data []byte) (registry.Run, error) {
 	var v toolbox.OutlineArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsOutline_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return genDecodeOutline_0(&d, &v.Root, 1)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Appendix = new(toolbox.Section)
 			return genDecodeOutline_0(&d, v.Appendix, 1)
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolOutline.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolOutline.Execute(ctx, args)
+	}, nil
 }
 
 // genDecodeOutline_0 reads a value of Section, a recursive type, into p, depth levels deep in values of recursive types: past jsonarg.MaxDepth it refuses the value.
@@ -372,27 +377,27 @@ func genDecodeOutline_0(d *jsonarg.Decoder, p *toolbox.Section, depth int) error
 	}
 	return d.Object(&genFieldsOutline_1, []jsonarg.Reader{
 		jsonarg.String(&p.Title, 1, 80),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			p.Children = []toolbox.Section{}
 			return d.Array(-1, 20, func(i1 int) error {
 				p.Children = append(p.Children, toolbox.Section{})
 				return genDecodeOutline_0(d, &p.Children[i1], depth+1)
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			p.Note = new(toolbox.Note)
 			return d.Object(&genFieldsOutline_2, []jsonarg.Reader{
 				jsonarg.String(&p.Note.Text, -1, -1),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					p.Note.Quote = new(toolbox.Section)
 					return genDecodeOutline_0(d, p.Note.Quote, depth+1)
 				}),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					return jsonarg.Quoted(d, func(d *jsonarg.Decoder) error {
 						return jsonarg.SetInt(d, &p.Note.Priority, 64, 1, 9)
 					})
 				}),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					p.Note.Spans = []time.Duration{}
 					return d.Array(-1, -1, func(i1 int) error {
 						p.Note.Spans = append(p.Note.Spans, 0)
@@ -408,33 +413,36 @@ var genFieldsOutline_0 = jsonarg.Fields{Names: []string{"root", "appendix"}, Req
 var genFieldsOutline_1 = jsonarg.Fields{Names: []string{"title", "children", "note"}, Required: []int{0}}
 var genFieldsOutline_2 = jsonarg.Fields{Names: []string{"text", "quote", "priority", "spans"}, Required: []int{0}}
 
-// genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
-func genInvokeRemind(ctx context.Context, data []byte) (string, error) {
+// genBindRemind decodes and checks the arguments of remind, each field once, and returns the call of the tool with them.
+func genBindRemind(data []byte) (registry.Run, error) {
 	var v toolbox.RemindArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsRemind_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Until = new(time.Time)
 			return jsonarg.SetTime(&d, v.Until)
 		}),
 		jsonarg.String(&v.Note, -1, -1),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolRemind.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolRemind.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsRemind_0 = jsonarg.Fields{Names: []string{"at", "until", "note"}, Required: []int{0, 2}}
 
-// genInvokeTag decodes and checks the arguments of tag, each field once, and unless only a check is asked for, runs it.
-func genInvokeTag(ctx context.Context, data []byte) (string, error) {
+// genBindTag decodes and checks the arguments of tag, each field once, and returns the call of the tool with them.
+func genBindTag(data []byte) (registry.Run, error) {
 	var v toolbox.TagArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Labels = map[toolbox.Label]string{}
 			return d.Map(func(k1 string) error {
 				var x1 string
@@ -445,7 +453,7 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Weights = map[string]int8{}
 			return d.Map(func(k1 string) error {
 				var x1 int8
@@ -456,7 +464,7 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Groups = map[string][]toolbox.Label{}
 			return d.Map(func(k1 string) error {
 				var x1 []toolbox.Label
@@ -471,47 +479,53 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetAny(&d, &v.Extra)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetRaw(&d, &v.Raw)
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolTag.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolTag.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsTag_0 = jsonarg.Fields{Names: []string{"labels", "weights", "groups", "extra", "raw"}, Required: []int{0, 3}}
 
-// genInvokeWait decodes and checks the arguments of wait, each field once, and unless only a check is asked for, runs it.
-func genInvokeWait(ctx context.Context, data []byte) (string, error) {
+// genBindWait decodes and checks the arguments of wait, each field once, and returns the call of the tool with them.
+func genBindWait(data []byte) (registry.Run, error) {
 	var v toolbox.WaitArgs
 	d := jsonarg.NewDecoder(data)
 	v.Poll = 1 * time.Minute
 	if err := d.Args(&genFieldsWait_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.For, 1*time.Second, 2*time.Hour)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.Poll, 10*time.Millisecond, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Grace = new(time.Duration)
 			return jsonarg.SetDuration(&d, v.Grace, math.MinInt64, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Steps = []time.Duration{}
 			return d.Array(-1, 3, func(i1 int) error {
 				v.Steps = append(v.Steps, 0)
 				return jsonarg.SetDuration(&d, &v.Steps[i1], math.MinInt64, math.MaxInt64)
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWait.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWait.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWait_0 = jsonarg.Fields{Names: []string{"for", "poll", "grace", "steps"}, Required: []int{0}}
