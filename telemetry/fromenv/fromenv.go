@@ -34,8 +34,6 @@ import (
 	"fmt"
 	"strings"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -44,6 +42,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/telemetry/otlp"
 )
 
 // DefaultServiceName is the service.name of the resource when
@@ -66,8 +65,8 @@ const (
 )
 
 // envExporters makes the exporters named by OTEL_TRACES_EXPORTER and
-// OTEL_METRICS_EXPORTER, read with getenv; the OTLP exporters read their
-// endpoint, headers and the like from the process environment themselves.
+// OTEL_METRICS_EXPORTER, read with getenv, as are the OTLP exporters'
+// endpoint, headers and the like (see package telemetry/otlp).
 func envExporters(getenv func(string) string) exporters {
 	return exporters{
 		spans: func(ctx context.Context) (sdktrace.SpanExporter, error) {
@@ -76,7 +75,11 @@ func envExporters(getenv func(string) string) exporters {
 				if err := httpProtocol(getenv, envOTLPTracesProtocol); err != nil {
 					return nil, err
 				}
-				return otlptracehttp.New(ctx)
+				cfg, err := otlp.FromEnv(getenv, otlp.Traces)
+				if err != nil {
+					return nil, err
+				}
+				return otlp.NewSpanExporter(cfg)
 			case "console":
 				return stdouttrace.New()
 			default:
@@ -89,7 +92,11 @@ func envExporters(getenv func(string) string) exporters {
 				if err := httpProtocol(getenv, envOTLPMetricsProtocol); err != nil {
 					return nil, err
 				}
-				exp, err := otlpmetrichttp.New(ctx)
+				cfg, err := otlp.FromEnv(getenv, otlp.Metrics)
+				if err != nil {
+					return nil, err
+				}
+				exp, err := otlp.NewMetricExporter(cfg)
 				if err != nil {
 					return nil, err
 				}

@@ -141,8 +141,9 @@ func (s shutdownRecorder) Shutdown(context.Context) error {
 }
 
 // TestSetupOTLP runs the real exporters with OTLP over HTTP to a loopback
-// collector, and checks that a span and a metric reach it; and that "none"
-// is off.
+// collector, all settings read from the process environment as the agent
+// does, and checks that a span and a metric reach it; and that "none" is
+// off.
 func TestSetupOTLP(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
@@ -160,7 +161,7 @@ func TestSetupOTLP(t *testing.T) {
 	t.Setenv(envOTLPProtocol, "http/protobuf")
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
 	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "X-Test=yes")
-	p, shutdown, err := Setup(t.Context(), envOf(env))
+	p, shutdown, err := Setup(t.Context(), os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +237,12 @@ func TestExporterChoice(t *testing.T) {
 			`unknown exporter "statsd"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			getenv := envOf(tc.env)
+			getenv := func(k string) string {
+				if v, ok := tc.env[k]; ok {
+					return v
+				}
+				return os.Getenv(k) // the collector's endpoint
+			}
 			p, shutdown, err := setup(t.Context(), getenv, envExporters(getenv))
 			if tc.want == "" {
 				if err != nil {
