@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +40,7 @@ type client struct {
 	what   string // "spans" or "data points", in partial success errors
 	bufs   sync.Pool
 	wait   func(context.Context, time.Duration) error // sleeps; replaced in tests
+	now    func() time.Time                           // the clock of the retry budget; replaced in tests
 	closed chan struct{}
 	once   sync.Once
 }
@@ -58,6 +60,7 @@ func newClient(cfg Config, what string) (*client, error) {
 		http:   &http.Client{Transport: tr},
 		what:   what,
 		wait:   sleep,
+		now:    time.Now,
 		closed: make(chan struct{}),
 	}
 	c.bufs.New = func() any { return new(bytes.Buffer) }
@@ -87,6 +90,7 @@ func (c *client) post(ctx context.Context, body []byte) error {
 		return errShutdown
 	default:
 	}
+	deadline := c.now().Add(c.cfg.Timeout)
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	if c.cfg.Gzip {
@@ -113,7 +117,7 @@ func (c *client) post(ctx context.Context, body []byte) error {
 			d = delay/2 + rand.N(delay/2+1)
 			delay = min(2*delay, maxRetryDelay)
 		}
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+		if c.now().Add(d).After(deadline) {
 			return fmt.Errorf("%w (attempt %d; the next retry, in %v, would pass the %v timeout)", err, attempt, d.Round(time.Millisecond), c.cfg.Timeout)
 		}
 		if werr := c.wait(ctx, d); werr != nil {
@@ -144,7 +148,8 @@ func (c *client) once1(ctx context.Context, body []byte) (time.Duration, error) 
 	resp, err := c.http.Do(req)
 	if err != nil {
 		err = fmt.Errorf("otlp: POST %s: %w", c.url, unwrapURLError(err))
-		if ctx.Err() != nil {
+		var cert *tls.CertificateVerificationError
+		if ctx.Err() != nil || errors.As(err, &cert) {
 			return 0, permanent{err}
 		}
 		return 0, err
@@ -156,7 +161,10 @@ func (c *client) once1(ctx context.Context, body []byte) (time.Duration, error) 
 		if rerr != nil {
 			return 0, nil // the data was accepted; the rest of the reply does not matter
 		}
-		return 0, c.partialSuccess(msg)
+		if err := c.partialSuccess(msg); err != nil {
+			return 0, permanent{err} // the rest was accepted: sending again would duplicate it
+		}
+		return 0, nil
 	case resp.StatusCode == http.StatusTooManyRequests, resp.StatusCode == http.StatusBadGateway,
 		resp.StatusCode == http.StatusServiceUnavailable, resp.StatusCode == http.StatusGatewayTimeout:
 		return retryAfter(resp.Header.Get("Retry-After"), time.Now()), fmt.Errorf("otlp: POST %s: %s", c.url, resp.Status)
