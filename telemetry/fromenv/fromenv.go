@@ -9,20 +9,28 @@
 //	OTEL_TRACES_EXPORTER   otlp | console | none
 //	OTEL_METRICS_EXPORTER  otlp | console | none
 //	OTEL_EXPORTER_OTLP_PROTOCOL (and _TRACES_, _METRICS_): http/protobuf, the default
-//	OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, … (read by the OTLP/HTTP exporters)
+//	OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION, _CERTIFICATE,
+//	  _CLIENT_CERTIFICATE, _CLIENT_KEY and their per-signal variants
+//	  (see [otlp.FromEnv])
 //	OTEL_METRIC_EXPORT_INTERVAL, OTEL_METRIC_EXPORT_TIMEOUT (read by the periodic reader)
 //	OTEL_SERVICE_NAME (default "toolreg"), OTEL_RESOURCE_ATTRIBUTES
+//
+// All are read with Setup's getenv except the last four, which the SDK
+// reads from the process environment.
 //
 // TOOLREG_OTEL_RECORD_CONTENT=true records tool arguments and results
 // (see telemetry.Providers.RecordContent).
 //
-// Only OTLP over HTTP (protobuf) and the console are built in. OTLP over
-// gRPC and the Prometheus scrape endpoint, which go.opentelemetry.io/contrib's
-// autoexport also offers, added 68 packages and 2.7 MB to the agent (see
-// BENCHMARKS.md, "Binary size") for what a collector does as well: send
-// OTLP/HTTP to an OpenTelemetry Collector (port 4318) and let it speak
-// gRPC or serve Prometheus. Asking for either is an error that says so,
-// never a silent fallback.
+// Only OTLP over HTTP (binary protobuf) and the console are built in. The
+// OTLP exporter is toolreg's own, package telemetry/otlp: opentelemetry-go's
+// otlptracehttp and otlpmetrichttp link google.golang.org/protobuf, grpc
+// and grpc-gateway, 154 packages and 9.8 MB of the agent, whose package
+// initialisation ran on every start of the agent and of each tool worker
+// (bench/results/otlp.md). OTLP over gRPC and the Prometheus scrape
+// endpoint, which go.opentelemetry.io/contrib's autoexport offers, are not
+// built in either: send OTLP/HTTP to an OpenTelemetry Collector (port 4318)
+// and let it speak gRPC or serve Prometheus. Asking for either is an error
+// that says so, never a silent fallback.
 //
 // It is a package of its own so that importing chat or toolmcp does not
 // link the SDK and the exporters into a program.
