@@ -64,25 +64,14 @@ type exporters struct {
 	metrics func(context.Context) (sdkmetric.Reader, error)
 }
 
-// Environment variables that choose the OTLP transport, as the
-// OpenTelemetry specification names them.
-const (
-	envOTLPProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
-	envOTLPTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
-	envOTLPMetricsProtocol = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"
-)
-
 // envExporters makes the exporters named by OTEL_TRACES_EXPORTER and
 // OTEL_METRICS_EXPORTER, read with getenv, as are the OTLP exporters'
 // endpoint, headers and the like (see package telemetry/otlp).
 func envExporters(getenv func(string) string) exporters {
 	return exporters{
-		spans: func(ctx context.Context) (sdktrace.SpanExporter, error) {
+		spans: func(context.Context) (sdktrace.SpanExporter, error) {
 			switch name := exporterName(getenv(telemetry.EnvTracesExporter)); name {
 			case "otlp":
-				if err := httpProtocol(getenv, envOTLPTracesProtocol); err != nil {
-					return nil, err
-				}
 				cfg, err := otlp.FromEnv(getenv, otlp.Traces)
 				if err != nil {
 					return nil, err
@@ -94,12 +83,9 @@ func envExporters(getenv func(string) string) exporters {
 				return nil, unknownExporter(name, "otlp", "console")
 			}
 		},
-		metrics: func(ctx context.Context) (sdkmetric.Reader, error) {
+		metrics: func(context.Context) (sdkmetric.Reader, error) {
 			switch name := exporterName(getenv(telemetry.EnvMetricsExporter)); name {
 			case "otlp":
-				if err := httpProtocol(getenv, envOTLPMetricsProtocol); err != nil {
-					return nil, err
-				}
 				cfg, err := otlp.FromEnv(getenv, otlp.Metrics)
 				if err != nil {
 					return nil, err
@@ -130,23 +116,6 @@ func exporterName(v string) string { return strings.ToLower(strings.TrimSpace(v)
 // unknownExporter is the error for an exporter name that is not built in.
 func unknownExporter(name string, known ...string) error {
 	return fmt.Errorf("unknown exporter %q: want one of %s or none", name, strings.Join(known, ", "))
-}
-
-// httpProtocol checks that the OTLP protocol the environment asks for, the
-// signal's own variable first, is OTLP over HTTP with protobuf, the default
-// and the one built in.
-func httpProtocol(getenv func(string) string, signalVar string) error {
-	name, v := signalVar, strings.TrimSpace(getenv(signalVar))
-	if v == "" {
-		name, v = envOTLPProtocol, strings.TrimSpace(getenv(envOTLPProtocol))
-	}
-	switch v {
-	case "", "http/protobuf":
-		return nil
-	case "grpc":
-		return fmt.Errorf("%s=grpc: OTLP over gRPC is not built in; use http/protobuf, the default, with the collector's HTTP endpoint (port 4318)", name)
-	}
-	return fmt.Errorf("%s=%s: unknown OTLP protocol; want http/protobuf", name, v)
 }
 
 // Setup returns the providers the environment asks for (see the package

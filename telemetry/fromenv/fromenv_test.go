@@ -25,6 +25,13 @@ import (
 	"github.com/toolreg/toolreg/telemetry"
 )
 
+// Environment variables that choose the OTLP transport.
+const (
+	envOTLPProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	envOTLPTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+	envOTLPMetricsProtocol = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"
+)
+
 // countingExporters counts the exporters made; they export to memory.
 type countingExporters struct {
 	spans, metrics int
@@ -229,6 +236,12 @@ func TestExporterChoice(t *testing.T) {
 			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc"},
 		{"http/json", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPProtocol: "http/json"},
 			"OTEL_EXPORTER_OTLP_PROTOCOL=http/json: unknown OTLP protocol; want http/protobuf"},
+		{"bad otlp timeout", map[string]string{telemetry.EnvTracesExporter: "otlp", "OTEL_EXPORTER_OTLP_TIMEOUT": "10s"},
+			`OTEL_TRACES_EXPORTER=otlp: OTEL_EXPORTER_OTLP_TIMEOUT: "10s" is not a number of milliseconds`},
+		{"bad otlp metrics endpoint", map[string]string{telemetry.EnvMetricsExporter: "otlp", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "collector:4318"},
+			`OTEL_METRICS_EXPORTER=otlp: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: collector:4318: want an http or https URL`},
+		{"otlp client key alone", map[string]string{telemetry.EnvTracesExporter: "otlp", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/nonexistent"},
+			`OTEL_EXPORTER_OTLP_CLIENT_KEY is set without OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE`},
 		{"prometheus", map[string]string{telemetry.EnvMetricsExporter: "prometheus"},
 			"OTEL_METRICS_EXPORTER=prometheus: the Prometheus exporter is not built in: export with otlp"},
 		{"unknown traces", map[string]string{telemetry.EnvTracesExporter: "zipkin"},

@@ -37,8 +37,7 @@ type client struct {
 	cfg    Config
 	url    string // cfg.URL without a password, for errors
 	http   *http.Client
-	what   string // "spans" or "data points", in partial success errors
-	bufs   sync.Pool
+	what   string                                     // "spans" or "data points", in partial success errors
 	wait   func(context.Context, time.Duration) error // sleeps; replaced in tests
 	now    func() time.Time                           // the clock of the retry budget; replaced in tests
 	closed chan struct{}
@@ -63,7 +62,6 @@ func newClient(cfg Config, what string) (*client, error) {
 		now:    time.Now,
 		closed: make(chan struct{}),
 	}
-	c.bufs.New = func() any { return new(bytes.Buffer) }
 	return c, nil
 }
 
@@ -94,17 +92,15 @@ func (c *client) post(ctx context.Context, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	if c.cfg.Gzip {
-		buf := c.bufs.Get().(*bytes.Buffer)
-		defer c.bufs.Put(buf)
-		buf.Reset()
-		zw := gzip.NewWriter(buf)
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
 		zw.Write(body) // a bytes.Buffer does not fail
 		zw.Close()
 		body = buf.Bytes()
 	}
 	delay := firstRetryDelay
 	for attempt := 1; ; attempt++ {
-		retryAfter, err := c.once1(ctx, body)
+		retryAfter, err := c.attempt(ctx, body)
 		if err == nil {
 			return nil
 		}
@@ -131,9 +127,9 @@ type permanent struct{ err error }
 
 func (p permanent) Error() string { return p.err.Error() }
 
-// once1 makes one request. It returns a retryable error, with the delay
+// attempt makes one request. It returns a retryable error, with the delay
 // the server asked for if any, or a permanent one, or nil.
-func (c *client) once1(ctx context.Context, body []byte) (time.Duration, error) {
+func (c *client) attempt(ctx context.Context, body []byte) (time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.URL, bytes.NewReader(body))
 	if err != nil {
 		return 0, permanent{fmt.Errorf("otlp: POST %s: %w", c.url, err)}

@@ -32,7 +32,7 @@ func fakeClock(c *client) *[]time.Duration {
 // exportOnce sends testSpans to a collector answering with respond, with
 // cfg changed by edit, and returns the error, the requests and the delays
 // waited between them.
-func exportOnce(t *testing.T, edit func(*Config), respond func(n int, w http.ResponseWriter, r *http.Request)) (error, []request, []time.Duration) {
+func exportOnce(t *testing.T, edit func(*Config), respond func(n int, w http.ResponseWriter, r *http.Request)) ([]request, []time.Duration, error) {
 	t.Helper()
 	c := newCollector(t, respond)
 	cfg := testConfig(c.URL + "/v1/traces")
@@ -45,7 +45,7 @@ func exportOnce(t *testing.T, edit func(*Config), respond func(n int, w http.Res
 	}
 	delays := fakeClock(x.c)
 	err = x.ExportSpans(t.Context(), testSpans(t))
-	return err, c.requests(), *delays
+	return c.requests(), *delays, err
 }
 
 // TestRetries checks which statuses are retried, with backoff or after the
@@ -63,7 +63,7 @@ func TestRetries(t *testing.T) {
 	}
 	for _, status := range []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
-			err, reqs, delays := exportOnce(t, nil, failFirst(2, status, ""))
+			reqs, delays, err := exportOnce(t, nil, failFirst(2, status, ""))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestRetries(t *testing.T) {
 		})
 	}
 	t.Run("Retry-After seconds", func(t *testing.T) {
-		err, reqs, delays := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, "3"))
+		reqs, delays, err := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, "3"))
 		if err != nil || len(reqs) != 2 {
 			t.Fatalf("err %v, %d requests; want none, 2", err, len(reqs))
 		}
@@ -88,13 +88,13 @@ func TestRetries(t *testing.T) {
 	})
 	t.Run("Retry-After date", func(t *testing.T) {
 		date := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
-		err, _, delays := exportOnce(t, nil, failFirst(1, http.StatusServiceUnavailable, date))
+		_, delays, err := exportOnce(t, nil, failFirst(1, http.StatusServiceUnavailable, date))
 		if err != nil || len(delays) != 1 || delays[0] <= 2*time.Second || delays[0] > 5*time.Second {
 			t.Errorf("err %v, delays %v; want none and one delay in (2s, 5s]", err, delays)
 		}
 	})
 	t.Run("Retry-After past the timeout", func(t *testing.T) {
-		err, reqs, delays := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, "11"))
+		reqs, delays, err := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, "11"))
 		if err == nil || !strings.Contains(err.Error(), "429 Too Many Requests (attempt 1; the next retry, in 11s, would pass the 10s timeout)") {
 			t.Errorf("err = %v, want a 429 that is not retried past the timeout", err)
 		}
@@ -104,14 +104,14 @@ func TestRetries(t *testing.T) {
 	})
 	for _, after := range []string{"9", "10"} {
 		t.Run("Retry-After at or below the timeout", func(t *testing.T) {
-			err, reqs, _ := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, after))
+			reqs, _, err := exportOnce(t, nil, failFirst(1, http.StatusTooManyRequests, after))
 			if err != nil || len(reqs) != 2 {
 				t.Errorf("Retry-After: %s: err %v, %d requests; want none, 2", after, err, len(reqs))
 			}
 		})
 	}
 	t.Run("always 503", func(t *testing.T) {
-		err, reqs, delays := exportOnce(t, nil, failFirst(1000, http.StatusServiceUnavailable, ""))
+		reqs, delays, err := exportOnce(t, nil, failFirst(1000, http.StatusServiceUnavailable, ""))
 		if err == nil || !strings.Contains(err.Error(), "503 Service Unavailable") {
 			t.Errorf("err = %v, want a 503", err)
 		}
@@ -126,7 +126,7 @@ func TestRetries(t *testing.T) {
 		}
 	})
 	t.Run("transport error", func(t *testing.T) {
-		err, reqs, delays := exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) {
+		reqs, delays, err := exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) {
 			if n == 1 {
 				conn, _, _ := w.(http.Hijacker).Hijack()
 				conn.Close()
@@ -143,7 +143,7 @@ func TestRetries(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	err, reqs, delays := exportOnce(t, func(c *Config) { c.Timeout = 50 * time.Millisecond }, func(n int, w http.ResponseWriter, r *http.Request) {
+	reqs, delays, err := exportOnce(t, func(c *Config) { c.Timeout = 50 * time.Millisecond }, func(n int, w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 		case <-release:
@@ -165,7 +165,7 @@ func TestBadRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	var url string
-	err, reqs, _ := exportOnce(t, func(c *Config) {
+	reqs, _, err := exportOnce(t, func(c *Config) {
 		c.URL = strings.Replace(c.URL, "http://", "http://user:sekrit@", 1)
 		url = strings.Replace(c.URL, "sekrit", "xxxxx", 1)
 	}, func(n int, w http.ResponseWriter, r *http.Request) {
@@ -180,7 +180,7 @@ func TestBadRequest(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Errorf("%d requests, want 1", len(reqs))
 	}
-	err, _, _ = exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) {
+	_, _, err = exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "nope", http.StatusUnauthorized)
 	})
 	if err == nil || !strings.HasSuffix(err.Error(), "/v1/traces: 401 Unauthorized") {
@@ -208,7 +208,7 @@ func TestPartialSuccess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err, _, _ = exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) { w.Write(body) })
+			_, _, err = exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) { w.Write(body) })
 			if tc.want == "" {
 				if err != nil {
 					t.Errorf("err = %v, want none", err)
@@ -220,7 +220,7 @@ func TestPartialSuccess(t *testing.T) {
 			}
 		})
 	}
-	err, _, _ := exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) { w.Write([]byte("{\"partialSuccess\":{}}")) })
+	_, _, err := exportOnce(t, nil, func(n int, w http.ResponseWriter, r *http.Request) { w.Write([]byte("{\"partialSuccess\":{}}")) })
 	if err != nil {
 		t.Errorf("a body that is not protobuf: err = %v, want none", err)
 	}
@@ -233,7 +233,7 @@ func TestHeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err, reqs, _ := exportOnce(t, func(c *Config) { c.Header = cfg.Header }, func(n int, w http.ResponseWriter, r *http.Request) {
+	reqs, _, err := exportOnce(t, func(c *Config) { c.Header = cfg.Header }, func(n int, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, r.Header.Get("Authorization"), http.StatusBadRequest)
 	})
 	got := []string{reqs[0].Header.Get("Authorization"), reqs[0].Header.Get("X-Tenant"), reqs[0].Header.Get("Content-Type")}

@@ -113,9 +113,9 @@ func FromEnv(getenv func(string) string, s Signal) (Config, error) {
 
 	if name, v := lookup(getenv, s, envProtocol); v != "" && v != "http/protobuf" {
 		if v == "grpc" {
-			bad(name, errors.New("OTLP over gRPC is not built in; use http/protobuf, the default, with the collector's HTTP endpoint (port 4318)"))
+			errs = append(errs, fmt.Errorf("%s=grpc: OTLP over gRPC is not built in; use http/protobuf, the default, with the collector's HTTP endpoint (port 4318)", name))
 		} else {
-			bad(name, fmt.Errorf("unknown OTLP protocol %q; want http/protobuf", v))
+			errs = append(errs, fmt.Errorf("%s=%s: unknown OTLP protocol; want http/protobuf", name, v))
 		}
 	}
 

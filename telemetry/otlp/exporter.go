@@ -2,7 +2,7 @@ package otlp
 
 import (
 	"context"
-	"sync"
+	"fmt"
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -12,8 +12,7 @@ import (
 // SpanExporter sends spans over OTLP/HTTP. It implements
 // sdktrace.SpanExporter; use it with a batch span processor.
 type SpanExporter struct {
-	c    *client
-	bufs sync.Pool
+	c *client
 }
 
 var _ sdktrace.SpanExporter = (*SpanExporter)(nil)
@@ -32,13 +31,9 @@ func (x *SpanExporter) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnl
 	if len(spans) == 0 {
 		return nil
 	}
-	b, _ := x.bufs.Get().(*[]byte)
-	if b == nil {
-		b = new([]byte)
-	}
-	defer x.bufs.Put(b)
-	*b = appendTraceRequest((*b)[:0], spans)
-	return x.c.post(ctx, *b)
+	// A new buffer each time: the HTTP transport may still be reading a
+	// request's body after the response has come.
+	return x.c.post(ctx, appendTraceRequest(nil, spans))
 }
 
 // Shutdown makes later exports fail; the batch processor has flushed
@@ -54,8 +49,6 @@ func (x *SpanExporter) Shutdown(context.Context) error {
 // bucket histograms).
 type MetricExporter struct {
 	c    *client
-	mu   sync.Mutex // guards buf
-	buf  []byte
 	temp sdkmetric.TemporalitySelector
 	agg  sdkmetric.AggregationSelector
 }
@@ -94,13 +87,10 @@ func (x *MetricExporter) Export(ctx context.Context, rm *metricdata.ResourceMetr
 	if rm == nil || !hasMetrics(rm) {
 		return nil
 	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	b, err := appendMetricsRequest(x.buf[:0], rm)
+	b, err := appendMetricsRequest(nil, rm)
 	if err != nil {
-		return err
+		return fmt.Errorf("otlp: %w", err)
 	}
-	x.buf = b
 	return x.c.post(ctx, b)
 }
 
