@@ -262,3 +262,31 @@ func TestShutdown(t *testing.T) {
 		t.Error("a URL without a scheme: no error")
 	}
 }
+
+// TestResponseBodies checks that every prefix of a partial success
+// response, and bytes that are not protobuf, are read without a panic, and
+// that only the whole response is an error.
+func TestResponseBodies(t *testing.T) {
+	body, err := proto.Marshal(&coltracepb.ExportTraceServiceResponse{PartialSuccess: &coltracepb.ExportTracePartialSuccess{RejectedSpans: 300, ErrorMessage: "rejected"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &client{url: "u", what: "spans"}
+	for n := range len(body) {
+		if err := c.partialSuccess(body[:n]); err != nil {
+			t.Errorf("prefix of %d bytes: %v", n, err)
+		}
+		statusMessage(body[:n])
+	}
+	if err := c.partialSuccess(body); !errors.Is(err, ErrPartialSuccess) || !strings.HasSuffix(err.Error(), "300 spans rejected: rejected") {
+		t.Errorf("whole body: err = %v", err)
+	}
+	for _, junk := range [][]byte{{0xff}, {0x0a, 0xff, 0xff}, {0x08}, {0x00}, {0x0d, 1, 2}, {0x0f}} {
+		if err := c.partialSuccess(junk); err != nil {
+			t.Errorf("%x: err = %v, want none", junk, err)
+		}
+		if m := statusMessage(junk); m != "" {
+			t.Errorf("%x: status message %q, want none", junk, m)
+		}
+	}
+}
