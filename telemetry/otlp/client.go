@@ -99,7 +99,7 @@ func (c *client) post(ctx context.Context, body []byte) error {
 		body = buf.Bytes()
 	}
 	delay := firstRetryDelay
-	for attempt := 1; ; attempt++ {
+	for n := 1; ; n++ {
 		retryAfter, err := c.attempt(ctx, body)
 		if err == nil {
 			return nil
@@ -114,10 +114,10 @@ func (c *client) post(ctx context.Context, body []byte) error {
 			delay = min(2*delay, maxRetryDelay)
 		}
 		if c.now().Add(d).After(deadline) {
-			return fmt.Errorf("%w (attempt %d; the next retry, in %v, would pass the %v timeout)", err, attempt, d.Round(time.Millisecond), c.cfg.Timeout)
+			return fmt.Errorf("%w (attempt %d; the next retry, in %v, would pass the %v timeout)", err, n, d.Round(time.Millisecond), c.cfg.Timeout)
 		}
 		if werr := c.wait(ctx, d); werr != nil {
-			return fmt.Errorf("%w (attempt %d; %w)", err, attempt, werr)
+			return fmt.Errorf("%w (attempt %d; %w)", err, n, werr)
 		}
 	}
 }
