@@ -418,6 +418,9 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	}
 	defer flush()
 	o.sel.telemetry = tel
+	// A conversation at a terminal starts its tools' workers ahead, while
+	// the person types: its first calls do not wait for a start.
+	o.sel.warm = interactive
 	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, logger)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)

@@ -28,7 +28,7 @@ var flagGroups = []struct {
 }{
 	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
 	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
-	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "workdir"}},
+	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "worker-memory", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
 
@@ -349,6 +349,7 @@ const envHelp = `environment:
   TOOLREG_TOOL_SEARCH  default of -tool-search; TOOLREG_PIN of -pin
   TOOLREG_ISOLATE  default of -isolate
   TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
+  TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
   XDG_STATE_HOME   where the line history and the conversations are kept:

@@ -143,3 +143,71 @@ func TestWorkersFlagOverridesVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerMemory: -worker-memory and TOOLREG_WORKER_MEMORY read sizes
+// in bytes and binary units, none, and refuse what a worker cannot start
+// with, at, below and past the least.
+func TestWorkerMemory(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    byteSize
+		wantErr bool
+	}{
+		{"1GiB", 1 << 30, false},
+		{"512MiB", 512 << 20, false},
+		{"512m", 512 << 20, false},
+		{"2 GB", 2 << 30, false},
+		{"67108864", 64 << 20, false},
+		{"64MiB", 64 << 20, false},
+		{"65536K", 64 << 20, false},
+		{"67108863", 0, true},
+		{"63MiB", 0, true},
+		{"none", -1, false},
+		{"NONE", -1, false},
+		{"0", 0, true},
+		{"-1GiB", 0, true},
+		{"1.5GiB", 0, true},
+		{"GiB", 0, true},
+		{"lots", 0, true},
+		{"9999999999GiB", 0, true},
+	} {
+		var n byteSize
+		err := n.Set(tc.in)
+		if (err != nil) != tc.wantErr || n != tc.want {
+			t.Errorf("Set(%q) = %d, %v; want %d, error %v", tc.in, n, err, tc.want, tc.wantErr)
+		}
+	}
+	for n, want := range map[byteSize]string{0: "1GiB", -1: "none", 2 << 30: "2GiB", 96 << 20: "96MiB", 100<<20 + 1: "104857601"} {
+		if got := n.String(); got != want {
+			t.Errorf("byteSize(%d).String() = %q, want %q", int64(n), got, want)
+		}
+	}
+	// The flag replaces a bad variable; a bad variable alone is an error.
+	for _, tc := range []struct {
+		env  string
+		args []string
+		want byteSize
+		err  bool
+	}{
+		{"lots", nil, 0, true},
+		{"lots", []string{"-worker-memory", "2GiB"}, 2 << 30, false},
+		{"512MiB", nil, 512 << 20, false},
+		{"512MiB", []string{"-worker-memory", "none"}, -1, false},
+	} {
+		var s selection
+		fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		s.register(fs, func(k string) string {
+			if k == "TOOLREG_WORKER_MEMORY" {
+				return tc.env
+			}
+			return ""
+		})
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		if s.memory != tc.want || (s.memoryErr != nil) != tc.err {
+			t.Errorf("TOOLREG_WORKER_MEMORY=%q %q: memory %d, error %v; want %d, error %v", tc.env, tc.args, s.memory, s.memoryErr, tc.want, tc.err)
+		}
+	}
+}

@@ -188,6 +188,9 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 		if text, err, ok := escape(id, a); ok {
 			return text, err
 		}
+		if text, ok := reportProgress(ctx, id, a); ok {
+			return text, nil
+		}
 	case "env":
 		env := os.Environ()
 		return strings.Join(env, "\n"), nil

@@ -700,8 +700,19 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 		stop()
 		return "", &Error{Tool: id, Kind: KindBadArguments, Msg: err.Error()}, true
 	}
-	if err == nil {
+	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
+		if err != nil || len(w.rbuf) == 0 || w.rbuf[0] != frameProgress {
+			break
+		}
+		// The tool's progress, before its answer: to the caller's
+		// progress function, as in process.
+		done, total, msg, perr := parseProgress(w.rbuf)
+		if perr != nil {
+			err = perr
+			break
+		}
+		tool.Progress(ctx, done, total, msg)
 	}
 	fired := !stop()
 	if err == nil {
@@ -725,7 +736,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 
 // crashSignal matches the line the Go runtime writes when a signal
 // crashes the program, such as "SIGSEGV: segmentation violation".
-var crashSignal = regexp.MustCompile(`^SIG[A-Z]+: `)
+var crashSignal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SIG[A-Z]+: `) })
 
 // tail keeps the last lines a worker wrote, and the last line that
 // reports a fault.
@@ -739,7 +750,7 @@ type tail struct {
 func (t *tail) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal.MatchString(line) {
+	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal().MatchString(line) {
 		t.lastFail = line
 	}
 	t.buf.WriteString(line)
