@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
@@ -129,6 +130,9 @@ func candidates(platforms []Platform) []Config {
 	})
 	return cands
 }
+
+// platform is c's platform.
+func (c Config) platform() Platform { return Platform{c.GOOS, c.GOARCH} }
 
 // isHost reports whether c is for the host's platform.
 func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == runtime.GOARCH }
@@ -434,40 +438,73 @@ func (ps *Programs) Package() (path, name string, mod *Module, errs []PackageErr
 	return l.root.ImportPath, l.root.Name, l.root.Module, l.errs
 }
 
-// Types returns the types of the packages the tool package imports as
-// the go command builds it for p, with cgo or not (fset holds their
-// positions): the standard library's from export data, the others
-// type-checked from source. When the program does not build there, errs
-// holds why; the tool package's own type errors are left to the caller,
-// which checks it.
-func (ps *Programs) Types(p Platform, cgo bool) (fset *token.FileSet, byPath map[string]*types.Package, errs []PackageError, err error) {
+// Imports is what a configuration's load holds for a caller that checks
+// the tool package itself (Programs.Types).
+type Imports struct {
+	// Platform is the platform the types are of: p's, or another's
+	// with the same files outside the standard library, whose load
+	// serves both.
+	Platform Platform
+	// Fset holds the positions of the types.
+	Fset *token.FileSet
+	// ByPath are the types of the packages the program imports: the
+	// standard library's from export data, the others type-checked from
+	// source.
+	ByPath map[string]*types.Package
+	// Root is the tool package as the audit type-checked it, nil when it
+	// did not: its files are those of the configuration's platform with
+	// the configuration's cgo.
+	Root *Root
+}
+
+// Root is a type-checked package.
+type Root struct {
+	Files  []string // the compiled Go files
+	Syntax []*ast.File
+	Types  *types.Package
+	Info   *types.Info
+}
+
+// Types returns the load of the configuration that builds the tool package
+// for p, with cgo or not. When the program does not build there, errs
+// holds why; the tool package's own parse and type errors are left to the
+// caller, which checks it (Imports.Root is nil then).
+func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageError, err error) {
 	for _, c := range ps.cands {
 		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 {
 			continue
 		}
 		switch {
 		case c.err != nil:
-			return nil, nil, nil, c.err
+			return nil, nil, c.err
 		case len(c.list.errs) > 0:
-			return nil, nil, c.list.errs, nil
+			return nil, c.list.errs, nil
 		case c.prog == nil:
-			return nil, nil, nil, fmt.Errorf("audit: %s is not loaded", c.config)
+			return nil, nil, fmt.Errorf("audit: %s is not loaded", c.config)
 		}
 		pr := c.prog
 		var te typeError
 		switch {
 		case pr.err == nil:
-			return pr.l.fset, pr.l.byPath, nil, nil
+			imp := &Imports{Platform: pr.config.platform(), Fset: pr.l.fset, ByPath: pr.l.byPath}
+			if r := pr.l.root; r != nil {
+				files := pr.list.root.CompiledGoFiles
+				if len(files) == 0 {
+					files = pr.list.root.GoFiles
+				}
+				imp.Root = &Root{Files: files, Syntax: pr.l.rootSyntax, Types: r.Pkg, Info: pr.l.rootInfo}
+			}
+			return imp, nil, nil
 		case errors.As(pr.err, &te) && pr.l != nil && pr.l.failed == pr.list.root.ImportPath:
 			// The tool package's own errors, which the caller finds:
 			// what it imports is loaded.
-			return pr.l.fset, pr.l.byPath, nil, nil
+			return &Imports{Platform: pr.config.platform(), Fset: pr.l.fset, ByPath: pr.l.byPath}, nil, nil
 		case errors.As(pr.err, &te) && len(pr.errs) > 0:
-			return nil, nil, pr.errs, nil
+			return nil, pr.errs, nil
 		}
-		return nil, nil, nil, pr.err
+		return nil, nil, pr.err
 	}
-	return nil, nil, nil, fmt.Errorf("audit: no configuration %s/%s, cgo %v, was loaded", p.GOOS, p.GOARCH, cgo)
+	return nil, nil, fmt.Errorf("audit: no configuration %s/%s, cgo %v, was loaded", p.GOOS, p.GOARCH, cgo)
 }
 
 // fileTags returns the build tags of file's //go:build line that are

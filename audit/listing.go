@@ -82,19 +82,20 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 		}
 	}
 	l.std = sortedKeys(std)
-	l.finish()
+	l.finish(fileTags)
 	return l, nil
 }
 
-// finish computes the key and the tags of l from its packages.
-func (l *listing) finish() {
+// finish computes the key and the tags of l from its packages, with
+// tagsOf the tags of a file (fileTags).
+func (l *listing) finish(tagsOf func(file string) []string) {
 	var lines, tags []string
 	for _, p := range l.pkgs {
 		files := slices.Sorted(slices.Values(append(slices.Clone(p.GoFiles), p.CgoFiles...)))
 		lines = append(lines, p.ImportPath+" "+strings.Join(files, " ")+"\n")
 		if p.Module != nil && p.Module.Main {
 			for _, f := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-				for _, t := range fileTags(f) {
+				for _, t := range tagsOf(f) {
 					if !slices.Contains(tags, t) {
 						tags = append(tags, t)
 					}
@@ -134,11 +135,15 @@ type deriver struct {
 
 // fileFacts is what a file's header says.
 type fileFacts struct {
-	src       []byte
-	imports   []string
-	cgo       bool // imports "C"
-	uncertain bool // a constraint the deriver cannot evaluate
-	err       error
+	src     []byte
+	imports []string
+	cgo     bool     // imports "C"
+	tags    []string // the tags a user chooses (fileTags)
+	// constrained is set when the file has a build constraint; the
+	// others are matched by their names alone.
+	constrained bool
+	uncertain   bool // a constraint the deriver cannot evaluate
+	err         error
 }
 
 func newDeriver(base *listing) *deriver {
@@ -204,9 +209,13 @@ func (d *deriver) facts(file string) *fileFacts {
 			if err != nil {
 				continue
 			}
+			f.constrained = true
 			expr.Eval(func(tag string) bool {
 				if uncertainTag(tag) {
 					f.uncertain = true
+				}
+				if !systemTag(tag) && !slices.Contains(f.tags, tag) {
+					f.tags = append(f.tags, tag)
 				}
 				return true
 			})
@@ -250,6 +259,10 @@ func (d *deriver) context(c Config) build.Context {
 		f := d.facts(path)
 		if f.err != nil {
 			return nil, f.err
+		}
+		if !f.constrained {
+			// Only its name can exclude it: a header of nothing.
+			return io.NopCloser(strings.NewReader("package p\n")), nil
 		}
 		return io.NopCloser(bytes.NewReader(f.src)), nil
 	}
@@ -329,7 +342,12 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 	}
 	l.root = l.pkgs[len(l.pkgs)-1]
 	l.std = sortedKeys(std)
-	l.finish()
+	l.finish(func(file string) []string {
+		if f := d.facts(file); f.err == nil {
+			return f.tags
+		}
+		return fileTags(file)
+	})
 	return l, true
 }
 

@@ -24,6 +24,10 @@ type loaded struct {
 	prog   *ssa.Program
 	nonStd []*ssa.Package // in dependency order
 	root   *ssa.Package
+	// rootSyntax and rootInfo are the root's syntax and type
+	// information.
+	rootSyntax []*ast.File
+	rootInfo   *types.Info
 	// host is the host's standard library, by path, when the program is
 	// built for another platform; see onHost.
 	host map[string]*types.Package
@@ -141,7 +145,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 		sp := out.prog.CreatePackage(tp, syntax, info, true)
 		out.nonStd = append(out.nonStd, sp)
 		if p == l.root {
-			out.root = sp
+			out.root, out.rootSyntax, out.rootInfo = sp, syntax, info
 		}
 	}
 	out.prog.Build()

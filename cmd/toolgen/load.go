@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -457,9 +459,24 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 			names = append(names, n)
 		}
 	}
+	// Each file is read once, not once per platform.
+	src := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			return nil, fmt.Errorf("tool package: %w", err)
+		}
+		src[filepath.Join(dir, n)] = b
+	}
 	var configs []config
 	for _, p := range platforms {
 		ctx := p.Context()
+		ctx.OpenFile = func(path string) (io.ReadCloser, error) {
+			if b, ok := src[path]; ok {
+				return io.NopCloser(bytes.NewReader(b)), nil
+			}
+			return os.Open(path)
+		}
 		var files, ignored []string
 		for _, n := range names {
 			ok, err := ctx.MatchFile(dir, n)
@@ -493,16 +510,26 @@ func loadConfig(dir string, meta *packages.Package, cf config, progs *audit.Prog
 	// Cgo as the go command builds for the host by default; off for
 	// another platform, which needs no C cross-compiler to read types.
 	cgo := cf.load.GOOS == runtime.GOOS && cf.load.GOARCH == runtime.GOARCH && hostCgo()
-	fset, byPath, errs, err := progs.Types(audit.Platform{GOOS: cf.load.GOOS, GOARCH: cf.load.GOARCH}, cgo)
+	platform := audit.Platform{GOOS: cf.load.GOOS, GOARCH: cf.load.GOARCH}
+	imp, errs, err := progs.Types(platform, cgo)
 	if err != nil {
 		return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, cf.load, err)
 	}
-	if fset == nil {
-		fset = token.NewFileSet()
-	}
 	pkg := &packages.Package{
 		ID: meta.ID, Name: meta.Name, PkgPath: meta.PkgPath, Module: meta.Module,
-		Fset: fset, GoFiles: cf.files, IgnoredFiles: cf.ignored,
+		Fset: token.NewFileSet(), GoFiles: cf.files, IgnoredFiles: cf.ignored,
+	}
+	var byPath map[string]*types.Package
+	if imp != nil && imp.Platform == platform {
+		// The types of another platform, with the same files, would
+		// hide errors of this one's: this platform's types, or a load
+		// of them below.
+		pkg.Fset, byPath = imp.Fset, imp.ByPath
+		if r := imp.Root; r != nil && slices.Equal(r.Files, cf.files) {
+			// The audit type-checked these very files: its package.
+			pkg.Syntax, pkg.Types, pkg.TypesInfo = r.Syntax, r.Types, r.Info
+			return pkg, nil
+		}
 	}
 	imports := map[string]bool{}
 	fakeC := false
@@ -540,7 +567,8 @@ func loadConfig(dir string, meta *packages.Package, cf config, progs *audit.Prog
 	for path := range imports {
 		if byPath[path] == nil {
 			// A file the audit's configuration does not compile (one
-			// for cgo, say) imports it: the go command lists it.
+			// for cgo, say) imports it, or the audit loaded another
+			// platform: the go command lists them.
 			byPath, err = loadImports(dir, cf.load, slices.Sorted(maps.Keys(imports)), pkg)
 			if err != nil || len(pkg.Errors) > 0 {
 				return pkg, err
