@@ -42,10 +42,14 @@ type listing struct {
 	loadable bool
 }
 
-// listConfig lists the program in dir as built in c: one `go list -deps`.
+// listConfig lists the program in dir as built in c: one `go list -deps`
+// (with -compiled for the host with cgo).
 func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	args := []string{"-deps", "-json=" + listFields}
-	if c.Cgo {
+	if c.Cgo && c.isHost() {
+		// The files cgo writes, which the audit reads; for another
+		// platform cgo needs a C cross-compiler, and that configuration
+		// is not loaded.
 		args = []string{"-deps", "-compiled", "-json=" + listFields + ",CompiledGoFiles"}
 	}
 	args = append(append(args, c.flags()...), ".")
