@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # generate.sh [BEFORE [AFTER]]: the time of go generate ./... on this
-# repository, and of toolgen on a toolbox of 1,000 synthetic tools, for two
-# commits of the repository (default: main and HEAD), interleaved run by
-# run so that both see the same load; with the go commands toolgen runs
-# counted (a wrapper of go on PATH logs each).
+# repository, and on a copy whose toolbox is 1,000 synthetic tools, for
+# two commits of the repository (default: main and HEAD), interleaved run
+# by run so that both see the same load; and the go commands toolgen runs
+# on each (a wrapper of go on PATH logs them; go generate puts its own go
+# first on PATH, so toolgen is run directly for the count).
 #
 # Each commit is copied (git archive) into a scratch directory; the build
 # cache is warmed by one run that is not counted; then RUNS (default 5)
@@ -46,14 +47,27 @@ done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # time_gen DIR: one timed go generate ./... in DIR, its wall seconds
-# appended to DIR.times, its go commands (but go generate's own and go
-# run's) to DIR.golist.
+# appended to DIR.times.
 time_gen() {
-	: >"$work/golog"
-	(cd "$1" && PATH="$work/bin:$PATH" /usr/bin/time -f "%e" -o "$1.t" go generate ./... >/dev/null 2>&1 || true)
+	(cd "$1" && /usr/bin/time -f "%e" -o "$1.t" go generate ./... >/dev/null 2>&1 || true)
 	cat "$1.t" >>"$1.times"
-	grep -c '^list' "$work/golog" >>"$1.golist" || true
 }
+
+# count_golist DIR: the go commands toolgen runs for DIR's toolbox and
+# internal/testbox, into DIR.golist.
+count_golist() {
+	(cd "$1" && go build -o "$1.toolgen" ./cmd/toolgen)
+	: >"$work/golog"
+	(cd "$1" && PATH="$work/bin:$PATH" "$1.toolgen" >/dev/null 2>&1 || true)
+	(cd "$1/internal/testbox" && PATH="$work/bin:$PATH" "$1.toolgen" -dir tools >/dev/null 2>&1 || true)
+	grep -c '^list' "$work/golog" >"$1.golist" || true
+}
+
+for rev in "$before" "$after"; do
+	for kind in repo synth; do
+		count_golist "$work/$kind-$(git -C "$root" rev-parse --short "$rev")"
+	done
+done
 
 for i in $(seq "$runs"); do
 	for rev in "$before" "$after"; do
