@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ import (
 const workerArg = "__toolreg_worker"
 
 // runWorker serves the compiled-in tools as a sandboxed worker.
-func runWorker(args []string, stderr io.Writer, t Tools) int {
+func runWorker(args []string, stderr io.Writer, t CompiledTools) int {
 	// The operator's egress allow list reaches the worker in its
 	// environment (see isolate); tools find it in their context.
 	policy, err := egress.Parse(os.Getenv(egress.EnvAllow))
@@ -52,8 +53,8 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if mode == sandbox.IsolateNone {
 		return reg, func() {}, nil
 	}
-	if s.workersErr != nil {
-		return nil, nil, s.workersErr
+	if err := cmp.Or(s.workersErr, s.memoryErr); err != nil {
+		return nil, nil, err
 	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -66,6 +67,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Pass:       []string{egress.EnvAllow},
 		Require:    s.require,
 		MaxWorkers: int(s.workers),
+		Limits:     sandbox.Limits{Memory: int64(s.memory)},
 		Logger:     logger,
 	})
 	if err != nil {
@@ -89,7 +91,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 			if !mode.Isolated(e) {
 				continue
 			}
-			if err := pool.Warm(ctx, e.ID, e.Caps()); err != nil {
+			if err := pool.Warm(ctx, e.ID, e.AllCapabilities()); err != nil {
 				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
 			}
 			n++

@@ -11,7 +11,7 @@
 // unknown tool, with the search suggested.
 //
 // A *Tools is one conversation's view of a registry: give each
-// chat.Conversation its own. It implements chat.Tools.
+// chat.Conversation its own. It implements registry.ToolSet.
 package deferred
 
 import (
@@ -147,7 +147,7 @@ type searchArgs struct {
 }
 
 func (t *Tools) callSearch(args string) registry.Result {
-	if registry.Blank(args) {
+	if registry.EmptyArgs(args) {
 		args = "{}"
 	}
 	var a searchArgs

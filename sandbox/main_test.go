@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The test binary is its own worker: run with workerArg first, it serves
@@ -83,6 +85,8 @@ func TestMain(m *testing.M) {
 		case sleepArg:
 			time.Sleep(time.Hour)
 			os.Exit(0)
+		case refuseNamespacesArg:
+			os.Exit(poolWithoutNamespaces(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
@@ -101,11 +105,11 @@ func fakeUnenforced() int {
 
 var errBadArgs = errors.New("bad probe arguments")
 
-func classify(err error) Kind {
+func classify(err error) registry.Kind {
 	if errors.Is(err, errBadArgs) {
-		return KindBadArguments
+		return registry.KindArguments
 	}
-	return KindTool
+	return registry.KindTool
 }
 
 // daemon locks path, says so on stdout, and sleeps: the lock is
@@ -185,6 +189,9 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	default:
 		if text, err, ok := escape(id, a); ok {
 			return text, err
+		}
+		if text, ok := reportProgress(ctx, id, a); ok {
+			return text, nil
 		}
 	case "env":
 		env := os.Environ()
