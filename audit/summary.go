@@ -25,11 +25,11 @@ import (
 // The standard-library summary: every function and variable of the
 // standard library that reaches a capability, with the next step of its
 // shortest path to each. Building SSA for the standard library from
-// source takes longer than a go generate may (about 8 s for the toolbox's
-// imports on two cores), so the standard library is analysed once per Go
-// release and platform, by TestStdSummary, into stdsummary.txt, which
-// ships with the package. A run on another release or platform builds the
-// summary itself (slowly) rather than trust a stale one.
+// source takes longer than a go generate may (about a minute on two
+// cores), so the standard library is analysed once per Go release and
+// platform, by TestStdSummary, into stdsummary.txt, which ships with the
+// package. A run on another release or platform builds the summary itself
+// rather than trust a stale one, once: it is cached (summaryCache).
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
 // order: the next key on the path and "|" where the call is (relative to
@@ -58,9 +58,16 @@ var (
 	builtinOnce sync.Once
 	builtin     *summary
 	builtinErr  error
+
+	// localMu guards local, this process's summary when stdsummary.txt
+	// is for another release or platform: built or read once, and shared
+	// by the configurations audited side by side.
+	localMu sync.Mutex
+	local   *summary
 )
 
-// stdSummary returns the summary for this release and platform.
+// stdSummary returns the summary for this release and platform: the one
+// that ships, or the cache's (see summaryCache), or one built now.
 func stdSummary(ctx context.Context) (*summary, error) {
 	builtinOnce.Do(func() { builtin, builtinErr = parseSummary(stdSummaryText) })
 	if builtinErr != nil {
@@ -69,11 +76,17 @@ func stdSummary(ctx context.Context) (*summary, error) {
 	if builtin.header == platform() {
 		return builtin, nil
 	}
-	text, err := BuildStdSummary(ctx)
+	localMu.Lock()
+	defer localMu.Unlock()
+	if local != nil {
+		return local, nil
+	}
+	s, err := defaultCache().get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("the standard-library summary is for %s, not %s, and building one failed: %w", builtin.header, platform(), err)
 	}
-	return parseSummary(text)
+	local = s
+	return s, nil
 }
 
 func parseSummary(text string) (*summary, error) {
