@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/internal/testbox"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // liveServer is an MCP server over HTTP whose tools the test changes while
@@ -201,4 +203,69 @@ func TestMountListChangedInterval(t *testing.T) {
 	if diff := cmp.Diff([]string{"s__a", "s__b"}, m.Names()); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}
+}
+
+// TestServeLiveStdio: a server whose tool set changes tells its client
+// over stdio, which subscribes (protocol 2026-07-28) or hears on its
+// session; the end of stdin ends the server, though the subscription is
+// still open.
+func TestServeLiveStdio(t *testing.T) {
+	full := testbox.Toolbox()
+	small, err := full.Select([]string{"count"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	cur := small
+	srv, err := NewServer(small, &ServerOptions{Tools: func() *registry.Registry {
+		mu.Lock()
+		defer mu.Unlock()
+		return cur
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- ServeStdio(context.Background(), srv, inR, outW)
+		outW.Close()
+	}()
+	changed := make(chan struct{}, 1)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+	})
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func() int {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(res.Tools)
+	}
+	if n := count(); n != 1 {
+		t.Errorf("%d tools at start; want 1", n)
+	}
+	mu.Lock()
+	cur = full
+	mu.Unlock()
+	ToolsChanged(srv)
+	<-changed
+	if n, want := count(), len(full.Names()); n != want {
+		t.Errorf("%d tools after the change; want %d", n, want)
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+	cs.Close()
 }
