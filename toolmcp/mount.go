@@ -647,7 +647,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 		rt.srv.failed(err)
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
-	text := resultText(r)
+	text := renderResult(r, mediaFrom(ctx))
 	if r.IsError {
 		end("tool_error")
 	} else {
@@ -665,16 +665,25 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 // resultText renders a remote result as text for the model: its text
 // content, a short note for each other kind of content, and the structured
 // content as JSON when there is nothing else.
-func resultText(r *mcp.CallToolResult) string {
+func resultText(r *mcp.CallToolResult) string { return renderResult(r, nil) }
+
+// renderResult is resultText, with the images and audio that md takes
+// passed on beside the text (their note says so) rather than only
+// described.
+func renderResult(r *mcp.CallToolResult, md *media) string {
 	var parts []string
 	for _, c := range r.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, describeImage(c.MIMEType, c.Data))
+			parts = append(parts, describeImage(c.MIMEType, c.Data, md.take(c, len(c.Data))))
 		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data)))
+			desc := fmt.Sprintf("[audio: %s, %d bytes", c.MIMEType, len(c.Data))
+			if md.take(c, len(c.Data)) {
+				desc += "; passed on"
+			}
+			parts = append(parts, desc+"]")
 		case *mcp.ResourceLink:
 			parts = append(parts, describeLink(c))
 		case *mcp.EmbeddedResource:
@@ -699,13 +708,16 @@ func resultText(r *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// describeImage describes an image the model is not shown: its type, its
-// size in pixels when its header tells (PNG, JPEG, GIF), and its size in
-// bytes.
-func describeImage(mimeType string, data []byte) string {
+// describeImage describes an image: its type, its size in pixels when its
+// header tells (PNG, JPEG, GIF), its size in bytes, and whether it is
+// passed on as image content or not shown to the model at all.
+func describeImage(mimeType string, data []byte, passed bool) string {
 	desc := fmt.Sprintf("[image: %s", cmp.Or(mimeType, "of unknown type"))
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
+	}
+	if passed {
+		return desc + fmt.Sprintf(", %d bytes; passed on]", len(data))
 	}
 	return desc + fmt.Sprintf(", %d bytes; not shown to the model]", len(data))
 }
