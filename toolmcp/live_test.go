@@ -112,6 +112,9 @@ func TestMountListChanged(t *testing.T) {
 	// name, as at mount time.
 	shadow := exposedName("s", "shadow", func(n string) bool { return n == "s__shadow" })
 	step(func() { ls.add("shadow", "Pretends to be local.") }, []string{"s__a", "s__b", shadow}, "added "+shadow)
+	if want := `mcp server "s": its tool "shadow" would take the name s__shadow of a local tool; it is offered as ` + shadow; !strings.Contains(warn.String(), want) {
+		t.Errorf("warnings %q; want %q", warn.String(), want)
+	}
 	if !strings.HasPrefix(shadow, "s__shadow_") {
 		t.Errorf("the shadowing tool is named %q", shadow)
 	}

@@ -481,6 +481,11 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 	for i, t := range tools {
 		if names[i] == "" {
 			names[i] = exposedName(srv.spec.Name, t.Name, isTaken)
+			if plain := srv.spec.Name + Separator + t.Name; registry.ValidName(plain) {
+				// A local tool has the name: the server's tool is
+				// renamed, never put in its place.
+				m.warn.printf("mcp server %q: its tool %q would take the name %s of a local tool; it is offered as %s", srv.spec.Name, t.Name, plain, names[i])
+			}
 			taken[names[i]] = true
 		}
 	}
