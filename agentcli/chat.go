@@ -16,14 +16,13 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/glamour/v2"
-
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 
 	"github.com/toolreg/toolreg/internal/clip"
+	"github.com/toolreg/toolreg/internal/termmd"
 )
 
 // The defaults of the connection, as in the design notes: DeepSeek.
@@ -120,7 +119,7 @@ func refuseUnattended(ctx context.Context, e registry.Entry, args string) error 
 type output struct {
 	stdout, stderr io.Writer
 	quiet          bool
-	md             *glamour.TermRenderer
+	md             *termmd.Renderer
 	spin           bool
 	// redact removes secrets from the answer before it is printed; the
 	// answer is printed whole lines at a time, so that a secret split
@@ -419,6 +418,9 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	}
 	defer flush()
 	o.sel.telemetry = tel
+	// A conversation at a terminal starts its tools' workers ahead, while
+	// the person types: its first calls do not wait for a start.
+	o.sel.warm = interactive
 	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, logger)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
@@ -465,7 +467,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools)}
 	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
 		if out.md, err = newMarkdown(f, c.getenv); err != nil {
-			fmt.Fprintf(c.stderr, "agent: %v; printing answers as they are\n", err)
+			fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		}
 	}
 	if _, ok := terminalFile(c.rawStderr); ok && !o.asJSON {

@@ -225,7 +225,7 @@ func (cfg *config) check() error {
 	return nil
 }
 
-var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNameRE = lazyRE(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (cfg *config) checkSettings(at toml.Key, s settings) error {
 	key := func(name string) toml.Key { return append(slices.Clone(at), name) }
@@ -239,7 +239,7 @@ func (cfg *config) checkSettings(at toml.Key, s settings) error {
 			return cfg.errorAt(key("base_url"), err.Error())
 		}
 	}
-	if s.KeyEnv != "" && !envNameRE.MatchString(s.KeyEnv) {
+	if s.KeyEnv != "" && !envNameRE().MatchString(s.KeyEnv) {
 		return cfg.errorAt(key("key_env"), fmt.Sprintf("key_env names the environment variable that holds the key, such as \"DEEPSEEK_API_KEY\", not %q: the config file holds no keys", redact.String(s.KeyEnv)))
 	}
 	if s.Isolate != "" && !slices.Contains([]string{"all", "capable", "none"}, s.Isolate) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 )
@@ -38,29 +37,29 @@ func exitCode(err error) int {
 }
 
 var (
-	badValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-([^:]+): `)
-	unknownRE  = regexp.MustCompile(`^flag provided but not defined: -(.+)$`)
-	needsArgRE = regexp.MustCompile(`^flag needs an argument: -(.+)$`)
+	badValueRE = lazyRE(`^invalid (?:boolean )?value "((?:[^"\\]|\\.)*)" for (?:flag )?-([^:]+): `)
+	unknownRE  = lazyRE(`^flag provided but not defined: -(.+)$`)
+	needsArgRE = lazyRE(`^flag needs an argument: -(.+)$`)
 )
 
 // explainFlagError rewrites an error of fs's Parse for a person: what a
 // value of the flag looks like, or the flag a misspelt one may have meant.
 func explainFlagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
-	if m := unknownRE.FindStringSubmatch(msg); m != nil {
+	if m := unknownRE().FindStringSubmatch(msg); m != nil {
 		out := fmt.Sprintf("no flag -%s", m[1])
 		if near := nearestFlag(fs, m[1]); near != "" {
 			out += fmt.Sprintf(": did you mean -%s?", near)
 		}
 		return out
 	}
-	if m := needsArgRE.FindStringSubmatch(msg); m != nil {
+	if m := needsArgRE().FindStringSubmatch(msg); m != nil {
 		if f := fs.Lookup(m[1]); f != nil {
 			return fmt.Sprintf("-%s needs a value: %s", m[1], valueShape(f))
 		}
 		return msg
 	}
-	if m := badValueRE.FindStringSubmatch(msg); m != nil {
+	if m := badValueRE().FindStringSubmatch(msg); m != nil {
 		if f := fs.Lookup(m[2]); f != nil {
 			shape := valueShape(f)
 			if _, ok := f.Value.(flag.Getter); !ok {

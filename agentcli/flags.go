@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -29,7 +28,7 @@ var flagGroups = []struct {
 }{
 	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
 	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
-	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "workdir"}},
+	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "worker-memory", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
 
@@ -350,11 +349,13 @@ const envHelp = `environment:
   TOOLREG_TOOL_SEARCH  default of -tool-search; TOOLREG_PIN of -pin
   TOOLREG_ISOLATE  default of -isolate
   TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
+  TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
   XDG_STATE_HOME   where the line history and the conversations are kept:
                    $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
-  GLAMOUR_STYLE    the style of rendered answers: dark (default), light, notty, …
+  TOOLREG_STYLE    the style of rendered answers: dark (default), light or plain
+                   (GLAMOUR_STYLE is read too; NO_COLOR set means plain)
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
   OTEL_TRACES_EXPORTER          otlp, console or none (default): OpenTelemetry traces
   OTEL_METRICS_EXPORTER         otlp, console or none (default): metrics
@@ -537,7 +538,7 @@ func (f *continueFlag) Set(v string) error {
 	case "false":
 		f.o.resume, f.o.resumeID = false, ""
 	default:
-		if !conversationIDRE.MatchString(v) {
+		if !conversationIDRE().MatchString(v) {
 			return fmt.Errorf("want a conversation ID or number as agent log lists them")
 		}
 		f.o.resume, f.o.resumeID = true, v
@@ -547,7 +548,7 @@ func (f *continueFlag) Set(v string) error {
 
 // conversationIDRE matches what names a kept conversation: its number in
 // agent log's list, or (a prefix of) its ID.
-var conversationIDRE = regexp.MustCompile(`^[0-9][0-9.\-]*$`)
+var conversationIDRE = lazyRE(`^[0-9][0-9.\-]*$`)
 
 // joinContinue makes "-continue ID" and "-c ID" one argument,
 // "-continue=ID", when ID names a conversation: a boolean flag takes no
@@ -561,7 +562,7 @@ func joinContinue(args []string) []string {
 		}
 		switch a {
 		case "-continue", "--continue", "-c", "--c":
-			if i+1 < len(args) && conversationIDRE.MatchString(args[i+1]) {
+			if i+1 < len(args) && conversationIDRE().MatchString(args[i+1]) {
 				out = append(out, a+"="+args[i+1])
 				i++
 				continue

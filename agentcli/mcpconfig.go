@@ -126,7 +126,7 @@ func (s *mcpServer) check() error {
 		return errors.New("headers are for HTTP servers; a stdio server gets env")
 	}
 	for k := range s.Env {
-		if !envNameRE.MatchString(k) {
+		if !envNameRE().MatchString(k) {
 			return fmt.Errorf("env %q: not a variable name", k)
 		}
 	}

@@ -97,7 +97,7 @@ func startTerminal(t *testing.T, baseURL, state string, args ...string) *termina
 		"TOOLREG_CONFIG=",
 		"TOOLREG_PROFILE=",
 		"TERM=xterm-256color",
-		"GLAMOUR_STYLE=dark",
+		"TOOLREG_STYLE=dark",
 	)
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 24, Cols: 80})
 	if err != nil {

@@ -5,12 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
-	"charm.land/glamour/v2"
 	"golang.org/x/term"
+
+	"github.com/toolreg/toolreg/internal/termmd"
 )
+
+// lazyRE returns a regular expression compiled at its first use: the
+// agent binary is also every tool worker, which should not pay at start-up
+// for the expressions of commands it never runs.
+func lazyRE(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // terminalFile returns the file behind w if it is a terminal.
 func terminalFile(w any) (*os.File, bool) {
@@ -21,19 +31,24 @@ func terminalFile(w any) (*os.File, bool) {
 	return f, true
 }
 
-// newMarkdown returns a renderer of Markdown for the terminal f, in the
-// style GLAMOUR_STYLE names (dark by default), wrapped to its width.
-func newMarkdown(f *os.File, getenv env) (*glamour.TermRenderer, error) {
+// newMarkdown returns a renderer of Markdown for the terminal f, wrapped
+// to its width, in the style TOOLREG_STYLE names (GLAMOUR_STYLE is read
+// too, for those who set it for an earlier version): dark by default,
+// plain when NO_COLOR is set. An unknown style is an error, and the
+// renderer then uses dark.
+func newMarkdown(f *os.File, getenv env) (*termmd.Renderer, error) {
 	width := 80
 	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
 		width = w
 	}
-	r, err := glamour.NewTermRenderer(
-		glamour.WithStylePath(cmp.Or(getenv("GLAMOUR_STYLE"), "dark")),
-		glamour.WithWordWrap(max(width-4, 20)),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("markdown renderer: %w", err)
+	name := cmp.Or(getenv("TOOLREG_STYLE"), getenv("GLAMOUR_STYLE"))
+	if name == "" && getenv("NO_COLOR") != "" {
+		name = "plain"
+	}
+	st, ok := termmd.ParseStyle(name)
+	r := &termmd.Renderer{Width: max(width-2, 20), Style: st}
+	if !ok {
+		return r, fmt.Errorf("TOOLREG_STYLE=%q is not a style: want dark, light or plain; using dark", name)
 	}
 	return r, nil
 }
@@ -66,16 +81,11 @@ func completeBlocks(s string) int {
 
 // renderBlocks renders Markdown text with r and writes it to w; first says
 // whether it begins the answer (later blocks are set off by a blank line).
-// When rendering fails the text is written as it is: nothing is lost.
-func renderBlocks(w io.Writer, r *glamour.TermRenderer, text string, first bool) {
+func renderBlocks(w io.Writer, r *termmd.Renderer, text string, first bool) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	out, err := r.Render(text)
-	if err != nil {
-		out = text
-	}
-	out = strings.Trim(out, "\n")
+	out := r.Render(text)
 	if !first {
 		out = "\n" + out
 	}

@@ -2,14 +2,15 @@ package agentcli
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
-	"charm.land/glamour/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/internal/termmd"
 )
 
 func TestCompleteBlocks(t *testing.T) {
@@ -44,10 +45,7 @@ func words(s string) []string {
 // complete, the rest at the end, a tool call in between flushes, and no
 // word is lost.
 func TestRenderedStreamKeepsEveryWord(t *testing.T) {
-	md, err := glamour.NewTermRenderer(glamour.WithStylePath("dark"), glamour.WithWordWrap(80))
-	if err != nil {
-		t.Fatal(err)
-	}
+	md := &termmd.Renderer{Width: 80, Style: termmd.Dark}
 	var stdout, stderr bytes.Buffer
 	o := &output{stdout: &stdout, stderr: &stderr, md: md}
 	o.event(chat.Event{Type: chat.EventText, Text: "Hello **wo"})
@@ -85,5 +83,34 @@ func TestRawStreamIsVerbatim(t *testing.T) {
 	o.finish("ignored")
 	if diff := cmp.Diff("Hello **world**.\n\n```go\nx := 1\n```\n", stdout.String()); diff != "" {
 		t.Errorf("stdout (-want +got):\n%s", diff)
+	}
+}
+
+// TestMarkdownStyle: TOOLREG_STYLE chooses the style, GLAMOUR_STYLE is
+// read when it is unset, NO_COLOR means plain, and an unknown name is
+// said and falls back to dark.
+func TestMarkdownStyle(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, tc := range []struct {
+		env     map[string]string
+		want    termmd.Style
+		wantErr bool
+	}{
+		{nil, termmd.Dark, false},
+		{map[string]string{"TOOLREG_STYLE": "light"}, termmd.Light, false},
+		{map[string]string{"GLAMOUR_STYLE": "notty"}, termmd.Plain, false},
+		{map[string]string{"TOOLREG_STYLE": "light", "GLAMOUR_STYLE": "notty"}, termmd.Light, false},
+		{map[string]string{"NO_COLOR": "1"}, termmd.Plain, false},
+		{map[string]string{"NO_COLOR": "1", "TOOLREG_STYLE": "dark"}, termmd.Dark, false},
+		{map[string]string{"TOOLREG_STYLE": "dracula"}, termmd.Dark, true},
+	} {
+		r, err := newMarkdown(f, func(k string) string { return tc.env[k] })
+		if r == nil || r.Style != tc.want || (err != nil) != tc.wantErr || r.Width != 78 {
+			t.Errorf("env %v: renderer %+v, error %v; want style %d, width 78, error %v", tc.env, r, err, tc.want, tc.wantErr)
+		}
 	}
 }

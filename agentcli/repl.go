@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -168,7 +167,7 @@ func (s *session) ask(ctx context.Context, text string) (string, error) {
 
 // commandRE matches a line that is a REPL command: a word after a slash,
 // and what follows it.
-var commandRE = regexp.MustCompile(`^/[A-Za-z?][\w-]*$`)
+var commandRE = lazyRE(`^/[A-Za-z?][\w-]*$`)
 
 // replCommands are the commands of a conversation, as /help lists them.
 var replCommands = []struct{ name, args, help string }{
@@ -259,7 +258,7 @@ func (c *cli) repl(ctx context.Context, s *session, in lineReader) int {
 			continue
 		case strings.HasPrefix(line, "//"):
 			line = line[1:]
-		case commandRE.MatchString(first):
+		case commandRE().MatchString(first):
 			send, exit := c.command(s, first, strings.TrimSpace(arg))
 			if exit {
 				return exitOK

@@ -118,6 +118,11 @@ type selection struct {
 	// TOOLREG_WORKERS); workersErr says what is wrong with the variable.
 	workers    positiveInt
 	workersErr error
+	// memory is a worker's memory limit (-worker-memory,
+	// TOOLREG_WORKER_MEMORY); memoryErr says what is wrong with the
+	// variable.
+	memory    byteSize
+	memoryErr error
 	// warm starts workers for the first tools ahead (agent mcp).
 	warm bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
@@ -183,7 +188,107 @@ func (s *selection) register(fs *flag.FlagSet, getenv env) {
 			s.workersErr = fmt.Errorf("TOOLREG_WORKERS: %w", err)
 		}
 	}
-	fs.Var(&s.workers, "workers", "the most tool worker `processes` alive at once; calls beyond them wait (default "+strconv.Itoa(sandbox.DefaultMaxWorkers)+"; env TOOLREG_WORKERS)")
+	s.memory = byteSize(0)
+	if v := getenv("TOOLREG_WORKER_MEMORY"); v != "" {
+		if err := s.memory.Set(v); err != nil {
+			s.memoryErr = fmt.Errorf("TOOLREG_WORKER_MEMORY: %w", err)
+		}
+	}
+	fs.Var(memoryFlag{s}, "worker-memory", "the most memory a tool worker may allocate, as 512MiB or 2GiB; none for no limit (default 1GiB; env TOOLREG_WORKER_MEMORY)")
+	fs.Var(workersFlag{s}, "workers", "the most tool worker `processes` alive at once; calls beyond them wait (default "+strconv.Itoa(sandbox.DefaultMaxWorkers)+"; env TOOLREG_WORKERS)")
+}
+
+// workersFlag is -workers: a value given on the command line replaces
+// TOOLREG_WORKERS, and with it the variable's error, if it had one.
+type workersFlag struct{ s *selection }
+
+func (f workersFlag) String() string {
+	if f.s == nil {
+		return strconv.Itoa(sandbox.DefaultMaxWorkers)
+	}
+	return f.s.workers.String()
+}
+
+func (f workersFlag) Set(v string) error {
+	if err := f.s.workers.Set(v); err != nil {
+		return err
+	}
+	f.s.workersErr = nil
+	return nil
+}
+
+// memoryFlag is -worker-memory: a value given on the command line
+// replaces TOOLREG_WORKER_MEMORY, and with it the variable's error.
+type memoryFlag struct{ s *selection }
+
+func (f memoryFlag) String() string {
+	if f.s == nil {
+		return "1GiB"
+	}
+	return f.s.memory.String()
+}
+
+func (f memoryFlag) Set(v string) error {
+	if err := f.s.memory.Set(v); err != nil {
+		return err
+	}
+	f.s.memoryErr = nil
+	return nil
+}
+
+// minWorkerMemory is the least memory limit a worker is given: below it
+// the Go runtime of the worker cannot start.
+const minWorkerMemory = 64 << 20
+
+// byteSize is a memory limit in bytes: 0 for the default, -1 for none.
+type byteSize int64
+
+func (n *byteSize) String() string {
+	switch {
+	case *n == 0:
+		return "1GiB"
+	case *n < 0:
+		return "none"
+	case *n%(1<<30) == 0:
+		return strconv.FormatInt(int64(*n)>>30, 10) + "GiB"
+	case *n%(1<<20) == 0:
+		return strconv.FormatInt(int64(*n)>>20, 10) + "MiB"
+	}
+	return strconv.FormatInt(int64(*n), 10)
+}
+
+// Set reads a size: bytes, or a number with KiB, MiB, GiB (or K, M, G,
+// KB, MB, GB, all powers of 1,024), or none.
+func (n *byteSize) Set(v string) error {
+	t := strings.TrimSpace(v)
+	if strings.EqualFold(t, "none") {
+		*n = -1
+		return nil
+	}
+	mult := int64(1)
+	for _, u := range []struct {
+		suffixes []string
+		m        int64
+	}{{[]string{"GiB", "GB", "G"}, 1 << 30}, {[]string{"MiB", "MB", "M"}, 1 << 20}, {[]string{"KiB", "KB", "K"}, 1 << 10}} {
+		for _, suf := range u.suffixes {
+			if len(t) > len(suf) && strings.EqualFold(t[len(t)-len(suf):], suf) {
+				t, mult = strings.TrimSpace(t[:len(t)-len(suf)]), u.m
+				break
+			}
+		}
+		if mult != 1 {
+			break
+		}
+	}
+	i, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || i <= 0 || i > (1<<62)/mult {
+		return fmt.Errorf("%q is not a size: want bytes or a number with KiB, MiB or GiB, such as 512MiB, or none", v)
+	}
+	if i*mult < minWorkerMemory {
+		return fmt.Errorf("%q is below the least a worker needs, 64MiB", v)
+	}
+	*n = byteSize(i * mult)
+	return nil
 }
 
 // positiveInt is a flag of a whole number of at least 1.

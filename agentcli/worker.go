@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -52,8 +53,8 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if mode == sandbox.IsolateNone {
 		return reg, func() {}, nil
 	}
-	if s.workersErr != nil {
-		return nil, nil, s.workersErr
+	if err := cmp.Or(s.workersErr, s.memoryErr); err != nil {
+		return nil, nil, err
 	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -66,6 +67,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Pass:       []string{egress.EnvAllow},
 		Require:    s.require,
 		MaxWorkers: int(s.workers),
+		Limits:     sandbox.Limits{Memory: int64(s.memory)},
 		Logger:     logger,
 	})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolreg/toolreg/internal/clip"
@@ -205,23 +206,30 @@ func (e *APIError) classify(model string, hasKey bool) {
 		e.retryable = true
 	case e.StatusCode == 0:
 		// An error inside a stream: retry what looks transient.
-		e.retryable = transientText.MatchString(msg)
+		e.retryable = errorTexts().transient.MatchString(msg)
 	}
 }
 
-var (
-	transientText = regexp.MustCompile(`server_error|overloaded|rate.?limit|timeout|timed out|try again|unavailable`)
-	modelText     = regexp.MustCompile(`model.*(not exist|not found|does not exist|unknown|no such|invalid model|not supported)|(unknown|invalid|no such) model|model_not_found`)
-	toolText      = regexp.MustCompile(`tool|function.?call`)
-	unsupported   = regexp.MustCompile(`support|enable|not allowed|unrecognized|unknown|invalid|extra (inputs|fields)`)
-)
+// texts are the expressions that classify an error answer's message,
+// compiled at the first error rather than at start-up.
+type texts struct{ transient, model, tool, unsupported, title *regexp.Regexp }
+
+var errorTexts = sync.OnceValue(func() *texts {
+	return &texts{
+		transient:   regexp.MustCompile(`server_error|overloaded|rate.?limit|timeout|timed out|try again|unavailable`),
+		model:       regexp.MustCompile(`model.*(not exist|not found|does not exist|unknown|no such|invalid model|not supported)|(unknown|invalid|no such) model|model_not_found`),
+		tool:        regexp.MustCompile(`tool|function.?call`),
+		unsupported: regexp.MustCompile(`support|enable|not allowed|unrecognized|unknown|invalid|extra (inputs|fields)`),
+		title:       regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`),
+	}
+})
 
 func modelUnknown(msg string) bool {
-	return modelText.MatchString(msg) && !toolText.MatchString(msg)
+	return errorTexts().model.MatchString(msg) && !errorTexts().tool.MatchString(msg)
 }
 
 func toolsUnsupported(msg string) bool {
-	return toolText.MatchString(msg) && unsupported.MatchString(msg)
+	return errorTexts().tool.MatchString(msg) && errorTexts().unsupported.MatchString(msg)
 }
 
 // mentionsStreamOptions reports whether a 400 or 422 error is about the
@@ -269,11 +277,9 @@ func isHTML(contentType, body string) bool {
 	return strings.HasPrefix(lead, "<!doctype html") || strings.HasPrefix(lead, "<html")
 }
 
-var titleRE = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
-
 // htmlTitle returns ` ("title")` for a page that has a title.
 func htmlTitle(page string) string {
-	m := titleRE.FindStringSubmatch(page)
+	m := errorTexts().title.FindStringSubmatch(page)
 	if m == nil {
 		return ""
 	}

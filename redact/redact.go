@@ -23,6 +23,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -46,34 +47,40 @@ type shape struct {
 }
 
 // shapes are applied in order: a header line before a bare "Bearer".
-var shapes = []shape{
-	// scheme://user:password@host and scheme://token@host.
-	{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#@\s"'<>]+)@`), "${1}" + Marker + "@"},
-	// Header lines whose value is a credential, scheme word included.
-	{regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-subscription-token|x-goog-api-key)\s*[:=]\s*)((?:(?:bearer|basic|token)\s+)?[^\s"',;()]+)`), "${1}" + Marker},
-	// "Bearer xyz" in prose or JSON.
-	{regexp.MustCompile(`(?i)(\bbearer\s+)([a-z0-9._~+/=-]+)`), "${1}" + Marker},
-	// Query parameters and key=value pairs named like a credential.
-	{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|key|client[_-]?secret|sig|signature)=)([^&\s"'#<>]+)`), "${1}" + Marker},
-	// Provider keys with a known prefix (OpenAI-style sk-…, Tavily tvly-…).
-	{regexp.MustCompile(`\b()((?:sk|tvly|xoxb|ghp|gho|github_pat)[-_][A-Za-z0-9_-]{12,})`), Marker},
-}
+// They are compiled at the first use, not at start-up, which every
+// program that links this package (tool workers included) would pay.
+var shapes = sync.OnceValue(func() []shape {
+	return []shape{
+		// scheme://user:password@host and scheme://token@host.
+		{regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/?#@\s"'<>]+)@`), "${1}" + Marker + "@"},
+		// Header lines whose value is a credential, scheme word included.
+		{regexp.MustCompile(`(?i)(\b(?:authorization|proxy-authorization|x-api-key|api-key|x-subscription-token|x-goog-api-key)\s*[:=]\s*)((?:(?:bearer|basic|token)\s+)?[^\s"',;()]+)`), "${1}" + Marker},
+		// "Bearer xyz" in prose or JSON.
+		{regexp.MustCompile(`(?i)(\bbearer\s+)([a-z0-9._~+/=-]+)`), "${1}" + Marker},
+		// Query parameters and key=value pairs named like a credential.
+		{regexp.MustCompile(`(?i)(\b(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|token|secret|password|passwd|key|client[_-]?secret|sig|signature)=)([^&\s"'#<>]+)`), "${1}" + Marker},
+		// Provider keys with a known prefix (OpenAI-style sk-…, Tavily tvly-…).
+		{regexp.MustCompile(`\b()((?:sk|tvly|xoxb|ghp|gho|github_pat)[-_][A-Za-z0-9_-]{12,})`), Marker},
+	}
+})
 
 // placeholder matches a value that stands for a credential in guidance
 // text rather than being one: <token>, TOKEN, API_KEY (capitals without
 // digits), $TOKEN, ${TOKEN},
 // "…", "...", the Marker itself, with an optional scheme word before it.
-var placeholder = regexp.MustCompile(`^(?i:(?:bearer|basic|token)\s+)?(?:<[^<>]*>|[A-Z][A-Z_]*|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|…|\.\.\.|\[REDACTED\])$`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:(?:bearer|basic|token)\s+)?(?:<[^<>]*>|[A-Z][A-Z_]*|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|…|\.\.\.|\[REDACTED\])$`)
+})
 
 // String returns s with every secret of secrets (those of at least
 // MinSecret bytes), every run of MinFragment or more characters of one of
 // them, and every credential of a known shape replaced by Marker.
 func String(s string, secrets ...string) string {
 	s = values(s, secrets)
-	for _, sh := range shapes {
+	for _, sh := range shapes() {
 		s = sh.re.ReplaceAllStringFunc(s, func(m string) string {
 			sub := sh.re.FindStringSubmatch(m)
-			if sub == nil || placeholder.MatchString(sub[2]) {
+			if sub == nil || placeholder().MatchString(sub[2]) {
 				return m
 			}
 			return sh.re.ReplaceAllString(m, sh.repl)

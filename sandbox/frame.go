@@ -15,6 +15,7 @@ import (
 //	frame    = length:uint32be body              (length = len(body) ≤ maxFrame)
 //	hello    = 'H' JSON(Enforcement)             worker → pool, once, after restricting
 //	request  = 'C' deadline:int64be idlen:uint16be id args
+//	progress = 'P' done:float64be total:float64be message   worker → pool, before the response (progress.go)
 //	response = 'R' kind:uint8 text               kind 0 is success
 //
 // deadline is in Unix nanoseconds, 0 for none. A worker handles one

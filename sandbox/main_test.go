@@ -83,6 +83,8 @@ func TestMain(m *testing.M) {
 		case sleepArg:
 			time.Sleep(time.Hour)
 			os.Exit(0)
+		case refuseNamespacesArg:
+			os.Exit(poolWithoutNamespaces(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
@@ -185,6 +187,9 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	default:
 		if text, err, ok := escape(id, a); ok {
 			return text, err
+		}
+		if text, ok := reportProgress(ctx, id, a); ok {
+			return text, nil
 		}
 	case "env":
 		env := os.Environ()

@@ -102,8 +102,13 @@ type Pool struct {
 	// starting those started ahead and not yet ready; waiting the calls
 	// that wait for a busy tool's worker.
 	count, starting, waiting map[workerKey]int
-	freed                    chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
-	warned                   map[tool.Capability]bool
+	// failures counts the starts ahead of each tool that failed, and
+	// failed holds the last one's error: a call that waits sees a start
+	// fail and returns its error, rather than starting another.
+	failures map[workerKey]int
+	failed   map[workerKey]error
+	freed    chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
+	warned   map[tool.Capability]bool
 
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 }
@@ -172,6 +177,8 @@ func NewPool(c Config) (*Pool, error) {
 		count:    map[workerKey]int{},
 		starting: map[workerKey]int{},
 		waiting:  map[workerKey]int{},
+		failures: map[workerKey]int{},
+		failed:   map[workerKey]error{},
 		freed:    make(chan struct{}),
 		warned:   map[tool.Capability]bool{},
 	}
@@ -265,6 +272,7 @@ func (p *Pool) Close() error {
 // worker of another tool, or waits for a slot.
 func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 	waiting := false
+	failures := 0 // of starts ahead when this call began to wait
 	defer func() {
 		if waiting {
 			p.mu.Lock()
@@ -289,8 +297,15 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 			p.mu.Unlock()
 			return w, nil
 		}
+		if waiting && p.failures[k] > failures {
+			// A start this call waited on failed: so would another.
+			err := p.failed[k]
+			p.mu.Unlock()
+			return nil, err
+		}
 		if !waiting && p.count[k] > 0 {
 			waiting = true
+			failures = p.failures[k]
 			p.waiting[k]++
 		}
 		startNow := p.count[k] == 0
@@ -329,6 +344,10 @@ func (p *Pool) startAhead(k workerKey) {
 	w, err := p.start(p.ctx, k)
 	p.mu.Lock()
 	p.starting[k]--
+	if err != nil {
+		p.failures[k]++
+		p.failed[k] = err
+	}
 	p.wake()
 	p.mu.Unlock()
 	if err != nil {
@@ -681,8 +700,19 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 		stop()
 		return "", &Error{Tool: id, Kind: KindBadArguments, Msg: err.Error()}, true
 	}
-	if err == nil {
+	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
+		if err != nil || len(w.rbuf) == 0 || w.rbuf[0] != frameProgress {
+			break
+		}
+		// The tool's progress, before its answer: to the caller's
+		// progress function, as in process.
+		done, total, msg, perr := parseProgress(w.rbuf)
+		if perr != nil {
+			err = perr
+			break
+		}
+		tool.Progress(ctx, done, total, msg)
 	}
 	fired := !stop()
 	if err == nil {
@@ -706,7 +736,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 
 // crashSignal matches the line the Go runtime writes when a signal
 // crashes the program, such as "SIGSEGV: segmentation violation".
-var crashSignal = regexp.MustCompile(`^SIG[A-Z]+: `)
+var crashSignal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^SIG[A-Z]+: `) })
 
 // tail keeps the last lines a worker wrote, and the last line that
 // reports a fault.
@@ -720,7 +750,7 @@ type tail struct {
 func (t *tail) add(line string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal.MatchString(line) {
+	if strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") || crashSignal().MatchString(line) {
 		t.lastFail = line
 	}
 	t.buf.WriteString(line)

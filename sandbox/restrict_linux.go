@@ -12,8 +12,6 @@ import (
 	"strings"
 	"unsafe"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
-	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -69,7 +67,7 @@ func readSysctl(path string) (int, bool) {
 // without starting one.
 func Check(caps tool.Capability) Enforcement {
 	abi := landlockABI()
-	sc := seccomp.Supported()
+	sc := seccompSupported()
 	ns := userNamespaces()
 	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns)}
 }
@@ -148,7 +146,7 @@ func restrict(s spec) (Enforcement, error) {
 		e.LandlockABI = abi
 	}
 
-	if seccomp.Supported() {
+	if seccompSupported() {
 		if err := loadFilter(s.caps); err != nil {
 			return e, fmt.Errorf("seccomp filter: %w", err)
 		}
@@ -366,83 +364,4 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 		}
 	}
 	return cfg, rules, nil
-}
-
-// The errno actions of the filter. clone3 gets ENOSYS, so that a C
-// library falls back to clone, whose flags the filter can see.
-const (
-	actionEPERM  = seccomp.ActionErrno | seccomp.Action(unix.EPERM)
-	actionENOSYS = seccomp.ActionErrno | seccomp.Action(unix.ENOSYS)
-)
-
-// deniedAlways are system calls no tool needs that reach past the other
-// restrictions: other processes' memory, namespaces and mounts (the
-// capabilities are gone, but a user namespace would give them back in
-// it), io_uring (its requests bypass this filter), keys and BPF.
-var deniedAlways = []string{
-	"ptrace", "process_vm_readv", "process_vm_writev",
-	"unshare", "setns", "mount", "umount2", "pivot_root", "chroot",
-	"mount_setattr", "open_tree", "move_mount", "fsopen", "fsmount", "fsconfig", "fspick",
-	"io_uring_setup", "io_uring_enter", "io_uring_register",
-	"keyctl", "add_key", "request_key", "bpf", "perf_event_open", "userfaultfd",
-}
-
-// filterPolicy is the seccomp policy of a worker for caps.
-func filterPolicy(caps tool.Capability) (seccomp.Policy, error) {
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return seccomp.Policy{}, err
-	}
-	var deny []string
-	add := func(names ...string) {
-		for _, n := range names {
-			if _, ok := info.SyscallNames[n]; ok { // fork and vfork exist on some architectures only
-				deny = append(deny, n)
-			}
-		}
-	}
-	add(deniedAlways...)
-	var conditional []seccomp.NameWithConditions
-	groups := []seccomp.SyscallGroup{}
-	if caps&tool.Exec == 0 {
-		// No process creation: threads (clone with CLONE_THREAD) only.
-		add("execve", "execveat", "fork", "vfork", "memfd_create")
-		conditional = append(conditional, seccomp.NameWithConditions{Name: "clone", Conditions: seccomp.ArgumentConditions{
-			{Argument: 0, Operation: seccomp.BitsNotSet, Value: unix.CLONE_THREAD},
-		}})
-		groups = append(groups, seccomp.SyscallGroup{Action: actionENOSYS, Names: []string{"clone3"}})
-	}
-	if caps&tool.WriteFiles == 0 {
-		// Metadata is outside Landlock's reach.
-		add("chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "mknod", "mknodat")
-	} else {
-		// Files, directories, fifos and sockets may be made; devices not.
-		conditional = append(conditional,
-			seccomp.NameWithConditions{Name: "mknod", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.BitsSet, Value: unix.S_IFCHR}}},
-			seccomp.NameWithConditions{Name: "mknodat", Conditions: seccomp.ArgumentConditions{{Argument: 2, Operation: seccomp.BitsSet, Value: unix.S_IFCHR}}},
-		)
-	}
-	if caps&tool.Network == 0 {
-		// socketpair(2) stays: it reaches nothing outside the process.
-		add("socket", "socketcall")
-	}
-	var known []seccomp.NameWithConditions
-	for _, c := range conditional {
-		if _, ok := info.SyscallNames[c.Name]; ok {
-			known = append(known, c)
-		}
-	}
-	groups = append(groups, seccomp.SyscallGroup{Action: actionEPERM, Names: deny, NamesWithCondtions: known})
-	return seccomp.Policy{DefaultAction: seccomp.ActionAllow, Syscalls: groups}, nil
-}
-
-// loadFilter installs the seccomp filter for caps on every thread.
-func loadFilter(caps tool.Capability) error {
-	policy, err := filterPolicy(caps)
-	if err != nil {
-		return err
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	return seccomp.LoadFilter(seccomp.Filter{NoNewPrivs: true, Flag: seccomp.FilterFlagTSync, Policy: policy})
 }

@@ -96,7 +96,8 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 	}
 
 	r := bufio.NewReaderSize(in, 64<<10)
-	var rbuf, wbuf []byte
+	var rbuf []byte
+	pw := &progressWriter{out: out}
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -118,14 +119,14 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 			// A worker serves one tool: no tool sees another's calls.
 			kind, text = KindBadArguments, fmt.Sprintf("this worker serves tool %q only, not %q", s.toolID, req.id)
 		} else {
-			kind, text = w.run(ctx, log, req)
+			pw.start()
+			kind, text = w.run(withProgress(ctx, pw), log, req)
 			endLeftovers()
 		}
 		if len(text) > maxFrame-2 {
 			kind, text = KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
 		}
-		wbuf, err = writeFrame(out, wbuf, []byte{frameResponse, byte(kind)}, []byte(text))
-		if err != nil {
+		if err := pw.respond(kind, text); err != nil {
 			return fmt.Errorf("sandbox worker: writing a response: %w", err)
 		}
 	}

@@ -1,11 +1,14 @@
 // Command gosdk is a minimal MCP server on the official Go SDK: one tool
-// over stdio. bench/binsize.sh builds it as the yardstick of the agent's
-// binary size.
+// over stdio, or with -http ADDR over streamable HTTP with a /readyz that
+// answers 200. bench/binsize.sh builds it as the yardstick of the agent's
+// binary size, bench/cmd/firstanswer as that of its start.
 package main
 
 import (
 	"context"
+	"flag"
 	"log"
+	"net/http"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,8 +24,16 @@ func shout(_ context.Context, _ *mcp.CallToolRequest, args ShoutArgs) (*mcp.Call
 }
 
 func main() {
+	addr := flag.String("http", "", "serve streamable HTTP on this address instead of stdio")
+	flag.Parse()
 	s := mcp.NewServer(&mcp.Implementation{Name: "shout", Version: "v1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "shout", Description: "Repeat a text in capitals."}, shout)
+	if *addr != "" {
+		mux := http.NewServeMux()
+		mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		mux.HandleFunc("/readyz", func(w http.ResponseWriter, _ *http.Request) {})
+		log.Fatal(http.ListenAndServe(*addr, mux))
+	}
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}

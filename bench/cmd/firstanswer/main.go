@@ -1,0 +1,119 @@
+// Command firstanswer measures how long servers take from their start to
+// the first 200 answer of a URL, and their resident memory once idle.
+// Each server is a command line whose URL is given after "::"; the servers
+// are started in turn, -n rounds interleaved, so that a slow spell of a
+// shared machine spreads over all of them. It prints one line per server:
+// the median, the fastest and slowest start, and the median idle RSS.
+//
+//	firstanswer -n 20 -- ./agent mcp -http 127.0.0.1:18000 :: http://127.0.0.1:18000/readyz \
+//	                  -- ./gosdk -http 127.0.0.1:18001 :: http://127.0.0.1:18001/readyz
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+type server struct {
+	argv   []string
+	url    string
+	starts []time.Duration
+	rss    []int
+}
+
+func main() {
+	n := flag.Int("n", 20, "rounds")
+	idle := flag.Duration("idle", 300*time.Millisecond, "how long a server is left idle before its memory is read")
+	flag.Parse()
+	servers, err := parse(flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "firstanswer:", err)
+		os.Exit(2)
+	}
+	client := &http.Client{Timeout: time.Second}
+	for range *n {
+		for _, s := range servers {
+			d, rss, err := run(client, s, *idle)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "firstanswer: %s: %v\n", strings.Join(s.argv, " "), err)
+				os.Exit(1)
+			}
+			s.starts = append(s.starts, d)
+			s.rss = append(s.rss, rss)
+		}
+	}
+	for _, s := range servers {
+		slices.Sort(s.starts)
+		slices.Sort(s.rss)
+		fmt.Printf("%s\tfirst answer median %.1f ms (%.1f–%.1f)\tidle RSS median %.1f MB\n", strings.Join(s.argv, " "),
+			ms(s.starts[len(s.starts)/2]), ms(s.starts[0]), ms(s.starts[len(s.starts)-1]), float64(s.rss[len(s.rss)/2])/1024)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// parse reads "-- ARGV… :: URL" groups.
+func parse(args []string) ([]*server, error) {
+	var out []*server
+	for len(args) > 0 {
+		if args[0] == "--" {
+			args = args[1:]
+		}
+		sep := slices.Index(args, "::")
+		if sep < 1 || sep+1 >= len(args) {
+			return nil, errors.New(`want groups of "COMMAND ARGS… :: URL" separated by --`)
+		}
+		out = append(out, &server{argv: args[:sep], url: args[sep+1]})
+		args = args[sep+2:]
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no server to start")
+	}
+	return out, nil
+}
+
+// run starts s, polls its URL until it answers 200, waits idle, reads
+// its resident memory, and stops it.
+func run(client *http.Client, s *server, idle time.Duration) (time.Duration, int, error) {
+	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return 0, 0, err
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var took time.Duration
+	for {
+		resp, err := client.Get(s.url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				took = time.Since(start)
+				break
+			}
+		}
+		if time.Since(start) > 10*time.Second {
+			return 0, 0, fmt.Errorf("no 200 from %s in 10 s (last error %v)", s.url, err)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	time.Sleep(idle)
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	rss := 0
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			rss, _ = strconv.Atoi(f[1])
+		}
+	}
+	return took, rss, nil
+}

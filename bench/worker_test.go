@@ -1,0 +1,140 @@
+//go:build linux
+
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolreg/toolreg/sandbox"
+)
+
+// builtBinaries builds the agent and the hello-world program once per
+// test binary, into a directory removed at exit.
+var builtBinaries = sync.OnceValues(func() (dir string, err error) {
+	dir, err = os.MkdirTemp("", "toolreg-bench-")
+	if err != nil {
+		return "", err
+	}
+	// The agent is built in its own module, as users build it.
+	for out, pkg := range map[string][2]string{"agent": {"..", "./cmd/agent"}, "hello": {".", "./hello"}} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg[1])
+		cmd.Dir = pkg[0]
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", &buildError{pkg[1], string(b), err}
+		}
+	}
+	return dir, nil
+})
+
+type buildError struct {
+	pkg, out string
+	err      error
+}
+
+func (e *buildError) Error() string { return "go build " + e.pkg + ": " + e.err.Error() + "\n" + e.out }
+
+func binaries(b *testing.B) string {
+	b.Helper()
+	dir, err := builtBinaries()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkWorkerStart is what a tool's first call waits for: the real
+// agent binary started as a worker, restricted and ready to answer (the
+// pool's Warm), then ended. The baseline is a hello-world process started
+// and waited for; ratios are taken against it. anon-kB is a ready
+// worker's anonymous memory (Anonymous of its smaps_rollup): what each
+// worker adds. file-kB is the rest of its resident memory, the agent
+// binary's pages, which it shares with the agent and the other workers.
+// (Private_Dirty would count the binary's pages too while the page cache
+// holds them unwritten, as it does right after a build.)
+func BenchmarkWorkerStart(b *testing.B) {
+	dir := binaries(b)
+	b.Run("hello", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command(filepath.Join(dir, "hello")).Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, ns := range []bool{true, false} {
+		b.Run("agent/namespaces="+strconv.FormatBool(ns), func(b *testing.B) {
+			work := b.TempDir()
+			ctx := context.Background()
+			var anon, file int
+			for b.Loop() {
+				p, err := sandbox.NewPool(sandbox.Config{
+					Arg: "__toolreg_worker", Executable: filepath.Join(dir, "agent"),
+					WorkDir: work, TempDir: work, NoNamespaces: !ns,
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := p.Warm(ctx, "word_count", 0); err != nil {
+					b.Fatal(err)
+				}
+				if anon == 0 {
+					anon, file = childrenMemoryKB(b)
+				}
+				p.Close()
+			}
+			b.ReportMetric(float64(anon), "anon-kB")
+			b.ReportMetric(float64(file), "file-kB")
+		})
+	}
+}
+
+// childrenMemoryKB is the resident memory of this process's children, in
+// kB: anonymous, and mapped from files.
+func childrenMemoryKB(b *testing.B) (anon, file int) {
+	b.Helper()
+	self := strconv.Itoa(os.Getpid())
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		data, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// The fields after the command's closing parenthesis: state, ppid.
+		rest := data[bytes.LastIndexByte(data, ')')+1:]
+		if f := strings.Fields(string(rest)); len(f) < 2 || f[1] != self {
+			continue
+		}
+		rollup, err := os.Open(filepath.Join(filepath.Dir(st), "smaps_rollup"))
+		if err != nil {
+			b.Fatalf("read a worker's memory: %v", err)
+		}
+		sc := bufio.NewScanner(rollup)
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) < 2 {
+				continue
+			}
+			n, _ := strconv.Atoi(f[1])
+			switch f[0] {
+			case "Anonymous:":
+				anon += n
+				file -= n
+			case "Rss:":
+				file += n
+			}
+		}
+		rollup.Close()
+	}
+	if anon == 0 {
+		b.Fatal("no worker among this process's children")
+	}
+	return anon, file
+}

@@ -1,0 +1,149 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// refuseNamespacesArg runs the test binary as a program on a kernel that
+// refuses user namespaces: a seccomp filter of its own denies clone with
+// CLONE_NEWUSER (and clone3, so that Go falls back to clone), as a
+// distribution that disables unprivileged user namespaces does.
+const refuseNamespacesArg = "-sandbox-test-refuse-namespaces"
+
+// refusedReport is what poolWithoutNamespaces prints.
+type refusedReport struct {
+	Enforcement Enforcement
+	Answer      string
+	Err         string
+	Log         string
+}
+
+// poolWithoutNamespaces starts a pool that asks for namespaces where the
+// kernel refuses them, calls echo, declared with exec and write_files
+// (whose restrictions the namespaces carry), five times, and prints what
+// happened as JSON. mode "require" sets Config.Require.
+func poolWithoutNamespaces(mode string) int {
+	rules := []rule{
+		{nr: unix.SYS_CLONE, ret: retEPERM, mask: unix.CLONE_NEWUSER, whenSet: true},
+		{nr: unix.SYS_CLONE3, ret: retENOSYS},
+		{nr: unix.SYS_UNSHARE, ret: retEPERM},
+	}
+	if mode == "nobind" {
+		// Namespaces are made, but bind mounts fail.
+		rules = []rule{{nr: unix.SYS_MOUNT, ret: retEPERM, arg: 3, mask: unix.MS_BIND, whenSet: true}}
+	}
+	raw, err := filterProgram(nativeArch, rules)
+	if err == nil {
+		err = installFilter(raw)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var log bytes.Buffer
+	dir, err := os.MkdirTemp("", "refused-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Mkdir(dir+"/.git", 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Require: mode == "require",
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer p.Close()
+	var r refusedReport
+	for range 5 {
+		out, err := p.Call(context.Background(), "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
+		r.Answer = out
+		if err != nil {
+			r.Err = err.Error()
+		}
+	}
+	if r.Err == "" {
+		r.Enforcement, _ = p.Enforcement(context.Background(), "echo", tool.Exec|tool.WriteFiles)
+	}
+	r.Log = log.String()
+	json.NewEncoder(os.Stdout).Encode(r)
+	return 0
+}
+
+func runRefused(t *testing.T, mode string) refusedReport {
+	t.Helper()
+	out, err := exec.Command(os.Args[0], refuseNamespacesArg, mode).Output()
+	if err != nil {
+		t.Fatalf("the pool on a kernel that refuses namespaces: %v (%s)", err, out)
+	}
+	var r refusedReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("its report %q: %v", out, err)
+	}
+	return r
+}
+
+// TestNamespacesRefusedFallBack: where the kernel refuses namespaces the
+// pool starts workers without them, says so once in its log, and the
+// worker's Enforcement names what is lost; the call is answered.
+func TestNamespacesRefusedFallBack(t *testing.T) {
+	r := runRefused(t, "")
+	if r.Err != "" || r.Answer != `{"n":1}` {
+		t.Fatalf("echo answered %q, error %q; want its arguments", r.Answer, r.Err)
+	}
+	if r.Enforcement.Namespaces {
+		t.Errorf("the worker says it has namespaces: %+v", r.Enforcement)
+	}
+	missing := strings.Join(r.Enforcement.Missing, "; ")
+	for _, lost := range []string{"programs a tool starts can outlive the call", ".git, .hg and .svn are writable"} {
+		if !strings.Contains(missing, lost) {
+			t.Errorf("Missing does not say %q: %q", lost, r.Enforcement.Missing)
+		}
+	}
+	if n := strings.Count(r.Log, "the kernel refused them"); n != 1 {
+		t.Errorf("the log says %d times that namespaces were refused, want once:\n%s", n, r.Log)
+	}
+}
+
+// TestNamespacesRefusedRequired: with Require, the tool is refused
+// instead, saying why, and each call starts one worker at most: a call
+// that waits on a start that fails returns its error rather than
+// starting another (it once started workers until the refused ones were
+// reaped, hundreds for five calls).
+func TestNamespacesRefusedRequired(t *testing.T) {
+	r := runRefused(t, "require")
+	if r.Answer != "" || !strings.Contains(r.Err, RequireEnv+"=1") || !strings.Contains(r.Err, "namespace") {
+		t.Errorf("with Require: answer %q, error %q; want a refusal naming %s and the namespaces", r.Answer, r.Err, RequireEnv)
+	}
+	if n := strings.Count(r.Log, "starting a tool worker"); n > 4 {
+		t.Errorf("five refused calls started %d workers ahead, want 4 at most:\n%s", n, r.Log)
+	}
+}
+
+// TestGitBindFailureRefusesTheTool: where .git cannot be made read-only
+// (the bind mount fails), a write_files tool does not run: the worker
+// says why and the call fails, naming .git.
+func TestGitBindFailureRefusesTheTool(t *testing.T) {
+	r := runRefused(t, "nobind")
+	if r.Answer != "" || !strings.Contains(r.Err, ".git read-only") || !strings.Contains(r.Err, "operation not permitted") {
+		t.Errorf("with bind mounts refused: answer %q, error %q; want the call refused, naming .git", r.Answer, r.Err)
+	}
+}

@@ -1,0 +1,16 @@
+//go:build linux && amd64
+
+package sandbox
+
+import "golang.org/x/sys/unix"
+
+// nativeArch is the audit architecture the filter allows.
+const nativeArch = unix.AUDIT_ARCH_X86_64
+
+// The system calls x86-64 has beside the generic ones: process creation,
+// metadata changes, and device nodes by their older names.
+var (
+	archProcessCalls  = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
+	archMetadataCalls = []uint32{unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_MKNOD}
+	archMknod         = []rule{{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, mask: unix.S_IFCHR, whenSet: true}}
+)

@@ -1,0 +1,192 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// The worker's seccomp filter is a short classic BPF program written
+// here, not built by a library: the one used before initialised tables
+// of every architecture's system calls in its package init, a tenth of a
+// worker's start, for a filter of forty comparisons. The system call
+// numbers are those of golang.org/x/sys/unix for the architecture the
+// worker is compiled for (seccomp_amd64.go, seccomp_arm64.go); on other
+// architectures there is no filter and Enforcement says so.
+
+// Offsets in struct seccomp_data: the system call number, the audit
+// architecture, and the low 32 bits of the arguments (little-endian).
+const (
+	offNr   = 0
+	offArch = 4
+	offArgs = 16
+)
+
+// The filter's verdicts. clone3 gets ENOSYS, so that a C library falls
+// back to clone, whose flags the filter can see.
+const (
+	retAllow  = unix.SECCOMP_RET_ALLOW
+	retEPERM  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+)
+
+// rule is one system call the filter answers with ret: always, or, with
+// a mask, when the low 32 bits of argument arg have one of its bits set
+// (whenSet) or none of them (!whenSet).
+type rule struct {
+	nr      uint32
+	ret     uint32
+	arg     int
+	mask    uint32
+	whenSet bool
+}
+
+// deniedAlways are system calls no tool needs that reach past the other
+// restrictions: other processes' memory, namespaces and mounts (the
+// capabilities are gone, but a user namespace would give them back in
+// it), io_uring (its requests bypass this filter), keys and BPF.
+var deniedAlways = []uint32{
+	unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
+	unix.SYS_UNSHARE, unix.SYS_SETNS, unix.SYS_MOUNT, unix.SYS_UMOUNT2, unix.SYS_PIVOT_ROOT, unix.SYS_CHROOT,
+	unix.SYS_MOUNT_SETATTR, unix.SYS_OPEN_TREE, unix.SYS_MOVE_MOUNT, unix.SYS_FSOPEN, unix.SYS_FSMOUNT, unix.SYS_FSCONFIG, unix.SYS_FSPICK,
+	unix.SYS_IO_URING_SETUP, unix.SYS_IO_URING_ENTER, unix.SYS_IO_URING_REGISTER,
+	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
+}
+
+// filterRules are the rules of a worker for caps.
+func filterRules(caps tool.Capability) []rule {
+	var rules []rule
+	deny := func(nrs ...uint32) {
+		for _, nr := range nrs {
+			rules = append(rules, rule{nr: nr, ret: retEPERM})
+		}
+	}
+	deny(deniedAlways...)
+	if caps&tool.Exec == 0 {
+		// No process creation: threads (clone with CLONE_THREAD) only.
+		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
+		deny(archProcessCalls...)
+		rules = append(rules,
+			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_THREAD, whenSet: false},
+			rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
+	}
+	if caps&tool.WriteFiles == 0 {
+		// Metadata is outside Landlock's reach.
+		deny(unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_MKNODAT)
+		deny(archMetadataCalls...)
+	} else {
+		// Files, directories, fifos and sockets may be made; devices not
+		// (S_IFCHR's bit is in S_IFBLK too).
+		rules = append(rules, rule{nr: unix.SYS_MKNODAT, ret: retEPERM, arg: 2, mask: unix.S_IFCHR, whenSet: true})
+		rules = append(rules, archMknod...)
+	}
+	if caps&tool.Network == 0 {
+		// socketpair(2) stays: it reaches nothing outside the process.
+		deny(unix.SYS_SOCKET)
+	}
+	return rules
+}
+
+// filterProgram assembles rules into a program for the audit
+// architecture arch: a system call of any other architecture (a 32-bit
+// one made from a 64-bit process, x32) is denied whole, since its
+// numbers mean other calls.
+func filterProgram(arch uint32, rules []rule) ([]bpf.RawInstruction, error) {
+	prog := []bpf.Instruction{
+		bpf.LoadAbsolute{Off: offArch, Size: 4},
+		bpf.JumpIf{Cond: bpf.JumpEqual, Val: arch, SkipTrue: 1},
+		bpf.RetConstant{Val: retEPERM},
+		bpf.LoadAbsolute{Off: offNr, Size: 4},
+	}
+	if arch == unix.AUDIT_ARCH_X86_64 {
+		// x32 system calls carry this bit; none is allowed.
+		prog = append(prog,
+			bpf.JumpIf{Cond: bpf.JumpGreaterOrEqual, Val: 0x40000000, SkipFalse: 1},
+			bpf.RetConstant{Val: retEPERM})
+	}
+	for _, r := range rules {
+		if r.mask == 0 {
+			prog = append(prog,
+				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: 1},
+				bpf.RetConstant{Val: r.ret})
+			continue
+		}
+		// Not this call: skip the four instructions that test its
+		// argument. Else load the argument, answer, or reload the
+		// number and go on.
+		test := bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipFalse: 1}
+		if !r.whenSet {
+			test = bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipTrue: 1}
+		}
+		prog = append(prog,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: 4},
+			bpf.LoadAbsolute{Off: uint32(offArgs + 8*r.arg), Size: 4},
+			test,
+			bpf.RetConstant{Val: r.ret},
+			bpf.LoadAbsolute{Off: offNr, Size: 4})
+	}
+	prog = append(prog, bpf.RetConstant{Val: retAllow})
+	raw, err := bpf.Assemble(prog)
+	if err != nil {
+		return nil, fmt.Errorf("assemble the seccomp filter: %w", err)
+	}
+	return raw, nil
+}
+
+// seccompSupported reports whether the kernel filters system calls with
+// seccomp and this architecture has a filter.
+func seccompSupported() bool {
+	if nativeArch == 0 {
+		return false
+	}
+	_, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
+	return err == nil
+}
+
+// loadFilter installs the seccomp filter for caps on every thread of the
+// worker (SECCOMP_FILTER_FLAG_TSYNC), with no_new_privs, which the kernel
+// sets on every thread it synchronises.
+func loadFilter(caps tool.Capability) error {
+	if nativeArch == 0 {
+		return errors.New("no seccomp filter for " + runtime.GOARCH)
+	}
+	raw, err := filterProgram(nativeArch, filterRules(caps))
+	if err != nil {
+		return err
+	}
+	return installFilter(raw)
+}
+
+// installFilter installs the program raw on every thread, with
+// no_new_privs.
+func installFilter(raw []bpf.RawInstruction) error {
+	filter := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		filter[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_TSYNC, uintptr(unsafe.Pointer(&prog)))
+	runtime.KeepAlive(filter)
+	if errno != 0 {
+		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
+	}
+	if r != 0 {
+		// With TSYNC, a positive answer is a thread that could not be
+		// synchronised.
+		return fmt.Errorf("seccomp: thread %d could not be synchronised", r)
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"encoding/binary"
+	"fmt"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// verdict runs the assembled filter of caps over one system call in
+// x/net/bpf's virtual machine. The machine loads words big-endian where
+// the kernel loads them in the host's order, so the input is written
+// big-endian word by word: the same values the kernel would compare.
+func verdict(t *testing.T, caps tool.Capability, arch, nr uint32, args ...uint64) uint32 {
+	t.Helper()
+	raw, err := filterProgram(nativeArch, filterRules(caps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatalf("the filter does not disassemble: %v", prog)
+	}
+	vm, err := bpf.NewVM(prog)
+	if err != nil {
+		t.Fatalf("the filter is not a valid program: %v", err)
+	}
+	data := make([]byte, 64)
+	binary.BigEndian.PutUint32(data[offNr:], nr)
+	binary.BigEndian.PutUint32(data[offArch:], arch)
+	for i, a := range args {
+		// The low half is at the argument's offset on a little-endian
+		// host, which both filtered architectures are.
+		binary.BigEndian.PutUint32(data[offArgs+8*i:], uint32(a))
+		binary.BigEndian.PutUint32(data[offArgs+8*i+4:], uint32(a>>32))
+	}
+	v, err := vm.Run(data)
+	if err != nil {
+		t.Fatalf("run the filter: %v", err)
+	}
+	return uint32(v)
+}
+
+func TestFilterVerdicts(t *testing.T) {
+	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
+	type call struct {
+		name string
+		nr   uint32
+		args []uint64
+	}
+	cases := []struct {
+		call call
+		caps tool.Capability
+		want uint32
+	}{
+		{call{"getpid", unix.SYS_GETPID, nil}, 0, retAllow},
+		{call{"openat", unix.SYS_OPENAT, nil}, 0, retAllow},
+		{call{"execve", unix.SYS_EXECVE, nil}, 0, retEPERM},
+		{call{"execve", unix.SYS_EXECVE, nil}, tool.Exec, retAllow},
+		{call{"execveat", unix.SYS_EXECVEAT, nil}, 0, retEPERM},
+		{call{"memfd_create", unix.SYS_MEMFD_CREATE, nil}, 0, retEPERM},
+		{call{"memfd_create", unix.SYS_MEMFD_CREATE, nil}, tool.Exec, retAllow},
+		{call{"clone of a thread", unix.SYS_CLONE, []uint64{unix.CLONE_VM | unix.CLONE_THREAD | unix.CLONE_SIGHAND}}, 0, retAllow},
+		{call{"clone of a process", unix.SYS_CLONE, []uint64{uint64(unix.SIGCHLD)}}, 0, retEPERM},
+		{call{"clone of a process, CLONE_THREAD in the high half", unix.SYS_CLONE, []uint64{unix.CLONE_THREAD << 32}}, 0, retEPERM},
+		{call{"clone of a process", unix.SYS_CLONE, []uint64{uint64(unix.SIGCHLD)}}, tool.Exec, retAllow},
+		{call{"clone3", unix.SYS_CLONE3, nil}, 0, retENOSYS},
+		{call{"clone3", unix.SYS_CLONE3, nil}, tool.Exec, retAllow},
+		{call{"fchmodat", unix.SYS_FCHMODAT, nil}, tool.ReadFiles, retEPERM},
+		{call{"fchmodat2", unix.SYS_FCHMODAT2, nil}, 0, retEPERM},
+		{call{"fchownat", unix.SYS_FCHOWNAT, nil}, 0, retEPERM},
+		{call{"fchmodat", unix.SYS_FCHMODAT, nil}, tool.WriteFiles, retAllow},
+		{call{"mknodat of a fifo", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFIFO | 0o644}}, 0, retEPERM},
+		{call{"mknodat of a fifo", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFIFO | 0o644}}, tool.WriteFiles, retAllow},
+		{call{"mknodat of a file", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFREG | 0o644}}, tool.WriteFiles, retAllow},
+		{call{"mknodat of a socket", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFSOCK | 0o644}}, tool.WriteFiles, retAllow},
+		{call{"mknodat of a character device", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFCHR | 0o644}}, tool.WriteFiles, retEPERM},
+		{call{"mknodat of a block device", unix.SYS_MKNODAT, []uint64{0, 0, unix.S_IFBLK | 0o644}}, tool.WriteFiles, retEPERM},
+		{call{"socket", unix.SYS_SOCKET, nil}, tool.ReadFiles, retEPERM},
+		{call{"socket", unix.SYS_SOCKET, nil}, tool.Network, retAllow},
+		{call{"socketpair", unix.SYS_SOCKETPAIR, nil}, 0, retAllow},
+	}
+	for _, nr := range deniedAlways {
+		cases = append(cases, struct {
+			call call
+			caps tool.Capability
+			want uint32
+		}{call{fmt.Sprintf("always denied %d", nr), nr, nil}, all, retEPERM})
+	}
+	for _, c := range cases {
+		if got := verdict(t, c.caps, nativeArch, c.call.nr, c.call.args...); got != c.want {
+			t.Errorf("%s (%d) with %v: %#x, want %#x", c.call.name, c.call.nr, c.caps, got, c.want)
+		}
+	}
+}
+
+// TestFilterDeniesOtherArchitectures: a call made under another
+// architecture's numbers (i386's int 0x80 from an x86-64 process, whose
+// 11 is execve) or with the x32 bit is denied, whatever its number.
+func TestFilterDeniesOtherArchitectures(t *testing.T) {
+	all := tool.Exec | tool.WriteFiles | tool.Network
+	for _, arch := range []uint32{unix.AUDIT_ARCH_I386, unix.AUDIT_ARCH_ARM, unix.AUDIT_ARCH_X86_64 ^ unix.AUDIT_ARCH_AARCH64 ^ nativeArch} {
+		if arch == nativeArch {
+			continue
+		}
+		for _, nr := range []uint32{unix.SYS_GETPID, 11} {
+			if got := verdict(t, all, arch, nr); got != retEPERM {
+				t.Errorf("system call %d of architecture %#x: %#x, want EPERM", nr, arch, got)
+			}
+		}
+	}
+	if nativeArch == unix.AUDIT_ARCH_X86_64 {
+		for _, nr := range []uint32{0x40000000, 0x40000000 + 59, 0xffffffff} {
+			if got := verdict(t, all, nativeArch, nr); got != retEPERM {
+				t.Errorf("x32 system call %#x: %#x, want EPERM", nr, got)
+			}
+		}
+	}
+}
