@@ -29,7 +29,7 @@ func TestDecoderAgreesWithSchemaAtItsLimits(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				bad, accepted, refused := schemacase.Compare(cases, e.CheckArgs)
+				bad, accepted, refused := schemacase.Compare(cases, func(args []byte) error { return checkArgs(e, args) })
 				for _, m := range bad {
 					t.Error(m)
 				}
@@ -42,45 +42,51 @@ func TestDecoderAgreesWithSchemaAtItsLimits(t *testing.T) {
 }
 
 // TestCheckRunsNoTool checks that checking a generated tool's arguments
-// decodes them and stops there: fail, which fails whenever it runs, passes
+// binds them and stops there: fail, which fails whenever it runs, passes
 // the check, through its entry and through the registry, strict or not,
-// while its Invoke, given any other context, runs it and fails.
+// while the Run its Bind returns runs it and fails.
 func TestCheckRunsNoTool(t *testing.T) {
 	r := testbox.Toolbox()
 	e, ok := r.Lookup("fail")
-	if !ok || e.Checker == nil || e.Check != nil {
-		t.Fatalf("fail's entry: found %v, Checker set %v, Check set %v; want a generated entry with a Checker", ok, e.Checker != nil, e.Check != nil)
+	if !ok || e.Bind == nil {
+		t.Fatalf("fail's entry: found %v, Bind set %v; want a generated entry", ok, e.Bind != nil)
 	}
-	if err := e.CheckArgs([]byte(`{}`)); err != nil {
-		t.Errorf("CheckArgs ran fail: %v", err)
+	run, err := e.Bind([]byte(`{}`))
+	if err != nil {
+		t.Errorf("Bind of fail: %v", err)
 	}
 	for _, reg := range []*registry.Registry{r, r.WithStrict(true)} {
 		if err := reg.Check("fail", `{}`); err != nil {
 			t.Errorf("Check (strict %v) ran fail: %v", reg.Strict(), err)
 		}
 	}
-	if _, err := e.Invoke(context.Background(), []byte(`{}`)); !errors.Is(err, tools.ErrFail) {
-		t.Errorf("Invoke of fail = %v, want it run and failed", err)
+	if _, err := run(context.Background()); !errors.Is(err, tools.ErrFail) {
+		t.Errorf("Run of fail = %v, want it run and failed", err)
 	}
-	if err := e.CheckArgs([]byte(`{"x":1}`)); !errors.Is(err, registry.ErrArguments) {
-		t.Errorf("CheckArgs of an unknown field = %v, want bad arguments", err)
+	if _, err := e.Bind([]byte(`{"x":1}`)); !errors.Is(err, registry.ErrArguments) {
+		t.Errorf("Bind of an unknown field = %v, want bad arguments", err)
 	}
 }
 
-// TestCheckIgnoresWrappedInvoke is the case of a generated entry copied
-// with its Invoke wrapped, as tracing or a timeout would wrap it, and
-// added under a name of its own: checking it, in Check and before a
-// repair, goes through its Checker and runs neither the wrapper nor the
-// tool. fail fails whenever it runs.
-func TestCheckIgnoresWrappedInvoke(t *testing.T) {
+// TestCheckIgnoresWrappedRun is the case of a generated entry copied with
+// its Run wrapped, as tracing or a timeout would wrap it, and added under a
+// name of its own: checking it, in Check and before a repair, binds and
+// runs neither the wrapper nor the tool. fail fails whenever it runs.
+func TestCheckIgnoresWrappedRun(t *testing.T) {
 	type key struct{}
 	e, _ := testbox.Toolbox().Lookup("fail")
 	var wrapped atomic.Int32
-	inner := e.Invoke
+	inner := e.Bind
 	e.Name, e.ID = "traced_fail", "traced_fail"
-	e.Invoke = func(ctx context.Context, args []byte) (string, error) {
-		wrapped.Add(1)
-		return inner(context.WithValue(ctx, key{}, "span"), args)
+	e.Bind = func(args []byte) (registry.Run, error) {
+		run, err := inner(args)
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) (string, error) {
+			wrapped.Add(1)
+			return run(context.WithValue(ctx, key{}, "span"))
+		}, nil
 	}
 	r, err := testbox.Toolbox().With(e)
 	if err != nil {
@@ -89,18 +95,26 @@ func TestCheckIgnoresWrappedInvoke(t *testing.T) {
 	if err := r.Check("traced_fail", `{}`); err != nil {
 		t.Errorf("Check ran the tool: %v", err)
 	}
-	if got, _ := r.Lookup("traced_fail"); got.CheckArgs([]byte(`{}`)) != nil {
-		t.Error("CheckArgs ran the tool")
+	if got, _ := r.Lookup("traced_fail"); checkArgs(got, []byte(`{}`)) != nil {
+		t.Error("binding ran the tool")
 	}
 	if n := wrapped.Load(); n != 0 {
-		t.Errorf("checks ran the wrapped Invoke %d times, want 0", n)
+		t.Errorf("checks ran the wrapped Run %d times, want 0", n)
 	}
 	// A call runs the wrapper, and through it the tool, once.
 	if res := r.Call(context.Background(), "traced_fail", `{}`); !errors.Is(res.Err, tools.ErrFail) || wrapped.Load() != 1 {
 		t.Errorf("Call = %q (%v) with the wrapper run %d times; want fail run once", res.Text, res.Err, wrapped.Load())
 	}
-	// A call whose arguments are repaired is checked once and run once.
-	if res := r.Call(context.Background(), "traced_fail", `"{}"`); !errors.Is(res.Err, tools.ErrFail) || wrapped.Load() != 3 {
-		t.Errorf("repaired Call = %q (%v) with the wrapper run %d times in all; want it run for the refused call and once more after the repair", res.Text, res.Err, wrapped.Load())
+	// A call whose arguments are repaired runs once, after the repair:
+	// the refused arguments never bound, so nothing ran for them.
+	if res := r.Call(context.Background(), "traced_fail", `"{}"`); !errors.Is(res.Err, tools.ErrFail) || wrapped.Load() != 2 {
+		t.Errorf("repaired Call = %q (%v) with the wrapper run %d times in all; want it run once more, after the repair only", res.Text, res.Err, wrapped.Load())
 	}
+}
+
+// checkArgs checks args for e without running the tool: it binds them and
+// drops the Run.
+func checkArgs(e registry.Entry, args []byte) error {
+	_, err := e.Bind(args)
+	return err
 }

@@ -31,7 +31,7 @@ import (
 // pureTools are the tools FuzzCall runs through Registry.Call: they
 // compute from their arguments alone. The others reach the network
 // (ping_url, weather, web_search) or the disks (disk_usage), so FuzzCall
-// only checks their arguments (Entry.CheckArgs) and never runs them.
+// only checks their arguments (by binding them: Entry.Bind) and never runs them.
 var pureTools = []string{"calculator", "now", "word_count"}
 
 // hugeSeeds returns the nasty inputs that are too big for a committed
@@ -126,7 +126,7 @@ func FuzzCall(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name string, args []byte) {
 		for _, e := range all.Tools() {
-			if err := e.CheckArgs(args); err != nil {
+			if err := checkArgs(e, args); err != nil {
 				checkArgumentError(t, e.Name, args, err)
 			}
 		}
@@ -156,12 +156,12 @@ func FuzzCall(f *testing.F) {
 				}
 				continue
 			}
-			checkErr := e.CheckArgs(effective)
+			checkErr := checkArgs(e, effective)
 			switch {
 			case checkErr != nil && !errors.Is(res.Err, registry.ErrArguments):
 				// Only arguments that repairArgs makes acceptable may be
 				// run, once the registry repairs arguments.
-				if ae := (*jsonarg.Error)(nil); errors.As(checkErr, &ae) && ae.Stringed() {
+				if ae := (*jsonarg.Error)(nil); errors.As(checkErr, &ae) && ae.SentAsString() {
 					break
 				}
 				t.Errorf("%s: arguments %.200q: Check refuses them (%v), but Call did not: %.200q", e.Name, args, checkErr, res.Text)
@@ -187,7 +187,7 @@ func FuzzCall(f *testing.F) {
 	})
 }
 
-// checkArgumentError checks an error of Entry.CheckArgs.
+// checkArgumentError checks an error of an Entry's Bind.
 func checkArgumentError(t *testing.T, tool string, args []byte, err error) {
 	t.Helper()
 	if !errors.Is(err, registry.ErrArguments) {
@@ -277,7 +277,7 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		doc, parseErr := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 		for i, e := range entries {
-			checkErr := e.CheckArgs(args)
+			checkErr := checkArgs(e, args)
 			if checkErr != nil {
 				checkArgumentError(t, e.Name, args, checkErr)
 			}
@@ -304,7 +304,7 @@ func FuzzDecoders(f *testing.F) {
 			t.Errorf("%s: arguments %.300q:\nschema accepts: %v (%v)\nCheck accepts: %v (%v)",
 				e.Name, args, valErr == nil, valErr, checkErr == nil, checkErr)
 		}
-		if registry.Blank(string(args)) {
+		if registry.EmptyArgs(string(args)) {
 			return // Registry.Check reads blank arguments as {}.
 		}
 		for i, e := range entries {

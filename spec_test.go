@@ -101,7 +101,7 @@ func TestArgumentErrorsNameTheField(t *testing.T) {
 		`{"text":"a`:              `invalid JSON at offset 10: unterminated string`,
 	}
 	for in, want := range tests {
-		err := e.CheckArgs([]byte(in))
+		err := checkArgs(e, []byte(in))
 		if err == nil {
 			t.Errorf("%s: accepted, want %q", in, want)
 			continue

@@ -77,46 +77,42 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeCalculator,
+	Bind:             genBindCalculator,
 	Description:      "Evaluate an arithmetic expression and return the number. Supports + - * / % (modulo) ^ (power), parentheses, the constants pi and e, and the functions sqrt, abs, sin, cos, tan (radians), ln, log (base 10), exp, floor, ceil, round(x) or round(x, decimals), min and max. Use it for any arithmetic instead of computing in your head.",
 	File:             "toolbox/calculator_tool.go",
 	ID:               "calculator",
-	Invoke:           genInvokeCalculator,
 	Name:             "calculator",
 	Parameters:       `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2).","minLength":1,"maxLength":1000}},"required":["expression"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"expression":{"type":"string","description":"Arithmetic expression to evaluate, for example 2*(3+4)^2 or sqrt(2)/3 or round(19.99*1.19, 2). From 1 to 1000 characters."}},"required":["expression"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
+	Bind:             genBindDiskUsage,
 	Capabilities:     tool.ReadFiles,
-	Checker:          genInvokeDiskUsage,
 	Description:      "Report total, used and free space of a mounted filesystem in GB (10^9 bytes), and the percent used. Use it for questions like how much disk is left or whether a disk is full; not for the size of one file or directory.",
 	File:             "toolbox/disk_usage_tool.go",
 	ID:               "disk_usage",
-	Invoke:           genInvokeDiskUsage,
 	Name:             "disk_usage",
 	Output:           `{"type":"object","properties":{"mount_point":{"type":"string","description":"MountPoint is the path that was inspected."},"total_gb":{"type":"number","description":"TotalGB is the size of the filesystem."},"used_gb":{"type":"number","description":"UsedGB is the space in use."},"free_gb":{"type":"number","description":"FreeGB is the space still available to ordinary users."},"used_percent":{"type":"number","description":"UsedPercent is the share of the usable space in use, as df reports it: used / (used + free)."}},"required":["mount_point","total_gb","used_gb","free_gb","used_percent"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"mount_point":{"type":"string","description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out.","maxLength":4096}},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"mount_point":{"type":["string","null"],"description":"Absolute path of the mount point to inspect, for example / or /data; any path inside a filesystem also works. / when left out. At most 4096 characters."}},"required":["mount_point"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
+	Bind:             genBindNow,
 	Capabilities:     tool.ReadFiles | tool.Env,
-	Checker:          genInvokeNow,
 	Description:      "Tell the current date, time and weekday in a time zone (UTC unless an IANA zone like Europe/Berlin is given). Use it whenever the answer depends on today's date or the current time; do not guess them.",
 	File:             "toolbox/now_tool.go",
 	ID:               "now",
-	Invoke:           genInvokeNow,
 	Name:             "now",
 	Parameters:       `{"type":"object","properties":{"timezone":{"type":"string","description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out.","maxLength":64}},"additionalProperties":false}`,
 	Reaches:          tool.ReadFiles | tool.Env,
 	StrictParameters: `{"type":"object","properties":{"timezone":{"type":["string","null"],"description":"IANA time zone name, for example Europe/Berlin, America/New_York or Asia/Tokyo; UTC when left out. At most 64 characters."}},"required":["timezone"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
+	Bind:             genBindPingURL,
 	Capabilities:     tool.Network,
-	Checker:          genInvokePingURL,
 	Description:      "Check whether a web address (http or https) answers: sends an HTTP HEAD request, follows redirects, and reports the status code and the latency in milliseconds. Use it to test if a website or API endpoint is up; it does not return the page content. Local and private network addresses are refused unless the operator allowed them.",
 	File:             "toolbox/ping_url_tool.go",
 	ID:               "ping_url",
-	Invoke:           genInvokePingURL,
 	Name:             "ping_url",
 	Output:           `{"type":"object","properties":{"url":{"type":"string","description":"URL is the address that was checked, without any password."},"final_url":{"type":"string","description":"FinalURL is where redirects led, when there were any."},"redirects":{"type":"integer","description":"Redirects counts the redirects followed."},"method":{"type":"string","description":"Method is HEAD, or GET when the server refused HEAD."},"status_code":{"type":"integer","description":"StatusCode is the HTTP status of the last answer, for example 200."},"status":{"type":"string","description":"Status is the status line, for example \"200 OK\"."},"latency_ms":{"type":"number","description":"LatencyMS is the time from sending the request until the answer's headers arrived, in milliseconds, redirects included."}},"required":["url","redirects","method","status_code","status","latency_ms"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status.","minLength":1,"maxLength":2048}},"required":["url"],"additionalProperties":false}`,
@@ -124,35 +120,32 @@ var genEntries = [...]registry.Entry{{
 	StrictParameters: `{"type":"object","properties":{"url":{"type":"string","description":"Full http or https address to check, for example https://example.com/status. From 1 to 2048 characters."}},"required":["url"],"additionalProperties":false}`,
 	Timeout:          10 * time.Second,
 }, {
+	Bind:             genBindWeather,
 	Capabilities:     tool.Network | tool.Env,
-	Checker:          genInvokeWeather,
 	Description:      "Get the current weather and a daily forecast (up to 16 days) for a city or place: temperature, conditions, wind, precipitation. Give the place name; if several places share it, add the region or country after a comma, e.g. \"Paris, Texas\". The answer says which place was used and names other places of the same name. Use it when the user asks about the weather, temperature, rain or wind somewhere, today or in the next days; not for past weather or climate averages.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
-	Invoke:           genInvokeWeather,
 	Name:             "weather",
 	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom.","minLength":1,"maxLength":200},"days":{"type":"integer","description":"Number of forecast days, 1 to 16, starting today; 3 when left out.","minimum":1,"maximum":16,"default":3},"units":{"type":"string","description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out.","enum":["celsius","fahrenheit"],"default":"celsius"}},"required":["city"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
 	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin or Tokyo. When several places share the name, add the region or country after a comma, for example Paris, Texas or Birmingham, United Kingdom. From 1 to 200 characters."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16, starting today; 3 when left out. Default when null: 3.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units: celsius (with km/h and mm) or fahrenheit (with mph and inch); celsius when left out. Default when null: \"celsius\".","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
 	Timeout:          20 * time.Second,
 }, {
+	Bind:             genBindWebSearch,
 	Capabilities:     tool.Network | tool.Env,
-	Checker:          genInvokeWebSearch,
 	Description:      "Search the web and get a numbered list of results, each with title, URL and a short snippet. Use it for recent events and facts you do not know or must check; cite the URLs you rely on. Snippets are short: the answer is often in the page, not the snippet.",
 	File:             "toolbox/web_search_tool.go",
 	ID:               "web_search",
-	Invoke:           genInvokeWebSearch,
 	Name:             "web_search",
 	Parameters:       `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics.","minLength":1,"maxLength":400},"max_results":{"type":"integer","description":"Number of results to return, 1 to 10; 5 when left out.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`,
 	Reaches:          tool.Network | tool.Env,
 	StrictParameters: `{"type":"object","properties":{"query":{"type":"string","description":"What to search for, as you would type it into a search engine, for example: go 1.22 loop variable semantics. From 1 to 400 characters."},"max_results":{"type":["integer","null"],"description":"Number of results to return, 1 to 10; 5 when left out. Default when null: 5.","minimum":1,"maximum":10}},"required":["query","max_results"],"additionalProperties":false}`,
 	Timeout:          20 * time.Second,
 }, {
-	Checker:          genInvokeWordCount,
+	Bind:             genBindWordCount,
 	Description:      "Count the words, characters (with and without spaces) and lines of a text, as a reader or editor would; each Chinese, Japanese or Korean character counts as one word. Use it instead of counting by eye, for example to check a length limit.",
 	File:             "toolbox/word_count_tool.go",
 	ID:               "word_count",
-	Invoke:           genInvokeWordCount,
 	Name:             "word_count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words counts space-separated words, and each Chinese, Japanese or Korean character as one word; punctuation alone is not a word."},"characters":{"type":"integer","description":"Characters counts Unicode code points, spaces and line breaks included."},"characters_no_spaces":{"type":"integer","description":"CharactersNoSpaces counts the characters that are not white space."},"lines":{"type":"integer","description":"Lines counts lines; a final line break does not start another line, and an empty text has none."}},"required":["words","characters","characters_no_spaces","lines"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count, exactly as written, including its line breaks."}},"required":["text"],"additionalProperties":false}`,
@@ -257,64 +250,76 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeCalculator decodes and checks the arguments of calculator, each field once, and unless only a check is asked for, runs it.
-func genInvokeCalculator(ctx context.Context, data []byte) (string, error) {
+// genBindCalculator decodes and checks the arguments of calculator, each field once, and returns the call of the tool with them.
+func genBindCalculator(data []byte) (registry.Run, error) {
 	var v toolbox.CalculatorArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsCalculator_0, []jsonarg.Reader{
 		jsonarg.String(&v.Expression, 1, 1000),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolCalculator.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolCalculator.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsCalculator_0 = jsonarg.Fields{Names: []string{"expression"}, Required: []int{0}}
 
-// genInvokeDiskUsage decodes and checks the arguments of disk_usage, each field once, and unless only a check is asked for, runs it.
-func genInvokeDiskUsage(ctx context.Context, data []byte) (string, error) {
+// genBindDiskUsage decodes and checks the arguments of disk_usage, each field once, and returns the call of the tool with them.
+func genBindDiskUsage(data []byte) (registry.Run, error) {
 	var v toolbox.DiskUsageArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsDiskUsage_0, []jsonarg.Reader{
 		jsonarg.String(&v.MountPoint, -1, 4096),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolDiskUsage.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolDiskUsage.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsDiskUsage_0 = jsonarg.Fields{Names: []string{"mount_point"}}
 
-// genInvokeNow decodes and checks the arguments of now, each field once, and unless only a check is asked for, runs it.
-func genInvokeNow(ctx context.Context, data []byte) (string, error) {
+// genBindNow decodes and checks the arguments of now, each field once, and returns the call of the tool with them.
+func genBindNow(data []byte) (registry.Run, error) {
 	var v toolbox.NowArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsNow_0, []jsonarg.Reader{
 		jsonarg.String(&v.Timezone, -1, 64),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolNow.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolNow.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsNow_0 = jsonarg.Fields{Names: []string{"timezone"}}
 
-// genInvokePingURL decodes and checks the arguments of ping_url, each field once, and unless only a check is asked for, runs it.
-func genInvokePingURL(ctx context.Context, data []byte) (string, error) {
+// genBindPingURL decodes and checks the arguments of ping_url, each field once, and returns the call of the tool with them.
+func genBindPingURL(data []byte) (registry.Run, error) {
 	var v toolbox.PingURLArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsPingURL_0, []jsonarg.Reader{
 		jsonarg.String(&v.URL, 1, 2048),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolPingURL.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolPingURL.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsPingURL_0 = jsonarg.Fields{Names: []string{"url"}, Required: []int{0}}
 
-// genInvokeWeather decodes and checks the arguments of weather, each field once, and unless only a check is asked for, runs it.
-func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
+// genBindWeather decodes and checks the arguments of weather, each field once, and returns the call of the tool with them.
+func genBindWeather(data []byte) (registry.Run, error) {
 	var v toolbox.WeatherArgs
 	d := jsonarg.NewDecoder(data)
 	v.Days = 3
@@ -323,40 +328,49 @@ func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
 		jsonarg.String(&v.City, 1, 200),
 		jsonarg.Int(&v.Days, 1, 16),
 		jsonarg.StringOneOf(&v.Units),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWeather.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWeather.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}
 
-// genInvokeWebSearch decodes and checks the arguments of web_search, each field once, and unless only a check is asked for, runs it.
-func genInvokeWebSearch(ctx context.Context, data []byte) (string, error) {
+// genBindWebSearch decodes and checks the arguments of web_search, each field once, and returns the call of the tool with them.
+func genBindWebSearch(data []byte) (registry.Run, error) {
 	var v toolbox.WebSearchArgs
 	d := jsonarg.NewDecoder(data)
 	v.MaxResults = 5
 	if err := d.Args(&genFieldsWebSearch_0, []jsonarg.Reader{
 		jsonarg.String(&v.Query, 1, 400),
 		jsonarg.Int(&v.MaxResults, 1, 10),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWebSearch.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWebSearch.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWebSearch_0 = jsonarg.Fields{Names: []string{"query", "max_results"}, Required: []int{0}}
 
-// genInvokeWordCount decodes and checks the arguments of word_count, each field once, and unless only a check is asked for, runs it.
-func genInvokeWordCount(ctx context.Context, data []byte) (string, error) {
+// genBindWordCount decodes and checks the arguments of word_count, each field once, and returns the call of the tool with them.
+func genBindWordCount(data []byte) (registry.Run, error) {
 	var v toolbox.WordCountArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsWordCount_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, -1, -1),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolWordCount.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolWordCount.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsWordCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}

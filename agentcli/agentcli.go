@@ -5,7 +5,7 @@
 // main of its own:
 //
 //	func main() {
-//		os.Exit(agentcli.Main(agentcli.Tools{
+//		os.Exit(agentcli.Main(agentcli.CompiledTools{
 //			Toolbox: mytools.Toolbox,
 //			Skills:  mytools.Skills,
 //			Env:     []string{"MYTOOLS_URL", "MYTOOLS_KEY"},
@@ -28,9 +28,9 @@ import (
 	"github.com/toolreg/toolreg/skill"
 )
 
-// Tools are the compiled-in tools the agent offers: what toolgen
+// CompiledTools are the compiled-in tools the agent offers: what toolgen
 // generates for a toolbox.
-type Tools struct {
+type CompiledTools struct {
 	// Toolbox returns the registry of the tools, as the generated
 	// Toolbox function does.
 	Toolbox func() *registry.Registry
@@ -49,7 +49,7 @@ type Tools struct {
 }
 
 // skills returns t's skills; nil, which holds none, when it has none.
-func (t Tools) skills() *skill.Set {
+func (t CompiledTools) skills() *skill.Set {
 	if t.Skills == nil {
 		return nil
 	}
@@ -60,7 +60,7 @@ func (t Tools) skills() *skill.Set {
 // streams, environment and signals, and returns its exit code. A process
 // started as a sandboxed worker (see package sandbox) serves t's tools
 // instead.
-func Main(t Tools) int {
+func Main(t CompiledTools) int {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {
 		return runWorker(os.Args[2:], os.Stderr, t)
 	}

@@ -36,7 +36,7 @@ func TestIndependentOfTheTools(t *testing.T) {
 // TestNoToolbox checks that an agent given no Toolbox function says so,
 // where it would need its tools, instead of panicking.
 func TestNoToolbox(t *testing.T) {
-	if _, err := compiledIn(Tools{}); err == nil || !strings.Contains(err.Error(), "no Toolbox function") {
+	if _, err := compiledIn(CompiledTools{}); err == nil || !strings.Contains(err.Error(), "no Toolbox function") {
 		t.Errorf("compiledIn without a Toolbox: %v, want an error naming it", err)
 	}
 	var stderr strings.Builder
@@ -51,11 +51,11 @@ func TestNoToolbox(t *testing.T) {
 func TestToolSecrets(t *testing.T) {
 	env := map[string]string{"LLM_API_KEY": "llm-secret", "MY_KEY": "my-secret", "MY_URL": "http://example.test"}
 	getenv := func(k string) string { return env[k] }
-	got := secrets(getenv, Tools{Secrets: []string{"MY_KEY"}})
+	got := secrets(getenv, CompiledTools{Secrets: []string{"MY_KEY"}})
 	if diff := cmp.Diff([]string{"llm-secret", "my-secret"}, got); diff != "" {
 		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
-	if got := redactor(getenv, Tools{Secrets: []string{"MY_KEY"}})("key my-secret, llm llm-secret, url http://example.test"); strings.Contains(got, "secret") || !strings.Contains(got, "http://example.test") {
+	if got := redactor(getenv, CompiledTools{Secrets: []string{"MY_KEY"}})("key my-secret, llm llm-secret, url http://example.test"); strings.Contains(got, "secret") || !strings.Contains(got, "http://example.test") {
 		t.Errorf("redacted: %q, want both secrets gone and the URL kept", got)
 	}
 }

@@ -28,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite the expectations in testdata/sc
 const agentMainEnv = "TOOLREG_TEST_AGENT_MAIN"
 
 // testTools are the tools the agent is tested with: this repository's.
-var testTools = Tools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolreg.ToolEnv(), Secrets: toolreg.ToolSecrets()}
+var testTools = CompiledTools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolreg.ToolEnv(), Secrets: toolreg.ToolSecrets()}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == workerArg {

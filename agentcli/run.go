@@ -30,7 +30,7 @@ type env func(string) string
 // cli is the process's view of the world, replaced in tests.
 type cli struct {
 	// tools are the compiled-in tools the agent offers.
-	tools          Tools
+	tools          CompiledTools
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         env
@@ -105,7 +105,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 // TOOLREG_TOOLS and TOOLREG_DISABLE environment variables.
 type selection struct {
 	// tools are the compiled-in tools, before the selection.
-	tools            Tools
+	tools            CompiledTools
 	keep, drop, deny string
 	// netAllow is the egress allow list (-net-allow, TOOLREG_NET_ALLOW).
 	netAllow string
@@ -415,7 +415,7 @@ func isolation(mode string, e registry.Entry) string {
 	if err != nil || !m.Isolated(e) {
 		return "in process (-isolate " + mode + ")"
 	}
-	return "worker process; restrictions " + sandbox.Check(e.Caps()).String()
+	return "worker process; restrictions " + sandbox.Check(e.AllCapabilities()).String()
 }
 
 // agentSecrets are the agent's own variables whose values are secrets:
@@ -425,7 +425,7 @@ var agentSecrets = []string{"LLM_API_KEY", envMCPToken}
 
 // secrets returns the values of the secret variables that are set: the
 // agent's and those that t names.
-func secrets(getenv env, t Tools) []string {
+func secrets(getenv env, t CompiledTools) []string {
 	if getenv == nil {
 		return nil
 	}
@@ -440,7 +440,7 @@ func secrets(getenv env, t Tools) []string {
 
 // redactor removes the secrets of the environment, and credentials of a
 // known shape, from tool results.
-func redactor(getenv env, t Tools) func(string) string {
+func redactor(getenv env, t CompiledTools) func(string) string {
 	secrets := secrets(getenv, t)
 	return func(s string) string { return redact.String(s, secrets...) }
 }

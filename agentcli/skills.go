@@ -16,16 +16,16 @@ import (
 // compiledIn returns the compiled-in tools: those of the toolbox and, when
 // there are skills, the built-in use_skill tool that loads one. The
 // workers serve the same set.
-func compiledIn(t Tools) (*registry.Registry, error) {
+func compiledIn(t CompiledTools) (*registry.Registry, error) {
 	if t.Toolbox == nil {
-		return nil, errors.New("no tools: agentcli.Tools has no Toolbox function")
+		return nil, errors.New("no tools: agentcli.CompiledTools has no Toolbox function")
 	}
 	reg := t.Toolbox()
 	skills := t.skills()
 	if skills.Len() == 0 {
 		return reg, nil
 	}
-	reg, err := reg.With(skill.Tool(skills))
+	reg, err := reg.With(skill.UseSkillEntry(skills))
 	if err != nil {
 		return nil, fmt.Errorf("the built-in %s tool: %w", skill.ToolName, err)
 	}

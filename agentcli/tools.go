@@ -311,8 +311,8 @@ func (s *selection) missing(reg *registry.Registry, name string) string {
 	if slices.Contains(splitList(s.drop), e.ID) {
 		return fmt.Sprintf("tool %q is left out by -disable (or TOOLREG_DISABLE) %q", name, s.drop)
 	}
-	if caps, ok := tool.ParseCapabilities(s.deny); ok && e.Caps()&caps != 0 {
-		return fmt.Sprintf("tool %q is filtered out by -deny (or TOOLREG_DENY) %q: it can %s", name, s.deny, e.Caps()&caps)
+	if caps, ok := tool.ParseCapabilities(s.deny); ok && e.AllCapabilities()&caps != 0 {
+		return fmt.Sprintf("tool %q is filtered out by -deny (or TOOLREG_DENY) %q: it can %s", name, s.deny, e.AllCapabilities()&caps)
 	}
 	return fmt.Sprintf("tool %q is not selected", name)
 }

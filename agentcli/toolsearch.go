@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/deferred"
 	"github.com/toolreg/toolreg/registry"
 )
@@ -51,7 +50,7 @@ func (m searchMode) searchOn(reg *registry.Registry) bool {
 
 // offered returns what a conversation offers the model of reg: reg itself,
 // or, when tool search is on, a deferred view with the -pin tools loaded.
-func (o *options) offered(reg *registry.Registry) (chat.Tools, error) {
+func (o *options) offered(reg *registry.Registry) (registry.ToolSet, error) {
 	if !o.toolSearch.searchOn(reg) {
 		return reg, nil
 	}

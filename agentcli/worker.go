@@ -20,7 +20,7 @@ import (
 const workerArg = "__toolreg_worker"
 
 // runWorker serves the compiled-in tools as a sandboxed worker.
-func runWorker(args []string, stderr io.Writer, t Tools) int {
+func runWorker(args []string, stderr io.Writer, t CompiledTools) int {
 	// The operator's egress allow list reaches the worker in its
 	// environment (see isolate); tools find it in their context.
 	policy, err := egress.Parse(os.Getenv(egress.EnvAllow))
@@ -91,7 +91,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 			if !mode.Isolated(e) {
 				continue
 			}
-			if err := pool.Warm(ctx, e.ID, e.Caps()); err != nil {
+			if err := pool.Warm(ctx, e.ID, e.AllCapabilities()); err != nil {
 				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
 			}
 			n++

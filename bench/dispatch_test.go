@@ -84,7 +84,13 @@ func contenders() []contender {
 			if !ok {
 				b.Fatal("no weather tool")
 			}
-			return func(args string) (string, error) { return e.Invoke(ctx, []byte(args)) }
+			return func(args string) (string, error) {
+				run, err := e.Bind([]byte(args))
+				if err != nil {
+					return "", err
+				}
+				return run(ctx)
+			}
 		}},
 		{"call", func(b testing.TB) func(string) (string, error) {
 			reg := Toolbox()

@@ -8,6 +8,7 @@ import (
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
+	toolsearch "github.com/toolreg/toolreg/toolsearch"
 	"time"
 )
 
@@ -22,6 +23,7 @@ func Toolbox() *registry.Registry {
 		Checked: true,
 		Entries: genEntries[:],
 		Index:   genIndex,
+		Search:  &genSearch,
 	})
 }
 
@@ -44,11 +46,10 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeWeather,
+	Bind:             genBindWeather,
 	Description:      "Get the weather forecast for a city.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
-	Invoke:           genInvokeWeather,
 	Name:             "weather",
 	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
@@ -89,18 +90,40 @@ func genHash(s string) int {
 // the slot is empty.
 var genSlots = [2]uint16{0, 1}
 
-// genInvokeWeather decodes and checks the arguments of weather, each field once, and unless only a check is asked for, runs it.
-func genInvokeWeather(ctx context.Context, data []byte) (string, error) {
+// genSearch is the search index of genEntries, in their order, built by toolgen
+// (see package toolsearch): the terms of the tools' names, descriptions and
+// parameters, sorted, and where each occurs.
+var genSearch = toolsearch.Index{
+	Ends: []uint32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+	},
+	Lens: []uint32{
+		32,
+	},
+	Postings: []uint32{
+		1, 1, 1, 5, 3, 1, 3, 2, 1, 1, 1, 1, 3, 8,
+	},
+	Terms: []string{
+		"1", "16", "berlin", "city", "day", "exampl", "forecast", "get", "nam", "number", "plac",
+		"temperatur", "unit", "weather",
+	},
+}
+
+// genBindWeather decodes and checks the arguments of weather, each field once, and returns the call of the tool with them.
+func genBindWeather(data []byte) (registry.Run, error) {
 	var v toolbox.WeatherArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsWeather_0, []jsonarg.Reader{
 		jsonarg.String(&v.City, -1, -1),
 		jsonarg.Int(&v.Days, 1, 16),
 		jsonarg.StringOneOf(&v.Units),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWeather.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWeather.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}

@@ -129,7 +129,7 @@ func normalizeCall(c *ToolCall, seen map[string]bool) {
 	if c.Type == "" {
 		c.Type = "function"
 	}
-	if registry.Blank(c.Function.Arguments) {
+	if registry.EmptyArgs(c.Function.Arguments) {
 		c.Function.Arguments = "{}"
 	}
 }

@@ -16,27 +16,11 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Tools is what a conversation needs of the tools: their spec table and a
-// way to call one. *registry.Registry implements it.
-type Tools interface {
-	// Specs returns the tools spec table sent to the model. It is called
-	// before each request, so a tool set may offer more tools from one
-	// request to the next.
-	Specs() []openai.Tool
-	// Call runs the named tool with the model's JSON arguments. It must
-	// not panic and is called concurrently; a failure is a Result whose
-	// Text begins "Error:".
-	Call(ctx context.Context, name, args string) registry.Result
-}
-
 // The defaults of a Conversation's bounds.
 const (
 	DefaultMaxSteps     = 16
 	DefaultMaxToolCalls = 64
 )
-
-// Caller is the tool.Call.Caller of the calls a Conversation makes.
-const Caller = "agent"
 
 // Conversation is a conversation with a model that may call tools. It keeps
 // the messages across turns. Set its fields before the first turn; its
@@ -46,7 +30,7 @@ type Conversation struct {
 	// Client is the endpoint. Required.
 	Client *Client
 	// Tools are the tools offered to the model; none when nil.
-	Tools Tools
+	Tools registry.ToolSet
 	// System is the system message sent first with every request, if not
 	// empty. It is not part of Messages.
 	System string
@@ -201,7 +185,7 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 }
 
 // call runs one tool call with its id and name in the context. A panic or
-// a result breaking the Tools contract becomes an "Error:" result.
+// a result breaking the registry.ToolSet contract becomes an "Error:" result.
 func (c *Conversation) call(ctx context.Context, tc ToolCall) (res registry.Result) {
 	start := time.Now()
 	name := tc.Function.Name
@@ -219,7 +203,7 @@ func (c *Conversation) call(ctx context.Context, tc ToolCall) (res registry.Resu
 	if c.Tools == nil {
 		return registry.Fail(&registry.Error{Tool: name, Kind: registry.KindUnknownTool, Err: errors.New("no tools are available")})
 	}
-	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: Caller, Session: c.Session})
+	ctx = tool.WithCall(ctx, tool.Call{ID: tc.ID, Tool: name, Caller: tool.CallerAgent, Session: c.Session})
 	return c.Tools.Call(ctx, name, tc.Function.Arguments)
 }
 

@@ -9,7 +9,7 @@
 // the model, sending the whole conversation and the tools' spec table. If
 // the answer carries tool calls, the assistant message is appended with
 // its calls (and its reasoning_content, see below), every call of that
-// answer is run concurrently through [Tools.Call] with the call's id and
+// answer is run concurrently through [registry.ToolSet.Call] with the call's id and
 // name in the context ([tool.WithCall]), one role "tool" message per call
 // is appended in the model's order with its tool_call_id, and the model is
 // asked again. The turn ends when an answer has no tool calls: its text is

@@ -33,6 +33,8 @@ const DefaultMaxStreamBytes = 16 << 20
 
 // APIError is an error answer of the chat completions endpoint, or an error
 // reported inside a streamed answer (StatusCode 0 then).
+// It is the endpoint's error, not a tool call's: a tool call's failure is
+// a *registry.Error, which the conversation hands back to the model.
 type APIError struct {
 	// StatusCode is the HTTP status, 0 for an error inside a stream.
 	StatusCode int

@@ -247,7 +247,7 @@ func toolAnswer(id, name, args string) reply {
 
 // --- tools ---
 
-// fakeTools is a Tools whose tools are Go functions. Like the registry, it
+// fakeTools is a registry.ToolSet whose tools are Go functions. Like the registry, it
 // answers an unknown name or arguments that are not a JSON object with an
 // "Error:" result.
 type fakeTools struct {

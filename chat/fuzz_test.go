@@ -422,7 +422,7 @@ func checkInvariants(t *testing.T, deltas []wireToolCall) {
 	for i, c := range got {
 		s := state[i]
 		wantArgs := s.args
-		if registry.Blank(wantArgs) { // JSON white space only: "\f" is not
+		if registry.EmptyArgs(wantArgs) { // JSON white space only: "\f" is not
 			wantArgs = "{}"
 		}
 		switch {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -431,6 +430,3 @@ func TestNonStreaming(t *testing.T) {
 		t.Errorf("usage = %+v", got)
 	}
 }
-
-// The registry of generated tools is a Tools.
-var _ Tools = (*registry.Registry)(nil)

@@ -13,7 +13,7 @@ import (
 	"github.com/toolreg/toolreg/registry"
 )
 
-// fixedTools answers each tool with a fixed result, as a Tools that
+// fixedTools answers each tool with a fixed result, as a registry.ToolSet that
 // measures its own calls would.
 type fixedTools map[string]registry.Result
 
@@ -23,8 +23,8 @@ func (f fixedTools) Call(_ context.Context, name, _ string) registry.Result { re
 
 // TestToolResultsAsGiven runs three calls in one step and checks their
 // tool messages, result events and log records: a result is passed on
-// with the duration the Tools measured, and a failure whose text does not
-// begin "Error:", breaking the Tools contract, gets the text of its error.
+// with the duration the ToolSet measured, and a failure whose text does not
+// begin "Error:", breaking the ToolSet contract, gets the text of its error.
 func TestToolResultsAsGiven(t *testing.T) {
 	tools := fixedTools{
 		"ok":     {Text: "fine", Duration: 7 * time.Millisecond},

@@ -162,7 +162,7 @@ func (in *instruments) startTool(ctx context.Context, tc ToolCall) (context.Cont
 		semconv.GenAIToolCallID(tc.ID),
 		semconv.GenAIToolTypeKey.String("function"),
 	}
-	if args, ok := in.p.Content(tc.Function.Arguments); ok {
+	if args, ok := in.p.ContentToRecord(tc.Function.Arguments); ok {
 		attrs = append(attrs, semconv.GenAIToolCallArgumentsKey.String(args))
 	}
 	ctx, span := in.tracer.Start(ctx, "execute_tool "+name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
@@ -175,7 +175,7 @@ func (s opSpan) endTool(res registry.Result) {
 	if s.in == nil {
 		return
 	}
-	if text, ok := s.in.p.Content(res.Text); ok {
+	if text, ok := s.in.p.ContentToRecord(res.Text); ok {
 		s.span.SetAttributes(semconv.GenAIToolCallResultKey.String(text))
 	}
 	s.fail(telemetry.ErrorType(res.Err), res.Err)
@@ -191,7 +191,7 @@ func (s opSpan) fail(errorType string, err error) {
 	}
 	s.span.SetAttributes(semconv.ErrorTypeKey.String(errorType))
 	desc := errorType
-	if text, ok := s.in.p.Content(err.Error()); ok {
+	if text, ok := s.in.p.ContentToRecord(err.Error()); ok {
 		desc = text
 	}
 	s.span.SetStatus(codes.Error, desc)

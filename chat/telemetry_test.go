@@ -223,7 +223,7 @@ func TestTelemetryFailedRequest(t *testing.T) {
 // TestTelemetryOff checks that providers that are off make no instruments,
 // so that a turn does no telemetry work at all.
 func TestTelemetryOff(t *testing.T) {
-	for _, p := range []*telemetry.Providers{nil, {}, telemetry.Off()} {
+	for _, p := range []*telemetry.Providers{nil, {}, telemetry.Noop()} {
 		conv := &Conversation{Client: &Client{BaseURL: "http://127.0.0.1:1", Model: testModel}, Telemetry: p}
 		if in := newInstruments(conv); in != nil {
 			t.Errorf("Telemetry %+v: instruments made", p)

@@ -360,8 +360,8 @@ func TestMismatchMessages(t *testing.T) {
 		d := NewDecoder([]byte(tc.in))
 		err := tc.read(&d)
 		var e *Error
-		if !errors.As(err, &e) || e.Error() != tc.want || e.Stringed() != tc.stringed {
-			t.Errorf("%q: error %v (stringed %v), want %q (stringed %v)", tc.in, err, e != nil && e.Stringed(), tc.want, tc.stringed)
+		if !errors.As(err, &e) || e.Error() != tc.want || e.SentAsString() != tc.stringed {
+			t.Errorf("%q: error %v (stringed %v), want %q (stringed %v)", tc.in, err, e != nil && e.SentAsString(), tc.want, tc.stringed)
 		}
 	}
 }
@@ -394,7 +394,7 @@ func TestErrorPaths(t *testing.T) {
 		{Unknown([]byte(long+"k"), `"a"`), `field "` + long + `…": unknown field; expected one of "a"`, false},
 	} {
 		var e *Error
-		if !errors.As(tc.err, &e) || e.Error() != tc.want || e.Stringed() != tc.stringed {
+		if !errors.As(tc.err, &e) || e.Error() != tc.want || e.SentAsString() != tc.stringed {
 			t.Errorf("error %v, want %q (stringed %v)", tc.err, tc.want, tc.stringed)
 		}
 	}

@@ -19,9 +19,9 @@ type Error struct {
 	stringed bool
 }
 
-// Stringed reports whether the failure is an object or array sent as a
-// JSON string, a mistake some models make that the registry can repair.
-func (e *Error) Stringed() bool { return e.stringed }
+// SentAsString reports whether the failure is an object or array sent as
+// a JSON string, a mistake some models make that the registry can repair.
+func (e *Error) SentAsString() bool { return e.stringed }
 
 // Error returns the message, prefixed by the field's path when there is
 // one.

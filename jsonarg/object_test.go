@@ -31,14 +31,14 @@ func decodeQuery(data []byte, v *query) error {
 	d := NewDecoder(data)
 	return d.Args(&queryFields, []Reader{
 		String(&v.Text, 1, -1),
-		Func(func() error {
+		ReadFunc(func() error {
 			v.Labels = []string{}
 			return d.Array(1, 2, func(i int) error {
 				v.Labels = append(v.Labels, "")
 				return SetString(&d, &v.Labels[i], -1, 3)
 			})
 		}),
-		Func(func() error {
+		ReadFunc(func() error {
 			v.Span = new(span)
 			return d.Object(&spanFields, []Reader{
 				String(&v.Span.From, -1, -1),
@@ -111,7 +111,7 @@ func TestObjectManyFields(t *testing.T) {
 			var got []int
 			read := make([]Reader, n)
 			for k := range read {
-				read[k] = Func(func() error {
+				read[k] = ReadFunc(func() error {
 					got = append(got, k)
 					_, err := d.Int(64)
 					return err

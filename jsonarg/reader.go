@@ -2,7 +2,6 @@ package jsonarg
 
 import (
 	"math"
-	"math/bits"
 	"unsafe"
 )
 
@@ -10,7 +9,7 @@ import (
 // Reader of each field it meets. A Reader of a string, boolean or number
 // is data, a pointer to the field's variable and the field's bounds, made
 // by String, Bool, Int and the others (a pattern and enum values, which
-// are static, are in the Fields); Func makes one of any other value from
+// are static, are in the Fields); ReadFunc makes one of any other value from
 // a function. Generated decoders list an object's Readers in one
 // composite literal, a line a field, so that a field costs no function of
 // its own to compile, and the list lives on the decoder's stack.
@@ -45,23 +44,6 @@ const (
 	readStrings
 )
 
-// Integers are the signed integer types a Reader reads into; a field of
-// a named integer type is read through a pointer converted to its
-// underlying type.
-type Integers interface {
-	int | int8 | int16 | int32 | int64
-}
-
-// Naturals are the unsigned integer types a Reader reads into.
-type Naturals interface {
-	uint | uint8 | uint16 | uint32 | uint64 | uintptr
-}
-
-// Floats are the float types a Reader reads into.
-type Floats interface {
-	float32 | float64
-}
-
 // String reads a string of from minLen to maxLen characters into p, as
 // SetString does.
 //
@@ -95,23 +77,62 @@ func Bool(p *bool) Reader { return Reader{kind: readBool, p: p} }
 // p's.
 //
 //go:noinline
-func Int[T Integers](p *T, lo, hi int64) Reader {
-	return Reader{kind: readInt, p: p, lo: uint64(lo), hi: uint64(hi)}
+func Int[T Signed](p *T, lo, hi int64) Reader {
+	return Reader{kind: readInt, p: sizedInt(p), lo: uint64(lo), hi: uint64(hi)}
 }
 
 // Uint reads a non-negative integer from lo to hi into p, as SetUint
 // does; its width is p's.
 //
 //go:noinline
-func Uint[T Naturals](p *T, lo, hi uint64) Reader {
-	return Reader{kind: readUint, p: p, lo: lo, hi: hi}
+func Uint[T Unsigned](p *T, lo, hi uint64) Reader {
+	return Reader{kind: readUint, p: sizedUint(p), lo: lo, hi: hi}
 }
 
 // Float reads a number from lo to hi into p, as SetFloat does.
 //
 //go:noinline
-func Float[T Floats](p *T, lo, hi float64) Reader {
-	return Reader{kind: readFloat, p: p, lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
+func Float[T Floating](p *T, lo, hi float64) Reader {
+	return Reader{kind: readFloat, p: sizedFloat(p), lo: math.Float64bits(lo), hi: math.Float64bits(hi)}
+}
+
+// sizedInt, sizedUint and sizedFloat return p, a pointer to a number of
+// any type of Signed, Unsigned or Floating, as a pointer to the basic type
+// of its kind and width (*int32 for a 32-bit signed integer, *float64 for
+// a float64), which has its layout: so a Reader reads a named type, and
+// int, uint and uintptr, through the few pointer types that read switches
+// on.
+func sizedInt[T Signed](p *T) any {
+	u := unsafe.Pointer(p)
+	switch unsafe.Sizeof(*p) {
+	case 1:
+		return (*int8)(u)
+	case 2:
+		return (*int16)(u)
+	case 4:
+		return (*int32)(u)
+	}
+	return (*int64)(u)
+}
+
+func sizedUint[T Unsigned](p *T) any {
+	u := unsafe.Pointer(p)
+	switch unsafe.Sizeof(*p) {
+	case 1:
+		return (*uint8)(u)
+	case 2:
+		return (*uint16)(u)
+	case 4:
+		return (*uint32)(u)
+	}
+	return (*uint64)(u)
+}
+
+func sizedFloat[T Floating](p *T) any {
+	if unsafe.Sizeof(*p) == 4 {
+		return (*float32)(unsafe.Pointer(p))
+	}
+	return (*float64)(unsafe.Pointer(p))
 }
 
 // Strings reads a list of from minItems to maxItems strings (-1: no bound)
@@ -122,11 +143,11 @@ func Strings(p *[]string, minItems, maxItems int) Reader {
 	return Reader{kind: readStrings, p: p, lo: uint64(int64(minItems)), hi: uint64(int64(maxItems))}
 }
 
-// Func is the Reader that calls read, for values of other kinds: lists,
-// objects, pointers and enums of numbers.
+// ReadFunc is the Reader that calls read, for values of other kinds:
+// lists, objects, pointers and enums of numbers.
 //
 //go:noinline
-func Func(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
+func ReadFunc(read func() error) Reader { return Reader{kind: readFunc, fn: read} }
 
 // read reads the value of field k of fs with d.
 func (r *Reader) read(d *Decoder, fs *Fields, k int) error {
@@ -146,8 +167,6 @@ func (r *Reader) read(d *Decoder, fs *Fields, k int) error {
 	case readInt:
 		lo, hi := int64(r.lo), int64(r.hi)
 		switch p := r.p.(type) {
-		case *int:
-			return SetInt(d, p, bits.UintSize, lo, hi)
 		case *int8:
 			return SetInt(d, p, 8, lo, hi)
 		case *int16:
@@ -159,10 +178,6 @@ func (r *Reader) read(d *Decoder, fs *Fields, k int) error {
 		}
 	case readUint:
 		switch p := r.p.(type) {
-		case *uint:
-			return SetUint(d, p, bits.UintSize, r.lo, r.hi)
-		case *uintptr:
-			return SetUint(d, p, 8*int(unsafe.Sizeof(uintptr(0))), r.lo, r.hi)
 		case *uint8:
 			return SetUint(d, p, 8, r.lo, r.hi)
 		case *uint16:

@@ -59,7 +59,7 @@ func decodeEvery(data []byte, v *every) error {
 		Float(&v.F32, math.Inf(-1), math.Inf(1)),
 		Float(&v.F64, 0.5, math.Inf(1)),
 		Strings(&v.L, 1, 2),
-		Func(func() error {
+		ReadFunc(func() error {
 			v.Next = new(every)
 			return d.Object(&nextFields, []Reader{
 				Bool(&v.Next.B),
@@ -166,5 +166,41 @@ func TestReadersAllocations(t *testing.T) {
 	// "abc", the list, "ab", and next.
 	if n != 4 {
 		t.Errorf("%v allocations, want 4", n)
+	}
+}
+
+// TestReadersNamedTypes checks that Int, Uint and Float read into named
+// number types, at the widths of their underlying types, and refuse what
+// is past those widths.
+func TestReadersNamedTypes(t *testing.T) {
+	type (
+		level  int8
+		count  uint16
+		weight float32
+	)
+	var v struct {
+		L level
+		C count
+		W weight
+	}
+	fields := Fields{Names: []string{"l", "c", "w"}}
+	read := func(data string) error {
+		d := NewDecoder([]byte(data))
+		return d.Args(&fields, []Reader{
+			Int(&v.L, math.MinInt64, math.MaxInt64),
+			Uint(&v.C, 0, math.MaxUint64),
+			Float(&v.W, math.Inf(-1), math.Inf(1)),
+		})
+	}
+	if err := read(`{"l":-128,"c":65535,"w":1.5}`); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if v.L != -128 || v.C != 65535 || v.W != 1.5 {
+		t.Errorf("read %+v, want {L:-128 C:65535 W:1.5}", v)
+	}
+	for _, data := range []string{`{"l":128}`, `{"c":65536}`, `{"w":1e39}`} {
+		if err := read(data); err == nil {
+			t.Errorf("%s: accepted a value past the field's width", data)
+		}
 	}
 }

@@ -8,8 +8,11 @@ import (
 // Kind classifies a failed call.
 type Kind uint8
 
-// The kinds of failure. A tool's own error is KindTool; every other kind
-// is decided by the registry, a mounted server or a worker.
+// The kinds of failure, one list for every failure of a call, wherever
+// the tool ran: in process, in a sandbox worker (package sandbox returns
+// these kinds too) or in a mounted server. A tool's own error is KindTool;
+// every other kind is decided by the registry, a mounted server or a
+// sandbox.
 const (
 	// KindTool is an error the tool returned.
 	KindTool Kind = iota + 1
@@ -18,7 +21,9 @@ const (
 	// KindArguments is arguments that failed to decode or validate, or
 	// that were over the size limit. The tool did not run.
 	KindArguments
-	// KindRefused is a call the confirmation refused. The tool did not run.
+	// KindRefused is a call refused before the tool ran: by the
+	// confirmation, or by a sandbox that must enforce the restrictions of
+	// the tool's capabilities and cannot. The tool did not run.
 	KindRefused
 	// KindTimeout is a call that ran past the tool's timeout.
 	KindTimeout
@@ -29,8 +34,13 @@ const (
 	// KindRemote is a mounted server that could not answer the call: it
 	// was unreachable, lost, or refused the request at the protocol level.
 	KindRemote
-	// KindCrashed is a worker process that died while it ran the call.
+	// KindCrashed is a sandbox worker process that died while it ran the
+	// call (a panic in another goroutine, os.Exit, a signal, a memory
+	// limit), or broke the protocol.
 	KindCrashed
+	// KindNotStarted is a call whose sandbox worker process could not be
+	// started (or whose pool was closed). The tool did not run.
+	KindNotStarted
 )
 
 var kindNames = [...]string{
@@ -43,6 +53,7 @@ var kindNames = [...]string{
 	KindCancelled:   "cancelled",
 	KindRemote:      "remote failure",
 	KindCrashed:     "crashed",
+	KindNotStarted:  "not started",
 }
 
 // String names the kind, for logs and metrics: "bad arguments", "timed
@@ -70,6 +81,8 @@ func (k Kind) phrase() string {
 		return "call cancelled"
 	case KindCrashed:
 		return "the process running it died"
+	case KindNotStarted:
+		return "not run: no process could be started to run it"
 	}
 	return ""
 }
@@ -96,7 +109,7 @@ type Error struct {
 // `weather: bad arguments: field "days": expected integer from 1 to 16, got 40`.
 func (e *Error) Error() string {
 	if e.Tool == "" && e.Kind != KindUnknownTool {
-		// Not yet attributed to a call, as from Entry.CheckArgs: the cause
+		// Not yet attributed to a call, as from an Entry's Bind: the cause
 		// alone.
 		if e.Err != nil {
 			return e.Err.Error()
@@ -153,12 +166,13 @@ func (k kindError) Error() string { return Kind(k).String() }
 var (
 	ErrUnknownTool error = kindError(KindUnknownTool)
 	ErrArguments   error = kindError(KindArguments)
-	ErrNotAllowed  error = kindError(KindRefused)
+	ErrRefused     error = kindError(KindRefused)
 	ErrTimeout     error = kindError(KindTimeout)
 	ErrPanic       error = kindError(KindPanic)
 	ErrCancelled   error = kindError(KindCancelled)
 	ErrRemote      error = kindError(KindRemote)
 	ErrCrashed     error = kindError(KindCrashed)
+	ErrNotStarted  error = kindError(KindNotStarted)
 )
 
 // Text renders err as the text the model reads: "Error: " and the

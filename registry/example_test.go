@@ -2,6 +2,7 @@ package registry_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -58,8 +59,15 @@ func ExampleRegistry_WithConfirm() {
 		ID: "rm", Name: "rm", Description: "Remove a file.", Timeout: time.Second,
 		Parameters:   `{"type":"object","properties":{"path":{"type":"string"}}}`,
 		Capabilities: tool.WriteFiles,
-		Invoke: func(ctx context.Context, args []byte) (string, error) {
-			return "removed", nil
+		// Bind checks the arguments and returns the call, ready to run.
+		Bind: func(args []byte) (registry.Run, error) {
+			var a struct{ Path string }
+			if err := json.Unmarshal(args, &a); err != nil || a.Path == "" {
+				return nil, registry.ArgumentError(errors.New(`want {"path": a file}`))
+			}
+			return func(ctx context.Context) (string, error) {
+				return "removed " + a.Path, nil
+			}, nil
 		},
 	}
 	reg, err := testbox.Toolbox().With(rm)

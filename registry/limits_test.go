@@ -146,13 +146,13 @@ func TestRepairedArgsLimit(t *testing.T) {
 	entries := []Entry{{
 		Name:  "tags",
 		Shape: &Shape{Object: true, Props: []Prop{{Name: "l", Shape: Shape{Array: true}}}},
-		Invoke: func(ctx context.Context, args []byte) (string, error) {
+		Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			if strings.Contains(string(args), `"l":"`) {
 				return "", &Error{Kind: KindArguments, Err: jsonarg.At(stringedError(), "l")}
 			}
 			ran = append(ran, string(args))
 			return "ok", nil
-		},
+		}),
 		Timeout: time.Minute,
 	}}
 	for _, tc := range []struct {

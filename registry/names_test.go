@@ -52,7 +52,7 @@ func TestWithTools(t *testing.T) {
 	reg := mustNew(t, guardedTable())
 	added := func(name, answer string) Entry {
 		return Entry{Name: name, ID: name, Description: "Added.", Parameters: `{"type":"object"}`, Timeout: time.Minute,
-			Invoke: func(ctx context.Context, args []byte) (string, error) { return answer, nil }}
+			Bind: runs(func(ctx context.Context, args []byte) (string, error) { return answer, nil })}
 	}
 	two, err := reg.With(added("one", "first"), added("two", "second"))
 	if err != nil {
@@ -79,7 +79,7 @@ func TestWithTools(t *testing.T) {
 	}
 }
 
-// recordingExecutor runs compiled-in tools in place of their Invoke, and
+// recordingExecutor runs compiled-in tools in place of their Bind and Run, and
 // records which.
 type recordingExecutor struct{ ran []string }
 
@@ -89,12 +89,12 @@ func (x *recordingExecutor) Execute(ctx context.Context, e Entry, args []byte) (
 }
 
 // TestExecutorRunsCompiledToolsOnly sends compiled-in tools through the
-// Executor and leaves a mounted server's tool (Server set) to its Invoke.
+// Executor and leaves a mounted server's tool (Server set) to its Run.
 func TestExecutorRunsCompiledToolsOnly(t *testing.T) {
 	x := &recordingExecutor{}
 	reg, err := mustNew(t, guardedTable()).With(Entry{Name: "remote", ID: "remote", Server: "srv", Description: "Remote.",
 		Parameters: `{"type":"object"}`, Timeout: time.Minute,
-		Invoke: func(ctx context.Context, args []byte) (string, error) { return "remote answer", nil }})
+		Bind: runs(func(ctx context.Context, args []byte) (string, error) { return "remote answer", nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

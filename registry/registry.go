@@ -1,16 +1,3 @@
-// Package registry is toolreg's runtime: a tool set built from a table that
-// cmd/toolgen generates, joined by the tools of mounted servers, and the one
-// way to call them.
-//
-// [Registry.Call] runs one tool by name with strict argument decoding, size
-// limits, confirmation of tools that change things, a timeout and panic
-// protection, and always answers with text the model can read: a failure is
-// an [*Error] whose message, rendered by [Text], begins "Error:".
-//
-// A Registry is immutable: every With method returns a new one, and what a
-// Registry returns is a copy. Its methods are safe for concurrent use; the
-// tools' Execute methods, Invoke and Check functions and the Confirm
-// function run concurrently and must be safe for that.
 package registry
 
 import (
@@ -66,26 +53,16 @@ type Entry struct {
 	// Server names the mounted server a remote tool belongs to; "" for a
 	// compiled-in tool.
 	Server string
-	// Invoke decodes and validates the arguments and runs the tool. It is
-	// called by Registry.Call, which adds the limits, the timeout and the
-	// panic protection.
-	Invoke func(ctx context.Context, args []byte) (string, error)
-	// Check decodes and validates the arguments without running the tool,
-	// returning the error Invoke would return for them, or nil. It may be
-	// nil when Checker is set, or for a mounted tool, whose server checks
-	// its arguments; then its arguments are never repaired.
-	Check func(args []byte) error
-	// Checker stands in for a nil Check: a function like Invoke that,
-	// given a context for which CheckOnly reports true, decodes and
-	// validates the arguments and returns without running the tool.
-	// toolgen sets it to the tool's Invoke function, which does so; that
-	// spares the registry a second generated function per tool. It is a
-	// field of its own, not Invoke itself, so that an Invoke replaced by a
-	// wrapper (tracing, a timeout) never runs for a check. Set it only to
-	// a function that honours CheckOnly: one that ignores it would run
-	// the tool where only a check was asked for, such as in process
-	// before a sandboxed call.
-	Checker func(ctx context.Context, args []byte) (string, error)
+	// Bind decodes and validates the arguments and returns the call of
+	// the tool with them, ready to run; for bad arguments, it returns an
+	// error that ArgumentError made, and no Run. Bind never runs the tool:
+	// checking arguments is binding them and dropping the Run, so nothing
+	// that only checks can run a tool. Registry.Call binds, then runs the
+	// Run with the limits, the timeout and the panic protection; a wrapper
+	// (tracing, a timeout) wraps the Run it returns. toolgen writes one
+	// per tool; a mounted tool's checks little (its server checks its
+	// arguments) and its Run calls the server.
+	Bind func(args []byte) (Run, error)
 	// Shape tells the argument repair which properties take arrays or
 	// objects, so that one a model sent as a JSON string can be mended.
 	// toolgen writes it for tools with such properties; nil repairs only
@@ -94,44 +71,15 @@ type Entry struct {
 	Shape *Shape
 }
 
-// Caps returns what e declares and what it was found to reach.
-func (e *Entry) Caps() tool.Capability { return e.Capabilities | e.Reaches }
+// AllCapabilities returns the capabilities e declares or was found to
+// reach: those the confirmation, WithoutCapabilities and a sandbox go by.
+func (e *Entry) AllCapabilities() tool.Capability { return e.Capabilities | e.Reaches }
 
-// Checkable reports whether e's arguments can be checked without running
-// the tool: it has a Check or a Checker function.
-func (e *Entry) Checkable() bool { return e.Check != nil || e.Checker != nil }
-
-// CheckArgs decodes and validates args without running the tool and
-// returns the error Invoke would return for them, or nil; nil too when e is
-// not Checkable, as a mounted tool whose server checks its arguments.
-func (e *Entry) CheckArgs(args []byte) error {
-	switch {
-	case e.Check != nil:
-		return e.Check(args)
-	case e.Checker != nil:
-		_, err := e.Checker(checkContext, args)
-		return err
-	}
-	return nil
-}
-
-// checkOnly is the type of the context CheckArgs gives a Checker:
-// CheckOnly knows it by its type, so a context derived from it is not one.
-type checkOnly struct{ context.Context }
-
-// checkContext is that context. It holds nothing that changes: one value
-// serves every check without an allocation.
-var checkContext context.Context = checkOnly{context.Background()}
-
-// CheckOnly reports whether ctx asks Invoke to check the arguments and
-// return without running the tool: whether it is the context that
-// [Entry.CheckArgs] passes to a Checker. Only
-// that context itself is: one derived from it, with a value or a deadline
-// added, is not, so a tool never mistakes a call for a check.
-func CheckOnly(ctx context.Context) bool {
-	_, ok := ctx.(checkOnly)
-	return ok
-}
+// Run is a call of a tool with arguments Bind decoded and validated: it
+// runs the tool under ctx and returns its answer, text for the model, or
+// its error. The arguments given to Bind must not change until Run
+// returns.
+type Run func(ctx context.Context) (string, error)
 
 // Table is what toolgen generates: the entries sorted by name and a lookup
 // from name to index. A hand-made table may also bring the OpenAI tools
@@ -170,9 +118,9 @@ type Confirm func(ctx context.Context, e Entry, args string) error
 // Executor runs the calls of compiled-in tools somewhere other than the
 // calling goroutine, such as a sandboxed worker process. Execute gets
 // arguments that passed the size limit and the confirmation, under a
-// context that ends at the tool's timeout; it returns what e.Invoke would,
-// or an *Error of its own kind (KindCrashed, say). It is called
-// concurrently.
+// context that ends at the tool's timeout; it returns what the Run that
+// e.Bind returns would, or an *Error of its own kind (KindCrashed, say).
+// It is called concurrently.
 type Executor interface {
 	Execute(ctx context.Context, e Entry, args []byte) (string, error)
 }
@@ -264,7 +212,7 @@ func ValidName(s string) bool {
 
 // New returns a registry of every tool in t, after checking the table: each
 // entry has a valid name and ID, a description, a positive timeout,
-// parameters that are a JSON object, Invoke, and Check or Checker;
+// parameters that are a JSON object, and Bind;
 // names are unique; the specs match the entries; Index finds every entry.
 // A generated table always passes.
 func New(t *Table) (*Registry, error) {
@@ -295,7 +243,7 @@ func New(t *Table) (*Registry, error) {
 	seen := make(map[string]bool, len(t.Entries))
 	for i := range t.Entries {
 		e := &t.Entries[i]
-		if err := checkEntry(e, true, !t.Checked); err != nil {
+		if err := checkEntry(e, !t.Checked); err != nil {
 			errs = append(errs, fmt.Errorf("entry %d: %w", i, err))
 			continue
 		}
@@ -355,10 +303,9 @@ func New(t *Table) (*Registry, error) {
 	}, nil
 }
 
-// checkEntry says what is wrong with e, or nil; local entries must be
-// Checkable. With schema, it reads e.Parameters to check that they are a
+// checkEntry says what is wrong with e, or nil. With schema, it reads e.Parameters to check that they are a
 // JSON object of type "object".
-func checkEntry(e *Entry, local, schema bool) error {
+func checkEntry(e *Entry, schema bool) error {
 	var problems []string
 	if !ValidName(e.Name) {
 		problems = append(problems, fmt.Sprintf("name %q does not match %s", e.Name, NamePattern))
@@ -381,11 +328,8 @@ func checkEntry(e *Entry, local, schema bool) error {
 			problems = append(problems, fmt.Sprintf(`parameters have type %v, want "object"`, v))
 		}
 	}
-	if e.Invoke == nil {
-		problems = append(problems, "no Invoke function")
-	}
-	if local && !e.Checkable() {
-		problems = append(problems, "no Check or Checker function")
+	if e.Bind == nil {
+		problems = append(problems, "no Bind function")
 	}
 	if len(problems) == 0 {
 		return nil
@@ -437,7 +381,7 @@ func MustNew(t *Table) *Registry {
 
 // With returns a registry that also holds the given tools, such as the
 // tools of a mounted MCP server, selected. Their names must be valid and
-// not taken by a tool of r, selected or not; Check may be nil.
+// not taken by a tool of r, selected or not.
 func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	s := r.set
 	ns := &set{
@@ -455,7 +399,7 @@ func (r *Registry) With(tools ...Entry) (*Registry, error) {
 	for k := range tools {
 		i := len(s.entries) + k
 		e := &ns.entries[i]
-		if err := checkEntry(e, false, true); err != nil {
+		if err := checkEntry(e, true); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -529,7 +473,7 @@ func (r *Registry) Limits() Limits { return r.limits }
 
 // WithExecutor returns a copy of r that runs its compiled-in tools through
 // x; nil runs them in the calling process. Mounted tools always run
-// through their Invoke.
+// through their Bind and Run.
 func (r *Registry) WithExecutor(x Executor) *Registry {
 	c := *r
 	c.executor = x
@@ -562,7 +506,7 @@ func (r *Registry) WithLogger(l *slog.Logger) *Registry {
 func (r *Registry) WithoutCapabilities(caps tool.Capability) *Registry {
 	on := make([]int, 0, len(r.on))
 	for _, i := range r.on {
-		if r.set.entries[i].Caps()&caps == 0 {
+		if r.set.entries[i].AllCapabilities()&caps == 0 {
 			on = append(on, i)
 		}
 	}
@@ -712,6 +656,22 @@ func (r *Registry) Select(keep, drop []string) (*Registry, error) {
 	return &c, nil
 }
 
+// ToolSet is what a conversation or an SDK adapter needs of the tools:
+// their spec table and a way to call one. *Registry implements it, as does
+// a deferred.Set.
+type ToolSet interface {
+	// Specs returns the tools spec table sent to the model. It is called
+	// before each request, so a tool set may offer more tools from one
+	// request to the next.
+	Specs() []openai.Tool
+	// Call runs the named tool with the model's JSON arguments. It must
+	// not panic and is called concurrently; a failure is a Result whose
+	// Text begins "Error:".
+	Call(ctx context.Context, name, args string) Result
+}
+
+var _ ToolSet = (*Registry)(nil)
+
 // Result is the answer of one call. Text is always set: the tool's output,
 // or, when Err is not nil, Text(Err): a message beginning "Error:" that
 // names the tool and the cause, written for the model so it can correct
@@ -730,12 +690,6 @@ func (r Result) Failed() bool { return r.Err != nil }
 // Fail returns the Result of a failed call.
 func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
 
-// EncodeResult encodes a tool's typed result as JSON text for the model.
-// Generated code uses it for tools whose Execute does not return a string.
-func EncodeResult(v any) (string, error) {
-	return Encode(v, nil)
-}
-
 // Encode is the text of what a tool's Execute returned: its error when
 // there is one, else its result encoded as JSON. Generated code passes it
 // the results of Execute for tools that answer with a struct.
@@ -750,10 +704,10 @@ func Encode[R any](v R, err error) (string, error) {
 	return string(b), nil
 }
 
-// Blank reports whether a tool's arguments are empty or JSON white space
+// EmptyArgs reports whether a tool's arguments are empty or JSON white space
 // only: some models send nothing for a tool that takes no arguments, which
 // is read as {}.
-func Blank(args string) bool {
+func EmptyArgs(args string) bool {
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
 		case ' ', '\t', '\r', '\n':
@@ -785,7 +739,7 @@ func (r *Registry) Call(ctx context.Context, name, args string) Result {
 }
 
 func (r *Registry) call(ctx context.Context, start time.Time, name, args string) Result {
-	if Blank(args) {
+	if EmptyArgs(args) {
 		args = "{}"
 	}
 	i := r.lookup(name)
@@ -801,13 +755,13 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 	if r.strict {
 		args = r.set.dropNulls(i, args)
 	}
-	if r.confirm != nil && e.Caps().Changes() {
+	if r.confirm != nil && e.AllCapabilities().Changes() {
 		if err := r.confirm(ctx, *e, args); err != nil {
 			return Fail(&Error{Tool: e.Name, Kind: KindRefused, Err: err})
 		}
 	}
 	res := r.invoke(ctx, start, e, args)
-	if res.Err != nil && e.Checkable() && repairable(res.Err) {
+	if res.Err != nil && repairable(res.Err) {
 		res = r.retryRepaired(ctx, i, e, args, res)
 	}
 	return res
@@ -818,7 +772,7 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 // other bad arguments cost nothing more.
 func repairable(err error) bool {
 	var ae *jsonarg.Error
-	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.Stringed()
+	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.SentAsString()
 }
 
 // retryRepaired answers a call whose arguments were refused: when they show
@@ -832,7 +786,7 @@ func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args stri
 	if !ok || len(fixed) > r.limits.MaxArgs {
 		return first
 	}
-	if err := e.CheckArgs(fixed); err != nil {
+	if _, err := e.Bind(fixed); err != nil {
 		r.logger.DebugContext(ctx, "tool arguments not repaired", "tool", e.Name, "repairs", notes, "error", err)
 		return first
 	}
@@ -880,7 +834,7 @@ const maxNameShown = 80
 var errDeadline = errors.New("tool timeout")
 
 // invoke runs e with args under the tool's timeout, counted from start,
-// on a worker of the call pool (see run.go), through the Executor for
+// on a call goroutine of the call pool (see run.go), through the Executor for
 // compiled-in tools when there is one.
 func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args string) Result {
 	var x Executor

@@ -26,26 +26,26 @@ func TestMain(m *testing.M) {
 // registry's protections are tested apart from generated code.
 func testTable(release <-chan struct{}) *Table {
 	entries := []Entry{
-		{Name: "boom", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "boom", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			panic("kaboom")
-		}},
-		{Name: "echo", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "echo", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			if string(args) == "bad" {
 				return "", ArgumentError(errors.New(`field "x": expected string`))
 			}
 			return "echo " + string(args), nil
-		}},
-		{Name: "fail", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "fail", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "", errors.New("disk on fire")
-		}},
-		{Name: "polite", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "polite", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
-		}},
-		{Name: "stubborn", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "stubborn", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-release // ignores its context
 			return "too late", nil
-		}},
+		})},
 	}
 	for i := range entries {
 		entries[i].ID = entries[i].Name + "_id"
@@ -56,8 +56,17 @@ func testTable(release <-chan struct{}) *Table {
 	return tableOf(entries)
 }
 
-// tableOf completes entries made by hand (a description, parameters, a
-// Check that accepts anything, an ID when missing) and makes their table.
+// runs is a Bind that accepts any arguments and checks nothing: its Run
+// calls f with them. The tools made with it check their arguments, if at
+// all, when they run.
+func runs(f func(ctx context.Context, args []byte) (string, error)) func([]byte) (Run, error) {
+	return func(args []byte) (Run, error) {
+		return func(ctx context.Context) (string, error) { return f(ctx, args) }, nil
+	}
+}
+
+// tableOf completes entries made by hand (a description, parameters, an
+// ID when missing) and makes their table.
 func tableOf(entries []Entry) *Table {
 	specs := make([]openai.Tool, len(entries))
 	for i := range entries {
@@ -70,9 +79,6 @@ func tableOf(entries []Entry) *Table {
 		}
 		if e.Parameters == "" {
 			e.Parameters = `{"type":"object"}`
-		}
-		if e.Check == nil {
-			e.Check = func([]byte) error { return nil }
 		}
 		specs[i] = specOf(*e)
 	}
@@ -211,18 +217,18 @@ func contains(list []string, s string) bool {
 // with a long answer.
 func guardedTable() *Table {
 	entries := []Entry{
-		{Name: "long", Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "long", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return strings.Repeat("ab", 100) + "é" + strings.Repeat("x", 300), nil
-		}},
-		{Name: "read", Capabilities: tool.ReadFiles, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "read", Capabilities: tool.ReadFiles, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "read", nil
-		}},
-		{Name: "rm", Capabilities: tool.WriteFiles, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "rm", Capabilities: tool.WriteFiles, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "removed", nil
-		}},
-		{Name: "sh", Reaches: tool.Exec, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "sh", Reaches: tool.Exec, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "ran", nil
-		}},
+		})},
 	}
 	for i := range entries {
 		entries[i].Timeout = time.Minute
@@ -250,8 +256,8 @@ func TestConfirm(t *testing.T) {
 	if diff := cmp.Diff([]string{`rm {"x":1}`, `sh {"x":1}`}, asked); diff != "" {
 		t.Errorf("confirmations asked (-want +got):\n%s", diff)
 	}
-	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrNotAllowed) {
-		t.Errorf("err = %v, want ErrNotAllowed", res.Err)
+	if res := reg.Call(context.Background(), "sh", "{}"); !errors.Is(res.Err, ErrRefused) {
+		t.Errorf("err = %v, want ErrRefused", res.Err)
 	}
 }
 
@@ -314,13 +320,13 @@ func TestEncode(t *testing.T) {
 	if text, err := Encode(func() {}, nil); text != "" || err == nil || !strings.HasPrefix(err.Error(), "encode result: json: unsupported type") {
 		t.Errorf("Encode of a func = %q, %v", text, err)
 	}
-	if text, err := EncodeResult([]int{1, 2}); text != "[1,2]" || err != nil {
-		t.Errorf("EncodeResult = %q, %v", text, err)
+	if text, err := Encode([]int{1, 2}, nil); text != "[1,2]" || err != nil {
+		t.Errorf("Encode of a slice = %q, %v", text, err)
 	}
 }
 
 // TestArgumentError checks that a failure is marked as one of the
-// arguments and that no failure stays none, as generated Checkers
+// arguments and that no failure stays none, as generated Binds
 // rely on.
 func TestArgumentError(t *testing.T) {
 	if err := ArgumentError(nil); err != nil {

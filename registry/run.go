@@ -11,47 +11,47 @@ import (
 	"time"
 )
 
-// The call path of tools. A call runs on a worker: a goroutine of the
+// The call path of tools. A call runs on a call goroutine: a goroutine of the
 // runner's pool, parked between calls, that owns what a call needs (an
 // arguments buffer, an answer channel, a deadline timer). The caller takes
-// an idle worker (or starts one when none is idle), hands it the call, and
+// an idle call goroutine (or starts one when none is idle), hands it the call, and
 // waits for its answer, the tool's timeout or the end of its own context,
 // whichever comes first. The tool sees a small context of its own, made
 // per call, that ends at the tool's timeout or with the caller's context.
 //
-// A tool that ignores its context keeps its worker until it returns; Call
+// A tool that ignores its context keeps its call goroutine until it returns; Call
 // answers at the deadline all the same, and the next call is given another
-// worker, started if need be: a tool that never returns holds one
-// goroutine and starves nobody. A worker that stays idle for an idle
+// call goroutine, started if need be: a tool that never returns holds one
+// goroutine and starves nobody. A call goroutine that stays idle for an idle
 // period or two ends, so an idle runner holds no goroutine.
 //
-// Nothing is armed or stopped per call in the common case: a worker's
+// Nothing is armed or stopped per call in the common case: a call goroutine's
 // deadline timer is left running after a call, and a call that ends no
 // sooner than the time the timer is armed for leaves it be; when it fires
 // during a later call it is armed again for that call's deadline.
 
-// maxKeptArgs is the largest arguments buffer a worker keeps for reuse.
+// maxKeptArgs is the largest arguments buffer a call goroutine keeps for reuse.
 const maxKeptArgs = 64 << 10
 
-// workerIdle is how long an idle worker waits for a call before it may
-// end: it ends at the first check, made every workerIdle, that finds it
+// goroutineIdle is how long an idle call goroutine waits for a call before it may
+// end: it ends at the first check, made every goroutineIdle, that finds it
 // idle and unused since the previous one.
-const workerIdle = 50 * time.Millisecond
+const goroutineIdle = 50 * time.Millisecond
 
-// runner holds the workers of the calls of one tool set.
+// runner holds the call goroutines of the calls of one tool set.
 type runner struct {
 	mu   sync.Mutex
-	idle []*worker // parked workers, the most recently used last
-	live int       // workers started and not ended
+	idle []*callGoroutine // parked call goroutines, the most recently used last
+	live int              // call goroutines started and not ended
 }
 
 func newRunner() *runner { return &runner{} }
 
-// worker is a goroutine that runs calls, one at a time, and what it keeps
+// callGoroutine is a goroutine that runs calls, one at a time, and what it keeps
 // between them.
-type worker struct {
+type callGoroutine struct {
 	r  *runner
-	in chan *callCtx // the next call; nil ends the worker
+	in chan *callCtx // the next call; nil ends the call goroutine
 
 	// Set by the caller before the call is handed over.
 	e    *Entry
@@ -72,9 +72,9 @@ type worker struct {
 	tick       *time.Timer
 }
 
-// outcome is what a tool's worker reports, or, with expired set, the
+// outcome is what a tool's call goroutine reports, or, with expired set, the
 // news that the timeout ended the call before the tool returned. For each
-// call, the worker's answer channel receives at most one such notice and
+// call, the call goroutine's answer channel receives at most one such notice and
 // then the tool's outcome: whoever takes the outcome has taken the notice
 // too, so nothing stale is left for the next call.
 type outcome struct {
@@ -84,8 +84,8 @@ type outcome struct {
 	expired bool
 }
 
-// get returns an idle worker, or a new one, taken for one call.
-func (r *runner) get() *worker {
+// get returns an idle call goroutine, or a new one, taken for one call.
+func (r *runner) get() *callGoroutine {
 	r.mu.Lock()
 	if n := len(r.idle); n > 0 {
 		w := r.idle[n-1]
@@ -98,18 +98,18 @@ func (r *runner) get() *worker {
 	}
 	r.live++
 	r.mu.Unlock()
-	w := &worker{r: r, in: make(chan *callCtx, 1), answer: make(chan outcome, 2)}
+	w := &callGoroutine{r: r, in: make(chan *callCtx, 1), answer: make(chan outcome, 2)}
 	w.timer = time.AfterFunc(time.Hour, w.expire)
 	w.timer.Stop()
 	r.mu.Lock() // check reads w.tick under r.mu, and may run before this returns
-	w.tick = time.AfterFunc(workerIdle, w.check)
+	w.tick = time.AfterFunc(goroutineIdle, w.check)
 	r.mu.Unlock()
 	go w.loop()
 	return w
 }
 
 // put parks w, whose answer has been taken, until the next call.
-func (r *runner) put(w *worker) {
+func (r *runner) put(w *callGoroutine) {
 	w.e, w.x = nil, nil
 	if cap(w.args) > maxKeptArgs {
 		w.args = nil
@@ -123,7 +123,7 @@ func (r *runner) put(w *worker) {
 	r.mu.Unlock()
 }
 
-// counts returns the number of workers alive, and of those parked.
+// counts returns the number of call goroutines alive, and of those parked.
 func (r *runner) counts() (live, parked int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -131,7 +131,7 @@ func (r *runner) counts() (live, parked int) {
 }
 
 // check ends w when it stayed idle since the previous check.
-func (w *worker) check() {
+func (w *callGoroutine) check() {
 	r := w.r
 	r.mu.Lock()
 	if w.dead {
@@ -150,11 +150,11 @@ func (w *worker) check() {
 	w.seen = w.used
 	tick := w.tick
 	r.mu.Unlock()
-	tick.Reset(workerIdle)
+	tick.Reset(goroutineIdle)
 }
 
 // loop runs the calls handed to w until it is told to end.
-func (w *worker) loop() {
+func (w *callGoroutine) loop() {
 	for c := range w.in {
 		if c == nil {
 			w.r.mu.Lock()
@@ -173,7 +173,7 @@ func (w *worker) loop() {
 // run calls the tool, turns a panic or runtime.Goexit into an outcome and
 // answers. When the caller gave up on the call, w parks itself; otherwise
 // the caller parks it once it took the answer.
-func (w *worker) run(c *callCtx) {
+func (w *callGoroutine) run(c *callCtx) {
 	var o outcome
 	returned := false
 	defer func() {
@@ -184,7 +184,7 @@ func (w *worker) run(c *callCtx) {
 			goexit = true
 			o = outcome{err: &Error{Kind: KindPanic, Err: errors.New("the tool called runtime.Goexit")}, stack: debug.Stack()}
 			// The goroutine ends after this function: so does the
-			// worker, and nobody may hand it another call.
+			// call goroutine, and nobody may hand it another call.
 			w.r.mu.Lock()
 			w.dead = true
 			w.r.live--
@@ -211,14 +211,17 @@ func (w *worker) run(c *callCtx) {
 	if w.x != nil {
 		o.text, o.err = w.x.Execute(c, *w.e, w.args)
 	} else {
-		o.text, o.err = w.e.Invoke(c, w.args)
+		var run Run
+		if run, o.err = w.e.Bind(w.args); o.err == nil {
+			o.text, o.err = run(c)
+		}
 	}
 	returned = true
 }
 
 // expire ends the call in flight at its timeout, or arms the timer again
 // for a call whose time has not come.
-func (w *worker) expire() {
+func (w *callGoroutine) expire() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.armedAt = time.Time{}
@@ -234,7 +237,7 @@ func (w *worker) expire() {
 		w.armedAt = c.expiresAt
 		return
 	}
-	// Under w.mu, with c in flight: the worker has not sent its outcome,
+	// Under w.mu, with c in flight: the call goroutine has not sent its outcome,
 	// which will follow the notice.
 	if c.cancel(context.DeadlineExceeded, errDeadline) {
 		select {

@@ -15,10 +15,10 @@ import (
 // TestGoexit checks that a tool calling runtime.Goexit is a failure, not an
 // empty success.
 func TestGoexit(t *testing.T) {
-	reg := mustNew(t, tableOf([]Entry{{Name: "quit", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 		runtime.Goexit()
 		return "unreachable", nil
-	}}}))
+	})}}))
 	res := reg.Call(context.Background(), "quit", "{}")
 	if !errors.Is(res.Err, ErrPanic) || res.Text != "Error: quit: panic: the tool called runtime.Goexit" {
 		t.Errorf("Goexit: %q, %v", res.Text, res.Err)
@@ -29,10 +29,10 @@ func TestGoexit(t *testing.T) {
 // is over reports that it ended, and is never handed to another call.
 func TestKeptContextEnds(t *testing.T) {
 	kept := make(chan context.Context, 2)
-	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 		kept <- ctx
 		return "ok", nil
-	}}}))
+	})}}))
 	for range 2 {
 		if res := reg.Call(context.Background(), "keep", "{}"); res.Text != "ok" {
 			t.Fatalf("Call = %q", res.Text)
@@ -61,11 +61,11 @@ func TestCallContext(t *testing.T) {
 	type key struct{}
 	got := make(chan context.Context, 1)
 	release := make(chan struct{})
-	reg := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 		got <- ctx
 		<-release
 		return "", ctx.Err()
-	}}}))
+	})}}))
 	parent, cancel := context.WithCancelCause(context.WithValue(context.Background(), key{}, "v"))
 	start := time.Now()
 	done := make(chan Result, 1)
@@ -88,10 +88,10 @@ func TestCallContext(t *testing.T) {
 	defer stop()
 	release2 := make(chan struct{})
 	close(release2)
-	reg2 := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+	reg2 := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 		d, _ := ctx.Deadline()
 		return d.Format(time.RFC3339Nano), nil
-	}}}))
+	})}}))
 	want, _ := short.Deadline()
 	if res := reg2.Call(short, "look", "{}"); res.Text != want.Format(time.RFC3339Nano) {
 		t.Errorf("deadline under a sooner caller's deadline: %s, want %s", res.Text, want.Format(time.RFC3339Nano))
@@ -103,13 +103,13 @@ func TestCallContext(t *testing.T) {
 // fire: under -race, and every answer must be the call's own.
 func TestCallsRace(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
-		}},
-		{Name: "late", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			time.Sleep(3 * time.Millisecond) // ignores its context
 			return "late " + string(args), nil
-		}},
+		})},
 	}))
 	var wg sync.WaitGroup
 	errs := make(chan error, 400)
@@ -136,10 +136,13 @@ func TestCallsRace(t *testing.T) {
 	time.Sleep(10 * time.Millisecond) // let the late tools finish for goleak
 }
 
-// BenchmarkCall is the registry's own call path beside the tool's Invoke.
+// BenchmarkCall is the registry's own call path beside the tool's Bind and
+// Run. The tool's Bind returns a Run made once, so that only the
+// registry's allocations count.
 func BenchmarkCall(b *testing.B) {
-	reg := mustNew(b, tableOf([]Entry{{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
-		return "ok", nil
+	ok := Run(func(ctx context.Context) (string, error) { return "ok", nil })
+	reg := mustNew(b, tableOf([]Entry{{Name: "echo", Timeout: time.Minute, Bind: func([]byte) (Run, error) {
+		return ok, nil
 	}}}))
 	ctx := context.Background()
 	b.Run("invoke", func(b *testing.B) {
@@ -147,7 +150,9 @@ func BenchmarkCall(b *testing.B) {
 		args := []byte(`{"text":"hello"}`)
 		b.ReportAllocs()
 		for b.Loop() {
-			e.Invoke(ctx, args)
+			if run, err := e.Bind(args); err == nil {
+				run(ctx)
+			}
 		}
 	})
 	b.Run("call", func(b *testing.B) {
@@ -169,19 +174,19 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// workers returns the number of workers of reg's calls alive and parked.
-func workers(reg *Registry) (live, parked int) { return reg.set.calls.counts() }
+// call goroutines returns the number of call goroutines of reg's calls alive and parked.
+func callGoroutines(reg *Registry) (live, parked int) { return reg.set.calls.counts() }
 
-// TestWorkersReused checks that calls made one after another share one
-// worker, that a panic keeps it, and that idle workers end.
-func TestWorkersReused(t *testing.T) {
+// TestCallGoroutinesReused checks that calls made one after another share one
+// call goroutine, that a panic keeps it, and that idle call goroutines end.
+func TestCallGoroutinesReused(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
-		}},
-		{Name: "boom", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "boom", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			panic("boom")
-		}},
+		})},
 	}))
 	for i := range 50 {
 		args := fmt.Sprintf(`{"i":%d}`, i)
@@ -194,33 +199,33 @@ func TestWorkersReused(t *testing.T) {
 			}
 		}
 	}
-	if live, parked := workers(reg); live != 1 || parked != 1 {
-		t.Errorf("after calls one at a time: %d workers, %d parked; want 1, 1", live, parked)
+	if live, parked := callGoroutines(reg); live != 1 || parked != 1 {
+		t.Errorf("after calls one at a time: %d call goroutines, %d parked; want 1, 1", live, parked)
 	}
-	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+	waitFor(t, "idle call goroutines to end", func() bool { live, _ := callGoroutines(reg); return live == 0 })
 	if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
-		t.Errorf("after the workers ended: %q", res.Text)
+		t.Errorf("after the call goroutines ended: %q", res.Text)
 	}
 }
 
-// TestGoexitEndsWorker checks that a worker whose tool called
+// TestGoexitEndsCallGoroutine checks that a call goroutine whose tool called
 // runtime.Goexit is not handed another call.
-func TestGoexitEndsWorker(t *testing.T) {
+func TestGoexitEndsCallGoroutine(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
-		}},
-		{Name: "quit", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			runtime.Goexit()
 			return "", nil
-		}},
+		})},
 	}))
 	for range 3 {
 		if res := reg.Call(context.Background(), "quit", "{}"); !errors.Is(res.Err, ErrPanic) {
 			t.Fatalf("quit answered %q", res.Text)
 		}
-		if live, parked := workers(reg); live != 0 || parked != 0 {
-			t.Fatalf("after Goexit: %d workers, %d parked; want none", live, parked)
+		if live, parked := callGoroutines(reg); live != 0 || parked != 0 {
+			t.Fatalf("after Goexit: %d call goroutines, %d parked; want none", live, parked)
 		}
 		if res := reg.Call(context.Background(), "echo", "{}"); res.Text != "{}" {
 			t.Fatalf("after Goexit: %q", res.Text)
@@ -229,18 +234,18 @@ func TestGoexitEndsWorker(t *testing.T) {
 }
 
 // TestStuckToolStarvesNobody checks that tools that ignore their context
-// and never return each hold one worker, that other calls get workers of
-// their own, and that a stuck worker serves again once its tool returns.
+// and never return each hold one call goroutine, that other calls get call goroutines of
+// their own, and that a stuck call goroutine serves again once its tool returns.
 func TestStuckToolStarvesNobody(t *testing.T) {
 	release := make(chan struct{})
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return string(args), nil
-		}},
-		{Name: "stuck", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "stuck", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-release // ignores its context
 			return "free", nil
-		}},
+		})},
 	}))
 	const stuck = 3
 	for range stuck {
@@ -248,8 +253,8 @@ func TestStuckToolStarvesNobody(t *testing.T) {
 			t.Fatalf("stuck answered %q, want a timeout", res.Text)
 		}
 	}
-	if live, parked := workers(reg); live != stuck || parked != 0 {
-		t.Errorf("with %d stuck tools: %d workers, %d parked; want %d, 0", stuck, live, parked, stuck)
+	if live, parked := callGoroutines(reg); live != stuck || parked != 0 {
+		t.Errorf("with %d stuck tools: %d call goroutines, %d parked; want %d, 0", stuck, live, parked, stuck)
 	}
 	var wg sync.WaitGroup
 	for i := range 8 {
@@ -261,40 +266,40 @@ func TestStuckToolStarvesNobody(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if live, _ := workers(reg); live <= stuck {
-		t.Errorf("%d workers after calls beside %d stuck ones; want more", live, stuck)
+	if live, _ := callGoroutines(reg); live <= stuck {
+		t.Errorf("%d call goroutines after calls beside %d stuck ones; want more", live, stuck)
 	}
 	close(release)
-	// The stuck workers park once their tools return, then end with the
+	// The stuck call goroutines park once their tools return, then end with the
 	// others.
-	waitFor(t, "the stuck workers to be freed", func() bool { live, parked := workers(reg); return live == parked })
-	waitFor(t, "idle workers to end", func() bool { live, _ := workers(reg); return live == 0 })
+	waitFor(t, "the stuck call goroutines to be freed", func() bool { live, parked := callGoroutines(reg); return live == parked })
+	waitFor(t, "idle call goroutines to end", func() bool { live, _ := callGoroutines(reg); return live == 0 })
 }
 
 // TestDeadlineTimerLeftArmed checks the lazily armed deadline timer of a
-// worker: a call whose deadline is sooner than the time the timer is left
+// call goroutine: a call whose deadline is sooner than the time the timer is left
 // armed for is still cut at its own deadline, and a call whose deadline is
 // later is not cut when the timer armed for an earlier call fires.
 func TestDeadlineTimerLeftArmed(t *testing.T) {
 	release := make(chan struct{})
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "long", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "long", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "long", nil
-		}},
-		{Name: "brief", Timeout: 5 * time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "brief", Timeout: 5 * time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "brief", nil
-		}},
-		{Name: "late", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-release // ignores its context
 			return "late", nil
-		}},
-		{Name: "wait", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "wait", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			time.Sleep(20 * time.Millisecond) // past brief's timeout
 			return "waited", ctx.Err()
-		}},
+		})},
 	}))
 	defer close(release)
-	// The worker's timer is left armed an hour ahead; late must still be
+	// The call goroutine's timer is left armed an hour ahead; late must still be
 	// cut after a millisecond.
 	if res := reg.Call(context.Background(), "long", "{}"); res.Text != "long" {
 		t.Fatalf("long: %q", res.Text)
@@ -302,8 +307,8 @@ func TestDeadlineTimerLeftArmed(t *testing.T) {
 	if res := reg.Call(context.Background(), "late", "{}"); !errors.Is(res.Err, ErrTimeout) {
 		t.Errorf("late after long: %q, want a timeout", res.Text)
 	}
-	// The worker of brief has its timer armed 5 ms ahead when wait, with
-	// an hour, takes it (the most recently parked worker is taken
+	// The call goroutine of brief has its timer armed 5 ms ahead when wait, with
+	// an hour, takes it (the most recently parked call goroutine is taken
 	// first): the firing must leave wait alone.
 	for range 3 {
 		if res := reg.Call(context.Background(), "brief", "{}"); res.Text != "brief" {
@@ -323,7 +328,7 @@ func TestDerivedContexts(t *testing.T) {
 	stopped := make(chan bool, 1)
 	ran := make(chan struct{}, 1)
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "derive", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "derive", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			d, cancel := context.WithCancel(ctx)
 			_ = cancel // ends with ctx
 			derived <- d
@@ -331,19 +336,19 @@ func TestDerivedContexts(t *testing.T) {
 			stopped <- stop()
 			<-d.Done()
 			return "", d.Err()
-		}},
-		{Name: "brief", Timeout: time.Millisecond, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "brief", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			d, cancel := context.WithTimeout(ctx, time.Hour)
 			defer cancel()
 			<-d.Done()
 			return "", d.Err()
-		}},
-		{Name: "keep", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "keep", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			d, cancel := context.WithCancel(ctx)
 			_ = cancel
 			derived <- d
 			return "ok", nil
-		}},
+		})},
 	}))
 	// The caller's context ends.
 	parent, cancel := context.WithCancel(context.Background())
@@ -384,7 +389,7 @@ func TestAfterFuncStop(t *testing.T) {
 	stops := make(chan func() bool, 1)
 	var got []bool
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "after", Timeout: time.Hour, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "after", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			a, ok := ctx.(interface{ AfterFunc(func()) func() bool })
 			if !ok {
 				return "", fmt.Errorf("the tool's context %T has no AfterFunc method", ctx)
@@ -395,7 +400,7 @@ func TestAfterFuncStop(t *testing.T) {
 			got = append(got, first(), first(), second())
 			stops <- third
 			return "ok", nil
-		}},
+		})},
 	}))
 	if res := reg.Call(context.Background(), "after", "{}"); res.Text != "ok" {
 		t.Fatalf("after: %q", res.Text)

@@ -34,8 +34,7 @@ func TestNewValidates(t *testing.T) {
 		{"parameters with trailing data", func(t *Table) { t.Entries[1].Parameters = `{"type":"object"} {}` }, "echo: parameters are not a JSON object"},
 		{"parameters with a bad member", func(t *Table) { t.Entries[1].Parameters = `{"type":"object","x":[1,}` }, "echo: parameters are not a JSON object"},
 		{"parameters whose last type wins", func(t *Table) { t.Entries[1].Parameters = `{"type":"object","type":["object","null"]}` }, `echo: parameters have type [object null], want "object"`},
-		{"no Invoke", func(t *Table) { t.Entries[1].Invoke = nil }, "echo: no Invoke function"},
-		{"no Check", func(t *Table) { t.Entries[1].Check = nil }, "echo: no Check or Checker function"},
+		{"no Bind", func(t *Table) { t.Entries[1].Bind = nil }, "echo: no Bind function"},
 		{"name twice", func(t *Table) { t.Entries[2].Name = "echo"; t.Specs[2].Function.Name = "echo" }, `tool name "echo" is used twice`},
 		{"spec names another tool", func(t *Table) { t.Specs[1].Function.Name = "fail" }, "entry 1 (echo): its spec does not name it"},
 		{"spec without a function", func(t *Table) { t.Specs[1].Function = nil }, "entry 1 (echo): its spec does not name it"},
@@ -77,8 +76,7 @@ func TestNewChecked(t *testing.T) {
 	for name, breakIt := range map[string]func(*Table){
 		"bad name":     func(t *Table) { t.Entries[0].Name = "bad name!" },
 		"zero timeout": func(t *Table) { t.Entries[1].Timeout = 0 },
-		"no Invoke":    func(t *Table) { t.Entries[1].Invoke = nil },
-		"no Check":     func(t *Table) { t.Entries[1].Check = nil },
+		"no Bind":      func(t *Table) { t.Entries[1].Bind = nil },
 		"name twice":   func(t *Table) { t.Entries[2].Name = "echo"; t.Specs[2].Function.Name = "echo" },
 		"wrong index":  func(t *Table) { t.Index = func(string) int { return 0 } },
 	} {
@@ -174,7 +172,7 @@ func TestWith(t *testing.T) {
 	reg := mustNew(t, testTable(nil))
 	remote := Entry{ID: "r__x", Name: "r__x", Description: "Remote.", Timeout: time.Minute,
 		Parameters: `{"type":"object"}`, Server: "r",
-		Invoke: func(ctx context.Context, args []byte) (string, error) { return "remote " + string(args), nil }}
+		Bind: runs(func(ctx context.Context, args []byte) (string, error) { return "remote " + string(args), nil })}
 	joined, err := reg.With(remote)
 	if err != nil {
 		t.Fatal(err)
@@ -223,12 +221,13 @@ func TestErrorText(t *testing.T) {
 		{&Error{Tool: "x", Kind: KindUnknownTool, Err: errors.New("available tools: a, b")}, `Error: unknown tool "x"; available tools: a, b`, ErrUnknownTool},
 		{&Error{Tool: "x", Kind: KindUnknownTool}, `Error: unknown tool "x"`, ErrUnknownTool},
 		{&Error{Tool: "t", Kind: KindArguments, Err: cause}, "Error: t: bad arguments: cause", ErrArguments},
-		{&Error{Tool: "t", Kind: KindRefused, Err: cause}, "Error: t: not run: cause", ErrNotAllowed},
+		{&Error{Tool: "t", Kind: KindRefused, Err: cause}, "Error: t: not run: cause", ErrRefused},
 		{&Error{Tool: "t", Kind: KindTimeout, Err: errors.New("after 1s")}, "Error: t timed out after 1s", ErrTimeout},
 		{&Error{Tool: "t", Kind: KindPanic, Err: cause}, "Error: t: panic: cause", ErrPanic},
 		{&Error{Tool: "t", Kind: KindCancelled, Err: context.Canceled}, "Error: t: call cancelled: context canceled", ErrCancelled},
 		{&Error{Tool: "t", Kind: KindRemote, Err: cause}, "Error: t: cause", ErrRemote},
 		{&Error{Tool: "t", Kind: KindCrashed, Err: cause}, "Error: t: the process running it died: cause", ErrCrashed},
+		{&Error{Tool: "t", Kind: KindNotStarted, Err: cause}, "Error: t: not run: no process could be started to run it: cause", ErrNotStarted},
 		{&Error{Kind: KindArguments, Err: cause}, "Error: cause", ErrArguments},
 	}
 	for _, tt := range tests {
@@ -247,7 +246,7 @@ func TestErrorText(t *testing.T) {
 			t.Errorf("errors.As(%q) = %v", tt.want, re)
 		}
 		// A kind matches its own value only.
-		for _, other := range []error{ErrUnknownTool, ErrArguments, ErrNotAllowed, ErrTimeout, ErrPanic, ErrCancelled, ErrRemote, ErrCrashed} {
+		for _, other := range []error{ErrUnknownTool, ErrArguments, ErrRefused, ErrTimeout, ErrPanic, ErrCancelled, ErrRemote, ErrCrashed} {
 			if other != tt.is && errors.Is(tt.err, other) {
 				t.Errorf("%q matches %v too", tt.want, other)
 			}
@@ -292,9 +291,9 @@ func TestValidName(t *testing.T) {
 func TestRedactBeforeCut(t *testing.T) {
 	secret := "SECRET-0123456789"
 	long := strings.Repeat("a", 80) + secret + strings.Repeat("b", 200)
-	reg := mustNew(t, tableOf([]Entry{{Name: "leak", Timeout: time.Minute, Invoke: func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "leak", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 		return long, nil
-	}}})).WithLimits(Limits{MaxResult: 200})
+	})}})).WithLimits(Limits{MaxResult: 200})
 	plain := reg.Call(context.Background(), "leak", "{}").Text
 	if !strings.Contains(plain, "SECRET-") || strings.Contains(plain, secret) {
 		t.Fatalf("without redaction the cut should fall inside the secret: %q", plain)

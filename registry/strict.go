@@ -39,10 +39,11 @@ func (r *Registry) Strict() bool { return r.strict }
 
 // Check decodes and checks args for the named tool without running it, as
 // Call would (a strict registry reads nulls as WithStrict says), and
-// returns the error Call would answer for them, or nil. A mounted tool
-// that is not Checkable is not checked.
+// returns the error Call would answer for them, or nil: it binds them with
+// the tool's Bind and drops the Run. A mounted tool's arguments are
+// checked only as far as its Bind does; its server checks the rest.
 func (r *Registry) Check(name, args string) error {
-	if Blank(args) {
+	if EmptyArgs(args) {
 		args = "{}"
 	}
 	i := r.lookup(name)
@@ -50,13 +51,10 @@ func (r *Registry) Check(name, args string) error {
 		return &Error{Tool: name, Kind: KindUnknownTool, Err: fmt.Errorf("available tools: %v", r.Names())}
 	}
 	e := &r.set.entries[i]
-	if !e.Checkable() {
-		return nil
-	}
 	if r.strict {
 		args = r.set.dropNulls(i, args)
 	}
-	if err := e.CheckArgs([]byte(args)); err != nil {
+	if _, err := e.Bind([]byte(args)); err != nil {
 		return asError(e.Name, err)
 	}
 	return nil

@@ -13,14 +13,14 @@ import (
 )
 
 // strictTable is a table of one tool with a strict schema, "opt", whose
-// Invoke answers the arguments it gets, and one without, "plain".
+// Run answers the arguments it was bound to, and one without, "plain".
 func strictTable() *Table {
 	answer := func(ctx context.Context, args []byte) (string, error) { return string(args), nil }
 	tab := tableOf([]Entry{
-		{Name: "opt", Invoke: answer, Timeout: time.Second,
+		{Name: "opt", Bind: runs(answer), Timeout: time.Second,
 			Parameters:       `{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}},"required":["a"],"additionalProperties":false}`,
 			StrictParameters: `{"type":"object","properties":{"a":{"type":"string"},"n":{"type":["integer","null"]}},"required":["a","n"],"additionalProperties":false}`},
-		{Name: "plain", Invoke: answer, Timeout: time.Second},
+		{Name: "plain", Bind: runs(answer), Timeout: time.Second},
 	})
 	tab.StrictSpecs = []openai.Tool{strictSpecOf(tab.Entries[0]), strictSpecOf(tab.Entries[1])}
 	return tab
@@ -55,7 +55,7 @@ func TestWithStrict(t *testing.T) {
 	mounted := Entry{Name: "remote", ID: "remote", Description: "d", Timeout: time.Second, Server: "srv",
 		Parameters:       `{"type":"object","properties":{"b":{"type":"boolean"}},"additionalProperties":false}`,
 		StrictParameters: `{"type":"object","properties":{"b":{"type":["boolean","null"]}},"required":["b"],"additionalProperties":false}`,
-		Invoke:           func(ctx context.Context, args []byte) (string, error) { return string(args), nil }}
+		Bind:             runs(func(ctx context.Context, args []byte) (string, error) { return string(args), nil })}
 	reg, err := base.With(mounted)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestDerivedSpecs(t *testing.T) {
 	reg := mustNew(t, tab)
 	mounted := Entry{Name: "remote", ID: "remote", Description: "Remote.", Timeout: time.Second, Server: "srv",
 		Parameters: `{"type":"object"}`,
-		Invoke:     func(ctx context.Context, args []byte) (string, error) { return "", nil }}
+		Bind:       runs(func(ctx context.Context, args []byte) (string, error) { return "", nil })}
 	withMounted, err := reg.With(mounted)
 	if err != nil {
 		t.Fatal(err)

@@ -112,8 +112,9 @@ func benchRegistry(b *testing.B) *registry.Registry {
 		ID: "echo", Name: "echo", Description: "Echo the arguments.", Timeout: time.Minute,
 		Parameters:   `{"type":"object"}`,
 		Capabilities: tool.Unsafe,
-		Invoke:       func(ctx context.Context, args []byte) (string, error) { return probe(ctx, "echo", args) },
-		Check:        func(args []byte) error { return nil },
+		Bind: func(args []byte) (registry.Run, error) {
+			return func(ctx context.Context) (string, error) { return probe(ctx, "echo", args) }, nil
+		},
 	}
 	reg, err := registry.New(&registry.Table{
 		Entries: []registry.Entry{e},

@@ -49,8 +49,9 @@
 // [Config.MaxWorkers] alive. When a call's context ends its worker is
 // killed, with everything it started; a worker that dies during a call
 // (a panic in any goroutine, os.Exit, a signal) fails that call with
-// [KindCrashed], and the tool's next call gets a fresh one. A panic or
-// runtime.Goexit in the tool's own goroutine is recovered by the worker
-// ([KindPanic]). [NewPool] makes its process undumpable, so that no
+// [registry.KindCrashed], and the tool's next call gets a fresh one. A
+// panic or runtime.Goexit in the tool's own goroutine is recovered by the
+// worker ([registry.KindPanic]). Every failure is a [*registry.Error],
+// with the registry's kinds. [NewPool] makes its process undumpable, so that no
 // worker can read the parent's secrets.
 package sandbox

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/toolreg/toolreg/tool"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The tests of this file are the escapes a hostile tool author tried,
@@ -36,10 +38,10 @@ func needNamespaces(t *testing.T) {
 // wantErrno checks that err is a tool error naming one of the errnos.
 func wantErrno(t *testing.T, what string, err error, names ...string) {
 	t.Helper()
-	var e *Error
-	if errors.As(err, &e) && e.Kind == KindTool {
+	var e *registry.Error
+	if errors.As(err, &e) && e.Kind == registry.KindTool {
 		for _, n := range names {
-			if strings.HasSuffix(e.Msg, ": "+n) {
+			if strings.HasSuffix(e.Err.Error(), ": "+n) {
 				return
 			}
 		}
@@ -68,7 +70,7 @@ func TestNoProcessesWithoutExec(t *testing.T) {
 		}
 	}
 	_, err := call(t, p, "memfd_exec", caps, probeArgs{})
-	wantKind(t, "memfd_exec with exec", err, KindCrashed, "exit status 42")
+	wantKind(t, "memfd_exec with exec", err, registry.KindCrashed, "exit status 42")
 }
 
 // locked reports whether a process holds the lock on path.
@@ -114,7 +116,7 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	_, err := p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
-	wantKind(t, "daemon_block", err, KindTimeout, "killed")
+	wantKind(t, "daemon_block", err, registry.KindTimeout, "killed")
 	if err := p2.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +174,7 @@ func TestOneToolPerWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err, keep := w.call(ctx, "echo", []byte(`{}`))
-	wantKind(t, "echo sent to fail's worker", err, KindBadArguments, `serves tool "fail" only`)
+	wantKind(t, "echo sent to fail's worker", err, registry.KindArguments, `serves tool "fail" only`)
 	if !keep {
 		t.Error("the worker was dropped after refusing a call")
 	}
@@ -322,7 +324,7 @@ func TestLimits(t *testing.T) {
 		_, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512})
 		// The runtime dies of it, as "out of memory", "cannot allocate
 		// memory" or a fault, as the allocation that fails happens to be.
-		wantKind(t, "512 MiB over a 256 MiB limit", err, KindCrashed, "")
+		wantKind(t, "512 MiB over a 256 MiB limit", err, registry.KindCrashed, "")
 	})
 	t.Run("files", func(t *testing.T) {
 		got, err := call(t, p, "nofile", tool.Unsafe, probeArgs{})
@@ -400,9 +402,9 @@ func TestQueuedCallHonoursItsContext(t *testing.T) {
 	qctx, qcancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer qcancel()
 	_, err := p.Call(qctx, "echo", tool.Unsafe, nil)
-	wantKind(t, "a call queued behind the only worker", err, KindTimeout, "waited for a worker")
+	wantKind(t, "a call queued behind the only worker", err, registry.KindTimeout, "waited for a worker")
 	cancel()
-	wantKind(t, "the blocking call", <-blocked, KindCancelled, "killed")
+	wantKind(t, "the blocking call", <-blocked, registry.KindCancelled, "killed")
 	// The slot is free again: the next call runs.
 	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
 		t.Errorf("echo after the queue cleared: %q, %v", got, err)
@@ -416,7 +418,7 @@ func TestIdleWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := call(t, p, "fail", tool.Unsafe, probeArgs{})
-		wantKind(t, "fail, with echo's worker idle at the limit", err, KindTool, "the tool failed")
+		wantKind(t, "fail, with echo's worker idle at the limit", err, registry.KindTool, "the tool failed")
 	})
 	t.Run("reused while warm, reaped when idle", func(t *testing.T) {
 		p := newPool(t, newDirs(t), func(c *Config) { c.IdleTimeout = 200 * time.Millisecond })
@@ -449,7 +451,7 @@ func TestWithoutNamespacesReported(t *testing.T) {
 	}
 	p = newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true; c.Require = true })
 	_, err = p.Enforcement(context.Background(), "x", caps)
-	wantKind(t, "without namespaces, required", err, KindRefused, "outlive the call")
+	wantKind(t, "without namespaces, required", err, registry.KindRefused, "outlive the call")
 }
 
 func TestUndumpable(t *testing.T) {

@@ -48,14 +48,15 @@ func (m Isolation) Isolated(e registry.Entry) bool {
 	if e.Server != "" {
 		return false // a mounted tool runs in its server
 	}
-	return m == IsolateAll || (m == IsolateCapable && e.Caps() != 0)
+	return m == IsolateAll || (m == IsolateCapable && e.AllCapabilities() != 0)
 }
 
 // Executor returns a registry.Executor that runs the tools m isolates in
 // p's workers, restricted to each tool's capabilities (declared and
-// found), and the others in process. Arguments are checked in process
-// first, so a bad call never reaches a worker and gets the same error,
-// and the same repairs, as in process.
+// found), and the others in process. Arguments are bound in process first
+// (decoded and checked, without running the tool), so a bad call never
+// reaches a worker and gets the same error, and the same repairs, as in
+// process; the worker binds them again and runs the tool.
 func (p *Pool) Executor(m Isolation) registry.Executor {
 	return executor{p, m}
 }
@@ -67,40 +68,32 @@ type executor struct {
 
 // Execute implements registry.Executor.
 func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
-	if err := e.CheckArgs(args); err != nil {
+	run, err := e.Bind(args)
+	if err != nil {
 		return "", err
 	}
 	if !x.mode.Isolated(e) {
-		return e.Invoke(ctx, args)
+		return run(ctx)
 	}
-	text, err := x.pool.Call(ctx, e.ID, e.Caps(), args)
+	text, err := x.pool.Call(ctx, e.ID, e.AllCapabilities(), args)
 	return text, registryError(err)
 }
 
-// registryError maps a pool's error to the registry's kinds, keeping the
-// worker's message; a timeout or cancellation stays the context's error,
-// which the registry reports as its own.
+// registryError hands a pool's error to the registry without the tool's
+// id, so that the registry names the tool as the call did; a timeout or
+// cancellation becomes its cause, the context's error, which the registry
+// reports as its own.
 func registryError(err error) error {
-	var e *Error
+	var e *registry.Error
 	if err == nil || !errors.As(err, &e) {
 		return err
 	}
-	var k registry.Kind
-	switch e.Kind {
-	case KindTimeout, KindCancelled:
+	if e.Kind == registry.KindTimeout || e.Kind == registry.KindCancelled {
 		return e.Err
-	case KindBadArguments:
-		k = registry.KindArguments
-	case KindTool:
-		k = registry.KindTool
-	case KindPanic:
-		k = registry.KindPanic
-	case KindCrashed:
-		k = registry.KindCrashed
-	default: // KindRefused, KindStart: the tool did not run
-		return &registry.Error{Kind: registry.KindRefused, Err: fmt.Errorf("%s: %s", e.Kind, e.Msg)}
 	}
-	return &registry.Error{Kind: k, Err: errors.New(e.Msg)}
+	c := *e
+	c.Tool = ""
+	return &c
 }
 
 // ServeRegistry is Serve for the compiled-in tools of r, by id: the
@@ -118,16 +111,18 @@ func ServeRegistry(ctx context.Context, args []string, r *registry.Registry) err
 			if !ok {
 				return "", fmt.Errorf("this worker has no compiled-in tool with id %q", id)
 			}
-			return e.Invoke(ctx, args)
-		},
-		Classify: func(err error) Kind {
-			switch {
-			case errors.Is(err, registry.ErrArguments):
-				return KindBadArguments
-			case errors.Is(err, registry.ErrPanic):
-				return KindPanic
+			run, err := e.Bind(args)
+			if err != nil {
+				return "", err
 			}
-			return KindTool
+			return run(ctx)
+		},
+		Classify: func(err error) registry.Kind {
+			var e *registry.Error
+			if errors.As(err, &e) {
+				return e.Kind
+			}
+			return registry.KindTool
 		},
 	})
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// probeRegistry is a registry of probe tools whose in-process Invoke
-// answers "in process": only a worker gives the probe's own answer.
+// probeRegistry is a registry of probe tools whose in-process Run answers
+// "in process": only a worker gives the probe's own answer.
 func probeRegistry(t *testing.T, caps tool.Capability, ids ...string) *registry.Registry {
 	t.Helper()
 	tab := &registry.Table{}
@@ -27,12 +27,11 @@ func probeRegistry(t *testing.T, caps tool.Capability, ids ...string) *registry.
 			ID: id, Name: id, Description: "probe " + id, Timeout: time.Minute,
 			Parameters:   `{"type":"object"}`,
 			Capabilities: caps, Reaches: caps,
-			Invoke: func(context.Context, []byte) (string, error) { return "in process", nil },
-			Check: func(args []byte) error {
+			Bind: func(args []byte) (registry.Run, error) {
 				if strings.Contains(string(args), "refuse") {
-					return registry.ArgumentError(errors.New("refused by Check"))
+					return nil, registry.ArgumentError(errors.New("refused by Bind"))
 				}
-				return nil
+				return func(context.Context) (string, error) { return "in process", nil }, nil
 			},
 		})
 		tab.Specs = append(tab.Specs, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: id}})
@@ -56,7 +55,7 @@ func TestExecutorMapsKinds(t *testing.T) {
 		text     string
 	}{
 		{"echo", `{"a":1}`, 0, `{"a":1}`},
-		{"echo", `{"refuse":1}`, registry.KindArguments, "Error: echo: bad arguments: refused by Check"},
+		{"echo", `{"refuse":1}`, registry.KindArguments, "Error: echo: bad arguments: refused by Bind"},
 		{"fail", `{}`, registry.KindTool, "Error: fail: the tool failed"},
 		{"badargs", `{}`, registry.KindArguments, "Error: badargs: bad arguments: bad probe arguments: field x"},
 		{"panic", `{}`, registry.KindPanic, "Error: panic: panic: boom"},
@@ -96,10 +95,10 @@ func TestExecutorCapable(t *testing.T) {
 	}
 }
 
-// TestExecutorChecksWithoutRunning checks a tool whose Invoke checks its
-// arguments (its Checker), as generated tools do: the executor's check in
-// process must stop at the check, so an isolated tool runs in its worker
-// only, and bad arguments never reach one.
+// TestExecutorChecksWithoutRunning checks a tool whose Bind checks its
+// arguments, as generated tools do: the executor's check in process binds
+// and never runs, so an isolated tool runs in its worker only, and bad
+// arguments never reach one.
 func TestExecutorChecksWithoutRunning(t *testing.T) {
 	var inProcess atomic.Int32
 	tab := &registry.Table{Index: func(name string) int {
@@ -108,27 +107,26 @@ func TestExecutorChecksWithoutRunning(t *testing.T) {
 		}
 		return -1
 	}}
-	invoke := func(ctx context.Context, args []byte) (string, error) {
+	bind := func(args []byte) (registry.Run, error) {
 		if strings.Contains(string(args), "refuse") {
-			return "", registry.ArgumentError(errors.New("refused by Invoke's check"))
+			return nil, registry.ArgumentError(errors.New("refused by Bind"))
 		}
-		if registry.CheckOnly(ctx) {
-			return "", nil
-		}
-		inProcess.Add(1)
-		return "in process", nil
+		return func(ctx context.Context) (string, error) {
+			inProcess.Add(1)
+			return "in process", nil
+		}, nil
 	}
 	tab.Entries = []registry.Entry{{
 		ID: "echo", Name: "echo", Description: "probe echo", Timeout: time.Minute,
 		Parameters: `{"type":"object"}`, Capabilities: tool.Unsafe, Reaches: tool.Unsafe,
-		Invoke: invoke, Checker: invoke,
+		Bind: bind,
 	}}
 	r := registry.MustNew(tab).WithExecutor(newPool(t, newDirs(t), nil).Executor(IsolateAll))
 	if res := r.Call(context.Background(), "echo", `{"a":1}`); res.Err != nil || res.Text != `{"a":1}` {
 		t.Errorf("isolated call = %q (%v), want the worker's echo", res.Text, res.Err)
 	}
 	res := r.Call(context.Background(), "echo", `{"refuse":1}`)
-	if want := "Error: echo: bad arguments: refused by Invoke's check"; !errors.Is(res.Err, registry.ErrArguments) || !strings.HasPrefix(res.Text, want) {
+	if want := "Error: echo: bad arguments: refused by Bind"; !errors.Is(res.Err, registry.ErrArguments) || !strings.HasPrefix(res.Text, want) {
 		t.Errorf("isolated call of bad arguments = %q (%v), want %q", res.Text, res.Err, want)
 	}
 	if n := inProcess.Load(); n != 0 {

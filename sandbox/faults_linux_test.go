@@ -19,12 +19,14 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/toolreg/toolreg/tool"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
-func wantKind(t *testing.T, what string, err error, kind Kind, msg string) {
+func wantKind(t *testing.T, what string, err error, kind registry.Kind, msg string) {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) || e.Kind != kind || !strings.Contains(e.Msg, msg) {
+	var e *registry.Error
+	if !errors.As(err, &e) || e.Kind != kind || !strings.Contains(e.Err.Error(), msg) {
 		t.Errorf("%s: got %v, want kind %q with %q in the message", what, err, kind, msg)
 	}
 }
@@ -56,13 +58,13 @@ func TestToolErrorsKeepTheWorker(t *testing.T) {
 	p := newPool(t, newDirs(t), nil)
 	for _, tc := range []struct {
 		id   string
-		kind Kind
+		kind registry.Kind
 		msg  string
 	}{
-		{"fail", KindTool, "the tool failed"},
-		{"badargs", KindBadArguments, "bad probe arguments: field x"},
-		{"panic", KindPanic, "boom"},
-		{"goexit", KindPanic, "runtime.Goexit"},
+		{"fail", registry.KindTool, "the tool failed"},
+		{"badargs", registry.KindArguments, "bad probe arguments: field x"},
+		{"panic", registry.KindPanic, "boom"},
+		{"goexit", registry.KindPanic, "runtime.Goexit"},
 	} {
 		// The tool's worker serves its next call too.
 		var pids [][]int
@@ -93,7 +95,7 @@ func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
 		{"selfkill", "SIGABRT: abort"},
 	} {
 		_, err := call(t, p, tc.id, tool.Unsafe, probeArgs{})
-		wantKind(t, tc.id, err, KindCrashed, tc.msg)
+		wantKind(t, tc.id, err, registry.KindCrashed, tc.msg)
 		if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
 			t.Errorf("the call after %s: %q, %v; want {}", tc.id, got, err)
 		}
@@ -127,7 +129,7 @@ func TestWorkerKilledMidCall(t *testing.T) {
 	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	wantKind(t, "block, killed", <-errc, KindCrashed, "signal: killed")
+	wantKind(t, "block, killed", <-errc, registry.KindCrashed, "signal: killed")
 	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
 		t.Errorf("the call after the kill: %q, %v; want {}", got, err)
 	}
@@ -138,7 +140,7 @@ func TestCancelKillsTheWorker(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := p.Call(ctx, "echo", tool.Unsafe, nil)
-	wantKind(t, "cancelled before the call", err, KindCancelled, "killed")
+	wantKind(t, "cancelled before the call", err, registry.KindCancelled, "killed")
 
 	if err := p.Warm(context.Background(), "block", tool.Unsafe); err != nil {
 		t.Fatal(err)
@@ -160,7 +162,7 @@ func TestCancelKillsTheWorker(t *testing.T) {
 	}
 	cancel()
 	err = <-errc
-	wantKind(t, "cancelled during the call", err, KindCancelled, "killed")
+	wantKind(t, "cancelled during the call", err, registry.KindCancelled, "killed")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want it to wrap context.Canceled", err)
 	}
@@ -176,7 +178,7 @@ func TestRequireRefusesUnenforced(t *testing.T) {
 			p := newPool(t, newDirs(t), func(c *Config) { c.Arg = fakeArg; c.Require = require })
 			enf, err := p.Enforcement(context.Background(), "echo", tool.Unsafe)
 			if require {
-				wantKind(t, "fake unenforced worker", err, KindRefused, "no Landlock (fake)")
+				wantKind(t, "fake unenforced worker", err, registry.KindRefused, "no Landlock (fake)")
 				return
 			}
 			if err != nil || enf.Enforced() {
@@ -246,8 +248,8 @@ func TestSpinnersAreKilled(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
 		_, err := p.Call(ctx, "spin", tool.Unsafe, args)
 		cancel()
-		var e *Error
-		if !errors.As(err, &e) || e.Kind != KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
+		var e *registry.Error
+		if !errors.As(err, &e) || e.Kind != registry.KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("call %d: got %v, want a timeout", i, err)
 		}
 	}

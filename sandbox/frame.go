@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The framing between a pool and its workers, one frame per message on
@@ -107,13 +109,23 @@ func parseRequest(body []byte) (request, error) {
 	return request{deadline: d, id: string(body[11 : 11+n]), args: body[11+n:]}, nil
 }
 
-func parseResponse(body []byte) (Kind, string, error) {
+// parseResponse reads a response frame: its kind, 0 for an answer or one
+// of the kinds a worker reports (registry.KindArguments, KindTool,
+// KindPanic), and its text.
+func parseResponse(body []byte) (registry.Kind, string, error) {
 	if len(body) < 2 || body[0] != frameResponse {
 		return 0, "", errors.New("malformed response frame")
 	}
-	k := Kind(body[1])
-	if k > KindPanic {
+	k := registry.Kind(body[1])
+	if k != 0 && !workerKind(k) {
 		return 0, "", fmt.Errorf("malformed response frame: kind %d", body[1])
 	}
 	return k, string(body[2:]), nil
+}
+
+// workerKind reports whether k is a kind of failure a worker reports:
+// the tool refused its arguments, returned an error, or panicked. The
+// others are the pool's to decide.
+func workerKind(k registry.Kind) bool {
+	return k == registry.KindArguments || k == registry.KindTool || k == registry.KindPanic
 }

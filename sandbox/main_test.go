@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // The test binary is its own worker: run with workerArg first, it serves
@@ -103,11 +105,11 @@ func fakeUnenforced() int {
 
 var errBadArgs = errors.New("bad probe arguments")
 
-func classify(err error) Kind {
+func classify(err error) registry.Kind {
 	if errors.Is(err, errBadArgs) {
-		return KindBadArguments
+		return registry.KindArguments
 	}
-	return KindTool
+	return registry.KindTool
 }
 
 // daemon locks path, says so on stdout, and sleeps: the lock is

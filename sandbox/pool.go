@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -63,7 +64,7 @@ type Config struct {
 	// where the kernel offers them (for tests of that case).
 	NoNamespaces bool
 	// Require refuses to run a tool whose restrictions cannot all be
-	// enforced (KindRefused) instead of logging a warning once per
+	// enforced (registry.KindRefused) instead of logging a warning once per
 	// capability set.
 	Require bool
 	// Logger receives the pool's messages and, at debug level, the
@@ -204,7 +205,7 @@ func absDir(d string) (string, error) {
 }
 
 // Call runs tool id with args in a worker of its own restricted to
-// caps. A failure is an *Error.
+// caps. A failure is a *registry.Error whose Tool is id.
 func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args []byte) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", ctxError(id, err)
@@ -219,9 +220,9 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 		return text, err
 	}
 	w.kill()
-	var e *Error
-	if errors.As(err, &e) && e.Kind == KindCrashed {
-		p.log.Error("tool worker died during a call", "tool", id, "caps", caps.String(), "pid", w.pid(), "error", e.Msg, "stderr", w.tail.String())
+	var e *registry.Error
+	if errors.As(err, &e) && e.Kind == registry.KindCrashed {
+		p.log.Error("tool worker died during a call", "tool", id, "caps", caps.String(), "pid", w.pid(), "error", e.Err, "stderr", w.tail.String())
 	}
 	return text, err
 }
@@ -284,7 +285,7 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
-			return nil, &Error{Tool: k.id, Kind: KindStart, Msg: "the pool is closed"}
+			return nil, callError(k.id, registry.KindNotStarted, "the pool is closed")
 		}
 		for ws := p.idle[k]; len(ws) > 0; ws = p.idle[k] {
 			w := ws[len(ws)-1]
@@ -331,7 +332,7 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		p.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return nil, &Error{Tool: k.id, Kind: kindOf(ctx.Err()), Msg: "the call ended while it waited for a worker", Err: ctx.Err()}
+			return nil, callError(k.id, kindOf(ctx.Err()), "while it waited for a worker: %w", ctx.Err())
 		case <-freed:
 		}
 	}
@@ -450,16 +451,16 @@ func (p *Pool) reapIdle() {
 // back.
 func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	id, caps := k.id, k.caps
-	fail := func(kind Kind, format string, args ...any) (*worker, error) {
-		return nil, &Error{Tool: id, Kind: kind, Msg: fmt.Sprintf(format, args...)}
+	fail := func(kind registry.Kind, format string, args ...any) (*worker, error) {
+		return nil, callError(id, kind, format, args...)
 	}
-	failEarly := func(kind Kind, format string, args ...any) (*worker, error) {
+	failEarly := func(kind registry.Kind, format string, args ...any) (*worker, error) {
 		p.release(k)
 		return fail(kind, format, args...)
 	}
 	tempDir, err := os.MkdirTemp(p.cfg.TempDir, "toolreg-worker-")
 	if err != nil {
-		return failEarly(KindStart, "the worker's temp directory: %v", err)
+		return failEarly(registry.KindNotStarted, "the worker's temp directory: %v", err)
 	}
 	var pipes []*os.File // reqR, reqW, respR, respW, errR, errW
 	for range 3 {
@@ -467,7 +468,7 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 		if err != nil {
 			closeAll(pipes...)
 			os.RemoveAll(tempDir)
-			return failEarly(KindStart, "pipe: %v", err)
+			return failEarly(registry.KindNotStarted, "pipe: %v", err)
 		}
 		pipes = append(pipes, r, w)
 	}
@@ -502,7 +503,7 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	if err != nil {
 		closeAll(reqW, respR, errR)
 		os.RemoveAll(tempDir)
-		return failEarly(KindStart, "starting %s: %v", p.cfg.Executable, err)
+		return failEarly(registry.KindNotStarted, "starting %s: %v", p.cfg.Executable, err)
 	}
 	w := &worker{
 		key:     k,
@@ -543,26 +544,26 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	if err != nil {
 		w.kill()
 		<-w.exited
-		return fail(KindStart, "worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
+		return fail(registry.KindNotStarted, "worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
 	}
 	var h hello
 	if len(body) < 1 || body[0] != frameHello {
 		w.kill()
-		return fail(KindStart, "worker %d: malformed hello frame", w.pid())
+		return fail(registry.KindNotStarted, "worker %d: malformed hello frame", w.pid())
 	}
 	if err := json.Unmarshal(body[1:], &h); err != nil {
 		w.kill()
-		return fail(KindStart, "worker %d: hello: %v", w.pid(), err)
+		return fail(registry.KindNotStarted, "worker %d: hello: %v", w.pid(), err)
 	}
 	if h.Error != "" {
 		w.kill()
-		return fail(KindStart, "worker %d could not restrict itself: %s", w.pid(), h.Error)
+		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
 	}
 	w.enf = h.Enforcement
 	if !w.enf.Enforced() {
 		if p.cfg.Require {
 			w.kill()
-			return fail(KindRefused, "%s=1 and the restrictions for %s are not enforced here: %s", RequireEnv, caps, strings.Join(w.enf.Missing, "; "))
+			return fail(registry.KindRefused, "sandbox refused: %s=1 and the restrictions for %s are not enforced here: %s", RequireEnv, caps, strings.Join(w.enf.Missing, "; "))
 		}
 		p.mu.Lock()
 		warned := p.warned[caps]
@@ -576,15 +577,18 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 }
 
 func ctxError(id string, err error) error {
-	return &Error{Tool: id, Kind: kindOf(err), Msg: "the worker was killed", Err: err}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return callError(id, registry.KindTimeout, "and its worker was killed: %w", err)
+	}
+	return callError(id, registry.KindCancelled, "its worker was killed: %w", err)
 }
 
 // kindOf is the kind of a call ended by its context's error err.
-func kindOf(err error) Kind {
+func kindOf(err error) registry.Kind {
 	if errors.Is(err, context.DeadlineExceeded) {
-		return KindTimeout
+		return registry.KindTimeout
 	}
-	return KindCancelled
+	return registry.KindCancelled
 }
 
 func closeAll(fs ...*os.File) {
@@ -692,13 +696,13 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 	}
 	hdr, err := requestHeader(deadline, id)
 	if err != nil {
-		return "", &Error{Tool: id, Kind: KindBadArguments, Msg: err.Error()}, true
+		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
 	stop := context.AfterFunc(ctx, w.kill)
 	w.wbuf, err = writeFrame(w.reqW, w.wbuf, hdr, args)
 	if errors.Is(err, errFrameTooLarge) {
 		stop()
-		return "", &Error{Tool: id, Kind: KindBadArguments, Msg: err.Error()}, true
+		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
 	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
@@ -721,7 +725,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 			if kind == 0 {
 				return text, nil, !fired
 			}
-			return "", &Error{Tool: id, Kind: kind, Msg: text}, !fired
+			return "", callError(id, kind, "%s", text), !fired
 		}
 		err = perr
 	}
@@ -731,7 +735,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 	}
 	w.kill()
 	<-w.exited
-	return "", &Error{Tool: id, Kind: KindCrashed, Msg: fmt.Sprintf("worker %d %s (%v)", w.pid(), w.exitMessage(), err)}, false
+	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
 }
 
 // crashSignal matches the line the Go runtime writes when a signal

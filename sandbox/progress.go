@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolreg/toolreg/tool"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // A tool's progress (tool.Progress) travels from its worker to the pool
@@ -68,7 +70,7 @@ func (p *progressWriter) report(_ context.Context, done, total float64, message 
 }
 
 // respond writes the call's response and closes the call to progress.
-func (p *progressWriter) respond(kind Kind, text string) error {
+func (p *progressWriter) respond(kind registry.Kind, text string) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.open = false

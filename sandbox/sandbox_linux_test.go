@@ -17,6 +17,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/tool"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // dirs are a test's workspace, temp directory and a third directory
@@ -70,8 +72,8 @@ func call(t *testing.T, p *Pool, id string, caps tool.Capability, a probeArgs) (
 // wantDenied checks that err is a tool error reporting EACCES or EPERM.
 func wantDenied(t *testing.T, what string, err error) {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) || e.Kind != KindTool || !(strings.Contains(e.Msg, "EACCES") || strings.Contains(e.Msg, "EPERM")) {
+	var e *registry.Error
+	if !errors.As(err, &e) || e.Kind != registry.KindTool || !(strings.Contains(e.Err.Error(), "EACCES") || strings.Contains(e.Err.Error(), "EPERM")) {
 		t.Errorf("%s: got %v, want a tool error with EACCES or EPERM", what, err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"runtime/debug"
 	"time"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 // Handler runs the tool id with its JSON arguments, in a worker, and
@@ -21,9 +23,10 @@ type Handler func(ctx context.Context, id string, args []byte) (string, error)
 type Worker struct {
 	// Handler runs the tools. Required.
 	Handler Handler
-	// Classify says whether a Handler error is KindBadArguments or
-	// KindTool; every error is KindTool when it is nil.
-	Classify func(error) Kind
+	// Classify says whether a Handler error is registry.KindArguments,
+	// KindTool or KindPanic; every error is KindTool when it is nil or
+	// answers another kind.
+	Classify func(error) registry.Kind
 	// Logger receives the worker's own messages (on its stderr, which
 	// the pool forwards to its log); slog.Default() when nil.
 	Logger *slog.Logger
@@ -113,18 +116,18 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 		if err != nil {
 			return fmt.Errorf("sandbox worker: %w", err)
 		}
-		var kind Kind
+		var kind registry.Kind
 		var text string
 		if req.id != s.toolID {
 			// A worker serves one tool: no tool sees another's calls.
-			kind, text = KindBadArguments, fmt.Sprintf("this worker serves tool %q only, not %q", s.toolID, req.id)
+			kind, text = registry.KindArguments, fmt.Sprintf("this worker serves tool %q only, not %q", s.toolID, req.id)
 		} else {
 			pw.start()
 			kind, text = w.run(withProgress(ctx, pw), log, req)
 			endLeftovers()
 		}
 		if len(text) > maxFrame-2 {
-			kind, text = KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
+			kind, text = registry.KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
 		}
 		if err := pw.respond(kind, text); err != nil {
 			return fmt.Errorf("sandbox worker: writing a response: %w", err)
@@ -133,13 +136,13 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 }
 
 type outcome struct {
-	kind Kind // 0 for success
+	kind registry.Kind // 0 for success
 	text string
 }
 
 // run calls the handler in a goroutine of its own, so that a recovered
 // panic or runtime.Goexit ends that goroutine and not the worker.
-func (w Worker) run(ctx context.Context, log *slog.Logger, req request) (Kind, string) {
+func (w Worker) run(ctx context.Context, log *slog.Logger, req request) (registry.Kind, string) {
 	if req.deadline != 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, time.Unix(0, req.deadline))
@@ -154,17 +157,17 @@ func (w Worker) run(ctx context.Context, log *slog.Logger, req request) (Kind, s
 			}
 			if v := recover(); v != nil {
 				log.Error("tool panicked", "tool", req.id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				done <- outcome{KindPanic, fmt.Sprint(v)}
+				done <- outcome{registry.KindPanic, fmt.Sprint(v)}
 				return
 			}
-			done <- outcome{KindPanic, "the tool ended its goroutine with runtime.Goexit"}
+			done <- outcome{registry.KindPanic, "the tool ended its goroutine with runtime.Goexit"}
 		}()
 		text, err := w.Handler(ctx, req.id, req.args)
 		returned = true
 		if err != nil {
-			k := KindTool
+			k := registry.KindTool
 			if w.Classify != nil {
-				if c := w.Classify(err); c == KindBadArguments || c == KindTool || c == KindPanic {
+				if c := w.Classify(err); workerKind(c) {
 					k = c
 				}
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/tool"
+
+	"github.com/toolreg/toolreg/registry"
 )
 
 func TestFrameRoundTrip(t *testing.T) {
@@ -56,8 +58,10 @@ func TestFrameLimits(t *testing.T) {
 	if _, err := readFrame(bufio.NewReader(bytes.NewReader([]byte{0, 0, 0, 5, 'R'})), nil); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("a cut frame: %v, want io.ErrUnexpectedEOF", err)
 	}
-	if _, _, err := parseResponse([]byte{frameResponse, byte(KindPanic + 1)}); err == nil {
-		t.Error("a response of a kind the worker may not send was accepted")
+	for _, k := range []registry.Kind{registry.KindUnknownTool, registry.KindTimeout, registry.KindCrashed, registry.KindNotStarted, 255} {
+		if _, _, err := parseResponse([]byte{frameResponse, byte(k)}); err == nil {
+			t.Errorf("a response of kind %v, which the worker may not send, was accepted", k)
+		}
 	}
 }
 

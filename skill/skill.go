@@ -6,7 +6,7 @@
 // cmd/toolgen reads and checks the folders at generate time and writes
 // them into the generated registry file as string constants, with a
 // Skills() function that returns a [Set]; nothing is read from disk at run
-// time. [Tool] makes the built-in use_skill tool, by which a model loads a
+// time. [UseSkillEntry] makes the built-in use_skill tool, by which a model loads a
 // skill's instructions, or one of its files, when it needs them: the tool's
 // description lists the names and descriptions (progressive disclosure).
 // A skill's scripts are text to the model; nothing here runs them.

@@ -123,13 +123,13 @@ func TestSet(t *testing.T) {
 
 func TestTool(t *testing.T) {
 	s := testSet(t)
-	e := Tool(s)
+	e := UseSkillEntry(s)
 	reg, err := registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}).With(e)
 	if err != nil {
 		t.Fatalf("registry.With(use_skill): %v", err)
 	}
-	if e.Caps() != 0 {
-		t.Errorf("use_skill declares capabilities %v", e.Caps())
+	if e.AllCapabilities() != 0 {
+		t.Errorf("use_skill declares capabilities %v", e.AllCapabilities())
 	}
 	wantDesc := "- alpha: First one.\n- zeta: Last one."
 	if !strings.HasSuffix(e.Description, wantDesc) {
@@ -170,8 +170,8 @@ func TestTool(t *testing.T) {
 			if !errors.Is(res.Err, registry.ErrArguments) || !strings.Contains(res.Text, tc.want) {
 				t.Errorf("use_skill %s = %q, %v; want an argument error containing %q", tc.args, res.Text, res.Err, tc.want)
 			}
-			if err := e.CheckArgs([]byte(tc.args)); err == nil {
-				t.Errorf("Check(%s) = nil, want the error Invoke gives", tc.args)
+			if _, err := e.Bind([]byte(tc.args)); err == nil {
+				t.Errorf("Bind(%s) = nil error, want the error Call gives", tc.args)
 			}
 			continue
 		}
@@ -188,7 +188,7 @@ func TestTool(t *testing.T) {
 // TestToolStrict checks use_skill's strict schema against strict mode's
 // documented rules, and a strict call that sends null for the file.
 func TestToolStrict(t *testing.T) {
-	e := Tool(testSet(t))
+	e := UseSkillEntry(testSet(t))
 	if problems := strictrules.Check(e.StrictParameters); len(problems) > 0 {
 		t.Errorf("the strict schema breaks strict mode's rules:\n%s", strings.Join(problems, "\n"))
 	}

@@ -19,18 +19,14 @@ const ToolName = "use_skill"
 // toolTimeout bounds a use_skill call, which only copies text.
 const toolTimeout = 5 * time.Second
 
-// Tool returns the built-in use_skill tool of the skills of s: its
+// UseSkillEntry returns the entry of the built-in use_skill tool of the skills of s: its
 // description lists each skill's name and description, its arguments are
 // {"name": one of the names, "file": optional path of one of the skill's
 // files}, and its answer is the skill's body (with the list of its files)
 // or the file's text. It declares no capabilities: it reads nothing but
 // the compiled-in text, and runs nothing. Add it to a registry with
 // Registry.With; s should have at least one skill.
-func Tool(s *Set) registry.Entry {
-	check := func(data []byte) error {
-		_, err := s.decode(data)
-		return err
-	}
+func UseSkillEntry(s *Set) registry.Entry {
 	return registry.Entry{
 		ID:          ToolName,
 		Name:        ToolName,
@@ -41,16 +37,17 @@ func Tool(s *Set) registry.Entry {
 		// required and nullable; a strict registry reads its null as left
 		// out.
 		StrictParameters: s.toolSchema(true),
-		Check:            check,
-		Invoke: func(ctx context.Context, data []byte) (string, error) {
+		Bind: func(data []byte) (registry.Run, error) {
 			a, err := s.decode(data)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			if a.File != "" {
-				return s.File(a.Name, a.File)
-			}
-			return s.text(a.Name), nil
+			return func(ctx context.Context) (string, error) {
+				if a.File != "" {
+					return s.File(a.Name, a.File)
+				}
+				return s.text(a.Name), nil
+			}, nil
 		},
 	}
 }

@@ -24,6 +24,7 @@ var errorTypes = map[registry.Kind]string{
 	registry.KindCancelled:   "cancelled",
 	registry.KindRemote:      "remote_unavailable",
 	registry.KindCrashed:     "crashed",
+	registry.KindNotStarted:  "not_started",
 }
 
 // ErrorType returns the error.type of a failed call: the kind of its

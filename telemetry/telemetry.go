@@ -10,7 +10,7 @@
 //
 // Tool arguments and results, and the text of tool failures, may hold
 // personal data: they are recorded on spans only when
-// TOOLREG_OTEL_RECORD_CONTENT=true, and then through [Providers.Content],
+// TOOLREG_OTEL_RECORD_CONTENT=true, and then through [Providers.ContentToRecord],
 // which removes secrets first.
 //
 // Libraries take a *Providers in their options; nothing here sets the
@@ -110,9 +110,9 @@ func (p *Providers) TextMapPropagator() propagation.TextMapPropagator {
 
 var defaultPropagator = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 
-// Content returns s redacted for recording, and whether content may be
-// recorded at all.
-func (p *Providers) Content(s string) (string, bool) {
+// ContentToRecord returns s redacted for recording on a span, and whether
+// content (tool arguments and results) may be recorded at all.
+func (p *Providers) ContentToRecord(s string) (string, bool) {
 	if p == nil || !p.RecordContent {
 		return "", false
 	}
@@ -122,7 +122,7 @@ func (p *Providers) Content(s string) (string, bool) {
 	return redact.String(s), true
 }
 
-// Off returns providers that do nothing.
-func Off() *Providers {
+// Noop returns providers that do nothing.
+func Noop() *Providers {
 	return &Providers{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()}
 }

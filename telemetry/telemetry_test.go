@@ -32,19 +32,19 @@ func TestErrorType(t *testing.T) {
 
 func TestContent(t *testing.T) {
 	secret := `{"q":"x","auth":"Authorization: Bearer abcdefgh12345678"}`
-	if _, ok := (&Providers{}).Content(secret); ok {
+	if _, ok := (&Providers{}).ContentToRecord(secret); ok {
 		t.Error("content recorded without RecordContent")
 	}
-	if _, ok := (*Providers)(nil).Content(secret); ok {
+	if _, ok := (*Providers)(nil).ContentToRecord(secret); ok {
 		t.Error("content recorded by nil providers")
 	}
-	got, ok := (&Providers{RecordContent: true}).Content(secret)
+	got, ok := (&Providers{RecordContent: true}).ContentToRecord(secret)
 	if !ok || strings.Contains(got, "abcdefgh12345678") || !strings.Contains(got, `"q":"x"`) {
-		t.Errorf("Content = %q, %v; want the text with the token redacted", got, ok)
+		t.Errorf("ContentToRecord = %q, %v; want the text with the token redacted", got, ok)
 	}
-	got, _ = (&Providers{RecordContent: true, Redact: strings.ToUpper}).Content("abc")
+	got, _ = (&Providers{RecordContent: true, Redact: strings.ToUpper}).ContentToRecord("abc")
 	if got != "ABC" {
-		t.Errorf("Content with Redact = %q, want ABC", got)
+		t.Errorf("ContentToRecord with Redact = %q, want ABC", got)
 	}
 }
 
@@ -75,12 +75,12 @@ func TestEnabled(t *testing.T) {
 	}{
 		{"nil", nil, false, false, false},
 		{"zero", &Providers{}, false, false, false},
-		{"off", Off(), false, false, false},
+		{"off", Noop(), false, false, false},
 	} {
 		if got := []bool{tc.p.Tracing(), tc.p.Metrics(), tc.p.Enabled()}; !slicesEqual(got, []bool{tc.tracing, tc.metrics, tc.enable}) {
 			t.Errorf("%s: Tracing, Metrics, Enabled = %v", tc.name, got)
 		}
-		// Off providers still give working tracers and meters.
+		// Noop providers still give working tracers and meters.
 		_, span := tc.p.Tracer().Start(t.Context(), "x")
 		span.End()
 		if span.IsRecording() {

@@ -52,11 +52,25 @@ type Call struct {
 	ID string
 	// Tool is the name the call was made with.
 	Tool string
-	// Caller names who made the call, for example "agent" or "mcp".
+	// Caller names who made the call: one of the Caller constants for
+	// the callers of this module, or a name of the caller's own.
 	Caller string
 	// Session identifies the conversation the call belongs to, if known.
 	Session string
 }
+
+// The names of the callers of this module, as Call.Caller holds them.
+const (
+	// CallerAgent is the agent: the calls a chat.Conversation makes.
+	CallerAgent = "agent"
+	// CallerMCP is an MCP client of a toolmcp server.
+	CallerMCP = "mcp"
+	// CallerOpenAI is the openai-go SDK, through adapters/openaitools.
+	CallerOpenAI = "openai-go"
+	// CallerAnthropic is the anthropic-sdk-go SDK, through
+	// adapters/anthropictools.
+	CallerAnthropic = "anthropic-sdk-go"
+)
 
 type callKey struct{}
 

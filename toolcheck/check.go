@@ -51,9 +51,9 @@ type Diagnostic struct {
 	Lint bool
 }
 
-// Found is a tool that passed every check, with the objects an audit of
+// CheckedTool is a tool that passed every check, with the objects an audit of
 // its code starts from.
-type Found struct {
+type CheckedTool struct {
 	Tool    *Tool
 	Type    *types.TypeName
 	Execute *types.Func
@@ -62,7 +62,7 @@ type Found struct {
 // Result is what Check finds: the tools that passed, sorted by file, and
 // the diagnostics, sorted by position.
 type Result struct {
-	Tools       []Found
+	Tools       []CheckedTool
 	Diagnostics []Diagnostic
 }
 
@@ -77,7 +77,7 @@ func IsToolFile(name string) bool {
 func Check(p *Package) *Result {
 	c := &checker{p: p, docs: fieldDocs(p.Files), res: &Result{}}
 	c.checkPlatforms()
-	var found []Found
+	var found []CheckedTool
 	for _, f := range p.Files {
 		name := p.Fset.File(f.Pos()).Name()
 		switch {
@@ -143,7 +143,7 @@ func toolMethods(tn *types.TypeName) (def, exe *types.Selection) {
 
 // checkFile checks one *_tool.go file and returns its tool, or false
 // after warnings.
-func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool) {
+func (c *checker) checkFile(f *ast.File, filename string) (found CheckedTool, ok bool) {
 	c.bad = false
 	start := len(c.res.Diagnostics)
 	var toolPos token.Pos
@@ -179,36 +179,36 @@ func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool)
 		if fn := packageLevelMethod(f); fn != nil {
 			T := typeNameFor(strings.TrimSuffix(base, "_tool.go"))
 			c.warn(fn.Name.Pos(), "%s is a package-level function: make Definition and Execute methods of a tool type: type %s struct{}; func (%s) %s()", fn.Name.Name, T, T, fn.Name.Name)
-			return Found{}, false
+			return CheckedTool{}, false
 		}
 		c.warn(f.Name.Pos(), "no exported tool type in %s: declare an exported type with methods Definition() tool.Definition and Execute(context.Context, Args) (string, error)", base)
-		return Found{}, false
+		return CheckedTool{}, false
 	case 1:
 	default:
 		for _, tn := range candidates[1:] {
 			c.warn(tn.Pos(), "%s is a second tool type in %s (the first is %s): put one tool in each *_tool.go file", tn.Name(), base, candidates[0].Name())
 		}
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	tn := candidates[0]
 	toolPos = tn.Pos()
 	t := &Tool{File: filename, TypeName: tn.Name(), Pos: tn.Pos()}
 	if tn.IsAlias() {
 		c.warn(tn.Pos(), "tool type %s is an alias: declare a defined type (type %s struct{...})", tn.Name(), tn.Name())
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	named, ok := tn.Type().(*types.Named)
 	if !ok {
 		c.warn(tn.Pos(), "tool type %s is not a defined type", tn.Name())
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	if named.TypeParams().Len() > 0 {
 		c.warn(tn.Pos(), "tool type %s is generic: the registry needs one concrete type", tn.Name())
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	if _, isIface := named.Underlying().(*types.Interface); isIface {
 		c.warn(tn.Pos(), "tool type %s is an interface: it must be a concrete type whose zero value is usable", tn.Name())
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	def, exe := toolMethods(tn)
 	if def == nil {
@@ -218,23 +218,23 @@ func (c *checker) checkFile(f *ast.File, filename string) (found Found, ok bool)
 		c.warn(tn.Pos(), "tool type %s has no Execute method: add func (%s) Execute(ctx context.Context, args %sArgs) (string, error)", tn.Name(), tn.Name(), tn.Name())
 	}
 	if def == nil || exe == nil {
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	c.checkPromoted(tn, def)
 	c.checkPromoted(tn, exe)
 	if c.bad {
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	c.checkDefinition(t, def.Obj().(*types.Func))
 	c.checkExecute(t, exe.Obj().(*types.Func))
 	if c.bad {
-		return Found{}, false
+		return CheckedTool{}, false
 	}
 	if want := strings.TrimSuffix(base, "_tool.go"); t.ID != want {
 		c.warn(def.Obj().Pos(), "file %s holds the tool with id %q: name the file %s_tool.go, or the id %q", base, t.ID, t.ID, want)
-		return Found{}, false
+		return CheckedTool{}, false
 	}
-	return Found{Tool: t, Type: tn, Execute: exe.Obj().(*types.Func)}, true
+	return CheckedTool{Tool: t, Type: tn, Execute: exe.Obj().(*types.Func)}, true
 }
 
 // checkGenerate warns about the //go:generate lines of a file of the tool
@@ -767,13 +767,13 @@ func silentStruct(t types.Type, seen map[types.Type]bool) *types.Named {
 // unique leaves out every tool that claims a name another tool owns: a
 // tool owns its id (which is also its file name), and a name that is no
 // tool's id belongs to the first tool by file name that claims it.
-func (c *checker) unique(found []Found) []Found {
-	slices.SortFunc(found, func(a, b Found) int { return cmp.Compare(a.Tool.File, b.Tool.File) })
+func (c *checker) unique(found []CheckedTool) []CheckedTool {
+	slices.SortFunc(found, func(a, b CheckedTool) int { return cmp.Compare(a.Tool.File, b.Tool.File) })
 	owner := map[string]*Tool{}
 	for _, f := range found {
 		owner[f.Tool.ID] = f.Tool
 	}
-	var kept []Found
+	var kept []CheckedTool
 	for _, f := range found {
 		t := f.Tool
 		if o := owner[t.Name]; o != nil && o != t {

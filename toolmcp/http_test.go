@@ -167,7 +167,7 @@ func slowServer(t *testing.T) (srvOpts func() *registry.Registry, release chan s
 		tab := testTable()
 		slow := &tab.Entries[5]
 		slow.Timeout = time.Hour
-		slow.Invoke = func(ctx context.Context, args []byte) (string, error) {
+		slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
 			started <- nil
 			select {
 			case <-release:
@@ -177,7 +177,7 @@ func slowServer(t *testing.T) (srvOpts func() *registry.Registry, release chan s
 				ended <- context.Cause(ctx)
 				return "", ctx.Err()
 			}
-		}
+		})
 		return registry.MustNew(tab)
 	}, release, started, ended
 }

@@ -143,44 +143,44 @@ func testTable() *registry.Table {
 		return *a.Text, nil
 	}
 	entries := []registry.Entry{
-		{Name: "boom", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		{Name: "boom", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			panic("kaboom")
-		}},
-		{Name: "count", Parameters: textSchema, Output: testOutputs("count"), Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "count", Parameters: textSchema, Output: testOutputs("count"), Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
-			return registry.EncodeResult(map[string]int{"words": len(strings.Fields(s))})
-		}},
-		{Name: "echo", Parameters: textSchema, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return registry.Encode(map[string]int{"words": len(strings.Fields(s))}, nil)
+		})},
+		{Name: "echo", Parameters: textSchema, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
 			return "echo " + s, nil
-		}},
-		{Name: "fail", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "fail", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			return "", errors.New("disk on fire")
-		}},
-		{Name: "split", Parameters: textSchema, Output: testOutputs("split"), Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "split", Parameters: textSchema, Output: testOutputs("split"), Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
-			return registry.EncodeResult(strings.Fields(s))
-		}},
-		{Name: "slow", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+			return registry.Encode(strings.Fields(s), nil)
+		})},
+		{Name: "slow", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
-		}},
-		{Name: "whoami", Parameters: noArgs, Invoke: func(ctx context.Context, args []byte) (string, error) {
+		})},
+		{Name: "whoami", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			c, ok := tool.CallFrom(ctx)
 			if !ok {
 				return "", errors.New("no call in context")
 			}
 			return fmt.Sprintf("caller=%s tool=%s id-prefix=%s", c.Caller, c.Tool, c.ID[:4]), nil
-		}},
+		})},
 	}
 	specs := make([]openai.Tool, len(entries))
 	for i := range entries {
@@ -188,7 +188,6 @@ func testTable() *registry.Table {
 		e.ID = e.Name
 		e.Timeout = time.Minute
 		e.Description = "The " + e.Name + " tool."
-		e.Check = func([]byte) error { return nil } // the tools decode for themselves
 		specs[i] = openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
 			Name: e.Name, Description: e.Description, Parameters: json.RawMessage(e.Parameters),
 		}}
@@ -214,4 +213,12 @@ func testOutputs(name string) string {
 		return `{"type":"array","items":{"type":"string"}}`
 	}
 	return ""
+}
+
+// runs is a Bind that accepts any arguments: its Run calls f with them,
+// and the test tools decode them for themselves.
+func runs(f func(ctx context.Context, args []byte) (string, error)) func([]byte) (registry.Run, error) {
+	return func(args []byte) (registry.Run, error) {
+		return func(ctx context.Context) (string, error) { return f(ctx, args) }, nil
+	}
 }

@@ -21,14 +21,14 @@ func TestMeasureCancel(t *testing.T) {
 	tab := testTable()
 	slow := &tab.Entries[5]
 	slow.Timeout = time.Hour
-	slow.Invoke = func(ctx context.Context, args []byte) (string, error) {
+	slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
 		select {
 		case <-time.After(6 * time.Second):
 			return "done", nil
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
-	}
+	})
 	srv, err := NewServer(registry.MustNew(tab), nil)
 	if err != nil {
 		t.Fatal(err)

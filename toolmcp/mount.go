@@ -590,7 +590,7 @@ func (m *Mounts) Entries() []registry.Entry {
 			Parameters:   string(rt.info.InputSchema),
 			Capabilities: caps,
 			Server:       rt.info.Server,
-			Invoke:       rt.invoke,
+			Bind:         rt.bind,
 		}
 	}
 	return out
@@ -601,19 +601,26 @@ func (m *Mounts) Entries() []registry.Entry {
 // answered.
 const codeRejected = -32005
 
-// invoke forwards a call, with args, the JSON text the model sent, to the
-// tool's server under ctx. Arguments that are not a JSON object are
-// registry.KindArguments; a lost server or a protocol error
-// registry.KindRemote; a result with isError set is the tool's error.
-func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
-	server := rt.srv.spec.Name
+// bind checks that args, the JSON text the model sent, are a JSON object,
+// which is all that is checked here (the tool's server checks the rest),
+// and returns the call that forwards them: arguments that are not an
+// object are registry.KindArguments.
+func (rt *remoteTool) bind(args []byte) (registry.Run, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
 		if err == nil {
 			err = errors.New("null")
 		}
-		return "", registry.ArgumentError(fmt.Errorf("want a JSON object: %w", err))
+		return nil, registry.ArgumentError(fmt.Errorf("want a JSON object: %w", err))
 	}
+	return func(ctx context.Context) (string, error) { return rt.invoke(ctx, args) }, nil
+}
+
+// invoke forwards a call with args, bound by bind, to the tool's server
+// under ctx. A lost server or a protocol error is registry.KindRemote; a
+// result with isError set is the tool's error.
+func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
+	server := rt.srv.spec.Name
 	if err := rt.srv.gone(); err != nil {
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}

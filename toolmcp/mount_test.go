@@ -20,13 +20,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
-
-// The agent's conversation loop takes the registry that mounted tools join.
-var _ chat.Tools = (*registry.Registry)(nil)
 
 // joined returns a registry of local's tools, or of none when local is nil,
 // joined by the tools of m: the way the agent calls mounted tools.
@@ -402,7 +398,7 @@ func TestToolSet(t *testing.T) {
 		return errors.New("no")
 	})
 	res = confirmed.Call(ctx, "r__echo", `{"text":"x"}`)
-	if !errors.Is(res.Err, registry.ErrNotAllowed) || res.Text != "Error: r__echo: not run: no" {
+	if !errors.Is(res.Err, registry.ErrRefused) || res.Text != "Error: r__echo: not run: no" {
 		t.Errorf("a refused remote call: %q, %v", res.Text, res.Err)
 	}
 	if diff := cmp.Diff([]string{"r__echo"}, asked); diff != "" {

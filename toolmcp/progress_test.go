@@ -24,12 +24,12 @@ import (
 func progressServer(t *testing.T) *mcp.Server {
 	t.Helper()
 	tab := testTable()
-	tab.Entries[5].Invoke = func(ctx context.Context, args []byte) (string, error) {
+	tab.Entries[5].Bind = runs(func(ctx context.Context, args []byte) (string, error) {
 		for _, d := range []float64{1, 2, 2, 3} {
 			tool.Progress(ctx, d, 3, "step")
 		}
 		return "done", nil
-	}
+	})
 	srv, err := NewServer(registry.MustNew(tab), nil)
 	if err != nil {
 		t.Fatal(err)

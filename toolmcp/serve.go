@@ -20,9 +20,6 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Caller is the tool.Call.Caller of the calls that MCP clients make.
-const Caller = "mcp"
-
 // DefaultServerName is the implementation name a server gives its clients
 // when ServerOptions.Name is empty.
 const DefaultServerName = "toolreg"
@@ -61,7 +58,7 @@ type ServerOptions struct {
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
 // inputSchema is its precomputed Entry.Parameters, and each call goes
-// through reg.Call with a tool.Call whose Caller is "mcp" in its context.
+// through reg.Call with a tool.Call whose Caller is tool.CallerMCP in its context.
 // A failed call is a result with isError set and the registry's "Error:"
 // text. It is an error for a tool's schema not to be a JSON object of type
 // "object", which the SDK would otherwise reject with a panic.
@@ -346,7 +343,7 @@ func (o *output) structured(text string) (json.RawMessage, bool) {
 // callTool answers a call of the named tool of reg, whose structured
 // output is out.
 func callTool(ctx context.Context, reg *registry.Registry, name string, out *output, logger *slog.Logger, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	c := tool.Call{ID: callID(), Tool: name, Caller: Caller}
+	c := tool.Call{ID: callID(), Tool: name, Caller: tool.CallerMCP}
 	if req.Session != nil {
 		c.Session = req.Session.ID()
 	}

@@ -201,11 +201,11 @@ func TestServeCancelledByClient(t *testing.T) {
 	slow := &tab.Entries[5]
 	slow.Timeout = time.Minute
 	ended := make(chan error, 1)
-	slow.Invoke = func(ctx context.Context, args []byte) (string, error) {
+	slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
 		<-ctx.Done()
 		ended <- ctx.Err()
 		return "", ctx.Err()
-	}
+	})
 	srv, err := NewServer(registry.MustNew(tab), nil)
 	if err != nil {
 		t.Fatal(err)

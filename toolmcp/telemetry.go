@@ -58,7 +58,7 @@ func serverTelemetry(p *telemetry.Providers) mcp.Middleware {
 			defer span.End()
 			outcome := &callOutcome{}
 			ctx = context.WithValue(ctx, outcomeKey{}, outcome)
-			if text, ok := p.Content(args); ok && args != "" {
+			if text, ok := p.ContentToRecord(args); ok && args != "" {
 				span.SetAttributes(semconv.GenAIToolCallArgumentsKey.String(text))
 			}
 			res, err := next(ctx, method, req)
@@ -79,7 +79,7 @@ func serverTelemetry(p *telemetry.Providers) mcp.Middleware {
 					// told it, else what the conventions say of isError.
 					errorType = cmp.Or(telemetry.ErrorType(outcome.err), "tool_error")
 				}
-				if text, ok := p.Content(resultText(r)); ok {
+				if text, ok := p.ContentToRecord(resultText(r)); ok {
 					span.SetAttributes(semconv.GenAIToolCallResultKey.String(text))
 				}
 			}

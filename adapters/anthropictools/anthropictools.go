@@ -21,27 +21,16 @@ import (
 	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Caller is the tool.Call.Caller of the calls Run makes.
-const Caller = "anthropic-sdk-go"
-
-// Tools is what the adapter needs of a tool set: its spec table and a way
-// to call a tool. *registry.Registry implements it.
-type Tools interface {
-	Specs() []goopenai.Tool
-	Call(ctx context.Context, name, args string) registry.Result
-}
-
 // Params returns the tools of t, in the order of its spec table, for
 // anthropic.MessageNewParams.Tools. Each tool's input_schema is its
 // parameters' JSON Schema: properties and required as the SDK's fields,
 // every other keyword (additionalProperties, say) kept as it is.
-func Params(t Tools) ([]anthropic.ToolUnionParam, error) {
+func Params(t registry.ToolSet) ([]anthropic.ToolUnionParam, error) {
 	specs := t.Specs()
 	out := make([]anthropic.ToolUnionParam, 0, len(specs))
 	for _, s := range specs {
@@ -111,7 +100,7 @@ func inputSchema(p any) (anthropic.ToolInputSchemaParam, error) {
 // block per tool_use block, in their order, with the tool's text, and
 // is_error set when the call failed. ok is false when msg has no tool_use
 // block.
-func Run(ctx context.Context, t Tools, msg *anthropic.Message) (reply anthropic.MessageParam, ok bool) {
+func Run(ctx context.Context, t registry.ToolSet, msg *anthropic.Message) (reply anthropic.MessageParam, ok bool) {
 	var uses []anthropic.ToolUseBlock
 	for _, b := range msg.Content {
 		if b.Type == "tool_use" {
@@ -125,7 +114,7 @@ func Run(ctx context.Context, t Tools, msg *anthropic.Message) (reply anthropic.
 	var wg sync.WaitGroup
 	for i, u := range uses {
 		wg.Go(func() {
-			cctx := tool.WithCall(ctx, tool.Call{ID: u.ID, Tool: u.Name, Caller: Caller})
+			cctx := tool.WithCall(ctx, tool.Call{ID: u.ID, Tool: u.Name, Caller: tool.CallerAnthropic})
 			res := t.Call(cctx, u.Name, string(u.Input))
 			blocks[i] = anthropic.NewToolResultBlock(u.ID, res.Text, res.Failed())
 		})

@@ -20,25 +20,14 @@ import (
 	"sync"
 
 	"github.com/openai/openai-go/v3"
-	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
-// Caller is the tool.Call.Caller of the calls Run makes.
-const Caller = "openai-go"
-
-// Tools is what the adapter needs of a tool set: its spec table and a way
-// to call a tool. *registry.Registry implements it.
-type Tools interface {
-	Specs() []goopenai.Tool
-	Call(ctx context.Context, name, args string) registry.Result
-}
-
 // Params returns the tool params of every tool of t, in the order of its
 // spec table, for openai.ChatCompletionNewParams.Tools.
-func Params(t Tools) ([]openai.ChatCompletionToolUnionParam, error) {
+func Params(t registry.ToolSet) ([]openai.ChatCompletionToolUnionParam, error) {
 	specs := t.Specs()
 	out := make([]openai.ChatCompletionToolUnionParam, 0, len(specs))
 	for _, s := range specs {
@@ -88,7 +77,7 @@ func parameters(p any) (openai.FunctionParameters, error) {
 // call in the order of the calls, to append to the conversation after
 // msg.ToParam(). A call that is not a function call (a custom tool) is
 // answered with an error text. It returns nil when msg has no tool calls.
-func Run(ctx context.Context, t Tools, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
+func Run(ctx context.Context, t registry.ToolSet, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
 	calls := msg.ToolCalls
 	if len(calls) == 0 {
 		return nil
@@ -103,7 +92,7 @@ func Run(ctx context.Context, t Tools, msg openai.ChatCompletionMessage) []opena
 			continue
 		}
 		wg.Go(func() {
-			cctx := tool.WithCall(ctx, tool.Call{ID: c.ID, Tool: c.Function.Name, Caller: Caller})
+			cctx := tool.WithCall(ctx, tool.Call{ID: c.ID, Tool: c.Function.Name, Caller: tool.CallerOpenAI})
 			res := t.Call(cctx, c.Function.Name, c.Function.Arguments)
 			out[i] = openai.ToolMessage(res.Text, c.ID)
 		})

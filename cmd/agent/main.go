@@ -29,7 +29,7 @@ import (
 )
 
 func main() {
-	os.Exit(agentcli.Main(agentcli.Tools{
+	os.Exit(agentcli.Main(agentcli.CompiledTools{
 		Toolbox: toolreg.Toolbox,
 		Skills:  toolreg.Skills,
 		Env:     toolreg.ToolEnv(),

@@ -50,7 +50,7 @@ func main() {
 			panic(err)
 		}
 		e, _ := r.Lookup(c.Tool)
-		if err := e.CheckArgs([]byte(c.Args)); err != nil {
+		if _, err := e.Bind([]byte(c.Args)); err != nil {
 			fmt.Println(strings.ReplaceAll(err.Error(), "\n", " "))
 		} else {
 			fmt.Println("ok")

@@ -23,7 +23,7 @@ const (
 
 // Every package-level name of the generated file other than the table's
 // (genEntries, genIndex, genHash, genSlots, genSearch, genSkills) is
-// "gen", a role (Tool, Invoke, Fields, Pattern, RunGoGenerateExecute,
+// "gen", a role (Tool, Bind, Fields, Pattern, RunGoGenerateExecute,
 // RunGoGenerateDefinition) and a tool type's name,
 // and for Fields and Pattern "_" and a number; no role is a prefix of
 // another or of a table name, and a number follows the last "_", so no
@@ -105,7 +105,7 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 
 	for _, t := range tp.Tools {
 		f.Line()
-		emitInvoke(f, t)
+		emitBind(f, t)
 	}
 	emitSkills(f, tp.Skills)
 
@@ -174,32 +174,38 @@ func resultCode(t *toolInfo) jen.Code {
 	return typeCode(t.Result)
 }
 
-// emitInvoke writes a tool's Invoke function and the values its decoding
+// emitBind writes a tool's Bind function and the values its decoding
 // reads. The walk of each object and array, and the reading and checking
-// of each value, are jsonarg's; Invoke holds what is particular to the
-// args struct: where each field goes, and its constraints, as arguments of
-// one call a field. Given the context of a check (registry.CheckOnly), it
-// returns after decoding, so that one function a tool does both, which
-// keeps a registry of many tools quick to compile.
-func emitInvoke(f *jen.File, t *toolInfo) {
+// of each value, are jsonarg's; Bind holds what is particular to the args
+// struct: where each field goes, and its constraints, as arguments of one
+// call a field. It returns the call of the tool with the decoded value, a
+// closure that holds a copy of it; checking the arguments is binding them
+// and dropping the closure, so one function a tool does both, which keeps a
+// registry of many tools quick to compile, and a check cannot run the tool.
+func emitBind(f *jen.File, t *toolInfo) {
 	dc := &decoder{name: t.TypeName}
-	f.Commentf("genInvoke%s decodes and checks the arguments of %s, each field once, and unless only a check is asked for, runs it.", t.TypeName, t.Name)
-	f.Func().Id("genInvoke"+t.TypeName).Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("data").Index().Byte(),
-	).Params(jen.String(), jen.Error()).BlockFunc(func(g *jen.Group) {
+	f.Commentf("genBind%s decodes and checks the arguments of %s, each field once, and returns the call of the tool with them.", t.TypeName, t.Name)
+	f.Func().Id("genBind"+t.TypeName).Params(
+		jen.Id("data").Index().Byte(),
+	).Params(jen.Qual(registryPath, "Run"), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("v").Add(typeCode(t.Args))
 		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
 		g.If(
 			jen.Err().Op(":=").Add(dc.object(g, t.Args, place{expr: "v"}, "Args")),
-			jen.Err().Op("!=").Nil().Op("||").Qual(registryPath, "CheckOnly").Call(jen.Id("ctx")),
+			jen.Err().Op("!=").Nil(),
 		).Block(
-			jen.Return(jen.Lit(""), jen.Qual(registryPath, "ArgumentError").Call(jen.Err())),
+			jen.Return(jen.Nil(), jen.Qual(registryPath, "ArgumentError").Call(jen.Err())),
 		)
-		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("v"))
+		// A copy that is never addressed nor assigned again: the closure
+		// holds it by value, one allocation in all.
+		g.Id("args").Op(":=").Id("v")
+		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("args"))
 		if t.Result != nil {
 			run = jen.Qual(registryPath, "Encode").Call(run)
 		}
-		g.Return(run)
+		g.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
+			jen.Return(run),
+		), jen.Nil())
 	})
 	for i, fs := range dc.fields {
 		names := make([]jen.Code, len(fs.t.Fields))
@@ -427,7 +433,7 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 		dc.quoted = true
 		read := dc.scalar(t, p, c)
 		dc.quoted = false
-		return jsonarg("Func", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
+		return jsonarg("ReadFunc", jen.Func().Params().Error().Block(jen.Return(jen.Qual(jsonargPath, "Quoted").Call(jen.Op("&").Id("d"),
 			jen.Func().Params(jen.Id("d").Op("*").Qual(jsonargPath, "Decoder")).Error().Block(jen.Return(read))))))
 	}
 	switch {
@@ -456,9 +462,9 @@ func (dc *decoder) reader(fs *fieldSet, k int, t *typ, p place, c constraints) j
 		return jsonarg("Strings", p.addr(), jen.Lit(c.MinItems), jen.Lit(c.MaxItems))
 	case t.Kind == kBool, t.Kind == kInt, t.Kind == kUint, t.Kind == kFloat:
 		// An enum of numbers or booleans: rare, read by a function.
-		return jsonarg("Func", jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}"))
+		return jsonarg("ReadFunc", jen.Op("func() error { return").Add(dc.scalar(t, p, c)).Op("}"))
 	}
-	return jsonarg("Func", jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) }))
+	return jsonarg("ReadFunc", jen.Func().Params().Error().BlockFunc(func(g *jen.Group) { dc.read(g, t, p, c) }))
 }
 
 // zeroCode writes the zero value of t.

@@ -11,8 +11,7 @@ func entryDict(t *toolInfo) jen.Dict {
 		jen.Id("Timeout"):     durationCode(t.Timeout),
 		jen.Id("Parameters"):  rawString(schemaJSON(t.Args)),
 		jen.Id("File"):        jen.Lit(t.File),
-		jen.Id("Invoke"):      jen.Id("genInvoke" + t.TypeName),
-		jen.Id("Checker"):     jen.Id("genInvoke" + t.TypeName),
+		jen.Id("Bind"):        jen.Id("genBind" + t.TypeName),
 	}
 	if strict := strictSchemaJSON(t.Args); strict != "" {
 		d[jen.Id("StrictParameters")] = rawString(strict)

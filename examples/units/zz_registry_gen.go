@@ -52,11 +52,10 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeConvert,
+	Bind:             genBindConvert,
 	Description:      "Convert a length between mm, cm, m, km, in, ft and mi. Use it instead of converting in your head.",
 	File:             "tools/convert_tool.go",
 	ID:               "convert",
-	Invoke:           genInvokeConvert,
 	Name:             "convert",
 	Output:           `{"type":"object","properties":{"meters":{"type":"number","description":"Meters is the value in meters, the unit everything goes through."},"values":{"type":"array","description":"Values maps each unit asked for to the value in that unit, in the order asked.","items":{"type":"object","properties":{"unit":{"type":"string","description":"Unit is the unit's symbol."},"value":{"type":"number","description":"Value is the value in that unit."}},"required":["unit","value"],"additionalProperties":false}}},"required":["meters","values"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":"array","description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from"],"additionalProperties":false}`,
@@ -64,11 +63,10 @@ var genEntries = [...]registry.Entry{{
 	StrictParameters: `{"type":"object","properties":{"value":{"type":"number","description":"The length to convert."},"from":{"type":"string","description":"The unit of the value: mm (millimetres), cm (centimetres), m (metres), km (kilometres), in (inches), ft (feet) or mi (miles).","enum":["mm","cm","m","km","in","ft","mi"]},"to":{"type":["array","null"],"description":"The units to convert to; every unit when left out.","maxItems":7,"items":{"type":"string"}}},"required":["value","from","to"],"additionalProperties":false}`,
 	Timeout:          2 * time.Second,
 }, {
-	Checker:          genInvokeShout,
+	Bind:             genBindShout,
 	Description:      "Repeat a text in capitals. Use it when the user asks to shout.",
 	File:             "tools/shout_tool.go",
 	ID:               "shout",
-	Invoke:           genInvokeShout,
 	Name:             "shout",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout.","minLength":1},"marks":{"type":"integer","description":"How many exclamation marks; 1 when left out.","minimum":1,"maximum":5,"default":1}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"Text to shout. At least 1 character."},"marks":{"type":["integer","null"],"description":"How many exclamation marks; 1 when left out. Default when null: 1.","minimum":1,"maximum":5}},"required":["text","marks"],"additionalProperties":false}`,
@@ -131,34 +129,40 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeConvert decodes and checks the arguments of convert, each field once, and unless only a check is asked for, runs it.
-func genInvokeConvert(ctx context.Context, data []byte) (string, error) {
+// genBindConvert decodes and checks the arguments of convert, each field once, and returns the call of the tool with them.
+func genBindConvert(data []byte) (registry.Run, error) {
 	var v tools.ConvertArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsConvert_0, []jsonarg.Reader{
 		jsonarg.Float(&v.Value, math.Inf(-1), math.Inf(1)),
 		jsonarg.StringOneOf(&v.From),
 		jsonarg.Strings(&v.To, -1, 7),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolConvert.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolConvert.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}, OneOf: [][]string{1: {"mm", "cm", "m", "km", "in", "ft", "mi"}}}
 
-// genInvokeShout decodes and checks the arguments of shout, each field once, and unless only a check is asked for, runs it.
-func genInvokeShout(ctx context.Context, data []byte) (string, error) {
+// genBindShout decodes and checks the arguments of shout, each field once, and returns the call of the tool with them.
+func genBindShout(data []byte) (registry.Run, error) {
 	var v tools.ShoutArgs
 	d := jsonarg.NewDecoder(data)
 	v.Marks = 1
 	if err := d.Args(&genFieldsShout_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, 1, -1),
 		jsonarg.Int(&v.Marks, 1, 5),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolShout.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolShout.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsShout_0 = jsonarg.Fields{Names: []string{"text", "marks"}, Required: []int{0}}

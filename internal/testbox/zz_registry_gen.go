@@ -61,42 +61,38 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeCount,
+	Bind:             genBindCount,
 	Description:      "Count the space-separated words and the characters of a text. Use it when a test needs a tool with a struct result.",
 	File:             "internal/testbox/tools/count_tool.go",
 	ID:               "count",
-	Invoke:           genInvokeCount,
 	Name:             "count",
 	Output:           `{"type":"object","properties":{"words":{"type":"integer","description":"Words is the number of space-separated words."},"characters":{"type":"integer","description":"Characters is the number of Unicode code points."}},"required":["words","characters"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to count."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Checker:          genInvokeEcho,
+	Bind:             genBindEcho,
 	Description:      "Answer the text, prefixed with \"echo: \". Use it when a test needs a tool that answers what it was sent.",
 	File:             "internal/testbox/tools/echo_tool.go",
 	ID:               "echo",
-	Invoke:           genInvokeEcho,
 	Name:             "echo",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer.","minLength":1}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to answer. At least 1 character."}},"required":["text"],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Checker:          genInvokeFail,
+	Bind:             genBindFail,
 	Description:      "Always fail, with the error \"disk on fire\". Use it when a test needs a tool whose call fails.",
 	File:             "internal/testbox/tools/fail_tool.go",
 	ID:               "fail",
-	Invoke:           genInvokeFail,
 	Name:             "fail",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          5 * time.Second,
 }, {
-	Checker:          genInvokeTag,
+	Bind:             genBindTag,
 	Description:      "Join tags with commas, and name what they are for. Use it when a test needs nested and optional arguments.",
 	File:             "internal/testbox/tools/tag_tool.go",
 	ID:               "tag",
-	Invoke:           genInvokeTag,
 	Name:             "tag",
 	Parameters:       `{"type":"object","properties":{"tags":{"type":"array","description":"The tags to join.","minItems":1,"items":{"type":"string"}},"target":{"description":"Where the tags go; optional.","type":"object","properties":{"name":{"type":"string","description":"The name of the thing tagged."},"labels":{"type":"array","description":"Labels to add to it.","items":{"type":"string"}}},"required":["name"],"additionalProperties":false}},"required":["tags"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "tags", Shape: registry.Shape{Array: true}}, {Name: "target", Shape: registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Array: true}}}}}}},
@@ -161,63 +157,75 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeCount decodes and checks the arguments of count, each field once, and unless only a check is asked for, runs it.
-func genInvokeCount(ctx context.Context, data []byte) (string, error) {
+// genBindCount decodes and checks the arguments of count, each field once, and returns the call of the tool with them.
+func genBindCount(data []byte) (registry.Run, error) {
 	var v tools.CountArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsCount_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, -1, -1),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolCount.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolCount.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeEcho decodes and checks the arguments of echo, each field once, and unless only a check is asked for, runs it.
-func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
+// genBindEcho decodes and checks the arguments of echo, each field once, and returns the call of the tool with them.
+func genBindEcho(data []byte) (registry.Run, error) {
 	var v tools.EchoArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsEcho_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, 1, -1),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolEcho.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolEcho.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
-// genInvokeFail decodes and checks the arguments of fail, each field once, and unless only a check is asked for, runs it.
-func genInvokeFail(ctx context.Context, data []byte) (string, error) {
+// genBindFail decodes and checks the arguments of fail, each field once, and returns the call of the tool with them.
+func genBindFail(data []byte) (registry.Run, error) {
 	var v tools.FailArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsFail_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsFail_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolFail.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolFail.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsFail_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeTag decodes and checks the arguments of tag, each field once, and unless only a check is asked for, runs it.
-func genInvokeTag(ctx context.Context, data []byte) (string, error) {
+// genBindTag decodes and checks the arguments of tag, each field once, and returns the call of the tool with them.
+func genBindTag(data []byte) (registry.Run, error) {
 	var v tools.TagArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
 		jsonarg.Strings(&v.Tags, 1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Target = new(tools.Target)
 			return d.Object(&genFieldsTag_1, []jsonarg.Reader{
 				jsonarg.String(&v.Target.Name, -1, -1),
 				jsonarg.Strings(&v.Target.Labels, -1, -1),
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolTag.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolTag.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsTag_0 = jsonarg.Fields{Names: []string{"tags", "target"}, Required: []int{0}}

@@ -3,7 +3,7 @@
 //
 // With neither OTEL_TRACES_EXPORTER nor OTEL_METRICS_EXPORTER set (or both
 // "none"), or with OTEL_SDK_DISABLED=true, [Setup] creates no exporter and
-// returns telemetry.Off(): providers that do nothing, which the
+// returns telemetry.Noop(): providers that do nothing, which the
 // instrumented packages recognise and skip entirely. Otherwise:
 //
 //	OTEL_TRACES_EXPORTER   otlp | console | none
@@ -137,14 +137,14 @@ func httpProtocol(getenv func(string) string, signalVar string) error {
 // Setup returns the providers the environment asks for (see the package
 // doc), read with getenv for the variables that turn telemetry on, and a
 // function that flushes and stops them. With telemetry off, it creates no
-// exporter and returns Off() and a shutdown that does nothing.
+// exporter and returns Noop() and a shutdown that does nothing.
 func Setup(ctx context.Context, getenv func(string) string) (*telemetry.Providers, func(context.Context) error, error) {
 	return setup(ctx, getenv, envExporters(getenv))
 }
 
 func setup(ctx context.Context, getenv func(string) string, ex exporters) (*telemetry.Providers, func(context.Context) error, error) {
 	nothing := func(context.Context) error { return nil }
-	p := telemetry.Off()
+	p := telemetry.Noop()
 	p.RecordContent, _ = parseBool(getenv(telemetry.EnvRecordContent))
 	if disabled, err := parseBool(getenv(telemetry.EnvSDKDisabled)); err != nil {
 		return nil, nothing, fmt.Errorf("telemetry: %s: %w", telemetry.EnvSDKDisabled, err)

@@ -46,12 +46,11 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
+	Bind:             genBindPID,
 	Capabilities:     tool.Unsafe,
-	Checker:          genInvokePID,
 	Description:      "The process id of the agent. Use it when a test needs this case of the checks.",
 	File:             "cgo/toolbox/pid_tool.go",
 	ID:               "pid",
-	Invoke:           genInvokePID,
 	Name:             "pid",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	Reaches:          tool.Unsafe,
@@ -111,14 +110,17 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokePID decodes and checks the arguments of pid, each field once, and unless only a check is asked for, runs it.
-func genInvokePID(ctx context.Context, data []byte) (string, error) {
+// genBindPID decodes and checks the arguments of pid, each field once, and returns the call of the tool with them.
+func genBindPID(data []byte) (registry.Run, error) {
 	var v toolbox.PIDArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsPID_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsPID_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolPID.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolPID.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsPID_0 = jsonarg.Fields{Names: []string{}}

@@ -96,111 +96,100 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeAnyRes,
+	Bind:             genBindAnyRes,
 	Description:      "Case anyres. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/anyres_tool.go",
 	ID:               "anyres",
-	Invoke:           genInvokeAnyRes,
 	Name:             "anyres",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeBytes,
+	Bind:             genBindBytes,
 	Description:      "Case bytes. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/bytes_tool.go",
 	ID:               "bytes",
-	Invoke:           genInvokeBytes,
 	Name:             "bytes",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeDashKey,
+	Bind:             genBindDashKey,
 	Description:      "Case dashkey. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/dashkey_tool.go",
 	ID:               "dashkey",
-	Invoke:           genInvokeDashKey,
 	Name:             "dashkey",
 	Parameters:       `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":"boolean","description":"Quiet is optional."}},"required":["-"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"-":{"type":"string","description":"Dash is the value of the key \"-\"."},"quiet":{"type":["boolean","null"],"description":"Quiet is optional."}},"required":["-","quiet"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeEntries,
+	Bind:             genBindEntries,
 	Description:      "Case entries. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/entries_tool.go",
 	ID:               "entries",
-	Invoke:           genInvokeEntries,
 	Name:             "entries",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeInts,
+	Bind:             genBindInts,
 	Description:      "Case ints. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/ints_tool.go",
 	ID:               "ints",
-	Invoke:           genInvokeInts,
 	Name:             "ints",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeInvokeEntries,
+	Bind:             genBindInvokeEntries,
 	Description:      "Case invokeentries. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/invokeentries_tool.go",
 	ID:               "invokeentries",
-	Invoke:           genInvokeInvokeEntries,
 	Name:             "invokeentries",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeKeys,
+	Bind:             genBindKeys,
 	Description:      "Case keys. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/keys_tool.go",
 	ID:               "keys",
-	Invoke:           genInvokeKeys,
 	Name:             "keys",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeObj,
+	Bind:             genBindObj,
 	Description:      "Case obj. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/obj_tool.go",
 	ID:               "obj",
-	Invoke:           genInvokeObj,
 	Name:             "obj",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeStrs,
+	Bind:             genBindStrs,
 	Description:      "Case strs. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/strs_tool.go",
 	ID:               "strs",
-	Invoke:           genInvokeStrs,
 	Name:             "strs",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeUUID,
+	Bind:             genBindUUID,
 	Description:      "Case uuid. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/uuid_tool.go",
 	ID:               "uuid",
-	Invoke:           genInvokeUUID,
 	Name:             "uuid",
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeWhen,
+	Bind:             genBindWhen,
 	Description:      "Case when. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/when_tool.go",
 	ID:               "when",
-	Invoke:           genInvokeWhen,
 	Name:             "when",
 	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
@@ -265,141 +254,174 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeAnyRes decodes and checks the arguments of anyres, each field once, and unless only a check is asked for, runs it.
-func genInvokeAnyRes(ctx context.Context, data []byte) (string, error) {
+// genBindAnyRes decodes and checks the arguments of anyres, each field once, and returns the call of the tool with them.
+func genBindAnyRes(data []byte) (registry.Run, error) {
 	var v toolbox.AnyResArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsAnyRes_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsAnyRes_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolAnyRes.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolAnyRes.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsAnyRes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeBytes decodes and checks the arguments of bytes, each field once, and unless only a check is asked for, runs it.
-func genInvokeBytes(ctx context.Context, data []byte) (string, error) {
+// genBindBytes decodes and checks the arguments of bytes, each field once, and returns the call of the tool with them.
+func genBindBytes(data []byte) (registry.Run, error) {
 	var v toolbox.BytesArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsBytes_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsBytes_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolBytes.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolBytes.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeDashKey decodes and checks the arguments of dashkey, each field once, and unless only a check is asked for, runs it.
-func genInvokeDashKey(ctx context.Context, data []byte) (string, error) {
+// genBindDashKey decodes and checks the arguments of dashkey, each field once, and returns the call of the tool with them.
+func genBindDashKey(data []byte) (registry.Run, error) {
 	var v toolbox.DashKeyArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsDashKey_0, []jsonarg.Reader{
 		jsonarg.String(&v.Dash, -1, -1),
 		jsonarg.Bool(&v.Quiet),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolDashKey.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolDashKey.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsDashKey_0 = jsonarg.Fields{Names: []string{"-", "quiet"}, Required: []int{0}}
 
-// genInvokeEntries decodes and checks the arguments of entries, each field once, and unless only a check is asked for, runs it.
-func genInvokeEntries(ctx context.Context, data []byte) (string, error) {
+// genBindEntries decodes and checks the arguments of entries, each field once, and returns the call of the tool with them.
+func genBindEntries(data []byte) (registry.Run, error) {
 	var v toolbox.EntriesArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsEntries_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsEntries_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolEntries.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolEntries.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInts decodes and checks the arguments of ints, each field once, and unless only a check is asked for, runs it.
-func genInvokeInts(ctx context.Context, data []byte) (string, error) {
+// genBindInts decodes and checks the arguments of ints, each field once, and returns the call of the tool with them.
+func genBindInts(data []byte) (registry.Run, error) {
 	var v toolbox.IntsArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsInts_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsInts_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolInts.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolInts.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsInts_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeInvokeEntries decodes and checks the arguments of invokeentries, each field once, and unless only a check is asked for, runs it.
-func genInvokeInvokeEntries(ctx context.Context, data []byte) (string, error) {
+// genBindInvokeEntries decodes and checks the arguments of invokeentries, each field once, and returns the call of the tool with them.
+func genBindInvokeEntries(data []byte) (registry.Run, error) {
 	var v toolbox.InvokeEntriesArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsInvokeEntries_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsInvokeEntries_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolInvokeEntries.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolInvokeEntries.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsInvokeEntries_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeKeys decodes and checks the arguments of keys, each field once, and unless only a check is asked for, runs it.
-func genInvokeKeys(ctx context.Context, data []byte) (string, error) {
+// genBindKeys decodes and checks the arguments of keys, each field once, and returns the call of the tool with them.
+func genBindKeys(data []byte) (registry.Run, error) {
 	var v toolbox.KeysArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsKeys_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsKeys_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolKeys.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolKeys.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsKeys_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeObj decodes and checks the arguments of obj, each field once, and unless only a check is asked for, runs it.
-func genInvokeObj(ctx context.Context, data []byte) (string, error) {
+// genBindObj decodes and checks the arguments of obj, each field once, and returns the call of the tool with them.
+func genBindObj(data []byte) (registry.Run, error) {
 	var v toolbox.ObjArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsObj_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsObj_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolObj.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolObj.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsObj_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeStrs decodes and checks the arguments of strs, each field once, and unless only a check is asked for, runs it.
-func genInvokeStrs(ctx context.Context, data []byte) (string, error) {
+// genBindStrs decodes and checks the arguments of strs, each field once, and returns the call of the tool with them.
+func genBindStrs(data []byte) (registry.Run, error) {
 	var v toolbox.StrsArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsStrs_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsStrs_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolStrs.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolStrs.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeUUID decodes and checks the arguments of uuid, each field once, and unless only a check is asked for, runs it.
-func genInvokeUUID(ctx context.Context, data []byte) (string, error) {
+// genBindUUID decodes and checks the arguments of uuid, each field once, and returns the call of the tool with them.
+func genBindUUID(data []byte) (registry.Run, error) {
 	var v toolbox.UUIDArgs
 	d := jsonarg.NewDecoder(data)
-	if err := d.Args(&genFieldsUUID_0, nil); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	if err := d.Args(&genFieldsUUID_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolUUID.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolUUID.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}
 
-// genInvokeWhen decodes and checks the arguments of when, each field once, and unless only a check is asked for, runs it.
-func genInvokeWhen(ctx context.Context, data []byte) (string, error) {
+// genBindWhen decodes and checks the arguments of when, each field once, and returns the call of the tool with them.
+func genBindWhen(data []byte) (registry.Run, error) {
 	var v toolbox.WhenArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsWhen_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWhen.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWhen.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWhen_0 = jsonarg.Fields{Names: []string{"at"}, Required: []int{0}}

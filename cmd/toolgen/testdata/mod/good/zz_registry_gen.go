@@ -52,22 +52,20 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeEcho,
+	Bind:             genBindEcho,
 	Description:      "Repeat a text. Use it when a test needs this case of the checks.",
 	File:             "good/toolbox/echo_tool.go",
 	ID:               "echo",
-	Invoke:           genInvokeEcho,
 	Name:             "echo",
 	Parameters:       `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":"integer","description":"How many times; once when left out.","minimum":1,"maximum":5,"default":1},"case":{"type":"string","description":"Letter case of the answer: upper or lower.","enum":["upper","lower"]}},"required":["text"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"text":{"type":"string","description":"The text to repeat."},"times":{"type":["integer","null"],"description":"How many times; once when left out. Default when null: 1.","minimum":1,"maximum":5},"case":{"type":["string","null"],"description":"Letter case of the answer: upper or lower.","enum":["upper","lower",null]}},"required":["text","times","case"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
+	Bind:             genBindSearch,
 	Capabilities:     tool.ReadFiles | tool.Env,
-	Checker:          genInvokeSearch,
 	Description:      "Find . Use it when a test needs this case of the checks.documents.",
 	File:             "good/toolbox/search_tool.go",
 	ID:               "search",
-	Invoke:           genInvokeSearch,
 	Name:             "find",
 	Output:           `{"type":"object","properties":{"calls":{"type":"integer"},"query":{"type":"string"}},"required":["calls","query"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{"query":{"type":"string","description":"Words to look for.","minLength":1,"maxLength":100,"pattern":"^[a-z ]+$"},"tags":{"type":"array","description":"Tags that results must carry.","maxItems":3,"items":{"type":"string"}},"filter":{"description":"Filter narrows the results.","type":"object","properties":{"year":{"type":"integer","description":"Earliest year, inclusive.","minimum":1900,"maximum":32767},"min_score":{"type":"number","description":"Lowest score a result may have, from 0 to 1.","minimum":0,"maximum":1},"pages":{"type":"array","description":"Ranges of pages.","items":{"type":"object","properties":{"from":{"type":"integer","description":"First page, counted from 1.","minimum":0},"to":{"type":"integer","description":"Last page, inclusive.","minimum":0}},"required":["from","to"],"additionalProperties":false}},"priority":{"type":"integer","description":"Priority, a small integer: 1 (high), 2 (normal) or 3 (low).","enum":[1,2,3]},"depth":{"type":"integer","description":"Depth of the search, from 1 to 3.","minimum":1,"maximum":3},"step":{"type":"integer","description":"Step between pages, at most 10.","minimum":0,"maximum":10},"boost":{"type":"number","description":"Boost of recent results, from 0.5.","minimum":0.5},"exact":{"type":"boolean","description":"Whether words must match exactly."},"cases":{"type":"array","description":"Letter cases to try.","maxItems":2,"items":{"type":"string"}}},"required":["year"],"additionalProperties":false},"skip":{"type":"integer","description":"Pages to skip.","minimum":0,"maximum":255},"weights":{"type":"array","description":"Weights of the ranking signals.","minItems":1,"items":{"type":"number"}},"drafts":{"type":"boolean","description":"Whether to include drafts.","default":true}},"required":["query"],"additionalProperties":false}`,
@@ -140,8 +138,8 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeEcho decodes and checks the arguments of echo, each field once, and unless only a check is asked for, runs it.
-func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
+// genBindEcho decodes and checks the arguments of echo, each field once, and returns the call of the tool with them.
+func genBindEcho(data []byte) (registry.Run, error) {
 	var v toolbox.EchoArgs
 	d := jsonarg.NewDecoder(data)
 	v.Times = 1
@@ -149,28 +147,31 @@ func genInvokeEcho(ctx context.Context, data []byte) (string, error) {
 		jsonarg.String(&v.Text, -1, -1),
 		jsonarg.Int(&v.Times, 1, 5),
 		jsonarg.StringOneOf((*string)(&v.Case)),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolEcho.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolEcho.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}, OneOf: [][]string{2: {"upper", "lower"}}}
 
-// genInvokeSearch decodes and checks the arguments of find, each field once, and unless only a check is asked for, runs it.
-func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
+// genBindSearch decodes and checks the arguments of find, each field once, and returns the call of the tool with them.
+func genBindSearch(data []byte) (registry.Run, error) {
 	var v toolbox.SearchArgs
 	d := jsonarg.NewDecoder(data)
 	v.Drafts = true
 	if err := d.Args(&genFieldsSearch_0, []jsonarg.Reader{
 		jsonarg.StringMatching(&v.Query, 1, 100),
 		jsonarg.Strings(&v.Tags, -1, 3),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Filter = new(toolbox.Filter)
 			return d.Object(&genFieldsSearch_1, []jsonarg.Reader{
 				jsonarg.Int(&v.Filter.Year, 1900, math.MaxInt64),
 				jsonarg.Float(&v.Filter.MinScore, 0, 1),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Pages = []toolbox.Range{}
 					return d.Array(-1, -1, func(i1 int) error {
 						v.Filter.Pages = append(v.Filter.Pages, toolbox.Range{})
@@ -180,7 +181,7 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 						})
 					})
 				}),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Priority = new(int)
 					return jsonarg.SetIntOneOf(&d, v.Filter.Priority, 64, 1, 2, 3)
 				}),
@@ -188,7 +189,7 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 				jsonarg.Uint((*uint32)(&v.Filter.Step), 0, 10),
 				jsonarg.Float((*float32)(&v.Filter.Boost), 0.5, math.Inf(1)),
 				jsonarg.Bool((*bool)(&v.Filter.Exact)),
-				jsonarg.Func(func() error {
+				jsonarg.ReadFunc(func() error {
 					v.Filter.Cases = []toolbox.Case{}
 					return d.Array(-1, 2, func(i1 int) error {
 						v.Filter.Cases = append(v.Filter.Cases, "")
@@ -198,7 +199,7 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 			})
 		}),
 		jsonarg.Uint(&v.Skip, 0, math.MaxUint64),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Weights = []float32{}
 			return d.Array(1, -1, func(i1 int) error {
 				v.Weights = append(v.Weights, 0)
@@ -206,10 +207,13 @@ func genInvokeSearch(ctx context.Context, data []byte) (string, error) {
 			})
 		}),
 		jsonarg.Bool(&v.Drafts),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return registry.Encode(genToolSearch.Execute(ctx, v))
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return registry.Encode(genToolSearch.Execute(ctx, args))
+	}, nil
 }
 
 var genFieldsSearch_0 = jsonarg.Fields{Names: []string{"query", "tags", "filter", "skip", "weights", "drafts"}, Required: []int{0}, Match: []*jsonarg.Pattern{0: &genPatternSearch_0}}

@@ -62,42 +62,38 @@ var (
 )
 
 var genEntries = [...]registry.Entry{{
-	Checker:          genInvokeList,
+	Bind:             genBindList,
 	Description:      "List the items whose name holds a text, a page at a time. Use it when the user asks which items exist.",
 	File:             "types/toolbox/list_tool.go",
 	ID:               "list",
-	Invoke:           genInvokeList,
 	Name:             "list",
 	Parameters:       `{"type":"object","properties":{"page":{"type":"integer","description":"Page is the page to read, from 1.","minimum":1,"default":1},"per_page":{"type":"integer","description":"PerPage is how many items a page holds.","minimum":1,"maximum":100,"default":20},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":"object","properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":"string","description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000.","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$","default":"50"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["filter","exact"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "order", Shape: registry.Shape{Object: true}}}},
 	StrictParameters: `{"type":"object","properties":{"page":{"type":["integer","null"],"description":"Page is the page to read, from 1. Default when null: 1.","minimum":1},"per_page":{"type":["integer","null"],"description":"PerPage is how many items a page holds. Default when null: 20.","minimum":1,"maximum":100},"order":{"description":"Order sorts the items; by name when left out. Embedded with a json name, it is a field like any other.","type":["object","null"],"properties":{"by":{"type":"string","description":"By is the key to sort on: name (alphabetical) or date (newest first).","enum":["name","date"]}},"required":["by"],"additionalProperties":false},"filter":{"type":"string","description":"Filter keeps the items whose name holds this text."},"limit":{"type":["string","null"],"description":"Limit is the most items to list in all. An integer, sent as a string (\"42\"). From 1 to 1000. Default when null: \"50\".","pattern":"^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},"exact":{"type":"string","description":"Exact lists only the items named the filter exactly. true or false, sent as a string (\"true\").","pattern":"^(true|false)$"}},"required":["page","per_page","order","filter","limit","exact"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:          genInvokeRemind,
+	Bind:             genBindRemind,
 	Description:      "Set a reminder for a given time. Use it when the user asks to be reminded of something.",
 	File:             "types/toolbox/remind_tool.go",
 	ID:               "remind",
-	Invoke:           genInvokeRemind,
 	Name:             "remind",
 	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":"string","description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","note"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is when to remind, with its time zone.","format":"date-time"},"until":{"type":["string","null"],"description":"Until is when to stop repeating the reminder, if ever.","format":"date-time"},"note":{"type":"string","description":"Note is what to remind of."}},"required":["at","until","note"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
-	Checker:     genInvokeTag,
+	Bind:        genBindTag,
 	Description: "Set labels on a resource, with values and weights. Use it when the user asks to label or tag something.",
 	File:        "types/toolbox/tag_tool.go",
 	ID:          "tag",
-	Invoke:      genInvokeTag,
 	Name:        "tag",
 	Parameters:  `{"type":"object","properties":{"labels":{"type":"object","description":"Labels maps each label name to its value.","additionalProperties":{"type":"string"}},"weights":{"type":"object","description":"Weights maps a label to a weight, if any are given.","additionalProperties":{"type":"integer","minimum":-128,"maximum":127}},"groups":{"type":"object","description":"Groups maps a group name to the labels it holds.","additionalProperties":{"type":"array","items":{"type":"string"}}},"extra":{"description":"Extra is stored with the resource as it is: any JSON value."},"raw":{"description":"Raw is kept as its JSON text, if given."}},"required":["labels","extra"],"additionalProperties":false}`,
 	Shape:       &registry.Shape{Object: true, Props: []registry.Prop{{Name: "labels", Shape: registry.Shape{Object: true}}, {Name: "weights", Shape: registry.Shape{Object: true}}, {Name: "groups", Shape: registry.Shape{Object: true}}}},
 	Timeout:     30 * time.Second,
 }, {
-	Checker:          genInvokeWait,
+	Bind:             genBindWait,
 	Description:      "Wait for a while before going on. Use it when the user asks to wait or to try again later.",
 	File:             "types/toolbox/wait_tool.go",
 	ID:               "wait",
-	Invoke:           genInvokeWait,
 	Name:             "wait",
 	Parameters:       `{"type":"object","properties":{"for":{"type":"string","description":"For is how long to wait. A duration such as \"90s\", \"1m30s\" or \"1.5h\". From 1s to 2h0m0s.","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"poll":{"type":"string","description":"Poll is how often to look while waiting. A duration such as \"90s\", \"1m30s\" or \"1.5h\". At least 10ms.","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$","default":"1m0s"},"grace":{"type":"string","description":"Grace is an extra wait at the end, if any. A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"},"steps":{"type":"array","description":"Steps are the waits of each stage, in order.","maxItems":3,"items":{"type":"string","description":"A duration such as \"90s\", \"1m30s\" or \"1.5h\".","pattern":"^[-+]?(0|(([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))+)$"}}},"required":["for"],"additionalProperties":false}`,
 	Shape:            &registry.Shape{Object: true, Props: []registry.Prop{{Name: "steps", Shape: registry.Shape{Array: true}}}},
@@ -173,8 +169,8 @@ var genSearch = toolsearch.Index{
 	},
 }
 
-// genInvokeList decodes and checks the arguments of list, each field once, and unless only a check is asked for, runs it.
-func genInvokeList(ctx context.Context, data []byte) (string, error) {
+// genBindList decodes and checks the arguments of list, each field once, and returns the call of the tool with them.
+func genBindList(data []byte) (registry.Run, error) {
 	var v toolbox.ListArgs
 	d := jsonarg.NewDecoder(data)
 	v.Paging.Page = 1
@@ -183,59 +179,65 @@ func genInvokeList(ctx context.Context, data []byte) (string, error) {
 	if err := d.Args(&genFieldsList_0, []jsonarg.Reader{
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Order = new(toolbox.Order)
 			return d.Object(&genFieldsList_1, []jsonarg.Reader{
 				jsonarg.StringOneOf(&v.Order.By),
 			})
 		}),
 		jsonarg.String(&v.Filter, -1, -1),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetInt(d, &v.Limit, 64, 1, 1000)
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.Quoted(&d, func(d *jsonarg.Decoder) error {
 				return jsonarg.SetBool(d, &v.Exact)
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolList.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolList.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order", "filter", "limit", "exact"}, Required: []int{3, 5}}
 var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
 
-// genInvokeRemind decodes and checks the arguments of remind, each field once, and unless only a check is asked for, runs it.
-func genInvokeRemind(ctx context.Context, data []byte) (string, error) {
+// genBindRemind decodes and checks the arguments of remind, each field once, and returns the call of the tool with them.
+func genBindRemind(data []byte) (registry.Run, error) {
 	var v toolbox.RemindArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsRemind_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Until = new(time.Time)
 			return jsonarg.SetTime(&d, v.Until)
 		}),
 		jsonarg.String(&v.Note, -1, -1),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolRemind.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolRemind.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsRemind_0 = jsonarg.Fields{Names: []string{"at", "until", "note"}, Required: []int{0, 2}}
 
-// genInvokeTag decodes and checks the arguments of tag, each field once, and unless only a check is asked for, runs it.
-func genInvokeTag(ctx context.Context, data []byte) (string, error) {
+// genBindTag decodes and checks the arguments of tag, each field once, and returns the call of the tool with them.
+func genBindTag(data []byte) (registry.Run, error) {
 	var v toolbox.TagArgs
 	d := jsonarg.NewDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Labels = map[toolbox.Label]string{}
 			return d.Map(func(k1 string) error {
 				var x1 string
@@ -246,7 +248,7 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Weights = map[string]int8{}
 			return d.Map(func(k1 string) error {
 				var x1 int8
@@ -257,7 +259,7 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Groups = map[string][]toolbox.Label{}
 			return d.Map(func(k1 string) error {
 				var x1 []toolbox.Label
@@ -272,47 +274,53 @@ func genInvokeTag(ctx context.Context, data []byte) (string, error) {
 				return err
 			})
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetAny(&d, &v.Extra)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetRaw(&d, &v.Raw)
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolTag.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolTag.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsTag_0 = jsonarg.Fields{Names: []string{"labels", "weights", "groups", "extra", "raw"}, Required: []int{0, 3}}
 
-// genInvokeWait decodes and checks the arguments of wait, each field once, and unless only a check is asked for, runs it.
-func genInvokeWait(ctx context.Context, data []byte) (string, error) {
+// genBindWait decodes and checks the arguments of wait, each field once, and returns the call of the tool with them.
+func genBindWait(data []byte) (registry.Run, error) {
 	var v toolbox.WaitArgs
 	d := jsonarg.NewDecoder(data)
 	v.Poll = 1 * time.Minute
 	if err := d.Args(&genFieldsWait_0, []jsonarg.Reader{
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.For, 1*time.Second, 2*time.Hour)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetDuration(&d, &v.Poll, 10*time.Millisecond, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Grace = new(time.Duration)
 			return jsonarg.SetDuration(&d, v.Grace, math.MinInt64, math.MaxInt64)
 		}),
-		jsonarg.Func(func() error {
+		jsonarg.ReadFunc(func() error {
 			v.Steps = []time.Duration{}
 			return d.Array(-1, 3, func(i1 int) error {
 				v.Steps = append(v.Steps, 0)
 				return jsonarg.SetDuration(&d, &v.Steps[i1], math.MinInt64, math.MaxInt64)
 			})
 		}),
-	}); err != nil || registry.CheckOnly(ctx) {
-		return "", registry.ArgumentError(err)
+	}); err != nil {
+		return nil, registry.ArgumentError(err)
 	}
-	return genToolWait.Execute(ctx, v)
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return genToolWait.Execute(ctx, args)
+	}, nil
 }
 
 var genFieldsWait_0 = jsonarg.Fields{Names: []string{"for", "poll", "grace", "steps"}, Required: []int{0}}
