@@ -9,7 +9,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sashabaranov/go-openai"
-	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/deferred"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
@@ -32,7 +31,7 @@ type mountedTools struct {
 func (t *mountedTools) registry() (*registry.Registry, error) {
 	var add []registry.Entry
 	for _, e := range t.mounts.Entries() {
-		if e.Caps()&t.deny == 0 {
+		if e.AllCapabilities()&t.deny == 0 {
 			add = append(add, e)
 		}
 	}
@@ -46,13 +45,13 @@ func (t *mountedTools) registry() (*registry.Registry, error) {
 // offeredLive is offered for a conversation: reg is the tool set now, and
 // derive makes it from the tool set a mounted server's change makes
 // (strict mode, confirmation). Without mounted servers it is offered.
-func (o *options) offeredLive(reg *registry.Registry, derive func(*registry.Registry) *registry.Registry, warn io.Writer) (chat.Tools, error) {
+func (o *options) offeredLive(reg *registry.Registry, derive func(*registry.Registry) *registry.Registry, warn io.Writer) (registry.ToolSet, error) {
 	first, err := o.offered(reg)
 	if err != nil || o.sel.mounted == nil {
 		return first, err
 	}
-	_, search := first.(*deferred.Tools)
-	return &liveTools{
+	_, search := first.(*deferred.Set)
+	return &liveToolSet{
 		mounted: o.sel.mounted,
 		derive:  derive,
 		search:  search,
@@ -62,11 +61,11 @@ func (o *options) offeredLive(reg *registry.Registry, derive func(*registry.Regi
 	}, nil
 }
 
-// liveTools offers a conversation the tool set of the moment: before each
+// liveToolSet offers a conversation the tool set of the moment: before each
 // request to the model it takes up the change of a mounted server, if any
 // (see toolmcp.Mounts.Changed). With tool search, the tools the model had
 // loaded stay loaded, those still there.
-type liveTools struct {
+type liveToolSet struct {
 	mounted *mountedTools
 	derive  func(*registry.Registry) *registry.Registry
 	search  bool
@@ -74,11 +73,11 @@ type liveTools struct {
 
 	mu      sync.Mutex
 	changed <-chan struct{}
-	cur     chat.Tools
+	cur     registry.ToolSet
 }
 
 // tools returns the tool set to offer now.
-func (l *liveTools) tools() chat.Tools {
+func (l *liveToolSet) tools() registry.ToolSet {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	select {
@@ -98,7 +97,7 @@ func (l *liveTools) tools() chat.Tools {
 		return l.cur
 	}
 	var pin []string
-	if d, ok := l.cur.(*deferred.Tools); ok {
+	if d, ok := l.cur.(*deferred.Set); ok {
 		pin = slices.DeleteFunc(d.Loaded(), func(n string) bool { _, ok := reg.Lookup(n); return !ok })
 	}
 	d, err := deferred.New(reg, deferred.Options{Pin: pin})
@@ -110,11 +109,11 @@ func (l *liveTools) tools() chat.Tools {
 	return l.cur
 }
 
-// Specs implements chat.Tools.
-func (l *liveTools) Specs() []openai.Tool { return l.tools().Specs() }
+// Specs implements registry.ToolSet.
+func (l *liveToolSet) Specs() []openai.Tool { return l.tools().Specs() }
 
-// Call implements chat.Tools.
-func (l *liveTools) Call(ctx context.Context, name, args string) registry.Result {
+// Call implements registry.ToolSet.
+func (l *liveToolSet) Call(ctx context.Context, name, args string) registry.Result {
 	return l.tools().Call(ctx, name, args)
 }
 

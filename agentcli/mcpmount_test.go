@@ -97,7 +97,7 @@ func TestLiveToolsNextRequest(t *testing.T) {
 				t.Errorf("s__b: %q", res.Text)
 			}
 			// Strict mode applies to the new set too.
-			if r, ok := offered.(*liveTools).cur.(*registry.Registry); ok && !r.Strict() {
+			if r, ok := offered.(*liveToolSet).cur.(*registry.Registry); ok && !r.Strict() {
 				t.Error("the changed tool set lost strict mode")
 			}
 		})
