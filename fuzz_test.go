@@ -34,9 +34,16 @@ import (
 // only checks their arguments (by binding them: Entry.Bind) and never runs them.
 var pureTools = []string{"calculator", "now", "word_count"}
 
+// bigSeed is the length of the big string of hugeSeeds: twice the
+// registry's argument limit (DefaultMaxArgs, the largest limit of the
+// argument path), so that every limit is passed, and small enough that
+// the seeds take seconds under -race, not a minute. -bigseed makes it
+// bigger (the seeds were 10 MB).
+var bigSeed = flag.Int("bigseed", 2*registry.DefaultMaxArgs, "the `bytes` of the big string of the fuzz targets' generated seeds")
+
 // hugeSeeds returns the nasty inputs that are too big for a committed
 // corpus file: 100 000 nested arrays, at the top and in a field, and a
-// 10 MB string, as a key and as values.
+// string of bigSeed bytes, as a key and as values.
 //
 // They are seeds of go test only, not of fuzzing (-fuzz): the engine
 // would spend most of its time mutating and minimizing them (minimizing
@@ -47,7 +54,7 @@ func hugeSeeds() [][]byte {
 		return nil
 	}
 	deep := strings.Repeat("[", 100_000)
-	big := strings.Repeat("a", 10<<20)
+	big := strings.Repeat("a", *bigSeed)
 	return [][]byte{
 		[]byte(deep),
 		[]byte(`{"text":` + deep),

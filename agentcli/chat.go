@@ -427,18 +427,21 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
-	reg = reg.WithStrict(o.strict)
 	var in lineReader
+	var confirm registry.Confirm
 	switch {
 	case interactive:
 		in = c.lineReader()
 		if !o.yes {
-			reg = reg.WithConfirm(c.askUser(in))
+			confirm = c.askUser(in)
 		}
 	case !o.yes:
-		reg = reg.WithConfirm(refuseUnattended)
+		confirm = refuseUnattended
 	}
-	offered, err := o.offered(reg)
+	// The same for the tool set a mounted server's change makes.
+	derive := func(r *registry.Registry) *registry.Registry { return r.WithStrict(o.strict).WithConfirm(confirm) }
+	reg = derive(reg)
+	offered, err := o.offeredLive(reg, derive, c.stderr)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 2

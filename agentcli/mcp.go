@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
@@ -95,7 +96,10 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
-	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: c.tools.skills(), Telemetry: tel})
+	// The tools of mounted servers that change are served as they
+	// change, and the clients told.
+	current, follow := sel.serveLive(reg, c.stderr)
+	srv, err := toolmcp.NewServer(reg, &toolmcp.ServerOptions{Logger: logger, Skills: c.tools.skills(), Telemetry: tel, Tools: current})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1
@@ -116,6 +120,11 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 			}
 		}()
 	}
+	fctx, stopFollowing := context.WithCancel(ctx)
+	var following sync.WaitGroup
+	following.Go(func() { follow(fctx, srv) })
+	defer following.Wait()
+	defer stopFollowing()
 	if *addr == "" {
 		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
 	} else {
@@ -128,7 +137,11 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 			// A token without a tool's scopes gets 403 and the scopes
 			// to ask for.
 			oauth.Capabilities = func(name string) (tool.Capability, bool) {
-				e, ok := reg.Lookup(name)
+				served := reg
+				if current != nil {
+					served = current()
+				}
+				e, ok := served.Lookup(name)
 				return e.Capabilities | e.Reaches, ok
 			}
 		}

@@ -136,6 +136,11 @@ type selection struct {
 	// ready reports whether the mounted servers are all there; set by
 	// toolSet, nil without mounts.
 	ready func(context.Context) error
+	// mounted is the tool set with the mounted servers' tools, and
+	// mountedChanged the channel closed at their first change after
+	// toolSet made it; set by toolSet, nil without mounts.
+	mounted        *mountedTools
+	mountedChanged <-chan struct{}
 }
 
 // specList collects the values of a repeated flag, checking each.
@@ -372,26 +377,35 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	if err != nil {
 		return nil, close, fmt.Errorf("tool selection: %w", err)
 	}
+	var m *toolmcp.Mounts
 	if len(s.mounts) > 0 {
-		m, err := toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
+		m, err = toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
 			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots()})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}
 		close = func() { _ = m.Close() } // the servers are going away with the process
 		s.ready = m.Ready
-		if reg, err = reg.With(m.Entries()...); err != nil {
-			close()
-			return nil, func() {}, fmt.Errorf("-mcp: %w", err)
-		}
 	}
+	// The mounted tools join after the local ones are narrowed: they
+	// change when a server says so, and are narrowed by -deny as they
+	// join (mountedTools.registry).
 	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv, s.tools)), warn, logger)
 	if err != nil {
 		close()
 		return nil, func() {}, err
 	}
 	unmount := close
-	return reg, func() { stop(); unmount() }, nil
+	close = func() { stop(); unmount() }
+	if m != nil {
+		s.mounted = &mountedTools{base: reg, mounts: m, deny: caps}
+		s.mountedChanged = m.Changed()
+		if reg, err = s.mounted.registry(); err != nil {
+			close()
+			return nil, func() {}, err
+		}
+	}
+	return reg, close, nil
 }
 
 // isolation describes where a compiled-in tool runs under -isolate mode,

@@ -89,6 +89,8 @@ func TestSkillsCompiledIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent from a copy of the module")
 	}
+	// The build is the go command's work: the other tests run meanwhile.
+	t.Parallel()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command: %v", err)

@@ -112,11 +112,24 @@ func AnalyzeFor(ctx context.Context, dir, goos, goarch string, typeNames []strin
 
 // AnalyzeConfig is Analyze for the program as built in configuration c.
 func AnalyzeConfig(ctx context.Context, dir string, c Config, typeNames []string) (*Report, error) {
-	sum, err := stdSummary(ctx)
+	list, err := listConfig(ctx, dir, c)
 	if err != nil {
 		return nil, err
 	}
-	l, err := loadProgram(ctx, dir, c)
+	if len(list.errs) > 0 {
+		return nil, fmt.Errorf("list %s for %s: %v", dir, c, list.errs[0])
+	}
+	p := &program{config: c, list: list}
+	(&Programs{dir: dir}).loadPrograms(ctx, []*program{p})
+	if p.err != nil {
+		return nil, p.err
+	}
+	return analyzeLoaded(ctx, p.l, typeNames)
+}
+
+// analyzeLoaded audits the tool types typeNames of the loaded program l.
+func analyzeLoaded(ctx context.Context, l *loaded, typeNames []string) (*Report, error) {
+	sum, err := stdSummary(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -5,16 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-
-	"golang.org/x/tools/go/packages"
 )
 
 // Config is one build configuration of a program: the platform, whether
@@ -67,15 +68,58 @@ type Platform struct{ GOOS, GOARCH string }
 // are audited once. The report is the union: a tool reaches what it
 // reaches in any configuration, with each distinct path.
 func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames []string) (*Report, error) {
+	ps, err := Load(ctx, dir, platforms)
+	if err != nil {
+		return nil, err
+	}
+	return ps.Analyze(ctx, platforms, typeNames)
+}
+
+// Programs is a tool package loaded in every build configuration it can
+// be built in for a list of platforms (Load), for AnalyzeAll's audits and
+// for the types a generator checks the tool package against.
+type Programs struct {
+	dir   string
+	cands []*candidate
+	// reports caches the audits, by configuration and tool names.
+	mu      sync.Mutex
+	reports map[string]func() (*Report, error)
+}
+
+// candidate is a build configuration of the program and what became of
+// it: its listing (or the error that kept the go command from listing
+// it), and the program audited for it, which may be another
+// configuration's with the same files.
+type candidate struct {
+	config    Config
+	list      *listing
+	err       error
+	prog      *program
+	unaudited bool // cgo for another platform, with files of its own
+}
+
+// program is a configuration the audit loads: the first of those that
+// compile the same files outside the standard library.
+type program struct {
+	config Config
+	list   *listing
+	// l is the program; with a typeError, the packages loaded before
+	// the one that failed.
+	l    *loaded
+	errs []PackageError // the parse or type errors that stopped the load
+	err  error
+}
+
+// candidates lists the configurations of platforms with cgo off and on,
+// the host's first: of configurations with the same files, the first is
+// audited, and only the host's can have cgo.
+func candidates(platforms []Platform) []Config {
 	var cands []Config
 	for _, p := range platforms {
 		cands = append(cands, Config{GOOS: p.GOOS, GOARCH: p.GOARCH}, Config{GOOS: p.GOOS, GOARCH: p.GOARCH, Cgo: true})
 	}
-	// The host's first: of configurations with the same files, the first
-	// is audited, and only the host's can have cgo.
 	slices.SortStableFunc(cands, func(a, b Config) int {
-		ha := a.GOOS == runtime.GOOS && a.GOARCH == runtime.GOARCH
-		hb := b.GOOS == runtime.GOOS && b.GOARCH == runtime.GOARCH
+		ha, hb := a.isHost(), b.isHost()
 		switch {
 		case ha && !hb:
 			return -1
@@ -84,77 +128,268 @@ func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames
 		}
 		return 0
 	})
-	host := Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true}
-	type listed struct {
-		key  string
-		tags []string
-		cgo  bool // a file imports "C"
-		err  error
+	return cands
+}
+
+// platform is c's platform.
+func (c Config) platform() Platform { return Platform{c.GOOS, c.GOARCH} }
+
+// isHost reports whether c is for the host's platform.
+func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == runtime.GOARCH }
+
+// Load lists the tool package in dir in every build configuration of
+// platforms (see AnalyzeAll) and loads each configuration the audit
+// needs: the packages outside the standard library type-checked from
+// source, the standard library's types from export data.
+//
+// The go command is asked as little as it can be: one listing of the
+// first configuration, from which the others are derived when that is
+// certain (see deriver), and one listing of the standard library's
+// export data for each configuration that is audited (the host's covers
+// what the others need of the host's standard library). The
+// configurations are loaded side by side.
+func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
+	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}}
+	for _, c := range candidates(platforms) {
+		ps.cands = append(ps.cands, &candidate{config: c})
 	}
-	list := func(cands []Config) []listed {
-		out := make([]listed, len(cands))
-		var wg sync.WaitGroup
-		for i, c := range cands {
-			wg.Go(func() {
-				key, tags, cgo, err := listConfig(ctx, dir, c)
-				out[i] = listed{key, tags, cgo, err}
-			})
-		}
-		wg.Wait()
-		return out
+	if len(ps.cands) == 0 {
+		return nil, fmt.Errorf("audit: no platform")
 	}
-	ls := list(cands)
+	base := ps.cands[0]
+	base.list, base.err = listConfig(ctx, dir, base.config)
+	if base.err != nil {
+		return nil, base.err
+	}
+	d := newDeriver(base.list)
+	ps.list(ctx, d, ps.cands[1:])
+	// The build tags of the main module's files, each a configuration
+	// of the host's.
 	var tags []string
-	for _, l := range ls {
-		for _, t := range l.tags {
-			if !slices.Contains(tags, t) {
-				tags = append(tags, t)
+	for _, c := range ps.cands {
+		if c.list != nil {
+			for _, t := range c.list.tags {
+				if !slices.Contains(tags, t) {
+					tags = append(tags, t)
+				}
 			}
 		}
 	}
 	slices.Sort(tags)
+	var tagged []*candidate
 	for _, t := range tags {
-		c := host
-		c.Tags = []string{t}
-		cands = append(cands, c)
+		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Tags: []string{t}}})
 	}
-	ls = append(ls, list(cands[len(ls):])...)
-	var configs []Config
+	ps.list(ctx, d, tagged)
+	ps.cands = append(ps.cands, tagged...)
+
+	// One program for each distinct key, the first configuration's.
+	var progs []*program
+	seen := map[string]*program{}
+	for _, c := range ps.cands {
+		if c.err != nil || len(c.list.errs) > 0 {
+			continue // the program does not build there, and cannot run there either
+		}
+		if p := seen[c.list.key]; p != nil {
+			c.prog = p
+			continue
+		}
+		if c.config.Cgo && !c.config.isHost() {
+			// cgo for another platform needs its C cross-compiler,
+			// even for the standard library's runtime/cgo.
+			c.unaudited = true
+			continue
+		}
+		p := &program{config: c.config, list: c.list}
+		seen[c.list.key] = p
+		c.prog = p
+		progs = append(progs, p)
+	}
+	ps.loadPrograms(ctx, progs)
+	return ps, nil
+}
+
+// list lists the candidates cs: derived where d can, by the go command
+// (side by side) otherwise.
+func (ps *Programs) list(ctx context.Context, d *deriver, cs []*candidate) {
+	var wg sync.WaitGroup
+	for _, c := range cs {
+		if d.ok {
+			if l, ok := d.derive(c.config); ok {
+				c.list = l
+				continue
+			}
+		}
+		wg.Go(func() { c.list, c.err = listConfig(ctx, ps.dir, c.config) })
+	}
+	wg.Wait()
+}
+
+// loadPrograms loads progs side by side: a listing by the go command
+// for those whose derived listing names cgo's files, the standard
+// library's export data, then the types and SSA.
+func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
+	var wg sync.WaitGroup
+	for _, p := range progs {
+		if !p.list.loadable {
+			wg.Go(func() {
+				l, err := listConfig(ctx, ps.dir, p.config)
+				switch {
+				case err != nil:
+					p.err = err
+				case len(l.errs) > 0:
+					p.err = fmt.Errorf("list %s for %s: %v", ps.dir, p.config, l.errs[0])
+				default:
+					p.list = l
+				}
+			})
+		}
+	}
+	wg.Wait()
+	// What the other platforms need of the host's standard library (see
+	// foreign) comes with the host's program, or from a listing of its
+	// own.
+	hostNeed := map[string]bool{}
+	var hostProg *program
+	for _, p := range progs {
+		if p.err != nil {
+			continue
+		}
+		if !p.config.isHost() {
+			for _, path := range p.list.std {
+				hostNeed[path] = true
+			}
+		} else if hostProg == nil {
+			hostProg = p
+		}
+	}
+	type exported struct {
+		files map[string]string
+		errs  map[string]error
+		err   error
+	}
+	exports := make([]exported, len(progs))
+	var host exported
+	for i, p := range progs {
+		if p.err != nil {
+			continue
+		}
+		paths := p.list.std
+		if p == hostProg {
+			paths = sortedKeys(addAll(hostNeed, paths))
+		}
+		wg.Go(func() {
+			e := &exports[i]
+			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.config.env(), paths)
+		})
+	}
+	if len(hostNeed) > 0 && hostProg == nil {
+		wg.Go(func() {
+			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, hostEnv(), sortedKeys(hostNeed))
+		})
+	}
+	wg.Wait()
+	for i, p := range progs {
+		if p == hostProg {
+			host = exports[i]
+		}
+	}
+	var hostStd map[string]*types.Package
+	if len(hostNeed) > 0 && host.err == nil {
+		// The host's packages, in a universe of their own: the other
+		// programs only look names up in them.
+		hostStd, host.err = readTypes(token.NewFileSet(), host.files, sortedKeys(hostNeed))
+		hostStd = hostTypes(hostStd)
+	}
+	for i, p := range progs {
+		if p.err != nil {
+			continue
+		}
+		wg.Go(func() {
+			e := exports[i]
+			if e.err == nil {
+				for _, path := range p.list.std {
+					if err := e.errs[path]; err != nil {
+						e.err = err
+						break
+					}
+				}
+			}
+			if e.err != nil {
+				p.err = e.err
+				return
+			}
+			var hs map[string]*types.Package
+			if !p.config.isHost() {
+				if host.err != nil {
+					p.err = host.err
+					return
+				}
+				hs = hostStd
+			}
+			fset := token.NewFileSet()
+			std, err := readTypes(fset, e.files, p.list.std)
+			if err != nil {
+				p.err = err
+				return
+			}
+			p.l, p.errs, p.err = loadProgram(p.list, fset, std, hs)
+		})
+	}
+	wg.Wait()
+}
+
+// addAll adds paths to set and returns it.
+func addAll(set map[string]bool, paths []string) map[string]bool {
+	out := maps.Clone(set)
+	for _, p := range paths {
+		out[p] = true
+	}
+	return out
+}
+
+// hostEnv is the go command's environment for the host's platform, cgo as
+// it is by default.
+func hostEnv() []string {
+	return append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+}
+
+// Analyze audits the tool types typeNames in the configurations of
+// platforms, which must be among those Load was given, and the host's
+// configurations with a build tag: the union, as AnalyzeAll.
+func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames []string) (*Report, error) {
+	var progs []*program
 	var unaudited []string
 	var listErr error
-	seen := map[string]bool{}
-	for i, c := range cands {
-		l := ls[i]
-		if l.err != nil {
+	for _, c := range ps.cands {
+		if len(c.config.Tags) == 0 && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
+			continue
+		}
+		switch {
+		case c.err != nil:
+			listErr = cmp.Or(listErr, c.err)
+		case len(c.list.errs) > 0:
 			// A configuration the program does not build in (a package
 			// that needs cgo, or one with no file for the platform)
 			// cannot run there either.
-			listErr = cmp.Or(listErr, l.err)
-			continue
+			listErr = cmp.Or(listErr, fmt.Errorf("list %s for %s: %v", ps.dir, c.config, c.list.errs[0]))
+		case c.unaudited:
+			unaudited = append(unaudited, c.config.String())
+		case !slices.Contains(progs, c.prog):
+			progs = append(progs, c.prog)
 		}
-		if seen[l.key] {
-			continue
-		}
-		seen[l.key] = true
-		if c.Cgo && (c.GOOS != runtime.GOOS || c.GOARCH != runtime.GOARCH) {
-			// cgo for another platform needs its C cross-compiler,
-			// even for the standard library's runtime/cgo.
-			unaudited = append(unaudited, c.String())
-			continue
-		}
-		configs = append(configs, c)
 	}
-	if len(configs) == 0 {
-		return nil, cmp.Or(listErr, fmt.Errorf("audit: no configuration of %s can be audited on this host", dir))
+	if len(progs) == 0 {
+		return nil, cmp.Or(listErr, fmt.Errorf("audit: no configuration of %s can be audited on this host", ps.dir))
 	}
-	reps := make([]*Report, len(configs))
-	errs := make([]error, len(configs))
+	reps := make([]*Report, len(progs))
+	errs := make([]error, len(progs))
 	var wg sync.WaitGroup
-	for i, c := range configs {
+	for i, p := range progs {
 		wg.Go(func() {
-			reps[i], errs[i] = AnalyzeConfig(ctx, dir, c, typeNames)
+			reps[i], errs[i] = ps.analyze(ctx, p, typeNames)
 			if errs[i] != nil {
-				errs[i] = fmt.Errorf("%s: %w", c, errs[i])
+				errs[i] = fmt.Errorf("%s: %w", p.config, errs[i])
 			}
 		})
 	}
@@ -166,7 +401,7 @@ func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames
 			continue
 		}
 		var te typeError
-		if !configs[i].Cgo && errors.As(err, &te) {
+		if !progs[i].config.Cgo && errors.As(err, &te) {
 			continue // a package that needs cgo does not build without it
 		}
 		return nil, err
@@ -179,48 +414,97 @@ func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames
 	return rep, nil
 }
 
-// listConfig lists the non-standard files the program in dir compiles in
-// c, as one key, the build tags the files of its main module's packages
-// use (compiled or not), and whether a file imports "C".
-func listConfig(ctx context.Context, dir string, c Config) (key string, tags []string, cgo bool, err error) {
-	pkgs, err := packages.Load(&packages.Config{
-		Context:    ctx,
-		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:        dir,
-		Env:        c.env(),
-		BuildFlags: c.flags(),
-	}, ".")
-	if err != nil {
-		return "", nil, false, fmt.Errorf("list %s for %s: %w", dir, c, err)
+// analyze audits typeNames in p, once for each set of names.
+func (ps *Programs) analyze(ctx context.Context, p *program, typeNames []string) (*Report, error) {
+	if p.err != nil {
+		return nil, p.err
 	}
-	var b strings.Builder
-	var errs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
+	key := fmt.Sprintf("%p %q", p, typeNames)
+	ps.mu.Lock()
+	f := ps.reports[key]
+	if f == nil {
+		f = sync.OnceValues(func() (*Report, error) { return analyzeLoaded(ctx, p.l, typeNames) })
+		ps.reports[key] = f
+	}
+	ps.mu.Unlock()
+	return f()
+}
+
+// Package returns the tool package as the go command lists it in the
+// first configuration: its import path and name, its module (nil outside
+// one) and the errors of listing it.
+func (ps *Programs) Package() (path, name string, mod *Module, errs []PackageError) {
+	l := ps.cands[0].list
+	return l.root.ImportPath, l.root.Name, l.root.Module, l.errs
+}
+
+// Imports is what a configuration's load holds for a caller that checks
+// the tool package itself (Programs.Types).
+type Imports struct {
+	// Platform is the platform the types are of: p's, or another's
+	// with the same files outside the standard library, whose load
+	// serves both.
+	Platform Platform
+	// Fset holds the positions of the types.
+	Fset *token.FileSet
+	// ByPath are the types of the packages the program imports: the
+	// standard library's from export data, the others type-checked from
+	// source.
+	ByPath map[string]*types.Package
+	// Root is the tool package as the audit type-checked it, nil when it
+	// did not: its files are those of the configuration's platform with
+	// the configuration's cgo.
+	Root *Root
+}
+
+// Root is a type-checked package.
+type Root struct {
+	Files  []string // the compiled Go files
+	Syntax []*ast.File
+	Types  *types.Package
+	Info   *types.Info
+}
+
+// Types returns the load of the configuration that builds the tool package
+// for p, with cgo or not. When the program does not build there, errs
+// holds why; the tool package's own parse and type errors are left to the
+// caller, which checks it (Imports.Root is nil then).
+func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageError, err error) {
+	for _, c := range ps.cands {
+		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 {
+			continue
 		}
-		if isStd(p.PkgPath) {
-			return
+		switch {
+		case c.err != nil:
+			return nil, nil, c.err
+		case len(c.list.errs) > 0:
+			return nil, c.list.errs, nil
+		case c.prog == nil:
+			return nil, nil, fmt.Errorf("audit: %s is not loaded", c.config)
 		}
-		files := slices.Sorted(slices.Values(p.GoFiles))
-		fmt.Fprintf(&b, "%s %s\n", p.PkgPath, strings.Join(files, " "))
-		if _, ok := p.Imports["C"]; ok {
-			cgo = true
-		}
-		if p.Module != nil && p.Module.Main {
-			for _, f := range append(slices.Clone(p.GoFiles), p.IgnoredFiles...) {
-				for _, t := range fileTags(f) {
-					if !slices.Contains(tags, t) {
-						tags = append(tags, t)
-					}
+		pr := c.prog
+		var te typeError
+		switch {
+		case pr.err == nil:
+			imp := &Imports{Platform: pr.config.platform(), Fset: pr.l.fset, ByPath: pr.l.byPath}
+			if r := pr.l.root; r != nil {
+				files := pr.list.root.CompiledGoFiles
+				if len(files) == 0 {
+					files = pr.list.root.GoFiles
 				}
+				imp.Root = &Root{Files: files, Syntax: pr.l.rootSyntax, Types: r.Pkg, Info: pr.l.rootInfo}
 			}
+			return imp, nil, nil
+		case errors.As(pr.err, &te) && pr.l != nil && pr.l.failed == pr.list.root.ImportPath:
+			// The tool package's own errors, which the caller finds:
+			// what it imports is loaded.
+			return &Imports{Platform: pr.config.platform(), Fset: pr.l.fset, ByPath: pr.l.byPath}, nil, nil
+		case errors.As(pr.err, &te) && len(pr.errs) > 0:
+			return nil, pr.errs, nil
 		}
-	})
-	if len(errs) > 0 {
-		return "", nil, false, fmt.Errorf("list %s for %s: %s", dir, c, strings.Join(errs, "; "))
+		return nil, nil, pr.err
 	}
-	return b.String(), tags, cgo, nil
+	return nil, nil, fmt.Errorf("audit: no configuration %s/%s, cgo %v, was loaded", p.GOOS, p.GOARCH, cgo)
 }
 
 // fileTags returns the build tags of file's //go:build line that are

@@ -1,19 +1,17 @@
 package audit
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
-	"os"
-	"runtime"
 	"slices"
 
 	"golang.org/x/tools/go/callgraph/vta"
-	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
 )
@@ -26,93 +24,42 @@ type loaded struct {
 	prog   *ssa.Program
 	nonStd []*ssa.Package // in dependency order
 	root   *ssa.Package
+	// rootSyntax and rootInfo are the root's syntax and type
+	// information.
+	rootSyntax []*ast.File
+	rootInfo   *types.Info
 	// host is the host's standard library, by path, when the program is
 	// built for another platform; see onHost.
 	host map[string]*types.Package
 	// generated holds the files cgo wrote for the program; see
 	// graph.generated.
 	generated map[string]bool
+	// byPath holds the types of every package the program imports, by
+	// path: the standard library's from export data, the others from
+	// source.
+	byPath map[string]*types.Package
+	// failed names the package that did not parse or type-check, when
+	// one did not: the program holds the packages before it.
+	failed string
 }
 
-// loadProgram loads the package in dir and everything it imports, as
-// built in configuration c. For another platform than the host, host
-// holds the host's standard library, for the functions the summary
-// cannot speak for.
-func loadProgram(ctx context.Context, dir string, c Config) (*loaded, error) {
+// loadProgram type-checks the packages of l outside the standard
+// library from source, against std, the standard library's types as
+// built in l's configuration (read into fset), and builds the program's
+// SSA. For another platform than the host, host holds the host's
+// standard library, for the functions the summary cannot speak for. A
+// package that does not parse or type-check stops the load: its errors
+// are returned with a typeError.
+func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Package) (*loaded, []PackageError, error) {
 	// The platform is set whatever GOOS and GOARCH say: the summary is
 	// the host's.
-	goos, goarch := c.GOOS, c.GOARCH
-	env := c.env()
-	hostEnv := append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
-	cross := goos != runtime.GOOS || goarch != runtime.GOARCH
-	meta, err := packages.Load(&packages.Config{
-		Context:    ctx,
-		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps | packages.NeedModule,
-		Dir:        dir,
-		Env:        env,
-		BuildFlags: c.flags(),
-	}, ".")
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", dir, err)
-	}
-	if len(meta) != 1 {
-		return nil, fmt.Errorf("list %s: want one package, got %d", dir, len(meta))
-	}
-	var order []*packages.Package
-	var errs []string
-	stdSet := map[string]bool{}
-	packages.Visit(meta, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			errs = append(errs, e.Error())
-		}
-		if isStd(p.PkgPath) {
-			return
-		}
-		order = append(order, p)
-		for path, imp := range p.Imports {
-			if isStd(imp.PkgPath) && path != "unsafe" && path != "C" {
-				stdSet[imp.PkgPath] = true
-			}
-		}
-	})
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("list %s: %v", dir, errs)
-	}
+	goarch := l.config.GOARCH
 	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
-	stdPaths := slices.Sorted(maps.Keys(stdSet))
-	if len(stdPaths) > 0 {
-		std, err := loadStd(ctx, dir, env, stdPaths)
-		if err != nil {
-			return nil, err
-		}
-		for path, p := range std {
-			byPath[path] = p
-		}
+	for path, p := range std {
+		byPath[path] = p
 	}
-	l := &loaded{fset: token.NewFileSet(), generated: map[string]bool{}}
-	if cross {
-		l.host = map[string]*types.Package{}
-		if len(stdPaths) > 0 {
-			host, err := loadStd(ctx, dir, hostEnv, stdPaths)
-			if err != nil {
-				return nil, err
-			}
-			var all func(p *types.Package)
-			all = func(p *types.Package) {
-				if l.host[p.Path()] != nil {
-					return
-				}
-				l.host[p.Path()] = p
-				for _, imp := range p.Imports() {
-					all(imp)
-				}
-			}
-			for _, p := range host {
-				all(p)
-			}
-		}
-	}
-	l.prog = ssa.NewProgram(l.fset, ssa.InstantiateGenerics)
+	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath}
+	out.prog = ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
 	createStd = func(p *types.Package) {
@@ -123,28 +70,40 @@ func loadProgram(ctx context.Context, dir string, c Config) (*loaded, error) {
 		for _, imp := range p.Imports() {
 			createStd(imp)
 		}
-		l.prog.CreatePackage(p, nil, nil, true)
+		out.prog.CreatePackage(p, nil, nil, true)
 	}
-	for _, p := range byPath {
-		createStd(p)
+	for _, path := range slices.Sorted(maps.Keys(byPath)) {
+		createStd(byPath[path])
 	}
-	for _, p := range order {
+	for _, p := range l.pkgs {
 		files := p.CompiledGoFiles
 		if len(files) == 0 {
 			files = p.GoFiles
 		}
 		for _, name := range files {
-			if !slices.Contains(p.GoFiles, name) {
-				l.generated[name] = true // by cgo, in the build cache
+			if !slices.Contains(p.GoFiles, name) && !slices.Contains(p.CgoFiles, name) {
+				out.generated[name] = true // by cgo, in the build cache
 			}
 		}
 		var syntax []*ast.File
+		var errs []PackageError
 		for _, name := range files {
-			f, err := parser.ParseFile(l.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
-			if err != nil {
-				return nil, fmt.Errorf("parse %s: %w", name, err)
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if f != nil {
+				syntax = append(syntax, f)
 			}
-			syntax = append(syntax, f)
+			var list scanner.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					errs = append(errs, PackageError{Pos: e.Pos.String(), Msg: e.Msg, Type: true})
+				}
+			} else if err != nil {
+				errs = append(errs, PackageError{Msg: err.Error(), Type: true})
+			}
+		}
+		if len(errs) > 0 {
+			out.failed = p.ImportPath
+			return out, errs, typeError{fmt.Errorf("parse %s: %v", p.ImportPath, errs[0])}
 		}
 		info := &types.Info{
 			Types:        map[ast.Expr]types.TypeAndValue{},
@@ -156,56 +115,61 @@ func loadProgram(ctx context.Context, dir string, c Config) (*loaded, error) {
 			Instances:    map[*ast.Ident]types.Instance{},
 			FileVersions: map[*ast.File]string{},
 		}
-		imports := p.Imports
 		conf := types.Config{
 			Sizes: types.SizesFor("gc", goarch),
 			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if imp, ok := imports[path]; ok && byPath[imp.PkgPath] != nil {
-					return byPath[imp.PkgPath], nil
-				}
-				if t := byPath[path]; t != nil {
+				if t := byPath[p.resolve(path)]; t != nil {
 					return t, nil
 				}
 				return nil, fmt.Errorf("package %s not found", path)
 			}),
+			Error: func(err error) {
+				if te, ok := err.(types.Error); ok {
+					errs = append(errs, PackageError{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Type: true})
+				}
+			},
 		}
 		if p.Module != nil && p.Module.GoVersion != "" {
 			conf.GoVersion = "go" + p.Module.GoVersion
 		}
-		tp, err := conf.Check(p.PkgPath, l.fset, syntax, info)
+		tp, err := conf.Check(p.ImportPath, fset, syntax, info)
 		if err != nil {
-			return nil, typeError{fmt.Errorf("type-check %s: %w", p.PkgPath, err)}
+			out.failed = p.ImportPath
+			return out, errs, typeError{fmt.Errorf("type-check %s: %w", p.ImportPath, err)}
 		}
-		byPath[p.PkgPath] = tp
+		byPath[p.ImportPath] = tp
 		for _, imp := range tp.Imports() {
 			createStd(imp)
 		}
 		created[tp] = true
-		sp := l.prog.CreatePackage(tp, syntax, info, true)
-		l.nonStd = append(l.nonStd, sp)
-		if p == meta[0] {
-			l.root = sp
+		sp := out.prog.CreatePackage(tp, syntax, info, true)
+		out.nonStd = append(out.nonStd, sp)
+		if p == l.root {
+			out.root, out.rootSyntax, out.rootInfo = sp, syntax, info
 		}
 	}
-	l.prog.Build()
-	return l, nil
+	out.prog.Build()
+	return out, nil, nil
 }
 
-// loadStd loads the types of the standard-library packages paths from
-// export data built with env.
-func loadStd(ctx context.Context, dir string, env, paths []string) (map[string]*types.Package, error) {
-	std, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env}, paths...)
-	if err != nil {
-		return nil, fmt.Errorf("load the standard library's types: %w", err)
-	}
+// hostTypes returns host's packages and every package they import, by
+// path.
+func hostTypes(host map[string]*types.Package) map[string]*types.Package {
 	out := map[string]*types.Package{}
-	for _, p := range std {
-		if len(p.Errors) > 0 {
-			return nil, fmt.Errorf("load %s: %v", p.PkgPath, p.Errors[0])
+	var all func(p *types.Package)
+	all = func(p *types.Package) {
+		if out[p.Path()] != nil {
+			return
 		}
-		out[p.PkgPath] = p.Types
+		out[p.Path()] = p
+		for _, imp := range p.Imports() {
+			all(imp)
+		}
 	}
-	return out, nil
+	for _, path := range slices.Sorted(maps.Keys(host)) {
+		all(host[path])
+	}
+	return out
 }
 
 // foreign reports whether fn, a function of the standard library of

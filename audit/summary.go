@@ -25,11 +25,11 @@ import (
 // The standard-library summary: every function and variable of the
 // standard library that reaches a capability, with the next step of its
 // shortest path to each. Building SSA for the standard library from
-// source takes longer than a go generate may (about 8 s for the toolbox's
-// imports on two cores), so the standard library is analysed once per Go
-// release and platform, by TestStdSummary, into stdsummary.txt, which
-// ships with the package. A run on another release or platform builds the
-// summary itself (slowly, once a process) rather than trust a stale one.
+// source takes longer than a go generate may (about a minute on two
+// cores), so the standard library is analysed once per Go release and
+// platform, by TestStdSummary, into stdsummary.txt, which ships with the
+// package. A run on another release or platform builds the summary itself
+// rather than trust a stale one, once: it is cached (summaryCache).
 //
 // A line is: key TAB capabilities TAB one field per capability, in bit
 // order: the next key on the path and "|" where the call is (relative to
@@ -58,17 +58,16 @@ var (
 	builtinOnce sync.Once
 	builtin     *summary
 	builtinErr  error
-	// built is the summary built on a release or platform that the
-	// shipped one is not for: the first audit that needs it builds it,
-	// the others wait for it and share it, since the standard library
-	// does not change while the process runs.
-	built struct {
-		sync.Mutex
-		s *summary
-	}
+
+	// localMu guards local, this process's summary when stdsummary.txt
+	// is for another release or platform: built or read once, and shared
+	// by the configurations audited side by side.
+	localMu sync.Mutex
+	local   *summary
 )
 
-// stdSummary returns the summary for this release and platform.
+// stdSummary returns the summary for this release and platform: the one
+// that ships, or the cache's (see summaryCache), or one built now.
 func stdSummary(ctx context.Context) (*summary, error) {
 	builtinOnce.Do(func() { builtin, builtinErr = parseSummary(stdSummaryText) })
 	if builtinErr != nil {
@@ -77,20 +76,16 @@ func stdSummary(ctx context.Context) (*summary, error) {
 	if builtin.header == platform() {
 		return builtin, nil
 	}
-	built.Lock()
-	defer built.Unlock()
-	if built.s != nil {
-		return built.s, nil
+	localMu.Lock()
+	defer localMu.Unlock()
+	if local != nil {
+		return local, nil
 	}
-	text, err := BuildStdSummary(ctx)
+	s, err := defaultCache().get(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("the standard-library summary is for %s, not %s, and building one failed: %w", builtin.header, platform(), err)
 	}
-	s, err := parseSummary(text)
-	if err != nil {
-		return nil, err
-	}
-	built.s = s
+	local = s
 	return s, nil
 }
 

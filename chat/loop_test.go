@@ -131,25 +131,31 @@ func TestParallelToolCallsWithSplitArguments(t *testing.T) {
 		),
 		answer("done"),
 	)
-	fastDone := make(chan struct{})
+	// slow finishes only after fast's result is reported: run one after
+	// the other in the model's order, they would deadlock (bounded by the
+	// timeout); run at once, fast's result is reported first.
+	fastReported := make(chan struct{})
+	var ev events
+	sink := func(e Event) {
+		ev.sink(e)
+		if e.Type == EventToolResult && e.CallID == "call_b" {
+			close(fastReported)
+		}
+	}
 	tools := &fakeTools{fns: map[string]func(context.Context, map[string]any) (string, error){
-		// slow finishes only after fast: run one after the other in the
-		// model's order, they would deadlock (bounded by the timeout).
 		"slow": func(ctx context.Context, a map[string]any) (string, error) {
 			select {
-			case <-fastDone:
+			case <-fastReported:
 				return "slow:" + a["text"].(string), nil
 			case <-time.After(10 * time.Second):
 				return "", errors.New("fast never finished: calls are not concurrent")
 			}
 		},
 		"fast": func(ctx context.Context, a map[string]any) (string, error) {
-			defer close(fastDone)
 			return "fast:" + a["text"].(string), nil
 		},
 	}}
-	var ev events
-	conv := &Conversation{Client: f.client(nil), Tools: tools, Sink: ev.sink}
+	conv := &Conversation{Client: f.client(nil), Tools: tools, Sink: sink}
 	if _, err := conv.Turn(context.Background(), "go"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@
 // hitting. A call of a tool that is not loaded is answered as a call of an
 // unknown tool, with the search suggested.
 //
-// A *Tools is one conversation's view of a registry: give each
+// A *Set is one conversation's view of a registry: give each
 // chat.Conversation its own. It implements registry.ToolSet.
 package deferred
 
@@ -44,7 +44,7 @@ const maxQuery = 1000
 // match needs to be returned.
 const minShare = 0.3
 
-// Options configure a Tools.
+// Options configure a Set.
 type Options struct {
 	// Pin names the tools loaded from the start, in this order.
 	Pin []string
@@ -53,9 +53,9 @@ type Options struct {
 	Results int
 }
 
-// Tools is a registry offered through search_tools. It is safe for
-// concurrent use.
-type Tools struct {
+// Set is a registry offered through search_tools: a tool set whose
+// tools load as the model finds them. It is safe for concurrent use.
+type Set struct {
 	reg     *registry.Registry
 	results int
 
@@ -66,11 +66,11 @@ type Tools struct {
 
 // New returns the deferred view of reg, with the tools of opts.Pin loaded.
 // A pinned name that reg has no tool of is an error.
-func New(reg *registry.Registry, opts Options) (*Tools, error) {
+func New(reg *registry.Registry, opts Options) (*Set, error) {
 	if _, ok := reg.Lookup(SearchToolName); ok {
 		return nil, fmt.Errorf("deferred: the registry has a tool named %s already", SearchToolName)
 	}
-	t := &Tools{reg: reg, results: opts.Results}
+	t := &Set{reg: reg, results: opts.Results}
 	if t.results <= 0 {
 		t.results = DefaultResults
 	}
@@ -91,7 +91,7 @@ func New(reg *registry.Registry, opts Options) (*Tools, error) {
 
 // load loads the named tool, unless it is loaded already or unknown; it
 // reports whether it loaded it. t.mu is held or t not yet shared.
-func (t *Tools) load(name string) bool {
+func (t *Set) load(name string) bool {
 	if slices.Contains(t.loaded, name) {
 		return false
 	}
@@ -108,7 +108,7 @@ func (t *Tools) load(name string) bool {
 // in the order they were loaded: what the next request offers the model.
 // A later call returns the same list, with any tools loaded since at its
 // end.
-func (t *Tools) Specs() []openai.Tool {
+func (t *Set) Specs() []openai.Tool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Clone(t.specs)
@@ -116,7 +116,7 @@ func (t *Tools) Specs() []openai.Tool {
 
 // Loaded returns the names of the loaded tools, in the order they were
 // loaded.
-func (t *Tools) Loaded() []string {
+func (t *Set) Loaded() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return slices.Clone(t.loaded)
@@ -124,7 +124,7 @@ func (t *Tools) Loaded() []string {
 
 // Call runs search_tools or a loaded tool. A tool that is not loaded is
 // refused as an unknown tool, with the search suggested; it does not run.
-func (t *Tools) Call(ctx context.Context, name, args string) registry.Result {
+func (t *Set) Call(ctx context.Context, name, args string) registry.Result {
 	if name == SearchToolName {
 		start := time.Now()
 		res := t.callSearch(args)
@@ -146,7 +146,7 @@ type searchArgs struct {
 	Query string `json:"query"`
 }
 
-func (t *Tools) callSearch(args string) registry.Result {
+func (t *Set) callSearch(args string) registry.Result {
 	if registry.EmptyArgs(args) {
 		args = "{}"
 	}
@@ -173,7 +173,7 @@ func (t *Tools) callSearch(args string) registry.Result {
 // parameters, best first, or that none matched. It returns at most
 // Options.Results tools, and none whose score is less than 30% of the
 // best one's.
-func (t *Tools) Search(query string) string {
+func (t *Set) Search(query string) string {
 	matches := t.reg.Search(query, t.results)
 	// Tools far behind the best are noise that would stay loaded.
 	for i, m := range matches {

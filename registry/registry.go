@@ -658,7 +658,7 @@ func (r *Registry) Select(keep, drop []string) (*Registry, error) {
 
 // ToolSet is what a conversation or an SDK adapter needs of the tools:
 // their spec table and a way to call one. *Registry implements it, as does
-// a deferred.Tools.
+// a deferred.Set.
 type ToolSet interface {
 	// Specs returns the tools spec table sent to the model. It is called
 	// before each request, so a tool set may offer more tools from one

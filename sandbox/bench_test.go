@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -90,6 +92,47 @@ func BenchmarkCallRegistryWorker(b *testing.B) {
 // without a worker.
 func BenchmarkCallRegistryInProcess(b *testing.B) {
 	benchRegistryCall(b, benchRegistry(b))
+}
+
+// BenchmarkCallRegistryConcurrent is the isolated call and the in-process
+// one with 1, 4 and 20 calls at once, each worker warm (one per call
+// at once, as the pool grows to the demand); ns/op is the time per call,
+// so the ratio of the two is what isolation costs in throughput.
+func BenchmarkCallRegistryConcurrent(b *testing.B) {
+	for _, n := range []int{1, 4, 20} {
+		for _, isolated := range []bool{false, true} {
+			b.Run(fmt.Sprintf("calls=%d/isolated=%v", n, isolated), func(b *testing.B) {
+				reg := benchRegistry(b)
+				if isolated {
+					p := benchPool(b)
+					for range n {
+						w, err := p.startForTest(context.Background(), workerKey{"echo", tool.Unsafe})
+						if err != nil {
+							b.Fatal(err)
+						}
+						p.put(w)
+					}
+					reg = reg.WithExecutor(p.Executor(IsolateCapable))
+				}
+				want := string(benchArgs)
+				var next atomic.Int64
+				b.ReportAllocs()
+				b.ResetTimer()
+				var wg sync.WaitGroup
+				for range n {
+					wg.Go(func() {
+						for next.Add(1) <= int64(b.N) {
+							if res := reg.Call(context.Background(), "echo", want); res.Text != want {
+								b.Errorf("echo answered %q", res.Text)
+								return
+							}
+						}
+					})
+				}
+				wg.Wait()
+			})
+		}
+	}
 }
 
 func benchRegistryCall(b *testing.B, reg *registry.Registry) {

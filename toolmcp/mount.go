@@ -44,6 +44,14 @@ const (
 	// DefaultTerminateWait is how long Close waits for a stdio server to
 	// exit once its stdin is closed before it signals it.
 	DefaultTerminateWait = 2 * time.Second
+	// DefaultMaxTools is the most tools one server may offer; those
+	// past it, in the order of their names, are left out.
+	DefaultMaxTools = 256
+	// DefaultRefreshInterval is the least time between two listings of
+	// one server's tools after it says they changed
+	// (notifications/tools/list_changed): the notifications that arrive
+	// meanwhile make one listing.
+	DefaultRefreshInterval = time.Second
 )
 
 // MountOptions configures Mount. The zero value is ready to use.
@@ -100,6 +108,14 @@ type MountOptions struct {
 	// tools' names (Registry.Names); a remote tool whose NAME__tool is
 	// one of them gets a hash suffix instead.
 	Reserved []string
+	// MaxTools is the most tools one server may offer, at start and
+	// after each change; DefaultMaxTools when zero or less. The others
+	// are left out with a line on Warn.
+	MaxTools int
+	// RefreshInterval is the least time between two listings of one
+	// server's tools when it keeps saying they changed;
+	// DefaultRefreshInterval when zero or less.
+	RefreshInterval time.Duration
 }
 
 // RemoteTool describes one mounted tool.
@@ -121,16 +137,25 @@ type RemoteTool struct {
 	Annotations *mcp.ToolAnnotations
 }
 
-// Mounts is the tools of the MCP servers mounted by Mount. Its methods are
-// safe for concurrent use; Close ends the sessions.
+// Mounts is the tools of the MCP servers mounted by Mount. The set changes
+// when a server says its tools changed (see Changed). Its methods are safe
+// for concurrent use; Close ends the sessions.
 type Mounts struct {
 	servers     []*remoteServer
-	tools       []*remoteTool // sorted by exposed name
-	byName      map[string]*remoteTool
 	callTimeout time.Duration
 	warn        *warner
 	ownClient   *http.Client // nil when the caller gave one
 	leftOut     []string     // the servers that could not be mounted at start
+	reserved    []string     // MountOptions.Reserved
+	maxTools    int
+	listTimeout time.Duration
+	every       time.Duration // MountOptions.RefreshInterval
+	loops       sync.WaitGroup
+
+	mu      sync.Mutex
+	tools   []*remoteTool // sorted by exposed name
+	byName  map[string]*remoteTool
+	changed chan struct{} // closed at the next change of tools
 
 	closeOnce sync.Once
 	closeErr  error
@@ -147,8 +172,17 @@ type remoteServer struct {
 	session *mcp.ClientSession
 	warn    *warner
 	done    chan struct{} // closed when the session has ended
+	// listChanged holds a value when the server said its tools changed
+	// and they have not been listed since.
+	listChanged chan struct{}
+	// tasks says which tools need task augmentation, from the answers
+	// to tools/list as they were read.
+	tasks *taskTools
 
-	mu      sync.Mutex
+	mu sync.Mutex
+	// leftOut is the last note on the tools left out, so that it is
+	// not repeated at each listing.
+	leftOut string
 	calls   map[string]context.Context // by progress token, the calls in flight
 	lost    error                      // why the session ended, nil while it lasts
 	warned  bool                       // the server's failure was reported
@@ -188,8 +222,13 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	}
 	m := &Mounts{
 		byName:      map[string]*remoteTool{},
+		changed:     make(chan struct{}),
 		callTimeout: cmp.Or(max(o.CallTimeout, 0), DefaultCallTimeout),
 		warn:        &warner{w: o.Warn},
+		reserved:    o.Reserved,
+		maxTools:    cmp.Or(max(o.MaxTools, 0), DefaultMaxTools),
+		listTimeout: cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
+		every:       cmp.Or(max(o.RefreshInterval, 0), DefaultRefreshInterval),
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -219,7 +258,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	var wg sync.WaitGroup
 	for i, sp := range parsed {
 		wg.Go(func() {
-			srv, tools, err := connect(ctx, sp, &o, headers[sp.Name], m.warn)
+			srv, tools, err := connect(ctx, sp, &o, headers[sp.Name], m.warn, m.maxTools)
 			outs[i] = outcome{srv, tools, err}
 		})
 	}
@@ -239,14 +278,18 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 		m.add(out.srv, out.tools, taken)
 	}
 	slices.SortFunc(m.tools, func(a, b *remoteTool) int { return strings.Compare(a.info.Name, b.info.Name) })
+	for _, s := range m.servers {
+		m.loops.Go(func() { m.follow(s) })
+	}
 	return m, nil
 }
 
 // connect starts a session with the server of sp and lists its tools.
-func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, w *warner) (*remoteServer, []*mcp.Tool, error) {
+func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, w *warner, maxTools int) (*remoteServer, []*mcp.Tool, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
 		fmt.Errorf("no answer within %s", cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)))
 	defer cancel()
+	tasks := &taskTools{}
 	var t mcp.Transport
 	if sp.URL != "" {
 		hc := o.HTTPClient
@@ -268,24 +311,27 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 			c.Transport = &headerTransport{base: base, host: u.Host, header: header}
 			hc = &c
 		}
-		t = &mcp.StreamableClientTransport{
-			Endpoint:             sp.URL,
-			HTTPClient:           hc,
-			DisableStandaloneSSE: true, // no server-initiated messages are used
-		}
+		c := *hc
+		c.Transport = &taskSniffer{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), tasks: tasks}
+		hc = &c
+		// The standalone SSE stream carries the server's
+		// notifications/tools/list_changed.
+		t = &mcp.StreamableClientTransport{Endpoint: sp.URL, HTTPClient: hc}
 	} else {
 		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
 		cmd.Stderr = o.Stderr
 		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
-		t = &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}
+		t = &sniffTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}, tasks: tasks}
 	}
-	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]context.Context{}}
+	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]context.Context{},
+		listChanged: make(chan struct{}, 1), tasks: tasks}
 	copts := &mcp.ClientOptions{
 		Logger: o.Logger,
 		// No roots unless there are some to list.
 		Capabilities:                &mcp.ClientCapabilities{},
 		LoggingMessageHandler:       srv.logMessage,
 		ProgressNotificationHandler: srv.progress,
+		ToolListChangedHandler:      srv.toolsChanged,
 	}
 	if len(o.Roots) > 0 {
 		copts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
@@ -301,17 +347,14 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		}
 		return nil, nil, fmt.Errorf("connect: %w", err)
 	}
-	var tools []*mcp.Tool
-	for tl, err := range cs.Tools(ctx, nil) {
-		if err != nil {
-			if ctx.Err() != nil {
-				err = context.Cause(ctx)
-			}
-			return nil, nil, errors.Join(fmt.Errorf("list tools: %w", err), closeSession(cs))
-		}
-		tools = append(tools, tl)
-	}
 	srv.session = cs
+	tools, err := srv.listTools(ctx, maxTools)
+	if err != nil {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		}
+		return nil, nil, errors.Join(fmt.Errorf("list tools: %w", err), closeSession(cs))
+	}
 	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Logging != nil {
 		// Its warnings and errors are shown on the agent's trace.
 		_ = cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"})
@@ -421,7 +464,7 @@ func (s *remoteServer) gone() error {
 }
 
 // add records the tools of srv, naming them so that none takes a name in
-// taken, and adds their names to taken.
+// taken, and adds their names to taken. m.mu is held, or m not yet shared.
 func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool) {
 	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	isTaken := func(n string) bool { return taken[n] }
@@ -438,6 +481,11 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 	for i, t := range tools {
 		if names[i] == "" {
 			names[i] = exposedName(srv.spec.Name, t.Name, isTaken)
+			if plain := srv.spec.Name + Separator + t.Name; registry.ValidName(plain) {
+				// A local tool has the name: the server's tool is
+				// renamed, never put in its place.
+				m.warn.printf("mcp server %q: its tool %q would take the name %s of a local tool; it is offered as %s", srv.spec.Name, t.Name, plain, names[i])
+			}
 			taken[names[i]] = true
 		}
 	}
@@ -494,6 +542,8 @@ func (m *Mounts) Servers() []string {
 
 // Tools returns the mounted tools, sorted by name.
 func (m *Mounts) Tools() []RemoteTool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]RemoteTool, len(m.tools))
 	for i, t := range m.tools {
 		out[i] = t.info
@@ -503,6 +553,8 @@ func (m *Mounts) Tools() []RemoteTool {
 
 // Names returns the names of the mounted tools, sorted.
 func (m *Mounts) Names() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]string, len(m.tools))
 	for i, t := range m.tools {
 		out[i] = t.info.Name
@@ -522,6 +574,8 @@ const unaudited = tool.Exec | tool.Network | tool.WriteFiles | tool.ReadFiles | 
 // and write_files when its server marks it read-only (readOnlyHint), so
 // -deny leaves it out and it is confirmed before it runs.
 func (m *Mounts) Entries() []registry.Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	out := make([]registry.Entry, len(m.tools))
 	for i, rt := range m.tools {
 		caps := unaudited
@@ -601,7 +655,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 		rt.srv.failed(err)
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
-	text := resultText(r)
+	text := renderResult(r, mediaFrom(ctx))
 	if r.IsError {
 		end("tool_error")
 	} else {
@@ -619,16 +673,25 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 // resultText renders a remote result as text for the model: its text
 // content, a short note for each other kind of content, and the structured
 // content as JSON when there is nothing else.
-func resultText(r *mcp.CallToolResult) string {
+func resultText(r *mcp.CallToolResult) string { return renderResult(r, nil) }
+
+// renderResult is resultText, with the images and audio that md takes
+// passed on beside the text (their note says so) rather than only
+// described.
+func renderResult(r *mcp.CallToolResult, md *media) string {
 	var parts []string
 	for _, c := range r.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, describeImage(c.MIMEType, c.Data))
+			parts = append(parts, describeImage(c.MIMEType, c.Data, md.take(c, len(c.Data))))
 		case *mcp.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", c.MIMEType, len(c.Data)))
+			desc := fmt.Sprintf("[audio: %s, %d bytes", c.MIMEType, len(c.Data))
+			if md.take(c, len(c.Data)) {
+				desc += "; passed on"
+			}
+			parts = append(parts, desc+"]")
 		case *mcp.ResourceLink:
 			parts = append(parts, describeLink(c))
 		case *mcp.EmbeddedResource:
@@ -653,13 +716,16 @@ func resultText(r *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// describeImage describes an image the model is not shown: its type, its
-// size in pixels when its header tells (PNG, JPEG, GIF), and its size in
-// bytes.
-func describeImage(mimeType string, data []byte) string {
+// describeImage describes an image: its type, its size in pixels when its
+// header tells (PNG, JPEG, GIF), its size in bytes, and whether it is
+// passed on as image content or not shown to the model at all.
+func describeImage(mimeType string, data []byte, passed bool) string {
 	desc := fmt.Sprintf("[image: %s", cmp.Or(mimeType, "of unknown type"))
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
+	}
+	if passed {
+		return desc + fmt.Sprintf(", %d bytes; passed on]", len(data))
 	}
 	return desc + fmt.Sprintf(", %d bytes; not shown to the model]", len(data))
 }
@@ -698,6 +764,7 @@ func (m *Mounts) Close() error {
 			})
 		}
 		wg.Wait()
+		m.loops.Wait()
 		if m.ownClient != nil {
 			m.ownClient.CloseIdleConnections()
 		}

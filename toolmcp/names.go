@@ -31,6 +31,12 @@ func checkServerName(name string) error {
 		return fmt.Errorf("server name %q may only hold letters, digits, _ and -", name)
 	case strings.Contains(name, Separator):
 		return fmt.Errorf("server name %q must not contain %q", name, Separator)
+	case strings.HasSuffix(name, "_"):
+		// The tool _x of the server a and the tool x of a_ would both be
+		// a___x. Without a final _, the name's part before its first __
+		// is always its server, so that no server can offer a tool in
+		// another's name space, even after it renames its tools.
+		return fmt.Errorf("server name %q must not end in _", name)
 	}
 	return nil
 }

@@ -48,6 +48,12 @@ type ServerOptions struct {
 	// context in the request's params._meta, and records
 	// mcp.server.operation.duration. Off when nil or disabled.
 	Telemetry *telemetry.Providers
+	// Tools, when not nil, returns the registry to serve in place of
+	// reg, read at each tools/list and tools/call: for a tool set that
+	// changes while it is served, such as one with the tools of mounted
+	// servers. The server then claims tools.listChanged; call
+	// ToolsChanged after each change so that its clients hear of it.
+	Tools func() *registry.Registry
 }
 
 // NewServer returns an MCP server of the tools of reg. Each tool's
@@ -75,7 +81,7 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 		Logger:       o.Logger,
 		// Tools even when none is selected (the list never changes),
 		// and logging, of the server's own messages.
-		Capabilities: capabilities(o.Skills),
+		Capabilities: capabilities(o.Skills, o.Tools != nil),
 	})
 	ts, err := newServed(reg, &o)
 	if err != nil {
@@ -94,11 +100,11 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 }
 
 // capabilities are what the server offers: tools, even when none is
-// selected (the list never changes); logging, of the server's own
-// messages about calls at the level the client sets (logging/setLevel);
-// and prompts when there are skills.
-func capabilities(skills *skill.Set) *mcp.ServerCapabilities {
-	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}}
+// selected, whose list changes only when live; logging, of the server's
+// own messages about calls at the level the client sets
+// (logging/setLevel); and prompts when there are skills.
+func capabilities(skills *skill.Set, live bool) *mcp.ServerCapabilities {
+	c := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: live}, Logging: &mcp.LoggingCapabilities{}}
 	if skills.Len() > 0 {
 		c.Prompts = &mcp.PromptCapabilities{}
 	}
@@ -134,8 +140,18 @@ func prompt(k skill.Skill, logger *slog.Logger) mcp.PromptHandler {
 // client first asks for it: a server of 1,000 tools starts without
 // building 1,000 descriptions, and a call finds its tool in the registry.
 type served struct {
-	reg    *registry.Registry
-	logger *slog.Logger
+	logger   *slog.Logger
+	annotate func(registry.Entry) *mcp.ToolAnnotations
+	// source returns the registry to serve; nil when it never changes.
+	source func() *registry.Registry
+
+	mu   sync.Mutex
+	view *servedView // of the registry source last returned
+}
+
+// servedView is what is served of one registry.
+type servedView struct {
+	reg *registry.Registry
 	// outs holds the output of each tool with a structured result.
 	outs map[string]*output
 	// list returns the tools in the registry's order, sent in one page.
@@ -144,29 +160,59 @@ type served struct {
 
 // newServed reads the output schemas of reg's tools.
 func newServed(reg *registry.Registry, o *ServerOptions) (*served, error) {
+	ts := &served{logger: o.Logger, annotate: o.Annotate, source: o.Tools}
+	if ts.annotate == nil {
+		ts.annotate = Annotations
+	}
+	v, err := ts.newView(reg)
+	if err != nil {
+		return nil, err
+	}
+	ts.view = v
+	return ts, nil
+}
+
+// newView reads the output schemas of reg's tools.
+func (ts *served) newView(reg *registry.Registry) (*servedView, error) {
 	tools := reg.Tools()
-	ts := &served{reg: reg, logger: o.Logger, outs: map[string]*output{}}
+	v := &servedView{reg: reg, outs: map[string]*output{}}
 	for i := range tools {
 		out, err := newOutput(tools[i].Output)
 		if err != nil {
 			return nil, fmt.Errorf("toolmcp: tool %q: output schema: %w", tools[i].Name, err)
 		}
 		if out != nil {
-			ts.outs[tools[i].Name] = out
+			v.outs[tools[i].Name] = out
 		}
 	}
-	annotate := o.Annotate
-	if annotate == nil {
-		annotate = Annotations
-	}
-	ts.list = sync.OnceValue(func() []*mcp.Tool {
+	v.list = sync.OnceValue(func() []*mcp.Tool {
 		list := make([]*mcp.Tool, len(tools))
 		for i := range tools {
-			list[i] = mcpTool(&tools[i], annotate, ts.outs[tools[i].Name])
+			list[i] = mcpTool(&tools[i], ts.annotate, v.outs[tools[i].Name])
 		}
 		return list
 	})
-	return ts, nil
+	return v, nil
+}
+
+// current returns the view of the registry to serve now. A registry whose
+// output schemas cannot be read (the one given to NewServer was checked)
+// keeps the view of the last.
+func (ts *served) current() *servedView {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.source == nil {
+		return ts.view
+	}
+	if reg := ts.source(); reg != nil && reg != ts.view.reg {
+		v, err := ts.newView(reg)
+		if err != nil {
+			ts.logger.Error("mcp: the changed tool set is not served", "err", err)
+			return ts.view
+		}
+		ts.view = v
+	}
+	return ts.view
 }
 
 // serve is the receiving middleware that answers for the tools.
@@ -177,15 +223,16 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 			if r, ok := req.(*mcp.ListToolsRequest); ok && r.Params != nil && r.Params.Cursor != "" {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", r.Params.Cursor)}
 			}
-			// The list is the same for every client and never changes
-			// while the server runs.
-			return &mcp.ListToolsResult{Tools: ts.list(), Cacheable: mcp.Cacheable{CacheScope: "public"}}, nil
+			// The list is the same for every client; it changes only
+			// with a live tool set, which says so with list_changed.
+			return &mcp.ListToolsResult{Tools: ts.current().list(), Cacheable: mcp.Cacheable{CacheScope: "public"}}, nil
 		case "tools/call":
 			r, ok := req.(*mcp.CallToolRequest)
 			if !ok || r.Params == nil {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "tools/call without parameters"}
 			}
-			e, ok := ts.reg.Lookup(r.Params.Name)
+			v := ts.current()
+			e, ok := v.reg.Lookup(r.Params.Name)
 			if !ok {
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
 			}
@@ -193,10 +240,29 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(
 					"Error: the access token may not call %s: it lacks the scope %s", r.Params.Name, strings.Join(missing, " "))}}}, nil
 			}
-			return callTool(ctx, ts.reg, r.Params.Name, ts.outs[r.Params.Name], ts.logger, r)
+			return callTool(ctx, v.reg, r.Params.Name, v.outs[r.Params.Name], ts.logger, r)
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// listChangedTool is the name of the tool ToolsChanged adds to the SDK's
+// own list and removes at once; the middleware answers tools/list and
+// tools/call before the SDK, so no client ever sees it.
+const listChangedTool = "toolreg-tools-changed"
+
+// ToolsChanged tells the clients of srv, a server made by NewServer with
+// ServerOptions.Tools, that its tools changed: each session gets
+// notifications/tools/list_changed (those of protocol 2026-07-28 when
+// they subscribed to it), once for changes close together. The SDK sends
+// the notification only when its own tools change, so ToolsChanged adds a
+// tool to them and removes it again.
+func ToolsChanged(srv *mcp.Server) {
+	srv.AddTool(&mcp.Tool{Name: listChangedTool, InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, fmt.Errorf("%s is not a tool", listChangedTool)
+		})
+	srv.RemoveTools(listChangedTool)
 }
 
 // mcpTool returns the MCP description of e, whose structured output is
@@ -295,10 +361,16 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 	// does not tie the two for protocol versions before 2026-07-28).
 	ctx, stop := linkRequest(ctx)
 	defer stop()
+	// The images and audio of a mounted tool's result are passed on
+	// after its text, which describes them.
+	ctx, md := withMedia(ctx)
 	res := reg.Call(ctx, name, string(req.Params.Arguments))
 	logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
 		"duration", res.Duration, "failed", res.Failed())
 	r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
+	if !res.Failed() {
+		r.Content = append(r.Content, md.taken()...)
+	}
 	if res.Failed() {
 		recordOutcome(ctx, res.Err)
 		r.IsError = true

@@ -27,6 +27,8 @@ func TestParseSpec(t *testing.T) {
 		{in: "=cmd", wantErr: "empty server name"},
 		{in: "a.b=cmd", wantErr: "may only hold letters, digits, _ and -"},
 		{in: "a__b=cmd", wantErr: `must not contain "__"`},
+		{in: "a_=cmd", wantErr: "must not end in _"},
+		{in: "_a=cmd", want: Spec{Name: "_a", Command: []string{"cmd"}}},
 		{in: strings.Repeat("n", 33) + "=cmd", wantErr: "longer than 32 characters"},
 		{in: "x=", wantErr: "no command"},
 		{in: "x=cmd 'open", wantErr: "unterminated ' quote"},

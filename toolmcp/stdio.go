@@ -67,6 +67,10 @@ type gate struct {
 	orig    map[int64]json.RawMessage // our id → the client's, while pending
 	byOrig  map[string]int64          // the client's id → ours, for cancellations
 	changed chan struct{}             // closed and replaced when orig shrinks
+	// listens are the pending subscriptions/listen requests (protocol
+	// 2026-07-28), which last until the client cancels them: the end of
+	// stdin does not wait for them.
+	listens map[int64]bool
 }
 
 // pump reads stdin line by line and passes the admitted lines to pw. At
@@ -172,6 +176,12 @@ func (g *gate) admit(line []byte) ([]byte, bool) {
 	n := g.next
 	g.orig[n] = fields["id"]
 	g.byOrig[string(fields["id"])] = n
+	if req.Method == "subscriptions/listen" {
+		if g.listens == nil {
+			g.listens = map[int64]bool{}
+		}
+		g.listens[n] = true
+	}
 	g.mu.Unlock()
 	fields["id"] = json.RawMessage(strconv.FormatInt(n, 10))
 	return marshalFields(fields), true
@@ -214,6 +224,7 @@ func (g *gate) restore(line []byte) []byte {
 		return line
 	}
 	delete(g.orig, n)
+	delete(g.listens, n)
 	if g.byOrig[string(orig)] == n {
 		delete(g.byOrig, string(orig))
 	}
@@ -242,11 +253,12 @@ func (g *gate) reject(id json.RawMessage, code int, message string) {
 	_, _ = g.w.Write(append(b, '\n'))
 }
 
-// wait returns once no request is pending or ctx is done.
+// wait returns once no request is pending but subscriptions, or ctx is
+// done.
 func (g *gate) wait() {
 	for {
 		g.mu.Lock()
-		n, ch := len(g.orig), g.changed
+		n, ch := len(g.orig)-len(g.listens), g.changed
 		g.mu.Unlock()
 		if n == 0 {
 			return

@@ -49,7 +49,7 @@ func (c *checker) runAudit() (*audit.Report, error) {
 	for _, p := range c.platforms {
 		platforms = append(platforms, audit.Platform{GOOS: p.GOOS, GOARCH: p.GOARCH})
 	}
-	rep, err := audit.AnalyzeAll(context.Background(), c.dir, platforms, names)
+	rep, err := c.progs.Analyze(context.Background(), platforms, names)
 	if err != nil {
 		err = fmt.Errorf("capability audit of %s for %s: %w", c.pkg.PkgPath, c.platform, err)
 	}

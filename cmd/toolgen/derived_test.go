@@ -80,6 +80,7 @@ func TestGoodDecodersAgreeWithSchemaAtTheirLimits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program; skipped with -short")
 	}
+	t.Parallel()
 	dir := testModule(t)
 	progDir := filepath.Join(dir, "cmd", "derived")
 	if err := os.MkdirAll(progDir, 0o755); err != nil {

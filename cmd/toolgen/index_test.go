@@ -115,6 +115,7 @@ func TestIndexRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
+	t.Parallel()
 	var prog bytes.Buffer
 	prog.WriteString("package main\n\nimport \"fmt\"\n\ntype entry struct{ Name string }\n\n")
 	var cases []string

@@ -459,6 +459,7 @@ func TestInvariant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module of several hundred tools; skipped with -short")
 	}
+	t.Parallel()
 	dir := testModule(t)
 	inv := filepath.Join(dir, "inv")
 	box := filepath.Join(inv, "toolbox")

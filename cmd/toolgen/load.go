@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -22,6 +26,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/toolreg/toolreg/audit"
 	"github.com/toolreg/toolreg/toolcheck"
 )
 
@@ -171,25 +176,27 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		}
 		return nil, fmt.Errorf("tool package directory %s: %w", relPath(base, dir), err)
 	}
-	meta, err := packages.Load(&packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedModule,
-		Dir:  dir,
-	}, ".")
+	// One load for every build configuration, which the convention
+	// checks and the capability audit share.
+	var auditPlatforms []audit.Platform
+	for _, p := range platforms {
+		auditPlatforms = append(auditPlatforms, audit.Platform{GOOS: p.GOOS, GOARCH: p.GOARCH})
+	}
+	progs, err := audit.Load(context.Background(), dir, auditPlatforms)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", dir, err)
 	}
-	if len(meta) != 1 {
-		return nil, fmt.Errorf("load %s: want one package, got %d", dir, len(meta))
-	}
-	pkg := meta[0]
-	if pkg.Module == nil {
-		if len(pkg.Errors) > 0 {
+	path, name, mod, listErrs := progs.Package()
+	if mod == nil {
+		if len(listErrs) > 0 {
 			var ce compileErrors
-			ce.add(pkg.Errors, base, platforms)
+			ce.add(packageErrors(listErrs), base, platforms)
 			return nil, ce.err(platforms)
 		}
-		return nil, fmt.Errorf("load %s: package %s is not in a module", dir, pkg.PkgPath)
+		return nil, fmt.Errorf("load %s: package %s is not in a module", dir, path)
 	}
+	pkg := &packages.Package{ID: path, Name: name, PkgPath: path,
+		Module: &packages.Module{Path: mod.Path, Dir: mod.Dir, GoVersion: mod.GoVersion, Main: mod.Main}}
 	configs, err := configurations(dir, platforms)
 	if err != nil {
 		return nil, err
@@ -202,7 +209,7 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 	var wg sync.WaitGroup
 	for i, cf := range configs {
 		wg.Go(func() {
-			p, err := loadConfig(dir, pkg, cf)
+			p, err := loadConfig(dir, pkg, cf, progs)
 			outs[i] = outcome{p, err}
 		})
 	}
@@ -231,7 +238,7 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 	for i, o := range outs {
 		wg.Go(func() {
 			tp := &toolPackage{Explain: map[string][]string{}}
-			tools, err := checkConfig(o.pkg, dir, configs[i], base, platforms, tp)
+			tools, err := checkConfig(o.pkg, dir, configs[i], base, platforms, progs, tp)
 			done[i] = checked{tp, tools, err}
 		})
 	}
@@ -307,7 +314,7 @@ func testToolNotes(dir, base string) []diagnostic {
 // to out, and returns the tools that pass. The audit (one per
 // configuration, on the configuration's load platform) covers the tools
 // and the start-up code; it fails only when it cannot be run.
-func checkConfig(pkg *packages.Package, dir string, cf config, base string, platforms []toolcheck.Platform, out *toolPackage) ([]*toolInfo, error) {
+func checkConfig(pkg *packages.Package, dir string, cf config, base string, platforms []toolcheck.Platform, progs *audit.Programs, out *toolPackage) ([]*toolInfo, error) {
 	res := toolcheck.Check(&toolcheck.Package{
 		Fset: pkg.Fset, Files: pkg.Syntax, Types: pkg.Types, Info: pkg.TypesInfo,
 		Ignored: cf.ignored, Platforms: platforms,
@@ -317,7 +324,7 @@ func checkConfig(pkg *packages.Package, dir string, cf config, base string, plat
 		p.Filename = relPath(base, p.Filename)
 		out.Warnings = append(out.Warnings, diagnostic{Pos: p, Msg: d.Message, Note: d.Note, Lint: d.Lint})
 	}
-	c := &checker{pkg: pkg, dir: dir, platform: cf.load, platforms: cf.platforms, base: base, out: out}
+	c := &checker{pkg: pkg, dir: dir, platform: cf.load, platforms: cf.platforms, base: base, progs: progs, out: out}
 	for _, f := range res.Tools {
 		c.tools = append(c.tools, f.Tool)
 	}
@@ -343,8 +350,9 @@ type checker struct {
 	platforms []toolcheck.Platform
 	base      string
 	out       *toolPackage
-	tools     []*toolInfo // the tools that pass the convention checks
-	caps      *auditState // the capability audit; see runAudit
+	tools     []*toolInfo     // the tools that pass the convention checks
+	progs     *audit.Programs // the package loaded in every configuration
+	caps      *auditState     // the capability audit; see runAudit
 	// bad is set when the tool being audited has a warning.
 	bad bool
 }
@@ -451,9 +459,24 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 			names = append(names, n)
 		}
 	}
+	// Each file is read once, not once per platform.
+	src := map[string][]byte{}
+	for _, n := range names {
+		b, err := os.ReadFile(filepath.Join(dir, n))
+		if err != nil {
+			return nil, fmt.Errorf("tool package: %w", err)
+		}
+		src[filepath.Join(dir, n)] = b
+	}
 	var configs []config
 	for _, p := range platforms {
 		ctx := p.Context()
+		ctx.OpenFile = func(path string) (io.ReadCloser, error) {
+			if b, ok := src[path]; ok {
+				return io.NopCloser(bytes.NewReader(b)), nil
+			}
+			return os.Open(path)
+		}
 		var files, ignored []string
 		for _, n := range names {
 			ok, err := ctx.MatchFile(dir, n)
@@ -480,16 +503,36 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 }
 
 // loadConfig parses and type-checks the files of one build configuration,
-// with the types of its imports loaded from export data built for the
+// with the types of its imports as progs loaded them for the
 // configuration's platform. It returns the package with its errors, and
 // an error only when the go command cannot be run.
-func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Package, error) {
+func loadConfig(dir string, meta *packages.Package, cf config, progs *audit.Programs) (*packages.Package, error) {
+	// Cgo as the go command builds for the host by default; off for
+	// another platform, which needs no C cross-compiler to read types.
+	cgo := cf.load.GOOS == runtime.GOOS && cf.load.GOARCH == runtime.GOARCH && hostCgo()
+	platform := audit.Platform{GOOS: cf.load.GOOS, GOARCH: cf.load.GOARCH}
+	imp, errs, err := progs.Types(platform, cgo)
+	if err != nil {
+		return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, cf.load, err)
+	}
 	pkg := &packages.Package{
 		ID: meta.ID, Name: meta.Name, PkgPath: meta.PkgPath, Module: meta.Module,
 		Fset: token.NewFileSet(), GoFiles: cf.files, IgnoredFiles: cf.ignored,
 	}
+	var byPath map[string]*types.Package
+	if imp != nil && imp.Platform == platform {
+		// The types of another platform, with the same files, would
+		// hide errors of this one's: this platform's types, or a load
+		// of them below.
+		pkg.Fset, byPath = imp.Fset, imp.ByPath
+		if r := imp.Root; r != nil && slices.Equal(r.Files, cf.files) {
+			// The audit type-checked these very files: its package.
+			pkg.Syntax, pkg.Types, pkg.TypesInfo = r.Syntax, r.Types, r.Info
+			return pkg, nil
+		}
+	}
 	imports := map[string]bool{}
-	cgo := false
+	fakeC := false
 	for _, name := range cf.files {
 		f, err := parser.ParseFile(pkg.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if f != nil {
@@ -498,7 +541,7 @@ func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Packag
 				path, _ := strconv.Unquote(imp.Path.Value)
 				switch path {
 				case "C":
-					cgo = true
+					fakeC = true
 				case "unsafe":
 				default:
 					imports[path] = true
@@ -517,23 +560,20 @@ func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Packag
 	if len(pkg.Errors) > 0 {
 		return pkg, nil
 	}
-	byPath := map[string]*types.Package{}
-	if len(imports) > 0 {
-		env := append(os.Environ(), "GOOS="+cf.load.GOOS, "GOARCH="+cf.load.GOARCH)
-		if cf.load.GOOS != runtime.GOOS || cf.load.GOARCH != runtime.GOARCH {
-			env = append(env, "CGO_ENABLED=0") // no C cross-compiler is needed to read types
-		}
-		deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env},
-			slices.Sorted(maps.Keys(imports))...)
-		if err != nil {
-			return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, cf.load, err)
-		}
-		for _, d := range deps {
-			pkg.Errors = append(pkg.Errors, d.Errors...)
-			byPath[d.PkgPath] = d.Types
-		}
-		if len(pkg.Errors) > 0 {
-			return pkg, nil
+	if len(errs) > 0 {
+		pkg.Errors = packageErrors(errs)
+		return pkg, nil
+	}
+	for path := range imports {
+		if byPath[path] == nil {
+			// A file the audit's configuration does not compile (one
+			// for cgo, say) imports it, or the audit loaded another
+			// platform: the go command lists them.
+			byPath, err = loadImports(dir, cf.load, slices.Sorted(maps.Keys(imports)), pkg)
+			if err != nil || len(pkg.Errors) > 0 {
+				return pkg, err
+			}
+			break
 		}
 	}
 	pkg.TypesInfo = &types.Info{
@@ -550,7 +590,7 @@ func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Packag
 		// The C names of a cgo file have no types without running cgo and
 		// a C compiler; the tool package is still checked, and a tool
 		// whose arguments use C types is refused.
-		FakeImportC: cgo,
+		FakeImportC: fakeC,
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if path == "unsafe" {
 				return types.Unsafe, nil
@@ -571,6 +611,51 @@ func loadConfig(dir string, meta *packages.Package, cf config) (*packages.Packag
 	}
 	pkg.Types, _ = conf.Check(pkg.PkgPath, pkg.Fset, pkg.Syntax, pkg.TypesInfo)
 	return pkg, nil
+}
+
+// loadImports loads the types of the packages paths from export data
+// built for platform p (with cgo off for another platform than the
+// host's), adding the go command's errors to pkg.
+func loadImports(dir string, p toolcheck.Platform, paths []string, pkg *packages.Package) (map[string]*types.Package, error) {
+	env := append(os.Environ(), "GOOS="+p.GOOS, "GOARCH="+p.GOARCH)
+	if p.GOOS != runtime.GOOS || p.GOARCH != runtime.GOARCH {
+		env = append(env, "CGO_ENABLED=0") // no C cross-compiler is needed to read types
+	}
+	deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env, Fset: pkg.Fset}, paths...)
+	if err != nil {
+		return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, p, err)
+	}
+	byPath := map[string]*types.Package{}
+	for _, d := range deps {
+		pkg.Errors = append(pkg.Errors, d.Errors...)
+		byPath[d.PkgPath] = d.Types
+	}
+	return byPath, nil
+}
+
+// packageErrors converts the audit's errors of a configuration.
+func packageErrors(errs []audit.PackageError) []packages.Error {
+	var out []packages.Error
+	for _, e := range errs {
+		kind := packages.ListError
+		if e.Type {
+			kind = packages.TypeError
+		}
+		out = append(out, packages.Error{Pos: e.Pos, Msg: e.Msg, Kind: kind})
+	}
+	return out
+}
+
+// hostCgo reports whether the go command builds for the host with cgo,
+// as the environment says or by default.
+func hostCgo() bool {
+	switch os.Getenv("CGO_ENABLED") {
+	case "0":
+		return false
+	case "1":
+		return true
+	}
+	return build.Default.CgoEnabled
 }
 
 type importerFunc func(path string) (*types.Package, error)

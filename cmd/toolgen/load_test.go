@@ -55,6 +55,7 @@ func TestRelPath(t *testing.T) {
 // language version of its module, as the go command builds it: a feature
 // newer than the go directive is a compile error, not a tool.
 func TestLanguageVersion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"go.mod":                "module example.com/old\n\ngo 1.21\n",

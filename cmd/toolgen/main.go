@@ -35,6 +35,7 @@
 //	                classified function
 //	-platforms L    the GOOS/GOARCH list every tool must build on (default
 //	                darwin, linux and windows on amd64 and arm64)
+//	-cpuprofile F   write a CPU profile of the run to F (go tool pprof)
 //
 // Skills: when a directory skills/ is beside the output file, each folder
 // skills/<name>/ with a SKILL.md (YAML front matter, then a Markdown body)
@@ -70,7 +71,7 @@ import (
 )
 
 // manual is what toolgen -h prints.
-const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-platforms LIST]
+const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-platforms LIST] [-cpuprofile FILE]
 
 toolgen type-checks a toolreg tool package for every supported platform,
 checks each *_tool.go file against the convention, audits what each tool's
@@ -90,6 +91,7 @@ Flags:
 	-platforms LIST  GOOS/GOARCH pairs every tool must build on, comma-
 	                 separated (default: darwin, linux and windows on amd64
 	                 and arm64)
+	-cpuprofile FILE write a CPU profile of the run to FILE
 
 Each mistake in a tool file is a warning "path:line:col: message" in that
 tool's file; the tool is left out and the others are generated. Warnings of

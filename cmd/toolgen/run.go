@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 
@@ -26,6 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; fail if there is a warning or the output file is stale")
 	explain := fs.String("explain", "", "write nothing; print every call path to each capability the tool with this `id` reaches")
 	platformList := fs.String("platforms", "", "the GOOS/GOARCH `list` every tool must build on, comma-separated (default: the supported platforms)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	fs.Usage = func() { fmt.Fprint(stderr, manual) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -47,6 +49,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgen: %v\n", err)
 		return 1
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolgen: -cpuprofile: %v\n", err)
+			return 1
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "toolgen: -cpuprofile: %v\n", err)
+			return 1
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			if err := f.Close(); err != nil {
+				fmt.Fprintf(stderr, "toolgen: -cpuprofile: %v\n", err)
+			}
+		}()
 	}
 	res, err := generate(wd, *dir, *out, platforms)
 	if err != nil {

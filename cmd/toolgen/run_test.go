@@ -87,6 +87,7 @@ func TestCanImport(t *testing.T) {
 // naming both, and one whose internal package the registry can import is
 // kept. The registry's import path is the module's and the directory's.
 func TestInternalTypes(t *testing.T) {
+	t.Parallel()
 	dir := testModule(t)
 	files := map[string]string{
 		"deep/gen.go":                     "// Package deep is a registry above its tool package.\npackage deep\n",
@@ -150,6 +151,7 @@ func (` + typ + `) Execute(ctx context.Context, args ` + typ + `Args) (string, e
 // provides: the go command's error is all there is, and it is reported,
 // not dropped for want of a typed one.
 func TestImportError(t *testing.T) {
+	t.Parallel()
 	dir := testModule(t)
 	writeTree(t, dir, map[string]string{
 		"missing/gen.go":               "// Package missing is a registry whose tools do not build.\npackage missing\n",

@@ -63,6 +63,7 @@ func toolNames(ts []*toolInfo) []string {
 // feature of the convention, found holds the cases the invariant test and
 // the issue reports found, cgo calls C from a helper file.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		dir   string
 		tools []string
@@ -134,6 +135,7 @@ func TestGoldenBuilds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build; skipped with -short")
 	}
+	t.Parallel()
 	dir := testModule(t)
 	pkgs := []string{"./good/...", "./found/...", "./types/..."}
 	if _, err := exec.LookPath("gcc"); err == nil {
@@ -154,6 +156,7 @@ func TestGoldenBuilds(t *testing.T) {
 // are still generated. bad breaks it once per file; found and cgo hold the
 // cases found since.
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	for _, dir := range []string{"bad", "found", "cgo", "traps"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
@@ -553,6 +556,7 @@ func TestStaleRegistry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build; skipped with -short")
 	}
+	t.Parallel()
 	dir := testModule(t)
 	echo := filepath.Join(dir, "good", "toolbox", "echo_tool.go")
 	b, err := os.ReadFile(echo)
@@ -686,6 +690,7 @@ func TestTypesDecoders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program; skipped with -short")
 	}
+	t.Parallel()
 	dir := testModule(t)
 	mainDir := filepath.Join(dir, "cmd", "types")
 	if err := os.MkdirAll(mainDir, 0o755); err != nil {

@@ -9,20 +9,28 @@
 //	OTEL_TRACES_EXPORTER   otlp | console | none
 //	OTEL_METRICS_EXPORTER  otlp | console | none
 //	OTEL_EXPORTER_OTLP_PROTOCOL (and _TRACES_, _METRICS_): http/protobuf, the default
-//	OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, … (read by the OTLP/HTTP exporters)
+//	OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION, _CERTIFICATE,
+//	  _CLIENT_CERTIFICATE, _CLIENT_KEY and their per-signal variants
+//	  (see [otlp.FromEnv])
 //	OTEL_METRIC_EXPORT_INTERVAL, OTEL_METRIC_EXPORT_TIMEOUT (read by the periodic reader)
 //	OTEL_SERVICE_NAME (default "toolreg"), OTEL_RESOURCE_ATTRIBUTES
+//
+// All are read with Setup's getenv except the last four, which the SDK
+// reads from the process environment.
 //
 // TOOLREG_OTEL_RECORD_CONTENT=true records tool arguments and results
 // (see telemetry.Providers.RecordContent).
 //
-// Only OTLP over HTTP (protobuf) and the console are built in. OTLP over
-// gRPC and the Prometheus scrape endpoint, which go.opentelemetry.io/contrib's
-// autoexport also offers, added 68 packages and 2.7 MB to the agent (see
-// BENCHMARKS.md, "Binary size") for what a collector does as well: send
-// OTLP/HTTP to an OpenTelemetry Collector (port 4318) and let it speak
-// gRPC or serve Prometheus. Asking for either is an error that says so,
-// never a silent fallback.
+// Only OTLP over HTTP (binary protobuf) and the console are built in. The
+// OTLP exporter is toolreg's own, package telemetry/otlp: opentelemetry-go's
+// otlptracehttp and otlpmetrichttp link google.golang.org/protobuf, grpc
+// and grpc-gateway, 154 packages and 9.8 MB of the agent, whose package
+// initialisation ran on every start of the agent and of each tool worker
+// (bench/results/otlp.md). OTLP over gRPC and the Prometheus scrape
+// endpoint, which go.opentelemetry.io/contrib's autoexport offers, are not
+// built in either: send OTLP/HTTP to an OpenTelemetry Collector (port 4318)
+// and let it speak gRPC or serve Prometheus. Asking for either is an error
+// that says so, never a silent fallback.
 //
 // It is a package of its own so that importing chat or toolmcp does not
 // link the SDK and the exporters into a program.
@@ -34,8 +42,6 @@ import (
 	"fmt"
 	"strings"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -44,6 +50,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 
 	"github.com/toolreg/toolreg/telemetry"
+	"github.com/toolreg/toolreg/telemetry/otlp"
 )
 
 // DefaultServiceName is the service.name of the resource when
@@ -57,39 +64,33 @@ type exporters struct {
 	metrics func(context.Context) (sdkmetric.Reader, error)
 }
 
-// Environment variables that choose the OTLP transport, as the
-// OpenTelemetry specification names them.
-const (
-	envOTLPProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
-	envOTLPTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
-	envOTLPMetricsProtocol = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"
-)
-
 // envExporters makes the exporters named by OTEL_TRACES_EXPORTER and
-// OTEL_METRICS_EXPORTER, read with getenv; the OTLP exporters read their
-// endpoint, headers and the like from the process environment themselves.
+// OTEL_METRICS_EXPORTER, read with getenv, as are the OTLP exporters'
+// endpoint, headers and the like (see package telemetry/otlp).
 func envExporters(getenv func(string) string) exporters {
 	return exporters{
-		spans: func(ctx context.Context) (sdktrace.SpanExporter, error) {
+		spans: func(context.Context) (sdktrace.SpanExporter, error) {
 			switch name := exporterName(getenv(telemetry.EnvTracesExporter)); name {
 			case "otlp":
-				if err := httpProtocol(getenv, envOTLPTracesProtocol); err != nil {
+				cfg, err := otlp.FromEnv(getenv, otlp.Traces)
+				if err != nil {
 					return nil, err
 				}
-				return otlptracehttp.New(ctx)
+				return otlp.NewSpanExporter(cfg)
 			case "console":
 				return stdouttrace.New()
 			default:
 				return nil, unknownExporter(name, "otlp", "console")
 			}
 		},
-		metrics: func(ctx context.Context) (sdkmetric.Reader, error) {
+		metrics: func(context.Context) (sdkmetric.Reader, error) {
 			switch name := exporterName(getenv(telemetry.EnvMetricsExporter)); name {
 			case "otlp":
-				if err := httpProtocol(getenv, envOTLPMetricsProtocol); err != nil {
+				cfg, err := otlp.FromEnv(getenv, otlp.Metrics)
+				if err != nil {
 					return nil, err
 				}
-				exp, err := otlpmetrichttp.New(ctx)
+				exp, err := otlp.NewMetricExporter(cfg)
 				if err != nil {
 					return nil, err
 				}
@@ -115,23 +116,6 @@ func exporterName(v string) string { return strings.ToLower(strings.TrimSpace(v)
 // unknownExporter is the error for an exporter name that is not built in.
 func unknownExporter(name string, known ...string) error {
 	return fmt.Errorf("unknown exporter %q: want one of %s or none", name, strings.Join(known, ", "))
-}
-
-// httpProtocol checks that the OTLP protocol the environment asks for, the
-// signal's own variable first, is OTLP over HTTP with protobuf, the default
-// and the one built in.
-func httpProtocol(getenv func(string) string, signalVar string) error {
-	name, v := signalVar, strings.TrimSpace(getenv(signalVar))
-	if v == "" {
-		name, v = envOTLPProtocol, strings.TrimSpace(getenv(envOTLPProtocol))
-	}
-	switch v {
-	case "", "http/protobuf":
-		return nil
-	case "grpc":
-		return fmt.Errorf("%s=grpc: OTLP over gRPC is not built in; use http/protobuf, the default, with the collector's HTTP endpoint (port 4318)", name)
-	}
-	return fmt.Errorf("%s=%s: unknown OTLP protocol; want http/protobuf", name, v)
 }
 
 // Setup returns the providers the environment asks for (see the package

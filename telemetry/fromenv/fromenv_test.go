@@ -25,6 +25,13 @@ import (
 	"github.com/toolreg/toolreg/telemetry"
 )
 
+// Environment variables that choose the OTLP transport.
+const (
+	envOTLPProtocol        = "OTEL_EXPORTER_OTLP_PROTOCOL"
+	envOTLPTracesProtocol  = "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
+	envOTLPMetricsProtocol = "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"
+)
+
 // countingExporters counts the exporters made; they export to memory.
 type countingExporters struct {
 	spans, metrics int
@@ -141,8 +148,9 @@ func (s shutdownRecorder) Shutdown(context.Context) error {
 }
 
 // TestSetupOTLP runs the real exporters with OTLP over HTTP to a loopback
-// collector, and checks that a span and a metric reach it; and that "none"
-// is off.
+// collector, all settings read from the process environment as the agent
+// does, and checks that a span and a metric reach it; and that "none" is
+// off.
 func TestSetupOTLP(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
@@ -160,7 +168,7 @@ func TestSetupOTLP(t *testing.T) {
 	t.Setenv(envOTLPProtocol, "http/protobuf")
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", collector.URL)
 	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "X-Test=yes")
-	p, shutdown, err := Setup(t.Context(), envOf(env))
+	p, shutdown, err := Setup(t.Context(), os.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,6 +236,12 @@ func TestExporterChoice(t *testing.T) {
 			"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc"},
 		{"http/json", map[string]string{telemetry.EnvTracesExporter: "otlp", envOTLPProtocol: "http/json"},
 			"OTEL_EXPORTER_OTLP_PROTOCOL=http/json: unknown OTLP protocol; want http/protobuf"},
+		{"bad otlp timeout", map[string]string{telemetry.EnvTracesExporter: "otlp", "OTEL_EXPORTER_OTLP_TIMEOUT": "10s"},
+			`OTEL_TRACES_EXPORTER=otlp: OTEL_EXPORTER_OTLP_TIMEOUT: "10s" is not a number of milliseconds`},
+		{"bad otlp metrics endpoint", map[string]string{telemetry.EnvMetricsExporter: "otlp", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "collector:4318"},
+			`OTEL_METRICS_EXPORTER=otlp: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: collector:4318: want an http or https URL`},
+		{"otlp client key alone", map[string]string{telemetry.EnvTracesExporter: "otlp", "OTEL_EXPORTER_OTLP_CLIENT_KEY": "/nonexistent"},
+			`OTEL_EXPORTER_OTLP_CLIENT_KEY is set without OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE`},
 		{"prometheus", map[string]string{telemetry.EnvMetricsExporter: "prometheus"},
 			"OTEL_METRICS_EXPORTER=prometheus: the Prometheus exporter is not built in: export with otlp"},
 		{"unknown traces", map[string]string{telemetry.EnvTracesExporter: "zipkin"},
@@ -236,7 +250,12 @@ func TestExporterChoice(t *testing.T) {
 			`unknown exporter "statsd"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			getenv := envOf(tc.env)
+			getenv := func(k string) string {
+				if v, ok := tc.env[k]; ok {
+					return v
+				}
+				return os.Getenv(k) // the collector's endpoint
+			}
 			p, shutdown, err := setup(t.Context(), getenv, envExporters(getenv))
 			if tc.want == "" {
 				if err != nil {

@@ -105,7 +105,7 @@ type field struct {
 var fields = []field{
 	{"What to look for, in a few words.", "Query", "string", "query", "minLength=1,maxLength=200"},
 	{"How many results to return, 1 to 50.", "Limit", "int", "limit,omitempty", "minimum=1,maximum=50,default=10"},
-	{"Order of the results.", "Order", "string", "order,omitempty", "enum=relevance,enum=newest,enum=oldest"},
+	{"Order of the results: relevance (best match first), newest or oldest first.", "Order", "string", "order,omitempty", "enum=relevance,enum=newest,enum=oldest"},
 	{"Whether to include archived items.", "Archived", "bool", "archived,omitempty", ""},
 	{"Labels that every result must carry.", "Labels", "[]string", "labels,omitempty", "maxItems=10"},
 	{"Narrows the results to a time span.", "Span", "*{P}Span{N}", "span,omitempty", ""},

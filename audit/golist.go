@@ -1,0 +1,198 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"go/types"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/gcexportdata"
+)
+
+// The audit asks the go command directly, one `go list` a question, and
+// not through go/packages, which runs two more go commands (the release
+// tags, the type sizes) before each listing: toolgen waits on every one.
+
+// listedPackage is a package as `go list -json` describes it.
+type listedPackage struct {
+	ImportPath      string
+	Name            string
+	Dir             string
+	Standard        bool
+	GoFiles         []string
+	CgoFiles        []string
+	CompiledGoFiles []string
+	IgnoredGoFiles  []string
+	Imports         []string
+	ImportMap       map[string]string
+	Export          string
+	Module          *Module
+	Error           *listError
+	DepsErrors      []*listError
+}
+
+// Module is the module of a listed package.
+type Module struct {
+	Path      string
+	Dir       string
+	GoVersion string
+	Main      bool
+}
+
+// listError is an error of `go list -e`.
+type listError struct {
+	Pos string
+	Err string
+}
+
+// PackageError is an error that keeps a package from building: a listing
+// error of the go command, or a parse or type error with its position.
+type PackageError struct {
+	Pos  string // file:line:col, or ""
+	Msg  string
+	Type bool // a parse or type error, not the go command's
+}
+
+func (e PackageError) Error() string {
+	if e.Pos == "" {
+		return e.Msg
+	}
+	return e.Pos + ": " + e.Msg
+}
+
+// The fields a listing asks for: nothing the go command computes slowly
+// (no Stale, no Deps).
+const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors"
+
+// goList runs `go list -e` with args in dir and env, and returns the
+// packages it prints, in its order (with -deps, every package after its
+// dependencies).
+func goList(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("go list: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var out []*listedPackage
+	dec := json.NewDecoder(&stdout)
+	for {
+		p := new(listedPackage)
+		if err := dec.Decode(p); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: decode its output: %w", err)
+		}
+		for _, files := range []*[]string{&p.GoFiles, &p.CgoFiles, &p.CompiledGoFiles, &p.IgnoredGoFiles} {
+			for i, f := range *files {
+				if !filepath.IsAbs(f) {
+					(*files)[i] = filepath.Join(p.Dir, f)
+				}
+			}
+		}
+		out = append(out, p)
+	}
+}
+
+// errs returns the listing errors of p.
+func (p *listedPackage) errs() []PackageError {
+	var out []PackageError
+	if p.Error != nil {
+		out = append(out, PackageError{Pos: p.Error.Pos, Msg: strings.TrimSpace(p.Error.Err)})
+	}
+	return out
+}
+
+// resolve returns the package path an import path of p's files names.
+func (p *listedPackage) resolve(path string) string {
+	if r, ok := p.ImportMap[path]; ok {
+		return r
+	}
+	return path
+}
+
+// exportFiles lists the export data of the standard-library packages
+// paths as built with env: one `go list -export`. Each package that does
+// not build there has its error instead.
+func exportFiles(ctx context.Context, dir string, env []string, paths []string) (map[string]string, map[string]error, error) {
+	files, errs := map[string]string{}, map[string]error{}
+	if len(paths) == 0 {
+		return files, errs, nil
+	}
+	pkgs, err := goList(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, paths...)...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("load the standard library's types: %w", err)
+	}
+	for _, p := range pkgs {
+		switch {
+		case p.Error != nil:
+			errs[p.ImportPath] = fmt.Errorf("load %s: %s", p.ImportPath, strings.TrimSpace(p.Error.Err))
+		case p.Export == "":
+			errs[p.ImportPath] = fmt.Errorf("load %s: no export data", p.ImportPath)
+		default:
+			files[p.ImportPath] = p.Export
+		}
+	}
+	return files, errs, nil
+}
+
+// readTypes reads the types of the packages paths from their export
+// data, files, into fset. The packages they refer to are made in the same
+// universe, complete or not; paths without export data are left out.
+func readTypes(fset *token.FileSet, files map[string]string, paths []string) (map[string]*types.Package, error) {
+	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
+	// In path order, so that the packages are made the same way every
+	// run.
+	for _, path := range slices.Sorted(slices.Values(paths)) {
+		if q := byPath[path]; q != nil && q.Complete() || files[path] == "" {
+			continue
+		}
+		if err := readExport(fset, byPath, path, files[path]); err != nil {
+			return nil, err
+		}
+	}
+	out := map[string]*types.Package{}
+	for _, path := range paths {
+		if p := byPath[path]; p != nil && files[path] != "" {
+			out[path] = p
+		}
+	}
+	return out, nil
+}
+
+// readExport reads the export data of package path from file into
+// byPath, which it completes.
+func readExport(fset *token.FileSet, byPath map[string]*types.Package, path, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", path, err)
+	}
+	defer f.Close()
+	// The go command writes the compiler's archive, from which NewReader
+	// extracts the export data, as go/packages does.
+	r, err := gcexportdata.NewReader(f) //lint:ignore SA1019 go list -export writes the compiler's archive until go1.28
+	if err != nil {
+		return fmt.Errorf("load %s: %w", path, err)
+	}
+	if _, err := gcexportdata.Read(r, fset, byPath, path); err != nil {
+		return fmt.Errorf("load %s: %w", path, err)
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of a set, sorted.
+func sortedKeys(set map[string]bool) []string {
+	return slices.Sorted(maps.Keys(set))
+}

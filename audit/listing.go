@@ -1,0 +1,363 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/build"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// listing is a program as built in one configuration: its packages
+// outside the standard library, from `go list -deps`, or derived from the
+// listing of another configuration (deriver).
+type listing struct {
+	config Config
+	pkgs   []*listedPackage // outside the standard library, each after its imports
+	root   *listedPackage
+	// std lists the packages of the standard library that the other
+	// packages import, but unsafe and C.
+	std  []string
+	errs []PackageError // errors of the go command, of any package
+	// key names the files the configuration compiles outside the
+	// standard library: configurations with the same key are one
+	// program to the audit.
+	key string
+	// tags are the build tags the files of the main module's packages
+	// use, compiled or not, that a user chooses with -tags.
+	tags []string
+	// cgo is set when a compiled file imports "C".
+	cgo bool
+	// loadable is unset for a derived listing of a configuration that
+	// compiles a file importing "C": its key is known, but its files are
+	// cgo's output, which only the go command can list (-compiled).
+	loadable bool
+}
+
+// listConfig lists the program in dir as built in c: one `go list -deps`
+// (with -compiled for the host with cgo).
+func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
+	args := []string{"-deps", "-json=" + listFields}
+	if c.Cgo && c.isHost() {
+		// The files cgo writes, which the audit reads; for another
+		// platform cgo needs a C cross-compiler, and that configuration
+		// is not loaded.
+		args = []string{"-deps", "-compiled", "-json=" + listFields + ",CompiledGoFiles"}
+	}
+	args = append(append(args, c.flags()...), ".")
+	pkgs, err := goList(ctx, dir, c.env(), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list %s for %s: %w", dir, c, err)
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
+	}
+	l := &listing{config: c, loadable: true}
+	std := map[string]bool{}
+	for _, p := range pkgs {
+		l.errs = append(l.errs, p.errs()...)
+		if isStd(p.ImportPath) {
+			continue
+		}
+		l.pkgs = append(l.pkgs, p)
+		if len(p.CgoFiles) > 0 {
+			l.cgo = true
+		}
+		for _, imp := range p.Imports {
+			if isStd(imp) && imp != "unsafe" && imp != "C" {
+				std[imp] = true
+			}
+		}
+	}
+	l.root = pkgs[len(pkgs)-1]
+	if len(l.errs) == 0 {
+		if r := l.root; r.Error == nil {
+			for _, e := range r.DepsErrors {
+				l.errs = append(l.errs, PackageError{Pos: e.Pos, Msg: strings.TrimSpace(e.Err)})
+			}
+		}
+	}
+	l.std = sortedKeys(std)
+	l.finish(fileTags)
+	return l, nil
+}
+
+// finish computes the key and the tags of l from its packages, with
+// tagsOf the tags of a file (fileTags).
+func (l *listing) finish(tagsOf func(file string) []string) {
+	var lines, tags []string
+	for _, p := range l.pkgs {
+		files := slices.Sorted(slices.Values(append(slices.Clone(p.GoFiles), p.CgoFiles...)))
+		lines = append(lines, p.ImportPath+" "+strings.Join(files, " ")+"\n")
+		if p.Module != nil && p.Module.Main {
+			for _, f := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
+				for _, t := range tagsOf(f) {
+					if !slices.Contains(tags, t) {
+						tags = append(tags, t)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(lines)
+	l.key = strings.Join(lines, "")
+	slices.Sort(tags)
+	l.tags = tags
+}
+
+// A deriver derives, from the listing of one configuration, the listings
+// of the others, as the go command would make them: the go command
+// resolves an import path to the same directory whatever the build
+// configuration (modules are chosen for every configuration at once), so
+// only the files each package compiles differ, which build constraints
+// decide. Each file is read once, for its build constraints and imports.
+//
+// A configuration is derived only when it is certain to match the go
+// command's: every package it reaches is in the base listing, and no file
+// it reads has a constraint the deriver cannot evaluate the way the go
+// command does (a tool tag such as amd64.v3, a GOEXPERIMENT, a release
+// newer than the one toolgen was built with). The base configuration is
+// derived again and compared with the go command's own listing of it; if
+// they differ, nothing is derived. Otherwise a configuration is listed by
+// the go command.
+type deriver struct {
+	base   *listing
+	byPath map[string]*listedPackage
+	mu     sync.Mutex
+	files  map[string]*fileFacts
+	// ok is set when the deriver reproduces the base listing.
+	ok bool
+}
+
+// fileFacts is what a file's header says.
+type fileFacts struct {
+	src     []byte
+	imports []string
+	cgo     bool     // imports "C"
+	tags    []string // the tags a user chooses (fileTags)
+	// constrained is set when the file has a build constraint; the
+	// others are matched by their names alone.
+	constrained bool
+	uncertain   bool // a constraint the deriver cannot evaluate
+	err         error
+}
+
+func newDeriver(base *listing) *deriver {
+	d := &deriver{base: base, byPath: map[string]*listedPackage{}, files: map[string]*fileFacts{}}
+	if len(base.errs) > 0 {
+		return d // an incomplete listing: derive nothing from it
+	}
+	for _, p := range base.pkgs {
+		d.byPath[p.ImportPath] = p
+	}
+	again, ok := d.derive(base.config)
+	d.ok = ok && again.key == base.key && slices.Equal(again.std, base.std) && slices.Equal(again.tags, base.tags) &&
+		again.cgo == base.cgo && len(again.pkgs) == len(base.pkgs)
+	for _, p := range again.pkgs {
+		if q := d.byPath[p.ImportPath]; d.ok && !slices.Equal(p.Imports, withoutC(q.Imports)) {
+			d.ok = false
+		}
+	}
+	return d
+}
+
+// withoutC returns the sorted imports without "C".
+func withoutC(imports []string) []string {
+	out := slices.DeleteFunc(slices.Clone(imports), func(s string) bool { return s == "C" })
+	slices.Sort(out)
+	return out
+}
+
+// facts reads and parses the header of file once.
+func (d *deriver) facts(file string) *fileFacts {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f := d.files[file]; f != nil {
+		return f
+	}
+	f := &fileFacts{}
+	d.files[file] = f
+	src, err := os.ReadFile(file)
+	if err != nil {
+		f.err = err
+		return f
+	}
+	ast, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly|parser.ParseComments)
+	if err != nil {
+		f.err = err
+		return f
+	}
+	f.src = src
+	for _, imp := range ast.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if path == "C" {
+			f.cgo = true
+			continue
+		}
+		f.imports = append(f.imports, path)
+	}
+	for _, g := range ast.Comments {
+		if g.Pos() > ast.Package {
+			break
+		}
+		for _, c := range g.List {
+			expr, err := constraint.Parse(c.Text)
+			if err != nil {
+				continue
+			}
+			f.constrained = true
+			expr.Eval(func(tag string) bool {
+				if uncertainTag(tag) {
+					f.uncertain = true
+				}
+				if !systemTag(tag) && !slices.Contains(f.tags, tag) {
+					f.tags = append(f.tags, tag)
+				}
+				return true
+			})
+		}
+	}
+	return f
+}
+
+// uncertainTag reports whether the deriver may evaluate tag differently
+// from the go command: a tool tag (amd64.v3, arm64.v8.1), a GOEXPERIMENT,
+// or a release the toolchain toolgen was built with may not agree on.
+func uncertainTag(tag string) bool {
+	if v, ok := strings.CutPrefix(tag, "go1."); ok {
+		n, err := strconv.Atoi(v)
+		return err != nil || n >= releaseMinor()
+	}
+	return strings.Contains(tag, ".")
+}
+
+// releaseMinor is the minor version of the newest release tag of the
+// toolchain toolgen was built with.
+func releaseMinor() int {
+	tags := build.Default.ReleaseTags
+	if len(tags) == 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(strings.TrimPrefix(tags[len(tags)-1], "go1."))
+	return n
+}
+
+// context is the build context that decides the files of c.
+func (d *deriver) context(c Config) build.Context {
+	ctx := build.Default
+	ctx.GOOS, ctx.GOARCH = c.GOOS, c.GOARCH
+	ctx.CgoEnabled = c.Cgo
+	ctx.BuildTags = c.Tags
+	ctx.ToolTags = nil
+	ctx.Compiler = "gc"
+	ctx.UseAllFiles = false
+	ctx.OpenFile = func(path string) (io.ReadCloser, error) {
+		f := d.facts(path)
+		if f.err != nil {
+			return nil, f.err
+		}
+		if !f.constrained {
+			// Only its name can exclude it: a header of nothing.
+			return io.NopCloser(strings.NewReader("package p\n")), nil
+		}
+		return io.NopCloser(bytes.NewReader(f.src)), nil
+	}
+	return ctx
+}
+
+// derive returns the listing of c, and whether it could be derived.
+func (d *deriver) derive(c Config) (*listing, bool) {
+	if d.base.root == nil || d.byPath[d.base.root.ImportPath] == nil {
+		return nil, false
+	}
+	ctx := d.context(c)
+	l := &listing{config: c, loadable: true}
+	std := map[string]bool{}
+	done := map[string]bool{}
+	var visit func(path string) bool
+	visit = func(path string) bool {
+		if done[path] {
+			return true
+		}
+		done[path] = true
+		p := d.byPath[path]
+		if p == nil {
+			return false // not in the base listing
+		}
+		q := &listedPackage{ImportPath: p.ImportPath, Name: p.Name, Dir: p.Dir, Module: p.Module, ImportMap: p.ImportMap}
+		imports := map[string]bool{}
+		for _, file := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f := d.facts(file)
+			if f.err != nil || f.uncertain {
+				return false
+			}
+			dir, name := splitPath(file)
+			ok, err := ctx.MatchFile(dir, name)
+			if err != nil {
+				return false
+			}
+			switch {
+			case ok && f.cgo && c.Cgo:
+				q.CgoFiles = append(q.CgoFiles, file)
+				l.cgo = true
+				l.loadable = false
+			case ok && !f.cgo:
+				q.GoFiles = append(q.GoFiles, file)
+			default:
+				q.IgnoredGoFiles = append(q.IgnoredGoFiles, file)
+				continue
+			}
+			for _, imp := range f.imports {
+				imports[p.resolve(imp)] = true
+			}
+		}
+		if len(q.GoFiles)+len(q.CgoFiles) == 0 {
+			return false // the go command's error to give
+		}
+		q.Imports = sortedKeys(imports)
+		for _, imp := range q.Imports {
+			if isStd(imp) {
+				if imp != "unsafe" {
+					std[imp] = true
+				}
+				continue
+			}
+			if !visit(imp) {
+				return false
+			}
+		}
+		q.CompiledGoFiles = q.GoFiles
+		l.pkgs = append(l.pkgs, q)
+		return true
+	}
+	if !visit(d.base.root.ImportPath) {
+		return nil, false
+	}
+	l.root = l.pkgs[len(l.pkgs)-1]
+	l.std = sortedKeys(std)
+	l.finish(func(file string) []string {
+		if f := d.facts(file); f.err == nil {
+			return f.tags
+		}
+		return fileTags(file)
+	})
+	return l, true
+}
+
+// splitPath splits a file name into its directory and base name, as
+// MatchFile takes them.
+func splitPath(file string) (dir, name string) {
+	i := strings.LastIndexAny(file, `/\`)
+	return file[:i], file[i+1:]
+}

@@ -1,0 +1,376 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Changed returns a channel that is closed at the next change of the
+// mounted tools: a server said its tools changed
+// (notifications/tools/list_changed) and listing them again found a tool
+// added, removed, or described otherwise. Entries, Tools and Names then
+// return the new set. Take the channel before reading the set, so that no
+// change falls between the two.
+func (m *Mounts) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
+}
+
+// toolsChanged notes that the server said its tools changed; follow lists
+// them. Notifications that arrive before it does are one.
+func (s *remoteServer) toolsChanged(context.Context, *mcp.ToolListChangedRequest) {
+	select {
+	case s.listChanged <- struct{}{}:
+	default:
+	}
+}
+
+// follow lists the tools of s again each time it says they changed, at
+// most once per m.every, until its session ends.
+func (m *Mounts) follow(s *remoteServer) {
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-s.listChanged:
+		}
+		m.refresh(s)
+		// A server that keeps saying its tools changed is listed once
+		// per interval, however often it says so.
+		t := time.NewTimer(m.every)
+		select {
+		case <-s.done:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// refresh lists the tools of s and puts them in place of those it had.
+// A listing that fails keeps the tools it had.
+func (m *Mounts) refresh(s *remoteServer) {
+	ctx, cancel := context.WithTimeout(context.Background(), m.listTimeout)
+	defer cancel()
+	tools, err := s.listTools(ctx, m.maxTools)
+	if err != nil {
+		s.mu.Lock()
+		closing := s.closing
+		s.mu.Unlock()
+		if !closing {
+			m.warn.printf("mcp server %q said its tools changed, but listing them failed: %v; its tools stay as they were", s.spec.Name, err)
+		}
+		return
+	}
+	m.replace(s, tools)
+}
+
+// replace puts tools in place of the tools of s, named by the rules of
+// Mount: a name held by a local tool (Reserved) or by another server's
+// tool is never taken, so a server cannot shadow another's tool by
+// renaming its own. A change is told in one line on the warner, then to
+// the watchers of Changed.
+func (m *Mounts) replace(s *remoteServer, tools []*mcp.Tool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	taken := map[string]bool{}
+	for _, n := range m.reserved {
+		taken[n] = true
+	}
+	old := map[string]RemoteTool{}
+	others := m.tools[:0:0]
+	for _, rt := range m.tools {
+		if rt.srv == s {
+			old[rt.info.Name] = rt.info
+			delete(m.byName, rt.info.Name)
+			continue
+		}
+		taken[rt.info.Name] = true
+		others = append(others, rt)
+	}
+	m.tools = others
+	m.add(s, tools, taken)
+	slices.SortFunc(m.tools, func(a, b *remoteTool) int { return strings.Compare(a.info.Name, b.info.Name) })
+	var added, altered []string
+	for _, rt := range m.tools {
+		if rt.srv != s {
+			continue
+		}
+		was, ok := old[rt.info.Name]
+		delete(old, rt.info.Name)
+		switch {
+		case !ok:
+			added = append(added, rt.info.Name)
+		case !sameTool(was, rt.info):
+			altered = append(altered, rt.info.Name)
+		}
+	}
+	removed := slices.Sorted(maps.Keys(old))
+	var parts []string
+	for _, p := range []struct {
+		what  string
+		names []string
+	}{{"added", added}, {"removed", removed}, {"redescribed", altered}} {
+		if len(p.names) > 0 {
+			parts = append(parts, p.what+" "+strings.Join(p.names, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	m.warn.printf("mcp server %q changed its tools: %s", s.spec.Name, strings.Join(parts, "; "))
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// sameTool reports whether a and b offer the model the same tool.
+func sameTool(a, b RemoteTool) bool {
+	ja, _ := json.Marshal(a.Annotations)
+	jb, _ := json.Marshal(b.Annotations)
+	return a.Remote == b.Remote && a.Description == b.Description &&
+		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(ja, jb)
+}
+
+// listTools lists the tools of s that the agent can call: those that need
+// task augmentation are left out, and so are those past the first max by
+// name; one line on the warner names them, when it differs from the last.
+// At most maxListed tools are read, and as many pages, however many a
+// server offers.
+func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, error) {
+	maxListed := 4 * max
+	var tools []*mcp.Tool
+	params := &mcp.ListToolsParams{}
+	truncated := false
+	for pages := 0; ; pages++ {
+		if pages > maxListed || len(tools) > maxListed {
+			truncated = true
+			break
+		}
+		res, err := s.session.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" {
+			break
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
+	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
+	tools = slices.CompactFunc(tools, func(a, b *mcp.Tool) bool { return a.Name == b.Name })
+	var needTasks []string
+	tools = slices.DeleteFunc(tools, func(t *mcp.Tool) bool {
+		if s.tasks.required(t.Name) {
+			needTasks = append(needTasks, t.Name)
+			return true
+		}
+		return false
+	})
+	var notes []string
+	if len(needTasks) > 0 {
+		notes = append(notes, fmt.Sprintf("left out %s, which cannot be called without task augmentation (execution.taskSupport \"required\"), which the agent does not give", strings.Join(needTasks, ", ")))
+	}
+	if truncated {
+		notes = append(notes, fmt.Sprintf("answered tools/list with more than %d tools or pages: read no further", maxListed))
+	}
+	if len(tools) > max {
+		notes = append(notes, fmt.Sprintf("offers more than %d tools, the most one server may: left out the %d after %s", max, len(tools)-max, tools[max-1].Name))
+		tools = tools[:max]
+	}
+	note := strings.Join(notes, "; ")
+	s.mu.Lock()
+	repeat := note == s.leftOut
+	s.leftOut = note
+	s.mu.Unlock()
+	if note != "" && !repeat {
+		s.warn.printf("mcp server %q: %s", s.spec.Name, note)
+	}
+	return tools, nil
+}
+
+// taskTools records which tools of a server need task augmentation: their
+// execution.taskSupport is "required" (protocol 2025-11-25). The SDK's
+// Tool does not carry the field, so it is read from the answers to
+// tools/list as they arrive, before the SDK decodes them.
+type taskTools struct {
+	mu  sync.Mutex
+	req map[string]bool
+}
+
+// required reports whether the tool named name was last listed as
+// needing task augmentation.
+func (t *taskTools) required(name string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.req[name]
+}
+
+// observe reads the result of a JSON-RPC response; one that lists tools
+// updates the record of the tools it lists.
+func (t *taskTools) observe(result []byte) {
+	if !bytes.Contains(result, []byte(`"inputSchema"`)) {
+		return
+	}
+	var r struct {
+		Tools []struct {
+			Name      string `json:"name"`
+			Execution *struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, tl := range r.Tools {
+		if t.req == nil {
+			t.req = map[string]bool{}
+		}
+		t.req[tl.Name] = tl.Execution != nil && tl.Execution.TaskSupport == "required"
+	}
+}
+
+// sniffTransport is a transport whose connection shows tasks the
+// results it reads (stdio servers).
+type sniffTransport struct {
+	mcp.Transport
+	tasks *taskTools
+}
+
+func (t *sniffTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &sniffConn{Connection: c, tasks: t.tasks}, nil
+}
+
+type sniffConn struct {
+	mcp.Connection
+	tasks *taskTools
+}
+
+func (c *sniffConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
+		c.tasks.observe(r.Result)
+	}
+	return msg, err
+}
+
+// maxSniffed bounds the bytes of one message taskSniffer reads for tasks:
+// a longer tools list is not read (its tools are offered as they are).
+const maxSniffed = 8 << 20
+
+// taskSniffer shows tasks the answers to the tools/list requests of an
+// HTTP server (streamable HTTP hides its connection behind an interface
+// that cannot be wrapped), as JSON or as server-sent events.
+type taskSniffer struct {
+	base  http.RoundTripper
+	tasks *taskTools
+}
+
+func (t *taskSniffer) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil || req.Method != http.MethodPost || !listsTools(req) {
+		return resp, err
+	}
+	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	resp.Body = &sniffBody{ReadCloser: resp.Body, sse: sse, tasks: t.tasks}
+	return resp, nil
+}
+
+// listsTools reports whether req sends tools/list, from the start of its
+// body.
+func listsTools(req *http.Request) bool {
+	if req.GetBody == nil {
+		return false
+	}
+	b, err := req.GetBody()
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	head, _ := io.ReadAll(io.LimitReader(b, 1024))
+	return bytes.Contains(head, []byte(`"tools/list"`))
+}
+
+// sniffBody passes a response body on, and reads each JSON-RPC response in
+// it (the whole body, or each data line of an event stream) as soon as it
+// is complete, before the reader gets its last byte.
+type sniffBody struct {
+	io.ReadCloser
+	sse   bool
+	tasks *taskTools
+	buf   []byte
+	skip  bool // the current message is over maxSniffed
+}
+
+func (b *sniffBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	data := p[:n]
+	for b.sse && len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			b.keep(data)
+			break
+		}
+		b.keep(data[:i])
+		b.message()
+		data = data[i+1:]
+	}
+	if !b.sse {
+		b.keep(data)
+	}
+	if err != nil {
+		b.message()
+	}
+	return n, err
+}
+
+func (b *sniffBody) keep(p []byte) {
+	if b.skip {
+		return
+	}
+	if len(b.buf)+len(p) > maxSniffed {
+		b.buf, b.skip = nil, true
+		return
+	}
+	b.buf = append(b.buf, p...)
+}
+
+// message reads the kept bytes as one JSON-RPC message and starts anew.
+func (b *sniffBody) message() {
+	line, skip := b.buf, b.skip
+	b.buf, b.skip = b.buf[:0], false
+	if skip {
+		return
+	}
+	if b.sse {
+		var ok bool
+		if line, ok = bytes.CutPrefix(bytes.TrimRight(line, "\r"), []byte("data:")); !ok {
+			return
+		}
+	}
+	var r struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(line, &r) == nil && r.Result != nil {
+		b.tasks.observe(r.Result)
+	}
+}

@@ -1,0 +1,133 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// taskServer is a server of three tools: research, which requires task
+// augmentation, maybe, which takes it optionally, and plain. The SDK's
+// Tool has no execution field, so it is written into the answers to
+// tools/list by withExecution.
+func taskServer() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "v0"}, nil)
+	for _, name := range []string{"research", "maybe", "plain"} {
+		mcp.AddTool(srv, &mcp.Tool{Name: name, Description: "The tool " + name + "."},
+			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name}}}, nil, nil
+			})
+	}
+	return srv
+}
+
+// withExecution adds execution.taskSupport to research and maybe in a
+// tools/list answer.
+func withExecution(b []byte) []byte {
+	b = bytes.Replace(b, []byte(`"name":"research"`), []byte(`"execution":{"taskSupport":"required"},"name":"research"`), 1)
+	return bytes.Replace(b, []byte(`"name":"maybe"`), []byte(`"execution":{"taskSupport":"optional"},"name":"maybe"`), 1)
+}
+
+// rewriter passes a response on with its body through withExecution.
+type rewriter struct {
+	http.ResponseWriter
+}
+
+func (w rewriter) Write(p []byte) (int, error) {
+	if _, err := w.ResponseWriter.Write(withExecution(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (w rewriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// TestMountLeavesOutTaskTools: a tool that requires task augmentation is
+// left out with one line naming it, over HTTP with JSON answers and with
+// event streams; one that takes it optionally is kept.
+func TestMountLeavesOutTaskTools(t *testing.T) {
+	for _, jsonResponse := range []bool{true, false} {
+		srv := taskServer()
+		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Del("Content-Length")
+			h.ServeHTTP(rewriter{w}, r)
+		}))
+		var warn lines
+		m, err := Mount(context.Background(), []string{"ev=" + ts.URL}, &MountOptions{Warn: &warn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := m.Names()
+		m.Close()
+		ts.Close()
+		if diff := cmp.Diff([]string{"ev__maybe", "ev__plain"}, names); diff != "" {
+			t.Errorf("JSON answers %v: names (-want +got):\n%s", jsonResponse, diff)
+		}
+		want := `mcp server "ev": left out research, which cannot be called without task augmentation`
+		if got := warn.String(); strings.Count(got, "\n") != 1 || !strings.Contains(got, want) {
+			t.Errorf("JSON answers %v: warnings %q; want one line with %q", jsonResponse, got, want)
+		}
+	}
+}
+
+// execConn writes the server's answers through withExecution.
+type execConn struct{ mcp.Connection }
+
+func (c execConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
+		r.Result = withExecution(r.Result)
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+type execTransport struct{ mcp.Transport }
+
+func (t execTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	return execConn{c}, err
+}
+
+// TestListToolsTasksStdio: the connection of a stdio server (here an
+// in-memory one) reads which tools require task augmentation.
+func TestListToolsTasksStdio(t *testing.T) {
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := taskServer().Connect(context.Background(), execTransport{st}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	tasks := &taskTools{}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(context.Background(), &sniffTransport{Transport: ct, tasks: tasks}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var warn lines
+	s := &remoteServer{spec: Spec{Name: "ev"}, session: cs, tasks: tasks, warn: &warner{w: &warn}}
+	tools, err := s.listTools(context.Background(), DefaultMaxTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff([]string{"maybe", "plain"}, names); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(warn.String(), "left out research") {
+		t.Errorf("warnings %q", warn.String())
+	}
+}
