@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/toolreg/toolreg/audit"
+	"github.com/toolreg/toolreg/internal/audit"
 	"github.com/toolreg/toolreg/tool"
 )
 

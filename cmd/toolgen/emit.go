@@ -12,7 +12,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 const (

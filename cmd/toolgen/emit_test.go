@@ -10,7 +10,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 // TestStringEnum checks that the enum values a decoder accepts are those

@@ -26,8 +26,8 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
-	"github.com/toolreg/toolreg/audit"
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/audit"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 // toolPkgPath is the import path of the package tool authors use.

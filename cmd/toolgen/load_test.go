@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 // writeTree writes files, named by their slash paths under dir.

@@ -14,7 +14,7 @@
 // The convention (one exported type per <id>_tool.go file with
 // Definition() tool.Definition and Execute(ctx, Args) (R, error)) is
 // described in docs/writing-tools.md ("Writing a tool") and in package
-// github.com/toolreg/toolreg/toolcheck, which holds the checks; cmd/toolvet
+// github.com/toolreg/toolreg/internal/toolcheck, which holds the checks; cmd/toolvet
 // runs them under go vet.
 //
 // Usage, from the directory of the package that holds the registry:
@@ -117,7 +117,7 @@ Exit status:
 
 The convention: docs/writing-tools.md, "Writing a tool", at
 https://github.com/toolreg/toolreg; the checks: package
-github.com/toolreg/toolreg/toolcheck, also run by go vet through
+github.com/toolreg/toolreg/internal/toolcheck, also run by go vet through
 cmd/toolvet.
 `
 

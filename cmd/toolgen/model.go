@@ -1,6 +1,6 @@
 package main
 
-import "github.com/toolreg/toolreg/toolcheck"
+import "github.com/toolreg/toolreg/internal/toolcheck"
 
 // The model comes from package toolcheck, which holds the convention
 // checks; these names keep the emitter short.

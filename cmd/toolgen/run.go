@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 // run is toolgen's command line; it returns the exit status.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/toolreg/toolreg/internal/strictrules"
 	"github.com/toolreg/toolreg/jsonarg"
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

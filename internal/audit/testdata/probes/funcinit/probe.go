@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolreg/toolreg/audit/testdata/probes/funcinit/setter"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit/setter"
 	"github.com/toolreg/toolreg/tool"
 )
 

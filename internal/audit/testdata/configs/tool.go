@@ -7,7 +7,7 @@ package configs
 import (
 	"context"
 
-	"github.com/toolreg/toolreg/audit/testdata/configs/helper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/configs/helper"
 )
 
 // Tool is the probe.

@@ -21,7 +21,7 @@ func TestDeriveMatchesGoList(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	platforms := []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}, {"linux", "amd64"}, {"linux", "arm64"}, {"windows", "amd64"}, {"windows", "arm64"}}
-	for _, dir := range []string{filepath.Join("..", "toolbox"), filepath.Join("testdata", "configs")} {
+	for _, dir := range []string{filepath.Join("..", "..", "toolbox"), filepath.Join("testdata", "configs")} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			cands := candidates(platforms)

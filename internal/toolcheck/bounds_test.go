@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/toolreg/toolreg/toolcheck"
+	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
 // TestAnalyzerBounds checks the limits of a jsonschema tag against each

@@ -14,17 +14,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolreg/toolreg/audit/testdata/all"
-	"github.com/toolreg/toolreg/audit/testdata/honest/csvsum"
-	"github.com/toolreg/toolreg/audit/testdata/honest/gitlog"
-	"github.com/toolreg/toolreg/audit/testdata/honest/httpget"
-	"github.com/toolreg/toolreg/audit/testdata/honest/jsonfmt"
-	"github.com/toolreg/toolreg/audit/testdata/honest/once"
-	"github.com/toolreg/toolreg/audit/testdata/honest/readall"
-	"github.com/toolreg/toolreg/audit/testdata/honest/readlines"
-	"github.com/toolreg/toolreg/audit/testdata/honest/tmpl"
-	"github.com/toolreg/toolreg/audit/testdata/honest/walk"
-	"github.com/toolreg/toolreg/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/internal/audit/testdata/all"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 )
@@ -107,7 +107,7 @@ func TestTogether(t *testing.T) {
 			t.Errorf("%s declares nothing", name) // the table is stale
 		}
 	}
-	for name, c := range reaches(t, filepath.Join("..", "toolbox"), ownNames...) {
+	for name, c := range reaches(t, filepath.Join("..", "..", "toolbox"), ownNames...) {
 		if c&^own[name].Definition().Capabilities != 0 {
 			t.Errorf("%s reaches %s alone, more than it declares", name, c)
 		}
