@@ -17,8 +17,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/internal/strictrules"
-	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/internal/toolcheck"
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
