@@ -6,6 +6,11 @@
 // every constraint of the tool's JSON Schema as it goes, with the Set
 // functions, one for each kind and constraint.
 //
+// It is the runtime of generated code: toolgen and this package change
+// together, and its API carries no compatibility promise for code written
+// by hand (as protobuf-go's protoimpl). Hand-written tools decode their
+// arguments as they like; Valid is the one function meant for them too.
+//
 // A Decoder accepts exactly the JSON grammar of RFC 8259. It differs from
 // encoding/json on purpose in a few places, each stricter or friendlier to a
 // model:

@@ -692,7 +692,10 @@ func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
 
 // Encode is the text of what a tool's Execute returned: its error when
 // there is one, else its result encoded as JSON. Generated code passes it
-// the results of Execute for tools that answer with a struct.
+// the results of Execute for tools that answer with a struct; it is the
+// one function of this package that only generated code needs, and,
+// like package jsonarg, it changes with toolgen without a compatibility
+// promise.
 func Encode[R any](v R, err error) (string, error) {
 	if err != nil {
 		return "", err
