@@ -67,7 +67,9 @@ func BenchmarkWorkerStart(b *testing.B) {
 func benchPool(b *testing.B) *Pool {
 	b.Helper()
 	d := b.TempDir()
-	p, err := NewPool(Config{Arg: workerArg, WorkDir: d, TempDir: d, Environ: os.Environ()})
+	// Room for a warm worker per concurrent call of
+	// BenchmarkCallRegistryConcurrent.
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: d, TempDir: d, Environ: os.Environ(), MaxWorkers: 32})
 	if err != nil {
 		b.Fatal(err)
 	}
