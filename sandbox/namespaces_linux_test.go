@@ -71,7 +71,6 @@ func poolWithoutNamespaces(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer p.Close()
 	var r refusedReport
 	for range 5 {
 		out, err := p.Call(context.Background(), "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
@@ -83,6 +82,9 @@ func poolWithoutNamespaces(mode string) int {
 	if r.Err == "" {
 		r.Enforcement, _ = p.Enforcement(context.Background(), "echo", tool.Exec|tool.WriteFiles)
 	}
+	// Close waits for the pool's goroutines, starts ahead among them,
+	// which log: the log is read after.
+	p.Close()
 	r.Log = log.String()
 	json.NewEncoder(os.Stdout).Encode(r)
 	return 0
@@ -90,9 +92,12 @@ func poolWithoutNamespaces(mode string) int {
 
 func runRefused(t *testing.T, mode string) refusedReport {
 	t.Helper()
-	out, err := exec.Command(os.Args[0], refuseNamespacesArg, mode).Output()
+	cmd := exec.Command(os.Args[0], refuseNamespacesArg, mode)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("the pool on a kernel that refuses namespaces: %v (%s)", err, out)
+		t.Fatalf("the pool on a kernel that refuses namespaces: %v (%s)\nstderr:\n%s", err, out, stderr.Bytes())
 	}
 	var r refusedReport
 	if err := json.Unmarshal(out, &r); err != nil {
