@@ -13,7 +13,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/unitchecker"
 
-	"github.com/toolreg/toolreg/internal/toolcheck"
+	"github.com/toolreg/toolreg/toolcheck"
 )
 
 func main() {
