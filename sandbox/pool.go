@@ -704,19 +704,25 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 		stop()
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
+	var forwarded time.Time // when the last progress report was passed on
 	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
 		if err != nil || len(w.rbuf) == 0 || w.rbuf[0] != frameProgress {
 			break
 		}
 		// The tool's progress, before its answer: to the caller's
-		// progress function, as in process.
+		// progress function, as in process. The worker throttles it, but
+		// the tool runs there and can write frames itself: the throttle
+		// that holds is this one.
 		done, total, msg, perr := parseProgress(w.rbuf)
 		if perr != nil {
 			err = perr
 			break
 		}
-		tool.Progress(ctx, done, total, msg)
+		if now := time.Now(); forwarded.IsZero() || now.Sub(forwarded) >= progressEvery || (total > 0 && done >= total) {
+			forwarded = now
+			tool.Progress(ctx, done, total, msg)
+		}
 	}
 	fired := !stop()
 	if err == nil {

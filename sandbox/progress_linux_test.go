@@ -4,9 +4,11 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"math"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,6 +40,18 @@ func reportProgress(ctx context.Context, id string, a probeArgs) (string, bool) 
 		}
 		tool.Progress(ctx, float64(a.N), float64(a.N), "complete")
 		return "flooded", true
+	case "progress_raw":
+		// Frames written to the response pipe directly, past the
+		// worker's throttle, as a hostile tool would.
+		var b []byte
+		for i := range a.N {
+			var head [17]byte
+			head[0] = frameProgress
+			binary.BigEndian.PutUint64(head[1:9], math.Float64bits(float64(i)))
+			binary.BigEndian.PutUint64(head[9:17], math.Float64bits(float64(a.N)))
+			b, _ = writeFrame(rawResponses{}, b, head[:])
+		}
+		return "raw", true
 	case "progress_late":
 		go func() {
 			time.Sleep(20 * time.Millisecond)
@@ -50,6 +64,11 @@ func reportProgress(ctx context.Context, id string, a probeArgs) (string, bool) 
 	}
 	return "", false
 }
+
+// rawResponses writes to the worker's response pipe directly.
+type rawResponses struct{}
+
+func (rawResponses) Write(p []byte) (int, error) { return syscall.Write(responseFD, p) }
 
 type report struct {
 	Done, Total float64
@@ -136,5 +155,19 @@ func TestProgressThroughTheRegistry(t *testing.T) {
 	}
 	if n := len(got()); n != 3 {
 		t.Errorf("%d progress reports through the registry, want 3: %v", n, got())
+	}
+}
+
+// TestRawProgressIsThrottledByThePool: progress frames a tool writes to
+// its response pipe itself, past the worker's throttle, are throttled
+// again where they are read: the client is not flooded.
+func TestRawProgressIsThrottledByThePool(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	ctx, got := collect(context.Background())
+	if out, err := p.Call(ctx, "progress_raw", 0, []byte(`{"n":20000}`)); err != nil || out != "raw" {
+		t.Fatalf("progress_raw answered %q, %v", out, err)
+	}
+	if n := len(got()); n < 1 || n > 100 {
+		t.Errorf("%d of 20,000 raw progress frames were passed on, want the first and few more", n)
 	}
 }
