@@ -43,11 +43,16 @@ func liveWorkers(p *Pool) []int {
 }
 
 // unsettled counts the pool's workers that are neither idle nor reaped:
-// busy, starting, or killed and not yet reaped.
+// busy, starting (a start ahead counts before its process exists), or
+// killed and not yet reaped.
 func unsettled(p *Pool) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := len(p.live)
+	counted := 0 // live workers and starts not yet launched
+	for _, c := range p.count {
+		counted += c
+	}
+	n := max(len(p.live), counted)
 	for _, ws := range p.idle {
 		n -= len(ws)
 	}
