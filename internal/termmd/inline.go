@@ -242,12 +242,12 @@ func (p *printer) wrap(segs []seg, first, hang string) string {
 	var b strings.Builder
 	b.WriteString(first)
 	col := runewidth.StringWidth(first)
-	start := col
+	empty := true // no word on the line yet (a word may take no columns)
 	hangWidth := runewidth.StringWidth(hang)
 	for _, w := range words {
 		if len(w) == 1 && w[0].text == "\n" {
 			b.WriteString("\n" + hang)
-			col, start = hangWidth, hangWidth
+			col, empty = hangWidth, true
 			continue
 		}
 		width := 0
@@ -255,14 +255,15 @@ func (p *printer) wrap(segs []seg, first, hang string) string {
 			width += runewidth.StringWidth(s.text)
 		}
 		switch {
-		case col == start:
+		case empty:
 		case col+1+width > p.width:
 			b.WriteString("\n" + hang)
-			col, start = hangWidth, hangWidth
+			col = hangWidth
 		default:
 			b.WriteString(" ")
 			col++
 		}
+		empty = false
 		for _, s := range w {
 			b.WriteString(p.paint(s.text, s.a))
 		}
