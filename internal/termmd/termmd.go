@@ -398,8 +398,10 @@ func (p *printer) table(lines []string, i int) int {
 	}
 	rendered := make([][]string, len(rows))
 	widths := make([]int, n)
+	cellWidths := make([][]int, len(rows))
 	for ri, r := range rows {
 		rendered[ri] = make([]string, n)
+		cellWidths[ri] = make([]int, n)
 		for c := range n {
 			var text string
 			if c < len(r) {
@@ -412,9 +414,10 @@ func (p *printer) table(lines []string, i int) int {
 			var s strings.Builder
 			for _, sg := range p.inline(text, a) {
 				s.WriteString(p.paint(sg.text, sg.a))
+				cellWidths[ri][c] += runewidth.StringWidth(sg.text)
 			}
 			rendered[ri][c] = s.String()
-			widths[c] = max(widths[c], visibleWidth(text, p.inline(text, a)))
+			widths[c] = max(widths[c], cellWidths[ri][c])
 		}
 	}
 	var b strings.Builder
@@ -423,11 +426,7 @@ func (p *printer) table(lines []string, i int) int {
 			if c > 0 {
 				b.WriteString(p.paint(" │ ", faint))
 			}
-			w := visibleWidth("", p.inline(rows[ri][min(c, len(rows[ri])-1)], 0))
-			if c >= len(rows[ri]) {
-				w = 0
-			}
-			pad := widths[c] - w
+			pad := widths[c] - cellWidths[ri][c]
 			switch {
 			case c < len(align) && align[c] == 'r':
 				b.WriteString(strings.Repeat(" ", pad) + cell)
@@ -452,15 +451,6 @@ func (p *printer) table(lines []string, i int) int {
 	}
 	p.block(strings.TrimRight(b.String(), "\n"))
 	return i
-}
-
-// visibleWidth is the number of columns segs take.
-func visibleWidth(_ string, segs []seg) int {
-	w := 0
-	for _, s := range segs {
-		w += runewidth.StringWidth(s.text)
-	}
-	return w
 }
 
 // cells splits a table row at the pipes not escaped or in code.
