@@ -678,6 +678,10 @@ var _ ToolSet = (*Registry)(nil)
 // itself. Either is cut to the registry's MaxResult.
 type Result struct {
 	Text string
+	// Media are the images and sounds a tool answered with beside its
+	// text, which describes them (see AttachMedia): the tools of mounted
+	// MCP servers may. None when the call failed.
+	Media []Media
 	// Err is the failure, an *Error; nil on success.
 	Err error
 	// Duration is how long the call took.
@@ -861,7 +865,7 @@ func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args s
 
 func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {
 	if o.err == nil {
-		return Result{Text: o.text}
+		return Result{Text: o.text, Media: o.media}
 	}
 	err := asError(e.Name, o.err)
 	if err.Kind == KindPanic {

@@ -79,6 +79,7 @@ type callGoroutine struct {
 // too, so nothing stale is left for the next call.
 type outcome struct {
 	text    string
+	media   []Media
 	err     error
 	stack   []byte
 	expired bool
@@ -216,6 +217,7 @@ func (w *callGoroutine) run(c *callCtx) {
 			o.text, o.err = run(c)
 		}
 	}
+	o.media = c.takeMedia()
 	returned = true
 }
 
@@ -310,6 +312,7 @@ type callCtx struct {
 	mu    sync.Mutex
 	done  chan struct{}
 	after []*func() // registered by AfterFunc, run when c ends
+	media []Media   // attached by AttachMedia
 	err   error
 	cause error
 	// state: 0 running, 1 the tool returned, 2 the caller gave up.
@@ -345,7 +348,22 @@ func (c *callCtx) Err() error {
 	return c.err
 }
 
-func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
+func (c *callCtx) Value(key any) any {
+	if key == (mediaKey{}) {
+		return c
+	}
+	return c.parent.Value(key)
+}
+
+// takeMedia returns the media attached to c, once the tool returned: c
+// ends right after, and nothing more is attached.
+func (c *callCtx) takeMedia() []Media {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.media
+	c.media = nil
+	return m
+}
 
 // AfterFunc arranges for f to run in its own goroutine when c ends, and
 // returns a function that stops that, reporting whether it did, as
