@@ -457,6 +457,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			Logger:     logger,
 		},
 		Tools:        offered,
+		Images:       imagesFor(o.images, o.baseURL),
 		System:       o.system,
 		MaxSteps:     o.maxSteps,
 		MaxToolCalls: o.maxToolCalls,

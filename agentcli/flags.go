@@ -26,7 +26,7 @@ var flagGroups = []struct {
 	name  string
 	flags []string
 }{
-	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
+	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict", "images"}},
 	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "worker-memory", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
@@ -59,7 +59,10 @@ type options struct {
 	// strictOn and strictOff are -strict and -no-strict; strict is what
 	// resolve makes of them and the provider (see strictFor).
 	strictOn, strictOff, strict bool
-	sel                         selection
+	// images is -images: whether the model is shown the images of tool
+	// results (see imagesFor).
+	images imagesMode
+	sel    selection
 	// toolSearch is -tool-search; pin is -pin, the tools loaded from the
 	// start when it is on.
 	toolSearch searchMode
@@ -105,6 +108,11 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
 	fs.BoolVar(&o.strictOn, "strict", false, "send the strict tool schemas (strict function calling) even if the provider's preset does not; in agent tools -json and agent call, the strict table and decoding")
 	fs.BoolVar(&o.strictOff, "no-strict", false, "send the plain tool schemas even to a provider whose preset uses strict function calling")
+	o.images = imagesMode(c.getenv("TOOLREG_IMAGES"))
+	if o.images.Set(string(o.images)) != nil {
+		o.images = "auto"
+	}
+	fs.Var(&o.images, "images", "show the model the images mounted tools answer with: `auto` (when the provider's preset takes images: openai, moonshot), on or off (they are described); env TOOLREG_IMAGES")
 	o.sel.register(fs, c.getenv)
 	o.sel.tools = c.tools
 	o.sel.registerMounts(fs)
@@ -347,6 +355,7 @@ const envHelp = `environment:
   TOOLREG_DISABLE  default of -disable
   TOOLREG_DENY     default of -deny
   TOOLREG_TOOL_SEARCH  default of -tool-search; TOOLREG_PIN of -pin
+  TOOLREG_IMAGES   default of -images: auto, on or off
   TOOLREG_ISOLATE  default of -isolate
   TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
   TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
@@ -456,6 +465,9 @@ func writeProviders(w io.Writer) {
 		}
 		if p.strict {
 			model += "  (strict)"
+		}
+		if p.images {
+			model += "  (images)"
 		}
 		fmt.Fprintf(w, "  %-20s %s  %s\n", name, p.baseURL, model)
 	}
