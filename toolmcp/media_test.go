@@ -239,6 +239,9 @@ func TestMountHugeAnswer(t *testing.T) {
 				if !strings.Contains(res.Text, "exceeded 16777216 bytes") {
 					t.Errorf("call: %q", res.Text)
 				}
+				for m.Ready(context.Background()) == nil {
+					time.Sleep(time.Millisecond) // the test's timeout bounds the wait
+				}
 				return
 			}
 			if want := "Error: img__shot: server \"img\" refused the call: the server's answer is over 16777216 bytes, the most read from a mounted server"; res.Text != want {
