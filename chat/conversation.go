@@ -173,10 +173,7 @@ func (c *Conversation) withSystem(msgs []Message) []Message {
 // results of the calls run (the zero Result for the others), nil without.
 func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *int, em *emitter) ([]Message, []registry.Result) {
 	out := make([]Message, len(calls))
-	var results []registry.Result
-	if c.Images {
-		results = make([]registry.Result, len(calls))
-	}
+	results := c.resultSlots(len(calls))
 	// Announce every call, in the model's order, before any result.
 	for _, tc := range calls {
 		em.emit(Event{Type: EventToolCall, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments})
@@ -210,6 +207,15 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 	}
 	wg.Wait()
 	return out, results
+}
+
+// resultSlots returns room for the results of n calls when they are read
+// for their images, nil otherwise.
+func (c *Conversation) resultSlots(n int) []registry.Result {
+	if !c.Images {
+		return nil
+	}
+	return make([]registry.Result, n)
 }
 
 // call runs one tool call with its id and name in the context. A panic or
