@@ -257,10 +257,7 @@ func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Execu
 	w := r.get()
 	w.e, w.x = e, x
 	w.args = append(w.args[:0], args...)
-	c = &callCtx{parent: parent, deadline: start.Add(e.Timeout), expiresAt: start.Add(e.Timeout)}
-	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
-		c.deadline = d
-	}
+	c = &callCtx{parent: parent, expiresAt: start.Add(e.Timeout)}
 	w.mu.Lock()
 	w.cur = c
 	if w.armedAt.IsZero() || w.armedAt.After(c.expiresAt) {
@@ -303,10 +300,9 @@ func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Execu
 // it. One is made per call and never reused, so a tool that keeps it sees
 // it ended.
 type callCtx struct {
-	parent   context.Context
-	deadline time.Time
-	// expiresAt is when the tool's timeout ends the call (deadline may be
-	// the caller's, sooner); it keeps its monotonic clock reading.
+	parent context.Context
+	// expiresAt is when the tool's timeout ends the call (its deadline
+	// may be the caller's, sooner); it keeps its monotonic clock reading.
 	expiresAt time.Time
 
 	mu    sync.Mutex
@@ -321,7 +317,15 @@ type callCtx struct {
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+// Deadline is the tool's timeout, or the caller's deadline when that is
+// sooner. It is worked out at each call rather than kept, so that a
+// callCtx stays in its size class with the media it holds.
+func (c *callCtx) Deadline() (time.Time, bool) {
+	if d, ok := c.parent.Deadline(); ok && d.Before(c.expiresAt) {
+		return d, true
+	}
+	return c.expiresAt, true
+}
 
 func (c *callCtx) Done() <-chan struct{} {
 	c.mu.Lock()
