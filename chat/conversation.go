@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -69,6 +70,10 @@ type Conversation struct {
 	// as "deepseek" or "openai"; DefaultProvider when empty.
 	Provider string
 
+	// imageBounds bound the images of a turn; defaultImageBounds when
+	// zero.
+	imageBounds imageBounds
+
 	mu    sync.Mutex
 	msgs  []Message
 	usage Usage
@@ -111,7 +116,7 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 		budget = DefaultMaxToolCalls
 	}
 	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
-	var images turnImages
+	images := turnImages{bounds: cmp.Or(c.imageBounds, defaultImageBounds)}
 	for step := 1; step <= maxSteps; step++ {
 		em.step = step
 		// The specs are read for each request: a tool set may grow

@@ -33,8 +33,19 @@ const maxImageNotes = 8
 // APIs take; others (SVG, which can hold script, above all) are described.
 var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 
+// imageBounds are the bounds of the images shown in a turn: bytes an
+// image, images, and bytes in all.
+type imageBounds struct {
+	item, count, total int
+}
+
+// defaultImageBounds are those of every Conversation; tests set smaller
+// ones.
+var defaultImageBounds = imageBounds{item: MaxImageBytes, count: MaxImagesPerTurn, total: MaxImageBytesPerTurn}
+
 // turnImages counts the images shown to the model in one turn.
 type turnImages struct {
+	bounds       imageBounds
 	count, bytes int
 }
 
@@ -94,15 +105,16 @@ func (ti *turnImages) admit(m registry.Media) (typ, why string) {
 	if err != nil || !isImageType(typ) {
 		return "", "not a PNG, JPEG, GIF or WebP image"
 	}
+	b := ti.bounds
 	switch {
-	case len(m.Data) > MaxImageBytes:
-		return "", fmt.Sprintf("over %d bytes, the most an image shown", MaxImageBytes)
+	case len(m.Data) > b.item:
+		return "", fmt.Sprintf("over %d bytes, the most an image shown", b.item)
 	case !looksLike(typ, m.Data):
 		return "", "its content is not of type " + typ
-	case ti.count >= MaxImagesPerTurn:
-		return "", fmt.Sprintf("this turn has shown %d images, the most it shows", MaxImagesPerTurn)
-	case ti.bytes+len(m.Data) > MaxImageBytesPerTurn:
-		return "", fmt.Sprintf("past %d bytes, the most the images of a turn shown", MaxImageBytesPerTurn)
+	case ti.count >= b.count:
+		return "", fmt.Sprintf("this turn has shown %d images, the most it shows", b.count)
+	case ti.bytes+len(m.Data) > b.total:
+		return "", fmt.Sprintf("past %d bytes, the most the images of a turn shown", b.total)
 	}
 	ti.count++
 	ti.bytes += len(m.Data)

@@ -75,10 +75,10 @@ func callMsg(calls ...string) any {
 // shotTurn runs one turn in which the model calls shot, which answers
 // text and media, with Images set to images, then answers; it returns the
 // messages of the second request, as the endpoint received them.
-func shotTurn(t *testing.T, images bool, text string, media ...registry.Media) []any {
+func shotTurn(t *testing.T, images bool, bounds imageBounds, text string, media ...registry.Media) []any {
 	t.Helper()
 	f := newFake(t, toolAnswer("call_1", "shot", `{}`), answer("Seen."))
-	conv := &Conversation{Client: f.client(nil), Images: images,
+	conv := &Conversation{Client: f.client(nil), Images: images, imageBounds: bounds,
 		Tools: mediaTools{"shot": {Text: text, Media: media}}}
 	if _, err := conv.Turn(context.Background(), "Look."); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestImagesShown(t *testing.T) {
 // tool's text as it is, and no image.
 func TestImagesOff(t *testing.T) {
 	pic := testPNG(t, 0)
-	got := shotTurn(t, false, "the page\n[image: image/png]", registry.Media{MIMEType: "image/png", Data: pic})
+	got := shotTurn(t, false, imageBounds{}, "the page\n[image: image/png]", registry.Media{MIMEType: "image/png", Data: pic})
 	want := []any{userMsg("Look."), callMsg("call_1", "shot"), toolMsg("call_1", "the page\n[image: image/png]")}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("messages (-want +got):\n%s", diff)
@@ -142,31 +142,35 @@ func TestImagesOff(t *testing.T) {
 }
 
 // TestImagesDenied: what is not shown is described with the reason, and
-// never reaches the endpoint: an image past MaxImageBytes (one at it is
-// shown), types other than PNG, JPEG, GIF and WebP (SVG with script
-// above all), content not of its declared type, more than
-// MaxImagesPerTurn images, more than MaxImageBytesPerTurn in all.
+// never reaches the endpoint: an image past the bound of an image (one at
+// it is shown), types other than PNG, JPEG, GIF and WebP (SVG with script
+// above all), content not of its declared type, more images than the
+// bound of a turn (a hundred), more bytes than the bound of a turn. The
+// bounds are small here, so that the requests are; TestImageBounds checks
+// the real ones.
 func TestImagesDenied(t *testing.T) {
 	pic := testPNG(t, 0)
-	atLimit, overLimit := testPNG(t, MaxImageBytes), testPNG(t, MaxImageBytes+1)
-	webp := []byte("RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00")
 	n := len(pic)
+	bounds := imageBounds{item: 100, count: MaxImagesPerTurn, total: 450}
+	atLimit, overLimit := testPNG(t, 100), testPNG(t, 101)
+	webp := []byte("RIFF\x1a\x00\x00\x00WEBPVP8 \x0e\x00\x00\x00")
 	many := make([]registry.Media, 100)
 	for i := range many {
 		many[i] = registry.Media{MIMEType: "image/png", Data: pic}
 	}
-	big := testPNG(t, 4_500_000)
+	big := testPNG(t, 100)
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)
 	tests := []struct {
-		name  string
-		media []registry.Media
-		notes []string
-		shown []any // the image parts shown
+		name   string
+		bounds imageBounds // bounds when not zero
+		media  []registry.Media
+		notes  []string
+		shown  []any // the image parts shown
 	}{
 		{
 			name:  "size",
 			media: []registry.Media{{MIMEType: "image/png", Data: atLimit}, {MIMEType: "image/png", Data: overLimit}},
-			notes: []string{"[image/png, 5000000 bytes: shown in the next message]", "[image/png, 5000001 bytes: not shown, over 5000000 bytes, the most an image shown]"},
+			notes: []string{"[image/png, 100 bytes: shown in the next message]", "[image/png, 101 bytes: not shown, over 100 bytes, the most an image shown]"},
 			shown: []any{imagePart("image/png", atLimit)},
 		},
 		{
@@ -210,8 +214,9 @@ func TestImagesDenied(t *testing.T) {
 			shown: []any{imagePart("image/webp", webp)},
 		},
 		{
-			name:  "count",
-			media: many,
+			name:   "count",
+			bounds: imageBounds{item: 100, count: MaxImagesPerTurn, total: 1000},
+			media:  many,
 			notes: slices.Concat(
 				slices.Repeat([]string{fmt.Sprintf("[image/png, %d bytes: shown in the next message]", n)}, MaxImagesPerTurn),
 				slices.Repeat([]string{fmt.Sprintf("[image/png, %d bytes: not shown, this turn has shown 8 images, the most it shows]", n)}, maxImageNotes),
@@ -222,14 +227,14 @@ func TestImagesDenied(t *testing.T) {
 			name:  "total",
 			media: slices.Repeat([]registry.Media{{MIMEType: "image/png", Data: big}}, 5),
 			notes: slices.Concat(
-				slices.Repeat([]string{"[image/png, 4500000 bytes: shown in the next message]"}, 4),
-				[]string{"[image/png, 4500000 bytes: not shown, past 20000000 bytes, the most the images of a turn shown]"}),
+				slices.Repeat([]string{"[image/png, 100 bytes: shown in the next message]"}, 4),
+				[]string{"[image/png, 100 bytes: not shown, past 450 bytes, the most the images of a turn shown]"}),
 			shown: slices.Repeat([]any{imagePart("image/png", big)}, 4),
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := shotTurn(t, true, "shot", tt.media...)
+			got := shotTurn(t, true, orBounds(tt.bounds, bounds), "shot", tt.media...)
 			want := []any{userMsg("Look."), callMsg("call_1", "shot"), toolMsg("call_1", "shot\n"+strings.Join(tt.notes, "\n"))}
 			if tt.shown != nil {
 				want = append(want, userMsg(append([]any{textPart("The images the tool call call_1 (shot) returned:")}, tt.shown...)))
@@ -293,4 +298,48 @@ func TestImagesNotKept(t *testing.T) {
 	if want := `{"role":"user","content":"The images: [image/png, 4 bytes]"}`; string(b) != want {
 		t.Errorf("marshalled %s, want %s", b, want)
 	}
+}
+
+// TestImageBounds: the real bounds, at, below and past them.
+func TestImageBounds(t *testing.T) {
+	png := func(size int) registry.Media { return registry.Media{MIMEType: "image/png", Data: testPNG(t, size)} }
+	n := len(testPNG(t, 0))
+	ti := &turnImages{bounds: defaultImageBounds}
+	var got []string
+	for _, m := range []registry.Media{png(MaxImageBytes - 1), png(MaxImageBytes), png(MaxImageBytes + 1)} {
+		_, why := ti.admit(m)
+		got = append(got, why)
+	}
+	want := []string{"", "", "over 5000000 bytes, the most an image shown"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("an image (-want +got):\n%s", diff)
+	}
+	// The bound of a turn: 20 MB shown, at it; a byte more, past it.
+	ti = &turnImages{bounds: defaultImageBounds}
+	got = nil
+	for _, m := range []registry.Media{png(MaxImageBytes), png(MaxImageBytes), png(MaxImageBytes), png(MaxImageBytes - n), png(0), png(0)} {
+		_, why := ti.admit(m)
+		got = append(got, why)
+	}
+	want = []string{"", "", "", "", "", "past 20000000 bytes, the most the images of a turn shown"}
+	if diff := cmp.Diff(want, got); diff != "" || ti.bytes != MaxImageBytesPerTurn {
+		t.Errorf("the bytes of a turn, %d shown (-want +got):\n%s", ti.bytes, diff)
+	}
+	ti = &turnImages{bounds: defaultImageBounds}
+	got = nil
+	for range MaxImagesPerTurn + 1 {
+		_, why := ti.admit(png(0))
+		got = append(got, why)
+	}
+	want = append(slices.Repeat([]string{""}, MaxImagesPerTurn), "this turn has shown 8 images, the most it shows")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("images of a turn (-want +got):\n%s", diff)
+	}
+}
+
+func orBounds(b, or imageBounds) imageBounds {
+	if b == (imageBounds{}) {
+		return or
+	}
+	return b
 }
