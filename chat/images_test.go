@@ -302,8 +302,9 @@ func TestImagesNotKept(t *testing.T) {
 
 // TestImageBounds: the real bounds, at, below and past them.
 func TestImageBounds(t *testing.T) {
-	png := func(size int) registry.Media { return registry.Media{MIMEType: "image/png", Data: testPNG(t, size)} }
-	n := len(testPNG(t, 0))
+	// One padded PNG, cut to each size: its header is at its start.
+	n, data := len(testPNG(t, 0)), testPNG(t, MaxImageBytes+1)
+	png := func(size int) registry.Media { return registry.Media{MIMEType: "image/png", Data: data[:max(size, n)]} }
 	ti := &turnImages{bounds: defaultImageBounds}
 	var got []string
 	for _, m := range []registry.Media{png(MaxImageBytes - 1), png(MaxImageBytes), png(MaxImageBytes + 1)} {
