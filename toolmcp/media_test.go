@@ -1,6 +1,7 @@
 package toolmcp
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -119,13 +120,13 @@ func TestServeRelaysMedia(t *testing.T) {
 		&mcp.ImageContent{MIMEType: "image/png", Data: png},
 		&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF")},
 	}
-	if diff := cmp.Diff(want, res.Content); diff != "" {
+	// bytes.Equal: go-cmp compares a slice byte by byte, seconds for 4 MiB.
+	if diff := cmp.Diff(want, res.Content, cmp.Comparer(bytes.Equal)); diff != "" {
 		t.Errorf("content (-want +got):\n%s", diff)
 	}
 
 	got := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
 	wantMedia := []registry.Media{{MIMEType: "image/png", Data: png}, {MIMEType: "audio/wav", Data: []byte("RIFF")}, {MIMEType: "image/png", Data: big}}
-	// bytes.Equal: go-cmp compares a slice byte by byte, seconds for 4 MiB.
 	if diff := cmp.Diff(wantMedia, got.Media, cmp.Comparer(bytes.Equal)); diff != "" || got.Text != text {
 		t.Errorf("in a conversation: %q; media (-want +got):\n%s", got.Text, diff)
 	}
@@ -254,24 +255,61 @@ func TestMountHugeAnswer(t *testing.T) {
 	}
 }
 
-// hugeImageServer is a server whose tool shot answers an image of 13 MiB,
-// over 17 MiB of base64 on one line.
-func hugeImageServer() *mcp.Server {
-	srv := mcp.NewServer(&mcp.Implementation{Name: "huge", Version: "v0"}, nil)
-	mcp.AddTool(srv, &mcp.Tool{Name: "shot", Description: "A screenshot."},
-		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{MIMEType: "image/png", Data: make([]byte, 13<<20)}}}, nil, nil
-		})
-	return srv
+// hugeImageServer serves MCP on r and w by hand, the least a client
+// needs, with one tool, shot, whose answer is an image of over 16 MiB of
+// base64 on one line, written from a buffer: an SDK server would marshal
+// it, seconds under the race detector.
+func hugeImageServer(r io.Reader, w io.Writer) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			return err
+		}
+		if req.ID == nil {
+			continue // a notification
+		}
+		result := `{}`
+		switch req.Method {
+		case "initialize":
+			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"huge","version":"v0"}}`, req.Params.ProtocolVersion)
+		case "tools/list":
+			result = `{"tools":[{"name":"shot","description":"A screenshot.","inputSchema":{"type":"object"}}]}`
+		case "tools/call":
+			if _, err := fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"image","mimeType":"image/png","data":"`, req.ID); err != nil {
+				return err
+			}
+			chunk := bytes.Repeat([]byte("AAAA"), 256<<10)
+			for range 17 {
+				if _, err := w.Write(chunk); err != nil {
+					return err
+				}
+			}
+			result = ""
+			if _, err := io.WriteString(w, `"}]}}`+"\n"); err != nil {
+				return err
+			}
+		}
+		if result != "" {
+			if _, err := fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result); err != nil {
+				return err
+			}
+		}
+	}
+	return sc.Err()
 }
 
 // TestMountHugeStdioAnswer: a stdio server's answer past the SDK's bound
 // of a line (mcp.DefaultMaxLineLength, 16 MiB) is not read: the call fails
 // and the server, whose output can no longer be trusted, is lost.
 func TestMountHugeStdioAnswer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a server process writes 17 MiB: some seconds")
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
