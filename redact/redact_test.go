@@ -201,7 +201,7 @@ func TestSetLearntLater(t *testing.T) {
 		t.Errorf("String = %q, want %q", got, want)
 	}
 	var none *Set
-	if got, want := none.String("k fixed-secret-1 other-value-99"), "k [REDACTED] other-value-99"; got != want {
+	if got, want := none.String("k fixed-secret-1 other-value-99", "fixed-secret-1"), "k [REDACTED] other-value-99"; got != want {
 		t.Errorf("nil Set String = %q, want %q", got, want)
 	}
 	if none.Values() != nil {
