@@ -217,8 +217,12 @@ type Set struct {
 }
 
 // Add adds values to the set; those shorter than MinSecret, once
-// trimmed, and those already in it are left out.
+// trimmed, and those already in it are left out. Adding to a nil *Set
+// does nothing.
 func (s *Set) Add(values ...string) {
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, v := range values {

@@ -1,0 +1,336 @@
+package mcpauth
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fakeAS is an authorization server on loopback: metadata, dynamic
+// registration, an authorize endpoint that approves at once (the test
+// plays the browser), and a token endpoint that checks PKCE, the
+// redirect URI, the client and the resource, and issues ES256 JWTs.
+type fakeAS struct {
+	t   *testing.T
+	srv *httptest.Server
+	key *ecdsa.PrivateKey
+	// meta changes the metadata served, when set.
+	meta func(m map[string]any)
+	// ttl is the lifetime of the access tokens.
+	ttl time.Duration
+
+	mu        sync.Mutex
+	clients   map[string]fakeClient // by id
+	codes     map[string]fakeCode
+	refreshes map[string]fakeCode // by refresh token
+	grants    []string            // grant_type of each token request, in order
+	resources []string            // resource of each token request
+	n         int
+}
+
+type fakeClient struct {
+	secret    string
+	redirects []string
+}
+
+type fakeCode struct {
+	client, redirect, challenge, resource, scope string
+}
+
+func newFakeAS(t *testing.T) *fakeAS {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := &fakeAS{t: t, key: key, ttl: time.Hour, clients: map[string]fakeClient{}, codes: map[string]fakeCode{}, refreshes: map[string]fakeCode{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/oauth-authorization-server", as.metadata)
+	mux.HandleFunc("POST /register", as.register)
+	mux.HandleFunc("GET /authorize", as.authorize)
+	mux.HandleFunc("POST /token", as.token)
+	as.srv = httptest.NewServer(mux)
+	t.Cleanup(as.srv.Close)
+	return as
+}
+
+// preregister adds a client registered beforehand.
+func (as *fakeAS) preregister(id, secret string, redirects ...string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.clients[id] = fakeClient{secret: secret, redirects: redirects}
+}
+
+func (as *fakeAS) metadata(w http.ResponseWriter, r *http.Request) {
+	m := map[string]any{
+		"issuer":                                as.srv.URL,
+		"authorization_endpoint":                as.srv.URL + "/authorize",
+		"token_endpoint":                        as.srv.URL + "/token",
+		"registration_endpoint":                 as.srv.URL + "/register",
+		"code_challenge_methods_supported":      []string{"S256"},
+		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post"},
+		"response_types_supported":              []string{"code"},
+	}
+	if as.meta != nil {
+		as.meta(m)
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+func (as *fakeAS) register(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.RedirectURIs) == 0 {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_client_metadata"})
+		return
+	}
+	as.mu.Lock()
+	as.n++
+	id := fmt.Sprintf("dyn-%d", as.n)
+	as.clients[id] = fakeClient{redirects: req.RedirectURIs}
+	as.mu.Unlock()
+	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "redirect_uris": req.RedirectURIs, "token_endpoint_auth_method": "none"})
+}
+
+// authorize approves at once and redirects with a code, or with an error
+// for a request that is not right.
+func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	c, ok := as.clients[q.Get("client_id")]
+	if !ok || !slices.Contains(c.redirects, q.Get("redirect_uri")) {
+		http.Error(w, "unknown client or redirect URI", http.StatusBadRequest)
+		return
+	}
+	if q.Get("response_type") != "code" || q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("resource") == "" {
+		http.Error(w, "want response_type=code, PKCE S256 and a resource", http.StatusBadRequest)
+		return
+	}
+	as.n++
+	code := fmt.Sprintf("code-%d-%s", as.n, rand.Text())
+	as.codes[code] = fakeCode{client: q.Get("client_id"), redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), resource: q.Get("resource"), scope: q.Get("scope")}
+	to, _ := url.Parse(q.Get("redirect_uri"))
+	v := to.Query()
+	v.Set("code", code)
+	v.Set("state", q.Get("state"))
+	to.RawQuery = v.Encode()
+	http.Redirect(w, r, to.String(), http.StatusFound)
+}
+
+func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
+		return
+	}
+	f := r.PostForm
+	id, secret := f.Get("client_id"), f.Get("client_secret")
+	if u, p, ok := r.BasicAuth(); ok {
+		id, secret = u, p
+	}
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	as.grants = append(as.grants, f.Get("grant_type"))
+	as.resources = append(as.resources, f.Get("resource"))
+	c, ok := as.clients[id]
+	if !ok || c.secret != secret {
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client"})
+		return
+	}
+	bad := func() { writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"}) }
+	var grant fakeCode
+	switch f.Get("grant_type") {
+	case "authorization_code":
+		g, ok := as.codes[f.Get("code")]
+		delete(as.codes, f.Get("code")) // a code is used once
+		sum := sha256.Sum256([]byte(f.Get("code_verifier")))
+		if !ok || g.client != id || g.redirect != f.Get("redirect_uri") || g.resource != f.Get("resource") ||
+			base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
+			bad()
+			return
+		}
+		grant = g
+	case "refresh_token":
+		g, ok := as.refreshes[f.Get("refresh_token")]
+		delete(as.refreshes, f.Get("refresh_token")) // rotated
+		if !ok || g.client != id || (f.Get("resource") != "" && f.Get("resource") != g.resource) {
+			bad()
+			return
+		}
+		grant = g
+	case "client_credentials":
+		grant = fakeCode{client: id, resource: f.Get("resource"), scope: f.Get("scope")}
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
+		return
+	}
+	now := time.Now()
+	access, err := jwt.NewWithClaims(jwt.SigningMethodES256, jwt.MapClaims{
+		"iss": as.srv.URL, "aud": grant.resource, "sub": id, "scope": grant.scope,
+		"iat": now.Unix(), "exp": now.Add(as.ttl).Unix(), "jti": rand.Text(),
+	}).SignedString(as.key)
+	if err != nil {
+		as.t.Error(err)
+		return
+	}
+	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(as.ttl / time.Second), "scope": grant.scope}
+	if f.Get("grant_type") != "client_credentials" {
+		rt := "rt-" + rand.Text()
+		as.refreshes[rt] = grant
+		out["refresh_token"] = rt
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// tokenRequests returns the grant types and resources of the token
+// requests so far.
+func (as *fakeAS) tokenRequests() (grants, resources []string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return slices.Clone(as.grants), slices.Clone(as.resources)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// fakeMCP is an MCP server over streamable HTTP (the Go SDK's handler) at
+// /mcp behind a bearer check: a request without a valid JWT of the
+// authorization server for this resource gets 401 with
+// resource_metadata.
+type fakeMCP struct {
+	t   *testing.T
+	srv *httptest.Server
+	as  *fakeAS
+	// prm changes the protected resource metadata served, when set.
+	prm func(m map[string]any)
+
+	mu      sync.Mutex
+	seen    []string        // the Authorization headers received
+	revoked map[string]bool // access tokens refused from now on
+}
+
+func newFakeMCP(t *testing.T, as *fakeAS) *fakeMCP {
+	t.Helper()
+	m := &fakeMCP{t: t, as: as, revoked: map[string]bool{}}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "v0.0.1"}, nil)
+	type textArgs struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo", Description: "Echo the text."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args textArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + args.Text}}}, nil, nil
+		})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		meta := map[string]any{
+			"resource":                 m.endpoint(),
+			"authorization_servers":    []string{as.srv.URL},
+			"scopes_supported":         []string{"tools:read"},
+			"bearer_methods_supported": []string{"header"},
+		}
+		if m.prm != nil {
+			m.prm(meta)
+		}
+		writeJSON(w, http.StatusOK, meta)
+	})
+	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !m.authorized(r) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, m.srv.URL))
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	m.srv = httptest.NewServer(mux)
+	t.Cleanup(m.srv.Close)
+	return m
+}
+
+func (m *fakeMCP) endpoint() string { return m.srv.URL + "/mcp" }
+
+// authorized checks the bearer token: an ES256 JWT of the authorization
+// server, for this server, not expired, not revoked.
+func (m *fakeMCP) authorized(r *http.Request) bool {
+	h := r.Header.Get("Authorization")
+	m.mu.Lock()
+	m.seen = append(m.seen, h)
+	revoked := m.revoked[strings.TrimPrefix(h, "Bearer ")]
+	m.mu.Unlock()
+	raw, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || revoked {
+		return false
+	}
+	_, err := jwt.Parse(raw, func(*jwt.Token) (any, error) { return &m.as.key.PublicKey, nil },
+		jwt.WithValidMethods([]string{"ES256"}), jwt.WithIssuer(m.as.srv.URL), jwt.WithAudience(m.endpoint()), jwt.WithExpirationRequired())
+	return err == nil
+}
+
+// revoke refuses the token from now on.
+func (m *fakeMCP) revoke(token string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.revoked[token] = true
+}
+
+// headers returns the Authorization headers received so far.
+func (m *fakeMCP) headers() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.seen)
+}
+
+// browser plays the person at the browser: it opens the authorization URL
+// and follows the redirects to the agent's loopback listener. It counts
+// its visits.
+type browser struct {
+	mu     sync.Mutex
+	visits []string
+	status int // of the last page
+}
+
+func (b *browser) browse(ctx context.Context, u string) error {
+	b.mu.Lock()
+	b.visits = append(b.visits, u)
+	b.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	b.mu.Lock()
+	b.status = resp.StatusCode
+	b.mu.Unlock()
+	return nil
+}
+
+func (b *browser) count() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.visits)
+}
