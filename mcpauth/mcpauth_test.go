@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/mcpauth/mcpauthtest"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -41,9 +42,9 @@ func (s *syncBuffer) String() string {
 
 // allow returns the egress policy that allows the authorization server's
 // loopback address, and nothing else local.
-func allow(t *testing.T, as *fakeAS) *egress.Policy {
+func allow(t *testing.T, as *mcpauthtest.AuthServer) *egress.Policy {
 	t.Helper()
-	u, _ := url.Parse(as.srv.URL)
+	u, _ := url.Parse(as.URL())
 	p, err := egress.Parse(u.Host)
 	if err != nil {
 		t.Fatal(err)
@@ -70,9 +71,9 @@ func call(t *testing.T, h *Handler, endpoint string) (string, error) {
 }
 
 // newHandler makes the handler of m with options that play the browser.
-func newHandler(t *testing.T, m *fakeMCP, cfg Config, opts Options) *Handler {
+func newHandler(t *testing.T, m *mcpauthtest.Server, cfg Config, opts Options) *Handler {
 	t.Helper()
-	h, err := New("docs", m.endpoint(), cfg, opts)
+	h, err := New("docs", m.Endpoint(), cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,44 +85,44 @@ func newHandler(t *testing.T, m *fakeMCP, cfg Config, opts Options) *Handler {
 // token in a 0600 file; registers it as a secret; and a second run uses
 // the kept token without a sign-in.
 func TestCodeFlow(t *testing.T) {
-	as := newFakeAS(t)
-	m := newFakeMCP(t, as)
+	as := mcpauthtest.NewAuthServer(t)
+	m := mcpauthtest.NewServer(t, as)
 	dir := filepath.Join(t.TempDir(), "state", "oauth")
-	var b browser
+	var b mcpauthtest.Browser
 	var prompt syncBuffer
 	secrets := &redact.Set{}
-	opts := Options{Store: &Store{Dir: dir}, Secrets: secrets, Policy: allow(t, as), Interactive: true, Prompt: &prompt, Browse: b.browse}
-	got, err := call(t, newHandler(t, m, Config{}, opts), m.endpoint())
+	opts := Options{Store: &Store{Dir: dir}, Secrets: secrets, Policy: allow(t, as), Interactive: true, Prompt: &prompt, Browse: b.Browse}
+	got, err := call(t, newHandler(t, m, Config{}, opts), m.Endpoint())
 	if err != nil {
 		t.Fatalf("call: %v\nprompt: %s", err, prompt.String())
 	}
 	if got != "echo: hi" {
 		t.Errorf("echo = %q", got)
 	}
-	if b.count() != 1 {
-		t.Errorf("the browser was opened %d times, want 1", b.count())
+	if b.Count() != 1 {
+		t.Errorf("the browser was opened %d times, want 1", b.Count())
 	}
-	if !strings.Contains(prompt.String(), as.srv.URL+"/authorize?") || !strings.Contains(prompt.String(), "signed in") {
+	if !strings.Contains(prompt.String(), as.URL()+"/authorize?") || !strings.Contains(prompt.String(), "signed in") {
 		t.Errorf("prompt does not show the authorization URL and the outcome:\n%s", prompt.String())
 	}
-	grants, resources := as.tokenRequests()
+	grants, resources := as.TokenRequests()
 	if diff := cmp.Diff([]string{"authorization_code"}, grants); diff != "" {
 		t.Errorf("token requests (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{m.endpoint()}, resources); diff != "" {
+	if diff := cmp.Diff([]string{m.Endpoint()}, resources); diff != "" {
 		t.Errorf("resources of the token requests (-want +got):\n%s", diff)
 	}
 
 	// The token file: 0600 in a 0700 directory, for this endpoint.
 	st := &Store{Dir: dir}
-	rec, err := st.Load(m.endpoint())
+	rec, err := st.Load(m.Endpoint())
 	if err != nil || rec == nil {
 		t.Fatalf("Load = %v, %v", rec, err)
 	}
 	for _, p := range []struct {
 		path string
 		want os.FileMode
-	}{{dir, 0o700}, {st.path(m.endpoint()), 0o600}} {
+	}{{dir, 0o700}, {st.path(m.Endpoint()), 0o600}} {
 		fi, err := os.Stat(p.path)
 		if err != nil {
 			t.Fatal(err)
@@ -130,7 +131,7 @@ func TestCodeFlow(t *testing.T) {
 			t.Errorf("%s has mode %04o, want %04o", p.path, fi.Mode().Perm(), p.want)
 		}
 	}
-	if rec.Issuer != as.srv.URL || rec.ClientID != "dyn-1" || rec.RefreshToken == "" || rec.Resource != m.endpoint() {
+	if rec.Issuer != as.URL() || rec.ClientID != "dyn-1" || rec.RefreshToken == "" || rec.Resource != m.Endpoint() {
 		t.Errorf("record = %+v", rec)
 	}
 	// Every output path that redacts with the set hides both tokens.
@@ -143,13 +144,13 @@ func TestCodeFlow(t *testing.T) {
 
 	// The next run, without a terminal, uses the kept token.
 	opts2 := Options{Store: &Store{Dir: dir}, Secrets: &redact.Set{}, Policy: allow(t, as)}
-	if got, err := call(t, newHandler(t, m, Config{}, opts2), m.endpoint()); err != nil || got != "echo: hi" {
+	if got, err := call(t, newHandler(t, m, Config{}, opts2), m.Endpoint()); err != nil || got != "echo: hi" {
 		t.Fatalf("second run: %q, %v", got, err)
 	}
-	if grants, _ := as.tokenRequests(); len(grants) != 1 {
+	if grants, _ := as.TokenRequests(); len(grants) != 1 {
 		t.Errorf("the second run made token requests: %q", grants)
 	}
-	if b.count() != 1 {
+	if b.Count() != 1 {
 		t.Errorf("the second run opened the browser")
 	}
 }
@@ -157,24 +158,24 @@ func TestCodeFlow(t *testing.T) {
 // TestClientCredentials gets a token unattended with a configured client
 // and secret, and never opens a browser.
 func TestClientCredentials(t *testing.T) {
-	as := newFakeAS(t)
-	as.preregister("svc", "svc-secret-0123456789")
-	m := newFakeMCP(t, as)
-	var b browser
+	as := mcpauthtest.NewAuthServer(t)
+	as.Preregister("svc", "svc-secret-0123456789")
+	m := mcpauthtest.NewServer(t, as)
+	var b mcpauthtest.Browser
 	secrets := &redact.Set{}
 	cfg := Config{ClientID: "svc", ClientSecret: "svc-secret-0123456789", Grant: GrantClientCredentials, Scopes: []string{"tools:read"}}
-	h := newHandler(t, m, cfg, Options{Store: &Store{Dir: t.TempDir() + "/oauth"}, Secrets: secrets, Policy: allow(t, as), Browse: b.browse})
-	if got, err := call(t, h, m.endpoint()); err != nil || got != "echo: hi" {
+	h := newHandler(t, m, cfg, Options{Store: &Store{Dir: t.TempDir() + "/oauth"}, Secrets: secrets, Policy: allow(t, as), Browse: b.Browse})
+	if got, err := call(t, h, m.Endpoint()); err != nil || got != "echo: hi" {
 		t.Fatalf("call = %q, %v", got, err)
 	}
-	grants, resources := as.tokenRequests()
+	grants, resources := as.TokenRequests()
 	if diff := cmp.Diff([]string{"client_credentials"}, grants); diff != "" {
 		t.Errorf("token requests (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{m.endpoint()}, resources); diff != "" {
+	if diff := cmp.Diff([]string{m.Endpoint()}, resources); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
 	}
-	if b.count() != 0 {
+	if b.Count() != 0 {
 		t.Error("the client credentials grant opened a browser")
 	}
 	if v := secrets.Values(); len(v) != 2 || v[0] != "svc-secret-0123456789" {
@@ -186,36 +187,36 @@ func TestClientCredentials(t *testing.T) {
 // is used, and a token the server refuses (401) before signing in again,
 // with the resource in each refresh request.
 func TestRefresh(t *testing.T) {
-	as := newFakeAS(t)
-	as.ttl = refreshMargin / 2 // every token is within the margin
-	m := newFakeMCP(t, as)
-	var b browser
-	opts := Options{Store: &Store{Dir: t.TempDir() + "/oauth"}, Secrets: &redact.Set{}, Policy: allow(t, as), Interactive: true, Browse: b.browse}
+	as := mcpauthtest.NewAuthServer(t)
+	as.TTL = refreshMargin / 2 // every token is within the margin
+	m := mcpauthtest.NewServer(t, as)
+	var b mcpauthtest.Browser
+	opts := Options{Store: &Store{Dir: t.TempDir() + "/oauth"}, Secrets: &redact.Set{}, Policy: allow(t, as), Interactive: true, Browse: b.Browse}
 	h := newHandler(t, m, Config{}, opts)
-	if _, err := call(t, h, m.endpoint()); err != nil {
+	if _, err := call(t, h, m.Endpoint()); err != nil {
 		t.Fatal(err)
 	}
-	grants, resources := as.tokenRequests()
+	grants, resources := as.TokenRequests()
 	if len(grants) < 2 || grants[0] != "authorization_code" || grants[1] != "refresh_token" {
 		t.Errorf("token requests = %q, want a code exchange, then refreshes", grants)
 	}
 	for i, r := range resources {
-		if r != m.endpoint() {
+		if r != m.Endpoint() {
 			t.Errorf("token request %d has resource %q", i, r)
 		}
 	}
 
 	// A token the server refuses is refreshed, not signed in again.
-	as.ttl = refreshMargin * 10
+	as.TTL = refreshMargin * 10
 	h.mu.Lock()
 	cur := h.rec.AccessToken
 	h.mu.Unlock()
-	m.revoke(cur)
-	if _, err := call(t, h, m.endpoint()); err != nil {
+	m.Revoke(cur)
+	if _, err := call(t, h, m.Endpoint()); err != nil {
 		t.Fatal(err)
 	}
-	if b.count() != 1 {
-		t.Errorf("the browser was opened %d times, want once: a 401 refreshes first", b.count())
+	if b.Count() != 1 {
+		t.Errorf("the browser was opened %d times, want once: a 401 refreshes first", b.Count())
 	}
 	h.mu.Lock()
 	next := h.rec.AccessToken
@@ -228,10 +229,10 @@ func TestRefresh(t *testing.T) {
 // TestNoTerminal refuses to sign in without a person or client
 // credentials, and says what to do.
 func TestNoTerminal(t *testing.T) {
-	as := newFakeAS(t)
-	m := newFakeMCP(t, as)
+	as := mcpauthtest.NewAuthServer(t)
+	m := mcpauthtest.NewServer(t, as)
 	h := newHandler(t, m, Config{}, Options{Policy: allow(t, as)})
-	_, err := call(t, h, m.endpoint())
+	_, err := call(t, h, m.Endpoint())
 	if !errors.Is(err, ErrSignInNeeded) {
 		t.Errorf("err = %v, want ErrSignInNeeded", err)
 	}
@@ -241,7 +242,7 @@ func TestNoTerminal(t *testing.T) {
 func TestDenials(t *testing.T) {
 	tests := []struct {
 		name string
-		prm  func(m map[string]any, as *fakeAS)
+		prm  func(m map[string]any, as *mcpauthtest.AuthServer)
 		meta func(m map[string]any, other string)
 		// noAllow leaves the authorization server's address to the
 		// default policy.
@@ -254,15 +255,21 @@ func TestDenials(t *testing.T) {
 		want:    "loopback address; local and private addresses are blocked",
 	}, {
 		name: "authorization server on plain HTTP off loopback",
-		prm:  func(m map[string]any, _ *fakeAS) { m["authorization_servers"] = []string{"http://auth.example.com"} },
+		prm: func(m map[string]any, _ *mcpauthtest.AuthServer) {
+			m["authorization_servers"] = []string{"http://auth.example.com"}
+		},
 		want: "does not use HTTPS",
 	}, {
 		name: "authorization server at a private address",
-		prm:  func(m map[string]any, _ *fakeAS) { m["authorization_servers"] = []string{"https://10.1.2.3"} },
+		prm: func(m map[string]any, _ *mcpauthtest.AuthServer) {
+			m["authorization_servers"] = []string{"https://10.1.2.3"}
+		},
 		want: "non-public address",
 	}, {
 		name: "cloud metadata address",
-		prm:  func(m map[string]any, _ *fakeAS) { m["authorization_servers"] = []string{"https://169.254.169.254/"} },
+		prm: func(m map[string]any, _ *mcpauthtest.AuthServer) {
+			m["authorization_servers"] = []string{"https://169.254.169.254/"}
+		},
 		want: "non-public address",
 	}, {
 		name: "metadata names another issuer",
@@ -278,7 +285,7 @@ func TestDenials(t *testing.T) {
 		want: "registration endpoint",
 	}, {
 		name: "metadata for another resource",
-		prm:  func(m map[string]any, _ *fakeAS) { m["resource"] = "https://other.example.com/mcp" },
+		prm:  func(m map[string]any, _ *mcpauthtest.AuthServer) { m["resource"] = "https://other.example.com/mcp" },
 		want: "got metadata resource",
 	}, {
 		name: "authorization server other than the configured issuer",
@@ -291,32 +298,32 @@ func TestDenials(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			as := newFakeAS(t)
-			other := newFakeAS(t) // another host (port) that must not be reached
-			m := newFakeMCP(t, as)
+			as := mcpauthtest.NewAuthServer(t)
+			other := mcpauthtest.NewAuthServer(t) // another host (port) that must not be reached
+			m := mcpauthtest.NewServer(t, as)
 			if tt.prm != nil {
-				m.prm = func(meta map[string]any) { tt.prm(meta, as) }
+				m.PRM = func(meta map[string]any) { tt.prm(meta, as) }
 			}
 			if tt.meta != nil {
-				as.meta = func(meta map[string]any) { tt.meta(meta, other.srv.URL) }
+				as.Meta = func(meta map[string]any) { tt.meta(meta, other.URL()) }
 			}
-			var b browser
-			opts := Options{Secrets: &redact.Set{}, Interactive: true, Browse: b.browse}
+			var b mcpauthtest.Browser
+			opts := Options{Secrets: &redact.Set{}, Interactive: true, Browse: b.Browse}
 			if !tt.noAllow {
 				opts.Policy = allow(t, as)
 			}
-			_, err := call(t, newHandler(t, m, tt.cfg, opts), m.endpoint())
+			_, err := call(t, newHandler(t, m, tt.cfg, opts), m.Endpoint())
 			t.Logf("err: %v", err)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one that says %q", err, tt.want)
 			}
-			if b.count() != 0 {
+			if b.Count() != 0 {
 				t.Error("the browser was opened")
 			}
-			if grants, _ := other.tokenRequests(); len(grants) != 0 {
+			if grants, _ := other.TokenRequests(); len(grants) != 0 {
 				t.Errorf("the other host got token requests: %q", grants)
 			}
-			if grants, _ := as.tokenRequests(); len(grants) != 0 {
+			if grants, _ := as.TokenRequests(); len(grants) != 0 {
 				t.Errorf("token requests were made: %q", grants)
 			}
 		})
@@ -342,42 +349,42 @@ func TestIssuerInResponse(t *testing.T) {
 // TestTokensStayWithTheirServer: a token for server A is never sent to
 // server B, which shares A's authorization server and token directory.
 func TestTokensStayWithTheirServer(t *testing.T) {
-	as := newFakeAS(t)
-	a, bsrv := newFakeMCP(t, as), newFakeMCP(t, as)
+	as := mcpauthtest.NewAuthServer(t)
+	a, bsrv := mcpauthtest.NewServer(t, as), mcpauthtest.NewServer(t, as)
 	dir := t.TempDir() + "/oauth"
-	var br browser
-	opts := Options{Store: &Store{Dir: dir}, Secrets: &redact.Set{}, Policy: allow(t, as), Interactive: true, Browse: br.browse}
-	if _, err := call(t, newHandler(t, a, Config{}, opts), a.endpoint()); err != nil {
+	var br mcpauthtest.Browser
+	opts := Options{Store: &Store{Dir: dir}, Secrets: &redact.Set{}, Policy: allow(t, as), Interactive: true, Browse: br.Browse}
+	if _, err := call(t, newHandler(t, a, Config{}, opts), a.Endpoint()); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := (&Store{Dir: dir}).Load(a.endpoint())
+	rec, err := (&Store{Dir: dir}).Load(a.Endpoint())
 	if err != nil || rec == nil {
 		t.Fatal(rec, err)
 	}
 	// B without a terminal: its first request carries no token, and A's
 	// token never reaches it.
-	hb, err := New("b", bsrv.endpoint(), Config{}, Options{Store: &Store{Dir: dir}, Policy: allow(t, as)})
+	hb, err := New("b", bsrv.Endpoint(), Config{}, Options{Store: &Store{Dir: dir}, Policy: allow(t, as)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := call(t, hb, bsrv.endpoint()); !errors.Is(err, ErrSignInNeeded) {
+	if _, err := call(t, hb, bsrv.Endpoint()); !errors.Is(err, ErrSignInNeeded) {
 		t.Errorf("B: err = %v, want ErrSignInNeeded", err)
 	}
-	for _, h := range bsrv.headers() {
+	for _, h := range bsrv.Headers() {
 		if strings.Contains(h, rec.AccessToken) {
 			t.Fatal("A's token was sent to B")
 		}
 	}
 	// A's record copied under B's name is refused.
 	st := &Store{Dir: dir}
-	data, err := os.ReadFile(st.path(a.endpoint()))
+	data, err := os.ReadFile(st.path(a.Endpoint()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(st.path(bsrv.endpoint()), data, 0o600); err != nil {
+	if err := os.WriteFile(st.path(bsrv.Endpoint()), data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Load(bsrv.endpoint()); err == nil || !strings.Contains(err.Error(), "another server") {
+	if _, err := st.Load(bsrv.Endpoint()); err == nil || !strings.Contains(err.Error(), "another server") {
 		t.Errorf("Load of a record for another server = %v", err)
 	}
 }

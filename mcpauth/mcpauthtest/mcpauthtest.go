@@ -1,4 +1,8 @@
-package mcpauth
+// Package mcpauthtest holds an OAuth authorization server and an MCP
+// server that needs its tokens, both on loopback (httptest), and a
+// browser that signs in at once: the pieces to test an OAuth client of
+// MCP servers end to end without a real provider.
+package mcpauthtest
 
 import (
 	"context"
@@ -22,44 +26,46 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// fakeAS is an authorization server on loopback: metadata, dynamic
+// AuthServer is an authorization server on loopback: metadata, dynamic
 // registration, an authorize endpoint that approves at once (the test
 // plays the browser), and a token endpoint that checks PKCE, the
 // redirect URI, the client and the resource, and issues ES256 JWTs.
-type fakeAS struct {
+type AuthServer struct {
 	t   *testing.T
 	srv *httptest.Server
 	key *ecdsa.PrivateKey
-	// meta changes the metadata served, when set.
-	meta func(m map[string]any)
-	// ttl is the lifetime of the access tokens.
-	ttl time.Duration
+	// Meta, when set, changes the metadata served.
+	Meta func(m map[string]any)
+	// TTL is the lifetime of the access tokens; an hour by default.
+	TTL time.Duration
 
 	mu        sync.Mutex
-	clients   map[string]fakeClient // by id
-	codes     map[string]fakeCode
-	refreshes map[string]fakeCode // by refresh token
-	grants    []string            // grant_type of each token request, in order
-	resources []string            // resource of each token request
+	clients   map[string]client // by id
+	codes     map[string]issued
+	refreshes map[string]issued // by refresh token
+	grants    []string          // grant_type of each token request, in order
+	resources []string          // resource of each token request
 	n         int
 }
 
-type fakeClient struct {
+type client struct {
 	secret    string
 	redirects []string
 }
 
-type fakeCode struct {
+type issued struct {
 	client, redirect, challenge, resource, scope string
 }
 
-func newFakeAS(t *testing.T) *fakeAS {
+// NewAuthServer starts an authorization server, closed when the test
+// ends.
+func NewAuthServer(t *testing.T) *AuthServer {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
-	as := &fakeAS{t: t, key: key, ttl: time.Hour, clients: map[string]fakeClient{}, codes: map[string]fakeCode{}, refreshes: map[string]fakeCode{}}
+	as := &AuthServer{t: t, key: key, TTL: time.Hour, clients: map[string]client{}, codes: map[string]issued{}, refreshes: map[string]issued{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-authorization-server", as.metadata)
 	mux.HandleFunc("POST /register", as.register)
@@ -70,14 +76,14 @@ func newFakeAS(t *testing.T) *fakeAS {
 	return as
 }
 
-// preregister adds a client registered beforehand.
-func (as *fakeAS) preregister(id, secret string, redirects ...string) {
+// Preregister adds a client registered beforehand.
+func (as *AuthServer) Preregister(id, secret string, redirects ...string) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	as.clients[id] = fakeClient{secret: secret, redirects: redirects}
+	as.clients[id] = client{secret: secret, redirects: redirects}
 }
 
-func (as *fakeAS) metadata(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) metadata(w http.ResponseWriter, r *http.Request) {
 	m := map[string]any{
 		"issuer":                                as.srv.URL,
 		"authorization_endpoint":                as.srv.URL + "/authorize",
@@ -87,13 +93,13 @@ func (as *fakeAS) metadata(w http.ResponseWriter, r *http.Request) {
 		"token_endpoint_auth_methods_supported": []string{"none", "client_secret_post"},
 		"response_types_supported":              []string{"code"},
 	}
-	if as.meta != nil {
-		as.meta(m)
+	if as.Meta != nil {
+		as.Meta(m)
 	}
 	writeJSON(w, http.StatusOK, m)
 }
 
-func (as *fakeAS) register(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) register(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		RedirectURIs []string `json:"redirect_uris"`
 		AuthMethod   string   `json:"token_endpoint_auth_method"`
@@ -105,14 +111,14 @@ func (as *fakeAS) register(w http.ResponseWriter, r *http.Request) {
 	as.mu.Lock()
 	as.n++
 	id := fmt.Sprintf("dyn-%d", as.n)
-	as.clients[id] = fakeClient{redirects: req.RedirectURIs}
+	as.clients[id] = client{redirects: req.RedirectURIs}
 	as.mu.Unlock()
 	writeJSON(w, http.StatusCreated, map[string]any{"client_id": id, "redirect_uris": req.RedirectURIs, "token_endpoint_auth_method": "none"})
 }
 
 // authorize approves at once and redirects with a code, or with an error
 // for a request that is not right.
-func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) authorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	as.mu.Lock()
 	defer as.mu.Unlock()
@@ -127,7 +133,7 @@ func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 	}
 	as.n++
 	code := fmt.Sprintf("code-%d-%s", as.n, rand.Text())
-	as.codes[code] = fakeCode{client: q.Get("client_id"), redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), resource: q.Get("resource"), scope: q.Get("scope")}
+	as.codes[code] = issued{client: q.Get("client_id"), redirect: q.Get("redirect_uri"), challenge: q.Get("code_challenge"), resource: q.Get("resource"), scope: q.Get("scope")}
 	to, _ := url.Parse(q.Get("redirect_uri"))
 	v := to.Query()
 	v.Set("code", code)
@@ -136,7 +142,7 @@ func (as *fakeAS) authorize(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, to.String(), http.StatusFound)
 }
 
-func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
+func (as *AuthServer) token(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_request"})
 		return
@@ -156,7 +162,7 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bad := func() { writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid_grant"}) }
-	var grant fakeCode
+	var grant issued
 	switch f.Get("grant_type") {
 	case "authorization_code":
 		g, ok := as.codes[f.Get("code")]
@@ -177,7 +183,7 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 		}
 		grant = g
 	case "client_credentials":
-		grant = fakeCode{client: id, resource: f.Get("resource"), scope: f.Get("scope")}
+		grant = issued{client: id, resource: f.Get("resource"), scope: f.Get("scope")}
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unsupported_grant_type"})
 		return
@@ -185,13 +191,13 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	access, err := jwt.NewWithClaims(jwt.SigningMethodES256, jwt.MapClaims{
 		"iss": as.srv.URL, "aud": grant.resource, "sub": id, "scope": grant.scope,
-		"iat": now.Unix(), "exp": now.Add(as.ttl).Unix(), "jti": rand.Text(),
+		"iat": now.Unix(), "exp": now.Add(as.TTL).Unix(), "jti": rand.Text(),
 	}).SignedString(as.key)
 	if err != nil {
 		as.t.Error(err)
 		return
 	}
-	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(as.ttl / time.Second), "scope": grant.scope}
+	out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(as.TTL / time.Second), "scope": grant.scope}
 	if f.Get("grant_type") != "client_credentials" {
 		rt := "rt-" + rand.Text()
 		as.refreshes[rt] = grant
@@ -200,9 +206,9 @@ func (as *fakeAS) token(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// tokenRequests returns the grant types and resources of the token
+// TokenRequests returns the grant types and resources of the token
 // requests so far.
-func (as *fakeAS) tokenRequests() (grants, resources []string) {
+func (as *AuthServer) TokenRequests() (grants, resources []string) {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	return slices.Clone(as.grants), slices.Clone(as.resources)
@@ -214,25 +220,28 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// fakeMCP is an MCP server over streamable HTTP (the Go SDK's handler) at
+// Server is an MCP server over streamable HTTP (the Go SDK's handler) at
 // /mcp behind a bearer check: a request without a valid JWT of the
 // authorization server for this resource gets 401 with
 // resource_metadata.
-type fakeMCP struct {
+type Server struct {
 	t   *testing.T
 	srv *httptest.Server
-	as  *fakeAS
-	// prm changes the protected resource metadata served, when set.
-	prm func(m map[string]any)
+	as  *AuthServer
+	// PRM, when set, changes the protected resource metadata served.
+	PRM func(m map[string]any)
 
 	mu      sync.Mutex
 	seen    []string        // the Authorization headers received
 	revoked map[string]bool // access tokens refused from now on
 }
 
-func newFakeMCP(t *testing.T, as *fakeAS) *fakeMCP {
+// NewServer starts an MCP server whose tokens as issues, closed when the
+// test ends. Its tools are echo and whoami, which answers with the
+// Authorization header of the call.
+func NewServer(t *testing.T, as *AuthServer) *Server {
 	t.Helper()
-	m := &fakeMCP{t: t, as: as, revoked: map[string]bool{}}
+	m := &Server{t: t, as: as, revoked: map[string]bool{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "v0.0.1"}, nil)
 	type textArgs struct {
 		Text string `json:"text"`
@@ -241,17 +250,21 @@ func newFakeMCP(t *testing.T, as *fakeAS) *fakeMCP {
 		func(ctx context.Context, req *mcp.CallToolRequest, args textArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + args.Text}}}, nil, nil
 		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "Say which token the call came with."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called with " + req.Extra.Header.Get("Authorization")}}}, nil, nil
+		})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
 		meta := map[string]any{
-			"resource":                 m.endpoint(),
+			"resource":                 m.Endpoint(),
 			"authorization_servers":    []string{as.srv.URL},
 			"scopes_supported":         []string{"tools:read"},
 			"bearer_methods_supported": []string{"header"},
 		}
-		if m.prm != nil {
-			m.prm(meta)
+		if m.PRM != nil {
+			m.PRM(meta)
 		}
 		writeJSON(w, http.StatusOK, meta)
 	})
@@ -268,11 +281,15 @@ func newFakeMCP(t *testing.T, as *fakeAS) *fakeMCP {
 	return m
 }
 
-func (m *fakeMCP) endpoint() string { return m.srv.URL + "/mcp" }
+// Endpoint is the URL of the MCP endpoint.
+func (m *Server) Endpoint() string { return m.srv.URL + "/mcp" }
+
+// URL is the authorization server's URL, its issuer.
+func (as *AuthServer) URL() string { return as.srv.URL }
 
 // authorized checks the bearer token: an ES256 JWT of the authorization
 // server, for this server, not expired, not revoked.
-func (m *fakeMCP) authorized(r *http.Request) bool {
+func (m *Server) authorized(r *http.Request) bool {
 	h := r.Header.Get("Authorization")
 	m.mu.Lock()
 	m.seen = append(m.seen, h)
@@ -283,34 +300,35 @@ func (m *fakeMCP) authorized(r *http.Request) bool {
 		return false
 	}
 	_, err := jwt.Parse(raw, func(*jwt.Token) (any, error) { return &m.as.key.PublicKey, nil },
-		jwt.WithValidMethods([]string{"ES256"}), jwt.WithIssuer(m.as.srv.URL), jwt.WithAudience(m.endpoint()), jwt.WithExpirationRequired())
+		jwt.WithValidMethods([]string{"ES256"}), jwt.WithIssuer(m.as.srv.URL), jwt.WithAudience(m.Endpoint()), jwt.WithExpirationRequired())
 	return err == nil
 }
 
-// revoke refuses the token from now on.
-func (m *fakeMCP) revoke(token string) {
+// Revoke refuses the token from now on.
+func (m *Server) Revoke(token string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.revoked[token] = true
 }
 
-// headers returns the Authorization headers received so far.
-func (m *fakeMCP) headers() []string {
+// Headers returns the Authorization headers received so far.
+func (m *Server) Headers() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.seen)
 }
 
-// browser plays the person at the browser: it opens the authorization URL
+// Browser plays the person at the browser: it opens the authorization URL
 // and follows the redirects to the agent's loopback listener. It counts
 // its visits.
-type browser struct {
+type Browser struct {
 	mu     sync.Mutex
 	visits []string
 	status int // of the last page
 }
 
-func (b *browser) browse(ctx context.Context, u string) error {
+// Browse opens the URL u and follows its redirects.
+func (b *Browser) Browse(ctx context.Context, u string) error {
 	b.mu.Lock()
 	b.visits = append(b.visits, u)
 	b.mu.Unlock()
@@ -329,7 +347,8 @@ func (b *browser) browse(ctx context.Context, u string) error {
 	return nil
 }
 
-func (b *browser) count() int {
+// Count is how many URLs the browser opened.
+func (b *Browser) Count() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.visits)
