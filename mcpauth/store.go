@@ -54,7 +54,7 @@ const maxRecord = 64 << 10
 // write: a token there may have been read, or planted, by someone else.
 type Store struct {
 	// Dir is the directory, created with mode 0700 (and its parents)
-	// when missing; the agent uses $XDG_STATE_HOME/toolreg/oauth.
+	// at the first Save; the agent uses $XDG_STATE_HOME/toolreg/oauth.
 	Dir string
 }
 
@@ -64,12 +64,16 @@ func (s *Store) path(endpoint string) string {
 	return filepath.Join(s.Dir, "mcp-"+hex.EncodeToString(sum[:16])+".json")
 }
 
-// checkDir makes the directory when it is missing and checks it.
-func (s *Store) checkDir() error {
+// checkDir checks the directory, making it when it is missing and create
+// is set; it reports fs.ErrNotExist when it is missing and create is not.
+func (s *Store) checkDir(create bool) error {
 	if s == nil || s.Dir == "" {
 		return errors.New("no token directory")
 	}
 	fi, err := os.Lstat(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) && !create {
+		return err
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(s.Dir), 0o700); err != nil {
 			return fmt.Errorf("token directory: %w", err)
@@ -116,7 +120,9 @@ func checkFile(path string, fi fs.FileInfo) error {
 // that is a symbolic link, open to others, owned by another user, or
 // whose record names another endpoint is an error.
 func (s *Store) Load(endpoint string) (*Record, error) {
-	if err := s.checkDir(); err != nil {
+	if err := s.checkDir(false); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // nothing kept yet; the directory is made at the first Save
+	} else if err != nil {
 		return nil, err
 	}
 	p := s.path(endpoint)
@@ -154,7 +160,7 @@ func (s *Store) Load(endpoint string) (*Record, error) {
 // record. An existing file that is not a regular file of this user's is
 // refused, not replaced.
 func (s *Store) Save(r *Record) error {
-	if err := s.checkDir(); err != nil {
+	if err := s.checkDir(true); err != nil {
 		return err
 	}
 	p := s.path(r.Endpoint)

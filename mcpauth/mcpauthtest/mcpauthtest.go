@@ -238,7 +238,7 @@ type Server struct {
 
 // NewServer starts an MCP server whose tokens as issues, closed when the
 // test ends. Its tools are echo and whoami, which answers with the
-// Authorization header of the call.
+// token of the call.
 func NewServer(t *testing.T, as *AuthServer) *Server {
 	t.Helper()
 	m := &Server{t: t, as: as, revoked: map[string]bool{}}
@@ -252,7 +252,7 @@ func NewServer(t *testing.T, as *AuthServer) *Server {
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "Say which token the call came with."},
 		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called with " + req.Extra.Header.Get("Authorization")}}}, nil, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "called with " + strings.TrimPrefix(req.Extra.Header.Get("Authorization"), "Bearer ")}}}, nil, nil
 		})
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	mux := http.NewServeMux()
