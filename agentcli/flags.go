@@ -354,8 +354,9 @@ const envHelp = `environment:
   TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
-  XDG_STATE_HOME   where the line history and the conversations are kept:
-                   $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
+  XDG_STATE_HOME   where the line history, the conversations and the OAuth
+                   tokens of -mcp servers are kept: $XDG_STATE_HOME/toolreg,
+                   default ~/.local/state/toolreg
   TOOLREG_STYLE    the style of rendered answers: dark (default), light or plain
                    (GLAMOUR_STYLE is read too; NO_COLOR set means plain)
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http

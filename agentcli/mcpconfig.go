@@ -46,6 +46,9 @@ func (s mcpServer) describe() string {
 		if len(s.Headers) > 0 {
 			out += " (headers " + strings.Join(sortedKeys(s.Headers), ", ") + ")"
 		}
+		if s.OAuth != nil {
+			out += " (oauth)"
+		}
 		return out
 	}
 	out := "stdio " + strings.Join(append([]string{s.Command}, s.Args...), " ")
