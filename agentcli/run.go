@@ -325,7 +325,7 @@ func (n *positiveInt) Set(v string) error {
 func (s *selection) registerMounts(fs *flag.FlagSet) {
 	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
 	fs.Var(&s.mountEnv, "mcp-env", "pass the environment variable VAR to the stdio server NAME, which otherwise gets only PATH, HOME, LANG, TMPDIR and the like: `NAME=VAR`; repeatable")
-	fs.Var(&s.oauth, "mcp-oauth", "the OAuth client of the HTTP server NAME, which otherwise signs in with a client it registers: `'NAME=client_id=ID,client_secret=$VAR,scopes=a b,grant=client_credentials,issuer=URL,callback_port=N'` or NAME=off; repeatable")
+	fs.Var(&s.oauth, "mcp-oauth", "the OAuth client of the HTTP server NAME, which otherwise signs in with a client it registers: `'NAME=key=value,…'` with keys client_id, client_secret ($VAR), scopes (space-separated), grant (client_credentials for unattended runs), issuer, callback_port; NAME=off for none; repeatable")
 	fs.Var(&s.mountHeaders, "mcp-header", "send a header to the HTTP server NAME, $VAR expanded from the environment: `'NAME=Header: value'`, for example 'docs=Authorization: Bearer $DOCS_TOKEN'; repeatable")
 }
 
