@@ -167,10 +167,9 @@ type Handler struct {
 	// signing serialises sign-ins and forced refreshes.
 	signing sync.Mutex
 
-	mu      sync.Mutex
-	rec     *Record // nil without a token
-	broken  error   // the store's refusal, reported at each use
-	printed bool    // the store's refusal was printed
+	mu     sync.Mutex
+	rec    *Record // nil without a token
+	broken error   // the store's refusal, reported at each use
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
