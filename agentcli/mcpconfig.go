@@ -32,8 +32,10 @@ type mcpServer struct {
 	Headers  map[string]string `json:"headers,omitempty"`
 	Disabled bool              `json:"disabled,omitempty"`
 	// OAuth configures the OAuth client of an HTTP server (see
-	// mcpServerOAuth); without it the client registers itself.
+	// mcpServerOAuth); without it the client registers itself. Auth is
+	// Cursor's name for it (CLIENT_ID, CLIENT_SECRET, scopes).
 	OAuth *mcpServerOAuth `json:"oauth,omitempty"`
+	Auth  *mcpServerOAuth `json:"auth,omitempty"`
 
 	from string // the file (and line) it came from
 }
@@ -130,8 +132,13 @@ func (s *mcpServer) check() error {
 		return errors.New("env is for stdio servers; an HTTP server gets headers")
 	case s.Command != "" && len(s.Headers) > 0:
 		return errors.New("headers are for HTTP servers; a stdio server gets env")
-	case s.Command != "" && s.OAuth != nil:
+	case s.OAuth != nil && s.Auth != nil:
+		return errors.New("both oauth and auth: want one")
+	case s.Command != "" && (s.OAuth != nil || s.Auth != nil):
 		return errors.New("oauth is for HTTP servers")
+	}
+	if s.OAuth == nil {
+		s.OAuth, s.Auth = s.Auth, nil
 	}
 	if s.OAuth != nil {
 		set, err := s.OAuth.setting("")

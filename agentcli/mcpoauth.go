@@ -71,8 +71,8 @@ func (m *mountOAuth) Set(v string) error {
 }
 
 // secretRefRE matches a reference to the variable that holds a secret:
-// $VAR or ${VAR}.
-var secretRefRE = regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$`)
+// $VAR, ${VAR} or Cursor's ${env:VAR}.
+var secretRefRE = regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\})$`)
 
 // set sets one key of the setting.
 func (s *oauthSetting) set(k, v string) error {
@@ -105,7 +105,9 @@ func (s *oauthSetting) set(k, v string) error {
 
 // mcpServerOAuth is the oauth object of an HTTP server in an mcpServers
 // table: Claude Code's fields (clientId, callbackPort, scopes as one
-// string) and their snake_case forms, with issuer and grant besides.
+// string), their snake_case forms, which also read Cursor's auth object
+// (CLIENT_ID, CLIENT_SECRET, scopes as a list: JSON keys match regardless
+// of case), and issuer and grant besides.
 // Other fields (authServerMetadataUrl, …) are ignored. The client secret
 // is ${VAR}, the variable that holds it: the file holds no secrets.
 type mcpServerOAuth struct {

@@ -95,7 +95,10 @@ func TestMCPOAuthConfigFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "mcp.json")
 	write := func(oauth string) {
 		t.Helper()
-		js := `{"mcpServers": {"docs": {"type": "http", "url": "` + srv.Endpoint() + `", "oauth": ` + oauth + `}}}`
+		if !strings.HasPrefix(oauth, `"`) {
+			oauth = `"oauth": ` + oauth
+		}
+		js := `{"mcpServers": {"docs": {"type": "http", "url": "` + srv.Endpoint() + `", ` + oauth + `}}}`
 		if err := os.WriteFile(file, []byte(js), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -105,12 +108,24 @@ func TestMCPOAuthConfigFile(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "docs__echo") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want docs__echo listed", code, stdout, stderr)
 	}
+	// Cursor's auth object, in a new state directory.
+	env["XDG_STATE_HOME"] = t.TempDir()
+	write(`"auth": {"CLIENT_ID": "svc", "CLIENT_SECRET": "${env:SVC_SECRET}", "scopes": ["tools:read"], "grant": "client_credentials"}`)
+	code, stdout, stderr = runOAuthAgent(t, env, "tools", "-tools", "calculator", "-mcp-config", file)
+	if code != 0 || !strings.Contains(stdout, "docs__echo") {
+		t.Fatalf("Cursor's auth: exit %d, stdout %q, stderr %q; want docs__echo listed", code, stdout, stderr)
+	}
+	if grants, _ := as.TokenRequests(); len(grants) != 2 {
+		t.Errorf("token requests %q, want one a run", grants)
+	}
 	for _, tt := range []struct{ oauth, want string }{
 		{`{"clientId": "svc", "clientSecret": "svc-secret-0123456789"}`, "not the secret itself"},
 		{`{"clientId": "svc", "grant": "client_credentials"}`, "needs a client id and a client secret"},
 		{`{"grant": "password"}`, `grant "password"`},
 		{`{"callbackPort": 70000}`, "want a port"},
 		{`{"scopes": 3}`, "scopes"},
+		{`"auth": {"CLIENT_ID": "svc", "CLIENT_SECRET": "svc-secret-0123456789"}`, "not the secret itself"},
+		{`"auth": {}, "oauth": {}`, "both oauth and auth"},
 	} {
 		write(tt.oauth)
 		code, _, stderr := runOAuthAgent(t, env, "tools", "-tools", "calculator", "-mcp-config", file)
