@@ -197,3 +197,41 @@ func TestMCPOAuthFlag(t *testing.T) {
 		t.Errorf("unknown server: %v", err)
 	}
 }
+
+// TestMCPOAuthTerminal signs in as a person would, on a terminal: the
+// agent prints the authorization URL, the test opens it as the browser
+// would, the redirect reaches the agent's loopback listener, and the
+// server's tools are listed; the token is kept for the next run.
+func TestMCPOAuthTerminal(t *testing.T) {
+	as := mcpauthtest.NewAuthServer(t)
+	srv := mcpauthtest.NewServer(t, as)
+	u, _ := url.Parse(as.URL())
+	t.Setenv("TOOLREG_NET_ALLOW", u.Host)
+	t.Setenv("DISPLAY", "") // no browser is started: the test is the browser
+	t.Setenv("WAYLAND_DISPLAY", "")
+	state := t.TempDir()
+	term := startTerminal(t, "http://127.0.0.1:1", state, "tools", "-tools", "calculator", "-mcp", "docs="+srv.Endpoint())
+	term.expect("open this URL in a browser")
+	term.expect("\n  ")
+	authURL := strings.TrimSpace(term.expect("\n"))
+	if !strings.HasPrefix(authURL, as.URL()+"/authorize?") {
+		t.Fatalf("authorization URL %q", authURL)
+	}
+	var b mcpauthtest.Browser
+	if err := b.Browse(t.Context(), authURL); err != nil {
+		t.Fatal(err)
+	}
+	term.expect(`mcp server "docs": signed in`)
+	term.expect("docs__echo")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	rec, err := (&mcpauth.Store{Dir: filepath.Join(state, "toolreg", "oauth")}).Load(srv.Endpoint())
+	if err != nil || rec == nil || rec.RefreshToken == "" {
+		t.Fatalf("kept token: %+v, %v", rec, err)
+	}
+	grants, _ := as.TokenRequests()
+	if diff := cmp.Diff([]string{"authorization_code"}, grants); diff != "" {
+		t.Errorf("token requests (-want +got):\n%s", diff)
+	}
+}
