@@ -242,7 +242,7 @@ func TestNoTerminal(t *testing.T) {
 func TestDenials(t *testing.T) {
 	tests := []struct {
 		name string
-		prm  func(m map[string]any, as *mcpauthtest.AuthServer)
+		prm  func(m map[string]any, other *mcpauthtest.AuthServer)
 		meta func(m map[string]any, other string)
 		// noAllow leaves the authorization server's address to the
 		// default policy.
@@ -271,6 +271,13 @@ func TestDenials(t *testing.T) {
 			m["authorization_servers"] = []string{"https://169.254.169.254/"}
 		},
 		want: "non-public address",
+	}, {
+		name: "authorization server named by a host name that resolves to a local address",
+		prm: func(m map[string]any, other *mcpauthtest.AuthServer) {
+			u, _ := url.Parse(other.URL())
+			m["authorization_servers"] = []string{"http://localhost:" + u.Port()}
+		},
+		want: "localhost (", // then the address it resolved to, refused
 	}, {
 		name: "metadata names another issuer",
 		meta: func(m map[string]any, _ string) { m["issuer"] = "https://auth.example.com" },
@@ -302,7 +309,7 @@ func TestDenials(t *testing.T) {
 			other := mcpauthtest.NewAuthServer(t) // another host (port) that must not be reached
 			m := mcpauthtest.NewServer(t, as)
 			if tt.prm != nil {
-				m.PRM = func(meta map[string]any) { tt.prm(meta, as) }
+				m.PRM = func(meta map[string]any) { tt.prm(meta, other) }
 			}
 			if tt.meta != nil {
 				as.Meta = func(meta map[string]any) { tt.meta(meta, other.URL()) }
@@ -313,7 +320,6 @@ func TestDenials(t *testing.T) {
 				opts.Policy = allow(t, as)
 			}
 			_, err := call(t, newHandler(t, m, tt.cfg, opts), m.Endpoint())
-			t.Logf("err: %v", err)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want one that says %q", err, tt.want)
 			}
