@@ -71,6 +71,9 @@ func (h *Handler) signIn(ctx context.Context, ch challenge, granted []string) (*
 			scopes = prm.ScopesSupported
 		}
 	}
+	if ch.err == "insufficient_scope" {
+		granted = append(slices.Clone(granted), ch.scopes...) // step-up
+	}
 	for _, s := range granted {
 		if !slices.Contains(scopes, s) {
 			scopes = append(slices.Clone(scopes), s)

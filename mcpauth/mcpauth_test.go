@@ -226,6 +226,31 @@ func TestRefresh(t *testing.T) {
 	}
 }
 
+// TestStepUp: a call that needs a scope the token lacks gets 403
+// insufficient_scope; the agent signs in again asking for the scopes it
+// had and the one the challenge names, configured scopes or not, and the
+// call goes through.
+func TestStepUp(t *testing.T) {
+	as := mcpauthtest.NewAuthServer(t)
+	m := mcpauthtest.NewServer(t, as)
+	m.CallScope = "tools:write"
+	var b mcpauthtest.Browser
+	// The configured scopes are those of the first sign-in.
+	h := newHandler(t, m, Config{Scopes: []string{"tools:read"}}, Options{Secrets: &redact.Set{}, Policy: allow(t, as), Interactive: true, Browse: b.Browse})
+	if got, err := call(t, h, m.Endpoint()); err != nil || got != "echo: hi" {
+		t.Fatalf("call = %q, %v", got, err)
+	}
+	if b.Count() != 2 {
+		t.Errorf("signed in %d times, want 2: once for the session, once for the call", b.Count())
+	}
+	h.mu.Lock()
+	scopes := h.rec.Scopes
+	h.mu.Unlock()
+	if diff := cmp.Diff([]string{"tools:read", "tools:write"}, scopes); diff != "" {
+		t.Errorf("scopes asked for (-want +got):\n%s", diff)
+	}
+}
+
 // TestNoTerminal refuses to sign in without a person or client
 // credentials, and says what to do.
 func TestNoTerminal(t *testing.T) {

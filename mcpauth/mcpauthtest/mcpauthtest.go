@@ -5,6 +5,7 @@
 package mcpauthtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -13,6 +14,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -230,6 +232,9 @@ type Server struct {
 	as  *AuthServer
 	// PRM, when set, changes the protected resource metadata served.
 	PRM func(m map[string]any)
+	// CallScope, when set, is the scope a token needs to call a tool:
+	// a call without it gets 403 insufficient_scope (step-up).
+	CallScope string
 
 	mu      sync.Mutex
 	seen    []string        // the Authorization headers received
@@ -269,9 +274,16 @@ func NewServer(t *testing.T, as *AuthServer) *Server {
 		writeJSON(w, http.StatusOK, meta)
 	})
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !m.authorized(r) {
+		scopes, ok := m.authorized(r)
+		if !ok {
 			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, m.srv.URL))
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if m.CallScope != "" && !slices.Contains(scopes, m.CallScope) && isCall(r) {
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`,
+				strings.Join(append(scopes, m.CallScope), " "), m.srv.URL))
+			http.Error(w, "insufficient scope", http.StatusForbidden)
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -289,7 +301,7 @@ func (as *AuthServer) URL() string { return as.srv.URL }
 
 // authorized checks the bearer token: an ES256 JWT of the authorization
 // server, for this server, not expired, not revoked.
-func (m *Server) authorized(r *http.Request) bool {
+func (m *Server) authorized(r *http.Request) (scopes []string, ok bool) {
 	h := r.Header.Get("Authorization")
 	m.mu.Lock()
 	m.seen = append(m.seen, h)
@@ -297,11 +309,30 @@ func (m *Server) authorized(r *http.Request) bool {
 	m.mu.Unlock()
 	raw, ok := strings.CutPrefix(h, "Bearer ")
 	if !ok || revoked {
+		return nil, false
+	}
+	var claims jwt.MapClaims
+	_, err := jwt.ParseWithClaims(raw, &claims, func(*jwt.Token) (any, error) { return &m.as.key.PublicKey, nil },
+		jwt.WithValidMethods([]string{"ES256"}), jwt.WithIssuer(m.as.srv.URL), jwt.WithAudience(m.Endpoint()), jwt.WithExpirationRequired())
+	if err != nil {
+		return nil, false
+	}
+	s, _ := claims["scope"].(string)
+	return strings.Fields(s), true
+}
+
+// isCall reports whether the request is a tools/call, leaving its body
+// to be read again.
+func isCall(r *http.Request) bool {
+	if r.Method != http.MethodPost {
 		return false
 	}
-	_, err := jwt.Parse(raw, func(*jwt.Token) (any, error) { return &m.as.key.PublicKey, nil },
-		jwt.WithValidMethods([]string{"ES256"}), jwt.WithIssuer(m.as.srv.URL), jwt.WithAudience(m.Endpoint()), jwt.WithExpirationRequired())
-	return err == nil
+	b, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	var msg struct {
+		Method string `json:"method"`
+	}
+	return json.Unmarshal(b, &msg) == nil && msg.Method == "tools/call"
 }
 
 // Revoke refuses the token from now on.
