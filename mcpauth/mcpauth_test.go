@@ -251,6 +251,25 @@ func TestStepUp(t *testing.T) {
 	}
 }
 
+// TestLegacyServer signs in to a server of the 2025-03-26 revision,
+// which is its own authorization server at the default endpoints.
+func TestLegacyServer(t *testing.T) {
+	as := mcpauthtest.NewAuthServer(t)
+	m := mcpauthtest.NewLegacyServer(t, as)
+	var b mcpauthtest.Browser
+	h := newHandler(t, m, Config{}, Options{Secrets: &redact.Set{}, Interactive: true, Browse: b.Browse})
+	if got, err := call(t, h, m.Endpoint()); err != nil || got != "echo: hi" {
+		t.Fatalf("call = %q, %v", got, err)
+	}
+	h.mu.Lock()
+	rec := *h.rec
+	h.mu.Unlock()
+	u, _ := url.Parse(m.Endpoint())
+	if want := "http://" + u.Host; rec.Issuer != want || rec.TokenEndpoint != want+"/token" {
+		t.Errorf("issuer %s, token endpoint %s; want the server's origin", rec.Issuer, rec.TokenEndpoint)
+	}
+}
+
 // TestNoTerminal refuses to sign in without a person or client
 // credentials, and says what to do.
 func TestNoTerminal(t *testing.T) {

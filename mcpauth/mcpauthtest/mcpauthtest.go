@@ -232,6 +232,10 @@ type Server struct {
 	as  *AuthServer
 	// PRM, when set, changes the protected resource metadata served.
 	PRM func(m map[string]any)
+	// legacy: no protected resource metadata, and the authorization
+	// server's endpoints at /authorize, /token and /register of the
+	// server itself (NewLegacyServer).
+	legacy bool
 	// CallScope, when set, is the scope a token needs to call a tool:
 	// a call without it gets 403 insufficient_scope (step-up).
 	CallScope string
@@ -245,6 +249,20 @@ type Server struct {
 // test ends. Its tools are echo and whoami, which answers with the
 // token of the call.
 func NewServer(t *testing.T, as *AuthServer) *Server {
+	t.Helper()
+	return newServer(t, as, false)
+}
+
+// NewLegacyServer starts an MCP server of the 2025-03-26 revision: it has
+// no protected resource metadata, its 401 names none, and it serves as's
+// authorization, token and registration endpoints at its own /authorize,
+// /token and /register, without authorization server metadata.
+func NewLegacyServer(t *testing.T, as *AuthServer) *Server {
+	t.Helper()
+	return newServer(t, as, true)
+}
+
+func newServer(t *testing.T, as *AuthServer, legacy bool) *Server {
 	t.Helper()
 	m := &Server{t: t, as: as, revoked: map[string]bool{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "protected", Version: "v0.0.1"}, nil)
@@ -262,6 +280,10 @@ func NewServer(t *testing.T, as *AuthServer) *Server {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if m.legacy {
+			http.NotFound(w, r)
+			return
+		}
 		meta := map[string]any{
 			"resource":                 m.Endpoint(),
 			"authorization_servers":    []string{as.srv.URL},
@@ -276,7 +298,11 @@ func NewServer(t *testing.T, as *AuthServer) *Server {
 	mux.Handle("/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		scopes, ok := m.authorized(r)
 		if !ok {
-			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, m.srv.URL))
+			if m.legacy {
+				w.Header().Set("WWW-Authenticate", "Bearer")
+			} else {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"`, m.srv.URL))
+			}
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
@@ -288,6 +314,12 @@ func NewServer(t *testing.T, as *AuthServer) *Server {
 		}
 		h.ServeHTTP(w, r)
 	}))
+	if legacy {
+		m.legacy = true
+		mux.HandleFunc("GET /authorize", as.authorize)
+		mux.HandleFunc("POST /token", as.token)
+		mux.HandleFunc("POST /register", as.register)
+	}
 	m.srv = httptest.NewServer(mux)
 	t.Cleanup(m.srv.Close)
 	return m
