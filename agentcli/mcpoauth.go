@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -145,8 +146,8 @@ func (s *oauthScopes) UnmarshalJSON(b []byte) error {
 func (o *mcpServerOAuth) setting(from string) (oauthSetting, error) {
 	s := oauthSetting{from: from, off: o.Disabled}
 	pairs := [][2]string{
-		{"client_id", first(o.ClientID, o.ClientID2)},
-		{"client_secret", first(o.ClientSecret, o.ClientSecret2)},
+		{"client_id", cmp.Or(o.ClientID, o.ClientID2)},
+		{"client_secret", cmp.Or(o.ClientSecret, o.ClientSecret2)},
 		{"issuer", o.Issuer},
 		{"grant", o.Grant},
 	}
@@ -158,24 +159,13 @@ func (o *mcpServerOAuth) setting(from string) (oauthSetting, error) {
 			return s, fmt.Errorf("oauth: %w", err)
 		}
 	}
-	s.cfg.Scopes = append(o.Scopes, o.Scope...)
-	if port := first(o.CallbackPort, o.CallbackPort2); port != 0 {
+	s.cfg.Scopes = slices.Concat(o.Scopes, o.Scope)
+	if port := cmp.Or(o.CallbackPort, o.CallbackPort2); port != 0 {
 		if err := s.set("callback_port", strconv.Itoa(port)); err != nil {
 			return s, fmt.Errorf("oauth: %w", err)
 		}
 	}
 	return s, nil
-}
-
-// first returns the first of vs that is not the zero value.
-func first[T comparable](vs ...T) T {
-	var zero T
-	for _, v := range vs {
-		if v != zero {
-			return v
-		}
-	}
-	return zero
 }
 
 // signInTimeout is the time a person has to sign in to a server: none

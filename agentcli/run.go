@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
@@ -396,9 +398,9 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	}
 	var m *toolmcp.Mounts
 	if len(s.mounts) > 0 {
-		handlers, err := s.oauthHandlers(warn)
-		if err != nil {
-			return nil, close, fmt.Errorf("-mcp-oauth: %w", err)
+		var handlers map[string]auth.OAuthHandler
+		if handlers, err = s.oauthHandlers(warn); err != nil {
+			return nil, close, err // it names the flag or file
 		}
 		m, err = toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
 			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots(),
