@@ -73,7 +73,9 @@ func NewAuthServer(t *testing.T) *AuthServer {
 	mux.HandleFunc("POST /register", as.register)
 	mux.HandleFunc("GET /authorize", as.authorize)
 	mux.HandleFunc("POST /token", as.token)
-	as.srv = httptest.NewServer(mux)
+	// Started after srv is set, so that the handlers see it.
+	as.srv = httptest.NewUnstartedServer(mux)
+	as.srv.Start()
 	t.Cleanup(as.srv.Close)
 	return as
 }
@@ -320,7 +322,9 @@ func newServer(t *testing.T, as *AuthServer, legacy bool) *Server {
 		mux.HandleFunc("POST /token", as.token)
 		mux.HandleFunc("POST /register", as.register)
 	}
-	m.srv = httptest.NewServer(mux)
+	// Started after srv is set, so that the handlers see it.
+	m.srv = httptest.NewUnstartedServer(mux)
+	m.srv.Start()
 	t.Cleanup(m.srv.Close)
 	return m
 }
