@@ -27,7 +27,7 @@ var flagGroups = []struct {
 	flags []string
 }{
 	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict", "images"}},
-	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
+	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "mcp-oauth", "tool-search", "pin"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "worker-memory", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
@@ -115,6 +115,8 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	fs.Var(&o.images, "images", "show the model the images mounted tools answer with: `auto` (when the provider's preset takes images: openai, moonshot), on or off (they are described); env TOOLREG_IMAGES")
 	o.sel.register(fs, c.getenv)
 	o.sel.tools = c.tools
+	o.sel.learnt, o.sel.stateDir = c.learnt, c.stateDir
+	_, o.sel.terminal = terminalFile(c.rawStderr)
 	o.sel.registerMounts(fs)
 	o.toolSearch = searchMode(c.getenv("TOOLREG_TOOL_SEARCH"))
 	if o.toolSearch.Set(string(o.toolSearch)) != nil {
@@ -361,8 +363,9 @@ const envHelp = `environment:
   TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
-  XDG_STATE_HOME   where the line history and the conversations are kept:
-                   $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
+  XDG_STATE_HOME   where the line history, the conversations and the OAuth
+                   tokens of -mcp servers are kept: $XDG_STATE_HOME/toolreg,
+                   default ~/.local/state/toolreg
   TOOLREG_STYLE    the style of rendered answers: dark (default), light or plain
                    (GLAMOUR_STYLE is read too; NO_COLOR set means plain)
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
@@ -376,10 +379,10 @@ const envHelp = `environment:
 // command's own: those that matter to the topic (agent -h shows them all).
 var topicFlags = map[string][]string{
 	"chat":   {"profile", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "yes", "raw", "q", "v", "json", "continue", "c", "no-log"},
-	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "strict", "no-strict", "v", "json"},
-	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
+	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "isolate", "strict", "no-strict", "v", "json"},
+	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
 	"skills": {"v", "json"},
-	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "net-allow", "workdir", "v"},
+	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "isolate", "net-allow", "workdir", "v"},
 	"log":    {"json"},
 	"config": {"config", "profile", "provider", "base-url", "model", "tools", "disable", "deny", "isolate", "mcp", "mcp-config"},
 }

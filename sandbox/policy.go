@@ -92,6 +92,19 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 	return env
 }
 
+// assignedEnv is what a worker's assignment adds for caps to the
+// environment every worker starts with (workerEnv for no capabilities).
+func assignedEnv(environ []string, names, pass []string, caps tool.Capability) []string {
+	base := workerEnv(environ, nil, pass, 0, "")
+	var add []string
+	for _, kv := range workerEnv(environ, names, pass, caps, "") {
+		if !slices.Contains(base, kv) {
+			add = append(add, kv)
+		}
+	}
+	return add
+}
+
 // Limits bound what one worker process may use. Zero fields take the
 // defaults; a negative field lifts that limit.
 type Limits struct {
@@ -124,9 +137,10 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
-// spec is what a worker is told on its command line: the one tool it
-// serves, its capabilities, the directories it may write, whether it
-// runs in namespaces of its own, and its limits.
+// spec is what a worker is told: on its command line, what every worker
+// of a pool shares (the directories it may write, whether it runs in
+// namespaces of its own, its limits); then, in the assignment frame, the
+// one tool it serves and its capabilities.
 type spec struct {
 	toolID     string
 	caps       tool.Capability
@@ -138,7 +152,7 @@ type spec struct {
 
 func (s spec) args() []string {
 	return []string{
-		"-tool", s.toolID, "-caps", s.caps.String(), "-workdir", s.workDir, "-tempdir", s.tempDir,
+		"-workdir", s.workDir, "-tempdir", s.tempDir,
 		"-namespaces=" + strconv.FormatBool(s.namespaces),
 		"-memory", strconv.FormatInt(s.limits.Memory, 10),
 		"-files", strconv.FormatInt(s.limits.Files, 10),
@@ -149,9 +163,7 @@ func (s spec) args() []string {
 func parseSpec(args []string) (spec, error) {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	capsText := fs.String("caps", "", "capabilities")
 	var s spec
-	fs.StringVar(&s.toolID, "tool", "", "the tool served")
 	fs.StringVar(&s.workDir, "workdir", "", "workspace")
 	fs.StringVar(&s.tempDir, "tempdir", "", "temporary directory")
 	fs.BoolVar(&s.namespaces, "namespaces", false, "in namespaces of its own")
@@ -164,11 +176,6 @@ func parseSpec(args []string) (spec, error) {
 	if fs.NArg() > 0 {
 		return spec{}, fmt.Errorf("worker arguments: unexpected %q", fs.Args())
 	}
-	caps, ok := tool.ParseCapabilities(*capsText)
-	if !ok {
-		return spec{}, fmt.Errorf("worker arguments: -caps %q: unknown capability", *capsText)
-	}
-	s.caps = caps
 	for _, d := range []*string{&s.workDir, &s.tempDir} {
 		if *d == "" || !filepath.IsAbs(*d) {
 			return spec{}, fmt.Errorf("worker arguments: directory %q is not absolute", *d)

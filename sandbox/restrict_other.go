@@ -14,8 +14,14 @@ func Check(caps tool.Capability) Enforcement {
 	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false)}
 }
 
-// restrict applies no kernel restrictions elsewhere than Linux.
-func restrict(s spec) (Enforcement, error) {
+// prepared is what prepare did: nothing elsewhere than Linux.
+type prepared struct{}
+
+// prepare does nothing elsewhere than Linux.
+func prepare(spec) (prepared, error) { return prepared{}, nil }
+
+// confine applies no kernel restrictions elsewhere than Linux.
+func (prepared) confine(s spec) (Enforcement, error) {
 	return Check(s.caps), nil
 }
 

@@ -37,9 +37,12 @@ func newDirs(t *testing.T) dirs {
 	return d
 }
 
+// newPool returns a pool for d that keeps a spare worker, as agent mcp
+// does, so that each test's probes run in workers that were started
+// ahead for no tool and then given theirs; edit may change that.
 func newPool(t *testing.T, d dirs, edit func(*Config)) *Pool {
 	t.Helper()
-	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}}
+	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}, Spares: 1}
 	if edit != nil {
 		edit(&c)
 	}

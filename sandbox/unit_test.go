@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"testing"
 
@@ -85,8 +86,7 @@ func TestWorkerEnv(t *testing.T) {
 }
 
 func TestSpecRoundTrip(t *testing.T) {
-	want := spec{toolID: "ping_url", caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t", namespaces: true,
-		limits: Limits{Memory: 1, Files: -1, FileSize: 3}}
+	want := spec{workDir: "/w", tempDir: "/t", namespaces: true, limits: Limits{Memory: 1, Files: -1, FileSize: 3}}
 	got, err := parseSpec(want.args())
 	if err != nil {
 		t.Fatal(err)
@@ -95,14 +95,76 @@ func TestSpecRoundTrip(t *testing.T) {
 		t.Errorf("spec (-want +got):\n%s", diff)
 	}
 	for _, bad := range [][]string{
-		{"-caps", "teleport", "-workdir", "/w", "-tempdir", "/t"},
-		{"-caps", "none", "-workdir", "rel", "-tempdir", "/t"},
-		{"-caps", "none", "-workdir", "/w"},
-		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "extra"},
-		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "-memory", "lots"},
+		{"-workdir", "rel", "-tempdir", "/t"},
+		{"-workdir", "/w"},
+		{"-workdir", "/w", "-tempdir", "/t", "extra"},
+		{"-workdir", "/w", "-tempdir", "/t", "-memory", "lots"},
+		// The tool and its capabilities come in the assignment, never on
+		// the command line.
+		{"-tool", "echo", "-workdir", "/w", "-tempdir", "/t"},
+		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t"},
 	} {
 		if _, err := parseSpec(bad); err == nil {
 			t.Errorf("parseSpec(%q) accepted", bad)
+		}
+	}
+}
+
+// TestAssignment: the assignment frame names the tool, its capabilities
+// and the variables they add; a malformed one is refused and changes
+// nothing.
+func TestAssignment(t *testing.T) {
+	t.Setenv("TOOLREG_TEST_ASSIGNED", "")
+	frame, err := assignFrame(assignment{Tool: "ping_url", Caps: (tool.Network | tool.Env).String(), Env: []string{"TOOLREG_TEST_ASSIGNED=a=b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := spec{workDir: "/w", tempDir: "/t"}
+	if err := s.assign(frame); err != nil {
+		t.Fatal(err)
+	}
+	want := spec{toolID: "ping_url", caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t"}
+	if diff := cmp.Diff(want, s, cmp.AllowUnexported(spec{})); diff != "" {
+		t.Errorf("spec after the assignment (-want +got):\n%s", diff)
+	}
+	if got := os.Getenv("TOOLREG_TEST_ASSIGNED"); got != "a=b" {
+		t.Errorf("TOOLREG_TEST_ASSIGNED = %q, want %q", got, "a=b")
+	}
+	for _, bad := range []string{
+		``,
+		`C{"tool":"echo","caps":""}`,
+		`A{"tool":"echo","caps":"teleport"}`,
+		`A{"tool":"","caps":""}`,
+		`A{"tool":"echo","caps":"","env":["NOEQUALS"]}`,
+		`A{"tool":"echo","caps":"","env":["=v"]}`,
+		`A{"tool":"echo"`,
+	} {
+		s := spec{}
+		if err := s.assign([]byte(bad)); err == nil {
+			t.Errorf("assign(%q) accepted: %+v", bad, s)
+		} else if s.toolID != "" {
+			t.Errorf("assign(%q) failed but set the tool %q", bad, s.toolID)
+		}
+	}
+}
+
+// TestAssignedEnv: an assignment adds what the capabilities call for to
+// what every worker starts with, and never LLM_API_KEY.
+func TestAssignedEnv(t *testing.T) {
+	environ := []string{"PATH=/bin", "HOME=/h", "A=1", "B=2", "P=3", "TZ=UTC", "LLM_API_KEY=k", "HTTPS_PROXY=http://p"}
+	for _, tc := range []struct {
+		caps tool.Capability
+		want []string
+	}{
+		{0, nil},
+		{tool.ReadFiles | tool.WriteFiles, nil},
+		{tool.Exec, []string{"PATH=/bin", "HOME=/h"}},
+		{tool.Network, []string{"HTTPS_PROXY=http://p"}},
+		{tool.Env, []string{"A=1"}},
+	} {
+		got := assignedEnv(environ, []string{"A", "LLM_API_KEY"}, []string{"P"}, tc.caps)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("assignedEnv for %s (-want +got):\n%s", tc.caps, diff)
 		}
 	}
 }

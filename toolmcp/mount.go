@@ -29,6 +29,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/redact"
@@ -116,6 +117,14 @@ type MountOptions struct {
 	// server's tools when it keeps saying they changed;
 	// DefaultRefreshInterval when zero or less.
 	RefreshInterval time.Duration
+	// OAuth holds, by server NAME, the OAuth handler of an HTTP server
+	// (package mcpauth makes them): it gives the access token of each
+	// request and signs in when the server answers 401. The token goes to
+	// the server's own origin only, never along a redirect elsewhere.
+	OAuth map[string]auth.OAuthHandler
+	// SignInTimeout is added to ConnectTimeout for a server with an
+	// OAuth handler: the time a person has to sign in in a browser.
+	SignInTimeout time.Duration
 }
 
 // RemoteTool describes one mounted tool.
@@ -286,8 +295,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 
 // connect starts a session with the server of sp and lists its tools.
 func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, w *warner, maxTools int) (*remoteServer, []*mcp.Tool, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
-		fmt.Errorf("no answer within %s", cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)))
+	ctx, cancel := context.WithTimeoutCause(ctx, o.connectTimeout(sp), fmt.Errorf("no answer within %s", o.connectTimeout(sp)))
 	defer cancel()
 	tasks := &taskTools{}
 	var t mcp.Transport
@@ -320,7 +328,11 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		// notifications/tools/list_changed.
 		// MaxEventSize set: the SDK (v1.8.0) leaves an event unbounded
 		// at 0, which its documentation says is DefaultMaxEventSize.
-		t = &mcp.StreamableClientTransport{Endpoint: sp.URL, HTTPClient: hc, MaxEventSize: maxAnswer}
+		st := &mcp.StreamableClientTransport{Endpoint: sp.URL, HTTPClient: hc, MaxEventSize: maxAnswer}
+		if h := o.OAuth[sp.Name]; h != nil {
+			st.OAuthHandler, st.HTTPClient = h, withOAuth(hc, sp.URL)
+		}
+		t = st
 	} else {
 		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
 		cmd.Stderr = o.Stderr
