@@ -483,7 +483,8 @@ func (r *Registry) WithExecutor(x Executor) *Registry {
 // WithRedact returns a copy of r that passes every answer's text, a
 // tool's output or an "Error:" text, through redact before it is cut to
 // MaxResult and handed on: the place to remove secrets a tool or a
-// mounted server let through. nil passes the text as it is.
+// mounted server let through. nil passes the text as it is. A result's
+// Media are passed on as they are: no redactor reads an image.
 func (r *Registry) WithRedact(redact func(string) string) *Registry {
 	c := *r
 	c.redact = redact
