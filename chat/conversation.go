@@ -55,7 +55,10 @@ type Conversation struct {
 	// most MaxImagesPerTurn images of at most MaxImageBytes each and
 	// MaxImageBytesPerTurn in all are shown, PNG, JPEG, GIF and WebP
 	// whose content is of their type; each other one, and audio, is
-	// described with the reason in its tool message. When false, the
+	// described with the reason in its tool message. An endpoint that
+	// refuses a request for its images (400, 413 or 422 speaking of
+	// images: a model that takes none) gets it again with their
+	// descriptions, and the conversation shows no more. When false, the
 	// tools' text alone describes them.
 	Images bool
 	// Sink receives the events of each turn; none when nil.
@@ -73,6 +76,9 @@ type Conversation struct {
 	// imageBounds bound the images of a turn; defaultImageBounds when
 	// zero.
 	imageBounds imageBounds
+	// imagesRefused is set once the endpoint refused a request that
+	// showed images (see refusedImages): none is shown after. Under mu.
+	imagesRefused bool
 
 	mu    sync.Mutex
 	msgs  []Message
@@ -116,7 +122,7 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 		budget = DefaultMaxToolCalls
 	}
 	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
-	images := turnImages{bounds: cmp.Or(c.imageBounds, defaultImageBounds)}
+	images := turnImages{bounds: cmp.Or(c.imageBounds, defaultImageBounds), refused: c.imagesRefused}
 	for step := 1; step <= maxSteps; step++ {
 		em.step = step
 		// The specs are read for each request: a tool set may grow
@@ -128,6 +134,17 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 		rctx, span := c.tel.startChat(ctx)
 		resp, err := c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
 		span.endChat(rctx, resp, err)
+		if err != nil && refusedImages(err, msgs) {
+			// A model that takes no images, or an image it cannot
+			// read: the request is sent again with the images'
+			// descriptions, and the conversation shows no more.
+			c.imagesRefused, images.refused = true, true
+			msgs = withoutImages(msgs)
+			em.emit(Event{Type: EventRetry, Attempt: 1, Error: "the endpoint refused the images; sending the request again without them: " + err.Error()})
+			rctx, span = c.tel.startChat(ctx)
+			resp, err = c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
+			span.endChat(rctx, resp, err)
+		}
 		if err != nil {
 			return "", nil, fmt.Errorf("turn step %d: %w", step, err)
 		}

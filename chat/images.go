@@ -3,12 +3,15 @@ package chat
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig checks the header of an image shown
 	_ "image/jpeg"
 	_ "image/png"
 	"mime"
+	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/toolreg/toolreg/registry"
@@ -47,6 +50,8 @@ var defaultImageBounds = imageBounds{item: MaxImageBytes, count: MaxImagesPerTur
 type turnImages struct {
 	bounds       imageBounds
 	count, bytes int
+	// refused says that the endpoint refused images: none is shown.
+	refused bool
 }
 
 // showImages decides which media of the results of a step's calls the
@@ -107,6 +112,8 @@ func (ti *turnImages) admit(m registry.Media) (typ, why string) {
 	}
 	b := ti.bounds
 	switch {
+	case ti.refused:
+		return "", "the endpoint refused images earlier in this conversation"
 	case len(m.Data) > b.item:
 		return "", fmt.Sprintf("over %d bytes, the most an image shown", b.item)
 	case !looksLike(typ, m.Data):
@@ -154,6 +161,23 @@ func shownType(typ string) string {
 		typ = strings.ToValidUTF8(typ[:100], "") + "…"
 	}
 	return typ
+}
+
+// refusedImages reports whether err, the failure of a request of msgs,
+// is the endpoint refusing its images: some message of msgs shows images,
+// and the endpoint answered 400, 413 or 422 with a message that speaks of
+// images ("image_url is only supported by certain models", "Invalid
+// image"), not of the context's length, say.
+func refusedImages(err error, msgs []Message) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) || !slices.ContainsFunc(msgs, func(m Message) bool { return m.Parts != nil }) {
+		return false
+	}
+	switch ae.StatusCode {
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+		return strings.Contains(strings.ToLower(ae.Message), "image")
+	}
+	return false
 }
 
 // withoutImages returns msgs with the images of their Parts dropped, their

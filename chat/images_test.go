@@ -344,3 +344,53 @@ func orBounds(b, or imageBounds) imageBounds {
 	}
 	return b
 }
+
+// TestImagesRefused: an endpoint that refuses the request that shows
+// images (a model that takes none) gets it again with their descriptions,
+// and the conversation shows no more; a refusal that does not speak of
+// images (the context's length) is the turn's failure.
+func TestImagesRefused(t *testing.T) {
+	pic := testPNG(t, 0)
+	n := len(pic)
+	refusal := `{"error":{"message":"Invalid content type. image_url is only supported by certain models.","type":"invalid_request_error","param":"messages.[3].content.[1].type","code":null}}`
+	f := newFake(t, toolAnswer("call_1", "shot", `{}`), jsonReply(400, refusal), answer("Seen."),
+		toolAnswer("call_2", "shot", `{}`), answer("Again."))
+	var ev events
+	conv := &Conversation{Client: f.client(nil), Images: true, Sink: ev.sink,
+		Tools: mediaTools{"shot": {Text: "shot", Media: []registry.Media{{MIMEType: "image/png", Data: pic}}}}}
+	for _, q := range []string{"Look.", "Again."} {
+		if _, err := conv.Turn(context.Background(), q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
+	}
+	label := "The images the tool call call_1 (shot) returned:"
+	tool := toolMsg("call_1", fmt.Sprintf("shot\n[image/png, %d bytes: shown in the next message]", n))
+	want := []any{userMsg("Look."), callMsg("call_1", "shot"), tool, userMsg([]any{textPart(label), imagePart("image/png", pic)})}
+	if diff := cmp.Diff(want, reqs[1].messages()); diff != "" {
+		t.Errorf("request 2: messages (-want +got):\n%s", diff)
+	}
+	want[3] = userMsg(fmt.Sprintf("%s [image/png, %d bytes]", label, n))
+	if diff := cmp.Diff(want, reqs[2].messages()); diff != "" {
+		t.Errorf("request 3, sent again: messages (-want +got):\n%s", diff)
+	}
+	want = append(want, map[string]any{"role": "assistant", "content": "Seen."}, userMsg("Again."), callMsg("call_2", "shot"),
+		toolMsg("call_2", fmt.Sprintf("shot\n[image/png, %d bytes: not shown, the endpoint refused images earlier in this conversation]", n)))
+	if diff := cmp.Diff(want, reqs[4].messages()); diff != "" {
+		t.Errorf("request 5, the next turn: messages (-want +got):\n%s", diff)
+	}
+	if r := ev.ofType(EventRetry); len(r) != 1 || !strings.Contains(r[0].Error, "refused the images") {
+		t.Errorf("retry events: %+v", r)
+	}
+
+	// Another refusal is the turn's.
+	f = newFake(t, toolAnswer("call_1", "shot", `{}`), jsonReply(400, `{"error":{"message":"This model's maximum context length is 128000 tokens."}}`))
+	conv = &Conversation{Client: f.client(nil), Images: true,
+		Tools: mediaTools{"shot": {Text: "shot", Media: []registry.Media{{MIMEType: "image/png", Data: pic}}}}}
+	if _, err := conv.Turn(context.Background(), "Look."); err == nil || len(f.requests()) != 2 {
+		t.Errorf("context length: err %v after %d requests", err, len(f.requests()))
+	}
+}
