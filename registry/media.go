@@ -19,10 +19,10 @@ type Media struct {
 	Data []byte
 }
 
-// Image reports whether m is an image: whether its MIME type begins
-// "image/", in any case.
+// Image reports whether m is an image: whether its MIME type is
+// "image/" and a subtype, in any case.
 func (m Media) Image() bool {
-	return len(m.MIMEType) >= len("image/") && strings.EqualFold(m.MIMEType[:len("image/")], "image/")
+	return len(m.MIMEType) > len("image/") && strings.EqualFold(m.MIMEType[:len("image/")], "image/")
 }
 
 // mediaKey finds the callCtx of a call in a context derived from it.
