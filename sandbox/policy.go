@@ -62,10 +62,17 @@ var deniedEnv = []string{"LLM_API_KEY"}
 var baseEnv = []string{"TZ", "GODEBUG", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "LANG", "LC_ALL"}
 
 // workerEnv is the environment of a worker for caps: the base variables,
-// TMPDIR set to tempDir, PATH and HOME when caps has Exec, the proxy and
-// TLS root variables when it has Network, and the named tool variables
-// when it has Env. Nothing in deniedEnv is ever
-// included.
+// GOMAXPROCS=1 unless they set it, TMPDIR set to tempDir, PATH and HOME
+// when caps has Exec, the proxy and TLS root variables when it has
+// Network, and the named tool variables when it has Env. Nothing in
+// deniedEnv is ever included.
+//
+// A worker runs one call at a time, and many run side by side: with one
+// processor for its goroutines, handing a request to the tool's goroutine
+// and its answer back does not wake a second thread on another core,
+// which on a virtual machine costs more than the call (see
+// BENCHMARKS.md). A tool that wants more is given them by GOMAXPROCS in
+// the agent's environment.
 func workerEnv(environ []string, names, pass []string, caps tool.Capability, tempDir string) []string {
 	keep := slices.Concat(baseEnv, pass)
 	if caps&tool.Exec != 0 {
@@ -85,6 +92,9 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 			continue
 		}
 		env = append(env, kv)
+	}
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+		env = append(env, "GOMAXPROCS=1")
 	}
 	if tempDir != "" {
 		env = append(env, "TMPDIR="+tempDir)

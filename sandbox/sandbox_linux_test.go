@@ -276,9 +276,9 @@ func TestEnvironment(t *testing.T) {
 		caps tool.Capability
 		want []string
 	}{
-		{tool.Unsafe, []string{"TMPDIR=private", "TZ=UTC"}},
-		{tool.Env | tool.Unsafe, []string{"SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=private", "TZ=UTC"}},
-		{tool.Exec | tool.Unsafe, []string{"HOME=/root", "PATH=/usr/bin", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Unsafe, []string{"GOMAXPROCS=1", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Env | tool.Unsafe, []string{"GOMAXPROCS=1", "SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Exec | tool.Unsafe, []string{"GOMAXPROCS=1", "HOME=/root", "PATH=/usr/bin", "TMPDIR=private", "TZ=UTC"}},
 	} {
 		got, err := call(t, p, "env", tc.caps, probeArgs{})
 		if err != nil {

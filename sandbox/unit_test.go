@@ -72,16 +72,22 @@ func TestWorkerEnv(t *testing.T) {
 		caps tool.Capability
 		want []string
 	}{
-		// P is passed to every worker (Config.Pass); LLM_API_KEY to none.
-		{0, []string{"TZ=UTC", "P=p", "TMPDIR=/t"}},
-		{tool.Env, []string{"A=1", "TZ=UTC", "P=p", "TMPDIR=/t"}},
-		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
-		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
+		// P is passed to every worker (Config.Pass); LLM_API_KEY to none;
+		// one processor unless the environment says otherwise.
+		{0, []string{"TZ=UTC", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Env, []string{"A=1", "TZ=UTC", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
 	} {
 		got := workerEnv(environ, []string{"A", "LLM_API_KEY"}, []string{"P"}, tc.caps, "/t")
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("workerEnv for %s (-want +got):\n%s", tc.caps, diff)
 		}
+	}
+	// GOMAXPROCS set for the agent is the workers' too.
+	got := workerEnv(append(environ, "GOMAXPROCS=4"), nil, nil, 0, "/t")
+	if want := []string{"TZ=UTC", "GOMAXPROCS=4", "TMPDIR=/t"}; !cmp.Equal(want, got) {
+		t.Errorf("workerEnv with GOMAXPROCS=4 in the environment (-want +got):\n%s", cmp.Diff(want, got))
 	}
 }
 
