@@ -36,6 +36,10 @@ const (
 	// closes; and one without capabilities that reads a file.
 	holdArg = "-sandbox-test-hold"
 	readArg = "-sandbox-test-read"
+
+	// A process that echoes what it reads on fd 3 to fd 4, for the floor
+	// of a round trip through pipes to another process.
+	pipeEchoArg = "-sandbox-test-pipe-echo"
 )
 
 func TestMain(m *testing.M) {
@@ -53,6 +57,9 @@ func TestMain(m *testing.M) {
 			os.Exit(daemon(os.Args[2]))
 		case exit42Arg:
 			os.Exit(42)
+		case pipeEchoArg:
+			pipeEcho()
+			os.Exit(0)
 		case holdArg:
 			// As an agent that runs as a user other than root: without
 			// capabilities, the kernel lets processes of the same user
