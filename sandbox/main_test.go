@@ -57,6 +57,8 @@ func TestMain(m *testing.M) {
 			os.Exit(daemon(os.Args[2]))
 		case exit42Arg:
 			os.Exit(42)
+		case asUserArg:
+			os.Exit(poolAsUser(os.Args[2]))
 		case pipeEchoArg:
 			pipeEcho()
 			os.Exit(0)

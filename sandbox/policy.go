@@ -127,12 +127,15 @@ type Limits struct {
 	// FileSize bounds the size of a file the worker writes
 	// (RLIMIT_FSIZE); a write past it fails with EFBIG. 1 GiB when zero.
 	FileSize int64
+	// Processes bounds the processes and threads of a worker whose tool
+	// has tool.Exec, the worker's own and those of the programs it
+	// starts (RLIMIT_NPROC, which the kernel counts in the worker's own
+	// user namespace); a fork past it fails with EAGAIN. 256 when zero.
+	// It holds only in namespaces of the worker's own and for a user
+	// other than root, whom the kernel exempts: Enforcement.Missing
+	// says when it does not.
+	Processes int64
 }
-
-// The number of processes a tool with tool.Exec starts is not bounded:
-// RLIMIT_NPROC counts every process of the user, and none of a user
-// namespace mapped to root. What it starts ends with its call (see
-// Enforcement.Namespaces).
 
 // withDefaults fills the zero fields of l.
 func (l Limits) withDefaults() Limits {
@@ -144,6 +147,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Memory, 1<<30)
 	def(&l.Files, 1024)
 	def(&l.FileSize, 1<<30)
+	def(&l.Processes, 256)
 	return l
 }
 
@@ -167,6 +171,7 @@ func (s spec) args() []string {
 		"-memory", strconv.FormatInt(s.limits.Memory, 10),
 		"-files", strconv.FormatInt(s.limits.Files, 10),
 		"-filesize", strconv.FormatInt(s.limits.FileSize, 10),
+		"-processes", strconv.FormatInt(s.limits.Processes, 10),
 	}
 }
 
@@ -180,6 +185,7 @@ func parseSpec(args []string) (spec, error) {
 	fs.Int64Var(&s.limits.Memory, "memory", 0, "RLIMIT_DATA")
 	fs.Int64Var(&s.limits.Files, "files", 0, "RLIMIT_NOFILE")
 	fs.Int64Var(&s.limits.FileSize, "filesize", 0, "RLIMIT_FSIZE")
+	fs.Int64Var(&s.limits.Processes, "processes", 0, "RLIMIT_NPROC")
 	if err := fs.Parse(args); err != nil {
 		return spec{}, fmt.Errorf("worker arguments: %w", err)
 	}
@@ -241,7 +247,7 @@ func (e Enforcement) String() string {
 // missing lists what is not enforced for caps on a kernel with Landlock
 // ABI abi, with or without the system call filter and namespaces of
 // the worker's own.
-func missing(caps tool.Capability, abi int, seccompOn, namespaces bool) []string {
+func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []string {
 	var m []string
 	if runtime.GOOS != "linux" {
 		return []string{"no kernel restrictions on " + runtime.GOOS + ": process isolation only"}
@@ -272,6 +278,14 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces bool) []string
 	}
 	if abi < 6 {
 		m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+	}
+	if caps&tool.Exec != 0 {
+		switch {
+		case !namespaces:
+			m = append(m, "the processes a tool starts are not bounded (without a user namespace, RLIMIT_NPROC would count every process of the user)")
+		case root:
+			m = append(m, "the processes a tool starts are not bounded (the kernel exempts root from RLIMIT_NPROC: run the agent as another user)")
+		}
 	}
 	if !namespaces {
 		if caps&tool.Exec != 0 {

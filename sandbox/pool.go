@@ -659,6 +659,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 			ExtraFiles:  []*os.File{reqR, respW},
 			SysProcAttr: sysProcAttr(namespaces),
 		}
+		if namespaces {
+			return cmd, startInNamespaces(cmd.Start)
+		}
 		return cmd, cmd.Start()
 	}
 	namespaces := !p.noNamespaces.Load()

@@ -69,7 +69,7 @@ func Check(caps tool.Capability) Enforcement {
 	abi := landlockABI()
 	sc := seccompSupported()
 	ns := userNamespaces()
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns)}
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns, hostRoot())}
 }
 
 // Access rights, by what they are for.
@@ -115,6 +115,9 @@ type prepared struct {
 	// vcsErr is why the workspace's version-control directories could
 	// not be made read-only: a tool with tool.WriteFiles is refused.
 	vcsErr error
+	// root is whether the worker runs as the machine's root (read
+	// before Landlock hides /proc/self/uid_map).
+	root bool
 }
 
 // prepare does what every worker does before it knows its tool, so that
@@ -124,7 +127,7 @@ type prepared struct {
 // directories read-only; it sets its resource limits, empties every
 // capability set of every thread, and sets no_new_privs.
 func prepare(s spec) (prepared, error) {
-	p := prepared{enf: Enforcement{OS: runtime.GOOS}}
+	p := prepared{enf: Enforcement{OS: runtime.GOOS}, root: hostRoot()}
 	if s.namespaces {
 		vcsErr, err := isolateMounts(s)
 		if err != nil {
@@ -157,6 +160,15 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if p.vcsErr != nil && s.caps&tool.WriteFiles != 0 {
 		return e, p.vcsErr
 	}
+	// The processes of a tool that starts programs, counted in the
+	// worker's own user namespace (without one the count would be every
+	// process of the user).
+	if s.caps&tool.Exec != 0 && s.namespaces && s.limits.Processes > 0 {
+		n := uint64(s.limits.Processes)
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: n, Max: n}); err != nil {
+			return e, fmt.Errorf("setrlimit(RLIMIT_NPROC, %d): %w", n, err)
+		}
+	}
 	abi := landlockABI()
 	if abi > 0 {
 		cfg, rules, err := landlockRules(s, abi)
@@ -180,7 +192,7 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
-	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces)
+	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
 	return e, nil
 }
 

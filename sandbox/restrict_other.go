@@ -11,7 +11,7 @@ import (
 // Check reports what a worker for caps would enforce on this machine:
 // elsewhere than Linux, nothing beyond process isolation.
 func Check(caps tool.Capability) Enforcement {
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false)}
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false, false)}
 }
 
 // prepared is what prepare did: nothing elsewhere than Linux.

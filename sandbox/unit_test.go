@@ -92,7 +92,7 @@ func TestWorkerEnv(t *testing.T) {
 }
 
 func TestSpecRoundTrip(t *testing.T) {
-	want := spec{workDir: "/w", tempDir: "/t", namespaces: true, limits: Limits{Memory: 1, Files: -1, FileSize: 3}}
+	want := spec{workDir: "/w", tempDir: "/t", namespaces: true, limits: Limits{Memory: 1, Files: -1, FileSize: 3, Processes: 4}}
 	got, err := parseSpec(want.args())
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +177,7 @@ func TestAssignedEnv(t *testing.T) {
 
 func TestMissing(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		if m := missing(0, 0, false, false); len(m) != 1 {
+		if m := missing(0, 0, false, false, false); len(m) != 1 {
 			t.Errorf("missing on %s: %q, want one entry", runtime.GOOS, m)
 		}
 		return
@@ -187,24 +187,28 @@ func TestMissing(t *testing.T) {
 		abi        int
 		seccomp    bool
 		namespaces bool
+		root       bool
 		want       int
 	}{
-		{0, 7, true, true, 0},
-		{tool.Network, 7, false, true, 2},                               // process creation, metadata
-		{tool.Network | tool.Exec | tool.WriteFiles, 7, false, true, 0}, // all of it is granted
-		{0, 7, false, true, 3},                                          // process creation, metadata, sockets
-		{0, 10, false, true, 3},                                         // Landlock covers TCP and UDP, not raw sockets
-		{0, 5, true, true, 1},                                           // scoping
-		{0, 3, false, true, 5},                                          // process creation, metadata, TCP, sockets, scoping
-		{0, 2, true, true, 2},                                           // truncate, scoping
-		{0, 0, false, true, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
-		{0, 7, true, false, 0},                                          // nothing to outlive the call, nothing to write
-		{tool.Exec, 7, true, false, 1},                                  // programs outlive the call
-		{tool.WriteFiles, 7, true, false, 1},                            // .git writable
-		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, 2},
+		{0, 7, true, true, false, 0},
+		{tool.Network, 7, false, true, false, 2},                               // process creation, metadata
+		{tool.Network | tool.Exec | tool.WriteFiles, 7, false, true, false, 0}, // all of it is granted
+		{0, 7, false, true, false, 3},                                          // process creation, metadata, sockets
+		{0, 10, false, true, false, 3},                                         // Landlock covers TCP and UDP, not raw sockets
+		{0, 5, true, true, false, 1},                                           // scoping
+		{0, 3, false, true, false, 5},                                          // process creation, metadata, TCP, sockets, scoping
+		{0, 2, true, true, false, 2},                                           // truncate, scoping
+		{0, 0, false, true, false, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
+		{0, 7, true, false, false, 0},                                          // nothing to outlive the call, nothing to write
+		{tool.Exec, 7, true, false, false, 2},                                  // programs outlive the call, and are not bounded
+		{tool.WriteFiles, 7, true, false, false, 1},                            // .git writable
+		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, false, 3},
+		{tool.Exec, 7, true, true, false, 0}, // bounded in the worker's user namespace
+		{tool.Exec, 7, true, true, true, 1},  // root is exempt from RLIMIT_NPROC
+		{0, 7, true, true, true, 0},          // a tool that starts nothing needs no bound
 	} {
-		if got := missing(tc.caps, tc.abi, tc.seccomp, tc.namespaces); len(got) != tc.want {
-			t.Errorf("missing(%s, ABI %d, seccomp %t, namespaces %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, tc.namespaces, got, tc.want)
+		if got := missing(tc.caps, tc.abi, tc.seccomp, tc.namespaces, tc.root); len(got) != tc.want {
+			t.Errorf("missing(%s, ABI %d, seccomp %t, namespaces %t, root %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, tc.namespaces, tc.root, got, tc.want)
 		}
 	}
 }
