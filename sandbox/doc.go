@@ -29,7 +29,8 @@
 //   - a seccomp filter: without [tool.Exec] no process creation (execve,
 //     execveat, fork, vfork, clone without CLONE_THREAD, memfd_create;
 //     clone3 fails with ENOSYS); without [tool.WriteFiles] no chmod,
-//     chown or mknod, and with it no device nodes; without
+//     chown or mknod, and with it no device nodes and no set-user-ID or
+//     set-group-ID mode; without
 //     [tool.Network] no socket(2); for every tool no ptrace, namespaces,
 //     mounts, io_uring, keys, BPF or perf events;
 //   - not dumpable;

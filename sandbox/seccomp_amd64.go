@@ -8,9 +8,12 @@ import "golang.org/x/sys/unix"
 const nativeArch = unix.AUDIT_ARCH_X86_64
 
 // The system calls x86-64 has beside the generic ones: process creation,
-// metadata changes, and device nodes by their older names.
+// metadata changes, and device nodes and modes by their older names.
 var (
 	archProcessCalls  = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 	archMetadataCalls = []uint32{unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_MKNOD}
-	archMknod         = []rule{{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, mask: unix.S_IFCHR, whenSet: true}}
+	archMknod         = []rule{
+		{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, mask: unix.S_IFCHR | setID, whenSet: true},
+		{nr: unix.SYS_CHMOD, ret: retEPERM, arg: 1, mask: setID, whenSet: true},
+	}
 )

@@ -61,6 +61,10 @@ var deniedAlways = []uint32{
 	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
 }
 
+// setID are the mode bits that make a program run as its owner or
+// group.
+const setID = unix.S_ISUID | unix.S_ISGID
+
 // filterRules are the rules of a worker for caps.
 func filterRules(caps tool.Capability) []rule {
 	var rules []rule
@@ -84,8 +88,14 @@ func filterRules(caps tool.Capability) []rule {
 		deny(archMetadataCalls...)
 	} else {
 		// Files, directories, fifos and sockets may be made; devices not
-		// (S_IFCHR's bit is in S_IFBLK too).
-		rules = append(rules, rule{nr: unix.SYS_MKNODAT, ret: retEPERM, arg: 2, mask: unix.S_IFCHR, whenSet: true})
+		// (S_IFCHR's bit is in S_IFBLK too), nor anything set-user-ID or
+		// set-group-ID: as root, such a program in the workspace would
+		// run as root for whoever reaches it.
+		rules = append(rules,
+			rule{nr: unix.SYS_MKNODAT, ret: retEPERM, arg: 2, mask: unix.S_IFCHR | setID, whenSet: true},
+			rule{nr: unix.SYS_FCHMOD, ret: retEPERM, arg: 1, mask: setID, whenSet: true},
+			rule{nr: unix.SYS_FCHMODAT, ret: retEPERM, arg: 2, mask: setID, whenSet: true},
+			rule{nr: unix.SYS_FCHMODAT2, ret: retEPERM, arg: 2, mask: setID, whenSet: true})
 		rules = append(rules, archMknod...)
 	}
 	if caps&tool.Network == 0 {
