@@ -431,7 +431,9 @@ func (p *Pool) wake() {
 	p.freed = make(chan struct{})
 }
 
-// release frees the slot of a worker of k.
+// release frees the slot of a worker of k. A spare that could not be
+// started in its place for want of a slot is started now: otherwise a
+// pool whose slots were all taken when its spares were would keep none.
 func (p *Pool) release(k workerKey) {
 	<-p.slots
 	p.mu.Lock()
@@ -439,6 +441,7 @@ func (p *Pool) release(k workerKey) {
 	if p.count[k] == 0 {
 		delete(p.count, k)
 	}
+	p.fillSpares()
 	p.wake()
 	p.mu.Unlock()
 }
@@ -516,7 +519,11 @@ func (p *Pool) startSpare() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {
-		// A start that failed would fail again: no more spares.
+		// A start that failed would fail again: no more spares. Another
+		// may have failed at the same time, and said so.
+		if p.noSpares {
+			return
+		}
 		p.noSpares = true
 		if p.ctx.Err() == nil {
 			p.log.Warn("starting a spare tool worker; no more are started ahead", "error", err)
