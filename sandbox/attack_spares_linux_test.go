@@ -482,6 +482,10 @@ func TestAttackAsUser(t *testing.T) {
 	if v := r["threads exec"]; !strings.HasPrefix(v, "error:") && !strings.Contains(v, "no more") {
 		t.Errorf("64 threads under a process limit of 16: %q", v)
 	}
+	// A tool without exec starts threads only, under the same bound.
+	if v := r["threads"]; !strings.HasPrefix(v, "error:") && !strings.Contains(v, "no more") {
+		t.Errorf("a tool without exec: 64 threads under a process limit of 16: %q", v)
+	}
 	if v := r["fork bomb"]; !strings.Contains(v, "fork") {
 		t.Errorf("a fork bomb under a process limit of 16: %q, want it stopped", v)
 	}
