@@ -127,13 +127,14 @@ type Limits struct {
 	// FileSize bounds the size of a file the worker writes
 	// (RLIMIT_FSIZE); a write past it fails with EFBIG. 1 GiB when zero.
 	FileSize int64
-	// Processes bounds the processes and threads of a worker whose tool
-	// has tool.Exec, the worker's own and those of the programs it
-	// starts (RLIMIT_NPROC, which the kernel counts in the worker's own
-	// user namespace); a fork past it fails with EAGAIN. 256 when zero.
-	// It holds only in namespaces of the worker's own and for a user
-	// other than root, whom the kernel exempts: Enforcement.Missing
-	// says when it does not.
+	// Processes bounds the processes and threads of a worker, its own
+	// and those of the programs its tool starts with tool.Exec
+	// (RLIMIT_NPROC, which the kernel counts in the worker's own user
+	// namespace); a fork past it fails with EAGAIN, and a worker whose
+	// runtime cannot start a thread dies. 256 when zero. It holds only
+	// in namespaces of the worker's own and for a user other than root,
+	// whom the kernel exempts: Enforcement.Missing says when it does not
+	// for a tool with tool.Exec.
 	Processes int64
 }
 

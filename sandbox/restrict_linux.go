@@ -160,10 +160,12 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if p.vcsErr != nil && s.caps&tool.WriteFiles != 0 {
 		return e, p.vcsErr
 	}
-	// The processes of a tool that starts programs, counted in the
-	// worker's own user namespace (without one the count would be every
-	// process of the user).
-	if s.caps&tool.Exec != 0 && s.namespaces && s.limits.Processes > 0 {
+	// The processes of a tool that starts programs, and the threads of
+	// every tool (a tool without tool.Exec could otherwise take every
+	// process id of the machine), counted in the worker's own user
+	// namespace (without one the count would be every process of the
+	// user).
+	if s.namespaces && s.limits.Processes > 0 {
 		n := uint64(s.limits.Processes)
 		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: n, Max: n}); err != nil {
 			return e, fmt.Errorf("setrlimit(RLIMIT_NPROC, %d): %w", n, err)
