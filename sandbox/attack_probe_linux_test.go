@@ -90,6 +90,24 @@ func attackProbe(ctx context.Context, fullID string, raw []byte) (text string, e
 			return "", fmt.Errorf("write: %w", err), true
 		}
 		return "written", nil, true
+	case "atk_inject":
+		// An assignment with every capability, for the tool a.Argv[0],
+		// written into the pipe at a.Path: another worker's request pipe,
+		// through /proc/<pid>/fd.
+		f, err := os.OpenFile(a.Path, os.O_WRONLY, 0)
+		if err != nil {
+			return "", errno("open", err), true
+		}
+		defer f.Close()
+		all := tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe
+		frame, err := assignFrame(assignment{Tool: a.Argv[0], Caps: all.String()})
+		if err != nil {
+			return "", err, true
+		}
+		if _, err := writeFrame(f, nil, frame); err != nil {
+			return "", errno("write", err), true
+		}
+		return "injected", nil, true
 	case "atk_spy":
 		// Reads a.Path (another process's /proc file) until it gets it or
 		// a.Stop exists; answers what it got or the errnos it met.

@@ -273,6 +273,46 @@ func TestAttackSetuidInWorkspace(t *testing.T) {
 	}
 }
 
+// TestAttackSpareReachedByTool: where workers share the machine's PID
+// namespace (no user namespaces), a spare is not yet restricted when a
+// tool runs in another worker. A tool with read_files cannot reach it
+// through /proc: not its request pipe, to give it an assignment of its
+// own, nor its environment or memory.
+func TestAttackSpareReachedByTool(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.NoNamespaces = true })
+	rf := tool.ReadFiles | tool.Unsafe
+	// The spy's own workers first: they take the first spares.
+	for _, id := range []string{"atk_inject", "atk_open"} {
+		if err := p.Warm(context.Background(), id, rf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := waitSpare(t, p)
+	proc := "/proc/" + strconv.Itoa(s.pid())
+	text, err := attackCall(t, p, "atk_inject", rf, attackArgs{Path: proc + "/fd/" + strconv.Itoa(requestFD), Argv: []string{"atk_reassign"}})
+	wantErrno(t, fmt.Sprintf("a tool writes an assignment into a spare's request pipe (%q)", text), err, "EACCES")
+	for _, f := range []string{"environ", "mem"} {
+		text, err := attackCall(t, p, "atk_open", rf, attackArgs{Path: proc + "/" + f})
+		wantErrno(t, fmt.Sprintf("a tool opens a spare's %s (%q)", f, text), err, "EACCES")
+	}
+	// The spare, given its tool, is restricted to that tool's
+	// capabilities: none here.
+	secret := filepath.Join(d.other, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	text, err = attackCall(t, p, "atk_reassign", tool.Unsafe, attackArgs{Path: secret})
+	if strings.Contains(text, "s3cret") {
+		t.Fatalf("the spare read the secret: %q", text)
+	}
+	wantErrno(t, "the spare given a tool without read_files", err, "EACCES")
+	if w := idleOf(p, "atk_reassign", tool.Unsafe); len(w) != 1 || w[0] != s {
+		t.Errorf("atk_reassign did not take the spare the tool tried to reach")
+	}
+}
+
 // attackAsUserArg runs the test binary as an agent of a user other than
 // root (attackAsUser), whose workers run in namespaces mapping their
 // root to that user.
@@ -376,6 +416,8 @@ func attackAsUser(dir, suid string) int {
 	run(pn, "status", "atk_run#status", ex, attackArgs{Argv: []string{"/bin/cat", "/proc/self/status"}})
 	run(pn, "suid exec", "atk_run#suid", ex, attackArgs{Argv: []string{suid, printIDsArg}})
 	run(pn, "passwd", "atk_run#passwd", ex, attackArgs{Argv: []string{"/usr/bin/passwd", "-S", "root"}})
+	run(pn, "shadow", "atk_run#shadow", ex, attackArgs{Argv: []string{"/bin/cat", "/etc/shadow"}})
+	run(pn, "ulimit", "atk_run#ulimit", ex, attackArgs{Argv: []string{"/bin/sh", "-c", "ulimit -p 100000 && echo raised; ulimit -p"}})
 	target := filepath.Join(work, "owned")
 	os.WriteFile(target, nil, 0o644)
 	wr := tool.WriteFiles | tool.Unsafe
@@ -475,6 +517,13 @@ func TestAttackAsUser(t *testing.T) {
 	}
 	if r["owner"] != strconv.Itoa(nobody) {
 		t.Errorf("the workspace file is owned by %q, want %d", r["owner"], nobody)
+	}
+	// Root only in its namespace: root's files stay closed.
+	if v := r["shadow"]; !strings.HasPrefix(v, "error:") || strings.Contains(v, "root:") {
+		t.Errorf("a program run as root in the worker's namespace read /etc/shadow: %q", v)
+	}
+	if v := r["ulimit"]; strings.Contains(v, "raised") {
+		t.Errorf("a program raised its process limit: %q", v)
 	}
 	if v := r["nproc raise"]; !strings.Contains(v, "EPERM") {
 		t.Errorf("a tool raised its process limit: %q", v)
