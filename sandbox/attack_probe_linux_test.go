@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -108,6 +109,17 @@ func attackProbe(ctx context.Context, fullID string, raw []byte) (text string, e
 			return "", errno("write", err), true
 		}
 		return "injected", nil, true
+	case "atk_plant":
+		// A git hook, or a git directory whose configuration runs a
+		// command at the user's next git status: a.Path is the workspace.
+		dir := filepath.Join(a.Path, ".git")
+		if err := os.MkdirAll(filepath.Join(dir, "hooks"), 0o755); err != nil {
+			return "", errno("mkdir", err), true
+		}
+		if err := os.WriteFile(filepath.Join(dir, "hooks", "pre-commit"), []byte("#!/bin/sh\necho planted\n"), 0o644); err != nil {
+			return "", errno("write hook", err), true
+		}
+		return "planted", nil, true
 	case "atk_spy":
 		// Reads a.Path (another process's /proc file) until it gets it or
 		// a.Stop exists; answers what it got or the errnos it met.

@@ -313,6 +313,40 @@ func TestAttackSpareReachedByTool(t *testing.T) {
 	}
 }
 
+// TestAttackGitAfterSpare: the workspace's .git is read-only to a tool
+// with write_files even when it appeared after the tool's worker was
+// started ahead as a spare (a git init while the agent serves), and a
+// tool cannot make a .git of its own in a workspace that has none (the
+// hooks and configuration of a repository, which git runs unconfined).
+func TestAttackGitAfterSpare(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	wr := tool.WriteFiles | tool.Unsafe
+	t.Run("git init after the spare", func(t *testing.T) {
+		d := newDirs(t)
+		p := newPool(t, d, nil)
+		s := waitSpare(t, p)
+		if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text, err := attackCall(t, p, "atk_plant", wr, attackArgs{Path: d.work})
+		if w := idleOf(p, "atk_plant", wr); len(w) != 1 || w[0] != s {
+			t.Log("the tool did not take the spare")
+		}
+		if err == nil {
+			t.Errorf("a tool with write_files, in a spare started before the workspace's git init: %q", text)
+		}
+	})
+	t.Run("no .git", func(t *testing.T) {
+		d := newDirs(t)
+		p := newPool(t, d, nil)
+		text, err := attackCall(t, p, "atk_plant", wr, attackArgs{Path: d.work})
+		if err == nil {
+			t.Errorf("a tool with write_files made a .git with a hook in a workspace without one: %q", text)
+		}
+	})
+}
+
 // attackAsUserArg runs the test binary as an agent of a user other than
 // root (attackAsUser), whose workers run in namespaces mapping their
 // root to that user.
