@@ -330,12 +330,24 @@ func TestAttackGitAfterSpare(t *testing.T) {
 			t.Fatal(err)
 		}
 		text, err := attackCall(t, p, "atk_plant", wr, attackArgs{Path: d.work})
-		if w := idleOf(p, "atk_plant", wr); len(w) != 1 || w[0] != s {
-			t.Log("the tool did not take the spare")
+		if w := idleOf(p, "atk_plant", wr); len(w) == 1 && w[0] == s {
+			t.Error("the tool took the spare started before the git init")
 		}
 		if err == nil {
 			t.Errorf("a tool with write_files, in a spare started before the workspace's git init: %q", text)
 		}
+	})
+	t.Run("git init after the tool's worker", func(t *testing.T) {
+		d := newDirs(t)
+		p := newPool(t, d, nil)
+		if _, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, "f")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		_, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, ".git", "hooks", "pre-commit")})
+		wantErrno(t, "a tool with write_files, in its worker started before the workspace's git init", err, "EROFS")
 	})
 	t.Run("no .git", func(t *testing.T) {
 		d := newDirs(t)
