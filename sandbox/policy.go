@@ -54,6 +54,11 @@ var RuntimeReadPaths = []string{
 // programs and the libraries and configuration the dynamic loader reads.
 var ExecReadPaths = []string{"/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/opt"}
 
+// vcsDirs stay read-only in the workspace of a tool with
+// tool.WriteFiles: a hook planted there would run, unconfined, at the
+// user's next commit.
+var vcsDirs = []string{".git", ".hg", ".svn"}
+
 // deniedEnv are never passed to a worker, whatever the configuration.
 var deniedEnv = []string{"LLM_API_KEY"}
 

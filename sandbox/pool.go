@@ -323,6 +323,10 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 				continue
 			default:
 			}
+			if p.stale(w, k.caps) {
+				w.kill() // its reaper frees its slot
+				continue
+			}
 			p.mu.Unlock()
 			return w, nil
 		}
@@ -464,8 +468,28 @@ func (p *Pool) releaseWorker(w *worker) {
 	}
 	<-p.slots
 	p.mu.Lock()
+	p.fillSpares()
 	p.wake()
 	p.mu.Unlock()
+}
+
+// vcsPresent returns which of vcsDirs are in the workspace, a bit each.
+func (p *Pool) vcsPresent() uint8 {
+	var m uint8
+	for i, name := range vcsDirs {
+		if _, err := os.Lstat(filepath.Join(p.cfg.WorkDir, name)); err == nil {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// stale reports whether w cannot serve a tool with caps: it has
+// tool.WriteFiles, and a version-control directory appeared in the
+// workspace after w started (a git init while the pool serves), which
+// w's mounts, set up at its start, leave writable. Call with p.mu held.
+func (p *Pool) stale(w *worker, caps tool.Capability) bool {
+	return caps&tool.WriteFiles != 0 && p.vcsPresent()&^w.vcs != 0
 }
 
 // takeSpare gives a spare that is still alive, if there is one, to tool
@@ -478,6 +502,10 @@ func (p *Pool) takeSpare(k workerKey) *worker {
 		case <-w.exited:
 			continue // its reaper counts it out
 		default:
+		}
+		if p.stale(w, k.caps) {
+			w.kill() // its reaper counts it out, and starts another
+			continue
 		}
 		p.nspares--
 		w.spare, w.key = false, k
@@ -651,6 +679,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		pipes = append(pipes, r, w)
 	}
 	reqR, reqW, respR, respW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
+	// The version-control directories the worker will find and make
+	// read-only.
+	vcs := p.vcsPresent()
 	// What every worker gets; its tool's capabilities add the rest when
 	// it is assigned.
 	env := workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir)
@@ -688,6 +719,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	w := &worker{
 		key:     k,
 		spare:   spare,
+		vcs:     vcs,
 		cmd:     cmd,
 		tempDir: tempDir,
 		reqW:    reqW,
@@ -802,6 +834,7 @@ type worker struct {
 	key       workerKey // under Pool.mu while it may be a spare
 	spare     bool      // started ahead and not yet given a tool; under Pool.mu
 	ready     bool      // its ready frame has been read
+	vcs       uint8     // the vcsDirs in the workspace when it started (Pool.vcsPresent)
 	cmd       *exec.Cmd
 	enf       Enforcement
 	tempDir   string

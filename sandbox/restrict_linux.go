@@ -198,11 +198,6 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	return e, nil
 }
 
-// vcsDirs stay read-only in the workspace of a tool with
-// tool.WriteFiles: a hook planted there would run, unconfined, at the
-// user's next commit.
-var vcsDirs = []string{".git", ".hg", ".svn"}
-
 // isolateMounts runs in the worker's own user and mount namespaces
 // before it drops its capabilities there: it keeps its mounts from
 // propagating to the host's, mounts a /proc of its PID namespace (the
