@@ -109,11 +109,18 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	}
 	emitSkills(f, tp.Skills)
 
+	// jennifer writes the source; formatSource formats it, as Render
+	// would, in pieces side by side.
+	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	return buf.Bytes(), nil
+	out, err := formatSource(buf.Bytes(), formatChunk)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return out, nil
 }
 
 func pathBase(p string) string {
