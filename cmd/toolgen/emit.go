@@ -30,8 +30,22 @@ const (
 // two tools' names collide, whatever the tools are called.
 
 // emit renders the registry file of package outName (import path outPath)
-// for the tools of tp.
-func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
+// for the tools of tp: jennifer writes the source, and formatSource formats
+// it, as jennifer's Render would, in pieces side by side.
+func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
+	src, err := render(outPath, outName, tp)
+	if err != nil {
+		return nil, err
+	}
+	out, err := formatSource(src, formatChunk)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return out, nil
+}
+
+// render writes the registry file as emit does, unformatted.
+func render(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	// The checks never hand the emitter a model it cannot write; should a
 	// bug do so, toolgen fails with an error, not a panic.
 	defer func() {
@@ -109,18 +123,12 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	}
 	emitSkills(f, tp.Skills)
 
-	// jennifer writes the source; formatSource formats it, as Render
-	// would, in pieces side by side.
 	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)
 	}
-	out, err := formatSource(buf.Bytes(), formatChunk)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	return out, nil
+	return buf.Bytes(), nil
 }
 
 func pathBase(p string) string {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,6 +49,23 @@ Bcd: 2,
 }, {
 A:3,
 }}
+
+// E is written as jennifer writes the table of entries.
+var E = [...] T {{
+A:1,
+Bcd : "x",
+},{
+A: 2,
+Shape: & registry.Shape {Object : true,Props : [] registry.Prop {{Name : "l",Shape : registry.Shape {Array : true}}}},
+},{
+Long: 30 * time.Second,
+}}
+
+var F = []T{{
+A: 1,
+},{
+B: 2,
+}} // a comment that keeps F whole
 // trailing comment of the file
 `,
 	"one decl":         "package p\nvar x = 1\n",
@@ -57,7 +75,7 @@ A:3,
 
 // TestFormatSource checks that formatSource writes what go/format.Source
 // writes, for the golden registries and the repository's own, as written
-// and with their indentation taken away (as jennifer writes them, roughly),
+// and unformatted (roughly as jennifer writes them),
 // and for formatCases, at piece sizes that cut at every point allowed and at
 // a few.
 func TestFormatSource(t *testing.T) {
@@ -78,15 +96,21 @@ func TestFormatSource(t *testing.T) {
 			t.Fatal(err)
 		}
 		inputs[f] = src
-		inputs[f+" unindented"] = indent.ReplaceAll(src, nil)
+		// Roughly as jennifer writes it: no indentation, the elements of
+		// a literal one after the other.
+		inputs[f+" unformatted"] = bytes.ReplaceAll(indent.ReplaceAll(src, nil), []byte("}, {\n"), []byte("},{\n"))
 	}
 	for name, src := range inputs {
 		want, err := format.Source(src)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if strings.HasSuffix(name, ".go") && len(cutPoints(src, 1)) < 3 {
-			t.Errorf("%s: %d cut points, want at least 3", name, len(cutPoints(src, 1)))
+		pieces := plan(src, 1)
+		if strings.Contains(name, ".go") && len(pieces) < 4 {
+			t.Errorf("%s: %d pieces, want at least 4", name, len(pieces))
+		}
+		if strings.HasSuffix(name, "unformatted") && bytes.Contains(src, []byte("\n},{\n")) && !slices.ContainsFunc(pieces, func(p piece) bool { return p.lit != nil }) {
+			t.Errorf("%s: the table of entries is not cut", name)
 		}
 		for _, size := range []int{1, 100, 2000, formatChunk} {
 			got, err := formatSource(src, size)
@@ -107,17 +131,34 @@ func TestFormatSource(t *testing.T) {
 // declaration, nor between declarations without a blank line.
 func TestFormatSourceCuts(t *testing.T) {
 	src := []byte(formatCases["decls"])
-	var got []string
-	for _, c := range cutPoints(src, 1) {
-		line, _, _ := strings.Cut(string(src[c:]), "\n")
-		got = append(got, line)
+	type cut struct {
+		Before string
+		Groups []string // the first lines of the groups of a literal cut
 	}
-	want := []string{"// A is a doc comment.", "// A comment alone.", "// Another, right before a function, so its doc.", "type ("}
+	var got []cut
+	line := func(at int) string { l, _, _ := strings.Cut(string(src[at:]), "\n"); return l }
+	for _, p := range plan(src, 1)[1:] {
+		c := cut{Before: line(p.start)}
+		if p.lit != nil {
+			for _, g := range p.lit.groups[:len(p.lit.groups)-1] {
+				c.Groups = append(c.Groups, line(g))
+			}
+		}
+		got = append(got, c)
+	}
+	want := []cut{
+		{Before: "// A is a doc comment."},
+		{Before: "// A comment alone."},
+		{Before: "// Another, right before a function, so its doc."},
+		{Before: "type ("},
+		{Before: "// E is written as jennifer writes the table of entries.", Groups: []string{"{", "{", "{"}},
+		{Before: "var F = []T{{"},
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("cut before (-want +got):\n%s", diff)
 	}
-	if c := cutPoints(src, len(src)); c != nil {
-		t.Errorf("a source no larger than a piece is cut at %v", c)
+	if p := plan(src, len(src)); p != nil {
+		t.Errorf("a source no larger than a piece is cut: %v", p)
 	}
 }
 
