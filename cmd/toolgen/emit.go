@@ -106,14 +106,20 @@ func render(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	}
 	f.Line()
 
+	// Each tool's schema, which the table and the search index both
+	// hold, is written once.
+	schemas := make([]string, len(tp.Tools))
+	for i, t := range tp.Tools {
+		schemas[i] = schemaJSON(t.Args)
+	}
 	f.Var().Id("genEntries").Op("=").Index(jen.Op("...")).Add(reg("Entry")).ValuesFunc(func(g *jen.Group) {
-		for _, t := range tp.Tools {
-			g.Values(entryDict(t))
+		for i, t := range tp.Tools {
+			g.Values(entryDict(t, schemas[i]))
 		}
 	})
 	f.Line()
 	emitIndex(f, tp.Tools)
-	if err := emitSearch(f, tp.Tools); err != nil {
+	if err := emitSearch(f, tp.Tools, schemas); err != nil {
 		return nil, err
 	}
 
