@@ -127,7 +127,7 @@ func main() {
 		// A short run that builds large structures (the tool package's
 		// SSA, a registry file of megabytes): collecting half as often
 		// as by default saves about a tenth of toolgen's CPU at 1,000
-		// tools, for a third more memory at the peak.
+		// tools, for a fifth more memory at the peak.
 		debug.SetGCPercent(200)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
