@@ -457,6 +457,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			Logger:     logger,
 		},
 		Tools:        offered,
+		Images:       imagesFor(o.images, o.baseURL),
 		System:       o.system,
 		MaxSteps:     o.maxSteps,
 		MaxToolCalls: o.maxToolCalls,
@@ -464,7 +465,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		Telemetry:    tel,
 		Provider:     genAIProvider(o.baseURL),
 	}
-	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools)}
+	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools, c.learnt)}
 	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
 		if out.md, err = newMarkdown(f, c.getenv); err != nil {
 			fmt.Fprintf(c.stderr, "agent: %v\n", err)
@@ -474,7 +475,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		out.spin = true
 	}
 	if o.asJSON {
-		conv.Sink = chat.JSONLines(redact.Writer(c.stdout, secrets(c.getenv, c.tools)...))
+		conv.Sink = chat.JSONLines(c.learnt.Writer(c.stdout, secrets(c.getenv, c.tools)...))
 	} else {
 		conv.Sink = out.event
 	}
@@ -541,7 +542,7 @@ func (c *cli) keep(o *options, s *session) int {
 		return -1
 	}
 	if !o.noLog {
-		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now, redact: redactor(c.getenv, c.tools)}
+		s.log = &convLog{dir: dir, model: o.model, baseURL: o.baseURL, warn: warn, now: time.Now, redact: redactor(c.getenv, c.tools, c.learnt)}
 	}
 	if !o.resume {
 		return -1
@@ -599,7 +600,7 @@ func (c *cli) askUser(in lineReader) registry.Confirm {
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(redact.String(args, secrets(c.getenv, c.tools)...), 200)), true)
+		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(c.learnt.String(args, secrets(c.getenv, c.tools)...), 200)), true)
 		if a := strings.ToLower(strings.TrimSpace(l)); err == nil && (a == "y" || a == "yes") {
 			return nil
 		}

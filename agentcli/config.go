@@ -560,7 +560,7 @@ func (c *cli) loadSettings(command string, fs *flag.FlagSet, o *options) error {
 	}
 	o.sel.tools, o.sel.getenv = c.tools, c.getenv
 	if c.rawStderr != nil {
-		c.stderr = redact.Writer(c.rawStderr, secrets(c.getenv, c.tools)...)
+		c.stderr = c.learnt.Writer(c.rawStderr, secrets(c.getenv, c.tools)...)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func TestToolSecrets(t *testing.T) {
 	if diff := cmp.Diff([]string{"llm-secret", "my-secret"}, got); diff != "" {
 		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
-	if got := redactor(getenv, CompiledTools{Secrets: []string{"MY_KEY"}})("key my-secret, llm llm-secret, url http://example.test"); strings.Contains(got, "secret") || !strings.Contains(got, "http://example.test") {
+	if got := redactor(getenv, CompiledTools{Secrets: []string{"MY_KEY"}}, nil)("key my-secret, llm llm-secret, url http://example.test"); strings.Contains(got, "secret") || !strings.Contains(got, "http://example.test") {
 		t.Errorf("redacted: %q, want both secrets gone and the URL kept", got)
 	}
 }

@@ -26,8 +26,8 @@ var flagGroups = []struct {
 	name  string
 	flags []string
 }{
-	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict"}},
-	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "tool-search", "pin"}},
+	{"model", []string{"profile", "config", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "strict", "no-strict", "images"}},
+	{"tools", []string{"tools", "disable", "mcp", "mcp-config", "mcp-env", "mcp-header", "mcp-oauth", "tool-search", "pin"}},
 	{"safety", []string{"deny", "yes", "net-allow", "isolate", "workers", "worker-memory", "workdir"}},
 	{"output", []string{"raw", "q", "v", "json", "continue", "c", "no-log", "version"}},
 }
@@ -59,7 +59,10 @@ type options struct {
 	// strictOn and strictOff are -strict and -no-strict; strict is what
 	// resolve makes of them and the provider (see strictFor).
 	strictOn, strictOff, strict bool
-	sel                         selection
+	// images is -images: whether the model is shown the images of tool
+	// results (see imagesFor).
+	images imagesMode
+	sel    selection
 	// toolSearch is -tool-search; pin is -pin, the tools loaded from the
 	// start when it is on.
 	toolSearch searchMode
@@ -105,8 +108,15 @@ func (c *cli) newFlags(command string) (*flag.FlagSet, *options) {
 	fs.BoolVar(&o.noStream, "no-stream", false, "ask for whole answers, for endpoints that cannot stream")
 	fs.BoolVar(&o.strictOn, "strict", false, "send the strict tool schemas (strict function calling) even if the provider's preset does not; in agent tools -json and agent call, the strict table and decoding")
 	fs.BoolVar(&o.strictOff, "no-strict", false, "send the plain tool schemas even to a provider whose preset uses strict function calling")
+	o.images = imagesMode(c.getenv("TOOLREG_IMAGES"))
+	if o.images.Set(string(o.images)) != nil {
+		o.images = "auto"
+	}
+	fs.Var(&o.images, "images", "show the model the images mounted tools answer with: `auto` (when the provider's preset takes images: openai, moonshot), on or off (they are described); env TOOLREG_IMAGES")
 	o.sel.register(fs, c.getenv)
 	o.sel.tools = c.tools
+	o.sel.learnt, o.sel.stateDir = c.learnt, c.stateDir
+	_, o.sel.terminal = terminalFile(c.rawStderr)
 	o.sel.registerMounts(fs)
 	o.toolSearch = searchMode(c.getenv("TOOLREG_TOOL_SEARCH"))
 	if o.toolSearch.Set(string(o.toolSearch)) != nil {
@@ -347,13 +357,15 @@ const envHelp = `environment:
   TOOLREG_DISABLE  default of -disable
   TOOLREG_DENY     default of -deny
   TOOLREG_TOOL_SEARCH  default of -tool-search; TOOLREG_PIN of -pin
+  TOOLREG_IMAGES   default of -images: auto, on or off
   TOOLREG_ISOLATE  default of -isolate
   TOOLREG_WORKERS  default of -workers: the most tool worker processes alive at once
   TOOLREG_WORKER_MEMORY  default of -worker-memory: a worker's memory limit
   TOOLREG_REQUIRE_SANDBOX=1  refuse tools whose restrictions this kernel cannot enforce
   TOOLREG_NO_LOG   when set, as -no-log: keep no conversations
-  XDG_STATE_HOME   where the line history and the conversations are kept:
-                   $XDG_STATE_HOME/toolreg, default ~/.local/state/toolreg
+  XDG_STATE_HOME   where the line history, the conversations and the OAuth
+                   tokens of -mcp servers are kept: $XDG_STATE_HOME/toolreg,
+                   default ~/.local/state/toolreg
   TOOLREG_STYLE    the style of rendered answers: dark (default), light or plain
                    (GLAMOUR_STYLE is read too; NO_COLOR set means plain)
   TOOLREG_MCP_TOKEN             the bearer token of agent mcp -http
@@ -367,10 +379,10 @@ const envHelp = `environment:
 // command's own: those that matter to the topic (agent -h shows them all).
 var topicFlags = map[string][]string{
 	"chat":   {"profile", "provider", "base-url", "model", "m", "system", "max-steps", "max-tool-calls", "timeout", "first-byte-timeout", "no-stream", "yes", "raw", "q", "v", "json", "continue", "c", "no-log"},
-	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "strict", "no-strict", "v", "json"},
-	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
+	"tools":  {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "isolate", "strict", "no-strict", "v", "json"},
+	"call":   {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "yes", "isolate", "net-allow", "workdir", "strict", "no-strict"},
 	"skills": {"v", "json"},
-	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "isolate", "net-allow", "workdir", "v"},
+	"mcp":    {"tools", "disable", "deny", "mcp", "mcp-env", "mcp-header", "mcp-oauth", "isolate", "net-allow", "workdir", "v"},
 	"log":    {"json"},
 	"config": {"config", "profile", "provider", "base-url", "model", "tools", "disable", "deny", "isolate", "mcp", "mcp-config"},
 }
@@ -456,6 +468,9 @@ func writeProviders(w io.Writer) {
 		}
 		if p.strict {
 			model += "  (strict)"
+		}
+		if p.images {
+			model += "  (images)"
 		}
 		fmt.Fprintf(w, "  %-20s %s  %s\n", name, p.baseURL, model)
 	}

@@ -31,6 +31,11 @@ type mcpServer struct {
 	URL      string            `json:"url,omitempty"`
 	Headers  map[string]string `json:"headers,omitempty"`
 	Disabled bool              `json:"disabled,omitempty"`
+	// OAuth configures the OAuth client of an HTTP server (see
+	// mcpServerOAuth); without it the client registers itself. Auth is
+	// Cursor's name for it (CLIENT_ID, CLIENT_SECRET, scopes).
+	OAuth *mcpServerOAuth `json:"oauth,omitempty"`
+	Auth  *mcpServerOAuth `json:"auth,omitempty"`
 
 	from string // the file (and line) it came from
 }
@@ -42,6 +47,9 @@ func (s mcpServer) describe() string {
 		out := "http " + s.URL
 		if len(s.Headers) > 0 {
 			out += " (headers " + strings.Join(sortedKeys(s.Headers), ", ") + ")"
+		}
+		if s.OAuth != nil {
+			out += " (oauth)"
 		}
 		return out
 	}
@@ -124,6 +132,26 @@ func (s *mcpServer) check() error {
 		return errors.New("env is for stdio servers; an HTTP server gets headers")
 	case s.Command != "" && len(s.Headers) > 0:
 		return errors.New("headers are for HTTP servers; a stdio server gets env")
+	case s.OAuth != nil && s.Auth != nil:
+		return errors.New("both oauth and auth: want one")
+	case s.Command != "" && (s.OAuth != nil || s.Auth != nil):
+		return errors.New("oauth is for HTTP servers")
+	}
+	if s.OAuth == nil {
+		s.OAuth, s.Auth = s.Auth, nil
+	}
+	if s.OAuth != nil {
+		set, err := s.OAuth.setting("")
+		if err != nil {
+			return err
+		}
+		cfg := set.cfg
+		if set.secretVar != "" {
+			cfg.ClientSecret = "${" + set.secretVar + "}" // read when mounting
+		}
+		if err := cfg.Check(); err != nil {
+			return fmt.Errorf("oauth: %w", err)
+		}
 	}
 	for k := range s.Env {
 		if !envNameRE().MatchString(k) {
@@ -266,6 +294,16 @@ func (c *cli) mountServers(servers []mcpServer, o *options) error {
 				return fmt.Errorf("%s: mcpServers.%s: url: %w", s.from, s.Name, err)
 			}
 			o.sel.mounts = append(o.sel.mounts, s.Name+"="+u)
+			if _, flagged := o.sel.oauth[s.Name]; s.OAuth != nil && !flagged {
+				set, err := s.OAuth.setting(s.from + ": mcpServers." + s.Name)
+				if err != nil {
+					return fmt.Errorf("%s: mcpServers.%s: %w", s.from, s.Name, err)
+				}
+				if o.sel.oauth == nil {
+					o.sel.oauth = mountOAuth{}
+				}
+				o.sel.oauth[s.Name] = set
+			}
 			for i, h := range sortedKeys(s.Headers) {
 				v, err := expand(base, s.Headers[h])
 				if err != nil {

@@ -28,6 +28,12 @@ type provider struct {
 	// -no-strict override). Where the documentation is not clear, it is
 	// false: the plain schemas work everywhere.
 	strict bool
+	// images reports that the preset's model takes image input, as the
+	// chat completions API does it (image_url content parts in user
+	// messages): -images auto then shows the model the images of tool
+	// results (chat.Conversation.Images). Another model of the same
+	// endpoint may not: -images off.
+	images bool
 }
 
 // providers are the -provider presets, DeepSeek (the default) first.
@@ -49,12 +55,22 @@ type provider struct {
 //     preset's model routes anywhere; not assumed.
 //   - Ollama, LM Studio, vLLM: local servers whose support depends on the
 //     version and the model; not assumed.
+//
+// Image input (image_url parts), per preset and its model:
+//   - OpenAI gpt-4.1-mini: yes. https://platform.openai.com/docs/guides/images-vision
+//   - Kimi kimi-k2.6: yes, a natively multimodal model; Moonshot's
+//     OpenAI-compatible API takes image_url parts.
+//   - DeepSeek deepseek-chat, GLM glm-4.6, Qwen qwen-plus: text models
+//     (their vision models, glm-4.5v or qwen-vl-plus, are others: -model
+//     and -images on).
+//   - OpenRouter, Ollama, LM Studio, vLLM: depends on the model; not
+//     assumed.
 var providers = []provider{
 	{names: []string{"deepseek"}, baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat"},
-	{names: []string{"moonshot", "kimi"}, baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6"},
+	{names: []string{"moonshot", "kimi"}, baseURL: "https://api.moonshot.cn/v1", model: "kimi-k2.6", images: true},
 	{names: []string{"zhipu", "glm"}, baseURL: "https://open.bigmodel.cn/api/paas/v4", model: "glm-4.6"},
 	{names: []string{"qwen", "dashscope"}, baseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", model: "qwen-plus"},
-	{names: []string{"openai"}, baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini", strict: true},
+	{names: []string{"openai"}, baseURL: "https://api.openai.com/v1", model: "gpt-4.1-mini", strict: true, images: true},
 	{names: []string{"openrouter"}, baseURL: "https://openrouter.ai/api/v1", model: "openrouter/auto"},
 	{names: []string{"ollama"}, baseURL: "http://localhost:11434/v1", start: `is Ollama running? start it with "ollama serve"`},
 	{names: []string{"lmstudio", "lm-studio"}, baseURL: "http://localhost:1234/v1", start: `is LM Studio's server running? start it with "lms server start" or in the app's Developer tab`},
@@ -80,6 +96,41 @@ func strictFor(on, off bool, baseURL string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// imagesMode is the -images flag: auto, on or off.
+type imagesMode string
+
+func (m *imagesMode) String() string { return string(*m) }
+
+func (m *imagesMode) Set(v string) error {
+	switch v {
+	case "auto", "on", "off":
+		*m = imagesMode(v)
+		return nil
+	}
+	return fmt.Errorf("want auto, on or off, not %q", v)
+}
+
+// imagesFor decides whether the agent shows the model the images of tool
+// results at baseURL: on or off when -images says so, and for auto what
+// the preset of that base URL says (as strictFor finds it); off for any
+// other endpoint, whose model may not take images and would fail the
+// request.
+func imagesFor(m imagesMode, baseURL string) bool {
+	switch m {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	want := strings.TrimRight(strings.TrimSpace(baseURL), "/")
+	for _, p := range providers {
+		if strings.TrimRight(p.baseURL, "/") == want {
+			return p.images
+		}
+	}
+	return false
 }
 
 // preset returns the preset of -provider name, under any name it goes by.

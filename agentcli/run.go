@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
+
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
@@ -46,6 +48,10 @@ type cli struct {
 	// rawStderr is stderr before redaction, to tell whether it is a
 	// terminal.
 	rawStderr io.Writer
+	// learnt are the secrets learnt while the agent runs (the OAuth
+	// tokens of mounted servers), redacted wherever the environment's
+	// are; set by run.
+	learnt *redact.Set
 }
 
 // startTelemetry sets up OpenTelemetry from the OTEL_* environment (off
@@ -57,7 +63,7 @@ func (c *cli) startTelemetry(ctx context.Context) (*telemetry.Providers, func(),
 	if err != nil {
 		return nil, func() {}, err
 	}
-	p.Redact = redactor(c.getenv, c.tools)
+	p.Redact = redactor(c.getenv, c.tools, c.learnt)
 	return p, func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), telemetryFlushTimeout)
 		defer cancel()
@@ -78,7 +84,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	// redacted first; the terminal behind it, if any, is kept for line
 	// editing and the waiting indicator.
 	c.rawStderr = c.stderr
-	c.stderr = redact.Writer(c.stderr, secrets(c.getenv, c.tools)...)
+	if c.learnt == nil {
+		c.learnt = &redact.Set{}
+	}
+	c.stderr = c.learnt.Writer(c.stderr, secrets(c.getenv, c.tools)...)
 	cmd, rest := c.splitCommand(args)
 	switch cmd {
 	case "tools":
@@ -131,6 +140,15 @@ type selection struct {
 	// by server name.
 	mountEnv, mountHeaders serverValues
 	getenv                 env
+	// oauth holds the OAuth settings of the HTTP servers (-mcp-oauth
+	// and the mcpServers oauth objects); see mcpoauth.go.
+	oauth mountOAuth
+	// learnt receives the secrets learnt while the agent runs (the
+	// cli's); terminal says a person is at stderr, who can sign in to a
+	// server in a browser; stateDir is where tokens are kept.
+	learnt   *redact.Set
+	terminal bool
+	stateDir func() (string, error)
 	// telemetry traces the calls of mounted tools; off when nil.
 	telemetry *telemetry.Providers
 	// ready reports whether the mounted servers are all there; set by
@@ -309,6 +327,7 @@ func (n *positiveInt) Set(v string) error {
 func (s *selection) registerMounts(fs *flag.FlagSet) {
 	fs.Var(&s.mounts, "mcp", "mount the tools of an MCP server as NAME__tool: `NAME=COMMAND ARGS…` (stdio) or NAME=https://… (streamable HTTP); repeatable")
 	fs.Var(&s.mountEnv, "mcp-env", "pass the environment variable VAR to the stdio server NAME, which otherwise gets only PATH, HOME, LANG, TMPDIR and the like: `NAME=VAR`; repeatable")
+	fs.Var(&s.oauth, "mcp-oauth", "the OAuth client of the HTTP server NAME, which otherwise signs in with a client it registers: `'NAME=key=value,…'` with keys client_id, client_secret ($VAR), scopes (space-separated), grant (client_credentials for unattended runs), issuer, callback_port; NAME=off for none; repeatable")
 	fs.Var(&s.mountHeaders, "mcp-header", "send a header to the HTTP server NAME, $VAR expanded from the environment: `'NAME=Header: value'`, for example 'docs=Authorization: Bearer $DOCS_TOKEN'; repeatable")
 }
 
@@ -379,8 +398,13 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	}
 	var m *toolmcp.Mounts
 	if len(s.mounts) > 0 {
+		var handlers map[string]auth.OAuthHandler
+		if handlers, err = s.oauthHandlers(warn); err != nil {
+			return nil, close, err // it names the flag or file
+		}
 		m, err = toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
-			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots()})
+			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots(),
+			OAuth: handlers, SignInTimeout: s.signInTimeout()})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}
@@ -390,7 +414,7 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	// The mounted tools join after the local ones are narrowed: they
 	// change when a server says so, and are narrowed by -deny as they
 	// join (mountedTools.registry).
-	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv, s.tools)), warn, logger)
+	reg, stop, err := s.isolate(reg.WithoutCapabilities(caps).WithLogger(logger).WithRedact(redactor(s.getenv, s.tools, s.learnt)), warn, logger)
 	if err != nil {
 		close()
 		return nil, func() {}, err
@@ -438,9 +462,9 @@ func secrets(getenv env, t CompiledTools) []string {
 	return out
 }
 
-// redactor removes the secrets of the environment, and credentials of a
-// known shape, from tool results.
-func redactor(getenv env, t CompiledTools) func(string) string {
+// redactor removes the secrets of the environment, those learnt so far,
+// and credentials of a known shape, from tool results.
+func redactor(getenv env, t CompiledTools, learnt *redact.Set) func(string) string {
 	secrets := secrets(getenv, t)
-	return func(s string) string { return redact.String(s, secrets...) }
+	return func(s string) string { return learnt.String(s, secrets...) }
 }

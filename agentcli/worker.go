@@ -59,8 +59,17 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	// A server or a conversation keeps a worker started ahead for no
+	// tool in particular, so that a tool's first call, or one more worker
+	// for a busy tool, waits only for its restrictions; a single call
+	// (agent call, a one-shot question) starts only what it needs.
+	spares := 0
+	if s.warm {
+		spares = 1
+	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Arg:        workerArg,
+		Spares:     spares,
 		WorkDir:    s.workDir,
 		Env:        s.tools.Env,
 		Environ:    withVar(os.Environ(), egress.EnvAllow, s.netAllow),

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolreg/toolreg/sandbox"
 )
@@ -94,6 +95,33 @@ func BenchmarkWorkerStart(b *testing.B) {
 			b.ReportMetric(float64(file), "file-kB")
 		})
 	}
+	// What a tool's first call waits for when the pool has a spare ready,
+	// as agent mcp and a conversation keep one: the spare given the tool
+	// restricts itself to its capabilities and says hello.
+	b.Run("agent/spare", func(b *testing.B) {
+		work := b.TempDir()
+		ctx := context.Background()
+		for b.Loop() {
+			b.StopTimer()
+			p, err := sandbox.NewPool(sandbox.Config{
+				Arg: "__toolreg_worker", Executable: filepath.Join(dir, "agent"),
+				WorkDir: work, TempDir: work, Spares: 1,
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for p.Spares() == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			b.StartTimer()
+			if err := p.Warm(ctx, "word_count", 0); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			p.Close()
+			b.StartTimer()
+		}
+	})
 }
 
 // childrenMemoryKB is the resident memory of this process's children, in

@@ -320,10 +320,7 @@ var coreFields = map[string]bool{"model": true, "messages": true, "tools": true,
 
 // body returns the JSON body of req.
 func (c *Client) body(req Request) ([]byte, error) {
-	wr := wireRequest{Model: c.Model, Messages: req.Messages, Tools: req.Tools, Stream: c.streaming()}
-	if wr.Messages == nil {
-		wr.Messages = []Message{}
-	}
+	wr := wireRequest{Model: c.Model, Messages: wireMessages(req.Messages), Tools: req.Tools, Stream: c.streaming()}
 	if c.streaming() && c.sendStreamOptions() {
 		wr.StreamOptions = &streamOptions{IncludeUsage: true}
 	}

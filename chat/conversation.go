@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -44,6 +45,22 @@ type Conversation struct {
 	// DefaultMaxToolCalls when zero or less. Calls past it are not run: the
 	// model is told so in their tool messages.
 	MaxToolCalls int
+	// Images shows the model the images tools answer with
+	// (registry.Result.Media, such as a mounted MCP server's
+	// screenshots), for an endpoint whose model takes image input. The
+	// chat completions API takes images in user messages only: after the
+	// tool messages of a step comes one user message with the images of
+	// its calls, each call's labelled with its id. An image is shown for
+	// the rest of its turn; the conversation keeps its description. At
+	// most MaxImagesPerTurn images of at most MaxImageBytes each and
+	// MaxImageBytesPerTurn in all are shown, PNG, JPEG, GIF and WebP
+	// whose content is of their type; each other one, and audio, is
+	// described with the reason in its tool message. An endpoint that
+	// refuses a request for its images (400, 413 or 422 speaking of
+	// images: a model that takes none) gets it again with their
+	// descriptions, and the conversation shows no more. When false, the
+	// tools' text alone describes them.
+	Images bool
 	// Sink receives the events of each turn; none when nil.
 	Sink Sink
 	// Telemetry, when enabled, traces each turn (span invoke_agent), each
@@ -55,6 +72,13 @@ type Conversation struct {
 	// Provider is the gen_ai.provider.name of the Client's endpoint, such
 	// as "deepseek" or "openai"; DefaultProvider when empty.
 	Provider string
+
+	// imageBounds bound the images of a turn; defaultImageBounds when
+	// zero.
+	imageBounds imageBounds
+	// imagesRefused is set once the endpoint refused a request that
+	// showed images (see refusedImages): none is shown after. Under mu.
+	imagesRefused bool
 
 	mu    sync.Mutex
 	msgs  []Message
@@ -98,6 +122,7 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 		budget = DefaultMaxToolCalls
 	}
 	msgs := append(slices.Clip(c.msgs), Message{Role: RoleUser, Content: userText})
+	images := turnImages{bounds: cmp.Or(c.imageBounds, defaultImageBounds), refused: c.imagesRefused}
 	for step := 1; step <= maxSteps; step++ {
 		em.step = step
 		// The specs are read for each request: a tool set may grow
@@ -109,6 +134,17 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 		rctx, span := c.tel.startChat(ctx)
 		resp, err := c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
 		span.endChat(rctx, resp, err)
+		if err != nil && refusedImages(err, msgs) {
+			// A model that takes no images, or an image it cannot
+			// read: the request is sent again with the images'
+			// descriptions, and the conversation shows no more.
+			c.imagesRefused, images.refused = true, true
+			msgs = withoutImages(msgs)
+			em.emit(Event{Type: EventRetry, Attempt: 1, Error: "the endpoint refused the images; sending the request again without them: " + err.Error()})
+			rctx, span = c.tel.startChat(ctx)
+			resp, err = c.Client.Complete(rctx, Request{Messages: c.withSystem(msgs), Tools: specs}, em.emit)
+			span.endChat(rctx, resp, err)
+		}
 		if err != nil {
 			return "", nil, fmt.Errorf("turn step %d: %w", step, err)
 		}
@@ -124,13 +160,19 @@ func (c *Conversation) turn(ctx context.Context, userText string, em *emitter) (
 			msg.ReasoningContent = nil
 			msgs = append(msgs, msg)
 			em.emit(Event{Type: EventAnswer, Text: msg.Content})
-			return msg.Content, msgs, nil
+			return msg.Content, withoutImages(msgs), nil
 		}
 		msgs = append(msgs, msg)
 		if step == maxSteps {
 			break
 		}
-		msgs = append(msgs, c.runTools(ctx, msg.ToolCalls, &budget, em)...)
+		tools, results := c.runTools(ctx, msg.ToolCalls, &budget, em)
+		msgs = append(msgs, tools...)
+		if c.Images {
+			if m, ok := images.showImages(msg.ToolCalls, msgs[len(msgs)-len(tools):], results); ok {
+				msgs = append(msgs, m)
+			}
+		}
 		if err := ctx.Err(); err != nil {
 			return "", nil, fmt.Errorf("turn step %d: %w", step, context.Cause(ctx))
 		}
@@ -149,9 +191,11 @@ func (c *Conversation) withSystem(msgs []Message) []Message {
 }
 
 // runTools runs calls concurrently, at most *budget of them, and returns
-// one tool message per call, in the calls' order.
-func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *int, em *emitter) []Message {
+// one tool message per call, in the calls' order; with Images, also the
+// results of the calls run (the zero Result for the others), nil without.
+func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *int, em *emitter) ([]Message, []registry.Result) {
 	out := make([]Message, len(calls))
+	results := c.resultSlots(len(calls))
 	// Announce every call, in the model's order, before any result.
 	for _, tc := range calls {
 		em.emit(Event{Type: EventToolCall, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments})
@@ -169,6 +213,9 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 			cctx, span := c.tel.startTool(ctx, tc)
 			res := c.call(cctx, tc)
 			span.endTool(res)
+			if results != nil {
+				results[i] = res
+			}
 			out[i] = Message{Role: RoleTool, Content: res.Text, ToolCallID: tc.ID}
 			ev := Event{Type: EventToolResult, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments, Result: res.Text, Duration: res.Duration}
 			if res.Err != nil {
@@ -181,7 +228,16 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 		})
 	}
 	wg.Wait()
-	return out
+	return out, results
+}
+
+// resultSlots returns room for the results of n calls when they are read
+// for their images, nil otherwise.
+func (c *Conversation) resultSlots(n int) []registry.Result {
+	if !c.Images {
+		return nil
+	}
+	return make([]registry.Result, n)
 }
 
 // call runs one tool call with its id and name in the context. A panic or
@@ -223,6 +279,7 @@ func (c *Conversation) Messages() []Message {
 	out := make([]Message, len(c.msgs))
 	for i, m := range c.msgs {
 		m.ToolCalls = slices.Clone(m.ToolCalls)
+		m.Parts = slices.Clone(m.Parts)
 		if m.ReasoningContent != nil {
 			r := *m.ReasoningContent
 			m.ReasoningContent = &r

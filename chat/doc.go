@@ -26,6 +26,16 @@
 // A turn that fails leaves the conversation exactly as it was before the
 // turn, so a REPL can simply try the turn again.
 //
+// With [Conversation.Images], the images a tool answers with
+// ([registry.Result.Media]) are shown to the model: the chat completions
+// API takes images in user messages only, so after the tool messages of a
+// step comes one user message with the images of its calls as image_url
+// parts, each call's labelled with its id. They are bounded
+// ([MaxImagesPerTurn], [MaxImageBytes], [MaxImageBytesPerTurn]) and checked
+// (PNG, JPEG, GIF and WebP whose content is of their type); any other is
+// described in its tool message with the reason. The conversation keeps
+// an image for the rest of its turn, then its description only.
+//
 // # Wire format
 //
 // Requests are marshalled by this package, not by go-openai: every

@@ -21,7 +21,9 @@ const (
 	// EventToolCall is a tool call about to run: CallID, Tool, Args.
 	EventToolCall EventType = "tool_call"
 	// EventToolResult is the outcome of a tool call: CallID, Tool, Args,
-	// Result (the text the model receives), Error if the call failed, and
+	// Result (the text the model receives; with Conversation.Images, a
+	// note on each of the result's images follows it there, once the
+	// step's calls are all done), Error if the call failed, and
 	// Duration. Results are reported as the calls finish.
 	EventToolResult EventType = "tool_result"
 	// EventUsage is the token usage of one model request.

@@ -9,6 +9,7 @@ func (c *Conversation) Restore(msgs []Message) {
 	out := make([]Message, len(msgs))
 	for i, m := range msgs {
 		m.ToolCalls = slices.Clone(m.ToolCalls)
+		m.Parts = slices.Clone(m.Parts)
 		if m.ReasoningContent != nil {
 			r := *m.ReasoningContent
 			m.ReasoningContent = &r

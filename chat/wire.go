@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/sashabaranov/go-openai"
@@ -33,6 +34,57 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID is the id of the call a tool message answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Parts, when not nil, is what a user message sends in place of
+	// Content: text and images, as content parts. Content then holds its
+	// text alone, what is kept of the message (see Conversation.Images):
+	// Parts are never marshalled with the message, only sent.
+	Parts []Part `json:"-"`
+}
+
+// Part is one part of the content of a user message: text, or an image
+// given by its URL (a data: URL for an image a tool answered with).
+type Part struct {
+	// Type is PartText or PartImage.
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *ImageURL `json:"image_url,omitempty"`
+}
+
+// The types of Parts.
+const (
+	PartText  = "text"
+	PartImage = "image_url"
+)
+
+// ImageURL is where the model reads an image.
+type ImageURL struct {
+	URL string `json:"url"`
+}
+
+// wireParts is a message sent with its Parts as its content.
+type wireParts struct {
+	Message
+	Content []Part `json:"content"`
+}
+
+// wireMessages returns msgs as they are sent: msgs itself unless one of
+// them has Parts.
+func wireMessages(msgs []Message) any {
+	if msgs == nil {
+		return []Message{}
+	}
+	if !slices.ContainsFunc(msgs, func(m Message) bool { return m.Parts != nil }) {
+		return msgs
+	}
+	out := make([]any, len(msgs))
+	for i, m := range msgs {
+		if m.Parts != nil {
+			out[i] = wireParts{Message: m, Content: m.Parts}
+		} else {
+			out[i] = m
+		}
+	}
+	return out
 }
 
 // ToolCall is one tool call made by the model.
@@ -76,8 +128,10 @@ func (u Usage) sub(v Usage) Usage {
 
 // wireRequest is the body of a chat completions request.
 type wireRequest struct {
-	Model         string         `json:"model"`
-	Messages      []Message      `json:"messages"`
+	Model string `json:"model"`
+	// Messages are the []Message, or, when some have Parts, a []any of
+	// Message and wireParts (see wireMessages).
+	Messages      any            `json:"messages"`
 	Tools         []openai.Tool  `json:"tools,omitempty"`
 	Stream        bool           `json:"stream"`
 	StreamOptions *streamOptions `json:"stream_options,omitempty"`

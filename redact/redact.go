@@ -22,6 +22,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -199,6 +200,79 @@ type writer struct {
 func (r *writer) Write(p []byte) (int, error) {
 	s := String(string(p), r.secrets...)
 	if _, err := io.WriteString(r.w, s); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Set is a set of secrets learnt while the program runs, such as OAuth
+// access and refresh tokens, which no environment variable holds: a
+// writer or function made with it redacts the values added after it was
+// made too. The zero value is an empty set, ready to use; a nil *Set is
+// empty and its methods redact only the secrets they are given. A Set is
+// safe for concurrent use.
+type Set struct {
+	mu     sync.RWMutex
+	values []string
+}
+
+// Add adds values to the set; those shorter than MinSecret, once
+// trimmed, and those already in it are left out. Adding to a nil *Set
+// does nothing.
+func (s *Set) Add(values ...string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if len(v) < MinSecret || slices.Contains(s.values, v) {
+			continue
+		}
+		s.values = append(s.values, v)
+	}
+}
+
+// Values returns the secrets of the set, in the order they were added.
+func (s *Set) Values() []string {
+	if s == nil {
+		return nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]string(nil), s.values...)
+}
+
+// with returns secrets followed by the values of the set.
+func (s *Set) with(secrets []string) []string {
+	v := s.Values()
+	if len(v) == 0 {
+		return secrets
+	}
+	return append(append(make([]string, 0, len(secrets)+len(v)), secrets...), v...)
+}
+
+// String is String with the values of the set, as they are now, besides
+// secrets.
+func (s *Set) String(text string, secrets ...string) string {
+	return String(text, s.with(secrets)...)
+}
+
+// Writer is Writer with the values of the set, as they are at each
+// write, besides secrets.
+func (s *Set) Writer(w io.Writer, secrets ...string) io.Writer {
+	return &setWriter{w: w, set: s, secrets: secrets}
+}
+
+type setWriter struct {
+	w       io.Writer
+	set     *Set
+	secrets []string
+}
+
+func (r *setWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(r.w, r.set.String(string(p), r.secrets...)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

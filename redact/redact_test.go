@@ -181,3 +181,30 @@ func TestGuidanceKept(t *testing.T) {
 		t.Errorf("capitals with digits: %q", got)
 	}
 }
+
+// TestSetLearntLater checks that a writer and a String made from a Set
+// redact the values added after they were made, whole and in part, and
+// that a nil Set redacts the given secrets only.
+func TestSetLearntLater(t *testing.T) {
+	var set Set
+	var b strings.Builder
+	w := set.Writer(&b, "fixed-secret-1")
+	set.Add("tok", "access-token-0123456789", "access-token-0123456789")
+	if diff := cmp.Diff([]string{"access-token-0123456789"}, set.Values()); diff != "" {
+		t.Errorf("Values() (short and repeated values left out) (-want +got):\n%s", diff)
+	}
+	fmt.Fprint(w, "a access-token-0123456789 b token-0123 c fixed-secret-1")
+	if got, want := b.String(), "a [REDACTED] b [REDACTED] c [REDACTED]"; got != want {
+		t.Errorf("writer wrote %q, want %q", got, want)
+	}
+	if got, want := set.String("x access-token-0123456789"), "x [REDACTED]"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	var none *Set
+	if got, want := none.String("k fixed-secret-1 other-value-99", "fixed-secret-1"), "k [REDACTED] other-value-99"; got != want {
+		t.Errorf("nil Set String = %q, want %q", got, want)
+	}
+	if none.Values() != nil {
+		t.Error("nil Set has values")
+	}
+}

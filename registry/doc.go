@@ -34,6 +34,9 @@
 //     whether the tool ran in process, in a sandbox worker or in a mounted
 //     server. (chat.APIError is not one: it is the model endpoint's error,
 //     not a tool call's.)
+//   - media: the images and sounds a tool's result carries beside the
+//     text that describes them ([Media], [Result.Media]), attached by its
+//     Run ([AttachMedia]); a mounted server's tools give them.
 //   - worker: a sandbox worker, a process of package sandbox that runs the
 //     calls of one tool under the restrictions of its capabilities. The
 //     goroutines that run calls in this package are call goroutines.

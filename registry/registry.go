@@ -486,7 +486,8 @@ func (r *Registry) WithExecutor(x Executor) *Registry {
 // WithRedact returns a copy of r that passes every answer's text, a
 // tool's output or an "Error:" text, through redact before it is cut to
 // MaxResult and handed on: the place to remove secrets a tool or a
-// mounted server let through. nil passes the text as it is.
+// mounted server let through. nil passes the text as it is. A result's
+// Media are passed on as they are: no redactor reads an image.
 func (r *Registry) WithRedact(redact func(string) string) *Registry {
 	c := *r
 	c.redact = redact
@@ -681,6 +682,10 @@ var _ ToolSet = (*Registry)(nil)
 // itself. Either is cut to the registry's MaxResult.
 type Result struct {
 	Text string
+	// Media are the images and sounds a tool answered with beside its
+	// text, which describes them (see AttachMedia): the tools of mounted
+	// MCP servers may. None when the call failed.
+	Media []Media
 	// Err is the failure, an *Error; nil on success.
 	Err error
 	// Duration is how long the call took.
@@ -864,7 +869,7 @@ func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args s
 
 func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {
 	if o.err == nil {
-		return Result{Text: o.text}
+		return Result{Text: o.text, Media: o.media}
 	}
 	err := asError(e.Name, o.err)
 	if err.Kind == KindPanic {

@@ -80,6 +80,7 @@ type callGoroutine struct {
 // too, so nothing stale is left for the next call.
 type outcome struct {
 	text    string
+	media   []Media
 	err     error
 	stack   []byte
 	expired bool
@@ -214,6 +215,7 @@ func (w *callGoroutine) run(c *callCtx) {
 	} else {
 		o.text, o.err = w.bound(c)
 	}
+	o.media = c.takeMedia()
 	returned = true
 }
 
@@ -287,10 +289,7 @@ func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Execu
 			return o, false, nil
 		}
 	}
-	c = &callCtx{parent: parent, deadline: start.Add(e.Timeout), expiresAt: start.Add(e.Timeout)}
-	if d, ok := parent.Deadline(); ok && d.Before(c.deadline) {
-		c.deadline = d
-	}
+	c = &callCtx{parent: parent, expiresAt: start.Add(e.Timeout)}
 	w.mu.Lock()
 	w.cur = c
 	if w.armedAt.IsZero() || w.armedAt.After(c.expiresAt) {
@@ -333,15 +332,15 @@ func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Execu
 // it. One is made per call and never reused, so a tool that keeps it sees
 // it ended.
 type callCtx struct {
-	parent   context.Context
-	deadline time.Time
-	// expiresAt is when the tool's timeout ends the call (deadline may be
-	// the caller's, sooner); it keeps its monotonic clock reading.
+	parent context.Context
+	// expiresAt is when the tool's timeout ends the call (its deadline
+	// may be the caller's, sooner); it keeps its monotonic clock reading.
 	expiresAt time.Time
 
 	mu    sync.Mutex
 	done  chan struct{}
 	after []*func() // registered by AfterFunc, run when c ends
+	media []Media   // attached by AttachMedia
 	err   error
 	cause error
 	// state: 0 running, 1 the tool returned, 2 the caller gave up.
@@ -350,7 +349,15 @@ type callCtx struct {
 
 var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
-func (c *callCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+// Deadline is the tool's timeout, or the caller's deadline when that is
+// sooner. It is worked out at each call rather than kept, so that a
+// callCtx stays in its size class with the media it holds.
+func (c *callCtx) Deadline() (time.Time, bool) {
+	if d, ok := c.parent.Deadline(); ok && d.Before(c.expiresAt) {
+		return d, true
+	}
+	return c.expiresAt, true
+}
 
 func (c *callCtx) Done() <-chan struct{} {
 	c.mu.Lock()
@@ -377,7 +384,22 @@ func (c *callCtx) Err() error {
 	return c.err
 }
 
-func (c *callCtx) Value(key any) any { return c.parent.Value(key) }
+func (c *callCtx) Value(key any) any {
+	if key == (mediaKey{}) {
+		return c
+	}
+	return c.parent.Value(key)
+}
+
+// takeMedia returns the media attached to c, once the tool returned: c
+// ends right after, and nothing more is attached.
+func (c *callCtx) takeMedia() []Media {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.media
+	c.media = nil
+	return m
+}
 
 // AfterFunc arranges for f to run in its own goroutine when c ends, and
 // returns a function that stops that, reporting whether it did, as

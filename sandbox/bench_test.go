@@ -5,7 +5,9 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -184,4 +186,63 @@ func (p *Pool) startForTest(ctx context.Context, k workerKey) (*worker, error) {
 	p.count[k]++
 	p.mu.Unlock()
 	return p.start(ctx, k)
+}
+
+// pipeEcho answers each read of its request pipe with the same bytes on
+// its response pipe, until the request pipe closes.
+func pipeEcho() {
+	in, out := os.NewFile(requestFD, "requests"), os.NewFile(responseFD, "responses")
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := in.Read(buf)
+		if err != nil {
+			return
+		}
+		if _, err := out.Write(buf[:n]); err != nil {
+			return
+		}
+	}
+}
+
+// BenchmarkPipeRoundTrip is the floor of an isolated call on this
+// machine: the call's bytes through a pipe to another process of the
+// same Go program, which writes them back on another, with no framing,
+// no restrictions and no tool; as the pool does it, the child's GOMAXPROCS
+// is 1.
+func BenchmarkPipeRoundTrip(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe, pipeEchoArg)
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	reqR.Close()
+	respW.Close()
+	defer func() {
+		reqW.Close()
+		_ = cmd.Wait()
+		respR.Close()
+	}()
+	msg := append([]byte{frameRequest}, benchArgs...)
+	buf := make([]byte, len(msg))
+	for b.Loop() {
+		if _, err := reqW.Write(msg); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(respR, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

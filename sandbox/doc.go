@@ -46,7 +46,10 @@
 //
 // The parent side is a [Pool]: warm workers per tool, one call at a time
 // each, over a pipe per direction with a compact framing, at most
-// [Config.MaxWorkers] alive. When a call's context ends its worker is
+// [Config.MaxWorkers] alive, and [Config.Spares] started ahead for no
+// tool: a worker does all that does not depend on its tool (descriptors,
+// mounts, limits, capabilities) before the pool names it, so that a
+// spare given a tool only restricts itself to that tool's capabilities. When a call's context ends its worker is
 // killed, with everything it started; a worker that dies during a call
 // (a panic in any goroutine, os.Exit, a signal) fails that call with
 // [registry.KindCrashed], and the tool's next call gets a fresh one. A

@@ -64,6 +64,21 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		var ws syscall.WaitStatus
 		syscall.Wait4(int(pid), &ws, 0, nil)
 		return "forked", nil, true
+	case "forks":
+		// Processes that stay until the call's end kills them: as many
+		// as a.N, or until the kernel refuses one.
+		for i := range a.N {
+			pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+			if e != 0 {
+				return fmt.Sprintf("%d started, then %s", i, errnoName(e)), nil, true
+			}
+			if pid == 0 {
+				for {
+					syscall.RawSyscall(unix.SYS_PAUSE, 0, 0, 0)
+				}
+			}
+		}
+		return fmt.Sprintf("%d started", a.N), nil, true
 	case "clone3":
 		var args [88]byte // struct clone_args, zero: a plain fork
 		*(*uint64)(unsafe.Pointer(&args[32])) = uint64(syscall.SIGCHLD)

@@ -31,13 +31,19 @@ func wantKind(t *testing.T, what string, err error, kind registry.Kind, msg stri
 	}
 }
 
-// liveWorkers returns the pids of the pool's workers.
-func liveWorkers(p *Pool) []int {
+// liveWorkers returns the pids of the pool's workers given a tool.
+func liveWorkers(p *Pool) []int { return processes(p, false) }
+
+// processes returns the pids of the pool's worker processes, spares
+// included when spares.
+func processes(p *Pool, spares bool) []int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var pids []int
 	for w := range p.live {
-		pids = append(pids, w.pid())
+		if spares || !w.spare {
+			pids = append(pids, w.pid())
+		}
 	}
 	return pids
 }
@@ -116,18 +122,15 @@ func TestWorkerKilledMidCall(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("workers %v, want one", pids)
 	}
+	p.mu.Lock()
+	w := p.idle[workerKey{"block", tool.Unsafe}][0]
+	p.mu.Unlock()
 	errc := make(chan error, 1)
 	go func() {
 		_, err := call(t, p, "block", tool.Unsafe, probeArgs{})
 		errc <- err
 	}()
 	// The tool says "blocking" on its stdout once it runs.
-	p.mu.Lock()
-	var w *worker
-	for x := range p.live {
-		w = x
-	}
-	p.mu.Unlock()
 	for !strings.Contains(w.tail.String(), "blocking") {
 		time.Sleep(time.Millisecond)
 	}
@@ -151,10 +154,7 @@ func TestCancelKillsTheWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.mu.Lock()
-	var w *worker
-	for x := range p.live {
-		w = x
-	}
+	w := p.idle[workerKey{"block", tool.Unsafe}][0]
 	p.mu.Unlock()
 	ctx, cancel = context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -235,7 +235,9 @@ func readStat(pid int) (procStat, int, bool) {
 
 func TestSpinnersAreKilled(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	p := newPool(t, newDirs(t), nil)
+	// No spare: every process of the pool is then a worker whose CPU
+	// counts once it is settled.
+	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
 	if err := p.Warm(context.Background(), "spin", tool.Unsafe); err != nil {
 		t.Fatal(err)
 	}

@@ -3,18 +3,24 @@ package sandbox
 import (
 	"bufio"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"strings"
 
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // The framing between a pool and its workers, one frame per message on
 // a pipe per direction:
 //
 //	frame    = length:uint32be body              (length = len(body) ≤ maxFrame)
+//	ready    = 'S'                               worker → pool, once, first: prepared, waiting for its tool
+//	assign   = 'A' JSON(assignment)              pool → worker, once, first: its tool
 //	hello    = 'H' JSON(Enforcement)             worker → pool, once, after restricting
 //	request  = 'C' deadline:int64be idlen:uint16be id args
 //	progress = 'P' done:float64be total:float64be message   worker → pool, before the response (progress.go)
@@ -23,6 +29,8 @@ import (
 // deadline is in Unix nanoseconds, 0 for none. A worker handles one
 // request at a time.
 const (
+	frameReady    = 'S'
+	frameAssign   = 'A'
 	frameHello    = 'H'
 	frameRequest  = 'C'
 	frameResponse = 'R'
@@ -77,6 +85,56 @@ func readFrame(r *bufio.Reader, buf []byte) ([]byte, error) {
 		return buf, err
 	}
 	return buf, nil
+}
+
+// assignment is what the pool tells a worker, once, before its first
+// request: the tool it serves, the capabilities it is restricted to, and
+// the environment variables those capabilities add to the ones it was
+// started with (see workerEnv).
+type assignment struct {
+	Tool string   `json:"tool"`
+	Caps string   `json:"caps"`
+	Env  []string `json:"env,omitempty"`
+}
+
+func assignFrame(a assignment) ([]byte, error) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the assignment: %w", err)
+	}
+	return append([]byte{frameAssign}, b...), nil
+}
+
+// assign takes the tool, capabilities and environment of the assignment
+// frame body into s and the process's environment.
+func (s *spec) assign(body []byte) error {
+	if len(body) < 1 || body[0] != frameAssign {
+		return errors.New("malformed assignment frame")
+	}
+	var a assignment
+	if err := json.Unmarshal(body[1:], &a); err != nil {
+		return fmt.Errorf("assignment: %w", err)
+	}
+	caps, ok := tool.ParseCapabilities(a.Caps)
+	if !ok {
+		return fmt.Errorf("assignment: capabilities %q: unknown capability", a.Caps)
+	}
+	if a.Tool == "" {
+		return errors.New("assignment: no tool")
+	}
+	for _, kv := range a.Env {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("assignment: environment entry %q is not NAME=value", kv)
+		}
+	}
+	for _, kv := range a.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if err := os.Setenv(k, v); err != nil {
+			return fmt.Errorf("assignment: setting %s: %w", k, err)
+		}
+	}
+	s.toolID, s.caps = a.Tool, caps
+	return nil
 }
 
 // request is a decoded request frame.

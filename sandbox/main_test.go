@@ -36,6 +36,10 @@ const (
 	// closes; and one without capabilities that reads a file.
 	holdArg = "-sandbox-test-hold"
 	readArg = "-sandbox-test-read"
+
+	// A process that echoes what it reads on fd 3 to fd 4, for the floor
+	// of a round trip through pipes to another process.
+	pipeEchoArg = "-sandbox-test-pipe-echo"
 )
 
 func TestMain(m *testing.M) {
@@ -53,6 +57,11 @@ func TestMain(m *testing.M) {
 			os.Exit(daemon(os.Args[2]))
 		case exit42Arg:
 			os.Exit(42)
+		case asUserArg:
+			os.Exit(poolAsUser(os.Args[2]))
+		case pipeEchoArg:
+			pipeEcho()
+			os.Exit(0)
 		case holdArg:
 			// As an agent that runs as a user other than root: without
 			// capabilities, the kernel lets processes of the same user
@@ -140,8 +149,10 @@ type probeArgs struct {
 }
 
 // probe runs the test tools. Each attempts one action through raw system
-// calls and answers "ok", or fails with the errno's name.
+// calls and answers "ok", or fails with the errno's name. A suffix from '#' on names a tool of its own that does the same
+// (read#1 reads).
 func probe(ctx context.Context, id string, raw []byte) (string, error) {
+	id, _, _ = strings.Cut(id, "#")
 	var a probeArgs
 	if id != "spin" && id != "echo" && len(raw) > 0 {
 		if err := json.Unmarshal(raw, &a); err != nil {

@@ -62,10 +62,17 @@ var deniedEnv = []string{"LLM_API_KEY"}
 var baseEnv = []string{"TZ", "GODEBUG", "GOMAXPROCS", "GOGC", "GOMEMLIMIT", "GOTRACEBACK", "LANG", "LC_ALL"}
 
 // workerEnv is the environment of a worker for caps: the base variables,
-// TMPDIR set to tempDir, PATH and HOME when caps has Exec, the proxy and
-// TLS root variables when it has Network, and the named tool variables
-// when it has Env. Nothing in deniedEnv is ever
-// included.
+// GOMAXPROCS=1 unless they set it, TMPDIR set to tempDir, PATH and HOME
+// when caps has Exec, the proxy and TLS root variables when it has
+// Network, and the named tool variables when it has Env. Nothing in
+// deniedEnv is ever included.
+//
+// A worker runs one call at a time, and many run side by side: with one
+// processor for its goroutines, handing a request to the tool's goroutine
+// and its answer back does not wake a second thread on another core,
+// which on a virtual machine costs more than the call (see
+// BENCHMARKS.md). A tool that wants more is given them by GOMAXPROCS in
+// the agent's environment.
 func workerEnv(environ []string, names, pass []string, caps tool.Capability, tempDir string) []string {
 	keep := slices.Concat(baseEnv, pass)
 	if caps&tool.Exec != 0 {
@@ -86,10 +93,26 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 		}
 		env = append(env, kv)
 	}
+	if !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOMAXPROCS=") }) {
+		env = append(env, "GOMAXPROCS=1")
+	}
 	if tempDir != "" {
 		env = append(env, "TMPDIR="+tempDir)
 	}
 	return env
+}
+
+// assignedEnv is what a worker's assignment adds for caps to the
+// environment every worker starts with (workerEnv for no capabilities).
+func assignedEnv(environ []string, names, pass []string, caps tool.Capability) []string {
+	base := workerEnv(environ, nil, pass, 0, "")
+	var add []string
+	for _, kv := range workerEnv(environ, names, pass, caps, "") {
+		if !slices.Contains(base, kv) {
+			add = append(add, kv)
+		}
+	}
+	return add
 }
 
 // Limits bound what one worker process may use. Zero fields take the
@@ -104,12 +127,15 @@ type Limits struct {
 	// FileSize bounds the size of a file the worker writes
 	// (RLIMIT_FSIZE); a write past it fails with EFBIG. 1 GiB when zero.
 	FileSize int64
+	// Processes bounds the processes and threads of a worker whose tool
+	// has tool.Exec, the worker's own and those of the programs it
+	// starts (RLIMIT_NPROC, which the kernel counts in the worker's own
+	// user namespace); a fork past it fails with EAGAIN. 256 when zero.
+	// It holds only in namespaces of the worker's own and for a user
+	// other than root, whom the kernel exempts: Enforcement.Missing
+	// says when it does not.
+	Processes int64
 }
-
-// The number of processes a tool with tool.Exec starts is not bounded:
-// RLIMIT_NPROC counts every process of the user, and none of a user
-// namespace mapped to root. What it starts ends with its call (see
-// Enforcement.Namespaces).
 
 // withDefaults fills the zero fields of l.
 func (l Limits) withDefaults() Limits {
@@ -121,12 +147,14 @@ func (l Limits) withDefaults() Limits {
 	def(&l.Memory, 1<<30)
 	def(&l.Files, 1024)
 	def(&l.FileSize, 1<<30)
+	def(&l.Processes, 256)
 	return l
 }
 
-// spec is what a worker is told on its command line: the one tool it
-// serves, its capabilities, the directories it may write, whether it
-// runs in namespaces of its own, and its limits.
+// spec is what a worker is told: on its command line, what every worker
+// of a pool shares (the directories it may write, whether it runs in
+// namespaces of its own, its limits); then, in the assignment frame, the
+// one tool it serves and its capabilities.
 type spec struct {
 	toolID     string
 	caps       tool.Capability
@@ -138,37 +166,32 @@ type spec struct {
 
 func (s spec) args() []string {
 	return []string{
-		"-tool", s.toolID, "-caps", s.caps.String(), "-workdir", s.workDir, "-tempdir", s.tempDir,
+		"-workdir", s.workDir, "-tempdir", s.tempDir,
 		"-namespaces=" + strconv.FormatBool(s.namespaces),
 		"-memory", strconv.FormatInt(s.limits.Memory, 10),
 		"-files", strconv.FormatInt(s.limits.Files, 10),
 		"-filesize", strconv.FormatInt(s.limits.FileSize, 10),
+		"-processes", strconv.FormatInt(s.limits.Processes, 10),
 	}
 }
 
 func parseSpec(args []string) (spec, error) {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	capsText := fs.String("caps", "", "capabilities")
 	var s spec
-	fs.StringVar(&s.toolID, "tool", "", "the tool served")
 	fs.StringVar(&s.workDir, "workdir", "", "workspace")
 	fs.StringVar(&s.tempDir, "tempdir", "", "temporary directory")
 	fs.BoolVar(&s.namespaces, "namespaces", false, "in namespaces of its own")
 	fs.Int64Var(&s.limits.Memory, "memory", 0, "RLIMIT_DATA")
 	fs.Int64Var(&s.limits.Files, "files", 0, "RLIMIT_NOFILE")
 	fs.Int64Var(&s.limits.FileSize, "filesize", 0, "RLIMIT_FSIZE")
+	fs.Int64Var(&s.limits.Processes, "processes", 0, "RLIMIT_NPROC")
 	if err := fs.Parse(args); err != nil {
 		return spec{}, fmt.Errorf("worker arguments: %w", err)
 	}
 	if fs.NArg() > 0 {
 		return spec{}, fmt.Errorf("worker arguments: unexpected %q", fs.Args())
 	}
-	caps, ok := tool.ParseCapabilities(*capsText)
-	if !ok {
-		return spec{}, fmt.Errorf("worker arguments: -caps %q: unknown capability", *capsText)
-	}
-	s.caps = caps
 	for _, d := range []*string{&s.workDir, &s.tempDir} {
 		if *d == "" || !filepath.IsAbs(*d) {
 			return spec{}, fmt.Errorf("worker arguments: directory %q is not absolute", *d)
@@ -224,7 +247,7 @@ func (e Enforcement) String() string {
 // missing lists what is not enforced for caps on a kernel with Landlock
 // ABI abi, with or without the system call filter and namespaces of
 // the worker's own.
-func missing(caps tool.Capability, abi int, seccompOn, namespaces bool) []string {
+func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []string {
 	var m []string
 	if runtime.GOOS != "linux" {
 		return []string{"no kernel restrictions on " + runtime.GOOS + ": process isolation only"}
@@ -255,6 +278,14 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces bool) []string
 	}
 	if abi < 6 {
 		m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+	}
+	if caps&tool.Exec != 0 {
+		switch {
+		case !namespaces:
+			m = append(m, "the processes a tool starts are not bounded (without a user namespace, RLIMIT_NPROC would count every process of the user)")
+		case root:
+			m = append(m, "the processes a tool starts are not bounded (the kernel exempts root from RLIMIT_NPROC: run the agent as another user)")
+		}
 	}
 	if !namespaces {
 		if caps&tool.Exec != 0 {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,6 +59,16 @@ type Config struct {
 	// IdleTimeout is how long an idle worker is kept for the next call
 	// of its tool; DefaultIdleTimeout when zero.
 	IdleTimeout time.Duration
+	// Spares is how many workers are kept started ahead for no tool in
+	// particular: a tool's call that finds no idle worker of its own is
+	// given a spare, which then only restricts itself to the tool's
+	// capabilities, instead of waiting for a process to start; another
+	// spare is started in its place. A spare has done, before it is
+	// given a tool, all that does not depend on one: started, its
+	// descriptors closed, its mounts isolated, its limits set and its
+	// capabilities dropped. None when zero: a program that makes one
+	// call, such as agent call, starts only the worker it needs.
+	Spares int
 	// Limits bound each worker process; zero fields take their defaults.
 	Limits Limits
 	// NoNamespaces starts workers without namespaces of their own even
@@ -108,6 +119,12 @@ type Pool struct {
 	// fail and returns its error, rather than starting another.
 	failures map[workerKey]int
 	failed   map[workerKey]error
+	// spares are the workers started ahead for no tool and ready for
+	// one; nspares counts them with those whose start is under way.
+	// noSpares is set when a spare failed to start: none are tried again.
+	spares   []*worker
+	nspares  int
+	noSpares bool
 	freed    chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
 	warned   map[tool.Capability]bool
 
@@ -186,6 +203,9 @@ func NewPool(c Config) (*Pool, error) {
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.procs.Add(1)
 	go p.reapIdle()
+	p.mu.Lock()
+	p.fillSpares()
+	p.mu.Unlock()
 	return p, nil
 }
 
@@ -243,6 +263,14 @@ func (p *Pool) Enforcement(ctx context.Context, id string, caps tool.Capability)
 func (p *Pool) Warm(ctx context.Context, id string, caps tool.Capability) error {
 	_, err := p.Enforcement(ctx, id, caps)
 	return err
+}
+
+// Spares reports how many spare workers are ready for a tool (see
+// Config.Spares).
+func (p *Pool) Spares() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.spares)
 }
 
 // Close kills every worker, idle or busy (a call in flight fails), and
@@ -312,20 +340,30 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		startNow := p.count[k] == 0
 		startAhead := waiting && p.starting[k] < p.waiting[k]
 		if startNow || startAhead {
-			select {
-			case p.slots <- struct{}{}:
-				p.count[k]++
-				if startNow {
-					p.mu.Unlock()
-					return p.start(ctx, k)
+			// A spare, if there is one, holds its slot already.
+			spare := p.takeSpare(k)
+			if spare == nil {
+				select {
+				case p.slots <- struct{}{}:
+					p.count[k]++
+				default:
+					if victim := p.oldestIdle(); victim != nil {
+						victim.kill() // its slot frees when it is reaped
+					}
+					startNow, startAhead = false, false
 				}
+			}
+			switch {
+			case startNow:
+				p.mu.Unlock()
+				if spare != nil {
+					return p.assign(ctx, spare)
+				}
+				return p.start(ctx, k)
+			case startAhead:
 				p.starting[k]++
 				p.procs.Add(1)
-				go p.startAhead(k)
-			default:
-				if victim := p.oldestIdle(); victim != nil {
-					victim.kill() // its slot frees when it is reaped
-				}
+				go p.startAhead(k, spare)
 			}
 		}
 		freed := p.freed
@@ -339,10 +377,17 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 }
 
 // startAhead starts a worker for k in the background, holding a slot,
-// and keeps it for the calls that wait.
-func (p *Pool) startAhead(k workerKey) {
+// or gives k the spare when there is one, and keeps it for the calls
+// that wait.
+func (p *Pool) startAhead(k workerKey, spare *worker) {
 	defer p.procs.Done()
-	w, err := p.start(p.ctx, k)
+	var w *worker
+	var err error
+	if spare != nil {
+		w, err = p.assign(p.ctx, spare)
+	} else {
+		w, err = p.start(p.ctx, k)
+	}
 	p.mu.Lock()
 	p.starting[k]--
 	if err != nil {
@@ -398,6 +443,116 @@ func (p *Pool) release(k workerKey) {
 	p.mu.Unlock()
 }
 
+// releaseWorker frees the slot of w, reaped: a spare's, or that of a
+// worker of its tool.
+func (p *Pool) releaseWorker(w *worker) {
+	p.mu.Lock()
+	k, spare := w.key, w.spare
+	if spare {
+		p.nspares--
+		if i := slices.Index(p.spares, w); i >= 0 {
+			p.spares = slices.Delete(p.spares, i, i+1)
+		}
+	}
+	p.mu.Unlock()
+	if !spare {
+		p.release(k)
+		return
+	}
+	<-p.slots
+	p.mu.Lock()
+	p.wake()
+	p.mu.Unlock()
+}
+
+// takeSpare gives a spare that is still alive, if there is one, to tool
+// k, and starts another in its place. Call with p.mu held.
+func (p *Pool) takeSpare(k workerKey) *worker {
+	for len(p.spares) > 0 {
+		w := p.spares[0]
+		p.spares = p.spares[1:]
+		select {
+		case <-w.exited:
+			continue // its reaper counts it out
+		default:
+		}
+		p.nspares--
+		w.spare, w.key = false, k
+		p.count[k]++
+		p.fillSpares()
+		return w
+	}
+	return nil
+}
+
+// fillSpares starts spares in the background until there are
+// Config.Spares, as long as slots are free. Call with p.mu held.
+func (p *Pool) fillSpares() {
+	for !p.closed && !p.noSpares && p.nspares < p.cfg.Spares {
+		select {
+		case p.slots <- struct{}{}:
+		default:
+			return
+		}
+		p.nspares++
+		p.procs.Add(1)
+		go p.startSpare()
+	}
+}
+
+// startSpare starts a spare worker, holding a slot counted in nspares,
+// and keeps it once it is ready for a tool.
+func (p *Pool) startSpare() {
+	defer p.procs.Done()
+	w, err := p.launch(workerKey{}, true)
+	if err == nil {
+		stop := context.AfterFunc(p.ctx, w.kill)
+		err = w.awaitReady()
+		stop()
+		if err != nil {
+			w.kill() // its reaper counts it out
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		// A start that failed would fail again: no more spares.
+		p.noSpares = true
+		if p.ctx.Err() == nil {
+			p.log.Warn("starting a spare tool worker; no more are started ahead", "error", err)
+		}
+		return
+	}
+	if p.closed {
+		w.kill()
+		return
+	}
+	p.spares = append(p.spares, w)
+	p.wake()
+}
+
+// awaitReady reads the worker's ready frame: it has done all that does
+// not depend on its tool. A worker that could not reports why in a hello
+// frame instead, or exits.
+func (w *worker) awaitReady() error {
+	body, err := readFrame(w.resp, nil)
+	switch {
+	case err != nil:
+		w.kill()
+		<-w.exited
+		return fmt.Errorf("worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
+	case len(body) == 1 && body[0] == frameReady:
+		w.ready = true
+		return nil
+	case len(body) > 0 && body[0] == frameHello:
+		var h hello
+		if err := json.Unmarshal(body[1:], &h); err == nil && h.Error != "" {
+			return fmt.Errorf("worker %d could not restrict itself: %s", w.pid(), h.Error)
+		}
+	}
+	return fmt.Errorf("worker %d: malformed ready frame", w.pid())
+}
+
 // put keeps w for its tool's next call.
 func (p *Pool) put(w *worker) {
 	p.mu.Lock()
@@ -450,17 +605,33 @@ func (p *Pool) reapIdle() {
 // process starts; once one has, the goroutine that reaps it gives it
 // back.
 func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
-	id, caps := k.id, k.caps
-	fail := func(kind registry.Kind, format string, args ...any) (*worker, error) {
-		return nil, callError(id, kind, format, args...)
+	w, err := p.launch(k, false)
+	if err != nil {
+		return nil, err
 	}
-	failEarly := func(kind registry.Kind, format string, args ...any) (*worker, error) {
-		p.release(k)
-		return fail(kind, format, args...)
+	return p.assign(ctx, w)
+}
+
+// launch starts a worker process for k, or a spare for no tool yet,
+// without waiting for it: its temp directory, its pipes, and the
+// environment every worker gets. It is called holding a slot, counted
+// in p.count for k or in p.nspares, which it gives back when no process
+// starts; once one has, the goroutine that reaps it gives it back.
+func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
+	failEarly := func(format string, args ...any) (*worker, error) {
+		if spare {
+			p.mu.Lock()
+			p.nspares--
+			p.mu.Unlock()
+			<-p.slots
+		} else {
+			p.release(k)
+		}
+		return nil, callError(k.id, registry.KindNotStarted, format, args...)
 	}
 	tempDir, err := os.MkdirTemp(p.cfg.TempDir, "toolreg-worker-")
 	if err != nil {
-		return failEarly(registry.KindNotStarted, "the worker's temp directory: %v", err)
+		return failEarly("the worker's temp directory: %v", err)
 	}
 	var pipes []*os.File // reqR, reqW, respR, respW, errR, errW
 	for range 3 {
@@ -468,17 +639,16 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 		if err != nil {
 			closeAll(pipes...)
 			os.RemoveAll(tempDir)
-			return failEarly(registry.KindNotStarted, "pipe: %v", err)
+			return failEarly("pipe: %v", err)
 		}
 		pipes = append(pipes, r, w)
 	}
 	reqR, reqW, respR, respW, errR, errW := pipes[0], pipes[1], pipes[2], pipes[3], pipes[4], pipes[5]
-	env := workerEnv(p.cfg.Environ, p.cfg.Env, p.cfg.Pass, caps, tempDir)
-	if env == nil {
-		env = []string{} // nil would pass the whole environment
-	}
-	launch := func(namespaces bool) (*exec.Cmd, error) {
-		s := spec{toolID: id, caps: caps, workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
+	// What every worker gets; its tool's capabilities add the rest when
+	// it is assigned.
+	env := workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir)
+	start := func(namespaces bool) (*exec.Cmd, error) {
+		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
@@ -489,24 +659,28 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 			ExtraFiles:  []*os.File{reqR, respW},
 			SysProcAttr: sysProcAttr(namespaces),
 		}
+		if namespaces {
+			return cmd, startInNamespaces(cmd.Start)
+		}
 		return cmd, cmd.Start()
 	}
 	namespaces := !p.noNamespaces.Load()
-	cmd, err := launch(namespaces)
+	cmd, err := start(namespaces)
 	if err != nil && namespaces && namespacesRefused(err) {
 		if !p.noNamespaces.Swap(true) {
 			p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", err)
 		}
-		cmd, err = launch(false)
+		cmd, err = start(false)
 	}
 	closeAll(reqR, respW, errW)
 	if err != nil {
 		closeAll(reqW, respR, errR)
 		os.RemoveAll(tempDir)
-		return failEarly(registry.KindNotStarted, "starting %s: %v", p.cfg.Executable, err)
+		return failEarly("starting %s: %v", p.cfg.Executable, err)
 	}
 	w := &worker{
 		key:     k,
+		spare:   spare,
 		cmd:     cmd,
 		tempDir: tempDir,
 		reqW:    reqW,
@@ -532,11 +706,34 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 		p.mu.Lock()
 		delete(p.live, w)
 		p.mu.Unlock()
-		p.release(k)
+		p.releaseWorker(w)
 	}()
+	return w, nil
+}
 
+// assign tells the worker w, started for w.key or given it as a spare,
+// its tool, capabilities and environment, and waits for its hello: the
+// restrictions it has in force.
+func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
+	id, caps := w.key.id, w.key.caps
+	fail := func(kind registry.Kind, format string, args ...any) (*worker, error) {
+		w.kill()
+		return nil, callError(id, kind, format, args...)
+	}
+	a := assignment{Tool: id, Caps: caps.String(), Env: assignedEnv(p.cfg.Environ, p.cfg.Env, p.cfg.Pass, caps)}
+	frame, err := assignFrame(a)
+	if err != nil {
+		return fail(registry.KindNotStarted, "%v", err)
+	}
 	stop := context.AfterFunc(ctx, w.kill)
+	// A worker that died before it read the assignment fails below, when
+	// its hello does not come.
+	_, _ = writeFrame(w.reqW, nil, frame)
 	body, err := readFrame(w.resp, nil)
+	if err == nil && !w.ready && len(body) == 1 && body[0] == frameReady {
+		w.ready = true
+		body, err = readFrame(w.resp, nil)
+	}
 	if !stop() {
 		<-w.exited
 		return nil, ctxError(id, ctx.Err())
@@ -548,21 +745,17 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	}
 	var h hello
 	if len(body) < 1 || body[0] != frameHello {
-		w.kill()
 		return fail(registry.KindNotStarted, "worker %d: malformed hello frame", w.pid())
 	}
 	if err := json.Unmarshal(body[1:], &h); err != nil {
-		w.kill()
 		return fail(registry.KindNotStarted, "worker %d: hello: %v", w.pid(), err)
 	}
 	if h.Error != "" {
-		w.kill()
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
 	}
 	w.enf = h.Enforcement
 	if !w.enf.Enforced() {
 		if p.cfg.Require {
-			w.kill()
 			return fail(registry.KindRefused, "sandbox refused: %s=1 and the restrictions for %s are not enforced here: %s", RequireEnv, caps, strings.Join(w.enf.Missing, "; "))
 		}
 		p.mu.Lock()
@@ -599,7 +792,9 @@ func closeAll(fs ...*os.File) {
 
 // worker is the pool's side of one worker process.
 type worker struct {
-	key       workerKey
+	key       workerKey // under Pool.mu while it may be a spare
+	spare     bool      // started ahead and not yet given a tool; under Pool.mu
+	ready     bool      // its ready frame has been read
 	cmd       *exec.Cmd
 	enf       Enforcement
 	tempDir   string

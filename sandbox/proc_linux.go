@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -18,17 +20,40 @@ import (
 // namespaces, it also gets user, PID, mount and IPC namespaces of its
 // own: it is the init of its PID namespace, so every process it starts
 // dies with it, and its capabilities, whatever they are in its user
-// namespace, count for nothing outside it. The user namespace maps the
-// caller's own user and group, so files keep their owners.
+// namespace, count for nothing outside it. The user namespace maps its
+// root to the caller's own user and group, so files keep their owners
+// and the worker, whoever runs the agent, holds the capabilities it needs
+// in its namespace to set up its mounts, which it then drops.
 func sysProcAttr(namespaces bool) *syscall.SysProcAttr {
 	a := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if namespaces {
 		a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS | syscall.CLONE_NEWIPC
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
+		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}}
+		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}}
 		a.GidMappingsEnableSetgroups = false
 	}
 	return a
+}
+
+// hostRoot reports whether the process runs as root of the machine: as
+// root outside a user namespace, or as the root of one that maps it to
+// the machine's root.
+func hostRoot() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return true
+	}
+	// Lines of "inside outside count"; ours maps 0 to one user.
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 3 && f[0] == "0" {
+			return f[1] == "0"
+		}
+	}
+	return false
 }
 
 // namespacesRefused reports whether err, from starting a worker with
@@ -102,4 +127,32 @@ func Undumpable() error {
 		return fmt.Errorf("prctl(PR_SET_DUMPABLE, 0): %w", err)
 	}
 	return nil
+}
+
+// dumpableMu serializes the starts of workers in user namespaces by a
+// user other than root, which make the process dumpable for a moment
+// (see startInNamespaces). It is process-wide, as dumpability is.
+var dumpableMu sync.Mutex
+
+// startInNamespaces runs start, which starts a worker in namespaces of
+// its own. For a user other than root, the go command writes the new
+// user namespace's uid and gid maps from this process into the child's
+// /proc files, which a non-dumpable child (as the child of a
+// non-dumpable process is until it executes) gives to root: the process
+// is made dumpable for the start and not dumpable again after it, one
+// start at a time. Only where Landlock is in force, which keeps every
+// worker from reading this process's memory or environment whatever its
+// dumpability; elsewhere the start fails and the pool goes on without
+// namespaces.
+func startInNamespaces(start func() error) error {
+	if hostRoot() || landlockABI() < 1 {
+		return start()
+	}
+	dumpableMu.Lock()
+	defer dumpableMu.Unlock()
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0); err != nil {
+		return start()
+	}
+	defer unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	return start()
 }

@@ -24,3 +24,6 @@ func waitExited(*os.Process) bool { return false }
 
 // Undumpable does nothing here: there is no /proc to protect.
 func Undumpable() error { return nil }
+
+// startInNamespaces runs start: there are no namespaces here.
+func startInNamespaces(start func() error) error { return start() }

@@ -69,7 +69,7 @@ func Check(caps tool.Capability) Enforcement {
 	abi := landlockABI()
 	sc := seccompSupported()
 	ns := userNamespaces()
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns)}
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns, hostRoot())}
 }
 
 // Access rights, by what they are for.
@@ -108,32 +108,67 @@ func closeInherited() error {
 	return nil
 }
 
-// restrict confines the calling process, for good, to what s.caps
-// allow: in namespaces of its own (when s.namespaces) a private /proc
-// and read-only version-control directories, resource limits, no
-// capabilities, no_new_privs, Landlock for files, TCP and IPC scopes, a
-// seccomp filter, and not dumpable. It fails when a restriction that
-// the kernel offers cannot be applied; what the kernel does not offer
-// is listed in the result's Missing.
-func restrict(s spec) (Enforcement, error) {
-	e := Enforcement{OS: runtime.GOOS, Caps: s.caps.String()}
+// prepared is what prepare did: the restrictions in force before the
+// worker knows its tool.
+type prepared struct {
+	enf Enforcement
+	// vcsErr is why the workspace's version-control directories could
+	// not be made read-only: a tool with tool.WriteFiles is refused.
+	vcsErr error
+	// root is whether the worker runs as the machine's root (read
+	// before Landlock hides /proc/self/uid_map).
+	root bool
+}
+
+// prepare does what every worker does before it knows its tool, so that
+// a worker started ahead has done it when a tool is given to it: in
+// namespaces of its own (when s.namespaces) it makes its mounts private,
+// mounts a /proc of its own and makes the workspace's version-control
+// directories read-only; it sets its resource limits, empties every
+// capability set of every thread, and sets no_new_privs.
+func prepare(s spec) (prepared, error) {
+	p := prepared{enf: Enforcement{OS: runtime.GOOS}, root: hostRoot()}
 	if s.namespaces {
-		if err := isolateMounts(s); err != nil {
-			return e, err
+		vcsErr, err := isolateMounts(s)
+		if err != nil {
+			return p, err
 		}
-		e.Namespaces = true
+		p.vcsErr = vcsErr
+		p.enf.Namespaces = true
 	}
 	if err := setLimits(s.limits); err != nil {
-		return e, err
+		return p, err
 	}
 	if err := dropCapabilities(); err != nil {
-		return e, err
+		return p, err
 	}
 	if err := ll.AllThreadsPrctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return e, fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		return p, fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
-	e.NoNewPrivs = true
+	p.enf.NoNewPrivs = true
+	return p, nil
+}
 
+// confine restricts the prepared process, for good, to what s.caps
+// allow: Landlock for files, TCP and IPC scopes, a seccomp filter, and
+// not dumpable. It fails when a restriction that the kernel offers
+// cannot be applied; what the kernel does not offer is listed in the
+// result's Missing.
+func (p prepared) confine(s spec) (Enforcement, error) {
+	e := p.enf
+	e.Caps = s.caps.String()
+	if p.vcsErr != nil && s.caps&tool.WriteFiles != 0 {
+		return e, p.vcsErr
+	}
+	// The processes of a tool that starts programs, counted in the
+	// worker's own user namespace (without one the count would be every
+	// process of the user).
+	if s.caps&tool.Exec != 0 && s.namespaces && s.limits.Processes > 0 {
+		n := uint64(s.limits.Processes)
+		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: n, Max: n}); err != nil {
+			return e, fmt.Errorf("setrlimit(RLIMIT_NPROC, %d): %w", n, err)
+		}
+	}
 	abi := landlockABI()
 	if abi > 0 {
 		cfg, rules, err := landlockRules(s, abi)
@@ -157,7 +192,7 @@ func restrict(s spec) (Enforcement, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
-	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces)
+	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
 	return e, nil
 }
 
@@ -170,28 +205,27 @@ var vcsDirs = []string{".git", ".hg", ".svn"}
 // before it drops its capabilities there: it keeps its mounts from
 // propagating to the host's, mounts a /proc of its PID namespace (the
 // agent and other workers are not in it), and makes the workspace's
-// version-control directories read-only.
-func isolateMounts(s spec) error {
+// version-control directories read-only, for every worker, since it does
+// not know its tool yet. Where that last step fails, it returns why as
+// vcsErr, which refuses a tool with tool.WriteFiles only.
+func isolateMounts(s spec) (vcsErr, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the worker's mounts private: %w", err)
+		return nil, fmt.Errorf("making the worker's mounts private: %w", err)
 	}
 	// Where a /proc of our own cannot be mounted (a container that masks
 	// parts of the host's), the host's stays: Landlock's ptrace scope and
 	// non-dumpable processes keep the others' secrets out of reach.
 	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
-	if s.caps&tool.WriteFiles == 0 {
-		return nil
-	}
 	for _, name := range vcsDirs {
 		p := filepath.Join(s.workDir, name)
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err := bindReadOnly(p); err != nil {
-			return fmt.Errorf("making %s read-only: %w", p, err)
+			return fmt.Errorf("making %s read-only: %w", p, err), nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // bindReadOnly mounts p on itself read-only, keeping the flags of the
@@ -246,12 +280,17 @@ func setLimits(l Limits) error {
 // from gaining any.
 func dropCapabilities() error {
 	// Each drop is a round over every thread: ask only of the capabilities
-	// the kernel knows, and of those still in this thread's set.
+	// the kernel knows, and of those still in this thread's set, and not
+	// at all without CAP_SETPCAP, when every drop would fail (a user other
+	// than root, whose capabilities went at exec).
 	last, ok := readSysctl("/proc/sys/kernel/cap_last_cap")
 	if !ok {
 		last = 63
 	}
-	for c := uintptr(0); c <= uintptr(last); c++ {
+	if !hasEffective(unix.CAP_SETPCAP) {
+		last = -1
+	}
+	for c := uintptr(0); int(c) <= last; c++ {
 		if in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0); err == nil && in == 0 {
 			continue
 		}
@@ -285,6 +324,17 @@ func dropCapabilities() error {
 		}
 	}
 	return nil
+}
+
+// hasEffective reports whether the calling thread has capability c in
+// its effective set; true when it cannot tell.
+func hasEffective(c int) bool {
+	hdr := &unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(hdr, &data[0]); err != nil {
+		return true
+	}
+	return data[c/32].Effective&(1<<(c%32)) != 0
 }
 
 // landlockRules builds the ruleset for s on a kernel with Landlock ABI

@@ -11,11 +11,17 @@ import (
 // Check reports what a worker for caps would enforce on this machine:
 // elsewhere than Linux, nothing beyond process isolation.
 func Check(caps tool.Capability) Enforcement {
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false)}
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false, false)}
 }
 
-// restrict applies no kernel restrictions elsewhere than Linux.
-func restrict(s spec) (Enforcement, error) {
+// prepared is what prepare did: nothing elsewhere than Linux.
+type prepared struct{}
+
+// prepare does nothing elsewhere than Linux.
+func prepare(spec) (prepared, error) { return prepared{}, nil }
+
+// confine applies no kernel restrictions elsewhere than Linux.
+func (prepared) confine(s spec) (Enforcement, error) {
 	return Check(s.caps), nil
 }
 

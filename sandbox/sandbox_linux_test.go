@@ -37,9 +37,12 @@ func newDirs(t *testing.T) dirs {
 	return d
 }
 
+// newPool returns a pool for d that keeps a spare worker, as agent mcp
+// does, so that each test's probes run in workers that were started
+// ahead for no tool and then given theirs; edit may change that.
 func newPool(t *testing.T, d dirs, edit func(*Config)) *Pool {
 	t.Helper()
-	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}}
+	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}, Spares: 1}
 	if edit != nil {
 		edit(&c)
 	}
@@ -273,9 +276,9 @@ func TestEnvironment(t *testing.T) {
 		caps tool.Capability
 		want []string
 	}{
-		{tool.Unsafe, []string{"TMPDIR=private", "TZ=UTC"}},
-		{tool.Env | tool.Unsafe, []string{"SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=private", "TZ=UTC"}},
-		{tool.Exec | tool.Unsafe, []string{"HOME=/root", "PATH=/usr/bin", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Unsafe, []string{"GOMAXPROCS=1", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Env | tool.Unsafe, []string{"GOMAXPROCS=1", "SEARXNG_URL=http://127.0.0.1:1", "TMPDIR=private", "TZ=UTC"}},
+		{tool.Exec | tool.Unsafe, []string{"GOMAXPROCS=1", "HOME=/root", "PATH=/usr/bin", "TMPDIR=private", "TZ=UTC"}},
 	} {
 		got, err := call(t, p, "env", tc.caps, probeArgs{})
 		if err != nil {

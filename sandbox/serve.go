@@ -49,14 +49,17 @@ type hello struct {
 // Serve runs the worker side of a Pool: the program calls it, before
 // anything else, when its first argument is the hidden argument the
 // pool was configured with, and passes the arguments after it. Serve
-// restricts the process for good to the capabilities named in args
-// (see Enforcement), reports what it enforces, then runs one request
-// at a time, for the one tool named in args, until the pool closes the
-// request pipe (it returns nil) or ctx is done. Before it restricts
-// itself it closes every descriptor it inherited but its pipes and
-// standard streams; after each call it ends every process the call
-// started (in its own PID namespace). A worker that cannot restrict
-// itself reports why and accepts no work.
+// first does what every worker does whatever its tool (see prepare):
+// it closes every descriptor it inherited but its pipes and standard
+// streams, isolates its mounts, sets its limits and drops every
+// capability. It then waits for the pool to name its one tool and that
+// tool's capabilities (a worker started ahead waits here), restricts
+// itself for good to those capabilities (see Enforcement), reports
+// what it enforces, and runs one request at a time, for that tool,
+// until the pool closes the request pipe (it returns nil) or ctx is
+// done. After each call it ends every process the call started (in its
+// own PID namespace). A worker that cannot restrict itself reports why
+// and accepts no work.
 func Serve(ctx context.Context, args []string, w Worker) error {
 	in := os.NewFile(requestFD, "requests")
 	out := os.NewFile(responseFD, "responses")
@@ -76,13 +79,35 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 	if log == nil {
 		log = slog.Default()
 	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	var rbuf []byte
 	s, err := parseSpec(args)
 	var h hello
+	var p prepared
 	if err == nil {
 		err = closeInherited()
 	}
 	if err == nil {
-		h.Enforcement, err = restrict(s)
+		p, err = prepare(s)
+	}
+	if err == nil {
+		// Until here nothing depended on the tool: a worker started ahead
+		// says so and waits here for the pool to give it one.
+		if _, werr := writeFrame(out, nil, []byte{frameReady}); werr != nil {
+			return fmt.Errorf("sandbox worker: writing ready: %w", werr)
+		}
+		rbuf, err = readFrame(r, rbuf)
+		if errors.Is(err, io.EOF) {
+			return nil // the pool ended before it needed this worker
+		}
+		if err == nil {
+			err = s.assign(rbuf)
+		} else {
+			err = fmt.Errorf("reading the assignment: %w", err)
+		}
+	}
+	if err == nil {
+		h.Enforcement, err = p.confine(s)
 	}
 	if err != nil {
 		h.Error = err.Error()
@@ -98,8 +123,6 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 		return fmt.Errorf("sandbox worker: %w", err)
 	}
 
-	r := bufio.NewReaderSize(in, 64<<10)
-	var rbuf []byte
 	pw := &progressWriter{out: out}
 	for {
 		if ctx.Err() != nil {

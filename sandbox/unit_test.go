@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"testing"
 
@@ -71,22 +72,27 @@ func TestWorkerEnv(t *testing.T) {
 		caps tool.Capability
 		want []string
 	}{
-		// P is passed to every worker (Config.Pass); LLM_API_KEY to none.
-		{0, []string{"TZ=UTC", "P=p", "TMPDIR=/t"}},
-		{tool.Env, []string{"A=1", "TZ=UTC", "P=p", "TMPDIR=/t"}},
-		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
-		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "TMPDIR=/t"}},
+		// P is passed to every worker (Config.Pass); LLM_API_KEY to none;
+		// one processor unless the environment says otherwise.
+		{0, []string{"TZ=UTC", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Env, []string{"A=1", "TZ=UTC", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Exec, []string{"TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
+		{tool.Env | tool.Exec | tool.Unsafe, []string{"A=1", "TZ=UTC", "PATH=/bin", "HOME=/h", "P=p", "GOMAXPROCS=1", "TMPDIR=/t"}},
 	} {
 		got := workerEnv(environ, []string{"A", "LLM_API_KEY"}, []string{"P"}, tc.caps, "/t")
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("workerEnv for %s (-want +got):\n%s", tc.caps, diff)
 		}
 	}
+	// GOMAXPROCS set for the agent is the workers' too.
+	got := workerEnv(append(environ, "GOMAXPROCS=4"), nil, nil, 0, "/t")
+	if want := []string{"TZ=UTC", "GOMAXPROCS=4", "TMPDIR=/t"}; !cmp.Equal(want, got) {
+		t.Errorf("workerEnv with GOMAXPROCS=4 in the environment (-want +got):\n%s", cmp.Diff(want, got))
+	}
 }
 
 func TestSpecRoundTrip(t *testing.T) {
-	want := spec{toolID: "ping_url", caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t", namespaces: true,
-		limits: Limits{Memory: 1, Files: -1, FileSize: 3}}
+	want := spec{workDir: "/w", tempDir: "/t", namespaces: true, limits: Limits{Memory: 1, Files: -1, FileSize: 3, Processes: 4}}
 	got, err := parseSpec(want.args())
 	if err != nil {
 		t.Fatal(err)
@@ -95,11 +101,14 @@ func TestSpecRoundTrip(t *testing.T) {
 		t.Errorf("spec (-want +got):\n%s", diff)
 	}
 	for _, bad := range [][]string{
-		{"-caps", "teleport", "-workdir", "/w", "-tempdir", "/t"},
-		{"-caps", "none", "-workdir", "rel", "-tempdir", "/t"},
-		{"-caps", "none", "-workdir", "/w"},
-		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "extra"},
-		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t", "-memory", "lots"},
+		{"-workdir", "rel", "-tempdir", "/t"},
+		{"-workdir", "/w"},
+		{"-workdir", "/w", "-tempdir", "/t", "extra"},
+		{"-workdir", "/w", "-tempdir", "/t", "-memory", "lots"},
+		// The tool and its capabilities come in the assignment, never on
+		// the command line.
+		{"-tool", "echo", "-workdir", "/w", "-tempdir", "/t"},
+		{"-caps", "none", "-workdir", "/w", "-tempdir", "/t"},
 	} {
 		if _, err := parseSpec(bad); err == nil {
 			t.Errorf("parseSpec(%q) accepted", bad)
@@ -107,9 +116,68 @@ func TestSpecRoundTrip(t *testing.T) {
 	}
 }
 
+// TestAssignment: the assignment frame names the tool, its capabilities
+// and the variables they add; a malformed one is refused and changes
+// nothing.
+func TestAssignment(t *testing.T) {
+	t.Setenv("TOOLREG_TEST_ASSIGNED", "")
+	frame, err := assignFrame(assignment{Tool: "ping_url", Caps: (tool.Network | tool.Env).String(), Env: []string{"TOOLREG_TEST_ASSIGNED=a=b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := spec{workDir: "/w", tempDir: "/t"}
+	if err := s.assign(frame); err != nil {
+		t.Fatal(err)
+	}
+	want := spec{toolID: "ping_url", caps: tool.Network | tool.Env, workDir: "/w", tempDir: "/t"}
+	if diff := cmp.Diff(want, s, cmp.AllowUnexported(spec{})); diff != "" {
+		t.Errorf("spec after the assignment (-want +got):\n%s", diff)
+	}
+	if got := os.Getenv("TOOLREG_TEST_ASSIGNED"); got != "a=b" {
+		t.Errorf("TOOLREG_TEST_ASSIGNED = %q, want %q", got, "a=b")
+	}
+	for _, bad := range []string{
+		``,
+		`C{"tool":"echo","caps":""}`,
+		`A{"tool":"echo","caps":"teleport"}`,
+		`A{"tool":"","caps":""}`,
+		`A{"tool":"echo","caps":"","env":["NOEQUALS"]}`,
+		`A{"tool":"echo","caps":"","env":["=v"]}`,
+		`A{"tool":"echo"`,
+	} {
+		s := spec{}
+		if err := s.assign([]byte(bad)); err == nil {
+			t.Errorf("assign(%q) accepted: %+v", bad, s)
+		} else if s.toolID != "" {
+			t.Errorf("assign(%q) failed but set the tool %q", bad, s.toolID)
+		}
+	}
+}
+
+// TestAssignedEnv: an assignment adds what the capabilities call for to
+// what every worker starts with, and never LLM_API_KEY.
+func TestAssignedEnv(t *testing.T) {
+	environ := []string{"PATH=/bin", "HOME=/h", "A=1", "B=2", "P=3", "TZ=UTC", "LLM_API_KEY=k", "HTTPS_PROXY=http://p"}
+	for _, tc := range []struct {
+		caps tool.Capability
+		want []string
+	}{
+		{0, nil},
+		{tool.ReadFiles | tool.WriteFiles, nil},
+		{tool.Exec, []string{"PATH=/bin", "HOME=/h"}},
+		{tool.Network, []string{"HTTPS_PROXY=http://p"}},
+		{tool.Env, []string{"A=1"}},
+	} {
+		got := assignedEnv(environ, []string{"A", "LLM_API_KEY"}, []string{"P"}, tc.caps)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("assignedEnv for %s (-want +got):\n%s", tc.caps, diff)
+		}
+	}
+}
+
 func TestMissing(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		if m := missing(0, 0, false, false); len(m) != 1 {
+		if m := missing(0, 0, false, false, false); len(m) != 1 {
 			t.Errorf("missing on %s: %q, want one entry", runtime.GOOS, m)
 		}
 		return
@@ -119,24 +187,28 @@ func TestMissing(t *testing.T) {
 		abi        int
 		seccomp    bool
 		namespaces bool
+		root       bool
 		want       int
 	}{
-		{0, 7, true, true, 0},
-		{tool.Network, 7, false, true, 2},                               // process creation, metadata
-		{tool.Network | tool.Exec | tool.WriteFiles, 7, false, true, 0}, // all of it is granted
-		{0, 7, false, true, 3},                                          // process creation, metadata, sockets
-		{0, 10, false, true, 3},                                         // Landlock covers TCP and UDP, not raw sockets
-		{0, 5, true, true, 1},                                           // scoping
-		{0, 3, false, true, 5},                                          // process creation, metadata, TCP, sockets, scoping
-		{0, 2, true, true, 2},                                           // truncate, scoping
-		{0, 0, false, true, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
-		{0, 7, true, false, 0},                                          // nothing to outlive the call, nothing to write
-		{tool.Exec, 7, true, false, 1},                                  // programs outlive the call
-		{tool.WriteFiles, 7, true, false, 1},                            // .git writable
-		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, 2},
+		{0, 7, true, true, false, 0},
+		{tool.Network, 7, false, true, false, 2},                               // process creation, metadata
+		{tool.Network | tool.Exec | tool.WriteFiles, 7, false, true, false, 0}, // all of it is granted
+		{0, 7, false, true, false, 3},                                          // process creation, metadata, sockets
+		{0, 10, false, true, false, 3},                                         // Landlock covers TCP and UDP, not raw sockets
+		{0, 5, true, true, false, 1},                                           // scoping
+		{0, 3, false, true, false, 5},                                          // process creation, metadata, TCP, sockets, scoping
+		{0, 2, true, true, false, 2},                                           // truncate, scoping
+		{0, 0, false, true, false, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
+		{0, 7, true, false, false, 0},                                          // nothing to outlive the call, nothing to write
+		{tool.Exec, 7, true, false, false, 2},                                  // programs outlive the call, and are not bounded
+		{tool.WriteFiles, 7, true, false, false, 1},                            // .git writable
+		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, false, 3},
+		{tool.Exec, 7, true, true, false, 0}, // bounded in the worker's user namespace
+		{tool.Exec, 7, true, true, true, 1},  // root is exempt from RLIMIT_NPROC
+		{0, 7, true, true, true, 0},          // a tool that starts nothing needs no bound
 	} {
-		if got := missing(tc.caps, tc.abi, tc.seccomp, tc.namespaces); len(got) != tc.want {
-			t.Errorf("missing(%s, ABI %d, seccomp %t, namespaces %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, tc.namespaces, got, tc.want)
+		if got := missing(tc.caps, tc.abi, tc.seccomp, tc.namespaces, tc.root); len(got) != tc.want {
+			t.Errorf("missing(%s, ABI %d, seccomp %t, namespaces %t, root %t) = %q, want %d entries", tc.caps, tc.abi, tc.seccomp, tc.namespaces, tc.root, got, tc.want)
 		}
 	}
 }

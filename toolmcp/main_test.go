@@ -22,6 +22,8 @@ import (
 // serverEnv switches the test binary into an MCP server on stdio:
 //
 //	remote   a server made with the SDK, to mount (see sdkServer)
+//	huge     a server, by hand, whose tool answers an image past the
+//	         SDK's bound of a line (see hugeImageServer)
 //	toolbox  the test toolbox (internal/testbox) served by NewServer, for
 //	         the TypeScript end-to-end test
 const serverEnv = "TOOLMCP_TEST_SERVER"
@@ -35,6 +37,11 @@ func TestMain(m *testing.M) {
 			log.Fatalf("remote test server: %v", err)
 		}
 		os.Exit(0)
+	case "huge":
+		if err := hugeImageServer(os.Stdin, os.Stdout); err != nil {
+			log.Fatalf("huge test server: %v", err)
+		}
+		os.Exit(0)
 	case "toolbox":
 		srv, err := NewServer(testbox.Toolbox(), e2eServerOptions())
 		if err != nil {
@@ -45,7 +52,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	default:
-		log.Fatalf("%s=%q: want remote or toolbox", serverEnv, mode)
+		log.Fatalf("%s=%q: want remote, huge or toolbox", serverEnv, mode)
 	}
 }
 

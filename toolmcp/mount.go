@@ -29,6 +29,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/redact"
@@ -116,6 +117,14 @@ type MountOptions struct {
 	// server's tools when it keeps saying they changed;
 	// DefaultRefreshInterval when zero or less.
 	RefreshInterval time.Duration
+	// OAuth holds, by server NAME, the OAuth handler of an HTTP server
+	// (package mcpauth makes them): it gives the access token of each
+	// request and signs in when the server answers 401. The token goes to
+	// the server's own origin only, never along a redirect elsewhere.
+	OAuth map[string]auth.OAuthHandler
+	// SignInTimeout is added to ConnectTimeout for a server with an
+	// OAuth handler: the time a person has to sign in in a browser.
+	SignInTimeout time.Duration
 }
 
 // RemoteTool describes one mounted tool.
@@ -286,8 +295,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 
 // connect starts a session with the server of sp and lists its tools.
 func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, w *warner, maxTools int) (*remoteServer, []*mcp.Tool, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout),
-		fmt.Errorf("no answer within %s", cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)))
+	ctx, cancel := context.WithTimeoutCause(ctx, o.connectTimeout(sp), fmt.Errorf("no answer within %s", o.connectTimeout(sp)))
 	defer cancel()
 	tasks := &taskTools{}
 	var t mcp.Transport
@@ -313,10 +321,18 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		}
 		c := *hc
 		c.Transport = &taskSniffer{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), tasks: tasks}
+		// An answer past maxAnswer (2 GB of base64, say) is not read.
+		c.Transport = &boundTransport{base: c.Transport, max: maxAnswer}
 		hc = &c
 		// The standalone SSE stream carries the server's
 		// notifications/tools/list_changed.
-		t = &mcp.StreamableClientTransport{Endpoint: sp.URL, HTTPClient: hc}
+		// MaxEventSize set: the SDK (v1.8.0) leaves an event unbounded
+		// at 0, which its documentation says is DefaultMaxEventSize.
+		st := &mcp.StreamableClientTransport{Endpoint: sp.URL, HTTPClient: hc, MaxEventSize: maxAnswer}
+		if h := o.OAuth[sp.Name]; h != nil {
+			st.OAuthHandler, st.HTTPClient = h, withOAuth(hc, sp.URL)
+		}
+		t = st
 	} else {
 		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
 		cmd.Stderr = o.Stderr
@@ -655,7 +671,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 		rt.srv.failed(err)
 		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
 	}
-	text := renderResult(r, mediaFrom(ctx))
+	text := renderResult(ctx, r)
 	if r.IsError {
 		end("tool_error")
 	} else {
@@ -671,27 +687,31 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 }
 
 // resultText renders a remote result as text for the model: its text
-// content, a short note for each other kind of content, and the structured
-// content as JSON when there is nothing else.
-func resultText(r *mcp.CallToolResult) string { return renderResult(r, nil) }
+// content, a short description of each other kind of content, and the
+// structured content as JSON when there is nothing else.
+func resultText(r *mcp.CallToolResult) string { return renderResult(context.Background(), r) }
 
-// renderResult is resultText, with the images and audio that md takes
-// passed on beside the text (their note says so) rather than only
+// renderResult is resultText that also attaches the result's images and
+// audio to the registry call of ctx (registry.AttachMedia), for a caller
+// that can pass them on; their descriptions stay in the text for the
+// others. An image or audio whose MIME type is not of its kind is only
 // described.
-func renderResult(r *mcp.CallToolResult, md *media) string {
+func renderResult(ctx context.Context, r *mcp.CallToolResult) string {
 	var parts []string
 	for _, c := range r.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			parts = append(parts, c.Text)
 		case *mcp.ImageContent:
-			parts = append(parts, describeImage(c.MIMEType, c.Data, md.take(c, len(c.Data))))
-		case *mcp.AudioContent:
-			desc := fmt.Sprintf("[audio: %s, %d bytes", c.MIMEType, len(c.Data))
-			if md.take(c, len(c.Data)) {
-				desc += "; passed on"
+			if isKind(c.MIMEType, "image/") {
+				registry.AttachMedia(ctx, registry.Media{MIMEType: c.MIMEType, Data: c.Data})
 			}
-			parts = append(parts, desc+"]")
+			parts = append(parts, describeImage(c.MIMEType, c.Data))
+		case *mcp.AudioContent:
+			if isKind(c.MIMEType, "audio/") {
+				registry.AttachMedia(ctx, registry.Media{MIMEType: c.MIMEType, Data: c.Data})
+			}
+			parts = append(parts, fmt.Sprintf("[audio: %s, %d bytes]", cmp.Or(clipLine(c.MIMEType, maxTypeShown), "of unknown type"), len(c.Data)))
 		case *mcp.ResourceLink:
 			parts = append(parts, describeLink(c))
 		case *mcp.EmbeddedResource:
@@ -716,18 +736,24 @@ func renderResult(r *mcp.CallToolResult, md *media) string {
 	return strings.Join(parts, "\n")
 }
 
+// maxTypeShown bounds a MIME type in a description: a server can send
+// anything.
+const maxTypeShown = 100
+
+// isKind reports whether the MIME type typ begins with prefix ("image/",
+// "audio/"), in any case.
+func isKind(typ, prefix string) bool {
+	return len(typ) > len(prefix) && strings.EqualFold(typ[:len(prefix)], prefix)
+}
+
 // describeImage describes an image: its type, its size in pixels when its
-// header tells (PNG, JPEG, GIF), its size in bytes, and whether it is
-// passed on as image content or not shown to the model at all.
-func describeImage(mimeType string, data []byte, passed bool) string {
-	desc := fmt.Sprintf("[image: %s", cmp.Or(mimeType, "of unknown type"))
+// header tells (PNG, JPEG, GIF), and its size in bytes.
+func describeImage(mimeType string, data []byte) string {
+	desc := fmt.Sprintf("[image: %s", cmp.Or(clipLine(mimeType, maxTypeShown), "of unknown type"))
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
 		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
 	}
-	if passed {
-		return desc + fmt.Sprintf(", %d bytes; passed on]", len(data))
-	}
-	return desc + fmt.Sprintf(", %d bytes; not shown to the model]", len(data))
+	return desc + fmt.Sprintf(", %d bytes]", len(data))
 }
 
 // describeLink describes a resource link with what the server said of it.

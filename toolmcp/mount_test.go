@@ -154,7 +154,7 @@ func checkRemote(t *testing.T, m *Mounts, s string) {
 		wantKind         registry.Kind
 	}{
 		{tool: s + "__echo", args: `{"text":"hi"}`, want: "echo: hi"},
-		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes; not shown to the model]"},
+		{tool: exposedName(s, "files.read", func(string) bool { return false }), args: ``, want: "dotted\n[image: image/png, 3 bytes]"},
 		{tool: longExposed(s), args: `{"a":2,"b":3}`, want: `{"sum":5}`},
 		{tool: s + "__fail", args: `{}`, want: "Error: " + s + "__fail: no such file", wantKind: registry.KindTool},
 		// The messages are toolmcp's own, the same on every Go release.
@@ -461,7 +461,7 @@ func TestRemoteStructuredOnly(t *testing.T) {
 	}}
 	want := "body\n[resource: file:///b image/png, 2 bytes]\n[resource link: c file:///c]\n" +
 		"[resource link: Sales file:///d.csv (text/csv): Sales by month.]\n[audio: audio/wav, 1 bytes]\n" +
-		"[image: image/png, 3×2 pixels, " + strconv.Itoa(len(tinyPNG(t))) + " bytes; not shown to the model]"
+		"[image: image/png, 3×2 pixels, " + strconv.Itoa(len(tinyPNG(t))) + " bytes]"
 	if diff := cmp.Diff(want, resultText(r)); diff != "" {
 		t.Errorf("resultText (-want +got):\n%s", diff)
 	}

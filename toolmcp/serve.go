@@ -361,16 +361,13 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 	// does not tie the two for protocol versions before 2026-07-28).
 	ctx, stop := linkRequest(ctx)
 	defer stop()
-	// The images and audio of a mounted tool's result are passed on
-	// after its text, which describes them.
-	ctx, md := withMedia(ctx)
 	res := reg.Call(ctx, name, string(req.Params.Arguments))
 	logger.DebugContext(ctx, "mcp: tool call", "tool", name, "id", c.ID,
 		"duration", res.Duration, "failed", res.Failed())
-	r := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
-	if !res.Failed() {
-		r.Content = append(r.Content, md.taken()...)
-	}
+	// The images and audio of a mounted tool's result are passed on
+	// after its text, which describes them.
+	media, notes := relay(res.Media, MaxRelayedItem, MaxRelayedTotal)
+	r := &mcp.CallToolResult{Content: append([]mcp.Content{&mcp.TextContent{Text: res.Text + notes}}, media...)}
 	if res.Failed() {
 		recordOutcome(ctx, res.Err)
 		r.IsError = true

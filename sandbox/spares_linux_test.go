@@ -1,0 +1,181 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// waitSpare waits until p has a spare started, and returns it.
+func waitSpare(t *testing.T, p *Pool) *worker {
+	t.Helper()
+	for {
+		p.mu.Lock()
+		if len(p.spares) > 0 {
+			w := p.spares[0]
+			p.mu.Unlock()
+			return w
+		}
+		p.mu.Unlock()
+		time.Sleep(time.Millisecond) // the test's own timeout bounds this
+	}
+}
+
+// idleOf returns the idle workers of tool id with caps.
+func idleOf(p *Pool, id string, caps tool.Capability) []*worker {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.idle[workerKey{id, caps}])
+}
+
+// TestSpareIsGivenTheFirstCall: a tool's first call takes the spare
+// rather than starting a worker, and another spare takes its place.
+func TestSpareIsGivenTheFirstCall(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	s := waitSpare(t, p)
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
+		t.Fatalf("echo: %q, %v", got, err)
+	}
+	if got := idleOf(p, "echo", tool.Unsafe); len(got) != 1 || got[0] != s {
+		t.Errorf("echo's idle workers %v, want the spare %p alone", got, s)
+	}
+	if s2 := waitSpare(t, p); s2 == s {
+		t.Error("the spare given to echo is still a spare")
+	}
+	// The spare serves its one tool only, as any worker.
+	if n := len(processes(p, true)); n != 2 {
+		t.Errorf("%d worker processes, want echo's and a new spare", n)
+	}
+}
+
+// TestSpareTakesItsToolsRestrictions: a worker started ahead as a spare
+// and then given a tool is restricted exactly as one started for that
+// tool: the same Enforcement, the same environment, and the same answer
+// to every probe, denials included.
+func TestSpareTakesItsToolsRestrictions(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	secret := filepath.Join(d.other, "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	environ := []string{"LLM_API_KEY=sk-secret", "SEARXNG_URL=http://127.0.0.1:1", "HOME=/root", "PATH=/usr/bin", "TZ=UTC", "HTTPS_PROXY=http://127.0.0.1:3"}
+	config := func(spares int) func(*Config) {
+		return func(c *Config) {
+			c.Spares, c.Environ, c.Env = spares, environ, []string{"SEARXNG_URL", "LLM_API_KEY"}
+		}
+	}
+	fresh := newPool(t, d, config(0))
+	spared := newPool(t, d, config(1))
+	type probe struct {
+		id   string
+		caps tool.Capability
+		args func(pool string) probeArgs
+	}
+	const u = tool.Unsafe
+	path := func(p string) func(string) probeArgs { return func(string) probeArgs { return probeArgs{Path: p} } }
+	probes := []probe{
+		{"read", u, path(secret)},
+		{"read", tool.ReadFiles | u, path(secret)},
+		{"caps", u, path("")},
+		{"env", u, path("")},
+		{"env", tool.Env | u, path("")},
+		{"env", tool.Exec | u, path("")},
+		{"env", tool.Network | u, path("")},
+		{"forkexec", u, path("/bin/true")},
+		{"forkexec", tool.Exec | u, path("/bin/true")},
+		{"tcp", u, func(string) probeArgs { return probeArgs{Port: 1} }},
+		{"create", u, func(pool string) probeArgs { return probeArgs{Path: filepath.Join(d.work, pool)} }},
+		{"create", tool.WriteFiles | u, func(pool string) probeArgs { return probeArgs{Path: filepath.Join(d.work, pool)} }},
+		{"chmod", tool.ReadFiles | u, func(string) probeArgs { return probeArgs{Path: secret, Mode: 0o777} }},
+	}
+	if userNamespaces() {
+		probes = append(probes, probe{"create", tool.WriteFiles | u, path(filepath.Join(d.work, ".git", "hooks", "pre-commit"))})
+	}
+	ctx := context.Background()
+	for i, pr := range probes {
+		name := fmt.Sprintf("%s with %s", pr.id, pr.caps)
+		// A tool id of its own per probe, so that each takes a fresh
+		// worker or the spare; the probes dispatch on the id's prefix.
+		id := fmt.Sprintf("%s#%d", pr.id, i)
+		s := waitSpare(t, spared)
+		want, err := fresh.Enforcement(ctx, id, pr.caps)
+		if err != nil {
+			t.Fatalf("%s, a worker started for it: %v", name, err)
+		}
+		got, err := spared.Enforcement(ctx, id, pr.caps)
+		if err != nil {
+			t.Fatalf("%s, the spare: %v", name, err)
+		}
+		if w := idleOf(spared, id, pr.caps); len(w) != 1 || w[0] != s {
+			t.Fatalf("%s did not take the spare", name)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: the spare's Enforcement (-started for the tool +spare):\n%s", name, diff)
+		}
+		answer := func(p *Pool, pool string) string {
+			text, err := call(t, p, id, pr.caps, pr.args(pool))
+			out := fmt.Sprintf("%q, %v", normalizeEnv(text, d.temp), err)
+			return strings.ReplaceAll(out, id, pr.id)
+		}
+		if w, g := answer(fresh, "fresh"), answer(spared, "spare"); w != g {
+			t.Errorf("%s: started for the tool: %s\nthe spare: %s", name, w, g)
+		}
+	}
+}
+
+// normalizeEnv replaces a worker's private TMPDIR in an env probe's
+// answer, and sorts its lines.
+func normalizeEnv(text, temp string) string {
+	if !strings.Contains(text, "=") {
+		return text
+	}
+	vars := strings.Split(text, "\n")
+	for i, v := range vars {
+		if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(dir) == temp {
+			vars[i] = "TMPDIR=private"
+		}
+	}
+	slices.Sort(vars)
+	return strings.Join(vars, "\n")
+}
+
+// TestSpareThatCannotStart: where a spare cannot be started, the pool
+// says so once and starts no more; calls fail as they would without
+// spares, naming the tool.
+func TestSpareThatCannotStart(t *testing.T) {
+	var log bytes.Buffer
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) {
+		c.Executable = filepath.Join(d.other, "missing")
+		c.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	})
+	for range 3 {
+		_, err := call(t, p, "echo", tool.Unsafe, probeArgs{})
+		wantKind(t, "echo without an executable", err, registry.KindNotStarted, "missing")
+	}
+	p.Close()
+	if n := strings.Count(log.String(), "starting a spare tool worker"); n != 1 {
+		t.Errorf("the log tells %d times that a spare could not start, want once:\n%s", n, log.String())
+	}
+	if n := len(p.slots); n != 0 {
+		t.Errorf("%d slots held after Close, want none", n)
+	}
+}

@@ -1,0 +1,47 @@
+package toolmcp
+
+import (
+	"cmp"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// connectTimeout is how long connecting to the server of sp may take:
+// ConnectTimeout, and SignInTimeout more for a server with an OAuth
+// handler, whose first request may wait for a person to sign in.
+func (o *MountOptions) connectTimeout(sp Spec) time.Duration {
+	d := cmp.Or(max(o.ConnectTimeout, 0), DefaultConnectTimeout)
+	if sp.URL != "" && o.OAuth[sp.Name] != nil {
+		d += max(o.SignInTimeout, 0)
+	}
+	return d
+}
+
+// withOAuth returns hc with a transport that removes the Authorization
+// header from every request that leaves the origin of endpoint (a
+// redirect elsewhere): the server's token goes to the server only.
+func withOAuth(hc *http.Client, endpoint string) *http.Client {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return hc
+	}
+	c := *hc
+	c.Transport = &ownOrigin{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), scheme: u.Scheme, host: u.Host}
+	return &c
+}
+
+// ownOrigin passes the Authorization header only to one origin.
+type ownOrigin struct {
+	base         http.RoundTripper
+	scheme, host string
+}
+
+func (t *ownOrigin) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Header.Get("Authorization") != "" && (r.URL.Scheme != t.scheme || !strings.EqualFold(r.URL.Host, t.host)) {
+		r = r.Clone(r.Context())
+		r.Header.Del("Authorization")
+	}
+	return t.base.RoundTrip(r)
+}
