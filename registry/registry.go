@@ -57,7 +57,10 @@ type Entry struct {
 	// the tool with them, ready to run; for bad arguments, it returns an
 	// error that ArgumentError made, and no Run. Bind never runs the tool:
 	// checking arguments is binding them and dropping the Run, so nothing
-	// that only checks can run a tool. Registry.Call binds, then runs the
+	// that only checks can run a tool. Registry.Call binds on the
+	// caller's goroutine (a panic in Bind is a KindPanic failure; the
+	// timeout does not cover Bind, which must only decode and check), so
+	// that bad arguments are answered without a hand-over, then runs the
 	// Run with the limits, the timeout and the panic protection; a wrapper
 	// (tracing, a timeout) wraps the Run it returns. toolgen writes one
 	// per tool; a mounted tool's checks little (its server checks its
@@ -779,8 +782,8 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 // an object or array sent as a JSON string. Only then is a repair tried, so
 // other bad arguments cost nothing more.
 func repairable(err error) bool {
-	var ae *jsonarg.Error
-	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.SentAsString()
+	ae, ok := errors.AsType[*jsonarg.Error](err)
+	return ok && ae.SentAsString() && errors.Is(err, ErrArguments)
 }
 
 // retryRepaired answers a call whose arguments were refused: when they show
@@ -854,7 +857,7 @@ func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args s
 		_, cause := c.cutShort()
 		return r.expired(ctx, e, cause)
 	}
-	if o.err != nil {
+	if o.err != nil && c != nil {
 		// A tool that gives up when its context ends answers with the
 		// context's error: that is the timeout or the cancellation.
 		if err, cause := c.cutShort(); err != nil && errors.Is(o.err, err) {
