@@ -141,7 +141,7 @@ func formatSource(src []byte, size int) ([]byte, error) {
 func formatWhole(src []byte) ([]byte, error) {
 	out, err := format.Source(src)
 	if err != nil {
-		return nil, fmt.Errorf("Error %s while formatting source:\n%s", err, src) //lint:ignore ST1005 jennifer's message, kept
+		return nil, fmt.Errorf("Error %s while formatting source:\n%s", err, src)
 	}
 	return out, nil
 }
