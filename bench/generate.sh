@@ -8,8 +8,10 @@
 #
 # Each commit is copied (git archive) into a scratch directory; the build
 # cache is warmed by one run that is not counted; then RUNS (default 5)
-# runs of each, alternating, with /usr/bin/time. The medians, and the
-# ratio after/before, go to stdout as a Markdown table.
+# runs of each, alternating, with /usr/bin/time. The medians of the wall
+# time and of the CPU time (user and system, the go commands' included),
+# and the ratios after/before, go to stdout as a Markdown table: on a
+# machine shared with other work the CPU time is the steadier figure.
 set -euo pipefail
 
 before=${1:-main}
@@ -47,10 +49,11 @@ done
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 # time_gen DIR: one timed go generate ./... in DIR, its wall seconds
-# appended to DIR.times.
+# appended to DIR.times, its CPU seconds to DIR.cpu.
 time_gen() {
-	(cd "$1" && /usr/bin/time -f "%e" -o "$1.t" go generate ./... >/dev/null 2>&1 || true)
-	cat "$1.t" >>"$1.times"
+	(cd "$1" && /usr/bin/time -f "%e %U %S" -o "$1.t" go generate ./... >/dev/null 2>&1 || true)
+	awk '{print $1}' "$1.t" >>"$1.times"
+	awk '{print $2 + $3}' "$1.t" >>"$1.cpu"
 }
 
 # count_golist DIR: the go commands toolgen runs for DIR's toolbox and
@@ -77,14 +80,19 @@ for i in $(seq "$runs"); do
 	done
 done
 
-echo "| go generate ./... (s, median of $runs) | $before | $after | after/before |"
-echo "|---|---:|---:|---:|"
+echo "| go generate ./... (s, median of $runs) | $before | $after | after/before | CPU $before | CPU $after | CPU after/before |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for kind in repo synth; do
-	b=$(median <"$work/$kind-$(git -C "$root" rev-parse --short "$before").times")
-	a=$(median <"$work/$kind-$(git -C "$root" rev-parse --short "$after").times")
-	bl=$(median <"$work/$kind-$(git -C "$root" rev-parse --short "$before").golist")
-	al=$(median <"$work/$kind-$(git -C "$root" rev-parse --short "$after").golist")
+	bd=$work/$kind-$(git -C "$root" rev-parse --short "$before")
+	ad=$work/$kind-$(git -C "$root" rev-parse --short "$after")
+	b=$(median <"$bd.times")
+	a=$(median <"$ad.times")
+	bc=$(median <"$bd.cpu")
+	ac=$(median <"$ad.cpu")
+	bl=$(median <"$bd.golist")
+	al=$(median <"$ad.golist")
 	label="this repository"
 	[ "$kind" = synth ] && label="1,000 synthetic tools"
-	echo "| $label | $b ($bl go list) | $a ($al go list) | $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a/b}') |"
+	ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+	echo "| $label | $b ($bl go list) | $a ($al go list) | $(ratio "$a" "$b") | $bc | $ac | $(ratio "$ac" "$bc") |"
 done

@@ -10,7 +10,8 @@
 #      against a minimal server on the official Go SDK (bench/cmd/firstanswer);
 #   3. a tool worker's start on the real agent binary, and its memory
 #      (BenchmarkWorkerStart, against starting a hello-world);
-#   4. the isolated call: Registry.Call to a warm worker against in process,
+#   4. the isolated call: Registry.Call to a warm worker against in process
+#      and against a bare pipe round trip to another process,
 #      1, 4 and 20 calls at once (sandbox's BenchmarkCallRegistry*);
 #   5. agent mcp -http under load: 20 sessions of word_count calls, workers
 #      against in process (bench/mcpload.sh);
@@ -97,7 +98,7 @@ step "worker start"
 } >>"$out/headline.md"
 
 step "the isolated call"
-(cd "$root" && go test -run '^$' -bench 'CallRegistry' -benchmem -count 6 ./sandbox) >"$out/isolated.txt"
+(cd "$root" && go test -run '^$' -bench 'CallRegistry|PipeRoundTrip' -benchmem -count 6 ./sandbox) >"$out/isolated.txt"
 {
 	echo '```'
 	"$benchstat" "$out/isolated.txt"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -29,7 +30,13 @@ func (e *Error) Error() string {
 	if e.Path == "" {
 		return e.Msg
 	}
-	return fmt.Sprintf("field %q: %s", e.Path, e.Msg)
+	// `field %q: %s`, in one allocation: %q is strconv.Quote.
+	b := make([]byte, 0, len(`field "": `)+len(e.Path)+len(e.Msg)+8)
+	b = append(b, "field "...)
+	b = strconv.AppendQuote(b, e.Path)
+	b = append(b, ": "...)
+	b = append(b, e.Msg...)
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // Errorf returns an Error with the formatted message and no path; At adds

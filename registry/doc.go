@@ -39,7 +39,9 @@
 //     Run ([AttachMedia]); a mounted server's tools give them.
 //   - worker: a sandbox worker, a process of package sandbox that runs the
 //     calls of one tool under the restrictions of its capabilities. The
-//     goroutines that run calls in this package are call goroutines.
+//     goroutines that run calls in this package are call goroutines; a
+//     call that an [Isolator] runs in a worker takes none, since killing
+//     the worker ends it.
 //   - capability: what a tool may do to the machine (tool.Capability:
 //     exec, network, files, environment, unsafe); an entry declares
 //     Capabilities, toolgen's audit finds what it Reaches, and

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -107,41 +108,59 @@ type Error struct {
 
 // Error returns the message, for example
 // `weather: bad arguments: field "days": expected integer from 1 to 16, got 40`.
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.text("") }
+
+// text is prefix followed by the message, written in one allocation
+// beside the cause's own message: a failed call's Text is made for every
+// failure, bad arguments included, and costs little.
+func (e *Error) text(prefix string) string {
 	if e.Tool == "" && e.Kind != KindUnknownTool {
 		// Not yet attributed to a call, as from an Entry's Bind: the cause
 		// alone.
 		if e.Err != nil {
-			return e.Err.Error()
+			return prefix + e.Err.Error()
 		}
-		return e.Kind.String()
+		return prefix + e.Kind.String()
+	}
+	var cause string
+	if e.Err != nil {
+		cause = e.Err.Error()
 	}
 	var b strings.Builder
 	switch e.Kind {
 	case KindUnknownTool:
-		fmt.Fprintf(&b, "unknown tool %q", e.Tool)
+		q := strconv.Quote(e.Tool) // as %q writes it
+		b.Grow(len(prefix) + len("unknown tool ; ") + len(q) + len(cause))
+		b.WriteString(prefix)
+		b.WriteString("unknown tool ")
+		b.WriteString(q)
 		if e.Err != nil {
 			b.WriteString("; ")
-			b.WriteString(e.Err.Error())
+			b.WriteString(cause)
 		}
 		return b.String()
 	case KindTimeout:
+		b.Grow(len(prefix) + len(e.Tool) + len(" timed out ") + len(cause))
+		b.WriteString(prefix)
 		b.WriteString(e.Tool)
 		b.WriteString(" timed out")
 		if e.Err != nil {
 			b.WriteString(" ")
-			b.WriteString(e.Err.Error())
+			b.WriteString(cause)
 		}
 		return b.String()
 	}
+	p := e.Kind.phrase()
+	b.Grow(len(prefix) + len(e.Tool) + len(": ") + len(p) + len(": ") + len(cause))
+	b.WriteString(prefix)
 	b.WriteString(e.Tool)
-	if p := e.Kind.phrase(); p != "" {
+	if p != "" {
 		b.WriteString(": ")
 		b.WriteString(p)
 	}
 	if e.Err != nil {
 		b.WriteString(": ")
-		b.WriteString(e.Err.Error())
+		b.WriteString(cause)
 	}
 	return b.String()
 }
@@ -178,6 +197,9 @@ var (
 // Text renders err as the text the model reads: "Error: " and the
 // message. It is the one place that text is written.
 func Text(err error) string {
+	if e, ok := err.(*Error); ok {
+		return e.text("Error: ")
+	}
 	return "Error: " + err.Error()
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -57,7 +58,10 @@ type Entry struct {
 	// the tool with them, ready to run; for bad arguments, it returns an
 	// error that ArgumentError made, and no Run. Bind never runs the tool:
 	// checking arguments is binding them and dropping the Run, so nothing
-	// that only checks can run a tool. Registry.Call binds, then runs the
+	// that only checks can run a tool. Registry.Call binds on the
+	// caller's goroutine (a panic in Bind is a KindPanic failure; the
+	// timeout does not cover Bind, which must only decode and check), so
+	// that bad arguments are answered without a hand-over, then runs the
 	// Run with the limits, the timeout and the panic protection; a wrapper
 	// (tracing, a timeout) wraps the Run it returns. toolgen writes one
 	// per tool; a mounted tool's checks little (its server checks its
@@ -123,6 +127,19 @@ type Confirm func(ctx context.Context, e Entry, args string) error
 // It is called concurrently.
 type Executor interface {
 	Execute(ctx context.Context, e Entry, args []byte) (string, error)
+}
+
+// An Isolator is an Executor that runs some calls in another process,
+// where ending the call's context ends the call (the process is killed).
+// The registry calls Execute for the entries it Isolates on the caller's
+// goroutine, under a context that ends at the tool's timeout, instead of
+// handing the call to a call goroutine of its own: no tool runs in this
+// process to ignore its context. Package sandbox's Executor is one.
+type Isolator interface {
+	Executor
+	// Isolates reports whether Execute runs e out of this process and
+	// returns as soon as its context ends.
+	Isolates(e Entry) bool
 }
 
 // Limits bound the size of what flows through a call.
@@ -779,8 +796,8 @@ func (r *Registry) call(ctx context.Context, start time.Time, name, args string)
 // an object or array sent as a JSON string. Only then is a repair tried, so
 // other bad arguments cost nothing more.
 func repairable(err error) bool {
-	var ae *jsonarg.Error
-	return errors.Is(err, ErrArguments) && errors.As(err, &ae) && ae.SentAsString()
+	ae, ok := errors.AsType[*jsonarg.Error](err)
+	return ok && ae.SentAsString() && errors.Is(err, ErrArguments)
 }
 
 // retryRepaired answers a call whose arguments were refused: when they show
@@ -849,12 +866,15 @@ func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args s
 	if e.Server == "" {
 		x = r.executor
 	}
+	if iso, ok := x.(Isolator); ok && iso.Isolates(*e) {
+		return r.isolated(ctx, start, e, iso, args)
+	}
 	o, expired, c := r.set.calls.call(ctx, start, e, x, args)
 	if expired {
 		_, cause := c.cutShort()
 		return r.expired(ctx, e, cause)
 	}
-	if o.err != nil {
+	if o.err != nil && c != nil {
 		// A tool that gives up when its context ends answers with the
 		// context's error: that is the timeout or the cancellation.
 		if err, cause := c.cutShort(); err != nil && errors.Is(o.err, err) {
@@ -862,6 +882,29 @@ func (r *Registry) invoke(ctx context.Context, start time.Time, e *Entry, args s
 		}
 	}
 	return r.result(ctx, e, o)
+}
+
+// isolated runs e through x, which runs it in another process, on the
+// calling goroutine: x returns when the context ends, at the tool's
+// timeout or the caller's end, so no call goroutine has to wait in its
+// place.
+func (r *Registry) isolated(ctx context.Context, start time.Time, e *Entry, x Isolator, args string) (res Result) {
+	cctx, cancel := context.WithDeadlineCause(ctx, start.Add(e.Timeout), errDeadline)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			res = r.result(ctx, e, outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()})
+		}
+	}()
+	text, err := x.Execute(cctx, *e, []byte(args))
+	if err != nil {
+		// The call's context ended: that is the timeout or the
+		// cancellation, whatever the executor made of it.
+		if cerr := cctx.Err(); cerr != nil && errors.Is(err, cerr) {
+			return r.expired(ctx, e, context.Cause(cctx))
+		}
+	}
+	return r.result(ctx, e, outcome{text: text, err: err})
 }
 
 func (r *Registry) result(ctx context.Context, e *Entry, o outcome) Result {

@@ -338,3 +338,36 @@ func TestArgumentError(t *testing.T) {
 		t.Errorf("ArgumentError(cause) = %#v", err)
 	}
 }
+
+// TestErrorTextShapes checks the message and the text of an Error of every
+// shape, written without fmt: the tool's name quoted by Go's rules for an
+// unknown tool, the cause after the phrase of its kind.
+func TestErrorTextShapes(t *testing.T) {
+	cause := errors.New("the cause")
+	for _, c := range []struct {
+		err  *Error
+		want string
+	}{
+		{&Error{Tool: "bad\"name\xff", Kind: KindUnknownTool, Err: cause}, `unknown tool "bad\"name\xff"; the cause`},
+		{&Error{Tool: "x", Kind: KindUnknownTool}, `unknown tool "x"`},
+		{&Error{Kind: KindUnknownTool}, `unknown tool ""`},
+		{&Error{Tool: "slow", Kind: KindTimeout, Err: cause}, "slow timed out the cause"},
+		{&Error{Tool: "slow", Kind: KindTimeout}, "slow timed out"},
+		{&Error{Tool: "w", Kind: KindArguments, Err: cause}, "w: bad arguments: the cause"},
+		{&Error{Tool: "w", Kind: KindTool, Err: cause}, "w: the cause"},
+		{&Error{Tool: "w", Kind: KindTool}, "w"},
+		{&Error{Tool: "w", Kind: KindNotStarted}, "w: not run: no process could be started to run it"},
+		{&Error{Kind: KindArguments, Err: cause}, "the cause"},
+		{&Error{Kind: KindArguments}, "bad arguments"},
+	} {
+		if got := c.err.Error(); got != c.want {
+			t.Errorf("Error() = %q, want %q", got, c.want)
+		}
+		if got := Text(c.err); got != "Error: "+c.want {
+			t.Errorf("Text = %q, want %q", got, "Error: "+c.want)
+		}
+	}
+	if got := Text(cause); got != "Error: the cause" {
+		t.Errorf("Text of a plain error = %q", got)
+	}
+}

@@ -54,9 +54,10 @@ type callGoroutine struct {
 	in chan *callCtx // the next call; nil ends the call goroutine
 
 	// Set by the caller before the call is handed over.
-	e    *Entry
-	x    Executor // runs e when not nil
-	args []byte
+	e     *Entry
+	x     Executor // runs e when not nil
+	bound Run      // the call of e, bound by the caller, when x is nil
+	args  []byte
 
 	answer chan outcome // the notice of a timeout, then the outcome; room for both
 
@@ -111,7 +112,7 @@ func (r *runner) get() *callGoroutine {
 
 // put parks w, whose answer has been taken, until the next call.
 func (r *runner) put(w *callGoroutine) {
-	w.e, w.x = nil, nil
+	w.e, w.x, w.bound = nil, nil, nil
 	if cap(w.args) > maxKeptArgs {
 		w.args = nil
 	}
@@ -212,13 +213,34 @@ func (w *callGoroutine) run(c *callCtx) {
 	if w.x != nil {
 		o.text, o.err = w.x.Execute(c, *w.e, w.args)
 	} else {
-		var run Run
-		if run, o.err = w.e.Bind(w.args); o.err == nil {
-			o.text, o.err = run(c)
-		}
+		o.text, o.err = w.bound(c)
 	}
 	o.media = c.takeMedia()
 	returned = true
+}
+
+// bind binds w's arguments to its entry, on the caller's goroutine, into
+// w.bound; ok is false when there is nothing to hand over: the arguments
+// were refused, or Bind panicked, which is the outcome, as a panic in the
+// tool is. Should Bind call runtime.Goexit, w is parked again before the
+// caller's goroutine ends.
+func (w *callGoroutine) bind() (o outcome, ok bool) {
+	returned := false
+	defer func() {
+		if p := recover(); p != nil {
+			o, ok = outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()}, false
+		} else if !returned {
+			w.r.put(w)
+		}
+	}()
+	run, err := w.e.Bind(w.args)
+	returned = true
+	if err != nil {
+		return outcome{err: err}, false
+	}
+	// A nil Run panics on the call goroutine, as a tool would.
+	w.bound = run
+	return outcome{}, true
 }
 
 // expire ends the call in flight at its timeout, or arms the timer again
@@ -252,11 +274,21 @@ func (w *callGoroutine) expire() {
 // call runs e (through x when it is not nil) with args under parent,
 // ending it timeout after start. It returns the tool's outcome; or, when
 // the timeout or parent ends first, expired true and the context whose
-// cause tells which.
+// cause tells which. Without x, the arguments are bound on the caller's
+// goroutine first: arguments that fail to bind are answered there, with
+// a nil context, and no call goroutine runs anything (Bind only decodes
+// and checks; the timeout covers the Run it returns).
 func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Executor, args string) (o outcome, expired bool, c *callCtx) {
 	w := r.get()
 	w.e, w.x = e, x
 	w.args = append(w.args[:0], args...)
+	if x == nil {
+		var ok bool
+		if o, ok = w.bind(); !ok {
+			r.put(w)
+			return o, false, nil
+		}
+	}
 	c = &callCtx{parent: parent, expiresAt: start.Add(e.Timeout)}
 	w.mu.Lock()
 	w.cur = c

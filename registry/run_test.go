@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/jsonarg"
 )
 
 // TestGoexit checks that a tool calling runtime.Goexit is a failure, not an
@@ -418,5 +420,82 @@ func TestAfterFuncStop(t *testing.T) {
 	case name := <-ran:
 		t.Errorf("%s ran too", name)
 	default:
+	}
+}
+
+// TestBindOnCaller checks the arguments bound on the caller's goroutine: a
+// refusal is answered there with the decoder's message, a panic in Bind is
+// a KindPanic failure like one in the tool, and Bind calling
+// runtime.Goexit ends the caller's goroutine but parks the call goroutine
+// it took, which serves the next call.
+func TestBindOnCaller(t *testing.T) {
+	reg := mustNew(t, tableOf([]Entry{
+		{Name: "strict", Timeout: time.Minute, Bind: func(args []byte) (Run, error) {
+			if string(args) != "{}" {
+				return nil, ArgumentError(jsonarg.Missing("city"))
+			}
+			return func(ctx context.Context) (string, error) { return "ran", nil }, nil
+		}},
+		{Name: "boom", Timeout: time.Minute, Bind: func([]byte) (Run, error) { panic("kaboom") }},
+		{Name: "quit", Timeout: time.Minute, Bind: func([]byte) (Run, error) { runtime.Goexit(); return nil, nil }},
+		{Name: "nothing", Timeout: time.Minute, Bind: func([]byte) (Run, error) { return nil, nil }},
+	}))
+	ctx := context.Background()
+	type answer struct {
+		Text         string
+		Args, Panic  bool
+		Live, Parked int
+	}
+	got := func(res Result) answer {
+		live, parked := callGoroutines(reg)
+		return answer{res.Text, errors.Is(res.Err, ErrArguments), errors.Is(res.Err, ErrPanic), live, parked}
+	}
+	for _, c := range []struct {
+		tool, args string
+		want       answer
+	}{
+		{"strict", `{"x":1}`, answer{Text: `Error: strict: bad arguments: field "city": required, but missing`, Args: true, Live: 1, Parked: 1}},
+		{"strict", `{}`, answer{Text: "ran", Live: 1, Parked: 1}},
+		{"boom", `{}`, answer{Text: "Error: boom: panic: kaboom", Panic: true, Live: 1, Parked: 1}},
+		// A Bind that returns no Run and no error: the call of the nil Run
+		// panics on the call goroutine, as it always did.
+		{"nothing", `{}`, answer{Text: "Error: nothing: panic: runtime error: invalid memory address or nil pointer dereference", Panic: true, Live: 1, Parked: 1}},
+	} {
+		if diff := cmp.Diff(c.want, got(reg.Call(ctx, c.tool, c.args))); diff != "" {
+			t.Errorf("%s %s (-want +got):\n%s", c.tool, c.args, diff)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		reg.Call(ctx, "quit", "{}")
+		t.Error("Call returned after Bind called runtime.Goexit")
+	}()
+	<-done
+	if live, parked := callGoroutines(reg); live != 1 || parked != 1 {
+		t.Errorf("after Goexit in Bind: %d call goroutines, %d parked; want 1, 1", live, parked)
+	}
+	if res := reg.Call(ctx, "strict", "{}"); res.Text != "ran" {
+		t.Errorf("after Goexit in Bind: %q", res.Text)
+	}
+}
+
+// TestBadArgumentsAllocations checks the allocations of a call refused
+// for its arguments: the decoder's error and its wrapping (two), the
+// error attributed to the tool (one), the cause's message and the text
+// (one each). It was 14 with the arguments bound on the call goroutine
+// and the messages written by fmt.
+func TestBadArgumentsAllocations(t *testing.T) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "strict", Timeout: time.Minute, Bind: func(args []byte) (Run, error) {
+		return nil, ArgumentError(jsonarg.Missing("city"))
+	}}}))
+	ctx := context.Background()
+	n := testing.AllocsPerRun(100, func() {
+		if res := reg.Call(ctx, "strict", `{"days":3}`); !errors.Is(res.Err, ErrArguments) {
+			t.Fatalf("answered %q", res.Text)
+		}
+	})
+	if n > 5 {
+		t.Errorf("a call with bad arguments: %v allocations, want at most 5", n)
 	}
 }

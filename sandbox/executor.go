@@ -66,6 +66,11 @@ type executor struct {
 	mode Isolation
 }
 
+// Isolates implements registry.Isolator: the calls of the tools that
+// the isolation mode puts in workers end when their context does (the
+// worker is killed).
+func (x executor) Isolates(e registry.Entry) bool { return x.mode.Isolated(e) }
+
 // Execute implements registry.Executor.
 func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
 	run, err := e.Bind(args)

@@ -30,8 +30,22 @@ const (
 // two tools' names collide, whatever the tools are called.
 
 // emit renders the registry file of package outName (import path outPath)
-// for the tools of tp.
-func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
+// for the tools of tp: jennifer writes the source, and formatSource formats
+// it, as jennifer's Render would, in pieces side by side.
+func emit(outPath, outName string, tp *toolPackage) ([]byte, error) {
+	src, err := render(outPath, outName, tp)
+	if err != nil {
+		return nil, err
+	}
+	out, err := formatSource(src, formatChunk)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return out, nil
+}
+
+// render writes the registry file as emit does, unformatted.
+func render(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	// The checks never hand the emitter a model it cannot write; should a
 	// bug do so, toolgen fails with an error, not a panic.
 	defer func() {
@@ -92,14 +106,20 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	}
 	f.Line()
 
+	// Each tool's schema, which the table and the search index both
+	// hold, is written once.
+	schemas := make([]string, len(tp.Tools))
+	for i, t := range tp.Tools {
+		schemas[i] = schemaJSON(t.Args)
+	}
 	f.Var().Id("genEntries").Op("=").Index(jen.Op("...")).Add(reg("Entry")).ValuesFunc(func(g *jen.Group) {
-		for _, t := range tp.Tools {
-			g.Values(entryDict(t))
+		for i, t := range tp.Tools {
+			g.Values(entryDict(t, schemas[i]))
 		}
 	})
 	f.Line()
 	emitIndex(f, tp.Tools)
-	if err := emitSearch(f, tp.Tools); err != nil {
+	if err := emitSearch(f, tp.Tools, schemas); err != nil {
 		return nil, err
 	}
 
@@ -109,6 +129,7 @@ func emit(outPath, outName string, tp *toolPackage) (src []byte, err error) {
 	}
 	emitSkills(f, tp.Skills)
 
+	f.NoFormat = true
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render: %w", err)

@@ -14,11 +14,11 @@ const toolsearchPath = "github.com/toolreg/toolreg/toolsearch"
 
 // emitSearch writes genSearch, the search index of the tools (see package
 // toolsearch), built here so that a program searches its tools without
-// indexing them at start.
-func emitSearch(f *jen.File, tools []*toolInfo) error {
+// indexing them at start; schemas are the tools' schemas (schemaJSON).
+func emitSearch(f *jen.File, tools []*toolInfo, schemas []string) error {
 	docs := make([]toolsearch.Doc, len(tools))
 	for i, t := range tools {
-		docs[i] = toolsearch.Doc{ID: t.ID, Name: t.Name, Description: t.Desc, Params: toolsearch.ParamsOf(schemaJSON(t.Args))}
+		docs[i] = toolsearch.Doc{ID: t.ID, Name: t.Name, Description: t.Desc, Params: toolsearch.ParamsOf(schemas[i])}
 	}
 	x, err := toolsearch.Build(docs)
 	if err != nil {

@@ -2,14 +2,15 @@ package main
 
 import "github.com/dave/jennifer/jen"
 
-// entryDict is the toolreg.Entry literal of one tool.
-func entryDict(t *toolInfo) jen.Dict {
+// entryDict is the toolreg.Entry literal of one tool, whose schema is
+// schema (schemaJSON).
+func entryDict(t *toolInfo, schema string) jen.Dict {
 	d := jen.Dict{
 		jen.Id("ID"):          jen.Lit(t.ID),
 		jen.Id("Name"):        jen.Lit(t.Name),
 		jen.Id("Description"): jen.Lit(t.Desc),
 		jen.Id("Timeout"):     durationCode(t.Timeout),
-		jen.Id("Parameters"):  rawString(schemaJSON(t.Args)),
+		jen.Id("Parameters"):  rawString(schema),
 		jen.Id("File"):        jen.Lit(t.File),
 		jen.Id("Bind"):        jen.Id("genBind" + t.TypeName),
 	}

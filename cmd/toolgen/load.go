@@ -459,29 +459,50 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 			names = append(names, n)
 		}
 	}
-	// Each file is read once, not once per platform.
-	src := map[string][]byte{}
+	// Each file is read once, not once per platform; and read through
+	// once. Only its build constraints and its name can exclude a file
+	// that reads without error, so a file without any is matched, once it
+	// has been read, with a header of nothing.
+	type source struct {
+		src []byte
+		// constrained is set when the file may hold a build constraint.
+		constrained bool
+		// read is set once MatchFile read the file without error.
+		read bool
+	}
+	src := map[string]*source{}
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			return nil, fmt.Errorf("tool package: %w", err)
 		}
-		src[filepath.Join(dir, n)] = b
+		src[filepath.Join(dir, n)] = &source{src: b,
+			constrained: bytes.Contains(b, []byte("go:build")) || bytes.Contains(b, []byte("+build"))}
 	}
 	var configs []config
 	for _, p := range platforms {
 		ctx := p.Context()
+		var opened *source
 		ctx.OpenFile = func(path string) (io.ReadCloser, error) {
-			if b, ok := src[path]; ok {
-				return io.NopCloser(bytes.NewReader(b)), nil
+			s, ok := src[path]
+			switch {
+			case !ok:
+				return os.Open(path)
+			case s.read && !s.constrained:
+				return io.NopCloser(strings.NewReader("package p\n")), nil
 			}
-			return os.Open(path)
+			opened = s
+			return io.NopCloser(bytes.NewReader(s.src)), nil
 		}
 		var files, ignored []string
 		for _, n := range names {
+			opened = nil
 			ok, err := ctx.MatchFile(dir, n)
 			if err != nil {
 				return nil, fmt.Errorf("tool package: %w", err)
+			}
+			if opened != nil {
+				opened.read = true
 			}
 			if ok {
 				files = append(files, filepath.Join(dir, n))

@@ -128,3 +128,86 @@ func TestCgoImports(t *testing.T) {
 		})
 	}
 }
+
+// TestConfigurations checks the grouping of platforms by the files they
+// compile against go/build reading every file for every platform: names
+// with a platform, build constraints old and new, a file that go/build
+// cannot read (an error, whichever platform reads it first, also when
+// its name excludes it on the first).
+func TestConfigurations(t *testing.T) {
+	platforms := toolcheck.SupportedPlatforms()
+	cases := []map[string]string{
+		{
+			"a_tool.go":         "package tb\n",
+			"b_windows.go":      "package tb\n",
+			"c_linux_arm64.go":  "package tb\n",
+			"d.go":              "//go:build darwin || (linux && amd64)\n\npackage tb\n",
+			"e.go":              "// +build !windows\n\npackage tb\n",
+			"f.go":              "// A comment that says go:build, after the package clause.\npackage tb\n\n// +build windows\n",
+			"g_test.go":         "package tb\n",
+			"h.go":              "package tb\n\nimport \"C\"\n",
+			"i_darwin_amd64.go": "//go:build ignore\n\npackage tb\n",
+		},
+		// go/build fails on a NUL byte in what it reads.
+		{"a.go": "package tb\n", "b_windows.go": "package tb\n\x00"},
+		{"a.go": "package tb\n", "b.go": "package tb\n\x00"},
+		{"a.go": "package tb\n", "b.go": "pkg tb\n"},
+	}
+	for i, files := range cases {
+		dir := t.TempDir()
+		writeTree(t, dir, files)
+		got, gotErr := configurations(dir, platforms)
+		want, wantErr := configurationsByReading(dir, platforms)
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Errorf("case %d: error %v, want %v", i, gotErr, wantErr)
+			continue
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(config{})); diff != "" {
+			t.Errorf("case %d (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// configurationsByReading is configurations as go/build judges each
+// platform, reading each file from disk every time.
+func configurationsByReading(dir string, platforms []toolcheck.Platform) ([]config, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var configs []config
+	for _, p := range platforms {
+		ctx := p.Context()
+		var files, ignored []string
+		for _, e := range entries {
+			n := e.Name()
+			if filepath.Ext(n) != ".go" || len(n) > len("_test.go") && n[len(n)-len("_test.go"):] == "_test.go" {
+				continue
+			}
+			ok, err := ctx.MatchFile(dir, n)
+			if err != nil {
+				return nil, fmt.Errorf("tool package: %w", err)
+			}
+			if ok {
+				files = append(files, filepath.Join(dir, n))
+			} else {
+				ignored = append(ignored, filepath.Join(dir, n))
+			}
+		}
+		i := -1
+		for k, c := range configs {
+			if cmp.Equal(c.files, files) {
+				i = k
+			}
+		}
+		if i < 0 {
+			configs = append(configs, config{files: files, ignored: ignored, load: p})
+			i = len(configs) - 1
+		}
+		configs[i].platforms = append(configs[i].platforms, p)
+		if p.GOOS == runtime.GOOS && p.GOARCH == runtime.GOARCH {
+			configs[i].load = p
+		}
+	}
+	return configs, nil
+}

@@ -68,6 +68,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 )
 
 // manual is what toolgen -h prints.
@@ -122,5 +123,12 @@ cmd/toolvet.
 `
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// A short run that builds large structures (the tool package's
+		// SSA, a registry file of megabytes): collecting half as often
+		// as by default saves about a tenth of toolgen's CPU at 1,000
+		// tools, for a fifth more memory at the peak.
+		debug.SetGCPercent(200)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
