@@ -125,6 +125,24 @@ func workerProcesses(t *testing.T) int {
 	return n
 }
 
+// waitSpares waits until p has n spares ready, and reports whether it
+// has them: false when a spare failed to start, after which the pool
+// starts no more.
+func waitSpares(p *Pool, n int) bool {
+	for {
+		p.mu.Lock()
+		ready, failed := len(p.spares), p.noSpares
+		p.mu.Unlock()
+		if ready >= n {
+			return true
+		}
+		if failed {
+			return false
+		}
+		time.Sleep(time.Millisecond) // the test's own timeout bounds this
+	}
+}
+
 // TestAttackSlotsHoldWithSpares: many tools called at once, some of
 // them crashing, never have more live worker processes than MaxWorkers,
 // spares included; no call is answered by another tool's worker or
@@ -231,8 +249,8 @@ func TestAttackCrashLoopStartsNoStorm(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond) // the test's own timeout bounds this
 	}
-	for p.Spares() < spares {
-		time.Sleep(time.Millisecond)
+	if !waitSpares(p, spares) {
+		t.Fatal("a spare failed to start, and the pool starts no more")
 	}
 	n := starts()
 	if n > 2*calls+spares {
@@ -431,8 +449,8 @@ func attackAsUser(dir, suid string) int {
 			out(s.name, "", err)
 		}
 	}
-	for pn.Spares() < 1 {
-		time.Sleep(time.Millisecond)
+	if !waitSpares(pn, 1) {
+		out("spare", "", errors.New("a spare failed to start"))
 	}
 	unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
 	for _, s := range spies {
@@ -544,6 +562,9 @@ func TestAttackAsUser(t *testing.T) {
 		if !ok || strings.Contains(v, "sk-attack-secret") || strings.HasPrefix(v, "read:") || v == "opened" || strings.HasPrefix(v, "pipe:") || strings.HasPrefix(v, "/") {
 			t.Errorf("%s: a tool got %q from the agent", k, v)
 		}
+	}
+	if v := r["spare"]; v != "" {
+		t.Errorf("the agent's spare: %s", v)
 	}
 	if v := r["window starts"]; v != "" {
 		t.Errorf("starting workers while a tool spied: %s", v)
