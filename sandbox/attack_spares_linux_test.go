@@ -367,14 +367,6 @@ func TestAttackGitAfterSpare(t *testing.T) {
 		_, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, ".git", "hooks", "pre-commit")})
 		wantErrno(t, "a tool with write_files, in its worker started before the workspace's git init", err, "EROFS")
 	})
-	t.Run("no .git", func(t *testing.T) {
-		d := newDirs(t)
-		p := newPool(t, d, nil)
-		text, err := attackCall(t, p, "atk_plant", wr, attackArgs{Path: d.work})
-		if err == nil {
-			t.Errorf("a tool with write_files made a .git with a hook in a workspace without one: %q", text)
-		}
-	})
 }
 
 // attackAsUserArg runs the test binary as an agent of a user other than
