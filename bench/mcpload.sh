@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 bin=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$bin"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$bin"' EXIT
 (cd "$root" && go build -o "$bin/agent" ./cmd/agent)
 (cd "$here" && go build -o "$bin/mcpload" ./cmd/mcpload)
 port=${PORT:-18931}
