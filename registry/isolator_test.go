@@ -3,7 +3,9 @@ package registry
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,7 +18,8 @@ import (
 // context's value), and leaves the others to their Bind and Run.
 type isolator struct {
 	isolated map[string]bool
-	ran      []string
+	mu       sync.Mutex
+	ran      []string // under mu: a timed-out call goroutine may still append
 }
 
 type callerKey struct{}
@@ -25,7 +28,9 @@ func (x *isolator) Isolates(e Entry) bool { return x.isolated[e.Name] }
 
 func (x *isolator) Execute(ctx context.Context, e Entry, args []byte) (string, error) {
 	caller, _ := ctx.Value(callerKey{}).(string)
+	x.mu.Lock()
 	x.ran = append(x.ran, e.Name+" for "+caller)
+	x.mu.Unlock()
 	switch string(args) {
 	case `"wait"`:
 		<-ctx.Done()
@@ -97,7 +102,10 @@ func TestIsolatorCalls(t *testing.T) {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 	wantRan := []string{"echo for the test", "polite for the test", "echo for the test", "echo for the test", "echo for the test", "stubborn for the test"}
-	if diff := cmp.Diff(wantRan, x.ran); diff != "" {
+	x.mu.Lock()
+	ran := slices.Clone(x.ran)
+	x.mu.Unlock()
+	if diff := cmp.Diff(wantRan, ran); diff != "" {
 		t.Errorf("executed (-want +got):\n%s", diff)
 	}
 }

@@ -70,7 +70,8 @@ func imageServer(t *testing.T, content ...mcp.Content) string {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: content}, nil, nil
 		})
-	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote }, nil))
+	// Stateless: no server session outlives the test's connections.
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(ts.Close)
 	return "img=" + ts.URL
 }
@@ -218,7 +219,7 @@ func TestMountHugeAnswer(t *testing.T) {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
 				})
 			h := &hugeAnswers{sse: sse, next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
-				&mcp.StreamableHTTPOptions{JSONResponse: !sse})}
+				&mcp.StreamableHTTPOptions{JSONResponse: !sse, Stateless: true})}
 			ts := httptest.NewServer(h)
 			defer ts.Close()
 			m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
