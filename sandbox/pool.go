@@ -310,6 +310,12 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		}
 	}()
 	for {
+		// The workspace's version-control directories, looked at before
+		// taking the lock and only for a tool that writes (see stale).
+		var present uint8
+		if k.caps&tool.WriteFiles != 0 {
+			present = p.vcsPresent()
+		}
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
@@ -323,7 +329,7 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 				continue
 			default:
 			}
-			if p.stale(w, k.caps) {
+			if stale(w, present) {
 				w.kill() // its reaper frees its slot
 				continue
 			}
@@ -345,7 +351,7 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		startAhead := waiting && p.starting[k] < p.waiting[k]
 		if startNow || startAhead {
 			// A spare, if there is one, holds its slot already.
-			spare := p.takeSpare(k)
+			spare := p.takeSpare(k, present)
 			if spare == nil {
 				select {
 				case p.slots <- struct{}{}:
@@ -484,17 +490,17 @@ func (p *Pool) vcsPresent() uint8 {
 	return m
 }
 
-// stale reports whether w cannot serve a tool with caps: it has
-// tool.WriteFiles, and a version-control directory appeared in the
-// workspace after w started (a git init while the pool serves), which
-// w's mounts, set up at its start, leave writable. Call with p.mu held.
-func (p *Pool) stale(w *worker, caps tool.Capability) bool {
-	return caps&tool.WriteFiles != 0 && p.vcsPresent()&^w.vcs != 0
-}
+// stale reports whether w cannot serve a tool with tool.WriteFiles, for
+// which present is vcsPresent (0 for other tools): a version-control
+// directory appeared in the workspace after w started (a git init while
+// the pool serves), which w's mounts, set up at its start, leave
+// writable.
+func stale(w *worker, present uint8) bool { return present&^w.vcs != 0 }
 
-// takeSpare gives a spare that is still alive, if there is one, to tool
-// k, and starts another in its place. Call with p.mu held.
-func (p *Pool) takeSpare(k workerKey) *worker {
+// takeSpare gives a spare that is still alive and not stale for present
+// (see stale), if there is one, to tool k, and starts another in its
+// place. Call with p.mu held.
+func (p *Pool) takeSpare(k workerKey, present uint8) *worker {
 	for len(p.spares) > 0 {
 		w := p.spares[0]
 		p.spares = p.spares[1:]
@@ -503,7 +509,7 @@ func (p *Pool) takeSpare(k workerKey) *worker {
 			continue // its reaper counts it out
 		default:
 		}
-		if p.stale(w, k.caps) {
+		if stale(w, present) {
 			w.kill() // its reaper counts it out, and starts another
 			continue
 		}
