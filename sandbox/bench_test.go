@@ -189,9 +189,14 @@ func (p *Pool) startForTest(ctx context.Context, k workerKey) (*worker, error) {
 }
 
 // pipeEcho answers each read of its request pipe with the same bytes on
-// its response pipe, until the request pipe closes.
-func pipeEcho() {
-	in, out := os.NewFile(requestFD, "requests"), os.NewFile(responseFD, "responses")
+// its response pipe, until the request pipe closes; through os.File, or
+// as a worker does (direct, see workerPipe) when mode is "direct".
+func pipeEcho(mode string) {
+	in, out := newWorkerPipe(os.NewFile(requestFD, "requests")), newWorkerPipe(os.NewFile(responseFD, "responses"))
+	if mode == "direct" && !(in.makeDirect() && out.makeDirect()) {
+		fmt.Fprintln(os.Stderr, "pipe echo: the pipes cannot be direct")
+		return
+	}
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := in.Read(buf)
@@ -207,9 +212,17 @@ func pipeEcho() {
 // BenchmarkPipeRoundTrip is the floor of an isolated call on this
 // machine: the call's bytes through a pipe to another process of the
 // same Go program, which writes them back on another, with no framing,
-// no restrictions and no tool; as the pool does it, the child's GOMAXPROCS
-// is 1.
+// no restrictions and no tool; as the pool does it, the child's
+// GOMAXPROCS is 1. With os.File at both ends (io=file), and with the
+// pipes the pool and its workers use (io=pool: raw system calls on a
+// polled pipe in the parent, direct in the child).
 func BenchmarkPipeRoundTrip(b *testing.B) {
+	for _, mode := range []string{"file", "pool"} {
+		b.Run("io="+mode, func(b *testing.B) { benchPipeRoundTrip(b, mode) })
+	}
+}
+
+func benchPipeRoundTrip(b *testing.B, mode string) {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
@@ -222,9 +235,14 @@ func BenchmarkPipeRoundTrip(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(exe, pipeEchoArg)
+	child := "file"
+	if mode == "pool" {
+		child = "direct"
+	}
+	cmd := exec.Command(exe, pipeEchoArg, child)
 	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
 	cmd.ExtraFiles = []*os.File{reqR, respW}
+	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -235,13 +253,26 @@ func BenchmarkPipeRoundTrip(b *testing.B) {
 		_ = cmd.Wait()
 		respR.Close()
 	}()
+	var w io.Writer = reqW
+	var r io.Reader = respR
+	if mode == "pool" {
+		pw, err := newPoolPipe(reqW)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pr, err := newPoolPipe(respR)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w, r = pw, pr
+	}
 	msg := append([]byte{frameRequest}, benchArgs...)
 	buf := make([]byte, len(msg))
 	for b.Loop() {
-		if _, err := reqW.Write(msg); err != nil {
+		if _, err := w.Write(msg); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := io.ReadFull(respR, buf); err != nil {
+		if _, err := io.ReadFull(r, buf); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -60,7 +60,7 @@ func TestMain(m *testing.M) {
 		case asUserArg:
 			os.Exit(poolAsUser(os.Args[2]))
 		case pipeEchoArg:
-			pipeEcho()
+			pipeEcho(os.Args[2])
 			os.Exit(0)
 		case holdArg:
 			// As an agent that runs as a user other than root: without

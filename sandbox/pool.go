@@ -722,6 +722,20 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		os.RemoveAll(tempDir)
 		return failEarly("starting %s: %v", p.cfg.Executable, err)
 	}
+	req, err := newPoolPipe(reqW)
+	var resp *poolPipe
+	if err == nil {
+		resp, err = newPoolPipe(respR)
+	}
+	if err != nil {
+		// Not for a pipe os.Pipe made; the process is killed and reaped
+		// as any that failed.
+		killGroup(cmd.Process)
+		_ = cmd.Wait()
+		closeAll(reqW, respR, errR)
+		os.RemoveAll(tempDir)
+		return failEarly("the worker's pipes: %v", err)
+	}
 	w := &worker{
 		key:     k,
 		spare:   spare,
@@ -729,9 +743,10 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		cmd:     cmd,
 		tempDir: tempDir,
 		reqW:    reqW,
+		req:     req,
 		respF:   respR,
 		errF:    errR,
-		resp:    bufio.NewReaderSize(respR, 64<<10),
+		resp:    bufio.NewReaderSize(resp, 64<<10),
 		exited:  make(chan struct{}),
 		tail:    &tail{max: 8 << 10},
 	}
@@ -773,7 +788,7 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 	stop := context.AfterFunc(ctx, w.kill)
 	// A worker that died before it read the assignment fails below, when
 	// its hello does not come.
-	_, _ = writeFrame(w.reqW, nil, frame)
+	_, _ = writeFrame(w.req, nil, frame)
 	body, err := readFrame(w.resp, nil)
 	if err == nil && !w.ready && len(body) == 1 && body[0] == frameReady {
 		w.ready = true
@@ -846,6 +861,7 @@ type worker struct {
 	tempDir   string
 	idleSince time.Time // when it was last put back; under Pool.mu
 	reqW      *os.File
+	req       *poolPipe // reqW, written with raw system calls
 	respF     *os.File
 	errF      *os.File
 	resp      *bufio.Reader
@@ -940,7 +956,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte) (text string,
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
 	stop := context.AfterFunc(ctx, w.kill)
-	w.wbuf, err = writeFrame(w.reqW, w.wbuf, hdr, args)
+	w.wbuf, err = writeFrame(w.req, w.wbuf, hdr, args)
 	if errors.Is(err, errFrameTooLarge) {
 		stop()
 		return "", callError(id, registry.KindArguments, "%s", err), true

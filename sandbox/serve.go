@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // Handler runs the tool id with its JSON arguments, in a worker, and
@@ -68,10 +69,10 @@ func Serve(ctx context.Context, args []string, w Worker) error {
 	}
 	defer in.Close()
 	defer out.Close()
-	return serve(ctx, args, in, out, w)
+	return serve(ctx, args, newWorkerPipe(in), newWorkerPipe(out), w)
 }
 
-func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Worker) error {
+func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) error {
 	if w.Handler == nil {
 		return errors.New("sandbox worker: no Handler")
 	}
@@ -123,6 +124,13 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 		return fmt.Errorf("sandbox worker: %w", err)
 	}
 
+	// From here on the worker only serves its tool's calls, one at a
+	// time: its pipes go direct (see workerPipe).
+	in.makeDirect()
+	out.makeDirect()
+	// Without tool.Exec, the seccomp filter lets no call start a process:
+	// there is nothing to end after it.
+	leftovers := s.caps&tool.Exec != 0 || !h.Seccomp
 	pw := &progressWriter{out: out}
 	for {
 		if ctx.Err() != nil {
@@ -147,7 +155,9 @@ func serve(ctx context.Context, args []string, in io.Reader, out io.Writer, w Wo
 		} else {
 			pw.start()
 			kind, text = w.run(withProgress(ctx, pw), log, req)
-			endLeftovers()
+			if leftovers {
+				endLeftovers()
+			}
 		}
 		if len(text) > maxFrame-2 {
 			kind, text = registry.KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)

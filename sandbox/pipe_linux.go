@@ -1,0 +1,191 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// workerPipe is one of a worker's pipes. Once direct, it is read and
+// written with raw system calls, which leave the Go scheduler out: a
+// read that waits keeps the calling goroutine on its processor and its
+// thread, and the request wakes that thread and nothing else. With an
+// ordinary system call and one processor, the runtime's monitor hands
+// the processor of a thread blocked for more than 20 µs to another
+// thread, which it wakes, and the thread the request wakes must then
+// hand its goroutine over to that one: where each wake-up costs tens of
+// microseconds, as on a virtual machine, that was a third of a call.
+//
+// A direct read waits so for directWait at most, then as an ordinary
+// one: a worker whose tool is not called for a while lets its
+// processor go and sleeps, instead of being looked at by the monitor
+// a hundred times a second. direct is set only where the worker has
+// one processor (GOMAXPROCS=1, as the pool starts it): while its
+// serving goroutine waits nothing else in it could run anyway, and no
+// stop of the world for the garbage collector can be waiting on it,
+// since a goroutine that asked for one would hold the processor.
+type workerPipe struct {
+	f      *os.File
+	fd     int
+	direct bool
+}
+
+// newWorkerPipe wraps f; makeDirect makes it direct where it can be.
+func newWorkerPipe(f *os.File) *workerPipe {
+	return &workerPipe{f: f, fd: int(f.Fd())}
+}
+
+// makeDirect makes p direct when the process has one processor; it
+// reports whether it did. (The pipe blocks: Fd made it so.)
+func (p *workerPipe) makeDirect() bool {
+	p.direct = runtime.GOMAXPROCS(0) == 1
+	return p.direct
+}
+
+// directWait is how long a direct read waits with its processor held.
+const directWait = 5 * time.Millisecond
+
+// Read implements io.Reader.
+func (p *workerPipe) Read(b []byte) (int, error) {
+	if !p.direct || len(b) == 0 || !p.readable(directWait) {
+		return p.f.Read(b)
+	}
+	for {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(p.fd), uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno == syscall.EAGAIN:
+			return p.f.Read(b) // someone made the pipe non-blocking
+		case errno != 0:
+			return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
+		case n == 0:
+			return 0, io.EOF
+		}
+		return int(n), nil
+	}
+}
+
+// readable waits up to d, with a raw system call, until a read of p
+// would not block: there is something to read, or the other end is
+// closed. It reports false when d passed first, or a signal came.
+func (p *workerPipe) readable(d time.Duration) bool {
+	fds := []unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLIN}}
+	ts := unix.NsecToTimespec(int64(d))
+	n, _, errno := syscall.RawSyscall6(unix.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&ts)), 0, 0, 0)
+	return errno == 0 && n == 1
+}
+
+// Write implements io.Writer: it writes all of b or fails.
+func (p *workerPipe) Write(b []byte) (int, error) {
+	if !p.direct {
+		return p.f.Write(b)
+	}
+	done := 0
+	for done < len(b) {
+		rest := b[done:]
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(p.fd), uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
+		switch {
+		case errno == syscall.EINTR:
+			continue
+		case errno == syscall.EAGAIN:
+			n, err := p.f.Write(rest) // someone made the pipe non-blocking
+			return done + n, err
+		case errno != 0:
+			return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
+		case n == 0:
+			return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: errors.New("wrote nothing")}
+		}
+		done += int(n)
+	}
+	return done, nil
+}
+
+// poolPipe is the pool's end of a worker's pipe: non-blocking, waited on
+// with the runtime's poller, and read and written with raw system
+// calls, which never block on it. An ordinary system call on a process
+// whose processors had all gone idle wakes the runtime's monitor thread
+// first: with raw ones, a call that waits for its worker and is then
+// answered wakes one thread, the one that waits in the poller.
+// Closing the file ends a read or write that waits, as for an os.File.
+type poolPipe struct {
+	f  *os.File
+	rc syscall.RawConn
+}
+
+func newPoolPipe(f *os.File) (*poolPipe, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	return &poolPipe{f: f, rc: rc}, nil
+}
+
+// Read implements io.Reader.
+func (p *poolPipe) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	var n uintptr
+	var errno syscall.Errno
+	err := p.rc.Read(func(fd uintptr) bool {
+		for {
+			n, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
+			switch errno {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false
+			}
+			return true
+		}
+	})
+	switch {
+	case err != nil:
+		// The only error of a raw read: the pipe was closed.
+		return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: os.ErrClosed}
+	case errno != 0:
+		return 0, &os.PathError{Op: "read", Path: p.f.Name(), Err: errno}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return int(n), nil
+}
+
+// Write implements io.Writer: it writes all of b or fails.
+func (p *poolPipe) Write(b []byte) (int, error) {
+	done := 0
+	var errno syscall.Errno
+	err := p.rc.Write(func(fd uintptr) bool {
+		for done < len(b) {
+			rest := b[done:]
+			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
+			switch e {
+			case 0:
+				done += int(n)
+			case syscall.EINTR:
+			case syscall.EAGAIN:
+				return false
+			default:
+				errno = e
+				return true
+			}
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: os.ErrClosed}
+	case errno != 0:
+		return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
+	}
+	return done, nil
+}

@@ -1,0 +1,223 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// pipe returns both ends of a new pipe, closed at the end of the test.
+func pipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
+// blockingPipe is pipe with both ends blocking, as a worker finds its
+// pipes.
+func blockingPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	r, w = pipe(t)
+	r.Fd() // Fd makes a file blocking, as exec does the pipes it passes
+	w.Fd()
+	return r, w
+}
+
+func TestWorkerPipeDirect(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	r, w := blockingPipe(t)
+	in, out := newWorkerPipe(r), newWorkerPipe(w)
+	if !in.makeDirect() || !out.makeDirect() {
+		t.Fatal("blocking pipes with GOMAXPROCS=1 are not made direct")
+	}
+	if in.readable(0) {
+		t.Error("an empty pipe is readable")
+	}
+	msg := bytes.Repeat([]byte("frame "), 100)
+	if n, err := out.Write(msg); n != len(msg) || err != nil {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(msg))
+	}
+	if !in.readable(0) {
+		t.Error("a pipe with bytes in it is not readable")
+	}
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(in, got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, msg) {
+		t.Errorf("read %q, want %q", got, msg)
+	}
+	// A read that finds nothing within directWait waits as an ordinary
+	// one, and still gets what comes.
+	done := make(chan error, 1)
+	go func() {
+		b := make([]byte, 3)
+		_, err := io.ReadFull(in, b)
+		if err == nil && string(b) != "end" {
+			err = errors.New("read " + string(b))
+		}
+		done <- err
+	}()
+	if _, err := out.Write([]byte("end")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Error(err)
+	}
+	// The other end closed: readable, and the read is the end.
+	w.Close()
+	if !in.readable(0) {
+		t.Error("a pipe whose writer closed is not readable")
+	}
+	if n, err := in.Read(got); n != 0 || err != io.EOF {
+		t.Errorf("Read after the writer closed = %d, %v; want 0, io.EOF", n, err)
+	}
+}
+
+func TestWorkerPipeDirectRefused(t *testing.T) {
+	// More than one processor: another goroutine could need the
+	// processor a direct read holds.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	r, _ := blockingPipe(t)
+	if newWorkerPipe(r).makeDirect() {
+		t.Error("a pipe was made direct with GOMAXPROCS=2")
+	}
+}
+
+// TestWorkerPipeDirectNonBlocking: a direct pipe that something made
+// non-blocking after the fact still reads and writes, as an ordinary one.
+func TestWorkerPipeDirectNonBlocking(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	r, w := blockingPipe(t)
+	in, out := newWorkerPipe(r), newWorkerPipe(w)
+	if !in.makeDirect() || !out.makeDirect() {
+		t.Fatal("not direct")
+	}
+	for _, f := range []*os.File{r, w} {
+		if err := unix.SetNonblock(int(f.Fd()), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := out.Write([]byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 3)
+	if _, err := io.ReadFull(in, b); err != nil || string(b) != "abc" {
+		t.Errorf("read %q, %v; want abc", b, err)
+	}
+}
+
+func TestWorkerPipeWriteToClosedReader(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	r, w := blockingPipe(t)
+	out := newWorkerPipe(w)
+	if !out.makeDirect() {
+		t.Fatal("not direct")
+	}
+	r.Close()
+	if _, err := out.Write([]byte("x")); !errors.Is(err, syscall.EPIPE) {
+		t.Errorf("writing to a pipe without reader: %v, want EPIPE", err)
+	}
+}
+
+func TestPoolPipeRoundTrip(t *testing.T) {
+	r, w := pipe(t)
+	pr, err := newPoolPipe(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pw, err := newPoolPipe(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// More than the pipe holds: the write waits for the reader.
+	msg := bytes.Repeat([]byte{'x', 'y', 'z'}, 300<<10)
+	errc := make(chan error, 1)
+	go func() {
+		n, err := pw.Write(msg)
+		if err == nil && n != len(msg) {
+			err = io.ErrShortWrite
+		}
+		errc <- err
+	}()
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(pr, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if !bytes.Equal(got, msg) {
+		t.Error("the bytes read are not those written")
+	}
+	w.Close()
+	if n, err := pr.Read(got); n != 0 || err != io.EOF {
+		t.Errorf("Read after the writer closed = %d, %v; want 0, io.EOF", n, err)
+	}
+}
+
+// TestPoolPipeCloseEndsRead: a read of a worker's pipe whose other end a
+// process keeps open (a descendant of the worker that outlived it)
+// ends when the pool closes the pipe, and so does a write to a full one.
+func TestPoolPipeCloseEndsRead(t *testing.T) {
+	r, _ := pipe(t) // its writer stays open: nothing will come
+	pr, err := newPoolPipe(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := pr.Read(make([]byte, 8))
+		errc <- err
+	}()
+	r.Close()
+	if err := <-errc; !errors.Is(err, os.ErrClosed) {
+		t.Errorf("read of a closed pipe: %v, want os.ErrClosed", err)
+	}
+
+	_, w2 := pipe(t) // its reader stays open and reads nothing
+	pw, err := newPoolPipe(w2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		_, err := pw.Write(make([]byte, 1<<20))
+		errc <- err
+	}()
+	w2.Close()
+	if err := <-errc; !errors.Is(err, os.ErrClosed) {
+		t.Errorf("write to a full pipe that is closed: %v, want os.ErrClosed", err)
+	}
+}
+
+// TestWorkerWithProcessors: a worker started with GOMAXPROCS above 1
+// does not make its pipes direct, and serves as well.
+func TestWorkerWithProcessors(t *testing.T) {
+	d := t.TempDir()
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: d, TempDir: d, Environ: append(os.Environ(), "GOMAXPROCS=2")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := range 3 {
+		got, err := p.Call(context.Background(), "echo", tool.Unsafe, benchArgs)
+		if err != nil || got != string(benchArgs) {
+			t.Fatalf("call %d = %q, %v; want %q", i, got, err, benchArgs)
+		}
+	}
+}
