@@ -101,14 +101,17 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// fakeUnenforced says hello as a worker that enforces nothing, then
-// echoes.
+// fakeUnenforced says hello as a worker that enforces nothing, then,
+// as a worker does, waits until the pool closes its request pipe (a
+// worker that exits at once may be reaped, and its pipes closed, before
+// the pool has read its hello).
 func fakeUnenforced() int {
 	out := os.NewFile(responseFD, "responses")
 	body, _ := json.Marshal(hello{Enforcement: Enforcement{OS: runtime.GOOS, Missing: []string{"no Landlock (fake)"}}})
 	if _, err := writeFrame(out, nil, []byte{frameHello}, body); err != nil {
 		return 1
 	}
+	_, _ = io.Copy(io.Discard, os.NewFile(requestFD, "requests"))
 	return 0
 }
 

@@ -116,9 +116,17 @@ func (p *workerPipe) Write(b []byte) (int, error) {
 // first: with raw ones, a call that waits for its worker and is then
 // answered wakes one thread, the one that waits in the poller.
 // Closing the file ends a read or write that waits, as for an os.File.
+// One goroutine at a time reads or writes it.
 type poolPipe struct {
 	f  *os.File
 	rc syscall.RawConn
+
+	// The operation under way, for readFD and writeFD, which are made
+	// once so that an operation allocates nothing.
+	buf             []byte
+	n               int
+	errno           syscall.Errno
+	readFD, writeFD func(fd uintptr) bool
 }
 
 func newPoolPipe(f *os.File) (*poolPipe, error) {
@@ -126,7 +134,9 @@ func newPoolPipe(f *os.File) (*poolPipe, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &poolPipe{f: f, rc: rc}, nil
+	p := &poolPipe{f: f, rc: rc}
+	p.readFD, p.writeFD = p.readRaw, p.writeRaw
+	return p, nil
 }
 
 // Read implements io.Reader.
@@ -134,20 +144,10 @@ func (p *poolPipe) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	var n uintptr
-	var errno syscall.Errno
-	err := p.rc.Read(func(fd uintptr) bool {
-		for {
-			n, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-			switch errno {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false
-			}
-			return true
-		}
-	})
+	p.buf, p.n, p.errno = b, 0, 0
+	err := p.rc.Read(p.readFD)
+	n, errno := p.n, p.errno
+	p.buf = nil
 	switch {
 	case err != nil:
 		// The only error of a raw read: the pipe was closed.
@@ -157,30 +157,33 @@ func (p *poolPipe) Read(b []byte) (int, error) {
 	case n == 0:
 		return 0, io.EOF
 	}
-	return int(n), nil
+	return n, nil
+}
+
+// readRaw reads into p.buf; false when there is nothing to read yet.
+func (p *poolPipe) readRaw(fd uintptr) bool {
+	for {
+		n, _, errno := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(unsafe.SliceData(p.buf))), uintptr(len(p.buf)))
+		switch errno {
+		case syscall.EINTR:
+			continue
+		case syscall.EAGAIN:
+			return false
+		case 0:
+			p.n = int(n)
+		default:
+			p.errno = errno
+		}
+		return true
+	}
 }
 
 // Write implements io.Writer: it writes all of b or fails.
 func (p *poolPipe) Write(b []byte) (int, error) {
-	done := 0
-	var errno syscall.Errno
-	err := p.rc.Write(func(fd uintptr) bool {
-		for done < len(b) {
-			rest := b[done:]
-			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
-			switch e {
-			case 0:
-				done += int(n)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false
-			default:
-				errno = e
-				return true
-			}
-		}
-		return true
-	})
+	p.buf, p.n, p.errno = b, 0, 0
+	err := p.rc.Write(p.writeFD)
+	done, errno := p.n, p.errno
+	p.buf = nil
 	switch {
 	case err != nil:
 		return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: os.ErrClosed}
@@ -188,4 +191,23 @@ func (p *poolPipe) Write(b []byte) (int, error) {
 		return done, &os.PathError{Op: "write", Path: p.f.Name(), Err: errno}
 	}
 	return done, nil
+}
+
+// writeRaw writes the rest of p.buf; false when the pipe is full.
+func (p *poolPipe) writeRaw(fd uintptr) bool {
+	for p.n < len(p.buf) {
+		rest := p.buf[p.n:]
+		n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(unsafe.SliceData(rest))), uintptr(len(rest)))
+		switch errno {
+		case 0:
+			p.n += int(n)
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false
+		default:
+			p.errno = errno
+			return true
+		}
+	}
+	return true
 }
