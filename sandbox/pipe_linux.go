@@ -24,10 +24,14 @@ import (
 // hand its goroutine over to that one: where each wake-up costs tens of
 // microseconds, as on a virtual machine, that was a third of a call.
 //
-// A direct read waits so for directWait at most, then as an ordinary
-// one: a worker whose tool is not called for a while lets its
-// processor go and sleeps, instead of being looked at by the monitor
-// a hundred times a second. direct is set only where the worker has
+// A direct read waits so for directWait at most, and only while the
+// requests come that quickly: a read that waited longer, or an ordinary
+// read that did, makes the next one ordinary, until an ordinary read
+// finds its request within directWait again. A worker whose tool is not
+// called for a while so lets its processor go and sleeps, instead of
+// being looked at by the monitor a hundred times a second, and a worker
+// called every few milliseconds among many does not pay a timed-out
+// wait on top of an ordinary read for each call. direct is set only where the worker has
 // one processor (GOMAXPROCS=1, as the pool starts it): while its
 // serving goroutine waits nothing else in it could run anyway, and no
 // stop of the world for the garbage collector can be waiting on it,
@@ -36,6 +40,9 @@ type workerPipe struct {
 	f      *os.File
 	fd     int
 	direct bool
+	// hold says whether the next direct read waits holding the
+	// processor: the last request came within directWait.
+	hold bool
 }
 
 // newWorkerPipe wraps f; makeDirect makes it direct where it can be.
@@ -47,6 +54,9 @@ func newWorkerPipe(f *os.File) *workerPipe {
 // reports whether it did. (The pipe blocks: Fd made it so.)
 func (p *workerPipe) makeDirect() bool {
 	p.direct = runtime.GOMAXPROCS(0) == 1
+	// The first request of a worker that a call waited for follows its
+	// hello at once.
+	p.hold = p.direct
 	return p.direct
 }
 
@@ -55,7 +65,17 @@ const directWait = 5 * time.Millisecond
 
 // Read implements io.Reader.
 func (p *workerPipe) Read(b []byte) (int, error) {
-	if !p.direct || len(b) == 0 || !p.readable(directWait) {
+	if !p.direct || len(b) == 0 {
+		return p.f.Read(b)
+	}
+	if !p.hold {
+		start := time.Now()
+		n, err := p.f.Read(b)
+		p.hold = time.Since(start) < directWait
+		return n, err
+	}
+	if !p.readable(directWait) {
+		p.hold = false // the requests have slowed down
 		return p.f.Read(b)
 	}
 	for {
