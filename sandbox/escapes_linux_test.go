@@ -188,6 +188,14 @@ func TestCapabilitiesDropped(t *testing.T) {
 			t.Errorf("capabilities held by a worker with %s: %q, %v; want none", caps, got, err)
 		}
 	}
+	// Every thread's sets, as /proc tells them (a tool that reads files
+	// can read it); the probe also fails for a worker of one thread,
+	// which would make this test prove nothing.
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Unsafe} {
+		if got, err := call(t, p, "threadcaps", caps, probeArgs{}); err != nil || got != "" {
+			t.Errorf("capabilities held by a thread of a worker with %s: %q, %v; want none", caps, got, err)
+		}
+	}
 }
 
 func TestMetadataChanges(t *testing.T) {

@@ -161,6 +161,30 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 			}
 		}
 		return strings.Join(held, "; "), nil, true
+	case "threadcaps":
+		// Every capability set of every thread of the worker, as the
+		// kernel reports them in /proc (a thread's sets are its own).
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return "", errno("reading /proc/self/task", err), true
+		}
+		var held []string
+		for _, t := range tasks {
+			b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/status")
+			if err != nil {
+				continue // the thread ended meanwhile
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				k, v, ok := strings.Cut(line, ":")
+				if ok && strings.HasPrefix(k, "Cap") && strings.Trim(strings.TrimSpace(v), "0") != "" {
+					held = append(held, fmt.Sprintf("thread %s %s %s", t.Name(), k, strings.TrimSpace(v)))
+				}
+			}
+		}
+		if len(tasks) < 2 {
+			held = append(held, fmt.Sprintf("only %d thread", len(tasks)))
+		}
+		return strings.Join(held, "; "), nil, true
 	case "mknod":
 		if err := syscall.Mknod(a.Path, a.Mode, int(unix.Mkdev(254, 0))); err != nil {
 			return "", errno("mknod", err), true

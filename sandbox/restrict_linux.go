@@ -271,7 +271,10 @@ func setLimits(l Limits) error {
 
 // dropCapabilities empties every capability set of every thread: the
 // bounding set (so that executing a program as root gains nothing), the
-// ambient, inheritable, permitted and effective sets. A worker of a
+// ambient, inheritable, permitted and effective sets. Each change is a
+// round over every thread (a signal to each, which runs the system call
+// in it): one per capability of the bounding set, the greater part of a
+// worker's start after the runtime's own. A worker of a
 // user other than root outside a user namespace of its own has none to
 // drop, and may not shrink its bounding set: no_new_privs then keeps it
 // from gaining any.
@@ -299,9 +302,9 @@ func dropCapabilities() error {
 			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
 		}
 	}
-	if err := ll.AllThreadsPrctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("clearing the ambient capabilities: %w", err)
-	}
+	// capset empties the ambient set too: the kernel keeps in it only
+	// what stays both permitted and inheritable, so a round of
+	// PR_CAP_AMBIENT_CLEAR_ALL over every thread would do nothing more.
 	hdr := &unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	data := new([2]unix.CapUserData)
 	if _, _, errno := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(hdr)), uintptr(unsafe.Pointer(&data[0])), 0); errno != 0 {
