@@ -19,18 +19,27 @@ import (
 )
 
 // builtBinaries builds the agent and the hello-world program once per
-// test binary, into a directory removed at exit.
+// test binary, into a directory removed at exit: the agent as go build
+// makes it where a C compiler is found (with cgo, dynamically linked),
+// and as the Dockerfile makes it (agent-static: CGO_ENABLED=0).
 var builtBinaries = sync.OnceValues(func() (dir string, err error) {
 	dir, err = os.MkdirTemp("", "toolreg-bench-")
 	if err != nil {
 		return "", err
 	}
 	// The agent is built in its own module, as users build it.
-	for out, pkg := range map[string][2]string{"agent": {"..", "./cmd/agent"}, "hello": {".", "./hello"}} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, out), pkg[1])
-		cmd.Dir = pkg[0]
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", &buildError{pkg[1], string(b), err}
+	for _, b := range []struct{ out, dir, pkg, cgo string }{
+		{"agent", "..", "./cmd/agent", ""},
+		{"agent-static", "..", "./cmd/agent", "0"},
+		{"hello", ".", "./hello", ""},
+	} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg)
+		cmd.Dir = b.dir
+		if b.cgo != "" {
+			cmd.Env = append(os.Environ(), "CGO_ENABLED="+b.cgo)
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", &buildError{b.pkg, string(out), err}
 		}
 	}
 	return dir, nil
@@ -54,7 +63,8 @@ func binaries(b *testing.B) string {
 
 // BenchmarkWorkerStart is what a tool's first call waits for: the real
 // agent binary started as a worker, restricted and ready to answer (the
-// pool's Warm), then ended. The baseline is a hello-world process started
+// pool's Warm), then ended; as go build makes it, and as the Dockerfile
+// makes it (agent-static). The baseline is a hello-world process started
 // and waited for; ratios are taken against it. anon-kB is a ready
 // worker's anonymous memory (Anonymous of its smaps_rollup): what each
 // worker adds. file-kB is the rest of its resident memory, the agent
@@ -70,14 +80,18 @@ func BenchmarkWorkerStart(b *testing.B) {
 			}
 		}
 	})
-	for _, ns := range []bool{true, false} {
-		b.Run("agent/namespaces="+strconv.FormatBool(ns), func(b *testing.B) {
+	for _, c := range []struct {
+		bin string
+		ns  bool
+	}{{"agent", true}, {"agent", false}, {"agent-static", true}} {
+		b.Run(c.bin+"/namespaces="+strconv.FormatBool(c.ns), func(b *testing.B) {
+			ns := c.ns
 			work := b.TempDir()
 			ctx := context.Background()
 			var anon, file int
 			for b.Loop() {
 				p, err := sandbox.NewPool(sandbox.Config{
-					Arg: "__toolreg_worker", Executable: filepath.Join(dir, "agent"),
+					Arg: "__toolreg_worker", Executable: filepath.Join(dir, c.bin),
 					WorkDir: work, TempDir: work, NoNamespaces: !ns,
 				})
 				if err != nil {
