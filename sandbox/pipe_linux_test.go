@@ -64,6 +64,7 @@ func TestWorkerPipeDirect(t *testing.T) {
 	}
 	// A read that finds nothing within directWait waits as an ordinary
 	// one, and still gets what comes.
+	in.hold = true
 	done := make(chan error, 1)
 	go func() {
 		b := make([]byte, 3)
@@ -73,11 +74,19 @@ func TestWorkerPipeDirect(t *testing.T) {
 		}
 		done <- err
 	}()
+	// The reader runs first, and holds the one processor until its
+	// direct wait is over.
+	runtime.Gosched()
 	if _, err := out.Write([]byte("end")); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-done; err != nil {
 		t.Error(err)
+	}
+	// With one processor, the writer could not run before the read
+	// had waited its directWait out: the next read does not hold.
+	if in.hold {
+		t.Error("a direct read that waited out directWait leaves the next one holding the processor")
 	}
 	// The other end closed: readable, and the read is the end.
 	w.Close()
