@@ -60,8 +60,12 @@ func (p *workerPipe) makeDirect() bool {
 	return p.direct
 }
 
-// directWait is how long a direct read waits with its processor held.
-const directWait = 5 * time.Millisecond
+// directWait is how long a direct read waits with its processor held:
+// long enough for calls made one after the other, short enough that a
+// worker called in turn with others, every few milliseconds, reads as an
+// ordinary one and does not hold its processor for nothing (its monitor
+// looks at a held processor every 20 µs at first).
+const directWait = time.Millisecond
 
 // Read implements io.Reader.
 func (p *workerPipe) Read(b []byte) (int, error) {
