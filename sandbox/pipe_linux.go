@@ -61,11 +61,10 @@ func (p *workerPipe) makeDirect() bool {
 }
 
 // directWait is how long a direct read waits with its processor held:
-// long enough for calls made one after the other, short enough that a
-// worker called in turn with others, every few milliseconds, reads as an
-// ordinary one and does not hold its processor for nothing (its monitor
-// looks at a held processor every 20 µs at first).
-const directWait = time.Millisecond
+// long enough for calls made one after the other by a caller that the
+// machine's other work may hold up for a few milliseconds (with 1 ms,
+// the warm call on a loaded machine kept little of its gain).
+const directWait = 5 * time.Millisecond
 
 // Read implements io.Reader.
 func (p *workerPipe) Read(b []byte) (int, error) {
