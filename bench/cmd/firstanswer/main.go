@@ -13,7 +13,9 @@
 // are cached in large folios is resident nearly whole, and one cached in
 // 4 KB pages about 85%. Which a file gets depends on how it was written
 // or read and on the memory free at that moment. Compare servers by the
-// anonymous part, or with their binaries' caches in the same state.
+// anonymous part, or with -cold: each binary is evicted from the page
+// cache before each start, so that every round reads it from the disk
+// and the medians spread over the kernel's choices of folios.
 //
 //	firstanswer -n 20 -- ./agent mcp -http 127.0.0.1:18000 :: http://127.0.0.1:18000/readyz \
 //	                  -- ./gosdk -http 127.0.0.1:18001 :: http://127.0.0.1:18001/readyz
@@ -42,6 +44,7 @@ type server struct {
 func main() {
 	n := flag.Int("n", 20, "rounds")
 	idle := flag.Duration("idle", 300*time.Millisecond, "how long a server is left idle before its memory is read")
+	cold := flag.Bool("cold", false, "evict each server's executable from the page cache before each start (see the package doc)")
 	flag.Parse()
 	servers, err := parse(flag.Args())
 	if err != nil {
@@ -51,6 +54,12 @@ func main() {
 	client := &http.Client{Timeout: time.Second}
 	for range *n {
 		for _, s := range servers {
+			if *cold {
+				if err := dropCache(s.argv[0]); err != nil {
+					fmt.Fprintln(os.Stderr, "firstanswer: -cold:", err)
+					os.Exit(1)
+				}
+			}
 			d, mem, err := run(client, s, *idle)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "firstanswer: %s: %v\n", strings.Join(s.argv, " "), err)
