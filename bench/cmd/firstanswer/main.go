@@ -22,9 +22,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolreg/toolreg/bench/internal/servergroups"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,10 +46,14 @@ func main() {
 	idle := flag.Duration("idle", 300*time.Millisecond, "how long a server is left idle before its memory is read")
 	cold := flag.Bool("cold", false, "evict each server's executable from the page cache before each start (see the package doc)")
 	flag.Parse()
-	servers, err := parse(flag.Args())
+	groups, err := servergroups.Parse(flag.Args())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "firstanswer:", err)
 		os.Exit(2)
+	}
+	servers := make([]*server, len(groups))
+	for i, g := range groups {
+		servers[i] = &server{argv: g.Argv, url: g.URL}
 	}
 	client := &http.Client{Timeout: time.Second}
 	for range *n {
@@ -85,26 +89,6 @@ func median(kb []int) float64 {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// parse reads "-- ARGV… :: URL" groups.
-func parse(args []string) ([]*server, error) {
-	var out []*server
-	for len(args) > 0 {
-		if args[0] == "--" {
-			args = args[1:]
-		}
-		sep := slices.Index(args, "::")
-		if sep < 1 || sep+1 >= len(args) {
-			return nil, errors.New(`want groups of "COMMAND ARGS… :: URL" separated by --`)
-		}
-		out = append(out, &server{argv: args[:sep], url: args[sep+1]})
-		args = args[sep+2:]
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no server to start")
-	}
-	return out, nil
-}
 
 // run starts s, polls its URL until it answers 200, waits idle, reads
 // its resident memory (the kB fields of /proc/PID/status, by name), and

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolreg/toolreg/bench/internal/servergroups"
 	"net/http"
 	"os"
 	"os/exec"
@@ -43,10 +44,14 @@ func main() {
 	tool := flag.String("tool", "word_count", "the tool")
 	text := flag.String("text", "the quick brown fox", "its text argument")
 	flag.Parse()
-	servers, err := parse(flag.Args())
+	groups, err := servergroups.Parse(flag.Args())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "firstcall:", err)
 		os.Exit(2)
+	}
+	servers := make([]*server, len(groups))
+	for i, g := range groups {
+		servers[i] = &server{argv: g.Argv, base: strings.TrimSuffix(g.URL, "/")}
 	}
 	for range *n {
 		for _, s := range servers {
@@ -126,31 +131,6 @@ func round(s *server, warm int, tool string, args map[string]any) (first, warmMe
 		ds = append(ds, d)
 	}
 	return first, median(ds), nil
-}
-
-func parse(args []string) ([]*server, error) {
-	var servers []*server
-	for len(args) > 0 {
-		// flag.Parse takes the first "--"; the others are still here.
-		if args[0] == "--" {
-			args = args[1:]
-		}
-		end := slices.Index(args, "--")
-		if end < 0 {
-			end = len(args)
-		}
-		part := args[:end]
-		args = args[end:]
-		sep := slices.Index(part, "::")
-		if sep < 1 || sep != len(part)-2 {
-			return nil, fmt.Errorf("want COMMAND... :: BASE-URL, got %q", strings.Join(part, " "))
-		}
-		servers = append(servers, &server{argv: part[:sep], base: strings.TrimSuffix(part[sep+1], "/")})
-	}
-	if len(servers) == 0 {
-		return nil, errors.New("no server given")
-	}
-	return servers, nil
 }
 
 func median(ds []time.Duration) time.Duration {
