@@ -173,7 +173,7 @@ func TestOneToolPerWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err, keep := w.call(ctx, "echo", []byte(`{}`))
+	_, err, keep := w.call(ctx, "echo", []byte(`{}`), false)
 	wantKind(t, "echo sent to fail's worker", err, registry.KindArguments, `serves tool "fail" only`)
 	if !keep {
 		t.Error("the worker was dropped after refusing a call")

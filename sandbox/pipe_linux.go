@@ -60,6 +60,10 @@ func (p *workerPipe) makeDirect() bool {
 	return p.direct
 }
 
+// release makes the next read ordinary: the pool has many calls in
+// flight, and this worker would wait for a CPU the agent keeps busy.
+func (p *workerPipe) release() { p.hold = false }
+
 // directWait is how long a direct read waits with its processor held:
 // long enough for calls made one after the other by a caller that the
 // machine's other work may hold up for a few milliseconds (with 1 ms,

@@ -88,6 +88,13 @@ func TestWorkerPipeDirect(t *testing.T) {
 	if in.hold {
 		t.Error("a direct read that waited out directWait leaves the next one holding the processor")
 	}
+	// A request sent while the pool was busy makes the next read
+	// ordinary.
+	in.hold = true
+	in.release()
+	if in.hold {
+		t.Error("release left the next read holding the processor")
+	}
 	// The other end closed: readable, and the read is the end.
 	w.Close()
 	if !in.readable(0) {

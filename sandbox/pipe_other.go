@@ -13,6 +13,9 @@ func newWorkerPipe(f *os.File) *workerPipe { return &workerPipe{f: f} }
 // makeDirect does nothing here.
 func (p *workerPipe) makeDirect() bool { return false }
 
+// release does nothing here.
+func (p *workerPipe) release() {}
+
 // Read implements io.Reader.
 func (p *workerPipe) Read(b []byte) (int, error) { return p.f.Read(b) }
 

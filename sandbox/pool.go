@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -104,7 +105,8 @@ type Pool struct {
 	cancel context.CancelFunc
 	slots  chan struct{} // a token per live worker
 
-	noNamespaces atomic.Bool // the kernel refused them once
+	noNamespaces atomic.Bool  // the kernel refused them once
+	inflight     atomic.Int64 // calls sent to a worker and not yet answered
 
 	mu     sync.Mutex
 	closed bool
@@ -234,7 +236,13 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	if err != nil {
 		return "", err
 	}
-	text, err, keep := w.call(ctx, id, args)
+	// With more calls in flight than twice the cores, the agent's
+	// threads stay busy, and a worker that holds its processor for the
+	// next request gains nothing and waits for the agent's CPU
+	// (bench/results/isolated-call.md): the request says so.
+	busy := p.inflight.Add(1) > int64(2*runtime.NumCPU())
+	text, err, keep := w.call(ctx, id, args, busy)
+	p.inflight.Add(-1)
 	if keep {
 		p.put(w)
 		return text, err
@@ -946,12 +954,12 @@ func (w *worker) exitMessage() string {
 
 // call sends one request and reads its answer. keep says whether the
 // worker can serve another call.
-func (w *worker) call(ctx context.Context, id string, args []byte) (text string, err error, keep bool) {
+func (w *worker) call(ctx context.Context, id string, args []byte, busy bool) (text string, err error, keep bool) {
 	var deadline int64
 	if d, ok := ctx.Deadline(); ok {
 		deadline = d.UnixNano()
 	}
-	hdr, err := requestHeader(deadline, id)
+	hdr, err := requestHeader(deadline, id, busy)
 	if err != nil {
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}

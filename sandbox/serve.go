@@ -162,6 +162,9 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 		if len(text) > maxFrame-2 {
 			kind, text = registry.KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
 		}
+		if req.busy {
+			in.release()
+		}
 		if err := pw.respond(kind, text); err != nil {
 			return fmt.Errorf("sandbox worker: writing a response: %w", err)
 		}

@@ -17,29 +17,35 @@ import (
 )
 
 func TestFrameRoundTrip(t *testing.T) {
-	var b bytes.Buffer
-	hdr, err := requestHeader(42, "calculator")
-	if err != nil {
-		t.Fatal(err)
+	for _, busy := range []bool{false, true} {
+		var b bytes.Buffer
+		hdr, err := requestHeader(42, "calculator", busy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := writeFrame(&b, nil, hdr, []byte(`{"x":1}`)); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(&b)
+		body, err := readFrame(r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := parseRequest(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := request{deadline: 42, id: "calculator", args: []byte(`{"x":1}`), busy: busy}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(request{})); diff != "" {
+			t.Errorf("request (-want +got):\n%s", diff)
+		}
+		if _, err := readFrame(r, nil); !errors.Is(err, io.EOF) {
+			t.Errorf("after the last frame: %v, want io.EOF", err)
+		}
 	}
-	if _, err := writeFrame(&b, nil, hdr, []byte(`{"x":1}`)); err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(&b)
-	body, err := readFrame(r, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := parseRequest(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := request{deadline: 42, id: "calculator", args: []byte(`{"x":1}`)}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(request{})); diff != "" {
-		t.Errorf("request (-want +got):\n%s", diff)
-	}
-	if _, err := readFrame(r, nil); !errors.Is(err, io.EOF) {
-		t.Errorf("after the last frame: %v, want io.EOF", err)
+	// Another frame type is no request.
+	if _, err := parseRequest(append([]byte{frameResponse}, make([]byte, 10)...)); err == nil {
+		t.Error("a response frame parsed as a request")
 	}
 }
 
