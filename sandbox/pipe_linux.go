@@ -31,11 +31,13 @@ import (
 // called for a while so lets its processor go and sleeps, instead of
 // being looked at by the monitor a hundred times a second, and a worker
 // called every few milliseconds among many does not pay a timed-out
-// wait on top of an ordinary read for each call. direct is set only where the worker has
-// one processor (GOMAXPROCS=1, as the pool starts it): while its
-// serving goroutine waits nothing else in it could run anyway, and no
-// stop of the world for the garbage collector can be waiting on it,
-// since a goroutine that asked for one would hold the processor.
+// wait on top of an ordinary read for each call. A request the pool
+// sent with many calls in flight makes the next read ordinary too
+// (release). direct is set only where the worker has one processor
+// (GOMAXPROCS=1, as the pool starts it): while its serving goroutine
+// waits nothing else in it could run anyway, and no stop of the world
+// for the garbage collector can be waiting on it, since a goroutine
+// that asked for one would hold the processor.
 type workerPipe struct {
 	f      *os.File
 	fd     int
