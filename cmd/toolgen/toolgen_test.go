@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), tc.dir)
-			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			res, err := generated(t, tc.dir) // found and cgo: TestWarnings reads them too
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,7 +161,7 @@ func TestWarnings(t *testing.T) {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), dir)
-			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			res, err := generated(t, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestWarnings(t *testing.T) {
 // error that names the position.
 func TestCompileError(t *testing.T) {
 	t.Parallel()
-	_, err := generate(filepath.Join(mod(t), "broken"), "toolbox", "zz_registry_gen.go", nil)
+	_, err := generated(t, "broken")
 	var ce *compileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("generate: got error %v, want a compile error", err)
@@ -408,22 +408,29 @@ func main() {
 	}
 }
 
-// The probes' generation, once for the tests that read it.
-var (
-	probesOnce sync.Once
-	probesRes  *result
-	probesErr  error
-)
+// generations holds the registries generated from the test module's
+// cases, by case: each generation costs a few go commands, several tests
+// read the same case's, and none changes it.
+var generations sync.Map // string → func() (*result, error)
+
+// generated generates the registry of the test module's case dir (its
+// package toolbox, for the default platforms) once a test process.
+func generated(t *testing.T, dir string) (*result, error) {
+	t.Helper()
+	base := filepath.Join(mod(t), dir)
+	f, _ := generations.LoadOrStore(dir, sync.OnceValues(func() (*result, error) {
+		return generate(base, "toolbox", "zz_registry_gen.go", nil)
+	}))
+	return f.(func() (*result, error))()
+}
 
 func probesResult(t *testing.T) *result {
 	t.Helper()
-	probesOnce.Do(func() {
-		probesRes, probesErr = generate(filepath.Join(mod(t), "probes"), "toolbox", "zz_registry_gen.go", nil)
-	})
-	if probesErr != nil {
-		t.Fatal(probesErr)
+	res, err := generated(t, "probes")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return probesRes
+	return res
 }
 
 // TestProbes checks the capability audit against probe tools that each
@@ -594,8 +601,8 @@ func TestStaleRegistry(t *testing.T) {
 // and which has a file for darwin: toolgen reads darwin, not the host's
 // platform, with CGO_ENABLED=0, where the helper does not build.
 // Generation fails (exit 1), with a hint naming the platforms where the
-// package builds and -platforms; with -platforms naming those, the
-// registry is generated.
+// package builds and -platforms; with -platforms naming those (with
+// -short, the host's only), the registry is generated.
 func TestCgoDependency(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil || runtime.GOOS != "linux" {
 		t.Skip("needs a linux host with gcc")
@@ -620,6 +627,13 @@ func TestCgoDependency(t *testing.T) {
 	platforms, err := parsePlatforms(strings.ReplaceAll(builds, " ", ""))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if testing.Short() {
+		// The host's only, where the helper builds with cgo: each
+		// platform costs the go commands of two configurations. Without
+		// -short, as CI runs it, the four the hint names.
+		platforms = platforms[:1]
+		flag = "-platforms " + platforms[0].String()
 	}
 	res, err := generate(base, "toolbox", "zz_registry_gen.go", platforms)
 	if err != nil {
