@@ -143,7 +143,7 @@ func TestGoldenBuilds(t *testing.T) {
 	} else {
 		t.Log("no gcc: the cgo case is not built")
 	}
-	cmd := exec.Command("go", append([]string{"build"}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"build", "-trimpath"}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -250,7 +250,9 @@ func copyTree(t *testing.T, src, dst string) {
 }
 
 // testModule copies the test module to a temporary directory, pointing its
-// replace directive at this checkout.
+// replace directive at this checkout. (The tests build in their copies
+// with -trimpath, which leaves the directory out of the build cache's
+// keys: the packages of a copy are compiled once, not once a run.)
 func testModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -390,7 +392,7 @@ func main() {
 	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", "./cmd/call")
+	cmd := exec.Command("go", "run", "-trimpath", "./cmd/call")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -578,7 +580,7 @@ func TestStaleRegistry(t *testing.T) {
 	if err := os.WriteFile(echo, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "./good/...")
+	cmd := exec.Command("go", "build", "-trimpath", "./good/...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -812,7 +814,7 @@ func TestTypesDecoders(t *testing.T) {
 		in.WriteString(c.call + "\n")
 		want.WriteString(c.want + "\n")
 	}
-	cmd := exec.Command("go", "run", "./cmd/types")
+	cmd := exec.Command("go", "run", "-trimpath", "./cmd/types")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	cmd.Stdin = strings.NewReader(in.String())
