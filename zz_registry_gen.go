@@ -278,7 +278,7 @@ func genBindDiskUsage(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolDiskUsage.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolDiskUsage.Execute(ctx, args))
 	}, nil
 }
 
@@ -312,7 +312,7 @@ func genBindPingURL(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolPingURL.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolPingURL.Execute(ctx, args))
 	}, nil
 }
 
@@ -369,7 +369,7 @@ func genBindWordCount(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolWordCount.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolWordCount.Execute(ctx, args))
 	}, nil
 }
 

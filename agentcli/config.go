@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/toolreg/toolreg/internal/nearest"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -153,7 +154,7 @@ func unknownKey(k toml.Key) string {
 		keys = append([]string{"profile", "aliases", "profiles"}, knownKeys...)
 	}
 	msg := fmt.Sprintf("unknown key %q", k.String())
-	if near := nearestWord(keys, last); near != "" {
+	if near := nearest.Word(keys, last); near != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", near)
 	}
 	return msg + "; known keys: " + strings.Join(keys, ", ")
@@ -287,7 +288,7 @@ func (c *cli) applyConfig(cfg *config, profileName string, set map[string]bool, 
 			if cfg.path == "" {
 				return nil, &usageError{errors.New(msg + ": there is no config file")}
 			}
-			if near := nearestWord(sortedKeys(f.Profiles), profileName); near != "" {
+			if near := nearest.Word(sortedKeys(f.Profiles), profileName); near != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			return nil, &usageError{fmt.Errorf("%s in %s; profiles: %s", msg, cfg.path, strings.Join(sortedKeys(f.Profiles), ", "))}

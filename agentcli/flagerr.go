@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/nearest"
 )
 
 // The exit statuses of the agent, the same for every command.
@@ -115,7 +117,7 @@ func firstSentence(s string) string {
 }
 
 // nearestFlag returns the flag of fs whose name is nearest to name, if
-// one is near enough to be what was meant (see nearestWord).
+// one is near enough to be what was meant (see nearest.Word).
 func nearestFlag(fs *flag.FlagSet, name string) string {
 	name = strings.TrimLeft(name, "-")
 	if i := strings.IndexByte(name, '='); i >= 0 {
@@ -123,56 +125,7 @@ func nearestFlag(fs *flag.FlagSet, name string) string {
 	}
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	return nearestWord(names, name)
-}
-
-// nearestWord returns the word of words nearest to w, if one is near
-// enough to be what was meant: at most two edits away (one for words of
-// up to four letters), or one that begins with w; "" if none is.
-func nearestWord(words []string, w string) string {
-	w = strings.ToLower(w)
-	best, bestDist := "", 0
-	limit := 2
-	if len([]rune(w)) <= 4 {
-		limit = 1
-	}
-	for _, cand := range words {
-		d := editDistance(w, cand)
-		if d > limit && !(len(w) >= 3 && strings.HasPrefix(cand, w)) {
-			continue
-		}
-		if best == "" || d < bestDist {
-			best, bestDist = cand, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes,
-// counting a swap of two neighbours as one edit.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
+	return nearest.Word(names, name)
 }
 
 // checkCounts refuses a negative value of the count flags, which would

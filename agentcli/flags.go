@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/internal/nearest"
 )
 
 // commands are the subcommands; any other first argument starts a question.
@@ -234,7 +235,7 @@ func (c *cli) runHelp(args []string) int {
 	topic := pos[0]
 	if !slices.Contains(helpTopics, topic) {
 		msg := fmt.Sprintf("no topic %q", topic)
-		if near := nearestWord(helpTopics, topic); near != "" {
+		if near := nearest.Word(helpTopics, topic); near != "" {
 			msg += fmt.Sprintf(" (did you mean %s?)", near)
 		}
 		fmt.Fprintf(c.stderr, "agent help: %s; topics: %s\n", msg, strings.Join(helpTopics, ", "))

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/internal/nearest"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -311,7 +312,7 @@ func (c *cli) command(s *session, name, arg string) (send string, exit bool) {
 		}
 		if !ok {
 			msg := fmt.Sprintf("no tool %q", arg)
-			if near := nearestWord(s.tools, arg); near != "" {
+			if near := nearest.Word(s.tools, arg); near != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			say("%s: /tools lists them", msg)
@@ -393,7 +394,7 @@ func (c *cli) command(s *session, name, arg string) (send string, exit bool) {
 		for _, c := range replCommands {
 			names = append(names, c.name)
 		}
-		if near := nearestWord(names, name); near != "" {
+		if near := nearest.Word(names, name); near != "" {
 			msg += " (did you mean " + near + "?)"
 		}
 		say("%s: /help lists the commands (start a line with // to send it to the model as it is)", msg)

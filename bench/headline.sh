@@ -7,7 +7,10 @@
 #   1. start-up: agent -version and agent tools against a hello-world
 #      (median wall time of 40 runs each, interleaved);
 #   2. agent mcp -http: the first 200 from /readyz and the idle memory,
-#      against a minimal server on the official Go SDK (bench/cmd/firstanswer);
+#      against a minimal server on the official Go SDK (bench/cmd/firstanswer;
+#      the memory again with -cold, each binary read from the disk at each
+#      start: the RSS of a binary run from the page cache depends on the
+#      folios its pages happen to be cached in);
 #   3. a tool worker's start on the real agent binary, and its memory
 #      (BenchmarkWorkerStart, against starting a hello-world);
 #   4. the isolated call: Registry.Call to a warm worker against in process
@@ -83,6 +86,9 @@ step "agent mcp first answer"
 {
 	echo '```'
 	"$bin/firstanswer" -n 20 -- "$bin/agent" mcp -http 127.0.0.1:18301 :: http://127.0.0.1:18301/readyz \
+		-- "$bin/gosdk" -http 127.0.0.1:18302 :: http://127.0.0.1:18302/readyz | sed "s#$bin/##g"
+	echo "with -cold:"
+	"$bin/firstanswer" -cold -n 20 -- "$bin/agent" mcp -http 127.0.0.1:18301 :: http://127.0.0.1:18301/readyz \
 		-- "$bin/gosdk" -http 127.0.0.1:18302 :: http://127.0.0.1:18302/readyz | sed "s#$bin/##g"
 	echo '```'
 	echo

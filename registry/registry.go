@@ -712,23 +712,6 @@ func (r Result) Failed() bool { return r.Err != nil }
 // Fail returns the Result of a failed call.
 func Fail(err *Error) Result { return Result{Text: Text(err), Err: err} }
 
-// Encode is the text of what a tool's Execute returned: its error when
-// there is one, else its result encoded as JSON. Generated code passes it
-// the results of Execute for tools that answer with a struct; it is the
-// one function of this package that only generated code needs, and,
-// like package jsonarg, it changes with toolgen without a compatibility
-// promise.
-func Encode[R any](v R, err error) (string, error) {
-	if err != nil {
-		return "", err
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode result: %w", err)
-	}
-	return string(b), nil
-}
-
 // EmptyArgs reports whether a tool's arguments are empty or JSON white space
 // only: some models send nothing for a tool that takes no arguments, which
 // is read as {}.

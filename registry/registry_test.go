@@ -295,36 +295,6 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-// TestEncode checks the text of a typed result: its error when Execute
-// failed (the value ignored), its JSON otherwise, and a value that cannot
-// be encoded.
-func TestEncode(t *testing.T) {
-	type res struct {
-		N int `json:"n"`
-	}
-	boom := errors.New("boom")
-	for _, c := range []struct {
-		name     string
-		err      error
-		wantText string
-		wantErr  string
-	}{
-		{name: "value", wantText: `{"n":7}`, wantErr: "<nil>"},
-		{name: "error", err: boom, wantErr: "boom"},
-	} {
-		text, err := Encode(res{N: 7}, c.err)
-		if text != c.wantText || fmt.Sprint(err) != c.wantErr {
-			t.Errorf("%s: Encode = %q, %v; want %q, %s", c.name, text, err, c.wantText, c.wantErr)
-		}
-	}
-	if text, err := Encode(func() {}, nil); text != "" || err == nil || !strings.HasPrefix(err.Error(), "encode result: json: unsupported type") {
-		t.Errorf("Encode of a func = %q, %v", text, err)
-	}
-	if text, err := Encode([]int{1, 2}, nil); text != "[1,2]" || err != nil {
-		t.Errorf("Encode of a slice = %q, %v", text, err)
-	}
-}
-
 // TestArgumentError checks that a failure is marked as one of the
 // arguments and that no failure stays none, as generated Binds
 // rely on.

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sashabaranov/go-openai"
 	"github.com/toolreg/toolreg/internal/testbox"
+	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 	"go.uber.org/goleak"
@@ -177,7 +178,7 @@ func testTable() *registry.Table {
 			if err != nil {
 				return "", err
 			}
-			return registry.Encode(map[string]int{"words": len(strings.Fields(s))}, nil)
+			return jsonarg.EncodeResult(map[string]int{"words": len(strings.Fields(s))}, nil)
 		})},
 		{Name: "echo", Parameters: textSchema, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			s, err := decode(args)
@@ -194,7 +195,7 @@ func testTable() *registry.Table {
 			if err != nil {
 				return "", err
 			}
-			return registry.Encode(strings.Fields(s), nil)
+			return jsonarg.EncodeResult(strings.Fields(s), nil)
 		})},
 		{Name: "slow", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
 			<-ctx.Done()

@@ -234,7 +234,7 @@ func emitBind(f *jen.File, t *toolInfo) {
 		g.Id("args").Op(":=").Id("v")
 		run := jen.Id("genTool"+t.TypeName).Dot("Execute").Call(jen.Id("ctx"), jen.Id("args"))
 		if t.Result != nil {
-			run = jen.Qual(registryPath, "Encode").Call(run)
+			run = jen.Qual(jsonargPath, "EncodeResult").Call(run)
 		}
 		g.Return(jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Params(jen.String(), jen.Error()).Block(
 			jen.Return(run),

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolreg/toolreg/internal/nearest"
 	"github.com/toolreg/toolreg/skill"
 )
 
@@ -286,7 +287,7 @@ func (l *skillLoader) allowedTools(val *yaml.Node) []string {
 	var out []string
 	for _, n := range list {
 		if !slices.Contains(l.tools, n.name) {
-			l.warnAt(n.at, "allowed-tools names %q, which is not a tool of this registry; the tools: %s", n.name, strings.Join(l.tools, ", "))
+			l.warnAt(n.at, "allowed-tools names %q, which is not a tool of this registry; %s", n.name, toolHint(l.tools, n.name))
 			continue
 		}
 		if !slices.Contains(out, n.name) {
@@ -294,6 +295,23 @@ func (l *skillLoader) allowedTools(val *yaml.Node) []string {
 		}
 	}
 	return out
+}
+
+// maxListedTools is how many tools a warning about an unknown tool name
+// lists whole; past it, the warning names the nearest tool, if one is
+// near, and how many there are.
+const maxListedTools = 12
+
+// toolHint is the end of a warning about name, which is not one of tools:
+// the tools, or past maxListedTools the nearest of them.
+func toolHint(tools []string, name string) string {
+	if len(tools) <= maxListedTools {
+		return "the tools: " + strings.Join(tools, ", ")
+	}
+	if near := nearest.Word(tools, name); near != "" {
+		return fmt.Sprintf("did you mean %q? (one of %d tools)", near, len(tools))
+	}
+	return fmt.Sprintf("none of its %d tools has a name near it", len(tools))
 }
 
 // metadata reads the metadata map, of strings to strings.

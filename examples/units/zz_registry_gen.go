@@ -142,7 +142,7 @@ func genBindConvert(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolConvert.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolConvert.Execute(ctx, args))
 	}, nil
 }
 

@@ -168,7 +168,7 @@ func genBindCount(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolCount.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolCount.Execute(ctx, args))
 	}, nil
 }
 

@@ -263,7 +263,7 @@ func genBindAnyRes(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolAnyRes.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolAnyRes.Execute(ctx, args))
 	}, nil
 }
 
@@ -278,7 +278,7 @@ func genBindBytes(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolBytes.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolBytes.Execute(ctx, args))
 	}, nil
 }
 
@@ -326,7 +326,7 @@ func genBindInts(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolInts.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolInts.Execute(ctx, args))
 	}, nil
 }
 
@@ -356,7 +356,7 @@ func genBindKeys(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolKeys.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolKeys.Execute(ctx, args))
 	}, nil
 }
 
@@ -371,7 +371,7 @@ func genBindObj(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolObj.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolObj.Execute(ctx, args))
 	}, nil
 }
 
@@ -386,7 +386,7 @@ func genBindStrs(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolStrs.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolStrs.Execute(ctx, args))
 	}, nil
 }
 

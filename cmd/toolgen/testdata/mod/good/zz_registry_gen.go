@@ -212,7 +212,7 @@ func genBindSearch(data []byte) (registry.Run, error) {
 	}
 	args := v
 	return func(ctx context.Context) (string, error) {
-		return registry.Encode(genToolSearch.Execute(ctx, args))
+		return jsonarg.EncodeResult(genToolSearch.Execute(ctx, args))
 	}, nil
 }
 
