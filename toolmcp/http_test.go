@@ -114,6 +114,7 @@ func TestHTTPOrigin(t *testing.T) {
 }
 
 func TestHTTPBodyCap(t *testing.T) {
+	t.Parallel() // it waits: for timeouts, or for other processes
 	const max = 1000
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{MaxBodyBytes: max}))
 	defer ts.Close()

@@ -82,6 +82,7 @@ func imageServer(t *testing.T, content ...mcp.Content) string {
 // A call through the registry carries them all in Result.Media, the text
 // the same.
 func TestServeRelaysMedia(t *testing.T) {
+	t.Parallel() // it waits: for timeouts, or for other processes
 	png := tinyPNG(t)
 	big := make([]byte, MaxRelayedItem+1)
 	spec := imageServer(t,
@@ -311,6 +312,7 @@ func hugeImageServer(r io.Reader, w io.Writer) error {
 // of a line (mcp.DefaultMaxLineLength, 16 MiB) is not read: the call fails
 // and the server, whose output can no longer be trusted, is lost.
 func TestMountHugeStdioAnswer(t *testing.T) {
+	t.Parallel() // it waits: for timeouts, or for other processes
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

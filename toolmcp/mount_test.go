@@ -247,6 +247,7 @@ func TestMountOwnServer(t *testing.T) {
 }
 
 func TestMountSkipsDeadServers(t *testing.T) {
+	t.Parallel() // it waits: for timeouts, or for other processes
 	var warn syncBuffer
 	hang := "hang=sleep 60"
 	m := mount(t, []string{
@@ -319,6 +320,7 @@ func TestMountLostHTTPServer(t *testing.T) {
 }
 
 func TestMountTimeouts(t *testing.T) {
+	t.Parallel() // it waits: for timeouts, or for other processes
 	spec, _ := httpSpec(t, "w")
 	m := mount(t, []string{stdioSpec(t, "s"), spec}, &MountOptions{CallTimeout: time.Second})
 	reg := joined(t, nil, m)

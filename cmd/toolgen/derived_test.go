@@ -90,7 +90,7 @@ func TestGoodDecodersAgreeWithSchemaAtTheirLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), "derived")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/derived")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/derived")
 	build.Dir = dir
 	build.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {

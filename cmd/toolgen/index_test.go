@@ -178,7 +178,7 @@ func TestIndexRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module indextest\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", ".")
+	cmd := exec.Command("go", "run", "-trimpath", ".")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {

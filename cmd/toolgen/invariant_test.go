@@ -553,7 +553,7 @@ func TestInvariant(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(inv, "zz_registry_gen.go"), res.Source, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "./inv/...")
+	cmd := exec.Command("go", "build", "-trimpath", "./inv/...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {

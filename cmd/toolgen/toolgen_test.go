@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), tc.dir)
-			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			res, err := generated(t, tc.dir) // found and cgo: TestWarnings reads them too
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +143,7 @@ func TestGoldenBuilds(t *testing.T) {
 	} else {
 		t.Log("no gcc: the cgo case is not built")
 	}
-	cmd := exec.Command("go", append([]string{"build"}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"build", "-trimpath"}, pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -161,7 +161,7 @@ func TestWarnings(t *testing.T) {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			base := filepath.Join(mod(t), dir)
-			res, err := generate(base, "toolbox", "zz_registry_gen.go", nil)
+			res, err := generated(t, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -191,7 +191,7 @@ func TestWarnings(t *testing.T) {
 // error that names the position.
 func TestCompileError(t *testing.T) {
 	t.Parallel()
-	_, err := generate(filepath.Join(mod(t), "broken"), "toolbox", "zz_registry_gen.go", nil)
+	_, err := generated(t, "broken")
 	var ce *compileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("generate: got error %v, want a compile error", err)
@@ -250,7 +250,9 @@ func copyTree(t *testing.T, src, dst string) {
 }
 
 // testModule copies the test module to a temporary directory, pointing its
-// replace directive at this checkout.
+// replace directive at this checkout. (The tests build in their copies
+// with -trimpath, which leaves the directory out of the build cache's
+// keys: the packages of a copy are compiled once, not once a run.)
 func testModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -390,7 +392,7 @@ func main() {
 	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", "./cmd/call")
+	cmd := exec.Command("go", "run", "-trimpath", "./cmd/call")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -408,22 +410,29 @@ func main() {
 	}
 }
 
-// The probes' generation, once for the tests that read it.
-var (
-	probesOnce sync.Once
-	probesRes  *result
-	probesErr  error
-)
+// generations holds the registries generated from the test module's
+// cases, by case: each generation costs a few go commands, several tests
+// read the same case's, and none changes it.
+var generations sync.Map // string → func() (*result, error)
+
+// generated generates the registry of the test module's case dir (its
+// package toolbox, for the default platforms) once a test process.
+func generated(t *testing.T, dir string) (*result, error) {
+	t.Helper()
+	base := filepath.Join(mod(t), dir)
+	f, _ := generations.LoadOrStore(dir, sync.OnceValues(func() (*result, error) {
+		return generate(base, "toolbox", "zz_registry_gen.go", nil)
+	}))
+	return f.(func() (*result, error))()
+}
 
 func probesResult(t *testing.T) *result {
 	t.Helper()
-	probesOnce.Do(func() {
-		probesRes, probesErr = generate(filepath.Join(mod(t), "probes"), "toolbox", "zz_registry_gen.go", nil)
-	})
-	if probesErr != nil {
-		t.Fatal(probesErr)
+	res, err := generated(t, "probes")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return probesRes
+	return res
 }
 
 // TestProbes checks the capability audit against probe tools that each
@@ -571,7 +580,7 @@ func TestStaleRegistry(t *testing.T) {
 	if err := os.WriteFile(echo, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "./good/...")
+	cmd := exec.Command("go", "build", "-trimpath", "./good/...")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -594,8 +603,8 @@ func TestStaleRegistry(t *testing.T) {
 // and which has a file for darwin: toolgen reads darwin, not the host's
 // platform, with CGO_ENABLED=0, where the helper does not build.
 // Generation fails (exit 1), with a hint naming the platforms where the
-// package builds and -platforms; with -platforms naming those, the
-// registry is generated.
+// package builds and -platforms; with -platforms naming those (with
+// -short, the host's only), the registry is generated.
 func TestCgoDependency(t *testing.T) {
 	if _, err := exec.LookPath("gcc"); err != nil || runtime.GOOS != "linux" {
 		t.Skip("needs a linux host with gcc")
@@ -620,6 +629,13 @@ func TestCgoDependency(t *testing.T) {
 	platforms, err := parsePlatforms(strings.ReplaceAll(builds, " ", ""))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if testing.Short() {
+		// The host's only, where the helper builds with cgo: each
+		// platform costs the go commands of two configurations. Without
+		// -short, as CI runs it, the four the hint names.
+		platforms = platforms[:1]
+		flag = "-platforms " + platforms[0].String()
 	}
 	res, err := generate(base, "toolbox", "zz_registry_gen.go", platforms)
 	if err != nil {
@@ -671,14 +687,12 @@ func main() {
 `
 
 // nest returns the arguments text of a value of a recursive type nested
-// depth levels deep: wrap(inner) wraps one level around inner, leaf is the
-// innermost.
-func nest(depth int, leaf string, wrap func(inner string) string) string {
-	s := leaf
-	for range depth - 1 {
-		s = wrap(s)
-	}
-	return s
+// depth levels deep: leaf is the innermost level, and each level around it
+// is open, the level inside, then closing. (It is built in one pass:
+// wrapping the text depth times would copy it depth times, which for the
+// 30,000 levels below is about 12 GB of copying.)
+func nest(depth int, leaf, open, closing string) string {
+	return strings.Repeat(open, depth-1) + leaf + strings.Repeat(closing, depth-1)
 }
 
 // TestTypesDecoders calls the tools of the types registry, whose
@@ -703,9 +717,7 @@ func TestTypesDecoders(t *testing.T) {
 	// outline: root's sections nested, depth 1 the root; the answer has a
 	// line a section, indented by its depth.
 	section := func(depth int, extra string) string {
-		return `{"root":` + nest(depth, `{"title":"t"`+extra+`}`, func(in string) string {
-			return `{"title":"t"` + extra + `,"children":[` + in + `]}`
-		}) + `}`
+		return `{"root":` + nest(depth, `{"title":"t"`+extra+`}`, `{"title":"t"`+extra+`,"children":[`, `]}`) + `}`
 	}
 	sectionAnswer := func(depth int) string {
 		var b strings.Builder
@@ -717,14 +729,14 @@ func TestTypesDecoders(t *testing.T) {
 	tooDeep := fmt.Sprintf("nested more than %d levels deep in values of a recursive type, the limit of tool arguments: send a shallower value", maxDepth)
 	// match: the arguments struct recurses through not.
 	match := func(depth int) string {
-		return nest(depth, `{"field":"a","equals":"1"}`, func(in string) string { return `{"not":` + in + `}` })
+		return nest(depth, `{"field":"a","equals":"1"}`, `{"not":`, `}`)
 	}
 	matchAnswer := func(depth int) string {
 		return strings.Repeat("not(", depth-1) + "a=1" + strings.Repeat(")", depth-1)
 	}
 	// menu: each entry's submenu, a map, holds the next.
 	menu := func(depth int) string {
-		return `{"items":{"k":` + nest(depth, `{"label":"l"}`, func(in string) string { return `{"label":"l","sub":{"k":` + in + `}}` }) + `}}`
+		return `{"items":{"k":` + nest(depth, `{"label":"l"}`, `{"label":"l","sub":{"k":`, `}}`) + `}}`
 	}
 	menuAnswer := func(depth int) string {
 		return strings.Repeat("k:l[", depth-1) + "k:l" + strings.Repeat("]", depth-1)
@@ -802,7 +814,7 @@ func TestTypesDecoders(t *testing.T) {
 		in.WriteString(c.call + "\n")
 		want.WriteString(c.want + "\n")
 	}
-	cmd := exec.Command("go", "run", "./cmd/types")
+	cmd := exec.Command("go", "run", "-trimpath", "./cmd/types")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	cmd.Stdin = strings.NewReader(in.String())

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,13 +49,28 @@ var honest = map[string]definer{
 	"writeout":  writeout.Tool{},
 }
 
-// reaches audits the types of the package in dir for the host.
-func reaches(t *testing.T, dir string, names ...string) map[string]tool.Capability {
+// reports holds the audits analyzeFor made, by directory and tool names:
+// an audit costs two go commands, and the tests only read its report.
+var reports sync.Map // string → func() (*Report, error)
+
+// analyzeFor audits the types of the package in dir for the host, once a
+// test process.
+func analyzeFor(t *testing.T, dir string, names ...string) *Report {
 	t.Helper()
-	rep, err := AnalyzeFor(context.Background(), dir, runtime.GOOS, runtime.GOARCH, names)
+	f, _ := reports.LoadOrStore(dir+"\x00"+strings.Join(names, "\x00"), sync.OnceValues(func() (*Report, error) {
+		return AnalyzeFor(context.Background(), dir, runtime.GOOS, runtime.GOARCH, names)
+	}))
+	rep, err := f.(func() (*Report, error))()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// reaches audits the types of the package in dir for the host.
+func reaches(t *testing.T, dir string, names ...string) map[string]tool.Capability {
+	t.Helper()
+	rep := analyzeFor(t, dir, names...)
 	out := map[string]tool.Capability{}
 	for name, r := range rep.Tools {
 		out[name] = r.Reaches
@@ -107,22 +123,34 @@ func TestTogether(t *testing.T) {
 			t.Errorf("%s declares nothing", name) // the table is stale
 		}
 	}
-	for name, c := range reaches(t, filepath.Join("..", "..", "toolbox"), ownNames...) {
-		if c&^own[name].Definition().Capabilities != 0 {
-			t.Errorf("%s reaches %s alone, more than it declares", name, c)
-		}
-		want[name] = c
-	}
-	names := []string{"Lister"}
+	names := append([]string{"Lister"}, ownNames...)
 	for name := range want {
 		names = append(names, name)
 	}
 	for _, p := range probes {
 		names = append(names, "Probe"+p.name)
 	}
-	rep, err := AnalyzeFor(context.Background(), filepath.Join("testdata", "all"), runtime.GOOS, runtime.GOARCH, names)
+	// The program of them all is audited while the toolbox is, alone.
+	var (
+		rep  *Report
+		err  error
+		done = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		rep, err = AnalyzeFor(context.Background(), filepath.Join("testdata", "all"), runtime.GOOS, runtime.GOARCH, names)
+	}()
+	defer func() { <-done }() // also when the audit of the toolbox fails the test
+	alone := reaches(t, filepath.Join("..", "..", "toolbox"), ownNames...)
+	<-done
 	if err != nil {
 		t.Fatal(err)
+	}
+	for name, c := range alone {
+		if c&^own[name].Definition().Capabilities != 0 {
+			t.Errorf("%s reaches %s alone, more than it declares", name, c)
+		}
+		want[name] = c
 	}
 	got := map[string]tool.Capability{}
 	for name, r := range rep.Tools {
@@ -193,10 +221,7 @@ func TestConfigs(t *testing.T) {
 // the last has a position, and the line there calls the next step.
 func TestExplainPositions(t *testing.T) {
 	t.Parallel()
-	rep, err := AnalyzeFor(context.Background(), filepath.Join("testdata", "honest", "writeout"), runtime.GOOS, runtime.GOARCH, []string{"Tool"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := analyzeFor(t, filepath.Join("testdata", "honest", "writeout"), "Tool") // TestHonestAlone's audit
 	all := rep.Tools["Tool"].All
 	if len(all) == 0 {
 		t.Fatal("no path")
