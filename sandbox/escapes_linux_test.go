@@ -16,9 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/toolreg/toolreg/tool"
+	"golang.org/x/sys/unix"
 
 	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // The tests of this file are the escapes a hostile tool author tried,
@@ -135,12 +136,24 @@ func TestInheritedDescriptors(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// As a shell's 9< would leave it: open, without close-on-exec.
-	fd, err := syscall.Open(secret, syscall.O_RDONLY, 0)
+	// As a shell's 9< would leave it: open, without close-on-exec. It is
+	// moved to a number no descriptor of the worker's own takes (the
+	// runtime's poller and the worker's pipes take the lowest free ones),
+	// so that EBADF, not another file of the worker's, is the answer to
+	// a descriptor that was closed.
+	low, err := syscall.Open(secret, syscall.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.FcntlInt(uintptr(low), unix.F_DUPFD, 900) // F_DUPFD leaves close-on-exec off
+	syscall.Close(low)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer syscall.Close(fd)
+	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil || flags&unix.FD_CLOEXEC != 0 {
+		t.Fatalf("descriptor %d: flags %#x, %v; want it inherited", fd, flags, err)
+	}
 	p := newPool(t, d, nil)
 	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Unsafe} {
 		got, err := call(t, p, "fd", caps, probeArgs{N: fd})
