@@ -87,7 +87,9 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	}
 	// A server starts a worker for its first tools ahead, in the
 	// background, so that their first calls do not wait for one; half
-	// the workers at most, the rest kept for the calls.
+	// the workers at most, the rest kept for the calls. They are started
+	// from spawn (Prestart), so that the spare stays for the first call
+	// of a tool that has none yet.
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -100,7 +102,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 			if !mode.Isolated(e) {
 				continue
 			}
-			if err := pool.Warm(ctx, e.ID, e.AllCapabilities()); err != nil {
+			if err := pool.Prestart(ctx, e.ID, e.AllCapabilities()); err != nil {
 				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
 			}
 			n++

@@ -182,7 +182,7 @@ func TestOneToolPerWorker(t *testing.T) {
 
 	// A worker refuses the calls of another tool.
 	ctx := context.Background()
-	w, err := p.get(ctx, workerKey{"fail", tool.Unsafe})
+	w, err := p.get(ctx, workerKey{"fail", tool.Unsafe}, true)
 	if err != nil {
 		t.Fatal(err)
 	}

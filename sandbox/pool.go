@@ -232,7 +232,7 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	if err := ctx.Err(); err != nil {
 		return "", ctxError(id, err)
 	}
-	w, err := p.get(ctx, workerKey{id, caps})
+	w, err := p.get(ctx, workerKey{id, caps}, true)
 	if err != nil {
 		return "", err
 	}
@@ -258,7 +258,7 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 // Enforcement starts or reuses a worker for tool id with caps and
 // returns what it enforces. Check tells the same without starting one.
 func (p *Pool) Enforcement(ctx context.Context, id string, caps tool.Capability) (Enforcement, error) {
-	w, err := p.get(ctx, workerKey{id, caps})
+	w, err := p.get(ctx, workerKey{id, caps}, true)
 	if err != nil {
 		return Enforcement{}, err
 	}
@@ -267,10 +267,24 @@ func (p *Pool) Enforcement(ctx context.Context, id string, caps tool.Capability)
 }
 
 // Warm starts a worker for tool id with caps unless one is idle, so
-// that its first call does not wait for a start.
+// that its first call does not wait for a start. It takes a spare when
+// one is ready, as a call does.
 func (p *Pool) Warm(ctx context.Context, id string, caps tool.Capability) error {
 	_, err := p.Enforcement(ctx, id, caps)
 	return err
+}
+
+// Prestart is Warm for calls that may never come: it starts the worker
+// from spawn and leaves the spares to the calls, so that a server that
+// starts its tools' workers ahead does not take the spare that the
+// first call of another tool would be given.
+func (p *Pool) Prestart(ctx context.Context, id string, caps tool.Capability) error {
+	w, err := p.get(ctx, workerKey{id, caps}, false)
+	if err != nil {
+		return err
+	}
+	p.put(w)
+	return nil
 }
 
 // Spares reports how many spare workers are ready for a tool (see
@@ -307,7 +321,10 @@ func (p *Pool) Close() error {
 // short call never waits for a start and the tool's workers grow to the
 // demand. A start that finds MaxWorkers alive ends the longest idle
 // worker of another tool, or waits for a slot.
-func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
+//
+// With useSpares false, get starts workers from spawn and leaves the
+// spares alone (see Prestart).
+func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, error) {
 	waiting := false
 	failures := 0 // of starts ahead when this call began to wait
 	defer func() {
@@ -359,7 +376,10 @@ func (p *Pool) get(ctx context.Context, k workerKey) (*worker, error) {
 		startAhead := waiting && p.starting[k] < p.waiting[k]
 		if startNow || startAhead {
 			// A spare, if there is one, holds its slot already.
-			spare := p.takeSpare(k, present)
+			var spare *worker
+			if useSpares {
+				spare = p.takeSpare(k, present)
+			}
 			if spare == nil {
 				select {
 				case p.slots <- struct{}{}:

@@ -62,6 +62,38 @@ func TestSpareIsGivenTheFirstCall(t *testing.T) {
 	}
 }
 
+// TestPrestartLeavesTheSpare: a worker started ahead with Prestart is
+// started from spawn for its tool, and the spare stays a spare for the
+// first call of another tool; Warm, as a call, takes the spare.
+func TestPrestartLeavesTheSpare(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	s := waitSpare(t, p)
+	ctx := context.Background()
+	if err := p.Prestart(ctx, "echo", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	got := idleOf(p, "echo", tool.Unsafe)
+	if len(got) != 1 || got[0] == s {
+		t.Errorf("echo's idle workers %v after Prestart, want one that is not the spare %p", got, s)
+	}
+	if s2 := waitSpare(t, p); s2 != s {
+		t.Errorf("the spare after Prestart is %p, want %p", s2, s)
+	}
+	// A second Prestart finds echo's worker idle and starts nothing.
+	if err := p.Prestart(ctx, "echo", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(processes(p, true)); n != 2 {
+		t.Errorf("%d worker processes after two Prestarts, want echo's and the spare", n)
+	}
+	if err := p.Warm(ctx, "fail", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	if got := idleOf(p, "fail", tool.Unsafe); len(got) != 1 || got[0] != s {
+		t.Errorf("fail's idle workers %v after Warm, want the spare %p", got, s)
+	}
+}
+
 // TestSpareTakesItsToolsRestrictions: a worker started ahead as a spare
 // and then given a tool is restricted exactly as one started for that
 // tool: the same Enforcement, the same environment, and the same answer
@@ -170,6 +202,17 @@ func TestSpareThatCannotStart(t *testing.T) {
 	for range 3 {
 		_, err := call(t, p, "echo", tool.Unsafe, probeArgs{})
 		wantKind(t, "echo without an executable", err, registry.KindNotStarted, "missing")
+	}
+	// The spare's start fails in the background; a Close before it is
+	// told would keep it quiet (a pool that is closing says nothing).
+	for {
+		p.mu.Lock()
+		told := p.noSpares
+		p.mu.Unlock()
+		if told {
+			break
+		}
+		time.Sleep(time.Millisecond) // the test's own timeout bounds this
 	}
 	p.Close()
 	if n := strings.Count(log.String(), "starting a spare tool worker"); n != 1 {
