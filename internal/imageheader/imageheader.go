@@ -8,10 +8,8 @@
 // their size. image.DecodeConfig would do, but importing image/png,
 // image/jpeg and image/gif links their whole decoders (and compress/zlib,
 // compress/lzw and the colour palettes) into every program: 236 KB of the
-// agent's binary, most of it resident in every agent process, since the
-// kernel maps a binary's pages by whole large folios of the page cache or
-// 64 KB around each fault (bench/results/lean.md). The headers are a few
-// fixed fields.
+// agent's binary, resident in its memory since the kernel maps a binary's
+// pages by large folios. The headers are a few fixed fields.
 //
 // It checks what the standard library's DecodeConfig checks: for PNG the
 // signature, the order, lengths and CRC-32 of the chunks it reads (IHDR,
