@@ -1,15 +1,19 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig checks the header of an image shown
+	_ "image/jpeg"
+	_ "image/png"
 	"mime"
 	"net/http"
 	"slices"
 	"strings"
 
-	"github.com/toolreg/toolreg/internal/imageheader"
 	"github.com/toolreg/toolreg/registry"
 )
 
@@ -141,8 +145,8 @@ func looksLike(typ string, data []byte) bool {
 	case "image/webp":
 		return len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP"
 	case "image/png", "image/jpeg", "image/gif":
-		h, ok := imageheader.Parse(data)
-		return ok && "image/"+h.Format == typ
+		_, format, err := image.DecodeConfig(bytes.NewReader(data))
+		return err == nil && "image/"+format == typ
 	}
 	return false
 }

@@ -10,6 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig of the images of mounted tools
+	_ "image/jpeg"
+	_ "image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -28,7 +32,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg/internal/imageheader"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
@@ -747,8 +750,8 @@ func isKind(typ, prefix string) bool {
 // header tells (PNG, JPEG, GIF), and its size in bytes.
 func describeImage(mimeType string, data []byte) string {
 	desc := fmt.Sprintf("[image: %s", cmp.Or(clipLine(mimeType, maxTypeShown), "of unknown type"))
-	if h, ok := imageheader.Parse(data); ok {
-		desc += fmt.Sprintf(", %d×%d pixels", h.Width, h.Height)
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+		desc += fmt.Sprintf(", %d×%d pixels", cfg.Width, cfg.Height)
 	}
 	return desc + fmt.Sprintf(", %d bytes]", len(data))
 }
