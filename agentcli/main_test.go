@@ -19,6 +19,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/toolreg/toolreg"
+
+	"github.com/toolreg/toolreg/internal/raceexit"
 )
 
 var update = flag.Bool("update", false, "rewrite the expectations in testdata/script")
@@ -43,7 +45,9 @@ func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "agent" {
 		// The test process: the scripts' agent, its workers and the
 		// servers it mounts are this binary again, hundreds of processes.
-		raceExitGrace()
+		if err := raceexit.Shorten(); err != nil {
+			panic(err)
+		}
 	}
 	testscript.Main(m, map[string]func(){
 		"agent": func() {
@@ -51,22 +55,6 @@ func TestMain(m *testing.M) {
 			os.Exit(c.run(context.Background(), os.Args[1:]))
 		},
 	})
-}
-
-// raceExitGrace shortens, for the processes this test binary starts, the
-// race detector's wait at exit: a second by default (GORACE's
-// atexit_sleep_ms), which a -race run paid again on each of them. Races
-// are reported as before; only one in a goroutine still running 10 ms
-// after its process's main returned can go unseen. A GORACE that sets
-// atexit_sleep_ms itself is kept.
-func raceExitGrace() {
-	v := os.Getenv("GORACE")
-	if strings.Contains(v, "atexit_sleep_ms") {
-		return
-	}
-	if err := os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=10")); err != nil {
-		panic(err)
-	}
 }
 
 // TestScripts runs the command-line scripts in testdata/script, with the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/internal/raceexit"
 	"github.com/toolreg/toolreg/internal/testbox"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
@@ -34,7 +35,9 @@ func TestMain(m *testing.M) {
 	case "":
 		// The test process: the MCP servers the tests mount over stdio
 		// are this binary again.
-		raceExitGrace()
+		if err := raceexit.Shorten(); err != nil {
+			panic(err)
+		}
 		goleak.VerifyTestMain(m)
 	case "remote":
 		if err := sdkServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
@@ -57,22 +60,6 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	default:
 		log.Fatalf("%s=%q: want remote, huge or toolbox", serverEnv, mode)
-	}
-}
-
-// raceExitGrace shortens, for the processes this test binary starts, the
-// race detector's wait at exit: a second by default (GORACE's
-// atexit_sleep_ms), which a -race run paid again on each of them. Races
-// are reported as before; only one in a goroutine still running 10 ms
-// after its process's main returned can go unseen. A GORACE that sets
-// atexit_sleep_ms itself is kept.
-func raceExitGrace() {
-	v := os.Getenv("GORACE")
-	if strings.Contains(v, "atexit_sleep_ms") {
-		return
-	}
-	if err := os.Setenv("GORACE", strings.TrimSpace(v+" atexit_sleep_ms=10")); err != nil {
-		panic(err)
 	}
 }
 
