@@ -66,17 +66,22 @@ func TestWorkerPipeDirect(t *testing.T) {
 	// one, and still gets what comes.
 	in.hold = true
 	done := make(chan error, 1)
+	started := make(chan struct{})
 	go func() {
 		b := make([]byte, 3)
+		// The send readies the test's goroutine but keeps the one
+		// processor: the read below starts before the test runs again.
+		started <- struct{}{}
 		_, err := io.ReadFull(in, b)
 		if err == nil && string(b) != "end" {
 			err = errors.New("read " + string(b))
 		}
 		done <- err
 	}()
-	// The reader runs first, and holds the one processor until its
-	// direct wait is over.
-	runtime.Gosched()
+	// The reader holds the one processor until its direct wait is over
+	// (or a signal ends it): the test runs again only then, and the
+	// read has become an ordinary one.
+	<-started
 	if _, err := out.Write([]byte("end")); err != nil {
 		t.Fatal(err)
 	}
