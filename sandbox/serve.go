@@ -212,6 +212,17 @@ func (w Worker) run(ctx context.Context, log *slog.Logger, req request) (registr
 		}
 		done <- outcome{0, text}
 	}()
-	o := <-done
-	return o.kind, o.text
+	// A tool may block for good, and only the pool ends its call. Without
+	// cgo, the runtime calls a process whose every goroutine is blocked,
+	// with no timer pending, deadlocked and exits: a timer keeps the
+	// worker waiting for the pool instead.
+	wait := time.NewTicker(time.Hour)
+	defer wait.Stop()
+	for {
+		select {
+		case o := <-done:
+			return o.kind, o.text
+		case <-wait.C:
+		}
+	}
 }
