@@ -107,6 +107,12 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 	return env
 }
 
+// boundingEnv is the variable by which the pool asks a worker to empty
+// its bounding set before the Go runtime starts (on Linux, in builds
+// with cgo: see bounding_cgo_linux.go). The worker takes it out of its
+// environment.
+const boundingEnv = "TOOLREG_SANDBOX_BOUNDING_SET"
+
 // assignedEnv is what a worker's assignment adds for caps to the
 // environment every worker starts with (workerEnv for no capabilities).
 func assignedEnv(environ []string, names, pass []string, caps tool.Capability) []string {

@@ -718,7 +718,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	vcs := p.vcsPresent()
 	// What every worker gets; its tool's capabilities add the rest when
 	// it is assigned.
-	env := workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir)
+	env := append(workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir), boundingEnv+"=drop")
 	start := func(namespaces bool) (*exec.Cmd, error) {
 		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
 		cmd := &exec.Cmd{

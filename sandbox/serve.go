@@ -80,6 +80,9 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 	if log == nil {
 		log = slog.Default()
 	}
+	// Asked of the C runtime (see boundingEnv); not for the tool's
+	// programs.
+	_ = os.Unsetenv(boundingEnv)
 	r := bufio.NewReaderSize(in, 64<<10)
 	var rbuf []byte
 	s, err := parseSpec(args)
