@@ -280,12 +280,20 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.config.env(), paths)
+			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), paths)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
+		// The same go command lists every configuration.
+		var goroot string
+		for _, p := range progs {
+			if p.err == nil && p.list.goroot != "" {
+				goroot = p.list.goroot
+				break
+			}
+		}
 		wg.Go(func() {
-			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, hostEnv(), sortedKeys(hostNeed))
+			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, goroot, hostEnv(), sortedKeys(hostNeed))
 		})
 	}
 	wg.Wait()

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/gcexportdata"
 )
@@ -123,18 +124,64 @@ func (p *listedPackage) resolve(path string) string {
 	return path
 }
 
+// exportMemo is this process's memory of where the go command put the
+// export data of standard-library packages, by GOROOT and environment,
+// which together decide what it builds: the tools of a toolbox, and
+// the tests of the audit and toolgen, audit programs that import the same
+// packages, and each `go list -export` is a go command of its own. A file
+// gone since (a build cache cleaned meanwhile) is asked for again.
+type exportMemo struct {
+	mu    sync.Mutex
+	files map[string]map[string]string // key (see exportKey) -> import path -> file
+}
+
+// stdExports is the memo of this process.
+var stdExports = &exportMemo{files: map[string]map[string]string{}}
+
+// exportKey is the memo's key for packages built by the go command of
+// goroot with env; "" (no memo) when goroot is unknown.
+func exportKey(goroot string, env []string) string {
+	if goroot == "" {
+		return ""
+	}
+	return goroot + "\x00" + strings.Join(env, "\x00")
+}
+
 // exportFiles lists the export data of the standard-library packages
-// paths as built with env: one `go list -export`. Each package that does
-// not build there has its error instead.
-func exportFiles(ctx context.Context, dir string, env []string, paths []string) (map[string]string, map[string]error, error) {
+// paths as built with env by the go command of goroot: one `go list
+// -export` for those this process has not asked of before. Each package
+// that does not build there has its error instead.
+func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
 	files, errs := map[string]string{}, map[string]error{}
-	if len(paths) == 0 {
+	key := exportKey(goroot, env)
+	known := map[string]string{}
+	if key != "" {
+		stdExports.mu.Lock()
+		for _, path := range paths {
+			if f, ok := stdExports.files[key][path]; ok {
+				known[path] = f
+			}
+		}
+		stdExports.mu.Unlock()
+	}
+	var ask []string
+	for _, path := range paths {
+		if f, ok := known[path]; ok {
+			if _, err := os.Stat(f); err == nil {
+				files[path] = f
+				continue
+			}
+		}
+		ask = append(ask, path)
+	}
+	if len(ask) == 0 {
 		return files, errs, nil
 	}
-	pkgs, err := goList(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, paths...)...)
+	pkgs, err := goList(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, ask...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load the standard library's types: %w", err)
 	}
+	learned := map[string]string{}
 	for _, p := range pkgs {
 		switch {
 		case p.Error != nil:
@@ -143,9 +190,35 @@ func exportFiles(ctx context.Context, dir string, env []string, paths []string) 
 			errs[p.ImportPath] = fmt.Errorf("load %s: no export data", p.ImportPath)
 		default:
 			files[p.ImportPath] = p.Export
+			learned[p.ImportPath] = p.Export
 		}
 	}
+	if key != "" && len(learned) > 0 {
+		stdExports.mu.Lock()
+		m := stdExports.files[key]
+		if m == nil {
+			m = map[string]string{}
+			stdExports.files[key] = m
+		}
+		maps.Copy(m, learned)
+		stdExports.mu.Unlock()
+	}
 	return files, errs, nil
+}
+
+// gorootOf returns the GOROOT of the go command that listed pkgs, from
+// the directory of a standard-library package among them, or "".
+func gorootOf(pkgs []*listedPackage) string {
+	for _, p := range pkgs {
+		if !p.Standard || p.Dir == "" {
+			continue
+		}
+		suffix := string(filepath.Separator) + "src" + string(filepath.Separator) + filepath.FromSlash(p.ImportPath)
+		if root, ok := strings.CutSuffix(p.Dir, suffix); ok && root != "" {
+			return root
+		}
+	}
+	return ""
 }
 
 // readTypes reads the types of the packages paths from their export

@@ -25,8 +25,11 @@ type listing struct {
 	root   *listedPackage
 	// std lists the packages of the standard library that the other
 	// packages import, but unsafe and C.
-	std  []string
-	errs []PackageError // errors of the go command, of any package
+	std []string
+	// goroot is the GOROOT of the go command that listed the program
+	// (see gorootOf); "" when unknown.
+	goroot string
+	errs   []PackageError // errors of the go command, of any package
 	// key names the files the configuration compiles outside the
 	// standard library: configurations with the same key are one
 	// program to the audit.
@@ -60,7 +63,7 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
 	}
-	l := &listing{config: c, loadable: true}
+	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs)}
 	std := map[string]bool{}
 	for _, p := range pkgs {
 		l.errs = append(l.errs, p.errs()...)
@@ -279,7 +282,7 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 		return nil, false
 	}
 	ctx := d.context(c)
-	l := &listing{config: c, loadable: true}
+	l := &listing{config: c, loadable: true, goroot: d.base.goroot}
 	std := map[string]bool{}
 	done := map[string]bool{}
 	var visit func(path string) bool

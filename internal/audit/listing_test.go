@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"go/build"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -113,5 +114,75 @@ func TestUncertainTag(t *testing.T) {
 	tags := build.Default.ReleaseTags
 	if newest < 26 || !uncertainTag(tags[len(tags)-1]) {
 		t.Errorf("the newest release tag, %s (%d), is not uncertain", tags[len(tags)-1], newest)
+	}
+}
+
+// TestExportMemo asks for the export data of standard-library packages
+// twice with the same GOROOT and environment: the second time from a
+// directory that does not exist, where any go command fails, so that an
+// answer proves none ran. A file gone from the build cache, another
+// environment and an unknown GOROOT each make it ask the go command again.
+func TestExportMemo(t *testing.T) {
+	ctx := context.Background()
+	pkgs, err := goList(ctx, ".", hostEnv(), "-deps", "-json="+listFields, "strings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goroot := gorootOf(pkgs)
+	if fi, err := os.Stat(filepath.Join(goroot, "src", "strings", "strings.go")); goroot == "" || err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("gorootOf = %q, which has no src/strings/strings.go: %v", goroot, err)
+	}
+	env := append(hostEnv(), "TOOLREG_TEST_EXPORT_MEMO="+t.Name())
+	first, errs, err := exportFiles(ctx, ".", goroot, env, []string{"strings", "unicode"})
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	if len(first) != 2 {
+		t.Fatalf("export files: %v, want strings and unicode", first)
+	}
+	gone := filepath.Join(t.TempDir(), "nothing")
+	again, errs, err := exportFiles(ctx, gone, goroot, env, []string{"unicode", "strings"})
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("from the memo: %v %v", err, errs)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("from the memo (-first +again):\n%s", diff)
+	}
+	// Each of these needs the go command, which cannot run in gone.
+	stdExports.mu.Lock()
+	stdExports.files[exportKey(goroot, env)]["unicode"] = filepath.Join(t.TempDir(), "removed")
+	stdExports.mu.Unlock()
+	for name, c := range map[string]struct {
+		goroot string
+		env    []string
+		paths  []string
+	}{
+		"a file gone":         {goroot, env, []string{"unicode"}},
+		"a package not asked": {goroot, env, []string{"strings", "bytes"}},
+		"another environment": {goroot, append(env, "CGO_ENABLED=0"), []string{"strings"}},
+		"an unknown GOROOT":   {"", env, []string{"strings"}},
+	} {
+		if files, _, err := exportFiles(ctx, gone, c.goroot, c.env, c.paths); err == nil {
+			t.Errorf("%s: answered %v without the go command", name, files)
+		}
+	}
+}
+
+func TestGorootOf(t *testing.T) {
+	root := filepath.FromSlash("/opt/go")
+	for _, c := range []struct {
+		pkgs []*listedPackage
+		want string
+	}{
+		{[]*listedPackage{{ImportPath: "fmt", Standard: true, Dir: filepath.Join(root, "src", "fmt")}}, root},
+		{[]*listedPackage{{ImportPath: "example.com/m", Dir: "/m"}, {ImportPath: "vendor/golang.org/x/net/idna", Standard: true, Dir: filepath.Join(root, "src", "vendor", "golang.org", "x", "net", "idna")}}, root},
+		{[]*listedPackage{{ImportPath: "fmt", Standard: true, Dir: filepath.Join(root, "elsewhere", "fmt")}}, ""},  // not under src
+		{[]*listedPackage{{ImportPath: "fmt", Standard: true}}, ""},                                                // no directory
+		{[]*listedPackage{{ImportPath: "example.com/m", Dir: filepath.Join(root, "src", "example.com", "m")}}, ""}, // not standard
+		{nil, ""},
+	} {
+		if got := gorootOf(c.pkgs); got != c.want {
+			t.Errorf("gorootOf(%v) = %q, want %q", c.pkgs, got, c.want)
+		}
 	}
 }
