@@ -382,15 +382,19 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 // closeSession closes cs, ignoring the exit status a stdio server may have
 // when it is stopped.
 func closeSession(cs *mcp.ClientSession) error {
-	if err := cs.Close(); err != nil && !isExit(err) {
+	if err := cs.Close(); err != nil && !serverGone(err) {
 		return fmt.Errorf("close: %w", err)
 	}
 	return nil
 }
 
-func isExit(err error) bool {
+// serverGone reports whether err, from closing a session, only says
+// that the server's process has ended: with a status of its own, or
+// before the signal that was to end it (it exited while the transport
+// waited past its grace period).
+func serverGone(err error) bool {
 	var ee *exec.ExitError
-	return errors.As(err, &ee)
+	return errors.As(err, &ee) || errors.Is(err, os.ErrProcessDone)
 }
 
 // logMessage shows a log message of the server on the warner (the

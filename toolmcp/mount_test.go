@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"image/png"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -477,4 +479,27 @@ func tinyPNG(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// TestServerGone: closing a session whose server has ended is no error,
+// whether it exited with a status or before the signal meant to end it
+// (TestMountSkipsDeadServers failed once so, its server slower to exit
+// than the grace period); any other error still is one.
+func TestServerGone(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&exec.ExitError{}, true},
+		{fmt.Errorf("wait: %w", &exec.ExitError{}), true},
+		{os.ErrProcessDone, true},
+		{fmt.Errorf("terminating: %w", os.ErrProcessDone), true},
+		{errors.New(os.ErrProcessDone.Error()), false}, // the same words only
+		{os.ErrClosed, false},
+		{errors.New("broken pipe"), false},
+	} {
+		if got := serverGone(c.err); got != c.want {
+			t.Errorf("serverGone(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
 }
