@@ -108,6 +108,20 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	if locked(t, lock) {
 		t.Error("the daemon a call started outlived the call")
 	}
+	// The same, started from a thread that has ended since: the worker
+	// must still be able to end it (with Landlock's signal scope, the
+	// daemon was in a domain no thread of the worker had left, and the
+	// worker tried to end it for good).
+	lock1 := filepath.Join(d.work, "lock1")
+	ctx1, cancel1 := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel1()
+	got, err := p.Call(ctx1, "daemon_locked", caps, []byte(`{"path":"`+lock1+`"}`))
+	if err != nil || got != "ready" {
+		t.Fatalf("daemon_locked: %q, %v; want ready", got, err)
+	}
+	if locked(t, lock1) {
+		t.Error("the daemon a call started from an ended thread outlived the call")
+	}
 
 	// One started in a call that times out is gone when its worker is
 	// reaped, and does not keep the pool from closing by holding the
@@ -116,7 +130,7 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	lock2 := filepath.Join(d.work, "lock2")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err := p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
+	_, err = p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
 	wantKind(t, "daemon_block", err, registry.KindTimeout, "killed")
 	if err := p2.Close(); err != nil {
 		t.Fatal(err)
@@ -126,6 +140,32 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 	}
 	if locked(t, lock2) {
 		t.Error("the daemon of a timed-out call outlived its worker")
+	}
+}
+
+// TestSignalsStayInside: a worker's tool cannot signal the agent. In a
+// PID namespace of its own the agent is not there to be named; without
+// one, Landlock's signal scope refuses it.
+func TestSignalsStayInside(t *testing.T) {
+	needNamespaces(t)
+	needLandlock(t, 6)
+	d := newDirs(t)
+	agent := probeArgs{N: os.Getpid()}
+	for _, c := range []struct {
+		noNamespaces bool
+		want         string
+	}{{false, "no such process"}, {true, "EPERM"}} {
+		p := newPool(t, d, func(cfg *Config) { cfg.NoNamespaces = c.noNamespaces })
+		_, err := call(t, p, "signal", tool.Exec|tool.Unsafe, agent)
+		var e *registry.Error
+		if !errors.As(err, &e) || e.Kind != registry.KindTool || !strings.Contains(e.Err.Error(), c.want) {
+			t.Errorf("signal to the agent, without namespaces %v: %v; want a tool error with %s", c.noNamespaces, err, c.want)
+		}
+	}
+	// The probe can signal: its own worker, which is 1 in its namespace.
+	p := newPool(t, d, nil)
+	if got, err := call(t, p, "signal", tool.Exec|tool.Unsafe, probeArgs{N: 1}); err != nil || got != "ok" {
+		t.Errorf("signal to its own worker: %q, %v; want ok", got, err)
 	}
 }
 

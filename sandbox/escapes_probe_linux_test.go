@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -117,6 +118,28 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 			select {}
 		}
 		return strings.TrimSpace(line), nil, true
+	case "daemon_locked":
+		// As daemon, started from a thread that ends with the goroutine
+		// that locked it: no thread of the worker is left in the
+		// thread's Landlock domain, in which the daemon is.
+		type answer struct {
+			text string
+			err  error
+		}
+		done := make(chan answer, 1)
+		go func() {
+			runtime.LockOSThread() // never unlocked
+			text, err, _ := escape("daemon", a)
+			done <- answer{text, err}
+		}()
+		got := <-done
+		return got.text, got.err, true
+	case "signal":
+		// Signal 0 to process a.N: whether it can be signalled at all.
+		if err := syscall.Kill(a.N, 0); err != nil {
+			return "", errno("kill", err), true
+		}
+		return "ok", nil, true
 	case "fd":
 		// A descriptor the agent inherited (a shell's 9<).
 		buf := make([]byte, 64)

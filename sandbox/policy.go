@@ -289,7 +289,12 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []
 		}
 	}
 	if abi < 6 {
-		m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+		if namespaces {
+			// Signals reach no process outside the PID namespace.
+			m = append(m, "abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+		} else {
+			m = append(m, "signals and abstract unix sockets reaching other processes are not scoped (needs Landlock ABI 6)")
+		}
 	}
 	if caps&tool.Exec != 0 {
 		switch {

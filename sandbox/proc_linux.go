@@ -83,6 +83,10 @@ func waitExited(p *os.Process) bool {
 	}
 }
 
+// leftoverWait bounds how long a worker waits for the processes a call
+// started to die once killed.
+const leftoverWait = 2 * time.Second
+
 // endLeftovers kills every other process of the worker's PID namespace
 // and reaps them, when the worker is that namespace's init: nothing a
 // call started outlives it. Elsewhere it does nothing; the worker's
@@ -100,7 +104,10 @@ func endLeftovers() {
 	}
 	// In a PID namespace, kill(-1) reaches all of it but its init. A
 	// goroutine the tool left behind may start more: kill again until
-	// none is left to reap.
+	// none is left to reap. A process that does not die within
+	// leftoverWait ends the worker, and with its init the kernel ends
+	// the namespace: no call waits for it, and it serves no other.
+	deadline := time.Now().Add(leftoverWait)
 	for {
 		_ = unix.Kill(-1, unix.SIGKILL)
 		var ws unix.WaitStatus
@@ -110,6 +117,10 @@ func endLeftovers() {
 		case err != nil:
 			return // ECHILD: none left
 		case pid == 0:
+			if time.Now().After(deadline) {
+				fmt.Fprintf(os.Stderr, "sandbox worker: the processes the call started did not end within %v; the worker ends with them\n", leftoverWait)
+				os.Exit(3)
+			}
 			time.Sleep(100 * time.Microsecond) // killed, not yet exited
 		}
 	}

@@ -385,6 +385,15 @@ func hasEffective(c int) bool {
 func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 	cfg := landlockConfigs[abi]
 	handled := cfg.HandledAccessFS
+	if s.namespaces {
+		// In a PID namespace of its own the worker can signal only the
+		// processes its calls started, which it must be able to end
+		// (endLeftovers). Landlock would refuse some of those signals:
+		// go-landlock restricts each thread of the worker by itself,
+		// which gives each a domain of its own, and a process started
+		// from one thread is outside the domain of every other.
+		cfg.Scoped &^= ll.ScopeSignal
+	}
 	if s.caps&tool.Network != 0 {
 		cfg.HandledAccessNet = 0 // network tools may connect and bind anywhere
 	}
