@@ -70,8 +70,12 @@ func TestNoProcessesWithoutExec(t *testing.T) {
 			t.Errorf("%s with exec: %q, %v; want forked", id, got, err)
 		}
 	}
+	// The worker becomes the program: its call crashes, where a refused
+	// execveat would be a tool error. The program exits 42, unless the
+	// pool, which sees the pipes close at the exec (they are
+	// close-on-exec), kills it first.
 	_, err := call(t, p, "memfd_exec", caps, probeArgs{})
-	wantKind(t, "memfd_exec with exec", err, registry.KindCrashed, "exit status 42")
+	wantKind(t, "memfd_exec with exec", err, registry.KindCrashed, "")
 }
 
 // locked reports whether a process holds the lock on path.
@@ -166,6 +170,17 @@ func TestSignalsStayInside(t *testing.T) {
 	p := newPool(t, d, nil)
 	if got, err := call(t, p, "signal", tool.Exec|tool.Unsafe, probeArgs{N: 1}); err != nil || got != "ok" {
 		t.Errorf("signal to its own worker: %q, %v; want ok", got, err)
+	}
+}
+
+// TestPipesNotInherited: a program a tool starts does not get the
+// worker's request and response pipes, through which it could read the
+// next calls' arguments or write answers of its own.
+func TestPipesNotInherited(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	got, err := call(t, p, "child_pipes", tool.Exec|tool.Unsafe, probeArgs{})
+	if want := "3:false 4:false"; err != nil || got != want {
+		t.Errorf("descriptors of a program the tool started: %q, %v; want %q", got, err, want)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"syscall"
@@ -134,6 +135,14 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		}()
 		got := <-done
 		return got.text, got.err, true
+	case "child_pipes":
+		// Whether a program the tool starts holds the worker's pipes.
+		exe, err := os.Executable()
+		if err != nil {
+			return "", err, true
+		}
+		out, err := exec.Command(exe, pipesArg).Output()
+		return strings.TrimSpace(string(out)), err, true
 	case "signal":
 		// Signal 0 to process a.N: whether it can be signalled at all.
 		if err := syscall.Kill(a.N, 0); err != nil {

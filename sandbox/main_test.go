@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/toolreg/toolreg/registry"
 )
 
@@ -40,6 +42,9 @@ const (
 	// A process that echoes what it reads on fd 3 to fd 4, for the floor
 	// of a round trip through pipes to another process.
 	pipeEchoArg = "-sandbox-test-pipe-echo"
+
+	// A program that reports whether descriptors 3 and 4 are open in it.
+	pipesArg = "-sandbox-test-pipes"
 )
 
 func TestMain(m *testing.M) {
@@ -57,6 +62,12 @@ func TestMain(m *testing.M) {
 			os.Exit(daemon(os.Args[2]))
 		case exit42Arg:
 			os.Exit(42)
+		case pipesArg:
+			for _, fd := range []int{requestFD, responseFD} {
+				_, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+				fmt.Printf("%d:%v ", fd, err == nil)
+			}
+			os.Exit(0)
 		case asUserArg:
 			os.Exit(poolAsUser(os.Args[2]))
 		case pipeEchoArg:

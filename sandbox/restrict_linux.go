@@ -86,8 +86,16 @@ const (
 // standard streams and its two pipes: a descriptor the program that
 // started the agent left open (a shell's 8> or 9<) would reach past
 // every restriction. Descriptors that survived the exec are exactly the
-// ones without close-on-exec; the Go runtime opens its own with it.
+// ones without close-on-exec; the Go runtime opens its own with it. The
+// pipes are kept, with close-on-exec set.
 func closeInherited() error {
+	// The pipes stay the worker's: no program a tool starts gets them
+	// (it could read the next calls or write answers of its own).
+	for _, fd := range []int{requestFD, responseFD} {
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+			return fmt.Errorf("close-on-exec for the worker's pipe %d: %w", fd, err)
+		}
+	}
 	ents, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return fmt.Errorf("listing the inherited descriptors: %w", err)
