@@ -287,6 +287,18 @@ func (p *Pool) Prestart(ctx context.Context, id string, caps tool.Capability) er
 	return nil
 }
 
+// SetSpares changes how many spare workers the pool keeps (see
+// Config.Spares) and starts the missing ones in the background; spares
+// beyond n are left for calls. A program that must answer first, such as
+// a server's readiness, makes its pool with none and sets them once it
+// answers, so that their starts do not take its processors first.
+func (p *Pool) SetSpares(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg.Spares = max(n, 0)
+	p.fillSpares()
+}
+
 // Spares reports how many spare workers are ready for a tool (see
 // Config.Spares).
 func (p *Pool) Spares() int {

@@ -62,6 +62,45 @@ func TestSpareIsGivenTheFirstCall(t *testing.T) {
 	}
 }
 
+// TestSetSpares: a pool made with no spares starts none until SetSpares
+// asks for one; after SetSpares(0) (or below) a spare given to a call is
+// not replaced.
+func TestSetSpares(t *testing.T) {
+	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
+		t.Fatalf("echo: %q, %v", got, err)
+	}
+	if n := len(processes(p, true)); n != 1 {
+		t.Errorf("%d worker processes in a pool with no spares, want echo's alone", n)
+	}
+	p.SetSpares(1)
+	s := waitSpare(t, p)
+	if n := len(processes(p, true)); n != 2 {
+		t.Errorf("%d worker processes after SetSpares(1), want echo's and the spare", n)
+	}
+	for _, n := range []int{0, -1} {
+		p.SetSpares(n)
+		p.mu.Lock()
+		kept := p.cfg.Spares
+		p.mu.Unlock()
+		if kept != 0 {
+			t.Errorf("SetSpares(%d) keeps %d spares, want 0", n, kept)
+		}
+	}
+	if got, err := call(t, p, "fail", tool.Unsafe, probeArgs{}); err == nil {
+		t.Fatalf("fail: %q, want its error", got)
+	}
+	if got := idleOf(p, "fail", tool.Unsafe); len(got) != 1 || got[0] != s {
+		t.Errorf("fail's idle workers %v, want the spare %p", got, s)
+	}
+	p.mu.Lock()
+	starting := p.nspares
+	p.mu.Unlock()
+	if starting != 0 {
+		t.Errorf("%d spares started or ready after SetSpares(0) and the spare taken, want 0", starting)
+	}
+}
+
 // TestPrestartLeavesTheSpare: a worker started ahead with Prestart is
 // started from spawn for its tool, and the spare stays a spare for the
 // first call of another tool; Warm, as a call, takes the spare.
