@@ -427,6 +427,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		return 2
 	}
 	defer closeTools()
+	o.sel.startWarmUp()
 	var in lineReader
 	var confirm registry.Confirm
 	switch {

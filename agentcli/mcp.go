@@ -126,6 +126,7 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	defer following.Wait()
 	defer stopFollowing()
 	if *addr == "" {
+		sel.startWarmUp()
 		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
 	} else {
 		oauth, err := c.mcpOAuth()
@@ -150,6 +151,9 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 			fmt.Fprintf(c.stderr, "agent mcp: %v\n", err)
 			return 2
 		}
+		// The workers started ahead start once the listener takes
+		// connections, so that the first answer does not wait for them.
+		sel.startWarmUp()
 		auth := "no token: loopback only"
 		switch {
 		case oauth != nil:

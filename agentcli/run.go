@@ -132,8 +132,11 @@ type selection struct {
 	// variable.
 	memory    byteSize
 	memoryErr error
-	// warm starts workers for the first tools ahead (agent mcp).
-	warm bool
+	// warm starts workers ahead, a spare and one for each of the first
+	// tools (agent mcp, a conversation at a terminal), once warmUp is
+	// called: isolate sets it.
+	warm   bool
+	warmUp func()
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,

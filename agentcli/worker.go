@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/registry"
@@ -59,17 +60,8 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	// A server or a conversation keeps a worker started ahead for no
-	// tool in particular, so that a tool's first call, or one more worker
-	// for a busy tool, waits only for its restrictions; a single call
-	// (agent call, a one-shot question) starts only what it needs.
-	spares := 0
-	if s.warm {
-		spares = 1
-	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Arg:        workerArg,
-		Spares:     spares,
 		WorkDir:    s.workDir,
 		Env:        s.tools.Env,
 		Environ:    withVar(os.Environ(), egress.EnvAllow, s.netAllow),
@@ -85,30 +77,54 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if !s.warm {
 		return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
 	}
-	// A server starts a worker for its first tools ahead, in the
-	// background, so that their first calls do not wait for one; half
-	// the workers at most, the rest kept for the calls. They are started
-	// from spawn (Prestart), so that the spare stays for the first call
-	// of a tool that has none yet.
+	// A server or a conversation starts workers ahead once it answers
+	// (startWarmUp), so that their starts do not delay its first answer:
+	// a spare for no tool in particular, so that a tool's first call, or
+	// one more worker for a busy tool, waits only for its restrictions;
+	// and a worker for each of its first tools, half the workers at most,
+	// the rest kept for the calls. Those are started from spawn
+	// (Prestart), so that the spare stays for the first call of a tool
+	// that has none yet. A single call (agent call, a one-shot question)
+	// starts only what it needs.
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		n := 0
-		for _, e := range reg.Tools() {
-			if n >= int(s.workers)/2 || ctx.Err() != nil {
-				return
-			}
-			if !mode.Isolated(e) {
-				continue
-			}
-			if err := pool.Prestart(ctx, e.ID, e.AllCapabilities()); err != nil {
-				logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
-			}
-			n++
-		}
-	}()
-	return reg.WithExecutor(pool.Executor(mode)), func() { cancel(); <-done; _ = pool.Close() }, nil
+	var once sync.Once
+	var ahead sync.WaitGroup
+	s.warmUp = func() {
+		once.Do(func() {
+			pool.SetSpares(1)
+			ahead.Go(func() {
+				n := 0
+				for _, e := range reg.Tools() {
+					if n >= int(s.workers)/2 || ctx.Err() != nil {
+						return
+					}
+					if !mode.Isolated(e) {
+						continue
+					}
+					if err := pool.Prestart(ctx, e.ID, e.AllCapabilities()); err != nil {
+						logger.Debug("starting a tool worker ahead", "tool", e.ID, "error", err)
+					}
+					n++
+				}
+			})
+		})
+	}
+	stop := func() {
+		once.Do(func() {}) // no warm-up starts from here on
+		cancel()
+		ahead.Wait()
+		_ = pool.Close()
+	}
+	return reg.WithExecutor(pool.Executor(mode)), stop, nil
+}
+
+// startWarmUp starts the workers that the selection's -isolate mode
+// starts ahead (see isolate), if it does; once is enough, more are
+// harmless.
+func (s *selection) startWarmUp() {
+	if s.warmUp != nil {
+		s.warmUp()
+	}
 }
 
 // withVar returns environ with the variable name set to value, or left

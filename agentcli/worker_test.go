@@ -1,0 +1,115 @@
+//go:build linux
+
+package agentcli
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// workerChildren returns the pids of this process's children that are
+// tool workers.
+func workerChildren(t *testing.T) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := os.Getpid()
+	var out []int
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // it ended
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		fields := strings.Fields(string(b[i+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(self) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		cmdline, err := os.ReadFile(filepath.Join(filepath.Dir(f), "cmdline"))
+		if err != nil || !bytes.Contains(cmdline, []byte(workerArg)) {
+			continue
+		}
+		out = append(out, pid)
+	}
+	return out
+}
+
+// TestWarmUpWaitsToBeAsked: a server's or a conversation's selection
+// starts no worker ahead until it is asked (startWarmUp), so that the
+// starts do not delay its first answer; then a spare and a worker for
+// each of its first tools, half the workers at most; asking twice starts
+// no more; stopping ends them all. A selection that does not warm up
+// starts none when asked.
+func TestWarmUpWaitsToBeAsked(t *testing.T) {
+	reg, err := compiledIn(testTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newSelection := func(warm bool) *selection {
+		s := &selection{}
+		fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+		s.register(fs, func(string) string { return "" })
+		if err := fs.Parse([]string{"-isolate", "all", "-workers", "4", "-workdir", t.TempDir()}); err != nil {
+			t.Fatal(err)
+		}
+		s.warm = warm
+		return s
+	}
+
+	cold := newSelection(false)
+	_, stopCold, err := cold.isolate(reg, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold.startWarmUp()
+	time.Sleep(200 * time.Millisecond)
+	if got := workerChildren(t); len(got) != 0 {
+		t.Errorf("a selection that does not warm up started workers %v when asked", got)
+	}
+	stopCold()
+
+	s := newSelection(true)
+	_, stop, err := s.isolate(reg, io.Discard, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	// Starts under way would show within this time; none may.
+	time.Sleep(200 * time.Millisecond)
+	if got := workerChildren(t); len(got) != 0 {
+		t.Fatalf("workers %v started before the warm-up was asked for", got)
+	}
+	s.startWarmUp()
+	s.startWarmUp()
+	// A spare and 4/2 tools' workers; the test's timeout bounds the wait.
+	const want = 1 + 4/2
+	for len(workerChildren(t)) < want {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The warm-up is done once its starts are: no more come.
+	time.Sleep(50 * time.Millisecond)
+	if got := workerChildren(t); len(got) != want {
+		t.Errorf("%d workers after the warm-up was asked for twice, want %d: %v", len(got), want, got)
+	}
+	stop()
+	stopped = true
+	if got := workerChildren(t); len(got) != 0 {
+		t.Errorf("workers %v outlive the stop", got)
+	}
+}
