@@ -127,8 +127,11 @@ type Pool struct {
 	spares   []*worker
 	nspares  int
 	noSpares bool
-	freed    chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
-	warned   map[tool.Capability]bool
+	// spareWaiters counts the calls that wait for a spare under way
+	// (see get): no more wait than there are spares starting.
+	spareWaiters int
+	freed        chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
+	warned       map[tool.Capability]bool
 
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 }
@@ -277,7 +280,8 @@ func (p *Pool) Warm(ctx context.Context, id string, caps tool.Capability) error 
 // Prestart is Warm for calls that may never come: it starts the worker
 // from spawn and leaves the spares to the calls, so that a server that
 // starts its tools' workers ahead does not take the spare that the
-// first call of another tool would be given.
+// first call of another tool would be given; and it starts once the
+// spares under way are ready, so as not to slow them.
 func (p *Pool) Prestart(ctx context.Context, id string, caps tool.Capability) error {
 	w, err := p.get(ctx, workerKey{id, caps}, false)
 	if err != nil {
@@ -346,6 +350,14 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			p.mu.Unlock()
 		}
 	}()
+	awaitingSpare := false // this call counts in p.spareWaiters
+	defer func() {
+		if awaitingSpare {
+			p.mu.Lock()
+			p.spareWaiters--
+			p.mu.Unlock()
+		}
+	}()
 	for {
 		// The workspace's version-control directories, looked at before
 		// taking the lock and only for a tool that writes (see stale).
@@ -354,6 +366,10 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			present = p.vcsPresent()
 		}
 		p.mu.Lock()
+		if awaitingSpare {
+			awaitingSpare = false
+			p.spareWaiters--
+		}
 		if p.closed {
 			p.mu.Unlock()
 			return nil, callError(k.id, registry.KindNotStarted, "the pool is closed")
@@ -392,7 +408,19 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			if useSpares {
 				spare = p.takeSpare(k, present)
 			}
-			if spare == nil {
+			switch {
+			case spare == nil && startNow && useSpares && p.spareComing():
+				// A spare is nearly there, sooner than a worker started
+				// now: the first call of a tool waits for it.
+				startNow, startAhead = false, false
+				awaitingSpare = true
+				p.spareWaiters++
+			case !useSpares && startNow && !p.noSpares && p.nspares > len(p.spares):
+				// A start ahead (Prestart) lets the spares under way
+				// finish first, which the first calls may wait for.
+				startNow, startAhead = false, false
+			}
+			if spare == nil && (startNow || startAhead) {
 				select {
 				case p.slots <- struct{}{}:
 					p.count[k]++
@@ -537,6 +565,12 @@ func (p *Pool) vcsPresent() uint8 {
 // writable.
 func stale(w *worker, present uint8) bool { return present&^w.vcs != 0 }
 
+// spareComing reports whether a spare is starting that no other call
+// waits for. Call with p.mu held.
+func (p *Pool) spareComing() bool {
+	return !p.noSpares && !p.closed && p.nspares-len(p.spares) > p.spareWaiters
+}
+
 // takeSpare gives a spare that is still alive and not stale for present
 // (see stale), if there is one, to tool k, and starts another in its
 // place. Call with p.mu held.
@@ -593,6 +627,8 @@ func (p *Pool) startSpare() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {
+		// The calls that wait for this spare (see get) start their own.
+		p.wake()
 		// A start that failed would fail again: no more spares. Another
 		// may have failed at the same time, and said so.
 		if p.noSpares {

@@ -62,6 +62,52 @@ func TestSpareIsGivenTheFirstCall(t *testing.T) {
 	}
 }
 
+// TestFirstCallWaitsForTheSpareUnderWay: a tool's first call made while
+// the spare is still starting is given that spare, rather than starting
+// a worker beside it.
+func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	var first *worker
+	for first == nil {
+		p.mu.Lock()
+		for w := range p.live {
+			first = w
+		}
+		p.mu.Unlock()
+		time.Sleep(100 * time.Microsecond) // the test's own timeout bounds this
+	}
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
+		t.Fatalf("echo: %q, %v", got, err)
+	}
+	if got := idleOf(p, "echo", tool.Unsafe); len(got) != 1 || got[0] != first {
+		t.Errorf("echo's idle workers %v, want the spare %p that was starting when it was called", got, first)
+	}
+	p.mu.Lock()
+	waiters := p.spareWaiters
+	p.mu.Unlock()
+	if waiters != 0 {
+		t.Errorf("%d calls still counted as waiting for a spare", waiters)
+	}
+}
+
+// TestPrestartAfterTheSpare: a worker started ahead for a tool starts
+// once the spare under way is ready, not beside it.
+func TestPrestartAfterTheSpare(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	if err := p.Prestart(context.Background(), "echo", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	s := waitSpare(t, p)
+	echo := idleOf(p, "echo", tool.Unsafe)
+	if len(echo) != 1 || echo[0] == s {
+		t.Fatalf("echo's idle workers %v after Prestart, want one that is not the spare %p", echo, s)
+	}
+	// pids grow; a wrap within this test is not expected.
+	if echo[0].pid() < s.pid() {
+		t.Errorf("echo's worker %d was started before the spare %d was ready", echo[0].pid(), s.pid())
+	}
+}
+
 // TestSetSpares: a pool made with no spares starts none until SetSpares
 // asks for one; after SetSpares(0) (or below) a spare given to a call is
 // not replaced.
