@@ -18,7 +18,14 @@
 #      1, 4 and 20 calls at once (sandbox's BenchmarkCallRegistry*);
 #   5. agent mcp -http under load: 20 sessions of word_count calls, workers
 #      against in process (bench/mcpload.sh);
-#   6. the agent's size, and the edit-generate-build loop at 100 tools.
+#   6. the first tools/call of agent mcp -http right after /readyz
+#      against the warm calls after it (bench/cmd/firstcall);
+#   7. the failure path in process: Registry.Call with bad arguments
+#      against hand-written decoding (BenchmarkDispatchBad);
+#   8. the agent's size, and the edit-generate-build loop at 100 tools;
+#   9. go generate ./... on a copy of this repository, and on a user's
+#      module of 1,000 synthetic tools (bench/genuser.sh);
+#  10. go test -short -count=1 ./... with its test binaries built.
 #
 # Raw outputs and OUT/headline.md go to OUT (default bench/results).
 set -euo pipefail
@@ -34,7 +41,7 @@ step() { echo "== $(date +%T) $*" >&2; }
 
 (cd "$root" && go build -o "$bin/agent" ./cmd/agent)
 (cd "$here" && go build -o "$bin/hello" ./hello && go build -o "$bin/gosdk" ./mcpmin/gosdk &&
-	go build -o "$bin/firstanswer" ./cmd/firstanswer)
+	go build -o "$bin/firstanswer" ./cmd/firstanswer && go build -o "$bin/firstcall" ./cmd/firstcall)
 [ -x "$(go env GOPATH)/bin/benchstat" ] || go install golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 benchstat=$(go env GOPATH)/bin/benchstat
 
@@ -120,6 +127,24 @@ step "agent mcp under load"
 	echo
 } >>"$out/headline.md"
 
+step "the first call"
+{
+	echo '```'
+	"$bin/firstcall" -n 20 -warm 20 -- "$bin/agent" mcp -http 127.0.0.1:18303 :: http://127.0.0.1:18303 \
+		-- "$bin/agent" mcp -isolate none -http 127.0.0.1:18304 :: http://127.0.0.1:18304 2>/dev/null | sed "s#$bin/##g"
+	echo '```'
+	echo
+} >>"$out/headline.md"
+
+step "the failure path"
+(cd "$here" && go test -run '^$' -bench 'DispatchBad/(direct|call)$' -benchmem -count 6 .) >"$out/dispatchbad.txt"
+{
+	echo '```'
+	"$benchstat" "$out/dispatchbad.txt"
+	echo '```'
+	echo
+} >>"$out/headline.md"
+
 step "size and the edit loop"
 {
 	echo "agent binary: $(stat -c %s "$bin/agent") bytes; minimal Go SDK server: $(stat -c %s "$bin/gosdk") bytes"
@@ -127,4 +152,34 @@ step "size and the edit loop"
 } >>"$out/headline.md"
 EDIT_SIZES=100 "$here/editloop.sh" "$out" >/dev/null
 cat "$out/editloop.md" >>"$out/headline.md"
+
+step "go generate"
+repo=$(mktemp -d)
+git -C "$root" archive HEAD | tar -x -C "$repo"
+(cd "$repo" && go generate ./... >/dev/null)
+{
+	echo "go generate ./... on a copy of this repository, 5 runs after one that warms the cache (wall s, CPU s):"
+	echo '```'
+	for _ in 1 2 3 4 5; do
+		(cd "$repo" && /usr/bin/time -f '%e %U %S' go generate ./... 2>&1 >/dev/null | tail -1 | awk '{print $1, $2 + $3}')
+	done
+	echo '```'
+	echo "a user's module of 1,000 synthetic tools (RUNS=7 bench/genuser.sh):"
+	echo '```'
+	RUNS=7 "$here/genuser.sh"
+	echo '```'
+	echo
+} >>"$out/headline.md"
+rm -rf "$repo"
+
+step "the test suite"
+(cd "$root" && go test -short -count=1 ./... >/dev/null 2>&1) || true
+{
+	echo "go test -short -count=1 ./..., 3 runs with the test binaries built (wall s, CPU s):"
+	echo '```'
+	for _ in 1 2 3; do
+		(cd "$root" && /usr/bin/time -f '%e %U %S' go test -short -count=1 ./... 2>&1 >/dev/null | tail -1 | awk '{print $1, $2 + $3}')
+	done
+	echo '```'
+} >>"$out/headline.md"
 step "done: $out/headline.md"
