@@ -22,8 +22,8 @@ import (
 //	ready    = 'S'                               worker → pool, once, first: prepared, waiting for its tool
 //	assign   = 'A' JSON(assignment)              pool → worker, once, first: its tool
 //	hello    = 'H' JSON(Enforcement)             worker → pool, once, after restricting
-//	request  = ('C' | 'B') deadline:int64be idlen:uint16be id args
-//	                                     'B': busy, many calls in flight (see Pool.Call)
+//	request  = ('C' | 'L') deadline:int64be idlen:uint16be id args
+//	                                     'L': the worker lets its processor go while it waits for the next (see Pool.Call)
 //	progress = 'P' done:float64be total:float64be message   worker → pool, before the response (progress.go)
 //	response = 'R' kind:uint8 text               kind 0 is success
 //
@@ -34,7 +34,7 @@ const (
 	frameAssign   = 'A'
 	frameHello    = 'H'
 	frameRequest  = 'C'
-	frameBusy     = 'B' // a request sent while many calls are in flight
+	frameRelease  = 'L' // a request after which the worker waits the ordinary way
 	frameResponse = 'R'
 
 	// maxFrame bounds a frame in either direction.
@@ -144,19 +144,18 @@ type request struct {
 	deadline int64
 	id       string
 	args     []byte
-	// busy: the pool had many calls in flight when it sent it, and the
-	// worker should not hold its processor waiting for the next one
-	// (see workerPipe).
-	busy bool
+	// release: the worker should not hold its processor waiting for
+	// the next request (see workerPipe and Pool.Call).
+	release bool
 }
 
-func requestHeader(deadline int64, id string, busy bool) ([]byte, error) {
+func requestHeader(deadline int64, id string, release bool) ([]byte, error) {
 	if len(id) > math.MaxUint16 {
 		return nil, fmt.Errorf("tool id of %d bytes is too long", len(id))
 	}
 	h := make([]byte, 0, 11+len(id))
-	if busy {
-		h = append(h, frameBusy)
+	if release {
+		h = append(h, frameRelease)
 	} else {
 		h = append(h, frameRequest)
 	}
@@ -166,7 +165,7 @@ func requestHeader(deadline int64, id string, busy bool) ([]byte, error) {
 }
 
 func parseRequest(body []byte) (request, error) {
-	if len(body) < 11 || (body[0] != frameRequest && body[0] != frameBusy) {
+	if len(body) < 11 || (body[0] != frameRequest && body[0] != frameRelease) {
 		return request{}, errors.New("malformed request frame")
 	}
 	d := int64(binary.BigEndian.Uint64(body[1:9]))
@@ -174,7 +173,7 @@ func parseRequest(body []byte) (request, error) {
 	if len(body) < 11+n {
 		return request{}, errors.New("malformed request frame: id past the end")
 	}
-	return request{deadline: d, id: string(body[11 : 11+n]), args: body[11+n:], busy: body[0] == frameBusy}, nil
+	return request{deadline: d, id: string(body[11 : 11+n]), args: body[11+n:], release: body[0] == frameRelease}, nil
 }
 
 // parseResponse reads a response frame: its kind, 0 for an answer or one

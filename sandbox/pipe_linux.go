@@ -32,8 +32,8 @@ import (
 // being looked at by the monitor a hundred times a second, and a worker
 // called every few milliseconds among many does not pay a timed-out
 // wait on top of an ordinary read for each call. A request the pool
-// sent with many calls in flight makes the next read ordinary too
-// (release). direct is set only where the worker has one processor
+// sent alone, or with many calls in flight, makes the next read
+// ordinary too (release; see Pool.Call). direct is set only where the worker has one processor
 // (GOMAXPROCS=1, as the pool starts it): while its serving goroutine
 // waits nothing else in it could run anyway, and no stop of the world
 // for the garbage collector can be waiting on it, since a goroutine
@@ -62,8 +62,8 @@ func (p *workerPipe) makeDirect() bool {
 	return p.direct
 }
 
-// release makes the next read ordinary: the pool has many calls in
-// flight, and this worker would wait for a CPU the agent keeps busy.
+// release makes the next read ordinary: the pool sent the request
+// alone or with many calls in flight (see Pool.Call).
 func (p *workerPipe) release() { p.hold = false }
 
 // directWait is how long a direct read waits with its processor held:

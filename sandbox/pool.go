@@ -239,12 +239,16 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	if err != nil {
 		return "", err
 	}
-	// With more calls in flight than twice the cores, the agent's
-	// threads stay busy, and a worker that holds its processor for the
-	// next request gains nothing and waits for the agent's CPU
-	// (bench/results/isolated-call.md): the request says so.
-	busy := p.inflight.Add(1) > int64(2*runtime.NumCPU())
-	text, err, keep := w.call(ctx, id, args, busy)
+	// A worker holds its processor waiting for its next request only
+	// while the pool has other calls in flight, and no more than twice
+	// the cores: with more, the agent's threads stay busy and a worker
+	// that holds gains nothing and waits for the agent's CPU; with this
+	// call alone, the agent's CPUs go idle between calls, and on a
+	// virtual machine whose idle CPUs are slow to wake (Firecracker's,
+	// here) a worker that held made a lone call 65 µs instead of 41 µs
+	// (bench/results/isolated-call.md). The request says which.
+	release := releaseAfter(p.inflight.Add(1), runtime.NumCPU())
+	text, err, keep := w.call(ctx, id, args, release)
 	p.inflight.Add(-1)
 	if keep {
 		p.put(w)
@@ -256,6 +260,13 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 		p.log.Error("tool worker died during a call", "tool", id, "caps", caps.String(), "pid", w.pid(), "error", e.Err, "stderr", w.tail.String())
 	}
 	return text, err
+}
+
+// releaseAfter reports whether a worker lets its processor go after a
+// request sent with n calls in flight (this one included) on cpus cores:
+// unless 2 ≤ n ≤ 2×cpus (see Pool.Call).
+func releaseAfter(n int64, cpus int) bool {
+	return n < 2 || n > int64(2*cpus)
 }
 
 // Enforcement starts or reuses a worker for tool id with caps and
@@ -1022,12 +1033,12 @@ func (w *worker) exitMessage() string {
 
 // call sends one request and reads its answer. keep says whether the
 // worker can serve another call.
-func (w *worker) call(ctx context.Context, id string, args []byte, busy bool) (text string, err error, keep bool) {
+func (w *worker) call(ctx context.Context, id string, args []byte, release bool) (text string, err error, keep bool) {
 	var deadline int64
 	if d, ok := ctx.Deadline(); ok {
 		deadline = d.UnixNano()
 	}
-	hdr, err := requestHeader(deadline, id, busy)
+	hdr, err := requestHeader(deadline, id, release)
 	if err != nil {
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}

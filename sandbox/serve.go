@@ -165,7 +165,7 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 		if len(text) > maxFrame-2 {
 			kind, text = registry.KindTool, fmt.Sprintf("the answer of %d bytes is over the worker's limit of %d", len(text), maxFrame-2)
 		}
-		if req.busy {
+		if req.release {
 			in.release()
 		}
 		if err := pw.respond(kind, text); err != nil {

@@ -17,9 +17,9 @@ import (
 )
 
 func TestFrameRoundTrip(t *testing.T) {
-	for _, busy := range []bool{false, true} {
+	for _, release := range []bool{false, true} {
 		var b bytes.Buffer
-		hdr, err := requestHeader(42, "calculator", busy)
+		hdr, err := requestHeader(42, "calculator", release)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func TestFrameRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := request{deadline: 42, id: "calculator", args: []byte(`{"x":1}`), busy: busy}
+		want := request{deadline: 42, id: "calculator", args: []byte(`{"x":1}`), release: release}
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(request{})); diff != "" {
 			t.Errorf("request (-want +got):\n%s", diff)
 		}
@@ -261,6 +261,24 @@ func TestSpareComing(t *testing.T) {
 		p := &Pool{nspares: c.nspares, spares: make([]*worker, c.ready), spareWaiters: c.waiters, noSpares: c.noSpares, closed: c.closed}
 		if got := p.spareComing(); got != c.coming {
 			t.Errorf("%s: spareComing() = %v, want %v", c.name, got, c.coming)
+		}
+	}
+}
+
+// TestReleaseAfter: a worker holds its processor for the next request
+// only when the pool has from 2 to twice its cores calls in flight.
+func TestReleaseAfter(t *testing.T) {
+	for _, c := range []struct {
+		n    int64
+		cpus int
+		want bool
+	}{
+		{0, 2, true}, {1, 2, true}, {2, 2, false}, {3, 2, false}, {4, 2, false}, {5, 2, true}, {20, 2, true},
+		{1, 1, true}, {2, 1, false}, {3, 1, true},
+		{16, 8, false}, {17, 8, true},
+	} {
+		if got := releaseAfter(c.n, c.cpus); got != c.want {
+			t.Errorf("releaseAfter(%d, %d) = %v, want %v", c.n, c.cpus, got, c.want)
 		}
 	}
 }
