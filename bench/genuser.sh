@@ -35,7 +35,9 @@ GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1
 go generate ./... && go build ./...
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-tool=$(ls toolbox/*_tool.go | head -1)
+# Not ls | head -1: head ends ls with SIGPIPE, which pipefail makes fatal.
+tools=(toolbox/*_tool.go)
+tool=${tools[0]}
 : >"$work/wall"
 : >"$work/cpu"
 echo "- $(go version); load $(cut -d' ' -f1-3 /proc/loadavg)"
