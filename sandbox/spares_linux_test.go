@@ -35,6 +35,22 @@ func waitSpare(t *testing.T, p *Pool) *worker {
 	}
 }
 
+// wantIdleSpare checks that the one idle worker of tool id (with
+// tool.Unsafe) is w, a worker that was a spare.
+func wantIdleSpare(t *testing.T, p *Pool, id string, w *worker) {
+	t.Helper()
+	if got := idleOf(p, id, tool.Unsafe); len(got) != 1 || got[0] != w {
+		t.Errorf("%s's idle workers %v, want the spare %p alone", id, got, w)
+	}
+}
+
+// underLock returns f(), called with p.mu held.
+func underLock(p *Pool, f func() int) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return f()
+}
+
 // idleOf returns the idle workers of tool id with caps.
 func idleOf(p *Pool, id string, caps tool.Capability) []*worker {
 	p.mu.Lock()
@@ -50,9 +66,7 @@ func TestSpareIsGivenTheFirstCall(t *testing.T) {
 	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", got, err)
 	}
-	if got := idleOf(p, "echo", tool.Unsafe); len(got) != 1 || got[0] != s {
-		t.Errorf("echo's idle workers %v, want the spare %p alone", got, s)
-	}
+	wantIdleSpare(t, p, "echo", s)
 	if s2 := waitSpare(t, p); s2 == s {
 		t.Error("the spare given to echo is still a spare")
 	}
@@ -79,14 +93,9 @@ func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", got, err)
 	}
-	if got := idleOf(p, "echo", tool.Unsafe); len(got) != 1 || got[0] != first {
-		t.Errorf("echo's idle workers %v, want the spare %p that was starting when it was called", got, first)
-	}
-	p.mu.Lock()
-	waiters := p.spareWaiters
-	p.mu.Unlock()
-	if waiters != 0 {
-		t.Errorf("%d calls still counted as waiting for a spare", waiters)
+	wantIdleSpare(t, p, "echo", first) // the spare starting when echo was called
+	if n := underLock(p, func() int { return p.spareWaiters }); n != 0 {
+		t.Errorf("%d calls still counted as waiting for a spare", n)
 	}
 }
 
@@ -126,24 +135,16 @@ func TestSetSpares(t *testing.T) {
 	}
 	for _, n := range []int{0, -1} {
 		p.SetSpares(n)
-		p.mu.Lock()
-		kept := p.cfg.Spares
-		p.mu.Unlock()
-		if kept != 0 {
+		if kept := underLock(p, func() int { return p.cfg.Spares }); kept != 0 {
 			t.Errorf("SetSpares(%d) keeps %d spares, want 0", n, kept)
 		}
 	}
 	if got, err := call(t, p, "fail", tool.Unsafe, probeArgs{}); err == nil {
 		t.Fatalf("fail: %q, want its error", got)
 	}
-	if got := idleOf(p, "fail", tool.Unsafe); len(got) != 1 || got[0] != s {
-		t.Errorf("fail's idle workers %v, want the spare %p", got, s)
-	}
-	p.mu.Lock()
-	starting := p.nspares
-	p.mu.Unlock()
-	if starting != 0 {
-		t.Errorf("%d spares started or ready after SetSpares(0) and the spare taken, want 0", starting)
+	wantIdleSpare(t, p, "fail", s)
+	if n := underLock(p, func() int { return p.nspares }); n != 0 {
+		t.Errorf("%d spares started or ready after SetSpares(0) and the spare taken, want 0", n)
 	}
 }
 
@@ -174,9 +175,7 @@ func TestPrestartLeavesTheSpare(t *testing.T) {
 	if err := p.Warm(ctx, "fail", tool.Unsafe); err != nil {
 		t.Fatal(err)
 	}
-	if got := idleOf(p, "fail", tool.Unsafe); len(got) != 1 || got[0] != s {
-		t.Errorf("fail's idle workers %v after Warm, want the spare %p", got, s)
-	}
+	wantIdleSpare(t, p, "fail", s) // Warm takes the spare, as a call does
 }
 
 // TestSpareTakesItsToolsRestrictions: a worker started ahead as a spare
