@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,24 +77,107 @@ func TestSpareIsGivenTheFirstCall(t *testing.T) {
 	}
 }
 
-// TestFirstCallWaitsForTheSpareUnderWay: a tool's first call made while
-// the spare is still starting is given that spare, rather than starting
-// a worker beside it.
-func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
-	var first *worker
-	for first == nil {
-		p.mu.Lock()
-		for w := range p.live {
-			first = w
+// poolWithSpareUnderWay returns a new pool and the spare it is starting,
+// stopped with SIGSTOP before it is ready, so that it stays under way
+// until the test continues it. A spare that was ready first (its ready
+// frame sent before the signal) is not what the test needs: another pool
+// is made.
+func poolWithSpareUnderWay(t *testing.T) (*Pool, *worker) {
+	t.Helper()
+	for range 10 {
+		p := newPool(t, newDirs(t), nil)
+		var w *worker
+		for w == nil {
+			p.mu.Lock()
+			for lw := range p.live {
+				w = lw
+			}
+			p.mu.Unlock()
+			time.Sleep(100 * time.Microsecond) // the test's own timeout bounds this
 		}
-		p.mu.Unlock()
-		time.Sleep(100 * time.Microsecond) // the test's own timeout bounds this
+		if err := syscall.Kill(w.pid(), syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = syscall.Kill(w.pid(), syscall.SIGCONT) })
+		// A ready frame sent before the signal is taken within this time.
+		time.Sleep(10 * time.Millisecond)
+		if underLock(p, func() int { return len(p.spares) }) == 0 {
+			return p, w
+		}
+		p.Close()
 	}
-	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
+	t.Fatal("every spare of 10 pools was ready before it could be stopped")
+	return nil, nil
+}
+
+// TestFirstCallWaitsForTheSpareUnderWay: a tool's first call made while
+// the spare is still starting waits for that spare, rather than starting
+// a worker beside it, and is given it.
+func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
+	p, first := poolWithSpareUnderWay(t)
+	type result struct {
+		text string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		text, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1})
+		done <- result{text, err}
+	}()
+	for underLock(p, func() int { return p.spareWaiters }) != 1 {
+		select {
+		case r := <-done:
+			t.Fatalf("echo answered (%q, %v) without waiting for the spare under way", r.text, r.err)
+		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
+		}
+	}
+	if err := syscall.Kill(first.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.err != nil || r.text != `{"n":1}` {
+		t.Fatalf("echo: %q, %v", r.text, r.err)
+	}
+	wantIdleSpare(t, p, "echo", first)
+	if n := underLock(p, func() int { return p.spareWaiters }); n != 0 {
+		t.Errorf("%d calls still counted as waiting for a spare", n)
+	}
+}
+
+// TestSpareThatDoesNotCome: a spare that stays under way holds a call
+// for spareWait at most, once: the call then starts its own worker, and
+// so does Prestart; a call whose context ends while it waits stops
+// counting as a waiter.
+func TestSpareThatDoesNotCome(t *testing.T) {
+	p, stopped := poolWithSpareUnderWay(t)
+
+	p.mu.Lock()
+	p.spareWait = time.Hour
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err := p.Call(ctx, "echo", tool.Unsafe, []byte(`{}`))
+	wantKind(t, "echo whose spare does not come, its context ending", err, registry.KindTimeout, "waited for a worker")
+	if n := underLock(p, func() int { return p.spareWaiters }); n != 0 {
+		t.Errorf("%d calls counted as waiting for a spare after the only one returned", n)
+	}
+
+	p.mu.Lock()
+	p.spareWait = 10 * time.Millisecond
+	p.mu.Unlock()
+	// Far longer than spareWait: what ends these is the wait's bound.
+	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelGuard()
+	if got, err := p.Call(guard, "echo", tool.Unsafe, []byte(`{"n":1}`)); err != nil || got != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", got, err)
 	}
-	wantIdleSpare(t, p, "echo", first) // the spare starting when echo was called
+	if err := p.Prestart(guard, "echo#2", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"echo", "echo#2"} {
+		if got := idleOf(p, id, tool.Unsafe); len(got) != 1 || got[0] == stopped {
+			t.Errorf("%s's idle workers %v, want one of its own, not the stopped spare %p", id, got, stopped)
+		}
+	}
 	if n := underLock(p, func() int { return p.spareWaiters }); n != 0 {
 		t.Errorf("%d calls still counted as waiting for a spare", n)
 	}
@@ -102,18 +186,26 @@ func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 // TestPrestartAfterTheSpare: a worker started ahead for a tool starts
 // once the spare under way is ready, not beside it.
 func TestPrestartAfterTheSpare(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
-	if err := p.Prestart(context.Background(), "echo", tool.Unsafe); err != nil {
+	p, spare := poolWithSpareUnderWay(t)
+	done := make(chan error, 1)
+	go func() { done <- p.Prestart(context.Background(), "echo", tool.Unsafe) }()
+	// Nothing of echo's starts while the spare is under way; a start
+	// would show within this time.
+	time.Sleep(100 * time.Millisecond)
+	if n := underLock(p, func() int { return p.count[workerKey{"echo", tool.Unsafe}] }); n != 0 {
+		t.Errorf("%d workers of echo started while the spare was under way, want none yet", n)
+	}
+	if err := syscall.Kill(spare.pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	s := waitSpare(t, p)
-	echo := idleOf(p, "echo", tool.Unsafe)
-	if len(echo) != 1 || echo[0] == s {
-		t.Fatalf("echo's idle workers %v after Prestart, want one that is not the spare %p", echo, s)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
-	// pids grow; a wrap within this test is not expected.
-	if echo[0].pid() < s.pid() {
-		t.Errorf("echo's worker %d was started before the spare %d was ready", echo[0].pid(), s.pid())
+	if s := waitSpare(t, p); s != spare {
+		t.Errorf("the spare after Prestart is %p, want %p", s, spare)
+	}
+	if got := idleOf(p, "echo", tool.Unsafe); len(got) != 1 || got[0] == spare {
+		t.Errorf("echo's idle workers %v after Prestart, want one that is not the spare %p", got, spare)
 	}
 }
 
