@@ -97,9 +97,15 @@ func TestWarmUpWaitsToBeAsked(t *testing.T) {
 	}
 	s.startWarmUp()
 	s.startWarmUp()
-	// A spare and 4/2 tools' workers; the test's timeout bounds the wait.
+	// A spare and 4/2 tools' workers. A start that failed is logged
+	// where this test does not look: the guard ends the wait instead of
+	// the test binary's timeout.
 	const want = 1 + 4/2
+	guard := time.Now().Add(time.Minute)
 	for len(workerChildren(t)) < want {
+		if time.Now().After(guard) {
+			t.Fatalf("%d workers a minute after the warm-up was asked for, want %d", len(workerChildren(t)), want)
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	// The warm-up is done once its starts are: no more come.
