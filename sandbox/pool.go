@@ -135,7 +135,7 @@ type Pool struct {
 	noSpares bool
 	// spareWaiters counts the calls that wait for a spare under way
 	// (see get): no more wait than there are spares starting. A call
-	// waits for one once, for spareWait at most.
+	// waits for spares for spareWait at most in all.
 	spareWaiters int
 	spareWait    time.Duration
 	freed        chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
@@ -374,15 +374,15 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		}
 	}()
 	awaitingSpare := false // this call counts in p.spareWaiters
-	// spareTimer bounds the one wait for a spare under way (see
-	// spareWait); nil until this call waits for one.
+	// spareTimer bounds this call's waits for spares under way (see
+	// spareWait), nil until it first waits for one; spareExpired is set
+	// when it fires.
 	var spareTimer *time.Timer
+	spareExpired := false
 	defer func() {
 		if spareTimer != nil {
 			spareTimer.Stop()
 		}
-	}()
-	defer func() {
 		if awaitingSpare {
 			p.mu.Lock()
 			p.spareWaiters--
@@ -442,19 +442,23 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			// A spare under way is nearly there, sooner than a worker
 			// started now: the first call of a tool waits for it, and a
 			// start ahead (Prestart) lets it finish first, since the
-			// first calls may wait for it. Once, and for spareWait at
-			// most: a spare that another call took first, or that does
-			// not come, leaves the call to start its own.
-			waitSpare := spare == nil && startNow && spareTimer == nil
+			// first calls may wait for it. For spareWait at most in all:
+			// spares that other calls take first, or one that does not
+			// come, leave the call to start its own.
+			waitSpare := spare == nil && startNow && !spareExpired
 			switch {
-			case waitSpare && useSpares && p.spareComing():
-				startNow, startAhead = false, false
+			case waitSpare && useSpares && p.sparesStarting() > p.spareWaiters:
 				awaitingSpare = true
 				p.spareWaiters++
-				spareTimer = time.NewTimer(p.spareWait)
-			case waitSpare && !useSpares && !p.noSpares && p.nspares > len(p.spares):
+			case waitSpare && !useSpares && p.sparesStarting() > 0:
+			default:
+				waitSpare = false
+			}
+			if waitSpare {
 				startNow, startAhead = false, false
-				spareTimer = time.NewTimer(p.spareWait)
+				if spareTimer == nil {
+					spareTimer = time.NewTimer(p.spareWait)
+				}
 			}
 			if spare == nil && (startNow || startAhead) {
 				select {
@@ -491,6 +495,7 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			return nil, callError(k.id, kindOf(ctx.Err()), "while it waited for a worker: %w", ctx.Err())
 		case <-freed:
 		case <-spareWaited:
+			spareExpired = true
 		}
 	}
 }
@@ -606,10 +611,14 @@ func (p *Pool) vcsPresent() uint8 {
 // writable.
 func stale(w *worker, present uint8) bool { return present&^w.vcs != 0 }
 
-// spareComing reports whether a spare is starting that no other call
-// waits for. Call with p.mu held.
-func (p *Pool) spareComing() bool {
-	return !p.noSpares && !p.closed && p.nspares-len(p.spares) > p.spareWaiters
+// sparesStarting counts the spares under way that may still come: none
+// once a spare failed or the pool closed. A call waits for one only
+// while fewer calls wait than there are (see get). Call with p.mu held.
+func (p *Pool) sparesStarting() int {
+	if p.noSpares || p.closed {
+		return 0
+	}
+	return p.nspares - len(p.spares)
 }
 
 // takeSpare gives a spare that is still alive and not stale for present

@@ -112,7 +112,8 @@ func poolWithSpareUnderWay(t *testing.T) (*Pool, *worker) {
 
 // TestFirstCallWaitsForTheSpareUnderWay: a tool's first call made while
 // the spare is still starting waits for that spare, rather than starting
-// a worker beside it, and is given it.
+// a worker beside it, and is given it; no more calls wait than spares
+// are under way.
 func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 	p, first := poolWithSpareUnderWay(t)
 	type result struct {
@@ -130,6 +131,16 @@ func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 			t.Fatalf("echo answered (%q, %v) without waiting for the spare under way", r.text, r.err)
 		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
 		}
+	}
+	// One spare under way, one call waiting for it: another tool's first
+	// call does not wait too, and is served while the spare is stopped.
+	p.mu.Lock()
+	p.spareWait = time.Hour
+	p.mu.Unlock()
+	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelGuard()
+	if got, err := p.Call(guard, "echo#2", tool.Unsafe, []byte(`{"n":2}`)); err != nil || got != `{"n":2}` {
+		t.Fatalf("echo#2 while echo waits for the one spare under way: %q, %v", got, err)
 	}
 	if err := syscall.Kill(first.pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)

@@ -239,28 +239,26 @@ func TestCapBnd(t *testing.T) {
 	}
 }
 
-// TestSpareComing: a call waits for a spare under way only while fewer
-// calls wait than spares start, and never for a pool that starts no more
-// spares or is closed.
-func TestSpareComing(t *testing.T) {
+// TestSparesStarting: the spares under way that a call may wait for;
+// none for a pool that starts no more spares or is closed.
+func TestSparesStarting(t *testing.T) {
 	for _, c := range []struct {
-		name                     string
-		nspares, ready, waiters  int
-		noSpares, closed, coming bool
+		name             string
+		nspares, ready   int
+		noSpares, closed bool
+		want             int
 	}{
-		{name: "one starting, none waits", nspares: 1, coming: true},
-		{name: "one starting, one waits", nspares: 1, waiters: 1},
-		{name: "one starting, two wait", nspares: 1, waiters: 2},
-		{name: "two starting, one waits", nspares: 2, waiters: 1, coming: true},
+		{name: "one starting", nspares: 1, want: 1},
+		{name: "two starting", nspares: 2, want: 2},
 		{name: "one ready, none starting", nspares: 1, ready: 1},
-		{name: "one ready, one starting", nspares: 2, ready: 1, coming: true},
+		{name: "one ready, one starting", nspares: 2, ready: 1, want: 1},
 		{name: "none", nspares: 0},
 		{name: "the spares failed", nspares: 1, noSpares: true},
 		{name: "closed", nspares: 1, closed: true},
 	} {
-		p := &Pool{nspares: c.nspares, spares: make([]*worker, c.ready), spareWaiters: c.waiters, noSpares: c.noSpares, closed: c.closed}
-		if got := p.spareComing(); got != c.coming {
-			t.Errorf("%s: spareComing() = %v, want %v", c.name, got, c.coming)
+		p := &Pool{nspares: c.nspares, spares: make([]*worker, c.ready), noSpares: c.noSpares, closed: c.closed}
+		if got := p.sparesStarting(); got != c.want {
+			t.Errorf("%s: sparesStarting() = %d, want %d", c.name, got, c.want)
 		}
 	}
 }
