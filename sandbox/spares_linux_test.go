@@ -220,6 +220,88 @@ func TestPrestartAfterTheSpare(t *testing.T) {
 	}
 }
 
+// TestSpareGivenItsToolFirst: while a spare is being given its tool (it
+// is stopped, so that its assignment stays under way), no spare starts in
+// its place, not even when SetSpares asks for one, and Prestart starts
+// nothing; once the call has its worker, a spare starts in its place and
+// Prestart goes on. A call whose context ends during the assignment
+// leaves a spare started in its place too.
+func TestSpareGivenItsToolFirst(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	s := waitSpare(t, p)
+	if err := syscall.Kill(s.pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(s.pid(), syscall.SIGCONT) })
+	type result struct {
+		text string
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		text, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1})
+		done <- result{text, err}
+	}()
+	for underLock(p, func() int { return p.assigning }) != 1 {
+		select {
+		case r := <-done:
+			t.Fatalf("echo answered (%q, %v) from a stopped spare", r.text, r.err)
+		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
+		}
+	}
+	p.SetSpares(1)
+	if n := underLock(p, func() int { return p.nspares }); n != 0 {
+		t.Errorf("%d spares started or ready while the spare is given its tool, want none", n)
+	}
+	p.mu.Lock()
+	p.spareWait = time.Hour
+	p.mu.Unlock()
+	// Far longer than a worker's start: a Prestart that did not wait
+	// would have its worker and return nil.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := p.Prestart(ctx, "echo#2", tool.Unsafe)
+	wantKind(t, "Prestart while the spare is given its tool", err, registry.KindTimeout, "waited for a worker")
+	if n := underLock(p, func() int { return p.count[workerKey{"echo#2", tool.Unsafe}] }); n != 0 {
+		t.Errorf("%d workers of echo#2 started while the spare was given its tool, want none", n)
+	}
+
+	if err := syscall.Kill(s.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r.err != nil || r.text != `{"n":1}` {
+		t.Fatalf("echo: %q, %v", r.text, r.err)
+	}
+	wantIdleSpare(t, p, "echo", s)
+	s2 := waitSpare(t, p)
+	if s2 == s {
+		t.Fatal("the spare given to echo is still a spare")
+	}
+	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelGuard()
+	if err := p.Prestart(guard, "echo#2", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	if got := idleOf(p, "echo#2", tool.Unsafe); len(got) != 1 || got[0] == s2 {
+		t.Errorf("echo#2's idle workers %v after Prestart, want one that is not the spare %p", got, s2)
+	}
+
+	if err := syscall.Kill(s2.pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(s2.pid(), syscall.SIGCONT) })
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	_, err = p.Call(ctx, "echo#3", tool.Unsafe, []byte(`{}`))
+	wantKind(t, "echo#3 given a stopped spare, its context ending", err, registry.KindTimeout, "killed")
+	if s3 := waitSpare(t, p); s3 == s2 {
+		t.Error("the spare killed with echo#3's call is still the spare")
+	}
+	if n := underLock(p, func() int { return p.assigning }); n != 0 {
+		t.Errorf("%d spares counted as being given their tool after every call returned", n)
+	}
+}
+
 // TestSetSpares: a pool made with no spares starts none until SetSpares
 // asks for one; after SetSpares(0) (or below) a spare given to a call is
 // not replaced.
