@@ -198,18 +198,24 @@ func TestSpareThatDoesNotCome(t *testing.T) {
 // once the spare under way is ready, not beside it.
 func TestPrestartAfterTheSpare(t *testing.T) {
 	p, spare := poolWithSpareUnderWay(t)
-	done := make(chan error, 1)
-	go func() { done <- p.Prestart(context.Background(), "echo", tool.Unsafe) }()
-	// Nothing of echo's starts while the spare is under way; a start
-	// would show within this time.
-	time.Sleep(100 * time.Millisecond)
+	p.mu.Lock()
+	p.spareWait = time.Hour
+	p.mu.Unlock()
+	// Far longer than a worker's start: a Prestart that did not wait
+	// would have its worker and return nil.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := p.Prestart(ctx, "echo", tool.Unsafe)
+	wantKind(t, "Prestart while the spare is under way", err, registry.KindTimeout, "waited for a worker")
 	if n := underLock(p, func() int { return p.count[workerKey{"echo", tool.Unsafe}] }); n != 0 {
-		t.Errorf("%d workers of echo started while the spare was under way, want none yet", n)
+		t.Errorf("%d workers of echo started while the spare was under way, want none", n)
 	}
 	if err := syscall.Kill(spare.pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; err != nil {
+	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelGuard()
+	if err := p.Prestart(guard, "echo", tool.Unsafe); err != nil {
 		t.Fatal(err)
 	}
 	if s := waitSpare(t, p); s != spare {
