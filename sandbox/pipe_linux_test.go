@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 
 	"github.com/toolreg/toolreg/tool"
@@ -240,5 +242,116 @@ func TestWorkerWithProcessors(t *testing.T) {
 		if err != nil || got != string(benchArgs) {
 			t.Fatalf("call %d = %q, %v; want %q", i, got, err, benchArgs)
 		}
+	}
+}
+
+// TestCallTellsTheWorkerWhenToRelease: a call's request tells its worker
+// to let its processor go after it (frameRelease) when the call is
+// alone, and when more than twice the cores are in flight, but not with
+// 2 to 2×cores in flight (see releaseAfter). The workers are pipes that
+// the test answers, so that it holds the calls in flight at will: call i
+// is made once call i-1's request has come, and none is answered before
+// the last.
+func TestCallTellsTheWorkerWhenToRelease(t *testing.T) {
+	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
+	cpus := runtime.NumCPU()
+	n := 2*cpus + 1
+	k := workerKey{"echo", tool.Unsafe}
+	type sent struct {
+		worker  int
+		release bool
+		err     error
+	}
+	requests := make(chan sent, n)
+	answers := make([]*os.File, n)
+	for i := range n {
+		reqR, reqW := pipe(t)
+		respR, respW := pipe(t)
+		req, err := newPoolPipe(reqW)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := newPoolPipe(respR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &worker{key: k, reqW: reqW, req: req, respF: respR, resp: bufio.NewReader(resp), exited: make(chan struct{}), tail: &tail{max: 8 << 10}}
+		p.mu.Lock()
+		p.idle[k] = append(p.idle[k], w)
+		p.count[k]++
+		p.mu.Unlock()
+		answers[i] = respW
+		go func() {
+			r := bufio.NewReader(reqR)
+			for {
+				body, err := readFrame(r, nil)
+				if errors.Is(err, io.EOF) || errors.Is(err, os.ErrClosed) {
+					return
+				}
+				var q request
+				if err == nil {
+					q, err = parseRequest(body)
+				}
+				requests <- sent{i, q.release, err}
+			}
+		}()
+	}
+	answer := func(worker int) {
+		if _, err := writeFrame(answers[worker], nil, []byte{frameResponse, 0}, []byte("ok")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	errs := make(chan error, n)
+	var got, want []bool
+	var busy []int
+	for i := 1; i <= n; i++ {
+		go func() {
+			_, err := p.Call(context.Background(), k.id, k.caps, []byte(`{}`))
+			errs <- err
+		}()
+		q := <-requests
+		if q.err != nil {
+			t.Fatalf("call %d's request: %v", i, q.err)
+		}
+		got, want = append(got, q.release), append(want, releaseAfter(int64(i), cpus))
+		busy = append(busy, q.worker)
+	}
+	for _, w := range busy {
+		answer(w)
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Once they have returned, a call is alone again, and one beside it
+	// is not.
+	busy = busy[:0]
+	for i := 1; i <= 2; i++ {
+		go func() {
+			_, err := p.Call(context.Background(), k.id, k.caps, []byte(`{}`))
+			errs <- err
+		}()
+		q := <-requests
+		if q.err != nil {
+			t.Fatalf("call %d's request: %v", n+i, q.err)
+		}
+		got, want = append(got, q.release), append(want, releaseAfter(int64(i), cpus))
+		busy = append(busy, q.worker)
+	}
+	for _, w := range busy {
+		answer(w)
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("release asked of the worker by calls 1 to %d in flight, then 1 and 2 again (-want +got):\n%s", n, diff)
+	}
+	if want[0] != true || want[1] != false || want[n-1] != true {
+		t.Errorf("releaseAfter gives %v for 1 to %d calls on %d cores: the test does not test what it says", want[:n], n, cpus)
 	}
 }
