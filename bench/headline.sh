@@ -20,8 +20,9 @@
 #      against in process (bench/mcpload.sh);
 #   6. the first tools/call of agent mcp -http right after /readyz
 #      against the warm calls after it (bench/cmd/firstcall);
-#   7. the failure path in process: Registry.Call with bad arguments
-#      against hand-written decoding (BenchmarkDispatchBad);
+#   7. in process: Registry.Call and Entry.Bind, with good and with bad
+#      arguments, against hand-written decoding (BenchmarkDispatch,
+#      BenchmarkDispatchBad);
 #   8. the agent's size, and the edit-generate-build loop at 100 tools;
 #   9. go generate ./... on a copy of this repository, and on a user's
 #      module of 1,000 synthetic tools (bench/genuser.sh);
@@ -136,11 +137,11 @@ step "the first call"
 	echo
 } >>"$out/headline.md"
 
-step "the failure path"
-(cd "$here" && go test -run '^$' -bench 'DispatchBad/(direct|call)$' -benchmem -count 6 .) >"$out/dispatchbad.txt"
+step "in process: a call and the failure path"
+(cd "$here" && go test -run '^$' -bench 'Dispatch(Bad)?/(direct|generated|call)$' -benchmem -count 6 .) >"$out/dispatch.txt"
 {
 	echo '```'
-	"$benchstat" "$out/dispatchbad.txt"
+	"$benchstat" "$out/dispatch.txt"
 	echo '```'
 	echo
 } >>"$out/headline.md"
