@@ -52,6 +52,33 @@ func underLock(p *Pool, f func() int) int {
 	return f()
 }
 
+// stopWorker stops w with SIGSTOP until the test continues it, or ends.
+func stopWorker(t *testing.T, w *worker) {
+	t.Helper()
+	if err := syscall.Kill(w.pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(w.pid(), syscall.SIGCONT) })
+}
+
+// wantPrestartWaits checks that Prestart for tool id waits, now, rather
+// than start a worker: given 50 ms, far longer than a worker's start, a
+// Prestart that did not wait would have its worker and return nil. It
+// lifts the bound on the waits for spares (spareWait).
+func wantPrestartWaits(t *testing.T, p *Pool, id, while string) {
+	t.Helper()
+	p.mu.Lock()
+	p.spareWait = time.Hour
+	p.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	err := p.Prestart(ctx, id, tool.Unsafe)
+	wantKind(t, "Prestart "+while, err, registry.KindTimeout, "waited for a worker")
+	if n := underLock(p, func() int { return p.count[workerKey{id, tool.Unsafe}] }); n != 0 {
+		t.Errorf("%d workers of %s started %s, want none", n, id, while)
+	}
+}
+
 // idleOf returns the idle workers of tool id with caps.
 func idleOf(p *Pool, id string, caps tool.Capability) []*worker {
 	p.mu.Lock()
@@ -95,10 +122,7 @@ func poolWithSpareUnderWay(t *testing.T) (*Pool, *worker) {
 			p.mu.Unlock()
 			time.Sleep(100 * time.Microsecond) // the test's own timeout bounds this
 		}
-		if err := syscall.Kill(w.pid(), syscall.SIGSTOP); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = syscall.Kill(w.pid(), syscall.SIGCONT) })
+		stopWorker(t, w)
 		// A ready frame sent before the signal is taken within this time.
 		time.Sleep(10 * time.Millisecond)
 		if underLock(p, func() int { return len(p.spares) }) == 0 {
@@ -198,18 +222,7 @@ func TestSpareThatDoesNotCome(t *testing.T) {
 // once the spare under way is ready, not beside it.
 func TestPrestartAfterTheSpare(t *testing.T) {
 	p, spare := poolWithSpareUnderWay(t)
-	p.mu.Lock()
-	p.spareWait = time.Hour
-	p.mu.Unlock()
-	// Far longer than a worker's start: a Prestart that did not wait
-	// would have its worker and return nil.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	err := p.Prestart(ctx, "echo", tool.Unsafe)
-	wantKind(t, "Prestart while the spare is under way", err, registry.KindTimeout, "waited for a worker")
-	if n := underLock(p, func() int { return p.count[workerKey{"echo", tool.Unsafe}] }); n != 0 {
-		t.Errorf("%d workers of echo started while the spare was under way, want none", n)
-	}
+	wantPrestartWaits(t, p, "echo", "while the spare is under way")
 	if err := syscall.Kill(spare.pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
@@ -235,10 +248,7 @@ func TestPrestartAfterTheSpare(t *testing.T) {
 func TestSpareGivenItsToolFirst(t *testing.T) {
 	p := newPool(t, newDirs(t), nil)
 	s := waitSpare(t, p)
-	if err := syscall.Kill(s.pid(), syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(s.pid(), syscall.SIGCONT) })
+	stopWorker(t, s)
 	type result struct {
 		text string
 		err  error
@@ -259,18 +269,7 @@ func TestSpareGivenItsToolFirst(t *testing.T) {
 	if n := underLock(p, func() int { return p.nspares }); n != 0 {
 		t.Errorf("%d spares started or ready while the spare is given its tool, want none", n)
 	}
-	p.mu.Lock()
-	p.spareWait = time.Hour
-	p.mu.Unlock()
-	// Far longer than a worker's start: a Prestart that did not wait
-	// would have its worker and return nil.
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	err := p.Prestart(ctx, "echo#2", tool.Unsafe)
-	wantKind(t, "Prestart while the spare is given its tool", err, registry.KindTimeout, "waited for a worker")
-	if n := underLock(p, func() int { return p.count[workerKey{"echo#2", tool.Unsafe}] }); n != 0 {
-		t.Errorf("%d workers of echo#2 started while the spare was given its tool, want none", n)
-	}
+	wantPrestartWaits(t, p, "echo#2", "while the spare is given its tool")
 
 	if err := syscall.Kill(s.pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)
@@ -292,13 +291,10 @@ func TestSpareGivenItsToolFirst(t *testing.T) {
 		t.Errorf("echo#2's idle workers %v after Prestart, want one that is not the spare %p", got, s2)
 	}
 
-	if err := syscall.Kill(s2.pid(), syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = syscall.Kill(s2.pid(), syscall.SIGCONT) })
-	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
+	stopWorker(t, s2)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	_, err = p.Call(ctx, "echo#3", tool.Unsafe, []byte(`{}`))
+	_, err := p.Call(ctx, "echo#3", tool.Unsafe, []byte(`{}`))
 	wantKind(t, "echo#3 given a stopped spare, its context ending", err, registry.KindTimeout, "killed")
 	if s3 := waitSpare(t, p); s3 == s2 {
 		t.Error("the spare killed with echo#3's call is still the spare")
