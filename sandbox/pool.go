@@ -659,13 +659,14 @@ func (p *Pool) takeSpare(k workerKey, present uint8) *worker {
 // spare and a worker started ahead beside it made a server's first call
 // wait 4 to 7 ms for its restrictions instead of 1 (bench/cmd/firstcall).
 func (p *Pool) assignSpare(ctx context.Context, w *worker) (*worker, error) {
-	w, err := p.assign(ctx, w)
-	p.mu.Lock()
-	p.assigning--
-	p.fillSpares()
-	p.wake()
-	p.mu.Unlock()
-	return w, err
+	defer func() {
+		p.mu.Lock()
+		p.assigning--
+		p.fillSpares()
+		p.wake()
+		p.mu.Unlock()
+	}()
+	return p.assign(ctx, w)
 }
 
 // fillSpares starts spares in the background until there are
