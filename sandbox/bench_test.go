@@ -260,15 +260,7 @@ func benchPipeRoundTrip(b *testing.B, mode string) {
 	var w io.Writer = reqW
 	var r io.Reader = respR
 	if mode == "pool" {
-		pw, err := newPoolPipe(reqW)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pr, err := newPoolPipe(respR)
-		if err != nil {
-			b.Fatal(err)
-		}
-		w, r = pw, pr
+		w, r = poolPipeOf(b, reqW), poolPipeOf(b, respR)
 	}
 	msg := append([]byte{frameRequest}, benchArgs...)
 	buf := make([]byte, len(msg))

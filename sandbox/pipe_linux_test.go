@@ -30,6 +30,17 @@ func pipe(t *testing.T) (r, w *os.File) {
 	return r, w
 }
 
+// poolPipeOf is newPoolPipe(f) in a test or benchmark, which fails on
+// its error.
+func poolPipeOf(tb testing.TB, f *os.File) *poolPipe {
+	tb.Helper()
+	p, err := newPoolPipe(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 // blockingPipe is pipe with both ends blocking, as a worker finds its
 // pipes.
 func blockingPipe(t *testing.T) (r, w *os.File) {
@@ -160,14 +171,7 @@ func TestWorkerPipeWriteToClosedReader(t *testing.T) {
 
 func TestPoolPipeRoundTrip(t *testing.T) {
 	r, w := pipe(t)
-	pr, err := newPoolPipe(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pw, err := newPoolPipe(w)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr, pw := poolPipeOf(t, r), poolPipeOf(t, w)
 	// More than the pipe holds: the write waits for the reader.
 	msg := bytes.Repeat([]byte{'x', 'y', 'z'}, 300<<10)
 	errc := make(chan error, 1)
@@ -199,10 +203,7 @@ func TestPoolPipeRoundTrip(t *testing.T) {
 // ends when the pool closes the pipe, and so does a write to a full one.
 func TestPoolPipeCloseEndsRead(t *testing.T) {
 	r, _ := pipe(t) // its writer stays open: nothing will come
-	pr, err := newPoolPipe(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pr := poolPipeOf(t, r)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := pr.Read(make([]byte, 8))
@@ -214,10 +215,7 @@ func TestPoolPipeCloseEndsRead(t *testing.T) {
 	}
 
 	_, w2 := pipe(t) // its reader stays open and reads nothing
-	pw, err := newPoolPipe(w2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pw := poolPipeOf(t, w2)
 	go func() {
 		_, err := pw.Write(make([]byte, 1<<20))
 		errc <- err
@@ -267,15 +265,7 @@ func TestCallTellsTheWorkerWhenToRelease(t *testing.T) {
 	for i := range n {
 		reqR, reqW := pipe(t)
 		respR, respW := pipe(t)
-		req, err := newPoolPipe(reqW)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp, err := newPoolPipe(respR)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := &worker{key: k, reqW: reqW, req: req, respF: respR, resp: bufio.NewReader(resp), exited: make(chan struct{}), tail: &tail{max: 8 << 10}}
+		w := &worker{key: k, reqW: reqW, req: poolPipeOf(t, reqW), respF: respR, resp: bufio.NewReader(poolPipeOf(t, respR)), exited: make(chan struct{}), tail: &tail{max: 8 << 10}}
 		p.mu.Lock()
 		p.idle[k] = append(p.idle[k], w)
 		p.count[k]++

@@ -79,6 +79,38 @@ func wantPrestartWaits(t *testing.T, p *Pool, id, while string) {
 	}
 }
 
+// answer is what a call made in the background returned.
+type answer struct {
+	text string
+	err  error
+}
+
+// callUntil calls tool id (with tool.Unsafe) with probeArgs{N: n} in the
+// background and returns once until, called with p.mu held, holds; the
+// call's answer comes later on the channel. A call that answers first
+// fails the test: it did not wait, as what says.
+func callUntil(t *testing.T, p *Pool, id string, n int, until func() bool, what string) <-chan answer {
+	t.Helper()
+	done := make(chan answer, 1)
+	go func() {
+		text, err := call(t, p, id, tool.Unsafe, probeArgs{N: n})
+		done <- answer{text, err}
+	}()
+	for {
+		p.mu.Lock()
+		ok := until()
+		p.mu.Unlock()
+		if ok {
+			return done
+		}
+		select {
+		case r := <-done:
+			t.Fatalf("%s answered (%q, %v) without waiting %s", id, r.text, r.err, what)
+		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
+		}
+	}
+}
+
 // idleOf returns the idle workers of tool id with caps.
 func idleOf(p *Pool, id string, caps tool.Capability) []*worker {
 	p.mu.Lock()
@@ -140,22 +172,7 @@ func poolWithSpareUnderWay(t *testing.T) (*Pool, *worker) {
 // are under way.
 func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 	p, first := poolWithSpareUnderWay(t)
-	type result struct {
-		text string
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		text, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1})
-		done <- result{text, err}
-	}()
-	for underLock(p, func() int { return p.spareWaiters }) != 1 {
-		select {
-		case r := <-done:
-			t.Fatalf("echo answered (%q, %v) without waiting for the spare under way", r.text, r.err)
-		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
-		}
-	}
+	done := callUntil(t, p, "echo", 1, func() bool { return p.spareWaiters == 1 }, "for the spare under way")
 	// One spare under way, one call waiting for it: another tool's first
 	// call does not wait too, and is served while the spare is stopped.
 	p.mu.Lock()
@@ -249,22 +266,7 @@ func TestSpareGivenItsToolFirst(t *testing.T) {
 	p := newPool(t, newDirs(t), nil)
 	s := waitSpare(t, p)
 	stopWorker(t, s)
-	type result struct {
-		text string
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		text, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1})
-		done <- result{text, err}
-	}()
-	for underLock(p, func() int { return p.assigning }) != 1 {
-		select {
-		case r := <-done:
-			t.Fatalf("echo answered (%q, %v) from a stopped spare", r.text, r.err)
-		case <-time.After(100 * time.Microsecond): // the test's own timeout bounds this
-		}
-	}
+	done := callUntil(t, p, "echo", 1, func() bool { return p.assigning == 1 }, "for a stopped spare")
 	p.SetSpares(1)
 	if n := underLock(p, func() int { return p.nspares }); n != 0 {
 		t.Errorf("%d spares started or ready while the spare is given its tool, want none", n)
