@@ -51,7 +51,7 @@ func TestCheckRunsNoTool(t *testing.T) {
 	if !ok || e.Bind == nil {
 		t.Fatalf("fail's entry: found %v, Bind set %v; want a generated entry", ok, e.Bind != nil)
 	}
-	run, err := e.Bind([]byte(`{}`))
+	run, err := e.Bind(`{}`)
 	if err != nil {
 		t.Errorf("Bind of fail: %v", err)
 	}
@@ -63,7 +63,7 @@ func TestCheckRunsNoTool(t *testing.T) {
 	if _, err := run(context.Background()); !errors.Is(err, tools.ErrFail) {
 		t.Errorf("Run of fail = %v, want it run and failed", err)
 	}
-	if _, err := e.Bind([]byte(`{"x":1}`)); !errors.Is(err, registry.ErrArguments) {
+	if _, err := e.Bind(`{"x":1}`); !errors.Is(err, registry.ErrArguments) {
 		t.Errorf("Bind of an unknown field = %v, want bad arguments", err)
 	}
 }
@@ -78,7 +78,7 @@ func TestCheckIgnoresWrappedRun(t *testing.T) {
 	var wrapped atomic.Int32
 	inner := e.Bind
 	e.Name, e.ID = "traced_fail", "traced_fail"
-	e.Bind = func(args []byte) (registry.Run, error) {
+	e.Bind = func(args string) (registry.Run, error) {
 		run, err := inner(args)
 		if err != nil {
 			return nil, err
@@ -115,6 +115,6 @@ func TestCheckIgnoresWrappedRun(t *testing.T) {
 // checkArgs checks args for e without running the tool: it binds them and
 // drops the Run.
 func checkArgs(e registry.Entry, args []byte) error {
-	_, err := e.Bind(args)
+	_, err := e.Bind(string(args))
 	return err
 }

@@ -104,9 +104,9 @@ func TestStrictSpecTable(t *testing.T) {
 
 // capture is an Executor that records the arguments it is given, as they
 // reach the tool's decoder, and runs nothing.
-type capture struct{ args []byte }
+type capture struct{ args string }
 
-func (c *capture) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
+func (c *capture) Execute(ctx context.Context, e registry.Entry, args string) (string, error) {
 	c.args = args
 	return "ok", nil
 }
@@ -170,11 +170,11 @@ func TestStrictNulls(t *testing.T) {
 			// What the tool got must pass the plain registry's decoder,
 			// which refuses null; its values are read over the defaults
 			// of weather's tags, as that decoder reads them.
-			if err := Toolbox().Check("weather", string(c.args)); err != nil {
+			if err := Toolbox().Check("weather", c.args); err != nil {
 				t.Fatalf("the arguments the tool got, %q, do not decode: %v", c.args, err)
 			}
 			got := toolbox.WeatherArgs{Days: 3, Units: "celsius"}
-			if err := json.Unmarshal(c.args, &got); err != nil {
+			if err := json.Unmarshal([]byte(c.args), &got); err != nil {
 				t.Fatalf("the arguments the tool got, %q: %v", c.args, err)
 			}
 			if diff := cmp.Diff(*tc.want, got); diff != "" {

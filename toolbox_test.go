@@ -88,7 +88,7 @@ func BenchmarkCheck(b *testing.B) {
 		if !ok {
 			b.Fatalf("no tool %q", c.tool)
 		}
-		args := []byte(c.args)
+		args := c.args
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -251,9 +251,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindCalculator decodes and checks the arguments of calculator, each field once, and returns the call of the tool with them.
-func genBindCalculator(data []byte) (registry.Run, error) {
+func genBindCalculator(data string) (registry.Run, error) {
 	var v toolbox.CalculatorArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsCalculator_0, []jsonarg.Reader{
 		jsonarg.String(&v.Expression, 1, 1000),
 	}); err != nil {
@@ -268,9 +268,9 @@ func genBindCalculator(data []byte) (registry.Run, error) {
 var genFieldsCalculator_0 = jsonarg.Fields{Names: []string{"expression"}, Required: []int{0}}
 
 // genBindDiskUsage decodes and checks the arguments of disk_usage, each field once, and returns the call of the tool with them.
-func genBindDiskUsage(data []byte) (registry.Run, error) {
+func genBindDiskUsage(data string) (registry.Run, error) {
 	var v toolbox.DiskUsageArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsDiskUsage_0, []jsonarg.Reader{
 		jsonarg.String(&v.MountPoint, -1, 4096),
 	}); err != nil {
@@ -285,9 +285,9 @@ func genBindDiskUsage(data []byte) (registry.Run, error) {
 var genFieldsDiskUsage_0 = jsonarg.Fields{Names: []string{"mount_point"}}
 
 // genBindNow decodes and checks the arguments of now, each field once, and returns the call of the tool with them.
-func genBindNow(data []byte) (registry.Run, error) {
+func genBindNow(data string) (registry.Run, error) {
 	var v toolbox.NowArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsNow_0, []jsonarg.Reader{
 		jsonarg.String(&v.Timezone, -1, 64),
 	}); err != nil {
@@ -302,9 +302,9 @@ func genBindNow(data []byte) (registry.Run, error) {
 var genFieldsNow_0 = jsonarg.Fields{Names: []string{"timezone"}}
 
 // genBindPingURL decodes and checks the arguments of ping_url, each field once, and returns the call of the tool with them.
-func genBindPingURL(data []byte) (registry.Run, error) {
+func genBindPingURL(data string) (registry.Run, error) {
 	var v toolbox.PingURLArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsPingURL_0, []jsonarg.Reader{
 		jsonarg.String(&v.URL, 1, 2048),
 	}); err != nil {
@@ -319,9 +319,9 @@ func genBindPingURL(data []byte) (registry.Run, error) {
 var genFieldsPingURL_0 = jsonarg.Fields{Names: []string{"url"}, Required: []int{0}}
 
 // genBindWeather decodes and checks the arguments of weather, each field once, and returns the call of the tool with them.
-func genBindWeather(data []byte) (registry.Run, error) {
+func genBindWeather(data string) (registry.Run, error) {
 	var v toolbox.WeatherArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Days = 3
 	v.Units = "celsius"
 	if err := d.Args(&genFieldsWeather_0, []jsonarg.Reader{
@@ -340,9 +340,9 @@ func genBindWeather(data []byte) (registry.Run, error) {
 var genFieldsWeather_0 = jsonarg.Fields{Names: []string{"city", "days", "units"}, Required: []int{0}, OneOf: [][]string{2: {"celsius", "fahrenheit"}}}
 
 // genBindWebSearch decodes and checks the arguments of web_search, each field once, and returns the call of the tool with them.
-func genBindWebSearch(data []byte) (registry.Run, error) {
+func genBindWebSearch(data string) (registry.Run, error) {
 	var v toolbox.WebSearchArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.MaxResults = 5
 	if err := d.Args(&genFieldsWebSearch_0, []jsonarg.Reader{
 		jsonarg.String(&v.Query, 1, 400),
@@ -359,9 +359,9 @@ func genBindWebSearch(data []byte) (registry.Run, error) {
 var genFieldsWebSearch_0 = jsonarg.Fields{Names: []string{"query", "max_results"}, Required: []int{0}}
 
 // genBindWordCount decodes and checks the arguments of word_count, each field once, and returns the call of the tool with them.
-func genBindWordCount(data []byte) (registry.Run, error) {
+func genBindWordCount(data string) (registry.Run, error) {
 	var v toolbox.WordCountArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsWordCount_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, -1, -1),
 	}); err != nil {

@@ -85,7 +85,7 @@ func contenders() []contender {
 				b.Fatal("no weather tool")
 			}
 			return func(args string) (string, error) {
-				run, err := e.Bind([]byte(args))
+				run, err := e.Bind(args)
 				if err != nil {
 					return "", err
 				}

@@ -110,9 +110,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindWeather decodes and checks the arguments of weather, each field once, and returns the call of the tool with them.
-func genBindWeather(data []byte) (registry.Run, error) {
+func genBindWeather(data string) (registry.Run, error) {
 	var v toolbox.WeatherArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsWeather_0, []jsonarg.Reader{
 		jsonarg.String(&v.City, -1, -1),
 		jsonarg.Int(&v.Days, 1, 16),

@@ -91,7 +91,7 @@ func TestPinUnknown(t *testing.T) {
 		t.Errorf("pinning an unknown tool: %v", err)
 	}
 	taken, err := toolreg.Toolbox().With(registry.Entry{ID: "search_tools", Name: "search_tools", Description: "x", Parameters: `{"type":"object"}`, Timeout: 1,
-		Bind: func([]byte) (registry.Run, error) {
+		Bind: func(string) (registry.Run, error) {
 			return func(context.Context) (string, error) { return "", nil }, nil
 		}})
 	if err != nil {

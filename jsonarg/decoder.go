@@ -50,11 +50,22 @@ type Decoder struct {
 	first bool
 	// buf holds an object key that had escapes, between Key calls.
 	buf []byte
+	// shared is true when data are the bytes of a string, which never
+	// change: String may then return parts of it without copying them.
+	shared bool
 }
 
-// NewDecoder returns a decoder that reads data.
+// NewDecoder returns a decoder that reads data. The strings it returns
+// are copies: data may change once they are read.
 func NewDecoder(data []byte) Decoder {
 	return Decoder{data: data}
+}
+
+// NewStringDecoder returns a decoder that reads s. A string it returns
+// that had no escapes in s is part of s, not a copy, as a substring is: it
+// keeps all of s alive while it is.
+func NewStringDecoder(s string) Decoder {
+	return Decoder{data: unsafe.Slice(unsafe.StringData(s), len(s)), shared: true}
 }
 
 func (d *Decoder) skipSpace() {
@@ -157,7 +168,8 @@ func (d *Decoder) End() error {
 	return nil
 }
 
-// String reads a string.
+// String reads a string. From a NewStringDecoder, a string without
+// escapes is part of the decoder's text, not a copy.
 func (d *Decoder) String() (string, error) {
 	if d.peek() != '"' {
 		return "", d.mismatch("string")
@@ -169,6 +181,11 @@ func (d *Decoder) String() (string, error) {
 	}
 	if simple {
 		d.pos = p + 1
+		if d.shared && p > start {
+			// Nothing writes to d.data, which s, given to
+			// NewStringDecoder, holds.
+			return unsafe.String(&d.data[start], p-start), nil
+		}
 		return string(d.data[start:p]), nil
 	}
 	// Decode into a buffer of its own, sized for the rest of the string

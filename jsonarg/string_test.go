@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // TestStringsAgreeWithEncodingJSON reads strings whose special bytes
@@ -96,6 +97,59 @@ func TestStringErrorOffsets(t *testing.T) {
 			if d.pos != want {
 				t.Errorf("%q: error at offset %d, want %d (%v)", in, d.pos, want, err)
 			}
+		}
+	}
+}
+
+// TestStringDecoderShares checks that a NewStringDecoder's String hands
+// out a plain string as part of its text, without allocating, and an
+// escaped one as a copy with its escapes read; NewDecoder's copies both.
+func TestStringDecoderShares(t *testing.T) {
+	const text = `{"plain":"Berlin","escaped":"a\nb","empty":""}`
+	raw := []byte(text)
+	// within reports whether s is part of the bytes of in.
+	within := func(s string, in []byte) bool {
+		if s == "" {
+			return false
+		}
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(in)))
+		return p >= start && p < start+uintptr(len(in))
+	}
+	shared := unsafe.Slice(unsafe.StringData(text), len(text))
+	for _, c := range []struct {
+		value, want     string
+		shared          bool
+		allocs, fromRaw float64 // from NewStringDecoder, from NewDecoder
+	}{
+		{`"Berlin"`, "Berlin", true, 0, 1},
+		{`"a\nb"`, "a\nb", false, 1, 1},
+		{`""`, "", false, 0, 0},
+	} {
+		at := strings.Index(text, c.value)
+		read := func(d Decoder) string {
+			d.pos = at
+			s, err := d.String()
+			if err != nil {
+				t.Fatalf("%s: %v", c.value, err)
+			}
+			return s
+		}
+		got := read(NewStringDecoder(text))
+		if got != c.want {
+			t.Errorf("%s: read %q, want %q", c.value, got, c.want)
+		}
+		if within(got, shared) != c.shared {
+			t.Errorf("%s: part of the text: %v, want %v", c.value, within(got, shared), c.shared)
+		}
+		if n := testing.AllocsPerRun(100, func() { read(NewStringDecoder(text)) }); n != c.allocs {
+			t.Errorf("%s: %v allocations from a string, want %v", c.value, n, c.allocs)
+		}
+		if got := read(NewDecoder(raw)); got != c.want || within(got, raw) {
+			t.Errorf("%s: from bytes %q (part of them: %v), want a copy of %q", c.value, got, within(got, raw), c.want)
+		}
+		if n := testing.AllocsPerRun(100, func() { read(NewDecoder(raw)) }); n != c.fromRaw {
+			t.Errorf("%s: %v allocations from bytes, want %v", c.value, n, c.fromRaw)
 		}
 	}
 }

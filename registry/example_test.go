@@ -60,9 +60,9 @@ func ExampleRegistry_WithConfirm() {
 		Parameters:   `{"type":"object","properties":{"path":{"type":"string"}}}`,
 		Capabilities: tool.WriteFiles,
 		// Bind checks the arguments and returns the call, ready to run.
-		Bind: func(args []byte) (registry.Run, error) {
+		Bind: func(args string) (registry.Run, error) {
 			var a struct{ Path string }
-			if err := json.Unmarshal(args, &a); err != nil || a.Path == "" {
+			if err := json.Unmarshal([]byte(args), &a); err != nil || a.Path == "" {
 				return nil, registry.ArgumentError(errors.New(`want {"path": a file}`))
 			}
 			return func(ctx context.Context) (string, error) {

@@ -97,3 +97,39 @@ func TestGeneratedRepair(t *testing.T) {
 		t.Errorf("unrepairable call = %q, want %q", res.Text, want)
 	}
 }
+
+// TestGeneratedCallAllocations checks the allocations of a call of a
+// generated tool through Call: the call's context, the Run that Bind
+// returns and the tool's answer ("echo: " and the text), three, the text
+// itself being part of the arguments, not a copy; and of its Bind and Run
+// alone, the last two. A copied string is one more each.
+func TestGeneratedCallAllocations(t *testing.T) {
+	reg := testbox.Toolbox()
+	ctx := context.Background()
+	const args = `{"text":"a text that no tool changes"}`
+	e, ok := reg.Lookup("echo")
+	if !ok {
+		t.Fatal("testbox has no echo")
+	}
+	for _, c := range []struct {
+		name string
+		want float64
+		call func() (string, error)
+	}{
+		{"Call", 3, func() (string, error) { res := reg.Call(ctx, "echo", args); return res.Text, res.Err }},
+		{"Bind and Run", 2, func() (string, error) {
+			run, err := e.Bind(args)
+			if err != nil {
+				return "", err
+			}
+			return run(ctx)
+		}},
+	} {
+		if got, err := c.call(); err != nil || got != "echo: a text that no tool changes" {
+			t.Fatalf("%s: answered %q, %v", c.name, got, err)
+		}
+		if n := testing.AllocsPerRun(100, func() { c.call() }); n != c.want {
+			t.Errorf("%s: %v allocations, want %v", c.name, n, c.want)
+		}
+	}
+}

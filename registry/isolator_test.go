@@ -26,7 +26,7 @@ type callerKey struct{}
 
 func (x *isolator) Isolates(e Entry) bool { return x.isolated[e.Name] }
 
-func (x *isolator) Execute(ctx context.Context, e Entry, args []byte) (string, error) {
+func (x *isolator) Execute(ctx context.Context, e Entry, args string) (string, error) {
 	caller, _ := ctx.Value(callerKey{}).(string)
 	x.mu.Lock()
 	x.ran = append(x.ran, e.Name+" for "+caller)

@@ -146,7 +146,7 @@ func TestRepairedArgsLimit(t *testing.T) {
 	entries := []Entry{{
 		Name:  "tags",
 		Shape: &Shape{Object: true, Props: []Prop{{Name: "l", Shape: Shape{Array: true}}}},
-		Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		Bind: runs(func(ctx context.Context, args string) (string, error) {
 			if strings.Contains(string(args), `"l":"`) {
 				return "", &Error{Kind: KindArguments, Err: jsonarg.At(stringedError(), "l")}
 			}

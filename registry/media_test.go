@@ -17,7 +17,7 @@ func TestAttachMedia(t *testing.T) {
 	png := Media{MIMEType: "image/png", Data: []byte("\x89PNG")}
 	wav := Media{MIMEType: "audio/wav", Data: []byte("RIFF")}
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "shot", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ []byte) (string, error) {
+		{Name: "shot", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ string) (string, error) {
 			ok1 := AttachMedia(ctx, png)
 			sub, cancel := context.WithTimeout(ctx, time.Minute)
 			defer cancel()
@@ -27,11 +27,11 @@ func TestAttachMedia(t *testing.T) {
 			}
 			return "[image: image/png, 4 bytes]\n[audio: audio/wav, 4 bytes]", nil
 		})},
-		{Name: "broken", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ []byte) (string, error) {
+		{Name: "broken", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ string) (string, error) {
 			AttachMedia(ctx, png)
 			return "", errors.New("no page")
 		})},
-		{Name: "plain", Timeout: time.Minute, Bind: runs(func(context.Context, []byte) (string, error) { return "text", nil })},
+		{Name: "plain", Timeout: time.Minute, Bind: runs(func(context.Context, string) (string, error) { return "text", nil })},
 	})).WithRedact(func(s string) string { return s })
 	res := reg.Call(context.Background(), "shot", "{}")
 	if diff := cmp.Diff([]Media{png, wav}, res.Media); diff != "" || res.Err != nil {
@@ -52,7 +52,7 @@ func TestAttachMediaOutsideCall(t *testing.T) {
 		t.Error("attached outside a call")
 	}
 	kept := make(chan context.Context, 1)
-	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Bind: runs(func(ctx context.Context, _ string) (string, error) {
 		select {
 		case kept <- ctx:
 		default:

@@ -52,7 +52,7 @@ func TestWithTools(t *testing.T) {
 	reg := mustNew(t, guardedTable())
 	added := func(name, answer string) Entry {
 		return Entry{Name: name, ID: name, Description: "Added.", Parameters: `{"type":"object"}`, Timeout: time.Minute,
-			Bind: runs(func(ctx context.Context, args []byte) (string, error) { return answer, nil })}
+			Bind: runs(func(ctx context.Context, args string) (string, error) { return answer, nil })}
 	}
 	two, err := reg.With(added("one", "first"), added("two", "second"))
 	if err != nil {
@@ -83,7 +83,7 @@ func TestWithTools(t *testing.T) {
 // records which.
 type recordingExecutor struct{ ran []string }
 
-func (x *recordingExecutor) Execute(ctx context.Context, e Entry, args []byte) (string, error) {
+func (x *recordingExecutor) Execute(ctx context.Context, e Entry, args string) (string, error) {
 	x.ran = append(x.ran, e.Name+" "+string(args))
 	return "executed " + e.Name, nil
 }
@@ -94,7 +94,7 @@ func TestExecutorRunsCompiledToolsOnly(t *testing.T) {
 	x := &recordingExecutor{}
 	reg, err := mustNew(t, guardedTable()).With(Entry{Name: "remote", ID: "remote", Server: "srv", Description: "Remote.",
 		Parameters: `{"type":"object"}`, Timeout: time.Minute,
-		Bind: runs(func(ctx context.Context, args []byte) (string, error) { return "remote answer", nil })})
+		Bind: runs(func(ctx context.Context, args string) (string, error) { return "remote answer", nil })})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,11 @@ type Entry struct {
 	// Run with the limits, the timeout and the panic protection; a wrapper
 	// (tracing, a timeout) wraps the Run it returns. toolgen writes one
 	// per tool; a mounted tool's checks little (its server checks its
-	// arguments) and its Run calls the server.
-	Bind func(args []byte) (Run, error)
+	// arguments) and its Run calls the server. The arguments are the JSON
+	// text the model sent, as Call takes it: a generated Bind hands the
+	// tool strings that are parts of it, not copies, where they had no
+	// escapes.
+	Bind func(args string) (Run, error)
 	// Shape tells the argument repair which properties take arrays or
 	// objects, so that one a model sent as a JSON string can be mended.
 	// toolgen writes it for tools with such properties; nil repairs only
@@ -81,8 +84,7 @@ func (e *Entry) AllCapabilities() tool.Capability { return e.Capabilities | e.Re
 
 // Run is a call of a tool with arguments Bind decoded and validated: it
 // runs the tool under ctx and returns its answer, text for the model, or
-// its error. The arguments given to Bind must not change until Run
-// returns.
+// its error.
 type Run func(ctx context.Context) (string, error)
 
 // Table is what toolgen generates: the entries sorted by name and a lookup
@@ -126,7 +128,7 @@ type Confirm func(ctx context.Context, e Entry, args string) error
 // e.Bind returns would, or an *Error of its own kind (KindCrashed, say).
 // It is called concurrently.
 type Executor interface {
-	Execute(ctx context.Context, e Entry, args []byte) (string, error)
+	Execute(ctx context.Context, e Entry, args string) (string, error)
 }
 
 // An Isolator is an Executor that runs some calls in another process,
@@ -360,8 +362,7 @@ func checkEntry(e *Entry, schema bool) error {
 // without building it: New checks every entry of a table, 1,000 of them
 // at the start of a process for a large tool set.
 func schemaType(schema string) (string, error) {
-	b := []byte(schema)
-	d := jsonarg.NewDecoder(b)
+	d := jsonarg.NewStringDecoder(schema)
 	if err := d.ObjectStart(); err != nil {
 		return "", err
 	}
@@ -380,7 +381,7 @@ func schemaType(schema string) (string, error) {
 			return "", err
 		}
 		if isType {
-			typ = string(b[start:end])
+			typ = schema[start:end]
 		}
 	}
 	return typ, d.End()
@@ -794,12 +795,13 @@ func (r *Registry) retryRepaired(ctx context.Context, i int, e *Entry, args stri
 	if !ok || len(fixed) > r.limits.MaxArgs {
 		return first
 	}
-	if _, err := e.Bind(fixed); err != nil {
+	mended := string(fixed)
+	if _, err := e.Bind(mended); err != nil {
 		r.logger.DebugContext(ctx, "tool arguments not repaired", "tool", e.Name, "repairs", notes, "error", err)
 		return first
 	}
 	r.logger.WarnContext(ctx, "tool arguments repaired", "tool", e.Name, "repairs", notes)
-	return r.invoke(ctx, time.Now(), e, string(fixed))
+	return r.invoke(ctx, time.Now(), e, mended)
 }
 
 // truncate cuts s to at most max bytes, at a character boundary, and says
@@ -879,7 +881,7 @@ func (r *Registry) isolated(ctx context.Context, start time.Time, e *Entry, x Is
 			res = r.result(ctx, e, outcome{err: &Error{Kind: KindPanic, Err: fmt.Errorf("%v", p)}, stack: debug.Stack()})
 		}
 	}()
-	text, err := x.Execute(cctx, *e, []byte(args))
+	text, err := x.Execute(cctx, *e, args)
 	if err != nil {
 		// The call's context ended: that is the timeout or the
 		// cancellation, whatever the executor made of it.

@@ -26,23 +26,23 @@ func TestMain(m *testing.M) {
 // registry's protections are tested apart from generated code.
 func testTable(release <-chan struct{}) *Table {
 	entries := []Entry{
-		{Name: "boom", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "boom", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			panic("kaboom")
 		})},
-		{Name: "echo", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			if string(args) == "bad" {
 				return "", ArgumentError(errors.New(`field "x": expected string`))
 			}
 			return "echo " + string(args), nil
 		})},
-		{Name: "fail", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "fail", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "", errors.New("disk on fire")
 		})},
-		{Name: "polite", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "polite", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
 		})},
-		{Name: "stubborn", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "stubborn", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			<-release // ignores its context
 			return "too late", nil
 		})},
@@ -59,8 +59,8 @@ func testTable(release <-chan struct{}) *Table {
 // runs is a Bind that accepts any arguments and checks nothing: its Run
 // calls f with them. The tools made with it check their arguments, if at
 // all, when they run.
-func runs(f func(ctx context.Context, args []byte) (string, error)) func([]byte) (Run, error) {
-	return func(args []byte) (Run, error) {
+func runs(f func(ctx context.Context, args string) (string, error)) func(string) (Run, error) {
+	return func(args string) (Run, error) {
 		return func(ctx context.Context) (string, error) { return f(ctx, args) }, nil
 	}
 }
@@ -217,16 +217,16 @@ func contains(list []string, s string) bool {
 // with a long answer.
 func guardedTable() *Table {
 	entries := []Entry{
-		{Name: "long", Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "long", Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return strings.Repeat("ab", 100) + "é" + strings.Repeat("x", 300), nil
 		})},
-		{Name: "read", Capabilities: tool.ReadFiles, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "read", Capabilities: tool.ReadFiles, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "read", nil
 		})},
-		{Name: "rm", Capabilities: tool.WriteFiles, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "rm", Capabilities: tool.WriteFiles, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "removed", nil
 		})},
-		{Name: "sh", Reaches: tool.Exec, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "sh", Reaches: tool.Exec, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "ran", nil
 		})},
 	}

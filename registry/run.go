@@ -13,8 +13,8 @@ import (
 
 // The call path of tools. A call runs on a call goroutine: a goroutine of the
 // runner's pool, parked between calls, that owns what a call needs (an
-// arguments buffer, an answer channel, a deadline timer). The caller takes
-// an idle call goroutine (or starts one when none is idle), hands it the call, and
+// answer channel, a deadline timer). The caller takes an idle call
+// goroutine (or starts one when none is idle), hands it the call, and
 // waits for its answer, the tool's timeout or the end of its own context,
 // whichever comes first. The tool sees a small context of its own, made
 // per call, that ends at the tool's timeout or with the caller's context.
@@ -29,9 +29,6 @@ import (
 // deadline timer is left running after a call, and a call that ends no
 // sooner than the time the timer is armed for leaves it be; when it fires
 // during a later call it is armed again for that call's deadline.
-
-// maxKeptArgs is the largest arguments buffer a call goroutine keeps for reuse.
-const maxKeptArgs = 64 << 10
 
 // goroutineIdle is how long an idle call goroutine waits for a call before it may
 // end: it ends at the first check, made every goroutineIdle, that finds it
@@ -57,7 +54,7 @@ type callGoroutine struct {
 	e     *Entry
 	x     Executor // runs e when not nil
 	bound Run      // the call of e, bound by the caller, when x is nil
-	args  []byte
+	args  string
 
 	answer chan outcome // the notice of a timeout, then the outcome; room for both
 
@@ -112,11 +109,7 @@ func (r *runner) get() *callGoroutine {
 
 // put parks w, whose answer has been taken, until the next call.
 func (r *runner) put(w *callGoroutine) {
-	w.e, w.x, w.bound = nil, nil, nil
-	if cap(w.args) > maxKeptArgs {
-		w.args = nil
-	}
-	w.args = w.args[:0]
+	w.e, w.x, w.bound, w.args = nil, nil, nil, ""
 	r.mu.Lock()
 	if !w.dead { // its tool called runtime.Goexit
 		w.parked = true
@@ -280,8 +273,7 @@ func (w *callGoroutine) expire() {
 // and checks; the timeout covers the Run it returns).
 func (r *runner) call(parent context.Context, start time.Time, e *Entry, x Executor, args string) (o outcome, expired bool, c *callCtx) {
 	w := r.get()
-	w.e, w.x = e, x
-	w.args = append(w.args[:0], args...)
+	w.e, w.x, w.args = e, x, args
 	if x == nil {
 		var ok bool
 		if o, ok = w.bind(); !ok {

@@ -17,7 +17,7 @@ import (
 // TestGoexit checks that a tool calling runtime.Goexit is a failure, not an
 // empty success.
 func TestGoexit(t *testing.T) {
-	reg := mustNew(t, tableOf([]Entry{{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 		runtime.Goexit()
 		return "unreachable", nil
 	})}}))
@@ -31,7 +31,7 @@ func TestGoexit(t *testing.T) {
 // is over reports that it ended, and is never handed to another call.
 func TestKeptContextEnds(t *testing.T) {
 	kept := make(chan context.Context, 2)
-	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "keep", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 		kept <- ctx
 		return "ok", nil
 	})}}))
@@ -63,7 +63,7 @@ func TestCallContext(t *testing.T) {
 	type key struct{}
 	got := make(chan context.Context, 1)
 	release := make(chan struct{})
-	reg := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 		got <- ctx
 		<-release
 		return "", ctx.Err()
@@ -90,7 +90,7 @@ func TestCallContext(t *testing.T) {
 	defer stop()
 	release2 := make(chan struct{})
 	close(release2)
-	reg2 := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+	reg2 := mustNew(t, tableOf([]Entry{{Name: "look", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 		d, _ := ctx.Deadline()
 		return d.Format(time.RFC3339Nano), nil
 	})}}))
@@ -105,10 +105,10 @@ func TestCallContext(t *testing.T) {
 // fire: under -race, and every answer must be the call's own.
 func TestCallsRace(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return string(args), nil
 		})},
-		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			time.Sleep(3 * time.Millisecond) // ignores its context
 			return "late " + string(args), nil
 		})},
@@ -143,13 +143,13 @@ func TestCallsRace(t *testing.T) {
 // registry's allocations count.
 func BenchmarkCall(b *testing.B) {
 	ok := Run(func(ctx context.Context) (string, error) { return "ok", nil })
-	reg := mustNew(b, tableOf([]Entry{{Name: "echo", Timeout: time.Minute, Bind: func([]byte) (Run, error) {
+	reg := mustNew(b, tableOf([]Entry{{Name: "echo", Timeout: time.Minute, Bind: func(string) (Run, error) {
 		return ok, nil
 	}}}))
 	ctx := context.Background()
 	b.Run("invoke", func(b *testing.B) {
 		e, _ := reg.Lookup("echo")
-		args := []byte(`{"text":"hello"}`)
+		args := `{"text":"hello"}`
 		b.ReportAllocs()
 		for b.Loop() {
 			if run, err := e.Bind(args); err == nil {
@@ -183,10 +183,10 @@ func callGoroutines(reg *Registry) (live, parked int) { return reg.set.calls.cou
 // call goroutine, that a panic keeps it, and that idle call goroutines end.
 func TestCallGoroutinesReused(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return string(args), nil
 		})},
-		{Name: "boom", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "boom", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			panic("boom")
 		})},
 	}))
@@ -214,10 +214,10 @@ func TestCallGoroutinesReused(t *testing.T) {
 // runtime.Goexit is not handed another call.
 func TestGoexitEndsCallGoroutine(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return string(args), nil
 		})},
-		{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "quit", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			runtime.Goexit()
 			return "", nil
 		})},
@@ -241,10 +241,10 @@ func TestGoexitEndsCallGoroutine(t *testing.T) {
 func TestStuckToolStarvesNobody(t *testing.T) {
 	release := make(chan struct{})
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return string(args), nil
 		})},
-		{Name: "stuck", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "stuck", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			<-release // ignores its context
 			return "free", nil
 		})},
@@ -285,17 +285,17 @@ func TestStuckToolStarvesNobody(t *testing.T) {
 func TestDeadlineTimerLeftArmed(t *testing.T) {
 	release := make(chan struct{})
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "long", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "long", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "long", nil
 		})},
-		{Name: "brief", Timeout: 5 * time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "brief", Timeout: 5 * time.Millisecond, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "brief", nil
 		})},
-		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "late", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			<-release // ignores its context
 			return "late", nil
 		})},
-		{Name: "wait", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "wait", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			time.Sleep(20 * time.Millisecond) // past brief's timeout
 			return "waited", ctx.Err()
 		})},
@@ -330,7 +330,7 @@ func TestDerivedContexts(t *testing.T) {
 	stopped := make(chan bool, 1)
 	ran := make(chan struct{}, 1)
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "derive", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "derive", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			d, cancel := context.WithCancel(ctx)
 			_ = cancel // ends with ctx
 			derived <- d
@@ -339,13 +339,13 @@ func TestDerivedContexts(t *testing.T) {
 			<-d.Done()
 			return "", d.Err()
 		})},
-		{Name: "brief", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "brief", Timeout: time.Millisecond, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			d, cancel := context.WithTimeout(ctx, time.Hour)
 			defer cancel()
 			<-d.Done()
 			return "", d.Err()
 		})},
-		{Name: "keep", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "keep", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			d, cancel := context.WithCancel(ctx)
 			_ = cancel
 			derived <- d
@@ -391,7 +391,7 @@ func TestAfterFuncStop(t *testing.T) {
 	stops := make(chan func() bool, 1)
 	var got []bool
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "after", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "after", Timeout: time.Hour, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			a, ok := ctx.(interface{ AfterFunc(func()) func() bool })
 			if !ok {
 				return "", fmt.Errorf("the tool's context %T has no AfterFunc method", ctx)
@@ -430,15 +430,15 @@ func TestAfterFuncStop(t *testing.T) {
 // it took, which serves the next call.
 func TestBindOnCaller(t *testing.T) {
 	reg := mustNew(t, tableOf([]Entry{
-		{Name: "strict", Timeout: time.Minute, Bind: func(args []byte) (Run, error) {
+		{Name: "strict", Timeout: time.Minute, Bind: func(args string) (Run, error) {
 			if string(args) != "{}" {
 				return nil, ArgumentError(jsonarg.Missing("city"))
 			}
 			return func(ctx context.Context) (string, error) { return "ran", nil }, nil
 		}},
-		{Name: "boom", Timeout: time.Minute, Bind: func([]byte) (Run, error) { panic("kaboom") }},
-		{Name: "quit", Timeout: time.Minute, Bind: func([]byte) (Run, error) { runtime.Goexit(); return nil, nil }},
-		{Name: "nothing", Timeout: time.Minute, Bind: func([]byte) (Run, error) { return nil, nil }},
+		{Name: "boom", Timeout: time.Minute, Bind: func(string) (Run, error) { panic("kaboom") }},
+		{Name: "quit", Timeout: time.Minute, Bind: func(string) (Run, error) { runtime.Goexit(); return nil, nil }},
+		{Name: "nothing", Timeout: time.Minute, Bind: func(string) (Run, error) { return nil, nil }},
 	}))
 	ctx := context.Background()
 	type answer struct {
@@ -486,7 +486,7 @@ func TestBindOnCaller(t *testing.T) {
 // (one each). It was 14 with the arguments bound on the call goroutine
 // and the messages written by fmt.
 func TestBadArgumentsAllocations(t *testing.T) {
-	reg := mustNew(t, tableOf([]Entry{{Name: "strict", Timeout: time.Minute, Bind: func(args []byte) (Run, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "strict", Timeout: time.Minute, Bind: func(args string) (Run, error) {
 		return nil, ArgumentError(jsonarg.Missing("city"))
 	}}}))
 	ctx := context.Background()

@@ -172,7 +172,7 @@ func TestWith(t *testing.T) {
 	reg := mustNew(t, testTable(nil))
 	remote := Entry{ID: "r__x", Name: "r__x", Description: "Remote.", Timeout: time.Minute,
 		Parameters: `{"type":"object"}`, Server: "r",
-		Bind: runs(func(ctx context.Context, args []byte) (string, error) { return "remote " + string(args), nil })}
+		Bind: runs(func(ctx context.Context, args string) (string, error) { return "remote " + string(args), nil })}
 	joined, err := reg.With(remote)
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,7 @@ func TestValidName(t *testing.T) {
 func TestRedactBeforeCut(t *testing.T) {
 	secret := "SECRET-0123456789"
 	long := strings.Repeat("a", 80) + secret + strings.Repeat("b", 200)
-	reg := mustNew(t, tableOf([]Entry{{Name: "leak", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+	reg := mustNew(t, tableOf([]Entry{{Name: "leak", Timeout: time.Minute, Bind: runs(func(ctx context.Context, args string) (string, error) {
 		return long, nil
 	})}})).WithLimits(Limits{MaxResult: 200})
 	plain := reg.Call(context.Background(), "leak", "{}").Text

@@ -11,7 +11,7 @@ import (
 )
 
 func searchTable() *Table {
-	run := func(context.Context, []byte) (string, error) { return "", nil }
+	run := func(context.Context, string) (string, error) { return "", nil }
 	return tableOf([]Entry{
 		{Name: "delete_file", Description: "Remove a file from the disk.", Parameters: `{"type":"object","properties":{"path":{"type":"string","description":"Path of the file"}}}`, Bind: runs(run), Timeout: 1, Capabilities: tool.WriteFiles},
 		{Name: "read_text_file", Description: "Read the complete contents of a file as text.", Bind: runs(run), Timeout: 1},
@@ -53,7 +53,7 @@ func TestSearch(t *testing.T) {
 		}
 		// Tools added later are found with the same ranking.
 		more, err := reg.With(Entry{Name: "srv__erase_file", ID: "srv__erase_file", Description: "Erase a file for good.", Parameters: `{"type":"object"}`,
-			Bind: runs(func(context.Context, []byte) (string, error) { return "", nil }), Timeout: 1})
+			Bind: runs(func(context.Context, string) (string, error) { return "", nil }), Timeout: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

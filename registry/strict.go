@@ -55,7 +55,7 @@ func (r *Registry) Check(name, args string) error {
 	if r.strict {
 		args = r.set.dropNulls(i, args)
 	}
-	if _, err := e.Bind([]byte(args)); err != nil {
+	if _, err := e.Bind(args); err != nil {
 		return asError(e.Name, err)
 	}
 	return nil

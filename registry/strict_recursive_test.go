@@ -32,7 +32,7 @@ const recursiveSchema = `{"type":"object","properties":{` +
 // deep), at, below and past it.
 func TestStrictNullsRecursive(t *testing.T) {
 	var got string // the arguments the tool was given
-	answer := func(ctx context.Context, args []byte) (string, error) {
+	answer := func(ctx context.Context, args string) (string, error) {
 		got = string(args)
 		return "ok", nil
 	}
@@ -108,7 +108,7 @@ func TestStrictNullsRecursive(t *testing.T) {
 // jsonarg.MaxDepth levels. Valid is the check every strict call makes
 // first, for comparison.
 func BenchmarkStrictNullsDeep(b *testing.B) {
-	answer := func(ctx context.Context, args []byte) (string, error) { return "ok", nil }
+	answer := func(ctx context.Context, args string) (string, error) { return "ok", nil }
 	reg := mustNew(b, tableOf([]Entry{{Name: "rec", Bind: runs(answer), Timeout: time.Second,
 		Parameters: `{"type":"object"}`, StrictParameters: recursiveSchema}}))
 	s := strings.Repeat(`{"name":null,"kids":null,"next":`, 20000) + `{"name":null,"kids":null,"next":null}` + strings.Repeat(`}`, 20000)

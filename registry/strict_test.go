@@ -15,7 +15,7 @@ import (
 // strictTable is a table of one tool with a strict schema, "opt", whose
 // Run answers the arguments it was bound to, and one without, "plain".
 func strictTable() *Table {
-	answer := func(ctx context.Context, args []byte) (string, error) { return string(args), nil }
+	answer := func(ctx context.Context, args string) (string, error) { return string(args), nil }
 	tab := tableOf([]Entry{
 		{Name: "opt", Bind: runs(answer), Timeout: time.Second,
 			Parameters:       `{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"integer"}},"required":["a"],"additionalProperties":false}`,
@@ -55,7 +55,7 @@ func TestWithStrict(t *testing.T) {
 	mounted := Entry{Name: "remote", ID: "remote", Description: "d", Timeout: time.Second, Server: "srv",
 		Parameters:       `{"type":"object","properties":{"b":{"type":"boolean"}},"additionalProperties":false}`,
 		StrictParameters: `{"type":"object","properties":{"b":{"type":["boolean","null"]}},"required":["b"],"additionalProperties":false}`,
-		Bind:             runs(func(ctx context.Context, args []byte) (string, error) { return string(args), nil })}
+		Bind:             runs(func(ctx context.Context, args string) (string, error) { return string(args), nil })}
 	reg, err := base.With(mounted)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestDerivedSpecs(t *testing.T) {
 	reg := mustNew(t, tab)
 	mounted := Entry{Name: "remote", ID: "remote", Description: "Remote.", Timeout: time.Second, Server: "srv",
 		Parameters: `{"type":"object"}`,
-		Bind:       runs(func(ctx context.Context, args []byte) (string, error) { return "", nil })}
+		Bind:       runs(func(ctx context.Context, args string) (string, error) { return "", nil })}
 	withMounted, err := reg.With(mounted)
 	if err != nil {
 		t.Fatal(err)

@@ -159,8 +159,8 @@ func benchRegistry(b *testing.B) *registry.Registry {
 		ID: "echo", Name: "echo", Description: "Echo the arguments.", Timeout: time.Minute,
 		Parameters:   `{"type":"object"}`,
 		Capabilities: tool.Unsafe,
-		Bind: func(args []byte) (registry.Run, error) {
-			return func(ctx context.Context) (string, error) { return probe(ctx, "echo", args) }, nil
+		Bind: func(args string) (registry.Run, error) {
+			return func(ctx context.Context) (string, error) { return probe(ctx, "echo", []byte(args)) }, nil
 		},
 	}
 	reg, err := registry.New(&registry.Table{

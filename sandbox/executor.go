@@ -72,7 +72,7 @@ type executor struct {
 func (x executor) Isolates(e registry.Entry) bool { return x.mode.Isolated(e) }
 
 // Execute implements registry.Executor.
-func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (string, error) {
+func (x executor) Execute(ctx context.Context, e registry.Entry, args string) (string, error) {
 	run, err := e.Bind(args)
 	if err != nil {
 		return "", err
@@ -80,7 +80,7 @@ func (x executor) Execute(ctx context.Context, e registry.Entry, args []byte) (s
 	if !x.mode.Isolated(e) {
 		return run(ctx)
 	}
-	text, err := x.pool.Call(ctx, e.ID, e.AllCapabilities(), args)
+	text, err := x.pool.Call(ctx, e.ID, e.AllCapabilities(), []byte(args))
 	return text, registryError(err)
 }
 
@@ -116,7 +116,7 @@ func ServeRegistry(ctx context.Context, args []string, r *registry.Registry) err
 			if !ok {
 				return "", fmt.Errorf("this worker has no compiled-in tool with id %q", id)
 			}
-			run, err := e.Bind(args)
+			run, err := e.Bind(string(args))
 			if err != nil {
 				return "", err
 			}

@@ -27,7 +27,7 @@ func probeRegistry(t *testing.T, caps tool.Capability, ids ...string) *registry.
 			ID: id, Name: id, Description: "probe " + id, Timeout: time.Minute,
 			Parameters:   `{"type":"object"}`,
 			Capabilities: caps, Reaches: caps,
-			Bind: func(args []byte) (registry.Run, error) {
+			Bind: func(args string) (registry.Run, error) {
 				if strings.Contains(string(args), "refuse") {
 					return nil, registry.ArgumentError(errors.New("refused by Bind"))
 				}
@@ -107,7 +107,7 @@ func TestExecutorChecksWithoutRunning(t *testing.T) {
 		}
 		return -1
 	}}
-	bind := func(args []byte) (registry.Run, error) {
+	bind := func(args string) (registry.Run, error) {
 		if strings.Contains(string(args), "refuse") {
 			return nil, registry.ArgumentError(errors.New("refused by Bind"))
 		}

@@ -170,7 +170,7 @@ func TestTool(t *testing.T) {
 			if !errors.Is(res.Err, registry.ErrArguments) || !strings.Contains(res.Text, tc.want) {
 				t.Errorf("use_skill %s = %q, %v; want an argument error containing %q", tc.args, res.Text, res.Err, tc.want)
 			}
-			if _, err := e.Bind([]byte(tc.args)); err == nil {
+			if _, err := e.Bind(tc.args); err == nil {
 				t.Errorf("Bind(%s) = nil error, want the error Call gives", tc.args)
 			}
 			continue

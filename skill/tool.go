@@ -1,7 +1,6 @@
 package skill
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,7 +36,7 @@ func UseSkillEntry(s *Set) registry.Entry {
 		// required and nullable; a strict registry reads its null as left
 		// out.
 		StrictParameters: s.toolSchema(true),
-		Bind: func(data []byte) (registry.Run, error) {
+		Bind: func(data string) (registry.Run, error) {
 			a, err := s.decode(data)
 			if err != nil {
 				return nil, err
@@ -63,9 +62,9 @@ type args struct{ Name, File string }
 
 // decode reads use_skill's arguments strictly and checks them against s;
 // every failure is an argument error that names the valid choices.
-func (s *Set) decode(data []byte) (args, error) {
+func (s *Set) decode(data string) (args, error) {
 	var a toolArgs
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(strings.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
 		return args{}, registry.ArgumentError(fmt.Errorf("want a JSON object {\"name\": skill, \"file\": optional path}: %w", err))
@@ -73,7 +72,7 @@ func (s *Set) decode(data []byte) (args, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return args{}, registry.ArgumentError(errors.New("unexpected data after the JSON object"))
 	}
-	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("null")) {
+	if strings.HasPrefix(strings.TrimSpace(data), "null") {
 		return args{}, registry.ArgumentError(errors.New("want a JSON object, not null"))
 	}
 	if a.Name == "" {

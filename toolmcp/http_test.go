@@ -168,7 +168,7 @@ func slowServer(t *testing.T) (srvOpts func() *registry.Registry, release chan s
 		tab := testTable()
 		slow := &tab.Entries[5]
 		slow.Timeout = time.Hour
-		slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
+		slow.Bind = runs(func(ctx context.Context, args string) (string, error) {
 			started <- nil
 			select {
 			case <-release:

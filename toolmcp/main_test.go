@@ -142,11 +142,11 @@ func sdkServer() *mcp.Server {
 func testTable() *registry.Table {
 	const textSchema = `{"type":"object","properties":{"text":{"type":"string","description":"Any text."}},"required":["text"],"additionalProperties":false}`
 	const noArgs = `{"type":"object","properties":{},"additionalProperties":false}`
-	decode := func(args []byte) (string, error) {
+	decode := func(args string) (string, error) {
 		var a struct {
 			Text *string `json:"text"`
 		}
-		d := json.NewDecoder(strings.NewReader(string(args)))
+		d := json.NewDecoder(strings.NewReader(args))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&a); err != nil {
 			return "", registry.ArgumentError(err)
@@ -157,38 +157,38 @@ func testTable() *registry.Table {
 		return *a.Text, nil
 	}
 	entries := []registry.Entry{
-		{Name: "boom", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "boom", Parameters: noArgs, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			panic("kaboom")
 		})},
-		{Name: "count", Parameters: textSchema, Output: testOutputs("count"), Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "count", Parameters: textSchema, Output: testOutputs("count"), Bind: runs(func(ctx context.Context, args string) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
 			return jsonarg.EncodeResult(map[string]int{"words": len(strings.Fields(s))}, nil)
 		})},
-		{Name: "echo", Parameters: textSchema, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "echo", Parameters: textSchema, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
 			return "echo " + s, nil
 		})},
-		{Name: "fail", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "fail", Parameters: noArgs, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			return "", errors.New("disk on fire")
 		})},
-		{Name: "split", Parameters: textSchema, Output: testOutputs("split"), Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "split", Parameters: textSchema, Output: testOutputs("split"), Bind: runs(func(ctx context.Context, args string) (string, error) {
 			s, err := decode(args)
 			if err != nil {
 				return "", err
 			}
 			return jsonarg.EncodeResult(strings.Fields(s), nil)
 		})},
-		{Name: "slow", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "slow", Parameters: noArgs, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
 		})},
-		{Name: "whoami", Parameters: noArgs, Bind: runs(func(ctx context.Context, args []byte) (string, error) {
+		{Name: "whoami", Parameters: noArgs, Bind: runs(func(ctx context.Context, args string) (string, error) {
 			c, ok := tool.CallFrom(ctx)
 			if !ok {
 				return "", errors.New("no call in context")
@@ -231,8 +231,8 @@ func testOutputs(name string) string {
 
 // runs is a Bind that accepts any arguments: its Run calls f with them,
 // and the test tools decode them for themselves.
-func runs(f func(ctx context.Context, args []byte) (string, error)) func([]byte) (registry.Run, error) {
-	return func(args []byte) (registry.Run, error) {
+func runs(f func(ctx context.Context, args string) (string, error)) func(string) (registry.Run, error) {
+	return func(args string) (registry.Run, error) {
 		return func(ctx context.Context) (string, error) { return f(ctx, args) }, nil
 	}
 }

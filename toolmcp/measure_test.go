@@ -21,7 +21,7 @@ func TestMeasureCancel(t *testing.T) {
 	tab := testTable()
 	slow := &tab.Entries[5]
 	slow.Timeout = time.Hour
-	slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
+	slow.Bind = runs(func(ctx context.Context, args string) (string, error) {
 		select {
 		case <-time.After(6 * time.Second):
 			return "done", nil

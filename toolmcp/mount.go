@@ -625,11 +625,12 @@ const codeRejected = -32005
 // which is all that is checked here (the tool's server checks the rest),
 // and returns the call that forwards them: arguments that are not an
 // object are registry.KindArguments.
-func (rt *remoteTool) bind(args []byte) (registry.Run, error) {
-	if err := checkObject(args); err != nil {
+func (rt *remoteTool) bind(args string) (registry.Run, error) {
+	raw := []byte(args)
+	if err := checkObject(raw); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
-	return func(ctx context.Context) (string, error) { return rt.invoke(ctx, args) }, nil
+	return func(ctx context.Context) (string, error) { return rt.invoke(ctx, raw) }, nil
 }
 
 // invoke forwards a call with args, bound by bind, to the tool's server

@@ -24,7 +24,7 @@ import (
 func progressServer(t *testing.T) *mcp.Server {
 	t.Helper()
 	tab := testTable()
-	tab.Entries[5].Bind = runs(func(ctx context.Context, args []byte) (string, error) {
+	tab.Entries[5].Bind = runs(func(ctx context.Context, args string) (string, error) {
 		for _, d := range []float64{1, 2, 2, 3} {
 			tool.Progress(ctx, d, 3, "step")
 		}

@@ -203,7 +203,7 @@ func TestServeCancelledByClient(t *testing.T) {
 	slow.Timeout = time.Minute
 	started := make(chan struct{})
 	ended := make(chan error, 1)
-	slow.Bind = runs(func(ctx context.Context, args []byte) (string, error) {
+	slow.Bind = runs(func(ctx context.Context, args string) (string, error) {
 		close(started)
 		<-ctx.Done()
 		ended <- ctx.Err()

@@ -56,7 +56,7 @@ func main() {
 		}
 		set, name, _ := strings.Cut(c.Tool, "/")
 		e, _ := sets[set].Lookup(name)
-		if _, err := e.Bind([]byte(c.Args)); err != nil {
+		if _, err := e.Bind(c.Args); err != nil {
 			fmt.Println(strings.ReplaceAll(err.Error(), "\n", " "))
 		} else {
 			fmt.Println("ok")

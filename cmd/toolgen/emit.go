@@ -203,6 +203,8 @@ func resultCode(t *toolInfo) jen.Code {
 // closure that holds a copy of it; checking the arguments is binding them
 // and dropping the closure, so one function a tool does both, which keeps a
 // registry of many tools quick to compile, and a check cannot run the tool.
+// The strings it decodes are parts of the arguments' text where they had
+// no escapes (jsonarg.NewStringDecoder), not copies.
 //
 // A recursive struct type is read by a function of its own,
 // genDecode<Tool>_<n>, which the reads of its values call, and which
@@ -212,10 +214,10 @@ func emitBind(f *jen.File, t *toolInfo) {
 	dc := &decoder{name: t.TypeName}
 	f.Commentf("genBind%s decodes and checks the arguments of %s, each field once, and returns the call of the tool with them.", t.TypeName, t.Name)
 	f.Func().Id("genBind"+t.TypeName).Params(
-		jen.Id("data").Index().Byte(),
+		jen.Id("data").String(),
 	).Params(jen.Qual(registryPath, "Run"), jen.Error()).BlockFunc(func(g *jen.Group) {
 		g.Var().Id("v").Add(typeCode(t.Args))
-		g.Id("d").Op(":=").Qual(jsonargPath, "NewDecoder").Call(jen.Id("data"))
+		g.Id("d").Op(":=").Qual(jsonargPath, "NewStringDecoder").Call(jen.Id("data"))
 		fail := jen.Return(jen.Nil(), jen.Qual(registryPath, "ArgumentError").Call(jen.Err()))
 		if t.Args.Recursive {
 			// The arguments struct is itself recursive: its function

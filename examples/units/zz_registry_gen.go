@@ -130,9 +130,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindConvert decodes and checks the arguments of convert, each field once, and returns the call of the tool with them.
-func genBindConvert(data []byte) (registry.Run, error) {
+func genBindConvert(data string) (registry.Run, error) {
 	var v tools.ConvertArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsConvert_0, []jsonarg.Reader{
 		jsonarg.Float(&v.Value, math.Inf(-1), math.Inf(1)),
 		jsonarg.StringOneOf(&v.From),
@@ -149,9 +149,9 @@ func genBindConvert(data []byte) (registry.Run, error) {
 var genFieldsConvert_0 = jsonarg.Fields{Names: []string{"value", "from", "to"}, Required: []int{0, 1}, OneOf: [][]string{1: {"mm", "cm", "m", "km", "in", "ft", "mi"}}}
 
 // genBindShout decodes and checks the arguments of shout, each field once, and returns the call of the tool with them.
-func genBindShout(data []byte) (registry.Run, error) {
+func genBindShout(data string) (registry.Run, error) {
 	var v tools.ShoutArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Marks = 1
 	if err := d.Args(&genFieldsShout_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, 1, -1),

@@ -158,9 +158,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindCount decodes and checks the arguments of count, each field once, and returns the call of the tool with them.
-func genBindCount(data []byte) (registry.Run, error) {
+func genBindCount(data string) (registry.Run, error) {
 	var v tools.CountArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsCount_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, -1, -1),
 	}); err != nil {
@@ -175,9 +175,9 @@ func genBindCount(data []byte) (registry.Run, error) {
 var genFieldsCount_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
 // genBindEcho decodes and checks the arguments of echo, each field once, and returns the call of the tool with them.
-func genBindEcho(data []byte) (registry.Run, error) {
+func genBindEcho(data string) (registry.Run, error) {
 	var v tools.EchoArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsEcho_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, 1, -1),
 	}); err != nil {
@@ -192,9 +192,9 @@ func genBindEcho(data []byte) (registry.Run, error) {
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text"}, Required: []int{0}}
 
 // genBindFail decodes and checks the arguments of fail, each field once, and returns the call of the tool with them.
-func genBindFail(data []byte) (registry.Run, error) {
+func genBindFail(data string) (registry.Run, error) {
 	var v tools.FailArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsFail_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -207,9 +207,9 @@ func genBindFail(data []byte) (registry.Run, error) {
 var genFieldsFail_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindTag decodes and checks the arguments of tag, each field once, and returns the call of the tool with them.
-func genBindTag(data []byte) (registry.Run, error) {
+func genBindTag(data string) (registry.Run, error) {
 	var v tools.TagArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
 		jsonarg.Strings(&v.Tags, 1, -1),
 		jsonarg.ReadFunc(func() error {

@@ -111,9 +111,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindPID decodes and checks the arguments of pid, each field once, and returns the call of the tool with them.
-func genBindPID(data []byte) (registry.Run, error) {
+func genBindPID(data string) (registry.Run, error) {
 	var v toolbox.PIDArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsPID_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}

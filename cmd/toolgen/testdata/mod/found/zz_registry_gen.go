@@ -255,9 +255,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindAnyRes decodes and checks the arguments of anyres, each field once, and returns the call of the tool with them.
-func genBindAnyRes(data []byte) (registry.Run, error) {
+func genBindAnyRes(data string) (registry.Run, error) {
 	var v toolbox.AnyResArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsAnyRes_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -270,9 +270,9 @@ func genBindAnyRes(data []byte) (registry.Run, error) {
 var genFieldsAnyRes_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindBytes decodes and checks the arguments of bytes, each field once, and returns the call of the tool with them.
-func genBindBytes(data []byte) (registry.Run, error) {
+func genBindBytes(data string) (registry.Run, error) {
 	var v toolbox.BytesArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsBytes_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -285,9 +285,9 @@ func genBindBytes(data []byte) (registry.Run, error) {
 var genFieldsBytes_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindDashKey decodes and checks the arguments of dashkey, each field once, and returns the call of the tool with them.
-func genBindDashKey(data []byte) (registry.Run, error) {
+func genBindDashKey(data string) (registry.Run, error) {
 	var v toolbox.DashKeyArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsDashKey_0, []jsonarg.Reader{
 		jsonarg.String(&v.Dash, -1, -1),
 		jsonarg.Bool(&v.Quiet),
@@ -303,9 +303,9 @@ func genBindDashKey(data []byte) (registry.Run, error) {
 var genFieldsDashKey_0 = jsonarg.Fields{Names: []string{"-", "quiet"}, Required: []int{0}}
 
 // genBindEntries decodes and checks the arguments of entries, each field once, and returns the call of the tool with them.
-func genBindEntries(data []byte) (registry.Run, error) {
+func genBindEntries(data string) (registry.Run, error) {
 	var v toolbox.EntriesArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsEntries_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -318,9 +318,9 @@ func genBindEntries(data []byte) (registry.Run, error) {
 var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindInts decodes and checks the arguments of ints, each field once, and returns the call of the tool with them.
-func genBindInts(data []byte) (registry.Run, error) {
+func genBindInts(data string) (registry.Run, error) {
 	var v toolbox.IntsArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsInts_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -333,9 +333,9 @@ func genBindInts(data []byte) (registry.Run, error) {
 var genFieldsInts_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindInvokeEntries decodes and checks the arguments of invokeentries, each field once, and returns the call of the tool with them.
-func genBindInvokeEntries(data []byte) (registry.Run, error) {
+func genBindInvokeEntries(data string) (registry.Run, error) {
 	var v toolbox.InvokeEntriesArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsInvokeEntries_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -348,9 +348,9 @@ func genBindInvokeEntries(data []byte) (registry.Run, error) {
 var genFieldsInvokeEntries_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindKeys decodes and checks the arguments of keys, each field once, and returns the call of the tool with them.
-func genBindKeys(data []byte) (registry.Run, error) {
+func genBindKeys(data string) (registry.Run, error) {
 	var v toolbox.KeysArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsKeys_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -363,9 +363,9 @@ func genBindKeys(data []byte) (registry.Run, error) {
 var genFieldsKeys_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindObj decodes and checks the arguments of obj, each field once, and returns the call of the tool with them.
-func genBindObj(data []byte) (registry.Run, error) {
+func genBindObj(data string) (registry.Run, error) {
 	var v toolbox.ObjArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsObj_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -378,9 +378,9 @@ func genBindObj(data []byte) (registry.Run, error) {
 var genFieldsObj_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindStrs decodes and checks the arguments of strs, each field once, and returns the call of the tool with them.
-func genBindStrs(data []byte) (registry.Run, error) {
+func genBindStrs(data string) (registry.Run, error) {
 	var v toolbox.StrsArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsStrs_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -393,9 +393,9 @@ func genBindStrs(data []byte) (registry.Run, error) {
 var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindUUID decodes and checks the arguments of uuid, each field once, and returns the call of the tool with them.
-func genBindUUID(data []byte) (registry.Run, error) {
+func genBindUUID(data string) (registry.Run, error) {
 	var v toolbox.UUIDArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsUUID_0, nil); err != nil {
 		return nil, registry.ArgumentError(err)
 	}
@@ -408,9 +408,9 @@ func genBindUUID(data []byte) (registry.Run, error) {
 var genFieldsUUID_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindWhen decodes and checks the arguments of when, each field once, and returns the call of the tool with them.
-func genBindWhen(data []byte) (registry.Run, error) {
+func genBindWhen(data string) (registry.Run, error) {
 	var v toolbox.WhenArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsWhen_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)

@@ -139,9 +139,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindEcho decodes and checks the arguments of echo, each field once, and returns the call of the tool with them.
-func genBindEcho(data []byte) (registry.Run, error) {
+func genBindEcho(data string) (registry.Run, error) {
 	var v toolbox.EchoArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Times = 1
 	if err := d.Args(&genFieldsEcho_0, []jsonarg.Reader{
 		jsonarg.String(&v.Text, -1, -1),
@@ -159,9 +159,9 @@ func genBindEcho(data []byte) (registry.Run, error) {
 var genFieldsEcho_0 = jsonarg.Fields{Names: []string{"text", "times", "case"}, Required: []int{0}, OneOf: [][]string{2: {"upper", "lower"}}}
 
 // genBindSearch decodes and checks the arguments of find, each field once, and returns the call of the tool with them.
-func genBindSearch(data []byte) (registry.Run, error) {
+func genBindSearch(data string) (registry.Run, error) {
 	var v toolbox.SearchArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Drafts = true
 	if err := d.Args(&genFieldsSearch_0, []jsonarg.Reader{
 		jsonarg.StringMatching(&v.Query, 1, 100),

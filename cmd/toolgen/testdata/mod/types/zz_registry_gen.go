@@ -221,9 +221,9 @@ var genSearch = toolsearch.Index{
 }
 
 // genBindList decodes and checks the arguments of list, each field once, and returns the call of the tool with them.
-func genBindList(data []byte) (registry.Run, error) {
+func genBindList(data string) (registry.Run, error) {
 	var v toolbox.ListArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Paging.Page = 1
 	v.Paging.PerPage = 20
 	v.Limit = 50
@@ -260,9 +260,9 @@ var genFieldsList_0 = jsonarg.Fields{Names: []string{"page", "per_page", "order"
 var genFieldsList_1 = jsonarg.Fields{Names: []string{"by"}, Required: []int{0}, OneOf: [][]string{0: {"name", "date"}}}
 
 // genBindMatch decodes and checks the arguments of match, each field once, and returns the call of the tool with them.
-func genBindMatch(data []byte) (registry.Run, error) {
+func genBindMatch(data string) (registry.Run, error) {
 	var v toolbox.MatchArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	err := genDecodeMatch_0(&d, &v, 1)
 	if err == nil {
 		err = d.End()
@@ -301,9 +301,9 @@ func genDecodeMatch_0(d *jsonarg.Decoder, p *toolbox.MatchArgs, depth int) error
 var genFieldsMatch_0 = jsonarg.Fields{Names: []string{"field", "equals", "all", "not"}}
 
 // genBindMenu decodes and checks the arguments of menu, each field once, and returns the call of the tool with them.
-func genBindMenu(data []byte) (registry.Run, error) {
+func genBindMenu(data string) (registry.Run, error) {
 	var v toolbox.MenuArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsMenu_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
 			v.Items = map[string]toolbox.MenuItem{}
@@ -350,9 +350,9 @@ var genFieldsMenu_0 = jsonarg.Fields{Names: []string{"items"}, Required: []int{0
 var genFieldsMenu_1 = jsonarg.Fields{Names: []string{"label", "sub"}, Required: []int{0}}
 
 // genBindOutline decodes and checks the arguments of outline, each field once, and returns the call of the tool with them.
-func genBindOutline(data []byte) (registry.Run, error) {
+func genBindOutline(data string) (registry.Run, error) {
 	var v toolbox.OutlineArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsOutline_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
 			return genDecodeOutline_0(&d, &v.Root, 1)
@@ -414,9 +414,9 @@ var genFieldsOutline_1 = jsonarg.Fields{Names: []string{"title", "children", "no
 var genFieldsOutline_2 = jsonarg.Fields{Names: []string{"text", "quote", "priority", "spans"}, Required: []int{0}}
 
 // genBindRemind decodes and checks the arguments of remind, each field once, and returns the call of the tool with them.
-func genBindRemind(data []byte) (registry.Run, error) {
+func genBindRemind(data string) (registry.Run, error) {
 	var v toolbox.RemindArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsRemind_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
 			return jsonarg.SetTime(&d, &v.At)
@@ -438,9 +438,9 @@ func genBindRemind(data []byte) (registry.Run, error) {
 var genFieldsRemind_0 = jsonarg.Fields{Names: []string{"at", "until", "note"}, Required: []int{0, 2}}
 
 // genBindTag decodes and checks the arguments of tag, each field once, and returns the call of the tool with them.
-func genBindTag(data []byte) (registry.Run, error) {
+func genBindTag(data string) (registry.Run, error) {
 	var v toolbox.TagArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	if err := d.Args(&genFieldsTag_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
 			v.Labels = map[toolbox.Label]string{}
@@ -497,9 +497,9 @@ func genBindTag(data []byte) (registry.Run, error) {
 var genFieldsTag_0 = jsonarg.Fields{Names: []string{"labels", "weights", "groups", "extra", "raw"}, Required: []int{0, 3}}
 
 // genBindWait decodes and checks the arguments of wait, each field once, and returns the call of the tool with them.
-func genBindWait(data []byte) (registry.Run, error) {
+func genBindWait(data string) (registry.Run, error) {
 	var v toolbox.WaitArgs
-	d := jsonarg.NewDecoder(data)
+	d := jsonarg.NewStringDecoder(data)
 	v.Poll = 1 * time.Minute
 	if err := d.Args(&genFieldsWait_0, []jsonarg.Reader{
 		jsonarg.ReadFunc(func() error {
