@@ -77,25 +77,21 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if !s.warm {
 		return reg.WithExecutor(pool.Executor(mode)), func() { _ = pool.Close() }, nil
 	}
-	// A server or a conversation starts a spare for no tool in
-	// particular at once, so that a tool's first call, or one more worker
-	// for a busy tool, waits only for its restrictions: the spare starts
-	// in a process of its own while the server starts, and is ready about
-	// when it answers (a server's first call right after /readyz 8.8 →
-	// 7.7 ms, its first answer 10.4 and 10.7 ms, the same within the
-	// noise: bench/cmd/firstcall, firstanswer). It starts a worker for
-	// each of its first tools, half the workers at most, the rest kept
-	// for the calls, once it answers (startWarmUp), so that those starts
-	// do not delay its first answer; they are started from spawn
+	// A server or a conversation starts workers ahead once it answers
+	// (startWarmUp), so that their starts do not delay its first answer:
+	// a spare for no tool in particular, so that a tool's first call, or
+	// one more worker for a busy tool, waits only for its restrictions;
+	// and a worker for each of its first tools, half the workers at most,
+	// the rest kept for the calls. Those are started from spawn
 	// (Prestart), so that the spare stays for the first call of a tool
 	// that has none yet. A single call (agent call, a one-shot question)
 	// starts only what it needs.
-	pool.SetSpares(1)
 	ctx, cancel := context.WithCancel(context.Background())
 	var once sync.Once
 	var ahead sync.WaitGroup
 	s.warmUp = func() {
 		once.Do(func() {
+			pool.SetSpares(1)
 			ahead.Go(func() {
 				n := 0
 				for _, e := range reg.Tools() {

@@ -318,8 +318,9 @@ func (p *Pool) Prestart(ctx context.Context, id string, caps tool.Capability) er
 
 // SetSpares changes how many spare workers the pool keeps (see
 // Config.Spares) and starts the missing ones in the background; spares
-// beyond n are left for calls. A program that knows only later whether
-// it will make calls makes its pool with none and sets them then. Once
+// beyond n are left for calls. A program that must answer first, such as
+// a server's readiness, makes its pool with none and sets them once it
+// answers, so that their starts do not take its processors first. Once
 // a spare has failed to start, none are started again (and the failure
 // was logged); a closed pool starts none.
 func (p *Pool) SetSpares(n int) {
