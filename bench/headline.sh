@@ -18,8 +18,9 @@
 #      1, 4 and 20 calls at once (sandbox's BenchmarkCallRegistry*);
 #   5. agent mcp -http under load: 20 sessions of word_count calls, workers
 #      against in process (bench/mcpload.sh);
-#   6. the first tools/call of agent mcp -http right after /readyz
-#      against the warm calls after it (bench/cmd/firstcall);
+#   6. the first tools/call of agent mcp -http right after /readyz, and
+#      100 ms after its session opens, against the warm calls after it
+#      (bench/cmd/firstcall);
 #   7. in process: Registry.Call and Entry.Bind, with good and with bad
 #      arguments, against hand-written decoding (BenchmarkDispatch,
 #      BenchmarkDispatchBad);
@@ -132,6 +133,9 @@ step "the first call"
 {
 	echo '```'
 	"$bin/firstcall" -n 20 -warm 20 -- "$bin/agent" mcp -http 127.0.0.1:18303 :: http://127.0.0.1:18303 \
+		-- "$bin/agent" mcp -isolate none -http 127.0.0.1:18304 :: http://127.0.0.1:18304 2>/dev/null | sed "s#$bin/##g"
+	echo "the first call 100 ms after the session opens, as a client's model reads the tool list:"
+	"$bin/firstcall" -n 20 -warm 20 -after 100ms -- "$bin/agent" mcp -http 127.0.0.1:18303 :: http://127.0.0.1:18303 \
 		-- "$bin/agent" mcp -isolate none -http 127.0.0.1:18304 :: http://127.0.0.1:18304 2>/dev/null | sed "s#$bin/##g"
 	echo '```'
 	echo

@@ -4,7 +4,9 @@
 // streamable HTTP, and times the session's first tools/call and then
 // -warm further calls of the same tool; the server is then ended. It
 // prints, per server, the median first call, the median warm call (the
-// median of every round's median) and their ratio. Servers are given as
+// median of every round's median) and their ratio. With -after, the first
+// call waits that long after the session opens, as a client's does while
+// its model reads the tool list. Servers are given as
 // for firstanswer, interleaved round by round:
 //
 //	firstcall -n 10 -- ./agent mcp -http 127.0.0.1:18000 :: http://127.0.0.1:18000 \
@@ -43,6 +45,7 @@ func main() {
 	warm := flag.Int("warm", 50, "warm calls a round")
 	tool := flag.String("tool", "word_count", "the tool")
 	text := flag.String("text", "the quick brown fox", "its text argument")
+	after := flag.Duration("after", 0, "how long the first call waits after the session opens")
 	flag.Parse()
 	groups, err := servergroups.Parse(flag.Args())
 	if err != nil {
@@ -55,7 +58,7 @@ func main() {
 	}
 	for range *n {
 		for _, s := range servers {
-			first, warmMedian, err := round(s, *warm, *tool, map[string]any{"text": *text})
+			first, warmMedian, err := round(s, *warm, *after, *tool, map[string]any{"text": *text})
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "firstcall: %s: %v\n", strings.Join(s.argv, " "), err)
 				os.Exit(1)
@@ -71,9 +74,9 @@ func main() {
 	}
 }
 
-// round starts s, waits for its readiness, and times the first call and
-// the median of warm further calls.
-func round(s *server, warm int, tool string, args map[string]any) (first, warmMedian time.Duration, err error) {
+// round starts s, waits for its readiness, and times the first call, made
+// after once the session is open, and the median of warm further calls.
+func round(s *server, warm int, after time.Duration, tool string, args map[string]any) (first, warmMedian time.Duration, err error) {
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -107,6 +110,7 @@ func round(s *server, warm int, tool string, args map[string]any) (first, warmMe
 		return 0, 0, fmt.Errorf("connect: %w", err)
 	}
 	defer session.Close()
+	time.Sleep(after)
 	call := func() (time.Duration, error) {
 		start := time.Now()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
