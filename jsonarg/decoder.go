@@ -62,8 +62,10 @@ func NewDecoder(data []byte) Decoder {
 }
 
 // NewStringDecoder returns a decoder that reads s. A string it returns
-// that had no escapes in s is part of s, not a copy, as a substring is: it
-// keeps all of s alive while it is.
+// that had no escapes in s may be part of s, not a copy, as a substring
+// is: it keeps s alive while it is (see maxSharedText). s must not change
+// while any string read from it is in use: it must not be made with
+// unsafe.String from bytes that are written later.
 func NewStringDecoder(s string) Decoder {
 	return Decoder{data: unsafe.Slice(unsafe.StringData(s), len(s)), shared: true}
 }
@@ -111,7 +113,9 @@ func (d *Decoder) ArrayStart() error {
 
 // NextField reads the next key of the current object and the ':' after it.
 // It returns ok false, having read the closing '}', when the object ends.
-// The key is valid until the next call.
+// The key is valid until the next call and must not be written to: it may
+// be part of the input, which is read-only when it is a string's bytes
+// (NewStringDecoder).
 func (d *Decoder) NextField() (key []byte, ok bool, err error) {
 	c := d.peek()
 	if c == '}' {
@@ -181,9 +185,11 @@ func (d *Decoder) String() (string, error) {
 	}
 	if simple {
 		d.pos = p + 1
-		if d.shared && p > start {
+		if d.shared && p > start && (len(d.data) <= maxSharedText || 4*(p-start) >= len(d.data)) {
 			// Nothing writes to d.data, which s, given to
-			// NewStringDecoder, holds.
+			// NewStringDecoder, holds. A short string of a long
+			// text is copied: kept by a tool, it would keep all
+			// of the text alive.
 			return unsafe.String(&d.data[start], p-start), nil
 		}
 		return string(d.data[start:p]), nil
@@ -197,10 +203,17 @@ func (d *Decoder) String() (string, error) {
 	return unsafe.String(&out[0], len(out)), nil
 }
 
+// maxSharedText is the longest text whose strings String shares however
+// short they are: a string shared from a longer text is at least a
+// quarter of it, so that a string a tool keeps keeps alive at most
+// maxSharedText bytes, or 4 times its own.
+const maxSharedText = 4 << 10
+
 // StringBytes reads a string like String, without allocating when the
 // string has no escapes. The result is valid until the next call of a
-// method of d: generated code matches it against an enum's values and then
-// keeps the matching constant, not the bytes.
+// method of d and must not be written to (see NextField): generated code
+// matches it against an enum's values and then keeps the matching
+// constant, not the bytes.
 func (d *Decoder) StringBytes() ([]byte, error) {
 	if d.peek() != '"' {
 		return nil, d.mismatch("string")
@@ -503,7 +516,9 @@ func (d *Decoder) readString() ([]byte, error) {
 	}
 	if simple {
 		d.pos = p + 1
-		return d.data[start:p], nil
+		// No room past the string: the input may be a Go string's
+		// bytes (NewStringDecoder), and an append must not write there.
+		return d.data[start:p:p], nil
 	}
 	out, err := d.unquote(start, p, d.buf[:0])
 	if err != nil {
