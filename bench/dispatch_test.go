@@ -103,7 +103,7 @@ func contenders() []contender {
 			return func(args string) (string, error) { return viaSonic(ctx, []byte(args)) }
 		}},
 		{"fantasy", func(b testing.TB) func(string) (string, error) {
-			t := fantasy.NewAgentTool("weather", "Get the weather forecast for a city.",
+			t := fantasy.NewAgentTool("weather", weatherDescription(b),
 				func(ctx context.Context, a toolbox.WeatherArgs, call fantasy.ToolCall) (fantasy.ToolResponse, error) {
 					if err := check(&a); err != nil {
 						return fantasy.NewTextErrorResponse(err.Error()), nil
@@ -119,7 +119,7 @@ func contenders() []contender {
 			}
 		}},
 		{"eino", func(b testing.TB) func(string) (string, error) {
-			t, err := utils.InferTool("weather", "Get the weather forecast for a city.",
+			t, err := utils.InferTool("weather", weatherDescription(b),
 				func(ctx context.Context, a toolbox.WeatherArgs) (string, error) {
 					if err := check(&a); err != nil {
 						return "", err
@@ -140,6 +140,16 @@ func contenders() []contender {
 			return mcpSession(b)
 		}},
 	}
+}
+
+// weatherDescription is the weather tool's description, which every
+// contender is given alike.
+func weatherDescription(tb testing.TB) string {
+	e, ok := Toolbox().Lookup("weather")
+	if !ok {
+		tb.Fatal("no weather tool")
+	}
+	return e.Description
 }
 
 // BenchmarkDispatch runs one valid call through each contender.
@@ -247,7 +257,7 @@ func mcpSession(b testing.TB) func(string) (string, error) {
 		b.Fatal(err)
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v0.0.0"}, nil)
-	mcp.AddTool(server, &mcp.Tool{Name: "weather", Description: "Get the weather forecast for a city.", InputSchema: &s},
+	mcp.AddTool(server, &mcp.Tool{Name: "weather", Description: weatherDescription(b), InputSchema: &s},
 		func(ctx context.Context, req *mcp.CallToolRequest, a toolbox.WeatherArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: toolbox.Forecast(a.City, a.Days, a.Units)}}}, nil, nil
 		})

@@ -47,12 +47,12 @@ var (
 
 var genEntries = [...]registry.Entry{{
 	Bind:             genBindWeather,
-	Description:      "Get the weather forecast for a city.",
+	Description:      "Get the weather forecast for a city. Use it when the user asks what the weather will be somewhere.",
 	File:             "toolbox/weather_tool.go",
 	ID:               "weather",
 	Name:             "weather",
-	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
-	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":"integer","description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":"string","description":"Units of the temperatures: celsius or fahrenheit.","enum":["celsius","fahrenheit"]}},"required":["city"],"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{"city":{"type":"string","description":"City or place name, for example Berlin."},"days":{"type":["integer","null"],"description":"Number of forecast days, 1 to 16.","minimum":1,"maximum":16},"units":{"type":["string","null"],"description":"Units of the temperatures: celsius or fahrenheit.","enum":["celsius","fahrenheit",null]}},"required":["city","days","units"],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }}
 
@@ -95,17 +95,17 @@ var genSlots = [2]uint16{0, 1}
 // parameters, sorted, and where each occurs.
 var genSearch = toolsearch.Index{
 	Ends: []uint32{
-		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 	},
 	Lens: []uint32{
-		32,
+		44,
 	},
 	Postings: []uint32{
-		1, 1, 1, 5, 3, 1, 3, 2, 1, 1, 1, 1, 3, 8,
+		1, 1, 2, 1, 1, 5, 3, 1, 1, 3, 2, 1, 1, 1, 2, 1, 3, 2, 2, 10,
 	},
 	Terms: []string{
-		"1", "16", "berlin", "city", "day", "exampl", "forecast", "get", "nam", "number", "plac",
-		"temperatur", "unit", "weather",
+		"1", "16", "ask", "berlin", "celsius", "city", "day", "exampl", "fahrenheit", "forecast", "get",
+		"nam", "number", "plac", "somewher", "temperatur", "unit", "use", "user", "weather",
 	},
 }
 

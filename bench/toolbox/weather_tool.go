@@ -20,7 +20,7 @@ type WeatherArgs struct {
 	City string `json:"city"`
 	// Number of forecast days, 1 to 16.
 	Days int `json:"days,omitempty" jsonschema:"minimum=1,maximum=16"`
-	// Units of the temperatures.
+	// Units of the temperatures: celsius or fahrenheit.
 	Units string `json:"units,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
 }
 
@@ -28,7 +28,7 @@ type WeatherArgs struct {
 func (Weather) Definition() tool.Definition {
 	return tool.Definition{
 		ID:          "weather",
-		Description: "Get the weather forecast for a city.",
+		Description: "Get the weather forecast for a city. Use it when the user asks what the weather will be somewhere.",
 	}
 }
 
