@@ -3,7 +3,6 @@
 package toolreg
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -48,24 +47,30 @@ func readOnly(tb testing.TB, s string) string {
 // this package (testdata/fuzz/*/*): the nasty arguments found so far.
 func fuzzCorpus(tb testing.TB) []string {
 	tb.Helper()
-	files, _ := filepath.Glob("testdata/fuzz/*/*")
+	files, err := filepath.Glob("testdata/fuzz/*/*")
+	if err != nil {
+		tb.Fatal(err)
+	}
 	var out []string
 	for _, f := range files {
-		fh, err := os.Open(f)
+		data, err := os.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			line := sc.Text()
-			if q, ok := strings.CutPrefix(line, "[]byte("); ok {
-				if v, err := strconv.Unquote(strings.TrimSuffix(q, ")")); err == nil {
-					out = append(out, v)
-				}
+		for line := range strings.Lines(string(data)) {
+			q, ok := strings.CutPrefix(strings.TrimSpace(line), "[]byte(")
+			if !ok {
+				continue
 			}
+			v, err := strconv.Unquote(strings.TrimSuffix(q, ")"))
+			if err != nil {
+				tb.Fatalf("%s: %s: %v", f, line, err)
+			}
+			out = append(out, v)
 		}
-		fh.Close()
+	}
+	if len(out) == 0 {
+		tb.Fatal("no []byte values in testdata/fuzz/*/*")
 	}
 	return out
 }
@@ -83,10 +88,13 @@ func TestArgumentsFromReadOnlyMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	strict := reg.WithStrict(true)
-	// The tools that compute from their arguments alone are run; the
-	// others (network, disks) are only bound.
-	runnable := map[string]bool{"calculator": true, "now": true, "word_count": true,
-		"count": true, "echo": true, "fail": true, "tag": true}
+	// The tools that compute from their arguments alone are run (those
+	// FuzzCall runs, and the test box's); the others (network, disks)
+	// are only bound and checked.
+	runnable := map[string]bool{}
+	for _, name := range append(testbox.Toolbox().Names(), pureTools...) {
+		runnable[name] = true
+	}
 
 	var corpus []string
 	corpus = append(corpus, fuzzCorpus(t)...)
