@@ -152,3 +152,40 @@ func TestGitBindFailureRefusesTheTool(t *testing.T) {
 		t.Errorf("with bind mounts refused: answer %q, error %q; want the call refused, naming .git", r.Answer, r.Err)
 	}
 }
+
+// notInitArg runs the test binary as a worker asked for namespaces of
+// its own that it is not the init of a PID namespace in: its
+// constructor was not asked to make them (a worker built without cgo,
+// started by a pool built with it).
+const notInitArg = "-sandbox-test-not-init"
+
+// prepareNotInit prepares a worker for namespaces in dir and prints
+// what prepare returned.
+func prepareNotInit(dir string) int {
+	_, err := prepare(spec{workDir: dir, tempDir: dir, namespaces: true, limits: Limits{}.withDefaults()})
+	fmt.Println(err)
+	return 0
+}
+
+// TestWorkerNotInitDoesNotMount: a worker asked for namespaces of its
+// own that is not the init of a PID namespace refuses to prepare, and
+// mounts nothing: its mounts would be the host's. The test runs it in
+// user and mount namespaces of its own, so that a mount it made anyway
+// reaches no other process; it fails the test all the same.
+func TestWorkerNotInitDoesNotMount(t *testing.T) {
+	needNamespaces(t)
+	dir := t.TempDir()
+	if err := os.Mkdir(dir+"/.git", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], notInitArg, dir)
+	cmd.SysProcAttr = sysProcAttr(true)
+	cmd.SysProcAttr.Cloneflags &^= unix.CLONE_NEWPID
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the worker: %v\n%s", err, out)
+	}
+	if got := string(out); !strings.Contains(got, "not the init of a PID namespace") {
+		t.Errorf("prepare in namespaces without being their init: %q, want it refused", got)
+	}
+}

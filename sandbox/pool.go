@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -729,8 +730,7 @@ func (w *worker) awaitReady() error {
 	body, err := readFrame(w.resp, nil)
 	switch {
 	case err != nil:
-		w.kill()
-		<-w.exited
+		w.end(err)
 		return fmt.Errorf("worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
 	case len(body) == 1 && body[0] == frameReady:
 		w.ready = true
@@ -843,6 +843,13 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	env := append(workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir), boundingEnv+"=drop")
 	start := func(namespaces bool) (*exec.Cmd, error) {
 		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
+		// A worker that makes its namespaces itself, in its
+		// constructor, is started as any program is; where the kernel
+		// refuses them, it says so in its hello (see assign).
+		inParent, env := namespaces && !childNamespaces, env
+		if namespaces && childNamespaces {
+			env = append(env[:len(env):len(env)], namespacesEnv+"=unshare")
+		}
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
@@ -851,9 +858,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 			Stdout:      errW,
 			Stderr:      errW,
 			ExtraFiles:  []*os.File{reqR, respW},
-			SysProcAttr: sysProcAttr(namespaces),
+			SysProcAttr: sysProcAttr(inParent),
 		}
-		if namespaces {
+		if inParent {
 			return cmd, startInNamespaces(cmd.Start)
 		}
 		return cmd, cmd.Start()
@@ -861,9 +868,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	namespaces := !p.noNamespaces.Load()
 	cmd, err := start(namespaces)
 	if err != nil && namespaces && namespacesRefused(err) {
-		if !p.noNamespaces.Swap(true) {
-			p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", err)
-		}
+		p.refuseNamespaces(err)
 		cmd, err = start(false)
 	}
 	closeAll(reqR, respW, errW)
@@ -921,6 +926,15 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	return w, nil
 }
 
+// refuseNamespaces starts the next workers without namespaces of their
+// own, which the kernel refused for why (an error or a worker's words),
+// and says so once.
+func (p *Pool) refuseNamespaces(why any) {
+	if !p.noNamespaces.Swap(true) {
+		p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", why)
+	}
+}
+
 // assign tells the worker w, started for w.key or given it as a spare,
 // its tool, capabilities and environment, and waits for its hello: the
 // restrictions it has in force.
@@ -949,8 +963,7 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 		return nil, ctxError(id, ctx.Err())
 	}
 	if err != nil {
-		w.kill()
-		<-w.exited
+		w.end(err)
 		return fail(registry.KindNotStarted, "worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
 	}
 	var h hello
@@ -959,6 +972,9 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 	}
 	if err := json.Unmarshal(body[1:], &h); err != nil {
 		return fail(registry.KindNotStarted, "worker %d: hello: %v", w.pid(), err)
+	}
+	if h.NamespacesRefused != "" {
+		p.refuseNamespaces(h.NamespacesRefused)
 	}
 	if h.Error != "" {
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
@@ -1146,9 +1162,30 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 		w.kill()
 		return "", ctxError(id, ctx.Err()), false
 	}
+	w.end(err)
+	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
+}
+
+// exitGrace bounds how long a worker whose pipe ended is given to exit
+// by itself before it is killed (see end).
+const exitGrace = 100 * time.Millisecond
+
+// end kills the worker and waits until it is reaped. When err says that
+// its pipe ended, it first gives it exitGrace to exit by itself, so that
+// its exit status is its own: a worker that made its namespaces in its
+// constructor has a parent, the process the pool started, that exits
+// just after it, as it did.
+func (w *worker) end(err error) {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		t := time.NewTimer(exitGrace)
+		select {
+		case <-w.exited:
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	w.kill()
 	<-w.exited
-	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
 }
 
 // crashSignal matches the line the Go runtime writes when a signal

@@ -27,3 +27,6 @@ func Undumpable() error { return nil }
 
 // startInNamespaces runs start: there are no namespaces here.
 func startInNamespaces(start func() error) error { return start() }
+
+// childNamespaces: workers make no namespaces here.
+const childNamespaces = false
