@@ -79,15 +79,22 @@ func Quoted(d *Decoder, read func(*Decoder) error) error {
 	if s == "" || strings.TrimSpace(s) != s {
 		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
 	}
-	in := NewDecoder([]byte(s))
-	if err := read(&in); err != nil {
+	// The value is read from s where it is, by d itself, which then
+	// goes on after the string: a decoder of its own would be one more
+	// allocation.
+	outer := *d
+	*d = NewStringDecoder(s)
+	err = read(d)
+	trailing := err == nil && d.End() != nil
+	*d = outer
+	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && !e.syntax {
 			return Errorf("%s, in the string %q", e.Msg, clip.String(s, maxShown))
 		}
 		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
 	}
-	if in.End() != nil {
+	if trailing {
 		return Errorf(`expected a string that holds the value alone, such as "42", got %q`, clip.String(s, maxShown))
 	}
 	return nil

@@ -98,6 +98,20 @@ func TestQuoted(t *testing.T) {
 	}, func(d *Decoder, p *int) error {
 		return Quoted(d, func(d *Decoder) error { return SetInt(d, p, 64, 1, 100) })
 	})
+	// A value read from arguments held as a string is read where it is:
+	// no copy of the argument text or of the string's, and no decoder of
+	// its own (the caller's, given read functions, is where it is).
+	var n int
+	d := new(Decoder)
+	allocs := testing.AllocsPerRun(100, func() {
+		*d = NewStringDecoder(`"42"`)
+		if err := Quoted(d, func(d *Decoder) error { return SetInt(d, &n, 64, 1, 100) }); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 || n != 42 {
+		t.Errorf("Quoted of \"42\" from a string decoder: %d, %v allocations; want 42, 0", n, allocs)
+	}
 	runSet(t, []setCase{
 		{`"true"`, ok("true")},
 		{`"false"`, ok("false")},
