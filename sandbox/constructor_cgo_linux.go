@@ -207,9 +207,10 @@ import (
 	"syscall"
 )
 
-// childNamespaces says that a worker can make its namespaces itself, in
-// its constructor: the pool then starts it with vfork.
-const childNamespaces = true
+// hasConstructor says that a worker of this build can make its
+// namespaces itself, in its constructor: a pool whose workers run this
+// program then starts them with vfork.
+const hasConstructor = true
 
 // constructorNamespaces says why the constructor, asked to make the
 // worker's namespaces, could not: the kernel refused them. It is nil when

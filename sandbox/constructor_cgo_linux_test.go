@@ -3,13 +3,17 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
 // constructedArg runs the test binary as a program that prints, before
@@ -99,6 +103,73 @@ func TestConstructor(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("namespaces made by the pool's start: %v, %q in the environment:\n got %s\nwant %s", c.inParent, c.env, got, c.want)
+		}
+	}
+}
+
+// TestConstructorOnlyWhereBuilt: a pool's workers make their
+// namespaces in their constructor only where their program may have it:
+// this program, a copy of it, a dynamically linked program, as one built
+// with cgo is. Elsewhere (a static program may have been built without
+// cgo, and would then refuse to run: see TestWorkerNotInitDoesNotMount)
+// the pool makes them when it starts the worker, and a worker has them
+// all the same.
+func TestConstructorOnlyWhereBuilt(t *testing.T) {
+	needNamespaces(t)
+	d := newDirs(t)
+	dir := t.TempDir()
+	other := filepath.Join(dir, "worker")
+	if err := copyFile(os.Args[0], other); err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Built with CGO_ENABLED=0, as the Go distribution builds its tools.
+	static := filepath.Join(runtime.GOROOT(), "pkg", "tool", runtime.GOOS+"_"+runtime.GOARCH, "vet")
+	if _, err := os.Stat(static); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		exe    string
+		want   bool
+		worker bool
+	}{
+		{"", true, true},
+		{os.Args[0], true, true},
+		{other, true, true},
+		{static, false, false},
+		{write("script", []byte("#!/bin/sh\n")), false, false},
+		{write("empty", nil), false, false},
+		{write("header", self[:64]), false, false},  // the ELF header alone
+		{write("headers", self[:512]), true, false}, // and the program headers
+		{filepath.Join(dir, "missing"), false, false},
+	} {
+		if !c.worker {
+			self, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := constructorIn(c.exe, self); got != c.want {
+				t.Errorf("constructorIn(%q) = %v, want %v", c.exe, got, c.want)
+			}
+			continue
+		}
+		p := newPool(t, d, func(cfg *Config) { cfg.Executable = c.exe })
+		if p.childNamespaces != c.want {
+			t.Errorf("Executable %q: workers make their namespaces themselves: %v, want %v", c.exe, p.childNamespaces, c.want)
+		}
+		enf, err := p.Enforcement(context.Background(), "echo", tool.Unsafe)
+		if err != nil || !enf.Namespaces {
+			t.Errorf("Executable %q: a worker's enforcement %+v, %v; want namespaces", c.exe, enf, err)
 		}
 	}
 }

@@ -2,9 +2,9 @@
 
 package sandbox
 
-// childNamespaces: without cgo a worker has no constructor to make its
+// hasConstructor: without cgo a worker has no constructor to make its
 // namespaces in; the pool makes them when it starts the worker.
-const childNamespaces = false
+const hasConstructor = false
 
 // constructorNamespaces: there is no constructor to make them.
 func constructorNamespaces() (refused error) { return nil }

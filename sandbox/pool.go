@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,7 +36,9 @@ type Config struct {
 	// Serve instead of its usual work. Required.
 	Arg string
 	// Executable is the program to start as a worker;
-	// os.Executable() when empty.
+	// os.Executable() when empty. A worker that runs this very program,
+	// built with cgo, makes its namespaces itself (a faster start); any
+	// other has them made when the pool starts it.
 	Executable string
 	// WorkDir is the workspace: the worker's directory, and where tools
 	// with tool.WriteFiles may write. The current directory when empty.
@@ -112,8 +115,12 @@ type Pool struct {
 	cancel context.CancelFunc
 	slots  chan struct{} // a token per live worker
 
-	noNamespaces atomic.Bool  // the kernel refused them once
-	inflight     atomic.Int64 // calls sent to a worker and not yet answered
+	noNamespaces atomic.Bool // the kernel refused them once
+	// childNamespaces: workers make their namespaces in their
+	// constructor (see launch); the executable is this program, built
+	// with cgo.
+	childNamespaces bool
+	inflight        atomic.Int64 // calls sent to a worker and not yet answered
 
 	mu     sync.Mutex
 	closed bool
@@ -162,12 +169,12 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Arg == "" {
 		return nil, errors.New("sandbox pool: Config.Arg is empty")
 	}
+	self, selfErr := os.Executable()
 	if c.Executable == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("sandbox pool: finding the executable: %w", err)
+		if selfErr != nil {
+			return nil, fmt.Errorf("sandbox pool: finding the executable: %w", selfErr)
 		}
-		c.Executable = exe
+		c.Executable = self
 	}
 	if c.WorkDir == "" {
 		wd, err := os.Getwd()
@@ -220,12 +227,70 @@ func NewPool(c Config) (*Pool, error) {
 		spareWait: defaultSpareWait,
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
+	p.childNamespaces = selfErr == nil && constructorIn(c.Executable, self)
 	p.procs.Add(1)
 	go p.reapIdle()
 	p.mu.Lock()
 	p.fillSpares()
 	p.mu.Unlock()
 	return p, nil
+}
+
+// constructorIn reports whether the program at path, a pool's workers'
+// executable, has the constructor that makes a worker's namespaces: it
+// is self, this program, built with it; or, as a build with cgo is, it is
+// dynamically linked. Where that cannot be told, it has not: its workers
+// have their namespaces made when they start. (A worker of an older
+// release, which has no constructor, refuses to run: see isolate.)
+func constructorIn(path, self string) bool {
+	return hasConstructor && (sameFile(path, self) || dynamicallyLinked(path))
+}
+
+// dynamicallyLinked reports whether path is a 64-bit ELF executable
+// that names a program interpreter (PT_INTERP), the dynamic linker.
+func dynamicallyLinked(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	// The ELF header: magic, class 2 (64-bit), data 1 or 2 (endianness).
+	if len(head) < 64 || string(head[:4]) != "\x7fELF" || head[4] != 2 {
+		return false
+	}
+	var order binary.ByteOrder
+	switch head[5] {
+	case 1:
+		order = binary.LittleEndian
+	case 2:
+		order = binary.BigEndian
+	default:
+		return false
+	}
+	phoff, phentsize, phnum := order.Uint64(head[32:]), uint64(order.Uint16(head[54:])), uint64(order.Uint16(head[56:]))
+	for i := range phnum {
+		at := phoff + i*phentsize
+		if phentsize < 4 || at+4 > uint64(len(head)) {
+			return false
+		}
+		if order.Uint32(head[at:]) == 3 { // PT_INTERP
+			return true
+		}
+	}
+	return false
+}
+
+// sameFile reports whether paths a and b name the same file.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 func absDir(d string) (string, error) {
@@ -846,8 +911,8 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		// A worker that makes its namespaces itself, in its
 		// constructor, is started as any program is; where the kernel
 		// refuses them, it says so in its hello (see assign).
-		inParent, env := namespaces && !childNamespaces, env
-		if namespaces && childNamespaces {
+		inParent, env := namespaces && !p.childNamespaces, env
+		if namespaces && p.childNamespaces {
 			env = append(env[:len(env):len(env)], namespacesEnv+"=unshare")
 		}
 		cmd := &exec.Cmd{

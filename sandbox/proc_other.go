@@ -28,5 +28,5 @@ func Undumpable() error { return nil }
 // startInNamespaces runs start: there are no namespaces here.
 func startInNamespaces(start func() error) error { return start() }
 
-// childNamespaces: workers make no namespaces here.
-const childNamespaces = false
+// hasConstructor: workers make no namespaces here.
+const hasConstructor = false

@@ -225,7 +225,7 @@ func (p *prepared) isolate(s spec) error {
 	// Whoever made them, the worker is the init of its PID namespace.
 	// One that is not never mounts: its mounts would be the host's.
 	if pid := os.Getpid(); pid != 1 {
-		return fmt.Errorf("asked to run in namespaces of its own, the worker is not the init of a PID namespace (its pid is %d); a worker built without cgo cannot make them itself", pid)
+		return fmt.Errorf("asked to run in namespaces of its own, the worker is not the init of a PID namespace (its pid is %d); a worker built without cgo, or from an older release, cannot make them itself", pid)
 	}
 	vcsErr, err := isolateMounts(s)
 	if err != nil {
