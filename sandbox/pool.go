@@ -36,9 +36,10 @@ type Config struct {
 	// Serve instead of its usual work. Required.
 	Arg string
 	// Executable is the program to start as a worker;
-	// os.Executable() when empty. A worker that runs this very program,
-	// built with cgo, makes its namespaces itself (a faster start); any
-	// other has them made when the pool starts it.
+	// os.Executable() when empty. A worker whose program is this one,
+	// built with cgo, or is dynamically linked, as such a build is, makes
+	// its namespaces itself (a faster start); any other has them made
+	// when the pool starts it.
 	Executable string
 	// WorkDir is the workspace: the worker's directory, and where tools
 	// with tool.WriteFiles may write. The current directory when empty.
@@ -117,8 +118,7 @@ type Pool struct {
 
 	noNamespaces atomic.Bool // the kernel refused them once
 	// childNamespaces: workers make their namespaces in their
-	// constructor (see launch); the executable is this program, built
-	// with cgo.
+	// constructor (see launch, constructorIn).
 	childNamespaces bool
 	inflight        atomic.Int64 // calls sent to a worker and not yet answered
 
