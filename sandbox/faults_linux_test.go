@@ -115,68 +115,33 @@ func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
 	}
 }
 
-// TestWorkerKilledMidCall: a worker killed during a call fails that
-// call, saying how it ended, and the next call gets a new one. Killed
-// are, in turn, the process the pool started and the worker itself,
-// which, where the worker made its namespaces in its constructor, is
-// that process's child: its end is the one the call reports.
 func TestWorkerKilledMidCall(t *testing.T) {
 	p := newPool(t, newDirs(t), nil)
-	for _, which := range []string{"started", "worker"} {
-		if err := p.Warm(context.Background(), "block", tool.Unsafe); err != nil {
-			t.Fatal(err)
-		}
-		p.mu.Lock()
-		w := p.idle[workerKey{"block", tool.Unsafe}][0]
-		p.mu.Unlock()
-		pid, worker := w.pid(), workerProcess(t, w)
-		if which == "worker" {
-			pid = worker
-		}
-		errc := make(chan error, 1)
-		go func() {
-			_, err := call(t, p, "block", tool.Unsafe, probeArgs{})
-			errc <- err
-		}()
-		// The tool says "blocking" on its stdout once it runs.
-		for !strings.Contains(w.tail.String(), "blocking") {
-			time.Sleep(time.Millisecond)
-		}
-		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		wantKind(t, "block, its "+which+" process killed", <-errc, registry.KindCrashed, "signal: killed")
-		// Either way the worker is gone (or dead and not yet reaped).
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", worker)); err == nil && !bytes.Contains(b, []byte(") Z ")) {
-			t.Errorf("the worker %d lives on after its %s process was killed: %s", worker, which, b)
-		}
-		if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
-			t.Errorf("the call after the kill: %q, %v; want {}", got, err)
-		}
-	}
-}
-
-// workerProcess returns the pid of the process that runs w's tool: the
-// child of the process the pool started where the worker made its
-// namespaces in its constructor, that process itself otherwise.
-func workerProcess(t *testing.T, w *worker) int {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", w.pid(), w.pid()))
-	if err != nil {
+	if err := p.Warm(context.Background(), "block", tool.Unsafe); err != nil {
 		t.Fatal(err)
 	}
-	switch f := strings.Fields(string(b)); len(f) {
-	case 0:
-		return w.pid()
-	case 1:
-		pid, err := strconv.Atoi(f[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pid
-	default:
-		t.Fatalf("the process the pool started, %d, has children %v; want one at most", w.pid(), f)
-		return 0
+	pids := liveWorkers(p)
+	if len(pids) != 1 {
+		t.Fatalf("workers %v, want one", pids)
+	}
+	p.mu.Lock()
+	w := p.idle[workerKey{"block", tool.Unsafe}][0]
+	p.mu.Unlock()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := call(t, p, "block", tool.Unsafe, probeArgs{})
+		errc <- err
+	}()
+	// The tool says "blocking" on its stdout once it runs.
+	for !strings.Contains(w.tail.String(), "blocking") {
+		time.Sleep(time.Millisecond)
+	}
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	wantKind(t, "block, killed", <-errc, registry.KindCrashed, "signal: killed")
+	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{}); err != nil || got != "{}" {
+		t.Errorf("the call after the kill: %q, %v; want {}", got, err)
 	}
 }
 
@@ -343,9 +308,10 @@ func TestSpinnersAreKilled(t *testing.T) {
 	}
 }
 
-// poolToKillArg runs the test binary as a program with a pool, a worker
-// busy with a call and a spare, which prints the pids of their processes
-// and waits to be killed.
+// poolToKillArg runs the test binary as a program with a pool, a spare,
+// and a worker whose call has started a program that left its session
+// (daemon_block), which prints the pids of those processes and waits to
+// be killed.
 const poolToKillArg = "-sandbox-test-pool-to-kill"
 
 func poolToKill(dir string) int {
@@ -354,21 +320,24 @@ func poolToKill(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	go p.Call(context.Background(), "block", tool.Unsafe, []byte(`{}`))
+	go p.Call(context.Background(), "daemon_block", tool.Exec|tool.WriteFiles|tool.Unsafe, []byte(`{"path":"`+dir+`/lock"}`))
 	for {
 		p.mu.Lock()
 		var pids []int
 		for w := range p.live {
 			pids = append(pids, w.pid())
 		}
-		ready := len(p.spares) == 1 && len(pids) == 2
 		p.mu.Unlock()
-		if ready {
+		var programs []string
+		for _, pid := range pids {
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+			programs = append(programs, strings.Fields(string(b))...)
+		}
+		if len(pids) == 2 && len(programs) > 0 {
 			for _, pid := range pids {
-				b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-				fmt.Print(pid, " ", string(b), " ")
+				fmt.Print(pid, " ")
 			}
-			fmt.Println()
+			fmt.Println(strings.Join(programs, " "))
 			select {}
 		}
 		time.Sleep(time.Millisecond)
@@ -377,9 +346,8 @@ func poolToKill(dir string) int {
 
 // TestWorkersEndWithTheAgent: when the program that runs the pool is
 // killed, so that it can neither kill nor reap its workers, every
-// process of theirs ends all the same (PR_SET_PDEATHSIG, on the process
-// the pool started and, where the worker made its namespaces in its
-// constructor, on the worker).
+// process of theirs ends all the same (PR_SET_PDEATHSIG, and with each
+// worker its PID namespace).
 func TestWorkersEndWithTheAgent(t *testing.T) {
 	cmd := exec.Command(os.Args[0], poolToKillArg, t.TempDir())
 	out, err := cmd.StdoutPipe()
@@ -403,8 +371,8 @@ func TestWorkersEndWithTheAgent(t *testing.T) {
 		}
 		pids = append(pids, pid)
 	}
-	if len(pids) < 2 {
-		t.Fatalf("the pool's program printed %q, want the pids of two workers", line)
+	if len(pids) < 3 {
+		t.Fatalf("the pool's program printed %q, want the pids of two workers and a program", line)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)

@@ -107,8 +107,6 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		case refuseNamespacesArg:
 			os.Exit(poolWithoutNamespaces(os.Args[2]))
-		case notInitArg:
-			os.Exit(prepareNotInit(os.Args[2]))
 		case poolToKillArg:
 			os.Exit(poolToKill(os.Args[2]))
 		}

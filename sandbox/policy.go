@@ -109,15 +109,9 @@ func workerEnv(environ []string, names, pass []string, caps tool.Capability, tem
 
 // boundingEnv is the variable by which the pool asks a worker to empty
 // its bounding set before the Go runtime starts (on Linux, in builds
-// with cgo: see constructor_cgo_linux.go). The worker takes it out of
-// its environment.
+// with cgo: see bounding_cgo_linux.go). The worker takes it out of its
+// environment.
 const boundingEnv = "TOOLREG_SANDBOX_BOUNDING_SET"
-
-// namespacesEnv is the variable by which the pool asks a worker to make
-// its namespaces before the Go runtime starts (namespacesEnv=unshare; on
-// Linux, in builds with cgo: see constructor_cgo_linux.go). The worker
-// takes it out of its environment.
-const namespacesEnv = "TOOLREG_SANDBOX_NAMESPACES"
 
 // assignedEnv is what a worker's assignment adds for caps to the
 // environment every worker starts with (workerEnv for no capabilities).

@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -36,10 +34,7 @@ type Config struct {
 	// Serve instead of its usual work. Required.
 	Arg string
 	// Executable is the program to start as a worker;
-	// os.Executable() when empty. A worker whose program is this one,
-	// built with cgo, or is dynamically linked, as such a build is, makes
-	// its namespaces itself (a faster start); any other has them made
-	// when the pool starts it.
+	// os.Executable() when empty.
 	Executable string
 	// WorkDir is the workspace: the worker's directory, and where tools
 	// with tool.WriteFiles may write. The current directory when empty.
@@ -116,11 +111,8 @@ type Pool struct {
 	cancel context.CancelFunc
 	slots  chan struct{} // a token per live worker
 
-	noNamespaces atomic.Bool // the kernel refused them once
-	// childNamespaces: workers make their namespaces in their
-	// constructor (see launch, constructorIn).
-	childNamespaces bool
-	inflight        atomic.Int64 // calls sent to a worker and not yet answered
+	noNamespaces atomic.Bool  // the kernel refused them once
+	inflight     atomic.Int64 // calls sent to a worker and not yet answered
 
 	mu     sync.Mutex
 	closed bool
@@ -169,12 +161,12 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Arg == "" {
 		return nil, errors.New("sandbox pool: Config.Arg is empty")
 	}
-	self, selfErr := os.Executable()
 	if c.Executable == "" {
-		if selfErr != nil {
-			return nil, fmt.Errorf("sandbox pool: finding the executable: %w", selfErr)
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("sandbox pool: finding the executable: %w", err)
 		}
-		c.Executable = self
+		c.Executable = exe
 	}
 	if c.WorkDir == "" {
 		wd, err := os.Getwd()
@@ -227,70 +219,12 @@ func NewPool(c Config) (*Pool, error) {
 		spareWait: defaultSpareWait,
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
-	p.childNamespaces = selfErr == nil && constructorIn(c.Executable, self)
 	p.procs.Add(1)
 	go p.reapIdle()
 	p.mu.Lock()
 	p.fillSpares()
 	p.mu.Unlock()
 	return p, nil
-}
-
-// constructorIn reports whether the program at path, a pool's workers'
-// executable, has the constructor that makes a worker's namespaces: it
-// is self, this program, built with it; or, as a build with cgo is, it is
-// dynamically linked. Where that cannot be told, it has not: its workers
-// have their namespaces made when they start. (A worker of an older
-// release, which has no constructor, refuses to run: see isolate.)
-func constructorIn(path, self string) bool {
-	return hasConstructor && (sameFile(path, self) || dynamicallyLinked(path))
-}
-
-// dynamicallyLinked reports whether path is a 64-bit ELF executable
-// that names a program interpreter (PT_INTERP), the dynamic linker.
-func dynamicallyLinked(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	// The ELF header: magic, class 2 (64-bit), data 1 or 2 (endianness).
-	if len(head) < 64 || string(head[:4]) != "\x7fELF" || head[4] != 2 {
-		return false
-	}
-	var order binary.ByteOrder
-	switch head[5] {
-	case 1:
-		order = binary.LittleEndian
-	case 2:
-		order = binary.BigEndian
-	default:
-		return false
-	}
-	phoff, phentsize, phnum := order.Uint64(head[32:]), uint64(order.Uint16(head[54:])), uint64(order.Uint16(head[56:]))
-	for i := range phnum {
-		at := phoff + i*phentsize
-		if phentsize < 4 || at+4 > uint64(len(head)) {
-			return false
-		}
-		if order.Uint32(head[at:]) == 3 { // PT_INTERP
-			return true
-		}
-	}
-	return false
-}
-
-// sameFile reports whether paths a and b name the same file.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 func absDir(d string) (string, error) {
@@ -795,7 +729,8 @@ func (w *worker) awaitReady() error {
 	body, err := readFrame(w.resp, nil)
 	switch {
 	case err != nil:
-		w.end(err)
+		w.kill()
+		<-w.exited
 		return fmt.Errorf("worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
 	case len(body) == 1 && body[0] == frameReady:
 		w.ready = true
@@ -908,13 +843,6 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	env := append(workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir), boundingEnv+"=drop")
 	start := func(namespaces bool) (*exec.Cmd, error) {
 		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
-		// A worker that makes its namespaces itself, in its
-		// constructor, is started as any program is; where the kernel
-		// refuses them, it says so in its hello (see assign).
-		inParent, env := namespaces && !p.childNamespaces, env
-		if namespaces && p.childNamespaces {
-			env = append(env[:len(env):len(env)], namespacesEnv+"=unshare")
-		}
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
@@ -923,9 +851,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 			Stdout:      errW,
 			Stderr:      errW,
 			ExtraFiles:  []*os.File{reqR, respW},
-			SysProcAttr: sysProcAttr(inParent),
+			SysProcAttr: sysProcAttr(namespaces),
 		}
-		if inParent {
+		if namespaces {
 			return cmd, startInNamespaces(cmd.Start)
 		}
 		return cmd, cmd.Start()
@@ -933,7 +861,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	namespaces := !p.noNamespaces.Load()
 	cmd, err := start(namespaces)
 	if err != nil && namespaces && namespacesRefused(err) {
-		p.refuseNamespaces(err)
+		if !p.noNamespaces.Swap(true) {
+			p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", err)
+		}
 		cmd, err = start(false)
 	}
 	closeAll(reqR, respW, errW)
@@ -991,15 +921,6 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	return w, nil
 }
 
-// refuseNamespaces starts the next workers without namespaces of their
-// own, which the kernel refused for why (an error or a worker's words),
-// and says so once.
-func (p *Pool) refuseNamespaces(why any) {
-	if !p.noNamespaces.Swap(true) {
-		p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", why)
-	}
-}
-
 // assign tells the worker w, started for w.key or given it as a spare,
 // its tool, capabilities and environment, and waits for its hello: the
 // restrictions it has in force.
@@ -1028,7 +949,8 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 		return nil, ctxError(id, ctx.Err())
 	}
 	if err != nil {
-		w.end(err)
+		w.kill()
+		<-w.exited
 		return fail(registry.KindNotStarted, "worker %d exited before it was ready: %s", w.pid(), w.exitMessage())
 	}
 	var h hello
@@ -1037,9 +959,6 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 	}
 	if err := json.Unmarshal(body[1:], &h); err != nil {
 		return fail(registry.KindNotStarted, "worker %d: hello: %v", w.pid(), err)
-	}
-	if h.NamespacesRefused != "" {
-		p.refuseNamespaces(h.NamespacesRefused)
 	}
 	if h.Error != "" {
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
@@ -1227,30 +1146,9 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 		w.kill()
 		return "", ctxError(id, ctx.Err()), false
 	}
-	w.end(err)
-	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
-}
-
-// exitGrace bounds how long a worker whose pipe ended is given to exit
-// by itself before it is killed (see end).
-const exitGrace = 100 * time.Millisecond
-
-// end kills the worker and waits until it is reaped. When err says that
-// its pipe ended, it first gives it exitGrace to exit by itself, so that
-// its exit status is its own: a worker that made its namespaces in its
-// constructor has a parent, the process the pool started, that exits
-// just after it, as it did.
-func (w *worker) end(err error) {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		t := time.NewTimer(exitGrace)
-		select {
-		case <-w.exited:
-		case <-t.C:
-		}
-		t.Stop()
-	}
 	w.kill()
 	<-w.exited
+	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
 }
 
 // crashSignal matches the line the Go runtime writes when a signal

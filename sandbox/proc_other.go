@@ -27,6 +27,3 @@ func Undumpable() error { return nil }
 
 // startInNamespaces runs start: there are no namespaces here.
 func startInNamespaces(start func() error) error { return start() }
-
-// hasConstructor: workers make no namespaces here.
-const hasConstructor = false

@@ -126,14 +126,7 @@ type prepared struct {
 	// root is whether the worker runs as the machine's root (read
 	// before Landlock hides /proc/self/uid_map).
 	root bool
-	// refused is why the worker, asked to make namespaces of its own in
-	// its constructor, runs without them: the kernel refused them.
-	refused string
 }
-
-// refusal says why the worker runs without the namespaces it was to
-// make, or "".
-func (p prepared) refusal() string { return p.refused }
 
 // prepare does what every worker does before it knows its tool, so that
 // a worker started ahead has done it when a tool is given to it: in
@@ -144,9 +137,12 @@ func (p prepared) refusal() string { return p.refused }
 func prepare(s spec) (prepared, error) {
 	p := prepared{enf: Enforcement{OS: runtime.GOOS}, root: hostRoot()}
 	if s.namespaces {
-		if err := p.isolate(s); err != nil {
+		vcsErr, err := isolateMounts(s)
+		if err != nil {
 			return p, err
 		}
+		p.vcsErr = vcsErr
+		p.enf.Namespaces = true
 	}
 	if err := setLimits(s.limits); err != nil {
 		return p, err
@@ -169,9 +165,6 @@ func prepare(s spec) (prepared, error) {
 func (p prepared) confine(s spec) (Enforcement, error) {
 	e := p.enf
 	e.Caps = s.caps.String()
-	// What the worker has, not what it was asked to have (see isolate):
-	// the rules below loosen only inside namespaces of its own.
-	s.namespaces = e.Namespaces
 	if p.vcsErr != nil && s.caps&tool.WriteFiles != 0 {
 		return e, p.vcsErr
 	}
@@ -211,29 +204,6 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	}
 	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
 	return e, nil
-}
-
-// isolate does the part of prepare that needs namespaces of the
-// worker's own (see isolateMounts), unless the kernel refused its
-// constructor the namespaces: it then records why, and the worker goes
-// on without them.
-func (p *prepared) isolate(s spec) error {
-	if refused := constructorNamespaces(); refused != nil {
-		p.refused = refused.Error()
-		return nil
-	}
-	// Whoever made them, the worker is the init of its PID namespace.
-	// One that is not never mounts: its mounts would be the host's.
-	if pid := os.Getpid(); pid != 1 {
-		return fmt.Errorf("asked to run in namespaces of its own, the worker is not the init of a PID namespace (its pid is %d); a worker built without cgo, or from an older release, cannot make them itself", pid)
-	}
-	vcsErr, err := isolateMounts(s)
-	if err != nil {
-		return err
-	}
-	p.vcsErr = vcsErr
-	p.enf.Namespaces = true
-	return nil
 }
 
 // isolateMounts runs in the worker's own user and mount namespaces

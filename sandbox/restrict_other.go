@@ -17,9 +17,6 @@ func Check(caps tool.Capability) Enforcement {
 // prepared is what prepare did: nothing elsewhere than Linux.
 type prepared struct{}
 
-// refusal: no namespaces are made here to be refused.
-func (prepared) refusal() string { return "" }
-
 // prepare does nothing elsewhere than Linux.
 func prepare(spec) (prepared, error) { return prepared{}, nil }
 

@@ -45,10 +45,6 @@ const (
 type hello struct {
 	Enforcement
 	Error string `json:"error,omitempty"`
-	// NamespacesRefused says why the worker runs without the
-	// namespaces it was to make itself: the pool starts the next
-	// workers without them.
-	NamespacesRefused string `json:"namespaces_refused,omitempty"`
 }
 
 // Serve runs the worker side of a Pool: the program calls it, before
@@ -84,10 +80,9 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 	if log == nil {
 		log = slog.Default()
 	}
-	// Asked of the C runtime (see boundingEnv, namespacesEnv); not for
-	// the tool's programs.
+	// Asked of the C runtime (see boundingEnv); not for the tool's
+	// programs.
 	_ = os.Unsetenv(boundingEnv)
-	_ = os.Unsetenv(namespacesEnv)
 	r := bufio.NewReaderSize(in, 64<<10)
 	var rbuf []byte
 	s, err := parseSpec(args)
@@ -118,7 +113,6 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 	if err == nil {
 		h.Enforcement, err = p.confine(s)
 	}
-	h.NamespacesRefused = p.refusal()
 	if err != nil {
 		h.Error = err.Error()
 	}

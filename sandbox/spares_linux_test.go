@@ -52,24 +52,13 @@ func underLock(p *Pool, f func() int) int {
 	return f()
 }
 
-// stopWorker stops w with SIGSTOP until the test continues it
-// (continueWorker), or ends. The signal goes to its process group: a
-// worker that made its namespaces in its constructor is the child of the
-// process the pool started.
+// stopWorker stops w with SIGSTOP until the test continues it, or ends.
 func stopWorker(t *testing.T, w *worker) {
 	t.Helper()
-	if err := syscall.Kill(-w.pid(), syscall.SIGSTOP); err != nil {
+	if err := syscall.Kill(w.pid(), syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(-w.pid(), syscall.SIGCONT) })
-}
-
-// continueWorker continues w, stopped by stopWorker.
-func continueWorker(t *testing.T, w *worker) {
-	t.Helper()
-	if err := syscall.Kill(-w.pid(), syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(func() { _ = syscall.Kill(w.pid(), syscall.SIGCONT) })
 }
 
 // wantPrestartWaits checks that Prestart for tool id waits, now, rather
@@ -194,7 +183,9 @@ func TestFirstCallWaitsForTheSpareUnderWay(t *testing.T) {
 	if got, err := p.Call(guard, "echo#2", tool.Unsafe, []byte(`{"n":2}`)); err != nil || got != `{"n":2}` {
 		t.Fatalf("echo#2 while echo waits for the one spare under way: %q, %v", got, err)
 	}
-	continueWorker(t, first)
+	if err := syscall.Kill(first.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 	if r := <-done; r.err != nil || r.text != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", r.text, r.err)
 	}
@@ -249,7 +240,9 @@ func TestSpareThatDoesNotCome(t *testing.T) {
 func TestPrestartAfterTheSpare(t *testing.T) {
 	p, spare := poolWithSpareUnderWay(t)
 	wantPrestartWaits(t, p, "echo", "while the spare is under way")
-	continueWorker(t, spare)
+	if err := syscall.Kill(spare.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
 	defer cancelGuard()
 	if err := p.Prestart(guard, "echo", tool.Unsafe); err != nil {
@@ -280,7 +273,9 @@ func TestSpareGivenItsToolFirst(t *testing.T) {
 	}
 	wantPrestartWaits(t, p, "echo#2", "while the spare is given its tool")
 
-	continueWorker(t, s)
+	if err := syscall.Kill(s.pid(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 	if r := <-done; r.err != nil || r.text != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", r.text, r.err)
 	}
