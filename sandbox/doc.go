@@ -27,8 +27,9 @@
 //     UDP too from ABI 10; signals and abstract unix sockets cannot reach
 //     processes outside the worker (ABI 6);
 //   - a seccomp filter: without [tool.Exec] no process creation (execve,
-//     execveat, fork, vfork, clone without CLONE_THREAD, memfd_create;
-//     clone3 fails with ENOSYS); without [tool.WriteFiles] no chmod,
+//     execveat, fork, vfork, clone without CLONE_THREAD, memfd_create);
+//     for every tool clone3 fails with ENOSYS, and no process starts in a
+//     new user namespace; without [tool.WriteFiles] no chmod,
 //     chown or mknod, and with it no device nodes and no set-user-ID or
 //     set-group-ID mode; without
 //     [tool.Network] no socket(2); for every tool no ptrace, namespaces,

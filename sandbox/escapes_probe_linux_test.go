@@ -66,6 +66,19 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		var ws syscall.WaitStatus
 		syscall.Wait4(int(pid), &ws, 0, nil)
 		return "forked", nil, true
+	case "clone_newuser":
+		// A process in a user namespace of its own, as unshare(1) -U or a
+		// browser's sandbox makes one.
+		pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(unix.CLONE_NEWUSER)|uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		if e != 0 {
+			return "", errno("clone", e), true
+		}
+		if pid == 0 {
+			syscall.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
+		}
+		var ws syscall.WaitStatus
+		syscall.Wait4(int(pid), &ws, 0, nil)
+		return "forked", nil, true
 	case "forks":
 		// Processes that stay until the call's end kills them: as many
 		// as a.N, or until the kernel refuses one.

@@ -152,3 +152,30 @@ func TestGitBindFailureRefusesTheTool(t *testing.T) {
 		t.Errorf("with bind mounts refused: answer %q, error %q; want the call refused, naming .git", r.Answer, r.Err)
 	}
 }
+
+// TestLimitIsNotRefusal: a kernel that refuses namespaces makes the
+// pool start its workers without them, for good; the limit on user
+// namespaces reached does not (the start fails, and a later one has
+// them), so that whoever takes every namespace of the machine for a
+// moment does not leave every worker after it without.
+func TestLimitIsNotRefusal(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{unix.EPERM, true},
+		{unix.EACCES, true},
+		{unix.EINVAL, true},
+		{unix.ENOSYS, true},
+		{fmt.Errorf("fork/exec: %w", unix.EPERM), true},
+		{unix.ENOSPC, false},
+		{unix.EUSERS, false},
+		{unix.ENOMEM, false},
+		{unix.EAGAIN, false},
+		{fmt.Errorf("fork/exec: %w", unix.ENOSPC), false},
+	} {
+		if got := namespacesRefused(c.err); got != c.want {
+			t.Errorf("namespacesRefused(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}

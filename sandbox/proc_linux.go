@@ -58,9 +58,12 @@ func hostRoot() bool {
 
 // namespacesRefused reports whether err, from starting a worker with
 // namespaces, says that this kernel or its configuration refuses them.
+// The limit on user namespaces reached (ENOSPC, EUSERS) is not a
+// refusal: the start fails, and the next one has its namespaces once
+// some are freed, rather than every worker after it going without.
 func namespacesRefused(err error) bool {
-	return errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSPC) ||
-		errors.Is(err, unix.EUSERS) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS)
+	return errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) ||
+		errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS)
 }
 
 // killGroup kills the worker's process group. Called only while the

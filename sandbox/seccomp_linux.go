@@ -74,13 +74,21 @@ func filterRules(caps tool.Capability) []rule {
 		}
 	}
 	deny(deniedAlways...)
+	// No process in a new user namespace, whatever the tool: there it
+	// holds every capability and may make the other namespaces, and each
+	// one counts against the machine's limit, which a tool that took
+	// them all would reach for the pool's next workers (unshare and setns
+	// are denied above). clone3, whose flags the filter cannot read,
+	// answers ENOSYS.
+	rules = append(rules,
+		rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_NEWUSER, whenSet: true},
+		rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
 		deny(archProcessCalls...)
 		rules = append(rules,
-			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_THREAD, whenSet: false},
-			rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
+			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_THREAD, whenSet: false})
 	}
 	if caps&tool.WriteFiles == 0 {
 		// Metadata is outside Landlock's reach.

@@ -71,7 +71,10 @@ func TestFilterVerdicts(t *testing.T) {
 		{call{"clone of a process, CLONE_THREAD in the high half", unix.SYS_CLONE, []uint64{unix.CLONE_THREAD << 32}}, 0, retEPERM},
 		{call{"clone of a process", unix.SYS_CLONE, []uint64{uint64(unix.SIGCHLD)}}, tool.Exec, retAllow},
 		{call{"clone3", unix.SYS_CLONE3, nil}, 0, retENOSYS},
-		{call{"clone3", unix.SYS_CLONE3, nil}, tool.Exec, retAllow},
+		{call{"clone3", unix.SYS_CLONE3, nil}, tool.Exec, retENOSYS},
+		{call{"clone of a process in a new user namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}}, tool.Exec, retEPERM},
+		{call{"clone of a process in a new user namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}}, all, retEPERM},
+		{call{"clone of a process in a new PID namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWPID | uint64(unix.SIGCHLD)}}, tool.Exec, retAllow}, // refused by the kernel without CAP_SYS_ADMIN
 		{call{"fchmodat", unix.SYS_FCHMODAT, nil}, tool.ReadFiles, retEPERM},
 		{call{"fchmodat2", unix.SYS_FCHMODAT2, nil}, 0, retEPERM},
 		{call{"fchownat", unix.SYS_FCHOWNAT, nil}, 0, retEPERM},
