@@ -107,6 +107,8 @@ func TestMain(m *testing.M) {
 			os.Exit(0)
 		case refuseNamespacesArg:
 			os.Exit(poolWithoutNamespaces(os.Args[2]))
+		case coveredProcArg:
+			os.Exit(poolWithCoveredProc())
 		case poolToKillArg:
 			os.Exit(poolToKill(os.Args[2]))
 		}

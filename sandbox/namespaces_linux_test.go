@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -176,6 +178,69 @@ func TestLimitIsNotRefusal(t *testing.T) {
 	} {
 		if got := namespacesRefused(c.err); got != c.want {
 			t.Errorf("namespacesRefused(%v) = %v, want %v", c.err, got, c.want)
+		}
+	}
+}
+
+// coveredProcArg runs the test binary as a program, in a mount
+// namespace of its own, that covers a part of /proc, as some containers
+// do, and then calls echo through a pool.
+const coveredProcArg = "-sandbox-test-covered-proc"
+
+func poolWithCoveredProc() int {
+	for _, m := range []struct {
+		source, target, fstype string
+		flags                  uintptr
+	}{
+		{"", "/", "", unix.MS_REC | unix.MS_PRIVATE}, // nothing reaches the host's mounts
+		{"none", "/proc/sys/kernel", "tmpfs", 0},
+	} {
+		if err := unix.Mount(m.source, m.target, m.fstype, m.flags, ""); err != nil {
+			fmt.Fprintf(os.Stderr, "mount %s: %v\n", m.target, err)
+			return 1
+		}
+	}
+	dir, err := os.MkdirTemp("", "covered-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer p.Close()
+	// A guard, not a bound: the start fails in milliseconds, or hangs.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = p.Call(ctx, "echo", tool.Unsafe, []byte(`{}`))
+	fmt.Println(err)
+	return 0
+}
+
+// TestCoveredProcFailsTheStart: where a /proc of the worker's own cannot
+// be mounted (part of the host's is covered), the worker says so and the
+// call fails, where it once kept the host's /proc and waited for ever on
+// the threads of the machine's init.
+func TestCoveredProcFailsTheStart(t *testing.T) {
+	needNamespaces(t)
+	if os.Geteuid() != 0 {
+		t.Skip("covering part of /proc in a mount namespace of the test's takes root")
+	}
+	cmd := exec.Command(os.Args[0], coveredProcArg)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the pool with part of /proc covered: %v (%s)\nstderr:\n%s", err, out, stderr.Bytes())
+	}
+	got := strings.TrimSpace(string(out))
+	for _, want := range []string{"could not restrict itself", "mounting a /proc of the worker's PID namespace", "operation not permitted"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("echo with part of /proc covered: %q, want it to say %q", got, want)
 		}
 	}
 }

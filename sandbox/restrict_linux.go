@@ -217,10 +217,15 @@ func isolateMounts(s spec) (vcsErr, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("making the worker's mounts private: %w", err)
 	}
-	// Where a /proc of our own cannot be mounted (a container that masks
-	// parts of the host's), the host's stays: Landlock's ptrace scope and
-	// non-dumpable processes keep the others' secrets out of reach.
-	_ = unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
+	// A /proc of its own, or none: with the host's, /proc/1 would be the
+	// machine's init, not the worker, and the threads of every call that
+	// reaches all of the worker's (psx, behind dropCapabilities) are read
+	// from /proc/<pid>/task: the worker would wait on the init's for ever.
+	// The kernel refuses the mount where parts of the host's /proc are
+	// covered (a container that masks them).
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return nil, fmt.Errorf("mounting a /proc of the worker's PID namespace: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", err)
+	}
 	for _, name := range vcsDirs {
 		p := filepath.Join(s.workDir, name)
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
