@@ -53,23 +53,16 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		_, _, e = syscall.RawSyscall6(unix.SYS_EXECVEAT, fd, uintptr(unsafe.Pointer(&empty[0])),
 			uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])), unix.AT_EMPTY_PATH, 0)
 		return "", errno("execveat", e), true
-	case "fork":
+	case "fork", "clone_newuser":
 		// A process without tool.Exec: a raw clone without CLONE_THREAD,
-		// whose child exits at once.
-		pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
-		if e != 0 {
-			return "", errno("clone", e), true
+		// whose child exits at once; clone_newuser starts it in a user
+		// namespace of its own, as unshare(1) -U or a browser's sandbox
+		// does.
+		flags := uintptr(syscall.SIGCHLD)
+		if id == "clone_newuser" {
+			flags |= unix.CLONE_NEWUSER
 		}
-		if pid == 0 {
-			syscall.RawSyscall(unix.SYS_EXIT_GROUP, 0, 0, 0)
-		}
-		var ws syscall.WaitStatus
-		syscall.Wait4(int(pid), &ws, 0, nil)
-		return "forked", nil, true
-	case "clone_newuser":
-		// A process in a user namespace of its own, as unshare(1) -U or a
-		// browser's sandbox makes one.
-		pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, uintptr(unix.CLONE_NEWUSER)|uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		pid, _, e := syscall.RawSyscall6(unix.SYS_CLONE, flags, 0, 0, 0, 0, 0)
 		if e != 0 {
 			return "", errno("clone", e), true
 		}
