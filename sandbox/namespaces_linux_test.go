@@ -156,28 +156,35 @@ func TestGitBindFailureRefusesTheTool(t *testing.T) {
 }
 
 // TestLimitIsNotRefusal: a kernel that refuses namespaces makes the
-// pool start its workers without them, for good; the limit on user
-// namespaces reached does not (the start fails, and a later one has
-// them), so that whoever takes every namespace of the machine for a
-// moment does not leave every worker after it without.
+// pool start its workers without them, for good, and so does a limit of
+// 0 on user namespaces (configured off); the limit reached, at 1 or
+// more, does not (the start fails, and a later one has them), so that
+// whoever takes every namespace of the machine for a moment does not
+// leave every worker after it without.
 func TestLimitIsNotRefusal(t *testing.T) {
 	for _, c := range []struct {
-		err  error
-		want bool
+		err   error
+		limit int
+		want  bool
 	}{
-		{unix.EPERM, true},
-		{unix.EACCES, true},
-		{unix.EINVAL, true},
-		{unix.ENOSYS, true},
-		{fmt.Errorf("fork/exec: %w", unix.EPERM), true},
-		{unix.ENOSPC, false},
-		{unix.EUSERS, false},
-		{unix.ENOMEM, false},
-		{unix.EAGAIN, false},
-		{fmt.Errorf("fork/exec: %w", unix.ENOSPC), false},
+		{unix.EPERM, 100, true},
+		{unix.EACCES, 100, true},
+		{unix.EINVAL, 100, true},
+		{unix.ENOSYS, 100, true},
+		{fmt.Errorf("fork/exec: %w", unix.EPERM), 100, true},
+		{unix.ENOSPC, 0, true},
+		{unix.EUSERS, 0, true},
+		{fmt.Errorf("fork/exec: %w", unix.ENOSPC), 0, true},
+		{unix.ENOSPC, 1, false},
+		{unix.ENOSPC, 100, false},
+		{unix.ENOSPC, -1, false}, // the limit could not be read
+		{unix.EUSERS, 1, false},
+		{fmt.Errorf("fork/exec: %w", unix.ENOSPC), 100, false},
+		{unix.ENOMEM, 0, false},
+		{unix.EAGAIN, 100, false},
 	} {
-		if got := namespacesRefused(c.err); got != c.want {
-			t.Errorf("namespacesRefused(%v) = %v, want %v", c.err, got, c.want)
+		if got := refusedUnder(c.err, c.limit); got != c.want {
+			t.Errorf("refusedUnder(%v, limit %d) = %v, want %v", c.err, c.limit, got, c.want)
 		}
 	}
 }

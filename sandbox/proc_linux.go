@@ -57,11 +57,25 @@ func hostRoot() bool {
 }
 
 // namespacesRefused reports whether err, from starting a worker with
-// namespaces, says that this kernel or its configuration refuses them.
-// The limit on user namespaces reached (ENOSPC, EUSERS) is not a
-// refusal: the start fails, and the next one has its namespaces once
-// some are freed, rather than every worker after it going without.
+// namespaces, says that this kernel or its configuration refuses them
+// (see refusedUnder).
 func namespacesRefused(err error) bool {
+	limit, ok := readSysctl("/proc/sys/user/max_user_namespaces")
+	if !ok {
+		limit = -1 // unknown: not configured off
+	}
+	return refusedUnder(err, limit)
+}
+
+// refusedUnder is namespacesRefused where the limit on user namespaces
+// is limit. The limit reached (ENOSPC, EUSERS) is a refusal only where
+// it is 0, user namespaces configured off: elsewhere the start fails,
+// and the next one has its namespaces once some are freed, rather than
+// every worker after it going without.
+func refusedUnder(err error, limit int) bool {
+	if errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EUSERS) {
+		return limit == 0
+	}
 	return errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) ||
 		errors.Is(err, unix.EACCES) || errors.Is(err, unix.ENOSYS)
 }
