@@ -3,11 +3,13 @@
 package sandbox
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -303,5 +305,110 @@ func TestSpinnersAreKilled(t *testing.T) {
 	}
 	if kids := children(t); len(kids) != 0 {
 		t.Errorf("child processes %v after Close", kids)
+	}
+}
+
+// poolToKillArg runs the test binary as a program with a pool, a spare,
+// and a worker whose call has started a program that left its session
+// (daemon_block), which prints the pids of those processes and waits to
+// be killed.
+const poolToKillArg = "-sandbox-test-pool-to-kill"
+
+func poolToKill(dir string) int {
+	// A guard, not a bound: the test waits for the line below, and a
+	// program that never prints it ends with a reason instead.
+	time.AfterFunc(time.Minute, func() {
+		fmt.Fprintln(os.Stderr, "no worker started the program within a minute")
+		os.Exit(2)
+	})
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Spares: 1})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	go p.Call(context.Background(), "daemon_block", tool.Exec|tool.WriteFiles|tool.Unsafe, []byte(`{"path":"`+dir+`/lock"}`))
+	for {
+		p.mu.Lock()
+		var pids []int
+		for w := range p.live {
+			pids = append(pids, w.pid())
+		}
+		p.mu.Unlock()
+		var programs []string
+		for _, pid := range pids {
+			programs = append(programs, childrenOf(pid)...)
+		}
+		if len(pids) == 2 && len(programs) > 0 {
+			for _, pid := range pids {
+				fmt.Print(pid, " ")
+			}
+			fmt.Println(strings.Join(programs, " "))
+			select {}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// childrenOf lists the children of every thread of process pid: a
+// /proc/<pid>/task/<tid>/children file holds only those the thread
+// started, and the worker starts programs from any of its threads.
+func childrenOf(pid int) []string {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	var kids []string
+	for _, task := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/children", pid, task.Name()))
+		kids = append(kids, strings.Fields(string(b))...)
+	}
+	return kids
+}
+
+// TestWorkersEndWithTheAgent: when the program that runs the pool is
+// killed, so that it can neither kill nor reap its workers, every
+// process of theirs ends all the same (PR_SET_PDEATHSIG, and with each
+// worker its PID namespace).
+func TestWorkersEndWithTheAgent(t *testing.T) {
+	needNamespaces(t) // without a PID namespace, a program that left the session stays
+	cmd := exec.Command(os.Args[0], poolToKillArg, t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("the pool's program: %v", err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(line) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("the pool's program printed %q", line)
+		}
+		pids = append(pids, pid)
+	}
+	if len(pids) < 3 {
+		t.Fatalf("the pool's program printed %q, want the pids of two workers and a program", line)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	// A guard, not a bound: the deaths take milliseconds.
+	guard := time.Now().Add(time.Minute)
+	for _, pid := range pids {
+		for {
+			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			if err != nil || bytes.Contains(b, []byte(") Z ")) {
+				break
+			}
+			if time.Now().After(guard) {
+				t.Fatalf("process %d of a worker lives on a minute after the pool's program was killed: %s", pid, b)
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 }

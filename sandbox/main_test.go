@@ -109,6 +109,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolWithoutNamespaces(os.Args[2]))
 		case coveredProcArg:
 			os.Exit(poolWithCoveredProc())
+		case poolToKillArg:
+			os.Exit(poolToKill(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
