@@ -108,7 +108,7 @@ func TestMain(m *testing.M) {
 		case refuseNamespacesArg:
 			os.Exit(poolWithoutNamespaces(os.Args[2]))
 		case coveredProcArg:
-			os.Exit(poolWithCoveredProc())
+			os.Exit(poolWithCoveredProc(os.Args[2]))
 		case poolToKillArg:
 			os.Exit(poolToKill(os.Args[2]))
 		}

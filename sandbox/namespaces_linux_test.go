@@ -191,10 +191,11 @@ func TestLimitIsNotRefusal(t *testing.T) {
 
 // coveredProcArg runs the test binary as a program, in a mount
 // namespace of its own, that covers a part of /proc, as some containers
-// do, and then calls echo through a pool.
+// do, and then does as poolWithoutNamespaces. Mode "spare" also keeps a
+// spare worker.
 const coveredProcArg = "-sandbox-test-covered-proc"
 
-func poolWithCoveredProc() int {
+func poolWithCoveredProc(mode string) int {
 	for _, m := range []struct {
 		source, target, fstype string
 		flags                  uintptr
@@ -213,30 +214,46 @@ func poolWithCoveredProc() int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	var log bytes.Buffer
+	c := Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Require: mode == "require",
+		Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	if mode == "spare" {
+		c.Spares = 1
+	}
+	p, err := NewPool(c)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer p.Close()
-	// A guard, not a bound: the start fails in milliseconds, or hangs.
+	// A guard, not a bound: the calls take milliseconds, or hang.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err = p.Call(ctx, "echo", tool.Unsafe, []byte(`{}`))
-	fmt.Println(err)
+	var r refusedReport
+	for range 5 {
+		out, err := p.Call(ctx, "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
+		r.Answer = out
+		if err != nil {
+			r.Err = err.Error()
+		}
+	}
+	if r.Err == "" {
+		r.Enforcement, _ = p.Enforcement(ctx, "echo", tool.Exec|tool.WriteFiles)
+	}
+	p.Close()
+	r.Log = log.String()
+	json.NewEncoder(os.Stdout).Encode(r)
 	return 0
 }
 
-// TestCoveredProcFailsTheStart: where a /proc of the worker's own cannot
-// be mounted (part of the host's is covered), the worker says so and the
-// call fails, where it once kept the host's /proc and waited for ever on
-// the threads of the machine's init.
-func TestCoveredProcFailsTheStart(t *testing.T) {
+// runCoveredProc runs poolWithCoveredProc in mode in a mount namespace
+// of its own.
+func runCoveredProc(t *testing.T, mode string) refusedReport {
+	t.Helper()
 	needNamespaces(t)
 	if os.Geteuid() != 0 {
 		t.Skip("covering part of /proc in a mount namespace of the test's takes root")
 	}
-	cmd := exec.Command(os.Args[0], coveredProcArg)
+	cmd := exec.Command(os.Args[0], coveredProcArg, mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -244,10 +261,44 @@ func TestCoveredProcFailsTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the pool with part of /proc covered: %v (%s)\nstderr:\n%s", err, out, stderr.Bytes())
 	}
-	got := strings.TrimSpace(string(out))
-	for _, want := range []string{"could not restrict itself", "mounting a /proc of the worker's PID namespace", "operation not permitted"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("echo with part of /proc covered: %q, want it to say %q", got, want)
+	var r refusedReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("its report %q: %v", out, err)
+	}
+	return r
+}
+
+// TestCoveredProcFallsBack: where a /proc of the worker's own cannot be
+// mounted (part of the host's is covered, as in some containers), the
+// pool starts its workers without namespaces, as where the kernel
+// refuses them, and says so once, naming the mount; the worker's
+// Enforcement names what is lost, and the calls are answered, with a
+// spare as without. It once failed every call (and before that, waited
+// for ever on the threads of the machine's init, which psx read from
+// the host's /proc).
+func TestCoveredProcFallsBack(t *testing.T) {
+	for _, mode := range []string{"", "spare"} {
+		r := runCoveredProc(t, mode)
+		if r.Err != "" || r.Answer != `{"n":1}` {
+			t.Fatalf("mode %q: echo answered %q, error %q; want its arguments", mode, r.Answer, r.Err)
 		}
+		if r.Enforcement.Namespaces {
+			t.Errorf("mode %q: the worker says it has namespaces: %+v", mode, r.Enforcement)
+		}
+		if missing := strings.Join(r.Enforcement.Missing, "; "); !strings.Contains(missing, "programs a tool starts can outlive the call") {
+			t.Errorf("mode %q: Missing does not say that programs outlive the call: %q", mode, r.Enforcement.Missing)
+		}
+		if n := strings.Count(r.Log, "they cannot work here"); n != 1 || !strings.Contains(r.Log, "mounting a /proc of the worker's PID namespace") {
+			t.Errorf("mode %q: the log says %d times that namespaces cannot work here, want once, naming the mount:\n%s", mode, n, r.Log)
+		}
+	}
+}
+
+// TestCoveredProcRequired: with Require, a tool whose restrictions need
+// the namespaces is refused there instead, saying why.
+func TestCoveredProcRequired(t *testing.T) {
+	r := runCoveredProc(t, "require")
+	if r.Answer != "" || !strings.Contains(r.Err, RequireEnv+"=1") || !strings.Contains(r.Err, "namespace") {
+		t.Errorf("with Require: answer %q, error %q; want a refusal naming %s and the namespaces", r.Answer, r.Err, RequireEnv)
 	}
 }

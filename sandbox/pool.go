@@ -703,6 +703,10 @@ func (p *Pool) startSpare() {
 	if err != nil {
 		// The calls that wait for this spare (see get) start their own.
 		p.wake()
+		// Its reaper starts another spare, without namespaces.
+		if p.namespacesUnusable(err) {
+			return
+		}
 		// A start that failed would fail again: no more spares. Another
 		// may have failed at the same time, and said so.
 		if p.noSpares {
@@ -738,7 +742,11 @@ func (w *worker) awaitReady() error {
 	case len(body) > 0 && body[0] == frameHello:
 		var h hello
 		if err := json.Unmarshal(body[1:], &h); err == nil && h.Error != "" {
-			return fmt.Errorf("worker %d could not restrict itself: %s", w.pid(), h.Error)
+			msg := fmt.Sprintf("worker %d could not restrict itself: %s", w.pid(), h.Error)
+			if h.NoNamespaces && w.namespaces {
+				return &unusableNamespaces{msg}
+			}
+			return errors.New(msg)
 		}
 	}
 	return fmt.Errorf("worker %d: malformed ready frame", w.pid())
@@ -800,7 +808,50 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
+	w, err = p.assign(ctx, w)
+	if !p.namespacesUnusable(err) {
+		return w, err
+	}
+	// Once more without namespaces, in a slot of its own: the worker
+	// that said so frees its slot when it is reaped.
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctxError(k.id, ctx.Err())
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		<-p.slots
+		return nil, callError(k.id, registry.KindNotStarted, "the pool is closed")
+	}
+	p.count[k]++
+	p.mu.Unlock()
+	if w, err = p.launch(k, false); err != nil {
+		return nil, err
+	}
 	return p.assign(ctx, w)
+}
+
+// unusableNamespaces is the error of a worker whose namespaces cannot
+// work on this machine (see hello.NoNamespaces).
+type unusableNamespaces struct{ msg string }
+
+func (e *unusableNamespaces) Error() string { return e.msg }
+
+// namespacesUnusable reports whether err says that workers cannot have
+// namespaces of their own on this machine, and if so starts every later
+// worker without them, as where the kernel refuses them (see launch),
+// and says so once.
+func (p *Pool) namespacesUnusable(err error) bool {
+	var u *unusableNamespaces
+	if !errors.As(err, &u) {
+		return false
+	}
+	if !p.noNamespaces.Swap(true) {
+		p.log.Warn("tool workers run without namespaces of their own: they cannot work here", "error", u.msg)
+	}
+	return true
 }
 
 // launch starts a worker process for k, or a spare for no tool yet,
@@ -864,6 +915,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		if !p.noNamespaces.Swap(true) {
 			p.log.Warn("tool workers run without namespaces of their own: the kernel refused them", "error", err)
 		}
+		namespaces = false
 		cmd, err = start(false)
 	}
 	closeAll(reqR, respW, errW)
@@ -887,18 +939,19 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		return failEarly("the worker's pipes: %v", err)
 	}
 	w := &worker{
-		key:     k,
-		spare:   spare,
-		vcs:     vcs,
-		cmd:     cmd,
-		tempDir: tempDir,
-		reqW:    reqW,
-		req:     req,
-		respF:   respR,
-		errF:    errR,
-		resp:    bufio.NewReaderSize(resp, 64<<10),
-		exited:  make(chan struct{}),
-		tail:    &tail{max: 8 << 10},
+		key:        k,
+		spare:      spare,
+		vcs:        vcs,
+		namespaces: namespaces,
+		cmd:        cmd,
+		tempDir:    tempDir,
+		reqW:       reqW,
+		req:        req,
+		respF:      respR,
+		errF:       errR,
+		resp:       bufio.NewReaderSize(resp, 64<<10),
+		exited:     make(chan struct{}),
+		tail:       &tail{max: 8 << 10},
 	}
 	p.mu.Lock()
 	p.live[w] = struct{}{}
@@ -961,6 +1014,10 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 		return fail(registry.KindNotStarted, "worker %d: hello: %v", w.pid(), err)
 	}
 	if h.Error != "" {
+		if h.NoNamespaces && w.namespaces {
+			w.kill()
+			return nil, &unusableNamespaces{fmt.Sprintf("worker %d could not restrict itself: %s", w.pid(), h.Error)}
+		}
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
 	}
 	w.enf = h.Enforcement
@@ -1002,22 +1059,23 @@ func closeAll(fs ...*os.File) {
 
 // worker is the pool's side of one worker process.
 type worker struct {
-	key       workerKey // under Pool.mu while it may be a spare
-	spare     bool      // started ahead and not yet given a tool; under Pool.mu
-	ready     bool      // its ready frame has been read
-	vcs       uint8     // the vcsDirs in the workspace when it started (Pool.vcsPresent)
-	cmd       *exec.Cmd
-	enf       Enforcement
-	tempDir   string
-	idleSince time.Time // when it was last put back; under Pool.mu
-	reqW      *os.File
-	req       *poolPipe // reqW, written with raw system calls
-	respF     *os.File
-	errF      *os.File
-	resp      *bufio.Reader
-	wbuf      []byte
-	rbuf      []byte
-	tail      *tail
+	key        workerKey // under Pool.mu while it may be a spare
+	spare      bool      // started ahead and not yet given a tool; under Pool.mu
+	ready      bool      // its ready frame has been read
+	vcs        uint8     // the vcsDirs in the workspace when it started (Pool.vcsPresent)
+	namespaces bool      // started in namespaces of its own
+	cmd        *exec.Cmd
+	enf        Enforcement
+	tempDir    string
+	idleSince  time.Time // when it was last put back; under Pool.mu
+	reqW       *os.File
+	req        *poolPipe // reqW, written with raw system calls
+	respF      *os.File
+	errF       *os.File
+	resp       *bufio.Reader
+	wbuf       []byte
+	rbuf       []byte
+	tail       *tail
 
 	mu     sync.Mutex
 	reaped bool // the process is gone: its id may belong to another

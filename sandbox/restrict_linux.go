@@ -221,10 +221,15 @@ func isolateMounts(s spec) (vcsErr, err error) {
 	// machine's init, not the worker, and the threads of every call that
 	// reaches all of the worker's (psx, behind dropCapabilities) are read
 	// from /proc/<pid>/task: the worker would wait on the init's for ever.
-	// The kernel refuses the mount where parts of the host's /proc are
-	// covered (a container that masks them).
+	// The kernel refuses the mount (EPERM) where parts of the host's /proc
+	// are covered (a container that masks them): the pool then starts its
+	// workers without namespaces (errProcRefused). Another failure fails
+	// this worker only.
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return nil, fmt.Errorf("mounting a /proc of the worker's PID namespace: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", err)
+		if errors.Is(err, unix.EPERM) {
+			return nil, fmt.Errorf("%w: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", errProcRefused, err)
+		}
+		return nil, fmt.Errorf("%s: %w", errProcRefused.Error(), err)
 	}
 	for _, name := range vcsDirs {
 		p := filepath.Join(s.workDir, name)

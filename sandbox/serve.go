@@ -45,7 +45,16 @@ const (
 type hello struct {
 	Enforcement
 	Error string `json:"error,omitempty"`
+	// NoNamespaces says that Error comes from namespaces that cannot
+	// work on this machine (errProcRefused): the pool starts its workers
+	// without them from then on, as where the kernel refuses them.
+	NoNamespaces bool `json:"no_namespaces,omitempty"`
 }
+
+// errProcRefused: a worker in namespaces of its own could not mount the
+// /proc of its PID namespace, which the kernel refuses where parts of
+// the host's /proc are covered (as some containers do).
+var errProcRefused = errors.New("mounting a /proc of the worker's PID namespace")
 
 // Serve runs the worker side of a Pool: the program calls it, before
 // anything else, when its first argument is the hidden argument the
@@ -115,6 +124,7 @@ func serve(ctx context.Context, args []string, in, out *workerPipe, w Worker) er
 	}
 	if err != nil {
 		h.Error = err.Error()
+		h.NoNamespaces = errors.Is(err, errProcRefused)
 	}
 	body, jerr := json.Marshal(h)
 	if jerr != nil {
