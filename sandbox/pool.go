@@ -263,6 +263,7 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	release := releaseAfter(p.inflight.Add(1), runtime.NumCPU())
 	text, err, keep := w.call(ctx, id, args, release)
 	p.inflight.Add(-1)
+	w.unhold()
 	if keep {
 		p.put(w)
 		return text, err
@@ -305,8 +306,8 @@ func (p *Pool) Warm(ctx context.Context, id string, caps tool.Capability) error 
 // from spawn and leaves the spares to the calls, so that a server that
 // starts its tools' workers ahead does not take the spare that the
 // first call of another tool would be given; and it starts once the
-// spares under way are ready and the calls given one have their
-// restrictions, so as not to slow them (for a second at most).
+// spares under way are ready and the calls given one are answered, so
+// as not to slow them (for a second at most: see assignSpare).
 func (p *Pool) Prestart(ctx context.Context, id string, caps tool.Capability) error {
 	w, err := p.get(ctx, workerKey{id, caps}, false)
 	if err != nil {
@@ -653,20 +654,46 @@ func (p *Pool) takeSpare(k workerKey, present uint8) *worker {
 	return nil
 }
 
-// assignSpare gives w, taken by takeSpare, its tool, and then starts a
-// spare in its place. Until then no spare starts and Prestart starts
-// nothing (see get): the call that waits for w has the processors. A
-// spare and a worker started ahead beside it made a server's first call
-// wait 4 to 7 ms for its restrictions instead of 1 (bench/cmd/firstcall).
+// assignSpare gives w, taken by takeSpare, its tool, and starts a spare
+// in its place once w's first call is answered (w.unhold), or
+// p.spareWait after it was given its tool, whichever comes first. Until
+// then no spare starts and Prestart starts nothing (see get): the call
+// that waits for w has the processors. A spare and a worker started
+// ahead beside it made a server's first call wait 4 to 7 ms for its
+// restrictions instead of 1, and the spare that took its place, started
+// as soon as it had them, made its first call take 7 to 11 ms instead of
+// 1 on a machine where a warm call took 1 (bench/cmd/firstcall).
 func (p *Pool) assignSpare(ctx context.Context, w *worker) (*worker, error) {
-	defer func() {
-		p.mu.Lock()
-		p.assigning--
-		p.fillSpares()
-		p.wake()
-		p.mu.Unlock()
-	}()
-	return p.assign(ctx, w)
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
+			p.mu.Lock()
+			p.assigning--
+			p.fillSpares()
+			p.wake()
+			p.mu.Unlock()
+		})
+	}
+	w, err := p.assign(ctx, w)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	t := time.AfterFunc(p.spareWait, release)
+	w.held = func() {
+		t.Stop()
+		release()
+	}
+	return w, nil
+}
+
+// unhold lets the pool start the spare that takes the place of w, if w
+// was a spare that holds it back (see assignSpare).
+func (w *worker) unhold() {
+	if f := w.held; f != nil {
+		w.held = nil
+		f()
+	}
 }
 
 // fillSpares starts spares in the background until there are
@@ -754,6 +781,7 @@ func (w *worker) awaitReady() error {
 
 // put keeps w for its tool's next call.
 func (p *Pool) put(w *worker) {
+	w.unhold()
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -1059,11 +1087,15 @@ func closeAll(fs ...*os.File) {
 
 // worker is the pool's side of one worker process.
 type worker struct {
-	key        workerKey // under Pool.mu while it may be a spare
-	spare      bool      // started ahead and not yet given a tool; under Pool.mu
-	ready      bool      // its ready frame has been read
-	vcs        uint8     // the vcsDirs in the workspace when it started (Pool.vcsPresent)
-	namespaces bool      // started in namespaces of its own
+	key   workerKey // under Pool.mu while it may be a spare
+	spare bool      // started ahead and not yet given a tool; under Pool.mu
+	ready bool      // its ready frame has been read
+	vcs   uint8     // the vcsDirs in the workspace when it started (Pool.vcsPresent)
+	// held, set while w is a spare given its tool that holds back the
+	// spare to take its place (see assignSpare), is called by whoever
+	// holds w when its first call ends, or when it is put back.
+	held       func()
+	namespaces bool // started in namespaces of its own
 	cmd        *exec.Cmd
 	enf        Enforcement
 	tempDir    string
