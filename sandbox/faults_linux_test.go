@@ -326,6 +326,11 @@ func poolToKill(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	// The spare in place of the one daemon_block is given starts at once,
+	// not after a call that never ends has held it back (assignSpare).
+	p.mu.Lock()
+	p.spareWait = time.Millisecond
+	p.mu.Unlock()
 	go p.Call(context.Background(), "daemon_block", tool.Exec|tool.WriteFiles|tool.Unsafe, []byte(`{"path":"`+dir+`/lock"}`))
 	for {
 		p.mu.Lock()
