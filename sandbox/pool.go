@@ -679,7 +679,10 @@ func (p *Pool) assignSpare(ctx context.Context, w *worker) (*worker, error) {
 		release()
 		return nil, err
 	}
-	t := time.AfterFunc(p.spareWait, release)
+	p.mu.Lock()
+	hold := p.spareWait
+	p.mu.Unlock()
+	t := time.AfterFunc(hold, release)
 	w.held = func() {
 		t.Stop()
 		release()
