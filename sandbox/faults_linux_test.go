@@ -8,12 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -415,5 +417,27 @@ func TestWorkersEndWithTheAgent(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
+	}
+}
+
+// TestCloseDuringStarts: a pool closed while its first calls start
+// their workers ends them all: a start that looked before Close and
+// launches after adds no goroutine to those Close waits for (it once
+// panicked, "WaitGroup is reused before previous Wait has returned", or
+// left the worker running until its call ended).
+func TestCloseDuringStarts(t *testing.T) {
+	dir := t.TempDir()
+	for round := range 50 {
+		p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for i := range 4 {
+			wg.Go(func() { p.Call(context.Background(), fmt.Sprintf("echo#%d", i), 0, []byte(`{}`)) })
+		}
+		time.Sleep(time.Duration(round%10) * 100 * time.Microsecond)
+		p.Close()
+		wg.Wait()
 	}
 }

@@ -985,10 +985,20 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		tail:       &tail{max: 8 << 10},
 	}
 	p.mu.Lock()
+	if p.closed {
+		// Close has ended the pool's workers and may be waiting for its
+		// goroutines already: this one is ended here, and adds none.
+		p.mu.Unlock()
+		killGroup(cmd.Process)
+		_ = cmd.Wait()
+		closeAll(reqW, respR, errR)
+		os.RemoveAll(tempDir)
+		return failEarly("the pool is closed")
+	}
 	p.live[w] = struct{}{}
+	p.procs.Add(2)
 	p.mu.Unlock()
 	drained := make(chan struct{})
-	p.procs.Add(2)
 	go func() {
 		defer p.procs.Done()
 		defer close(drained)
