@@ -218,6 +218,29 @@ func attackProbe(ctx context.Context, fullID string, raw []byte) (text string, e
 			return "", errno("stat", err), true
 		}
 		return fmt.Sprintf("mode %#o uid %d", st.Mode&0o7777, st.Uid), nil, true
+	case "atk_coverproc":
+		// What a tool could do so that a later worker cannot mount a /proc
+		// of its own, and the pool drops namespaces: cover part of /proc
+		// (here, in a mount namespace of its own if it must make one), or
+		// say no_namespaces in a hello of its own on its response pipe.
+		var out []string
+		if err := unix.Mount("none", "/proc/sys/kernel", "tmpfs", 0, ""); err != nil {
+			out = append(out, "mount: "+errnoName(err))
+		} else {
+			out = append(out, "mount: ok")
+		}
+		if err := unix.Unshare(unix.CLONE_NEWUSER | unix.CLONE_NEWNS); err != nil {
+			out = append(out, "unshare: "+errnoName(err))
+		} else {
+			out = append(out, "unshare: ok")
+		}
+		if a.N == 1 {
+			body, _ := json.Marshal(hello{Error: "forged", NoNamespaces: true})
+			if _, err := writeFrame(os.NewFile(responseFD, "responses"), nil, []byte{frameHello}, body); err != nil {
+				out = append(out, "hello: "+errnoName(err))
+			}
+		}
+		return strings.Join(out, ", "), nil, true
 	case "atk_chown":
 		if err := syscall.Chown(a.Path, a.N, a.N); err != nil {
 			return "", errno("chown", err), true

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -596,5 +597,41 @@ func TestAttackAsUser(t *testing.T) {
 	}
 	if v := r["fork bomb"]; !strings.Contains(v, "fork") {
 		t.Errorf("a fork bomb under a process limit of 16: %q, want it stopped", v)
+	}
+}
+
+// TestAttackCannotDropNamespaces: a tool, with exec or without, cannot
+// make the pool start its later workers without namespaces (a hello
+// that says no_namespaces, see namespacesUnusable): it can cover no part
+// of /proc, not even in namespaces of its own, and a hello it writes on
+// its response pipe is read as its answer, which fails the call; the
+// next workers, spares and started from spawn, have their namespaces.
+func TestAttackCannotDropNamespaces(t *testing.T) {
+	needNamespaces(t)
+	var log bytes.Buffer
+	p := newPool(t, newDirs(t), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	for i, caps := range []tool.Capability{0, tool.Exec | tool.WriteFiles, tool.Unsafe | tool.Exec} {
+		for n := range 2 {
+			id := fmt.Sprintf("atk_coverproc#%d%d", i, n)
+			out, err := attackCall(t, p, id, caps, attackArgs{N: n})
+			t.Logf("%s (%s): %q, %v", id, caps, out, err)
+			if strings.Contains(out, ": ok") {
+				t.Errorf("%s with %s: %s", id, caps, out)
+			}
+			for _, useSpares := range []bool{true, false} {
+				k := workerKey{fmt.Sprintf("echo#%d%d%v", i, n, useSpares), caps}
+				w, err := p.get(context.Background(), k, useSpares)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.put(w)
+				if !w.enf.Namespaces || !w.namespaces {
+					t.Errorf("after %s with %s, a worker (spare %v) has no namespaces: %+v", id, caps, useSpares, w.enf)
+				}
+			}
+		}
+	}
+	if p.noNamespaces.Load() || strings.Contains(log.String(), "without namespaces") {
+		t.Errorf("the pool dropped namespaces:\n%s", log.String())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ type refusedReport struct {
 	Answer      string
 	Err         string
 	Log         string
+	Spares      int // ready at the end (poolWithCoveredProc in mode "spare")
 }
 
 // poolWithoutNamespaces starts a pool that asks for namespaces where the
@@ -214,6 +216,12 @@ func poolWithCoveredProc(mode string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if mode == "one-slot" {
+		return coveredProcOneSlot(dir)
+	}
+	if mode == "stress" {
+		return coveredProcStress(dir)
+	}
 	var log bytes.Buffer
 	c := Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Require: mode == "require",
 		Logger: slog.New(slog.NewTextHandler(&log, nil))}
@@ -239,10 +247,77 @@ func poolWithCoveredProc(mode string) int {
 	if r.Err == "" {
 		r.Enforcement, _ = p.Enforcement(ctx, "echo", tool.Exec|tool.WriteFiles)
 	}
+	if mode == "spare" {
+		// The spare given to echo has another in its place, without
+		// namespaces.
+		for end := time.Now().Add(5 * time.Second); p.Spares() == 0 && time.Now().Before(end); {
+			time.Sleep(time.Millisecond)
+		}
+		r.Spares = p.Spares()
+	}
 	p.Close()
 	r.Log = log.String()
 	json.NewEncoder(os.Stdout).Encode(r)
 	return 0
+}
+
+// slowWarn is a log handler that takes its time over the message that
+// namespaces cannot work here, as a log written to a slow disk may.
+type slowWarn struct{ slog.Handler }
+
+func (h slowWarn) Handle(ctx context.Context, r slog.Record) error {
+	if strings.Contains(r.Message, "cannot work here") {
+		time.Sleep(300 * time.Millisecond)
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// coveredProcOneSlot calls two tools at once through a pool of one
+// worker where /proc is covered, and reports their errors.
+func coveredProcOneSlot(dir string) int {
+	var log bytes.Buffer
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, MaxWorkers: 1,
+		Logger: slog.New(slowWarn{slog.NewTextHandler(&log, nil)})})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// A guard: the calls take milliseconds, or wait for the idle
+	// timeout (a minute) of the other tool's worker.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var r refusedReport
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, id := range []string{"echo#a", "echo#b"} {
+		wg.Go(func() {
+			_, err := p.Call(ctx, id, 0, []byte(`{}`))
+			if err != nil {
+				mu.Lock()
+				r.Err += err.Error() + "; "
+				mu.Unlock()
+			}
+		})
+		time.Sleep(10 * time.Millisecond)
+	}
+	wg.Wait()
+	p.Close()
+	r.Log = log.String()
+	json.NewEncoder(os.Stdout).Encode(r)
+	return 0
+}
+
+// TestCoveredProcOneSlot: with one worker at most, two tools called at
+// once where /proc is covered are both answered: the start that tries
+// once more without namespaces gets a slot as any start does, ending
+// another tool's idle worker if it must, rather than waiting for the
+// slot to be freed (by the idle timeout, a minute, or never for a tool
+// that is called again meanwhile).
+func TestCoveredProcOneSlot(t *testing.T) {
+	r := runCoveredProc(t, "one-slot")
+	if r.Err != "" {
+		t.Errorf("two calls at once with one slot: %s\nlog:\n%s", r.Err, r.Log)
+	}
 }
 
 // runCoveredProc runs poolWithCoveredProc in mode in a mount namespace
@@ -288,6 +363,9 @@ func TestCoveredProcFallsBack(t *testing.T) {
 		if missing := strings.Join(r.Enforcement.Missing, "; "); !strings.Contains(missing, "programs a tool starts can outlive the call") {
 			t.Errorf("mode %q: Missing does not say that programs outlive the call: %q", mode, r.Enforcement.Missing)
 		}
+		if mode == "spare" && (r.Spares != 1 || strings.Contains(r.Log, "no more are started ahead")) {
+			t.Errorf("mode %q: %d spares at the end, want 1; the spares should go on without namespaces:\n%s", mode, r.Spares, r.Log)
+		}
 		if n := strings.Count(r.Log, "they cannot work here"); n != 1 || !strings.Contains(r.Log, "mounting a /proc of the worker's PID namespace") {
 			t.Errorf("mode %q: the log says %d times that namespaces cannot work here, want once, naming the mount:\n%s", mode, n, r.Log)
 		}
@@ -300,5 +378,62 @@ func TestCoveredProcRequired(t *testing.T) {
 	r := runCoveredProc(t, "require")
 	if r.Answer != "" || !strings.Contains(r.Err, RequireEnv+"=1") || !strings.Contains(r.Err, "namespace") {
 		t.Errorf("with Require: answer %q, error %q; want a refusal naming %s and the namespaces", r.Answer, r.Err, RequireEnv)
+	}
+}
+
+// coveredProcStress starts pools of one or two workers, with a spare or
+// without, where /proc is covered, calls four tools at once with short
+// deadlines or none, closes the pool at once or after a while, and
+// reports in Err any slot, count or spare left once all is reaped.
+func coveredProcStress(dir string) int {
+	var r refusedReport
+	for round := range 60 {
+		p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{},
+			MaxWorkers: 1 + round%2, Spares: round % 3 / 2,
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		var wg sync.WaitGroup
+		for i := range 4 {
+			d := time.Duration((round*7+i*3)%25) * time.Millisecond
+			if i == 0 {
+				d = 5 * time.Second
+			}
+			wg.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), d)
+				defer cancel()
+				p.Call(ctx, fmt.Sprintf("echo#%d", i), 0, []byte(`{}`))
+			})
+		}
+		time.Sleep(time.Duration(round%20) * time.Millisecond)
+		p.Close()
+		wg.Wait()
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			p.mu.Lock()
+			slots, count, spares, live := len(p.slots), len(p.count), p.nspares, len(p.live)
+			p.mu.Unlock()
+			if slots == 0 && count == 0 && spares == 0 && live == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				r.Err += fmt.Sprintf("round %d: slots %d, count %v, nspares %d, live %d; ", round, slots, p.count, spares, live)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	json.NewEncoder(os.Stdout).Encode(r)
+	return 0
+}
+
+// TestCoveredProcSlots: where /proc is covered, calls at once, short
+// deadlines and a pool closed during the starts that try again leave no
+// slot, count or spare behind.
+func TestCoveredProcSlots(t *testing.T) {
+	if r := runCoveredProc(t, "stress"); r.Err != "" {
+		t.Error(r.Err)
 	}
 }

@@ -306,10 +306,10 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []
 	}
 	if !namespaces {
 		if caps&tool.Exec != 0 {
-			m = append(m, "programs a tool starts can outlive the call (no PID namespace: user namespaces are not available)")
+			m = append(m, "programs a tool starts can outlive the call (no PID namespace: workers run without namespaces here, and the log says why)")
 		}
 		if caps&tool.WriteFiles != 0 {
-			m = append(m, "the workspace's .git, .hg and .svn are writable (no mount namespace: user namespaces are not available)")
+			m = append(m, "the workspace's .git, .hg and .svn are writable (no mount namespace: workers run without namespaces here, and the log says why)")
 		}
 	}
 	return m

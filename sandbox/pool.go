@@ -485,7 +485,11 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 				if spare != nil {
 					return p.assignSpare(ctx, spare)
 				}
-				return p.start(ctx, k)
+				w, err := p.start(ctx, k)
+				if err != errNamespacesUnusable {
+					return w, err
+				}
+				continue // once more, without namespaces
 			case startAhead:
 				p.starting[k]++
 				p.procs.Add(1)
@@ -522,6 +526,12 @@ func (p *Pool) startAhead(k workerKey, spare *worker) {
 	}
 	p.mu.Lock()
 	p.starting[k]--
+	if err == errNamespacesUnusable {
+		// Not a failure: the calls that wait start another, without.
+		p.wake()
+		p.mu.Unlock()
+		return
+	}
 	if err != nil {
 		p.failures[k]++
 		p.failed[k] = err
@@ -840,29 +850,19 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 		return nil, err
 	}
 	w, err = p.assign(ctx, w)
-	if !p.namespacesUnusable(err) {
-		return w, err
+	if p.namespacesUnusable(err) {
+		// The worker that said so frees its slot when it is reaped; the
+		// caller starts another, without namespaces, as any start: its
+		// slot may go to another start meanwhile.
+		return nil, errNamespacesUnusable
 	}
-	// Once more without namespaces, in a slot of its own: the worker
-	// that said so frees its slot when it is reaped.
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, ctxError(k.id, ctx.Err())
-	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		<-p.slots
-		return nil, callError(k.id, registry.KindNotStarted, "the pool is closed")
-	}
-	p.count[k]++
-	p.mu.Unlock()
-	if w, err = p.launch(k, false); err != nil {
-		return nil, err
-	}
-	return p.assign(ctx, w)
+	return w, err
 }
+
+// errNamespacesUnusable is the error of start whose worker found that
+// namespaces cannot work here: later workers start without them, and the
+// caller tries once more (see get, startAhead).
+var errNamespacesUnusable = errors.New("namespaces cannot work here: try again without")
 
 // unusableNamespaces is the error of a worker whose namespaces cannot
 // work on this machine (see hello.NoNamespaces).
