@@ -93,7 +93,8 @@ const (
 // defaultSpareWait bounds how long a call waits for a spare under way
 // before it starts a worker of its own: far above a spare's start (7 ms
 // to 30 ms on the machines measured), so that only a spare that does not
-// come is given up on.
+// come is given up on. It also bounds how long a spare given a tool holds
+// back the next (see assignSpare).
 const defaultSpareWait = time.Second
 
 // Pool runs tools in worker processes: re-executions of the program
@@ -138,8 +139,9 @@ type Pool struct {
 	// waits for spares for spareWait at most in all.
 	spareWaiters int
 	spareWait    time.Duration
-	// assigning counts the spares being given their tool (assignSpare):
-	// meanwhile no spare starts and Prestart starts nothing.
+	// assigning counts the spares given their tool whose first call is
+	// not yet answered, spareWait at most each (assignSpare): meanwhile
+	// no spare starts and Prestart waits (spareWait at most).
 	assigning int
 	freed     chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
 	warned    map[tool.Capability]bool
@@ -449,8 +451,8 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			// started now: the first call of a tool waits for it, and a
 			// start ahead (Prestart) lets it finish first, since the
 			// first calls may wait for it, and lets the calls that wait
-			// for a spare or are given one (assignSpare) have their
-			// restrictions first. For spareWait at most in all:
+			// for a spare have it, and those given one (assignSpare) be
+			// answered, first. For spareWait at most in all:
 			// spares that other calls take first, or one that does not
 			// come, leave the call to start its own.
 			waitSpare := spare == nil && startNow && !spareExpired
@@ -673,6 +675,10 @@ func (p *Pool) takeSpare(k workerKey, present uint8) *worker {
 // restrictions instead of 1, and the spare that took its place, started
 // as soon as it had them, made its first call take 7 to 11 ms instead of
 // 1 on a machine where a warm call took 1 (bench/cmd/firstcall).
+// The holds add up: while any spare given a tool holds, none starts, so
+// that with Config.Spares above one, spares given one after another keep
+// the next from starting until spareWait after the last. A spare given to
+// a start ahead, Warm or Enforcement holds until it is put back.
 func (p *Pool) assignSpare(ctx context.Context, w *worker) (*worker, error) {
 	var once sync.Once
 	release := func() {
@@ -710,8 +716,8 @@ func (w *worker) unhold() {
 }
 
 // fillSpares starts spares in the background until there are
-// Config.Spares, as long as slots are free and no spare is being given
-// its tool (see assignSpare). Call with p.mu held.
+// Config.Spares, as long as slots are free and no spare given its tool
+// holds them back (see assignSpare). Call with p.mu held.
 func (p *Pool) fillSpares() {
 	for !p.closed && !p.noSpares && p.assigning == 0 && p.nspares < p.cfg.Spares {
 		select {
