@@ -219,26 +219,6 @@ func TestMissing(t *testing.T) {
 	}
 }
 
-func TestCapBnd(t *testing.T) {
-	for _, c := range []struct {
-		status string
-		want   uint64
-		ok     bool
-	}{
-		{"Name:\tx\nCapPrm:\t0000000000000000\nCapBnd:\t000001ffffffffff\nCapAmb:\t0000000000000000\n", 0x1ffffffffff, true},
-		{"CapBnd:\t0000000000000000\n", 0, true},
-		{"CapBnd:\t0000000000000000", 0, true},     // no final newline
-		{"Name:\tx\n", 0, false},                   // no line
-		{"CapBnd:\tzz\n", 0, false},                // not hex
-		{"CapBnd:\t1ffffffffffffffff\n", 0, false}, // past 64 bits
-	} {
-		got, ok := capBnd(c.status)
-		if got != c.want || ok != c.ok {
-			t.Errorf("capBnd(%q) = %x, %v; want %x, %v", c.status, got, ok, c.want, c.ok)
-		}
-	}
-}
-
 // TestSparesStarting: the spares under way that a call may wait for;
 // none for a pool that starts no more spares or is closed.
 func TestSparesStarting(t *testing.T) {
