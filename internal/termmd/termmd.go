@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
 )
@@ -68,9 +69,12 @@ func (r Renderer) Render(text string) string {
 }
 
 // sanitize removes every control character but newline and tab, and
-// carriage returns; tabs become four spaces.
+// carriage returns; tabs become four spaces; bytes that are not UTF-8
+// become U+FFFD (a terminal of 8-bit characters reads a lone 0x9b as a
+// control sequence, and two lone bytes on either side of an escape
+// sequence read as one character once it is stripped).
 func sanitize(s string) string {
-	clean := true
+	clean := utf8.ValidString(s)
 	for _, r := range s {
 		if isControl(r) || r == '\t' {
 			clean = false
