@@ -120,7 +120,10 @@ type output struct {
 	stdout, stderr io.Writer
 	quiet          bool
 	md             *termmd.Renderer
-	spin           bool
+	// terminal: stdout is a terminal, which an answer printed without
+	// md (-raw) reaches too: its control characters are dropped.
+	terminal bool
+	spin     bool
 	// redact removes secrets from the answer before it is printed; the
 	// answer is printed whole lines at a time, so that a secret split
 	// across streamed pieces is seen whole.
@@ -237,12 +240,16 @@ func (o *output) progress(ctx context.Context, done, total float64, message stri
 	fmt.Fprintf(o.stderr, "… %s %s\n", call.Tool, amount)
 }
 
-// clean returns text with the secrets removed.
+// clean returns text with the secrets removed, and for a terminal without
+// a renderer (which drops them itself) the control characters too.
 func (o *output) clean(text string) string {
-	if o.redact == nil {
-		return text
+	if o.redact != nil {
+		text = o.redact(text)
 	}
-	return o.redact(text)
+	if o.terminal && o.md == nil {
+		text = termmd.Sanitize(text)
+	}
+	return text
 }
 
 // flushLocked prints or renders the text not yet printed, whole or not:
@@ -467,9 +474,12 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		Provider:     genAIProvider(o.baseURL),
 	}
 	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools, c.learnt)}
-	if f, ok := terminalFile(c.stdout); ok && !o.raw && !o.asJSON {
-		if out.md, err = newMarkdown(f, c.getenv); err != nil {
-			fmt.Fprintf(c.stderr, "agent: %v\n", err)
+	if f, ok := terminalFile(c.stdout); ok && !o.asJSON {
+		out.terminal = true
+		if !o.raw {
+			if out.md, err = newMarkdown(f, c.getenv); err != nil {
+				fmt.Fprintf(c.stderr, "agent: %v\n", err)
+			}
 		}
 	}
 	if _, ok := terminalFile(c.rawStderr); ok && !o.asJSON {

@@ -86,6 +86,31 @@ func TestRawStreamIsVerbatim(t *testing.T) {
 	}
 }
 
+// TestRawOnATerminalDropsControls: with -raw on a terminal the text is
+// printed as the model wrote it but for its control characters (a
+// prompt-injected model's title, clipboard and cursor sequences), which
+// a pipe keeps.
+func TestRawOnATerminalDropsControls(t *testing.T) {
+	parts := []string{"Hello \x1b]52;c;ZWNobyBoaQ==\x07**wo", "rld**\x1b[2J.\r\n\n\x9b1m\xc2", "\x82x := 1\n"}
+	for _, tc := range []struct {
+		terminal bool
+		want     string
+	}{
+		{true, "Hello ]52;c;ZWNobyBoaQ==**world**[2J.\n\n\ufffd1mx := 1\n"}, // \xc2\x82, whole in one line, is U+0082
+		{false, strings.Join(parts, "")},
+	} {
+		var stdout, stderr bytes.Buffer
+		o := &output{stdout: &stdout, stderr: &stderr, terminal: tc.terminal}
+		for _, p := range parts {
+			o.event(chat.Event{Type: chat.EventText, Text: p})
+		}
+		o.finish("ignored")
+		if diff := cmp.Diff(tc.want, stdout.String()); diff != "" {
+			t.Errorf("terminal %v: stdout (-want +got):\n%s", tc.terminal, diff)
+		}
+	}
+}
+
 // TestMarkdownStyle: TOOLREG_STYLE chooses the style, GLAMOUR_STYLE is
 // read when it is unset, NO_COLOR means plain, and an unknown name is
 // said and falls back to dark.

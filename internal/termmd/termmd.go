@@ -68,6 +68,10 @@ func (r Renderer) Render(text string) string {
 	return strings.Trim(p.out.String(), "\n")
 }
 
+// Sanitize returns text fit for a terminal as it is, unrendered: what
+// Render drops and replaces (see sanitize) dropped and replaced.
+func Sanitize(text string) string { return sanitize(text) }
+
 // sanitize removes every control character but newline and tab, and
 // carriage returns; tabs become four spaces; bytes that are not UTF-8
 // become U+FFFD (a terminal of 8-bit characters reads a lone 0x9b as a
