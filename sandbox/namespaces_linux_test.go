@@ -75,17 +75,7 @@ func poolWithoutNamespaces(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	var r refusedReport
-	for range 5 {
-		out, err := p.Call(context.Background(), "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
-		r.Answer = out
-		if err != nil {
-			r.Err = err.Error()
-		}
-	}
-	if r.Err == "" {
-		r.Enforcement, _ = p.Enforcement(context.Background(), "echo", tool.Exec|tool.WriteFiles)
-	}
+	r := callEchoes(context.Background(), p)
 	// Close waits for the pool's goroutines, starts ahead among them,
 	// which log: the log is read after.
 	p.Close()
@@ -94,20 +84,45 @@ func poolWithoutNamespaces(mode string) int {
 	return 0
 }
 
-func runRefused(t *testing.T, mode string) refusedReport {
+// callEchoes calls echo, declared with exec and write_files (whose
+// restrictions the namespaces carry), five times through p, and reports
+// the last answer or error, and the worker's Enforcement when there was
+// no error.
+func callEchoes(ctx context.Context, p *Pool) refusedReport {
+	var r refusedReport
+	for range 5 {
+		out, err := p.Call(ctx, "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
+		r.Answer = out
+		if err != nil {
+			r.Err = err.Error()
+		}
+	}
+	if r.Err == "" {
+		r.Enforcement, _ = p.Enforcement(ctx, "echo", tool.Exec|tool.WriteFiles)
+	}
+	return r
+}
+
+// runReport runs cmd, the test binary as a program of what, and returns
+// the report it prints.
+func runReport(t *testing.T, cmd *exec.Cmd, what string) refusedReport {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], refuseNamespacesArg, mode)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("the pool on a kernel that refuses namespaces: %v (%s)\nstderr:\n%s", err, out, stderr.Bytes())
+		t.Fatalf("%s: %v (%s)\nstderr:\n%s", what, err, out, stderr.Bytes())
 	}
 	var r refusedReport
 	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("its report %q: %v", out, err)
+		t.Fatalf("the report of %s %q: %v", what, out, err)
 	}
 	return r
+}
+
+func runRefused(t *testing.T, mode string) refusedReport {
+	t.Helper()
+	return runReport(t, exec.Command(os.Args[0], refuseNamespacesArg, mode), "the pool on a kernel that refuses namespaces")
 }
 
 // TestNamespacesRefusedFallBack: where the kernel refuses namespaces the
@@ -236,17 +251,7 @@ func poolWithCoveredProc(mode string) int {
 	// A guard, not a bound: the calls take milliseconds, or hang.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var r refusedReport
-	for range 5 {
-		out, err := p.Call(ctx, "echo", tool.Exec|tool.WriteFiles, []byte(`{"n":1}`))
-		r.Answer = out
-		if err != nil {
-			r.Err = err.Error()
-		}
-	}
-	if r.Err == "" {
-		r.Enforcement, _ = p.Enforcement(ctx, "echo", tool.Exec|tool.WriteFiles)
-	}
+	r := callEchoes(ctx, p)
 	if mode == "spare" {
 		// The spare given to echo has another in its place, without
 		// namespaces.
@@ -330,17 +335,7 @@ func runCoveredProc(t *testing.T, mode string) refusedReport {
 	}
 	cmd := exec.Command(os.Args[0], coveredProcArg, mode)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the pool with part of /proc covered: %v (%s)\nstderr:\n%s", err, out, stderr.Bytes())
-	}
-	var r refusedReport
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("its report %q: %v", out, err)
-	}
-	return r
+	return runReport(t, cmd, "the pool with part of /proc covered")
 }
 
 // TestCoveredProcFallsBack: where a /proc of the worker's own cannot be

@@ -68,8 +68,9 @@ func (r Renderer) Render(text string) string {
 	return strings.Trim(p.out.String(), "\n")
 }
 
-// Sanitize returns text fit for a terminal as it is, unrendered: what
-// Render drops and replaces (see sanitize) dropped and replaced.
+// Sanitize returns text fit for a terminal without rendering it: control
+// characters but newline dropped, tabs as four spaces, bytes that are not
+// UTF-8 as U+FFFD, as Render does before it renders.
 func Sanitize(text string) string { return sanitize(text) }
 
 // sanitize removes every control character but newline and tab, and
