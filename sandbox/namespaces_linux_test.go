@@ -42,13 +42,13 @@ type refusedReport struct {
 // happened as JSON. mode "require" sets Config.Require.
 func poolWithoutNamespaces(mode string) int {
 	rules := []rule{
-		{nr: unix.SYS_CLONE, ret: retEPERM, mask: unix.CLONE_NEWUSER, whenSet: true},
+		{nr: unix.SYS_CLONE, ret: retEPERM, test: anySet, mask: unix.CLONE_NEWUSER},
 		{nr: unix.SYS_CLONE3, ret: retENOSYS},
 		{nr: unix.SYS_UNSHARE, ret: retEPERM},
 	}
 	if mode == "nobind" {
 		// Namespaces are made, but bind mounts fail.
-		rules = []rule{{nr: unix.SYS_MOUNT, ret: retEPERM, arg: 3, mask: unix.MS_BIND, whenSet: true}}
+		rules = []rule{{nr: unix.SYS_MOUNT, ret: retEPERM, arg: 3, test: anySet, mask: unix.MS_BIND}}
 	}
 	raw, err := filterProgram(nativeArch, rules)
 	if err == nil {

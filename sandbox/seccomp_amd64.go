@@ -13,7 +13,7 @@ var (
 	archProcessCalls  = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 	archMetadataCalls = []uint32{unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_MKNOD}
 	archMknod         = []rule{
-		{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, mask: unix.S_IFCHR | setID, whenSet: true},
-		{nr: unix.SYS_CHMOD, ret: retEPERM, arg: 1, mask: setID, whenSet: true},
+		{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, test: anySet, mask: unix.S_IFCHR | setID},
+		{nr: unix.SYS_CHMOD, ret: retEPERM, arg: 1, test: anySet, mask: setID},
 	}
 )

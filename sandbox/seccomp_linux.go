@@ -38,16 +38,26 @@ const (
 	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 )
 
-// rule is one system call the filter answers with ret: always, or, with
-// a mask, when the low 32 bits of argument arg have one of its bits set
-// (whenSet) or none of them (!whenSet).
+// rule is one system call the filter answers with ret, always or when
+// the low 32 bits of argument arg pass test.
 type rule struct {
-	nr      uint32
-	ret     uint32
-	arg     int
-	mask    uint32
-	whenSet bool
+	nr    uint32
+	ret   uint32
+	arg   int
+	test  argTest
+	mask  uint32
+	value uint32 // for equal
 }
+
+// argTest is how a rule tests its argument.
+type argTest uint8
+
+const (
+	always  argTest = iota // no test: the call is answered whatever its arguments
+	anySet                 // one of mask's bits is set
+	noneSet                // none of mask's bits is set
+	equal                  // the bits of mask are value
+)
 
 // deniedAlways are system calls no tool needs that reach past the other
 // restrictions: other processes' memory, namespaces and mounts (the
@@ -81,14 +91,14 @@ func filterRules(caps tool.Capability) []rule {
 	// are denied above). clone3, whose flags the filter cannot read,
 	// answers ENOSYS.
 	rules = append(rules,
-		rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_NEWUSER, whenSet: true},
+		rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: anySet, mask: unix.CLONE_NEWUSER},
 		rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
 		deny(archProcessCalls...)
 		rules = append(rules,
-			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, mask: unix.CLONE_THREAD, whenSet: false})
+			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: noneSet, mask: unix.CLONE_THREAD})
 	}
 	if caps&tool.WriteFiles == 0 {
 		// Metadata is outside Landlock's reach.
@@ -100,10 +110,10 @@ func filterRules(caps tool.Capability) []rule {
 		// set-group-ID: as root, such a program in the workspace would
 		// run as root for whoever reaches it.
 		rules = append(rules,
-			rule{nr: unix.SYS_MKNODAT, ret: retEPERM, arg: 2, mask: unix.S_IFCHR | setID, whenSet: true},
-			rule{nr: unix.SYS_FCHMOD, ret: retEPERM, arg: 1, mask: setID, whenSet: true},
-			rule{nr: unix.SYS_FCHMODAT, ret: retEPERM, arg: 2, mask: setID, whenSet: true},
-			rule{nr: unix.SYS_FCHMODAT2, ret: retEPERM, arg: 2, mask: setID, whenSet: true})
+			rule{nr: unix.SYS_MKNODAT, ret: retEPERM, arg: 2, test: anySet, mask: unix.S_IFCHR | setID},
+			rule{nr: unix.SYS_FCHMOD, ret: retEPERM, arg: 1, test: anySet, mask: setID},
+			rule{nr: unix.SYS_FCHMODAT, ret: retEPERM, arg: 2, test: anySet, mask: setID},
+			rule{nr: unix.SYS_FCHMODAT2, ret: retEPERM, arg: 2, test: anySet, mask: setID})
 		rules = append(rules, archMknod...)
 	}
 	if caps&tool.Network == 0 {
@@ -131,23 +141,32 @@ func filterProgram(arch uint32, rules []rule) ([]bpf.RawInstruction, error) {
 			bpf.RetConstant{Val: retEPERM})
 	}
 	for _, r := range rules {
-		if r.mask == 0 {
+		var test []bpf.Instruction
+		switch r.test {
+		case always:
 			prog = append(prog,
 				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: 1},
 				bpf.RetConstant{Val: r.ret})
 			continue
+		case anySet:
+			test = []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipFalse: 1}}
+		case noneSet:
+			test = []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipTrue: 1}}
+		case equal:
+			test = []bpf.Instruction{
+				bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
+				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.value, SkipFalse: 1}}
+		default:
+			return nil, fmt.Errorf("seccomp rule for system call %d: unknown test %d", r.nr, r.test)
 		}
-		// Not this call: skip the four instructions that test its
-		// argument. Else load the argument, answer, or reload the
-		// number and go on.
-		test := bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipFalse: 1}
-		if !r.whenSet {
-			test = bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipTrue: 1}
-		}
+		// Not this call: skip the instructions that test its argument.
+		// Else load the argument, answer, or reload the number and go
+		// on.
 		prog = append(prog,
-			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: 4},
-			bpf.LoadAbsolute{Off: uint32(offArgs + 8*r.arg), Size: 4},
-			test,
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: uint8(len(test) + 3)},
+			bpf.LoadAbsolute{Off: uint32(offArgs + 8*r.arg), Size: 4})
+		prog = append(prog, test...)
+		prog = append(prog,
 			bpf.RetConstant{Val: r.ret},
 			bpf.LoadAbsolute{Off: offNr, Size: 4})
 	}
