@@ -8,11 +8,16 @@ import "golang.org/x/sys/unix"
 const nativeArch = unix.AUDIT_ARCH_X86_64
 
 // The system calls x86-64 has beside the generic ones: process creation,
-// metadata changes, and device nodes and modes by their older names.
+// metadata changes, files created, and device nodes and modes by their
+// older names.
 var (
 	archProcessCalls  = []uint32{unix.SYS_FORK, unix.SYS_VFORK}
 	archMetadataCalls = []uint32{unix.SYS_CHMOD, unix.SYS_CHOWN, unix.SYS_LCHOWN, unix.SYS_MKNOD}
-	archMknod         = []rule{
+	archCreateMode    = []rule{
+		{nr: unix.SYS_OPEN, ret: retEPERM, arg: 2, test: anySet, mask: setID},
+		{nr: unix.SYS_CREAT, ret: retEPERM, arg: 1, test: anySet, mask: setID},
+	}
+	archMknod = []rule{
 		{nr: unix.SYS_MKNOD, ret: retEPERM, arg: 1, test: anySet, mask: unix.S_IFCHR | setID},
 		{nr: unix.SYS_CHMOD, ret: retEPERM, arg: 1, test: anySet, mask: setID},
 	}

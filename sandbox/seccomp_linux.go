@@ -71,6 +71,19 @@ var deniedAlways = []uint32{
 	unix.SYS_KEYCTL, unix.SYS_ADD_KEY, unix.SYS_REQUEST_KEY, unix.SYS_BPF, unix.SYS_PERF_EVENT_OPEN, unix.SYS_USERFAULTFD,
 }
 
+// The ioctl requests that set a file's flags (nodump, noatime,
+// append-only for those who may): FS_IOC_SETFLAGS, its 32-bit form, and
+// FS_IOC_FSSETXATTR (_IOW('X', 32, struct fsxattr)).
+const (
+	fsIocSetflags   = unix.FS_IOC_SETFLAGS
+	fsIoc32Setflags = 0x40046602
+	fsIocFssetxattr = 0x401c5820
+)
+
+// sockTypeNotStream are the bits of a socket type (its low four bits)
+// that SOCK_STREAM, 1, does not have: every other type has one.
+const sockTypeNotStream = 0xe
+
 // setID are the mode bits that make a program run as its owner or
 // group.
 const setID = unix.S_ISUID | unix.S_ISGID
@@ -93,16 +106,46 @@ func filterRules(caps tool.Capability) []rule {
 	rules = append(rules,
 		rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: anySet, mask: unix.CLONE_NEWUSER},
 		rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
+	// Nothing is created set-user-ID or set-group-ID, whatever the
+	// tool: as root, such a program would run as root for whoever
+	// reaches it, and a set-group-ID file without group execute keeps
+	// its bit through writes. openat2, whose mode is in a struct the
+	// filter cannot read, answers ENOSYS: C libraries and Go fall back to
+	// openat.
+	rules = append(rules,
+		rule{nr: unix.SYS_OPENAT, ret: retEPERM, arg: 3, test: anySet, mask: setID},
+		rule{nr: unix.SYS_OPENAT2, ret: retENOSYS})
+	rules = append(rules, archCreateMode...)
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
 		deny(archProcessCalls...)
 		rules = append(rules,
 			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: noneSet, mask: unix.CLONE_THREAD})
+		// Shared memory, which the memory limit (RLIMIT_DATA) does not
+		// count: System V segments and shared anonymous mappings (the
+		// Go runtime maps private memory only). memfd_create is denied
+		// above. The programs a tool with exec runs may need them.
+		deny(unix.SYS_SHMGET)
+		rules = append(rules,
+			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS})
+	}
+	if caps&tool.ReadFiles == 0 {
+		// Landlock keeps the directories it cannot read from being
+		// listed, not from being watched: the names of the files made,
+		// opened or changed there, and when.
+		deny(unix.SYS_INOTIFY_ADD_WATCH, unix.SYS_FANOTIFY_INIT, unix.SYS_FANOTIFY_MARK)
 	}
 	if caps&tool.WriteFiles == 0 {
-		// Metadata is outside Landlock's reach.
+		// Metadata is outside Landlock's reach: modes, owners, extended
+		// attributes (a POSIX ACL is a chmod) and the flags of files.
 		deny(unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_MKNODAT)
+		deny(unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
+			unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
+			unix.SYS_FILE_SETATTR)
+		for _, req := range []uint32{fsIocSetflags, fsIoc32Setflags, fsIocFssetxattr} {
+			rules = append(rules, rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: req})
+		}
 		deny(archMetadataCalls...)
 	} else {
 		// Files, directories, fifos and sockets may be made; devices not
@@ -117,8 +160,13 @@ func filterRules(caps tool.Capability) []rule {
 		rules = append(rules, archMknod...)
 	}
 	if caps&tool.Network == 0 {
-		// socketpair(2) stays: it reaches nothing outside the process.
-		deny(unix.SYS_SOCKET)
+		// A stream socketpair(2) stays: connected to itself, it reaches
+		// nothing outside the process. A datagram one could send to any
+		// unix socket by its path, or, disconnected, be bound to a name
+		// in the host's abstract namespace.
+		deny(unix.SYS_SOCKET, unix.SYS_BIND, unix.SYS_CONNECT, unix.SYS_LISTEN)
+		rules = append(rules,
+			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeNotStream})
 	}
 	return rules
 }

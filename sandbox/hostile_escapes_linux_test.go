@@ -1,0 +1,243 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// The escapes of this file were found by a second hostile-author review;
+// each fails on the code it was written against. The probes are the hx_
+// tools of hostile_probe_linux_test.go.
+
+// hxCall calls the hx_ probe id with caps and the arguments a.
+func hxCall(t *testing.T, p *Pool, id string, caps tool.Capability, a hostileArgs) (string, error) {
+	t.Helper()
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Call(context.Background(), id, caps, raw)
+}
+
+// TestNoDatagramsWithoutNetwork: a tool without tool.Network may make
+// no socket that reaches outside its worker. socketpair(2) is allowed
+// ("it reaches nothing outside the process"), but a unix datagram socket
+// made by it can sendto(2) any pathname datagram socket of the machine
+// (syslog's /dev/log, journald, sd_notify, a program's own), and, once
+// disconnected with connect(AF_UNSPEC), be bound to an abstract name in
+// the host's network namespace and receive what other processes send
+// there.
+func TestNoDatagramsWithoutNetwork(t *testing.T) {
+	needLandlock(t, 6)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+
+	sock := filepath.Join(d.other, "dgram")
+	pc, err := net.ListenPacket("unixgram", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	_, err = hxCall(t, p, "hx_dgram", tool.Unsafe, hostileArgs{Path: sock})
+	wantDenied(t, "a datagram to a pathname unix socket, without network", err)
+	pc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	buf := make([]byte, 64)
+	if n, _, err := pc.ReadFrom(buf); err == nil {
+		t.Errorf("a worker without network sent %q to a unix socket outside it", buf[:n])
+	}
+
+	// A listener of its own in the host's abstract namespace.
+	name := fmt.Sprintf("@toolreg-test-squat-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))
+	got, err := hxCall(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 2})
+	if err == nil {
+		if c, derr := net.Dial("unixgram", name); derr == nil {
+			c.Write([]byte("from outside"))
+			c.Close()
+		}
+		got, err = hxCall(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 1})
+		t.Errorf("a worker without network bound the abstract name %s in the host's network namespace; reading it: %q, %v", name, got, err)
+	}
+
+	// The positive control: with network, the datagram goes.
+	if got, err := hxCall(t, p, "hx_dgram", tool.Network|tool.Unsafe, hostileArgs{Path: sock}); err != nil || got != "sent" {
+		t.Errorf("a datagram with network: %q, %v; want sent", got, err)
+	}
+}
+
+// posixACL encodes an access ACL of the three base entries (user, group,
+// other) in the kernel's xattr format.
+func posixACL(user, group, other uint16) string {
+	b := []byte{2, 0, 0, 0}
+	for _, e := range []struct{ tag, perm uint16 }{{0x01, user}, {0x04, group}, {0x20, other}} {
+		b = append(b, byte(e.tag), byte(e.tag>>8), byte(e.perm), byte(e.perm>>8), 0xff, 0xff, 0xff, 0xff)
+	}
+	return "hex:" + hex.EncodeToString(b)
+}
+
+// TestNoXattrsWithoutWriteFiles: without tool.WriteFiles "nothing is
+// written" and there is no chmod. Landlock does not cover extended
+// attributes and the filter denies only the chmod and chown calls:
+// setxattr(2) writes user.* attributes of any file the user owns, and a
+// POSIX ACL (system.posix_acl_access) is a chmod: a worker of root makes
+// a root-owned file writable by every user.
+func TestNoXattrsWithoutWriteFiles(t *testing.T) {
+	needLandlock(t, 1)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	f := filepath.Join(d.other, "private")
+	if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Setxattr(f, "user.probe", []byte("1"), 0); err != nil {
+		t.Skipf("this file system takes no user xattrs: %v", err)
+	}
+	if err := unix.Removexattr(f, "user.probe"); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		_, err := hxCall(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "user.planted", Value: "yes"})
+		wantDenied(t, "setxattr user.* without write_files, "+caps.String(), err)
+		_, err = hxCall(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "system.posix_acl_access", Value: posixACL(6, 4, 6)})
+		wantDenied(t, "a POSIX ACL without write_files, "+caps.String(), err)
+		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("mode of %s after a worker with %s: %v, %v; want 0600 (an ACL changed it)", f, caps, fi.Mode(), err)
+			os.Chmod(f, 0o600)
+			unix.Removexattr(f, "system.posix_acl_access")
+		}
+	}
+	// file_setattr(2) (Linux 6.17), the path-based FS_IOC_FSSETXATTR:
+	// the nodump and noatime flags of the same file.
+	_, err := hxCall(t, p, "hx_file_setattr", tool.Unsafe, hostileArgs{Path: f, N: 0x80 | 0x40})
+	if err == nil || !strings.Contains(err.Error(), "ENOSYS") {
+		wantDenied(t, "file_setattr without write_files", err)
+	}
+	// The positive control: with write_files, in the workspace.
+	w := filepath.Join(d.work, "mine")
+	if err := os.WriteFile(w, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := hxCall(t, p, "hx_setxattr", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: w, Name: "user.ok", Value: "1"}); err != nil || got != "set" {
+		t.Errorf("setxattr with write_files in the workspace: %q, %v; want set", got, err)
+	}
+}
+
+// TestSharedMemoryLimited: the memory limit bounds a worker
+// (RLIMIT_DATA), but it counts private writable mappings only: shared
+// anonymous mappings and System V shared memory (in the worker's own IPC
+// namespace, whose shmall is the kernel's default, unlimited) are not
+// counted, so any tool can take the machine's memory, and the OOM killer
+// may pick the agent.
+func TestSharedMemoryLimited(t *testing.T) {
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 64 << 20 })
+	// The control: the same over the limit in private memory fails.
+	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 256}); err == nil {
+		t.Fatal("256 MiB of private memory under a 64 MiB limit: no error")
+	}
+	for _, id := range []string{"hx_shared", "hx_sysvshm"} {
+		if got, err := hxCall(t, p, id, tool.Unsafe, hostileArgs{N: 256}); err == nil {
+			t.Errorf("%s: 256 MiB under a 64 MiB memory limit: %q", id, got)
+		}
+	}
+}
+
+// TestNoInotifyWithoutReadFiles: without tool.ReadFiles a directory
+// outside the runtime's paths cannot be listed (Landlock's read_dir), but
+// inotify_add_watch(2) is outside Landlock's reach: the tool learns the
+// name of every file created, opened or changed there, and when.
+func TestNoInotifyWithoutReadFiles(t *testing.T) {
+	needLandlock(t, 1)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	// The control: listing the directory is denied.
+	_, err := call(t, p, "read", tool.Unsafe, probeArgs{Path: d.other})
+	wantDenied(t, "opening a directory without read_files", err)
+	_, err = hxCall(t, p, "hx_inotify", tool.Unsafe, hostileArgs{Path: d.other})
+	if err == nil {
+		os.WriteFile(filepath.Join(d.other, "id_ed25519"), nil, 0o600)
+		got, _ := hxCall(t, p, "hx_inotify", tool.Unsafe, hostileArgs{N: 1})
+		t.Errorf("a worker without read_files watched %s and saw the names %q", d.other, got)
+	}
+}
+
+// TestNoSetgidProgram: a tool with write_files makes no set-group-ID file
+// ("as root, such a program in the workspace would run as root for
+// whoever reaches it"). The filter denies the bit to chmod and mknod, not
+// to open(O_CREAT): a file created with mode 02745 keeps its bit through
+// writes (the kernel clears set-group-ID on write only with group
+// execute), and a POSIX ACL that adds group execute keeps it for a member
+// of the file's group, which the worker is. The result is a copy of a
+// program, set-group-ID root, that gives its effective group to any user
+// who runs it. (TestAttackSetuidInWorkspace's "created with the bit"
+// holds only because its probe writes after creating, and a write clears
+// set-user-ID: created with 04755 and left empty, the file keeps it.)
+func TestNoSetgidProgram(t *testing.T) {
+	needLandlock(t, 1)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	// Created with the bit and left as it is: no write clears it.
+	for _, mode := range []int{0o4755, 0o2755, 0o2745, 0o6755} {
+		f := filepath.Join(d.work, fmt.Sprintf("created-%o", mode))
+		got, err := hxCall(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: f, N: mode})
+		wantDenied(t, fmt.Sprintf("a file created with mode %#o", mode), err)
+		if _, serr := os.Stat(f); serr == nil {
+			t.Errorf("a file created with mode %#o exists: %q", mode, got)
+		}
+	}
+	// The control: an ordinary program.
+	if got, err := hxCall(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "plain"), N: 0o755}); err != nil || got != "mode 0755" {
+		t.Errorf("a file created with mode 0755: %q, %v; want mode 0755", got, err)
+	}
+	path := filepath.Join(d.work, "sg")
+	got, err := hxCall(t, p, "hx_sgid", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: path})
+	t.Logf("a set-group-ID program: %q, %v", got, err)
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode()&(os.ModeSetgid|os.ModeSetuid) == 0 {
+		return
+	}
+	t.Errorf("the workspace holds %s, mode %v, made by a tool with write_files", path, fi.Mode())
+	if os.Geteuid() != 0 {
+		return
+	}
+	// Run it as nobody: it gets the group of the agent's user (root).
+	for dir := filepath.Dir(path); dir != "/"; dir = filepath.Dir(dir) {
+		if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o005 != 0o005 {
+			os.Chmod(dir, fi.Mode().Perm()|0o005)
+		}
+	}
+	cmd := exec.Command(path, printGIDsArg)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	t.Logf("run as nobody: %s%v", out, err)
+}
