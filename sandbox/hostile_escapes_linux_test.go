@@ -241,3 +241,31 @@ func TestNoSetgidProgram(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	t.Logf("run as nobody: %s%v", out, err)
 }
+
+// TestLargeAnswersNotKept: an answer may be as large as a frame (64 MiB),
+// and the model gets 64 KiB of it; the pool reads it into a buffer of the
+// worker's that it keeps for the worker's life (an idle minute after its
+// last call), in the agent, outside every limit of the worker: with
+// -workers 16, one tool with 16 calls in flight makes the agent hold
+// 1 GiB.
+func TestLargeAnswersNotKept(t *testing.T) {
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	if _, err := hxCall(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{N: 48}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range idleOf(p, "hx_biganswer", tool.Unsafe) {
+		if c := cap(w.rbuf); c > keptBuffer {
+			t.Errorf("the pool keeps a buffer of %d MiB for an idle worker after a large answer", c>>20)
+		}
+	}
+	// The control: a small answer's buffer is kept for the next call.
+	if _, err := hxCall(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range idleOf(p, "hx_biganswer", tool.Unsafe) {
+		if c := cap(w.rbuf); c == 0 || c > keptBuffer {
+			t.Errorf("after a small answer the worker's buffer holds %d bytes; want some, at most %d", c, keptBuffer)
+		}
+	}
+}

@@ -1215,6 +1215,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
 	stop := context.AfterFunc(ctx, w.kill)
+	defer w.trimBuffers()
 	w.wbuf, err = writeFrame(w.req, w.wbuf, hdr, args)
 	if errors.Is(err, errFrameTooLarge) {
 		stop()
@@ -1258,6 +1259,23 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 	w.kill()
 	<-w.exited
 	return "", callError(id, registry.KindCrashed, "worker %d %s (%v)", w.pid(), w.exitMessage(), err), false
+}
+
+// keptBuffer is the most of its frame buffers a worker keeps between
+// calls: a frame may be 64 MiB, and a tool that answers with that much
+// would otherwise make the agent hold it for each of its workers, outside
+// every limit of theirs, until they idle out.
+const keptBuffer = 1 << 20
+
+// trimBuffers lets go of w's frame buffers when a call made them larger
+// than keptBuffer.
+func (w *worker) trimBuffers() {
+	if cap(w.rbuf) > keptBuffer {
+		w.rbuf = nil
+	}
+	if cap(w.wbuf) > keptBuffer {
+		w.wbuf = nil
+	}
 }
 
 // crashSignal matches the line the Go runtime writes when a signal
