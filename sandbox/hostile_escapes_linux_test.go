@@ -269,3 +269,36 @@ func TestLargeAnswersNotKept(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedVersionControlReadOnly: the workspace's .git stays read-only
+// so that no hook planted there runs, unconfined, at the user's next
+// commit. Only <workspace>/.git is covered: the git directory that a
+// .git file names (a worktree or bare-repository layout, "gitdir:
+// .bare"), and the repositories in the workspace's subdirectories, take
+// hooks.
+func TestNestedVersionControlReadOnly(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{".bare/hooks", "vendor/lib/.git/hooks"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d.work, ".git"), []byte("gitdir: .bare\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	hook := "#!/bin/sh\necho planted\n"
+	for _, c := range []struct{ what, path string }{
+		{"the git directory a .git file names", ".bare/hooks/pre-commit"},
+		{"a repository in a subdirectory", "vendor/lib/.git/hooks/pre-commit"},
+	} {
+		_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.path), Value: hook})
+		wantErrno(t, "a hook in "+c.what, err, "EROFS")
+	}
+	// The control: the workspace itself is writable.
+	if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "src/main.go"), Value: "package main\n"}); err != nil || got != "written" {
+		t.Errorf("a file in the workspace: %q, %v; want written", got, err)
+	}
+}

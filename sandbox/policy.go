@@ -174,10 +174,11 @@ type spec struct {
 	tempDir    string
 	namespaces bool
 	limits     Limits
+	vcs        []string // version-control directories below the workspace's top (findNested)
 }
 
 func (s spec) args() []string {
-	return []string{
+	args := []string{
 		"-workdir", s.workDir, "-tempdir", s.tempDir,
 		"-namespaces=" + strconv.FormatBool(s.namespaces),
 		"-memory", strconv.FormatInt(s.limits.Memory, 10),
@@ -185,6 +186,10 @@ func (s spec) args() []string {
 		"-filesize", strconv.FormatInt(s.limits.FileSize, 10),
 		"-processes", strconv.FormatInt(s.limits.Processes, 10),
 	}
+	for _, d := range s.vcs {
+		args = append(args, "-vcs", d)
+	}
+	return args
 }
 
 func parseSpec(args []string) (spec, error) {
@@ -198,6 +203,13 @@ func parseSpec(args []string) (spec, error) {
 	fs.Int64Var(&s.limits.Files, "files", 0, "RLIMIT_NOFILE")
 	fs.Int64Var(&s.limits.FileSize, "filesize", 0, "RLIMIT_FSIZE")
 	fs.Int64Var(&s.limits.Processes, "processes", 0, "RLIMIT_NPROC")
+	fs.Func("vcs", "a version-control directory below the workspace's top", func(d string) error {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("directory %q is not absolute", d)
+		}
+		s.vcs = append(s.vcs, d)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return spec{}, fmt.Errorf("worker arguments: %w", err)
 	}

@@ -146,6 +146,11 @@ type Pool struct {
 	freed     chan struct{} // closed, and replaced, when a worker goes idle or a slot frees
 	warned    map[tool.Capability]bool
 
+	// nested are the version-control directories below the workspace's
+	// top, searched for once (findNested), set before nestedDone closes.
+	nested     nestedScan
+	nestedDone chan struct{}
+
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 }
 
@@ -221,6 +226,14 @@ func NewPool(c Config) (*Pool, error) {
 		spareWait: defaultSpareWait,
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
+	p.nestedDone = make(chan struct{})
+	p.procs.Go(func() {
+		p.nested = findNested(c.WorkDir)
+		if p.nested.note != "" {
+			log.Warn("sandbox: " + p.nested.note)
+		}
+		close(p.nestedDone)
+	})
 	p.procs.Add(1)
 	go p.reapIdle()
 	p.mu.Lock()
@@ -402,6 +415,13 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		// taking the lock and only for a tool that writes (see stale).
 		var present uint8
 		if k.caps&tool.WriteFiles != 0 {
+			// The search for the workspace's nested repositories is
+			// short; a worker started before it ended is stale.
+			select {
+			case <-p.nestedDone:
+			case <-ctx.Done():
+				return nil, ctxError(k.id, ctx.Err())
+			}
 			present = p.vcsPresent()
 		}
 		p.mu.Lock()
@@ -613,7 +633,8 @@ func (p *Pool) releaseWorker(w *worker) {
 	p.mu.Unlock()
 }
 
-// vcsPresent returns which of vcsDirs are in the workspace, a bit each.
+// vcsPresent returns which of vcsDirs are in the workspace, a bit each,
+// and nestedKnown once the search for nested ones ended.
 func (p *Pool) vcsPresent() uint8 {
 	var m uint8
 	for i, name := range vcsDirs {
@@ -621,8 +642,18 @@ func (p *Pool) vcsPresent() uint8 {
 			m |= 1 << i
 		}
 	}
+	select {
+	case <-p.nestedDone:
+		m |= nestedKnown
+	default:
+	}
 	return m
 }
+
+// nestedKnown is the bit of vcsPresent, past those of vcsDirs, that says
+// a worker was started with the nested version-control directories of
+// the workspace to make read-only.
+const nestedKnown uint8 = 1 << 7
 
 // stale reports whether w cannot serve a tool with tool.WriteFiles, for
 // which present is vcsPresent (0 for other tools): a version-control
@@ -931,6 +962,9 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	env := append(workerEnv(p.cfg.Environ, nil, p.cfg.Pass, 0, tempDir), boundingEnv+"=drop")
 	start := func(namespaces bool) (*exec.Cmd, error) {
 		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
+		if vcs&nestedKnown != 0 {
+			s.vcs = p.nested.dirs
+		}
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),

@@ -231,8 +231,11 @@ func isolateMounts(s spec) (vcsErr, err error) {
 		}
 		return nil, fmt.Errorf("%s: %w", errProcRefused.Error(), err)
 	}
+	dirs := make([]string, 0, len(vcsDirs)+len(s.vcs))
 	for _, name := range vcsDirs {
-		p := filepath.Join(s.workDir, name)
+		dirs = append(dirs, filepath.Join(s.workDir, name))
+	}
+	for _, p := range append(dirs, s.vcs...) {
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -1,0 +1,187 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Beside the workspace's own version-control directories (vcsDirs), a
+// worker makes read-only those a hook could be planted in elsewhere in
+// the workspace: the git directory a .git file names (a worktree, a
+// submodule, a bare repository beside its files) and the repositories
+// of its subdirectories (vendored, or a workspace that holds several).
+// The pool looks for them once, when it is made (findNested), since a
+// search at each worker's start would cost more than the start.
+
+// The bounds of the search: directories nestedDepth levels below the
+// workspace at most, nestedDirs of them read at most, nestedMax found at
+// most. What lies past them is named in the search's note.
+const (
+	nestedDepth = 3
+	nestedDirs  = 4096
+	nestedMax   = 64
+)
+
+// nestedScan is what findNested found.
+type nestedScan struct {
+	dirs []string // absolute, inside the workspace, without duplicates
+	// note says what the search left out, for the log; "" when it
+	// covered the workspace to nestedDepth.
+	note string
+}
+
+// findNested returns the version-control directories inside workDir
+// that a worker makes read-only beside vcsDirs: those of the
+// repositories below its top, nestedDepth levels deep at most, and the
+// git directories that .git files name, when inside workDir. It follows
+// no symbolic link and reads no directory it finds unreadable.
+func findNested(workDir string) nestedScan {
+	// The paths found are those git uses, symbolic links resolved.
+	if r, err := filepath.EvalSymlinks(workDir); err == nil {
+		workDir = r
+	}
+	var s nestedScan
+	seen := map[string]bool{}
+	add := func(p string) {
+		if len(s.dirs) >= nestedMax || seen[p] {
+			return
+		}
+		seen[p] = true
+		s.dirs = append(s.dirs, p)
+	}
+	read, full := 0, false
+	type dir struct {
+		path  string
+		depth int
+	}
+	queue := []dir{{workDir, 0}}
+	for len(queue) > 0 && !full {
+		d := queue[0]
+		queue = queue[1:]
+		if read == nestedDirs {
+			full = true
+			break
+		}
+		read++
+		entries, err := os.ReadDir(d.path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(d.path, e.Name())
+			if isVCSDir(e.Name()) {
+				if d.depth > 0 && (e.IsDir() || e.Type().IsRegular()) {
+					add(p)
+				}
+				if e.Name() == ".git" && e.Type().IsRegular() {
+					for _, g := range gitDirsOf(workDir, p) {
+						add(g)
+					}
+				}
+				continue
+			}
+			if e.IsDir() && d.depth < nestedDepth {
+				queue = append(queue, dir{p, d.depth + 1})
+			}
+		}
+	}
+	switch {
+	case full:
+		s.note = fmt.Sprintf("the workspace holds more than %d directories in its top %d levels; version-control directories past them stay writable for tools with write_files", nestedDirs, nestedDepth)
+	case len(s.dirs) >= nestedMax:
+		s.note = fmt.Sprintf("the workspace holds more than %d version-control directories; those past them stay writable for tools with write_files", nestedMax)
+	}
+	return s
+}
+
+// isVCSDir reports whether name is one of vcsDirs.
+func isVCSDir(name string) bool {
+	for _, v := range vcsDirs {
+		if name == v {
+			return true
+		}
+	}
+	return false
+}
+
+// gitDirsOf returns the git directory that the .git file at file names
+// ("gitdir: <path>", relative to the file's directory or absolute) and,
+// for a worktree's, the common directory its commondir file names: each
+// when it exists inside workDir, as the path git will use, symbolic
+// links resolved.
+func gitDirsOf(workDir, file string) []string {
+	gitdir, ok := readPathFile(file, "gitdir: ")
+	if !ok {
+		return nil
+	}
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(filepath.Dir(file), gitdir)
+	}
+	var out []string
+	for _, d := range []string{gitdir, commonDirOf(gitdir)} {
+		if d == "" {
+			continue
+		}
+		if r, ok := inside(workDir, d); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// commonDirOf returns the directory the commondir file of the git
+// directory gitdir names, or "" when it has none.
+func commonDirOf(gitdir string) string {
+	c, ok := readPathFile(filepath.Join(gitdir, "commondir"), "")
+	if !ok {
+		return ""
+	}
+	if !filepath.IsAbs(c) {
+		c = filepath.Join(gitdir, c)
+	}
+	return c
+}
+
+// readPathFile returns the first line of the small file at name after
+// prefix, which it must start with.
+func readPathFile(name, prefix string) (string, bool) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	line, err := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), prefix)
+	if !ok || rest == "" {
+		return "", false
+	}
+	return rest, true
+}
+
+// inside returns the directory d, symbolic links resolved, when it
+// exists inside workDir (itself resolved).
+func inside(workDir, d string) (string, bool) {
+	root, err := filepath.EvalSymlinks(workDir)
+	if err != nil {
+		return "", false
+	}
+	r, err := filepath.EvalSymlinks(d)
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	rel, err := filepath.Rel(root, r)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return r, true
+}

@@ -1,0 +1,155 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// mkTree makes the directories and files of tree under root: a name
+// ending in "/" is a directory, "a -> b" a symbolic link, "name: text" a
+// file holding text.
+func mkTree(t *testing.T, root string, tree ...string) {
+	t.Helper()
+	for _, e := range tree {
+		var err error
+		switch {
+		case strings.Contains(e, " -> "):
+			name, target, _ := strings.Cut(e, " -> ")
+			err = os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+			if err == nil {
+				err = os.Symlink(target, filepath.Join(root, name))
+			}
+		case strings.Contains(e, ": "):
+			name, text, _ := strings.Cut(e, ": ")
+			err = os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+			if err == nil {
+				err = os.WriteFile(filepath.Join(root, name), []byte(text), 0o644)
+			}
+		default:
+			err = os.MkdirAll(filepath.Join(root, e), 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFindNested(t *testing.T) {
+	outside := t.TempDir()
+	mkTree(t, outside, "elsewhere.git/hooks/")
+	cases := []struct {
+		name string
+		tree []string
+		want []string // relative to the workspace, sorted
+	}{
+		{"the workspace's own are left to vcsDirs", []string{".git/hooks/", ".hg/", "src/"}, nil},
+		{"a repository in a subdirectory", []string{"vendor/lib/.git/hooks/", "vendor/lib/main.go: package lib"}, []string{"vendor/lib/.git"}},
+		{"three levels down, and not four", []string{"a/b/c/.git/", "a/b/c/d/.hg/", "x/.svn/"}, []string{"a/b/c/.git", "x/.svn"}},
+		{"nothing inside a repository's own directory", []string{"r/.git/modules/m/.git/"}, []string{"r/.git"}},
+		{"the git directory a .git file names, relative", []string{".git: gitdir: .bare\n", ".bare/hooks/"}, []string{".bare"}},
+		{"a submodule's .git file and the directory it names", []string{".git/modules/m/hooks/", "m/.git: gitdir: ../.git/modules/m"}, []string{".git/modules/m", "m/.git"}},
+		{"a worktree's git directory and its common directory", []string{"main/.git/worktrees/w/commondir: ../..\n", "w/.git: gitdir: ../main/.git/worktrees/w"}, []string{"main/.git", "main/.git/worktrees/w", "w/.git"}},
+		{"a git directory outside the workspace is not its to protect", []string{".git: gitdir: " + filepath.Join(outside, "elsewhere.git")}, nil},
+		{"a .git file of something else", []string{".git: not a gitdir line", "b/.git: gitdir: missing"}, []string{"b/.git"}},
+		{"no symbolic link is followed", []string{"link -> " + outside, "inner/.git/", "loop -> ."}, []string{"inner/.git"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			mkTree(t, root, c.tree...)
+			got := findNested(root)
+			if got.note != "" {
+				t.Errorf("note %q, want none", got.note)
+			}
+			real, err := filepath.EvalSymlinks(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rel []string
+			for _, d := range got.dirs {
+				r, err := filepath.Rel(root, d)
+				if strings.HasPrefix(r, "..") {
+					r, err = filepath.Rel(real, d)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				rel = append(rel, r)
+			}
+			slices.Sort(rel)
+			if diff := cmp.Diff(c.want, rel); diff != "" {
+				t.Errorf("found (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFindNestedBounds: the search stops at nestedMax directories found
+// and nestedDirs read, and says so; one fewer of either is no note.
+func TestFindNestedBounds(t *testing.T) {
+	for _, c := range []struct {
+		repos    int
+		wantN    int
+		wantNote string
+	}{
+		{nestedMax - 1, nestedMax - 1, ""},
+		{nestedMax, nestedMax, fmt.Sprintf("more than %d version-control", nestedMax)},
+		{nestedMax + 1, nestedMax, fmt.Sprintf("more than %d version-control", nestedMax)},
+	} {
+		root := t.TempDir()
+		for i := range c.repos {
+			mkTree(t, root, fmt.Sprintf("r%03d/.git/", i))
+		}
+		got := findNested(root)
+		if len(got.dirs) != c.wantN || (c.wantNote == "") != (got.note == "") || !strings.Contains(got.note, c.wantNote) {
+			t.Errorf("%d repositories: found %d, note %q; want %d, a note with %q", c.repos, len(got.dirs), got.note, c.wantN, c.wantNote)
+		}
+	}
+	// Directories read: the workspace and its subdirectories, nestedDirs
+	// in all at most; a repository past the budget is not found.
+	for _, c := range []struct {
+		subdirs  int
+		wantNote bool
+	}{
+		{nestedDirs - 1, false},
+		{nestedDirs, true},
+	} {
+		root := t.TempDir()
+		for i := range c.subdirs {
+			if err := os.Mkdir(filepath.Join(root, fmt.Sprintf("d%05d", i)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := findNested(root)
+		if (got.note != "") != c.wantNote || (c.wantNote && !strings.Contains(got.note, fmt.Sprintf("more than %d directories", nestedDirs))) {
+			t.Errorf("%d subdirectories: note %q, want one: %v", c.subdirs, got.note, c.wantNote)
+		}
+	}
+}
+
+// TestStaleBeforeTheSearch: a worker started before the search for
+// nested repositories ended has none of them read-only, so it cannot
+// serve a tool that writes once the search ended.
+func TestStaleBeforeTheSearch(t *testing.T) {
+	const git = 1 // vcsDirs[0]
+	for _, c := range []struct {
+		started, present uint8
+		want             bool
+	}{
+		{git, git, false},
+		{git, git | nestedKnown, true},
+		{git | nestedKnown, git | nestedKnown, false},
+		{nestedKnown, git | nestedKnown, true},
+		{0, 0, false},
+	} {
+		if got := stale(&worker{vcs: c.started}, c.present); got != c.want {
+			t.Errorf("started with %08b, present %08b: stale %v, want %v", c.started, c.present, got, c.want)
+		}
+	}
+}
