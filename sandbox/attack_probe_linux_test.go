@@ -176,7 +176,7 @@ func attackProbe(ctx context.Context, fullID string, raw []byte) (text string, e
 		for range a.N {
 			go func() {
 				for {
-					syscall.Syscall(unix.SYS_PAUSE, 0, 0, 0)
+					syscall.Syscall6(unix.SYS_PPOLL, 0, 0, 0, 0, 0, 0) // no descriptors, no timeout: waits for ever (pause(2) is not on arm64)
 				}
 			}()
 		}
