@@ -826,3 +826,136 @@ func TestTypesDecoders(t *testing.T) {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 }
+
+// TestProbesInDotlessModule generates the registry of one module twice,
+// once with a path whose first element has no dot (go mod init mytools)
+// and once with a dotted one: which packages are the standard library's is
+// what the go command says, not the shape of a path, so the tool package
+// and its helper are audited from source under either path, with the same
+// warnings and the same tools. The helper and the tool package have
+// start-up code that reads the environment; tool run calls the helper's
+// exec without declaring it, runexec declares it, upper is pure.
+func TestProbesInDotlessModule(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile(filepath.Join(mod(t), "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(typ, id, caps, call string) string {
+		return `package toolbox
+
+import (
+	"context"
+
+	"MODULE/helper"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// ` + typ + ` is a tool of the module.
+type ` + typ + ` struct{}
+
+// ` + typ + `Args are its arguments.
+type ` + typ + `Args struct {
+	// Name is a word.
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Definition describes the tool.
+func (` + typ + `) Definition() tool.Definition {
+	return tool.Definition{ID: "` + id + `", Description: "A tool of a module. Use it when a test needs this case of the audit.", Capabilities: ` + caps + `}
+}
+
+// Execute calls the helper.
+func (` + typ + `) Execute(ctx context.Context, args ` + typ + `Args) (string, error) {
+	` + call + `
+}
+`
+	}
+	files := map[string]string{
+		"go.mod": "module MODULE\n\ngo 1.26.0\n\nrequire github.com/toolreg/toolreg v0.0.0\n\nreplace github.com/toolreg/toolreg => " + root + "\n",
+		"go.sum": string(sum),
+		"gen.go": "// Package mytools is a registry.\npackage mytools\n",
+		"helper/helper.go": `// Package helper runs programs for the tools.
+package helper
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Home is read at start.
+var Home = os.Getenv("HOME")
+
+// Run runs name.
+func Run(name string) error { return exec.Command(name).Run() }
+
+// Upper is pure.
+func Upper(s string) string { return strings.ToUpper(s) }
+`,
+		"toolbox/startup.go":      "package toolbox\n\nimport \"os\"\n\nvar debug = os.Getenv(\"MYTOOLS_DEBUG\") != \"\"\n",
+		"toolbox/run_tool.go":     tool("Run", "run", "0", `return "", helper.Run(args.Name)`),
+		"toolbox/runexec_tool.go": tool("RunExec", "runexec", "tool.Exec", `return "", helper.Run(args.Name)`),
+		"toolbox/upper_tool.go":   tool("Upper", "upper", "0", `return helper.Upper(args.Name), nil`),
+	}
+	gen := func(module string) *result {
+		t.Helper()
+		dir := t.TempDir()
+		tree := map[string]string{}
+		for name, src := range files {
+			tree[name] = strings.ReplaceAll(src, "MODULE", module)
+		}
+		writeTree(t, dir, tree)
+		res, err := generate(dir, "toolbox", "zz_registry_gen.go", nil)
+		if err != nil {
+			t.Fatalf("module %s: %v", module, err)
+		}
+		return res
+	}
+	dotless, dotted := gen("mytools"), gen("example.com/mytools")
+
+	want := []string{
+		"helper/helper.go:11:21: start-up code of package mytools/helper reaches env: helper.init → os.Getenv; it runs at start in every agent",
+		"toolbox/run_tool.go:26:23: tool run reaches exec: Execute → helper.Run (helper/helper.go:14) → exec.Cmd.Run",
+		"toolbox/startup.go:5:22: start-up code of package mytools/toolbox reaches env: toolbox.init → os.Getenv; it runs at start in every agent",
+	}
+	if diff := cmp.Diff(want, warningLines(dotless.Warnings)); diff != "" {
+		t.Errorf("module mytools: warnings (-want +got):\n%s", diff)
+	}
+	undot := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			out = append(out, strings.ReplaceAll(l, "example.com/mytools", "mytools"))
+		}
+		return out
+	}
+	if diff := cmp.Diff(undot(warningLines(dotted.Warnings)), warningLines(dotless.Warnings)); diff != "" {
+		t.Errorf("warnings of module mytools differ from example.com/mytools's (-dotted +dotless):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"runexec", "upper"}, toolNames(dotless.Tools)); diff != "" {
+		t.Errorf("module mytools: generated tools (-want +got):\n%s", diff)
+	}
+	reaches := func(res *result) map[string]uint64 {
+		out := map[string]uint64{}
+		for _, tl := range res.Tools {
+			out[tl.ID] = tl.Reaches
+		}
+		return out
+	}
+	if diff := cmp.Diff(reaches(dotted), reaches(dotless)); diff != "" {
+		t.Errorf("what the tools reach differs (-example.com/mytools +mytools):\n%s", diff)
+	}
+	// The registries differ in the tool package's import path, and so in
+	// where it sorts among the imports.
+	withoutImport := func(src []byte, module string) string {
+		s := strings.Replace(string(src), "\t\""+module+"/toolbox\"\n", "", 1)
+		return strings.ReplaceAll(s, module+"/", "MODULE/")
+	}
+	if diff := cmp.Diff(withoutImport(dotted.Source, "example.com/mytools"), withoutImport(dotless.Source, "mytools")); diff != "" {
+		t.Errorf("the registry of module mytools differs from example.com/mytools's (-dotted +dotless):\n%s", diff)
+	}
+}

@@ -74,6 +74,9 @@ type graph struct {
 	// standard library's functions are leaves from summary.
 	stdMode bool
 	summary *summary
+	// std holds the packages of the standard library in user mode (see
+	// loaded.std): only their functions are leaves from summary.
+	std map[string]bool
 	// host is the host's standard library when the program is built for
 	// another platform than the summary's: an exported function of the
 	// standard library the summary does not list and the host does not
@@ -129,10 +132,14 @@ func (g *graph) pseudo(key string, caps tool.Capability, why string) *node {
 	return g.add(&node{key: key, boundary: true, own: caps, why: why, done: true})
 }
 
-// isStd reports whether path is a package of the standard library.
-func isStd(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return !strings.Contains(first, ".")
+// isStd reports whether path is a package of the standard library: in
+// standard-library mode every package is; otherwise those the go command
+// listed as the standard library's (g.std), not any path without a dot
+// in its first element, which a module's may be too. A package that is
+// not is analysed from its source, and its functions without a body
+// count as Unsafe (fail closed), never as the summary's silence.
+func (g *graph) isStd(path string) bool {
+	return g.stdMode || g.std[path]
 }
 
 func fnPkgPath(fn *ssa.Function) string {
@@ -177,7 +184,7 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 	switch c, ok := funcRules[key]; {
 	case ok:
 		n.boundary, n.own, n.why, n.done = true, c, "classified function", true
-	case !g.stdMode && isStd(path) && !body:
+	case !g.stdMode && g.isStd(path) && !body:
 		n.boundary, n.done = true, true
 		n.own, n.why = g.summary.caps(key)
 		if n.why == "" && g.host != nil && foreign(g.host, fn) {
@@ -518,7 +525,7 @@ func (g *graph) resultEdges(n *node, sig *types.Signature, pos token.Pos, seen m
 func (g *graph) scan(n *node) {
 	n.done = true
 	fn := n.fn
-	std := isStd(n.pkg)
+	std := g.isStd(n.pkg)
 	var sites map[ssa.CallInstruction][]*ssa.Function
 	if g.dyn != nil && !std {
 		if cn := g.dyn.Nodes[fn]; cn != nil {
@@ -547,7 +554,7 @@ func (g *graph) scan(n *node) {
 					if i, ok := templateDataArg[key]; ok && !std && i < len(common.Args) {
 						g.templateEdges(n, common.Args[i], call.Pos())
 					}
-					if !std && callee.Origin() != nil && isStd(fnPkgPath(callee)) {
+					if !std && callee.Origin() != nil && g.isStd(fnPkgPath(callee)) {
 						// A generic function of the standard library
 						// (reflect.TypeFor[T], say) has no body here:
 						// its type arguments reach reflection, where a
@@ -567,7 +574,7 @@ func (g *graph) scan(n *node) {
 					for _, c := range sites[call] {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
 					}
-					if len(sites[call]) == 0 && !stdMade(common.Value) {
+					if len(sites[call]) == 0 && !g.stdMade(common.Value) {
 						// Nothing the audit can name: sound for a tool
 						// (whoever made the value has the edge), but
 						// start-up code must not depend on that.
@@ -604,7 +611,7 @@ func (g *graph) scan(n *node) {
 				case *ssa.Function:
 					n.out = append(n.out, edge{g.nodeOf(v), instr.Pos()})
 				case *ssa.Global:
-					if isStd(v.Pkg.Pkg.Path()) {
+					if g.isStd(v.Pkg.Pkg.Path()) {
 						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})
 					}
 				}
@@ -617,7 +624,7 @@ func (g *graph) scan(n *node) {
 // returned: its summary has the edges of the values it makes (a
 // reflect.Type from reflect.TypeFor, an io.Reader from a constructor), so
 // a call through it is bounded.
-func stdMade(v ssa.Value) bool {
+func (g *graph) stdMade(v ssa.Value) bool {
 	if e, ok := v.(*ssa.Extract); ok {
 		v = e.Tuple
 	}
@@ -626,11 +633,11 @@ func stdMade(v ssa.Value) bool {
 		return false
 	}
 	if callee := c.Call.StaticCallee(); callee != nil {
-		return isStd(fnPkgPath(callee))
+		return g.isStd(fnPkgPath(callee))
 	}
 	// A method of a value the standard library made is the standard
 	// library's, and so is what it returns.
-	return c.Call.IsInvoke() && stdMade(c.Call.Value)
+	return c.Call.IsInvoke() && g.stdMade(c.Call.Value)
 }
 
 // ifaceOf returns the interface t is.

@@ -26,6 +26,13 @@ type listing struct {
 	// std lists the packages of the standard library that the other
 	// packages import, but unsafe and C.
 	std []string
+	// standard holds every package the go command listed as the standard
+	// library's (its Standard field), for the configuration it listed;
+	// a derived listing has its base's. The shape of an import path does
+	// not say it: a module whose path has no dot ("mytools", or "dotless"
+	// required and replaced by a directory) is not the standard library,
+	// and its source must be audited.
+	standard map[string]bool
 	// goroot is the GOROOT of the go command that listed the program
 	// (see gorootOf); "" when unknown.
 	goroot string
@@ -63,11 +70,16 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
 	}
-	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs)}
+	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs), standard: map[string]bool{}}
+	for _, p := range pkgs {
+		if p.Standard {
+			l.standard[p.ImportPath] = true
+		}
+	}
 	std := map[string]bool{}
 	for _, p := range pkgs {
 		l.errs = append(l.errs, p.errs()...)
-		if isStd(p.ImportPath) {
+		if l.standard[p.ImportPath] {
 			continue
 		}
 		l.pkgs = append(l.pkgs, p)
@@ -75,7 +87,8 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 			l.cgo = true
 		}
 		for _, imp := range p.Imports {
-			if isStd(imp) && imp != "unsafe" && imp != "C" {
+			// "C" is not a package the go command lists.
+			if l.standard[imp] && imp != "unsafe" {
 				std[imp] = true
 			}
 		}
@@ -282,7 +295,7 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 		return nil, false
 	}
 	ctx := d.context(c)
-	l := &listing{config: c, loadable: true, goroot: d.base.goroot}
+	l := &listing{config: c, loadable: true, goroot: d.base.goroot, standard: d.base.standard}
 	std := map[string]bool{}
 	done := map[string]bool{}
 	var visit func(path string) bool
@@ -330,7 +343,10 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 		}
 		q.Imports = sortedKeys(imports)
 		for _, imp := range q.Imports {
-			if isStd(imp) {
+			// The standard library is what the go command listed as
+			// such; an import the base listing does not hold, of the
+			// standard library or not, is not derived (visit).
+			if d.base.standard[imp] {
 				if imp != "unsafe" {
 					std[imp] = true
 				}

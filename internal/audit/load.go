@@ -41,6 +41,13 @@ type loaded struct {
 	// failed names the package that did not parse or type-check, when
 	// one did not: the program holds the packages before it.
 	failed string
+	// std holds the paths of the packages made from the standard
+	// library's export data: those the listing's go command marked
+	// Standard and what their export data refers to, which the standard
+	// library alone provides. Their functions have no body here, and
+	// the summary stands for them; a function of any other package
+	// without a body is not the standard library's (see graph.isStd).
+	std map[string]bool
 }
 
 // loadProgram type-checks the packages of l outside the standard
@@ -58,7 +65,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 	for path, p := range std {
 		byPath[path] = p
 	}
-	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath}
+	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}}
 	out.prog = ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
@@ -67,6 +74,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 			return
 		}
 		created[p] = true
+		out.std[p.Path()] = true
 		for _, imp := range p.Imports() {
 			createStd(imp)
 		}
@@ -230,7 +238,7 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 func userGraph(l *loaded, sum *summary) *graph {
 	funcs := map[*ssa.Function]bool{}
 	for fn := range ssautil.AllFunctions(l.prog) {
-		if len(fn.Blocks) > 0 && !isStd(fnPkgPath(fn)) {
+		if len(fn.Blocks) > 0 && !l.std[fnPkgPath(fn)] {
 			funcs[fn] = true
 		}
 	}
@@ -255,6 +263,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	}
 	g := newGraph(l.prog)
 	g.summary = sum
+	g.std = l.std
 	g.host = l.host
 	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)

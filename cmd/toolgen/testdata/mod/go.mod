@@ -3,8 +3,11 @@ module example.com/tools
 go 1.26.0
 
 require (
+	dotless v0.0.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/toolreg/toolreg v0.0.0
 )
 
 replace github.com/toolreg/toolreg => ../../../..
+
+replace dotless => ./probes/dotless
