@@ -126,12 +126,17 @@ var asmPkgRules = map[string]tool.Capability{
 // analysed as any other).
 var asmPrefixRules = []struct {
 	prefix string
-	caps   tool.Capability
+	// std is set for a rule of the standard library's packages, which
+	// applies only to packages the go command lists as such: a module
+	// may have a path that begins the same (crypto/x, replaced by a
+	// directory). The others apply only outside the standard library.
+	std  bool
+	caps tool.Capability
 }{
-	{"crypto/", safe},
-	{"vendor/golang.org/x/crypto/", safe},
-	{"vendor/golang.org/x/sys/cpu", safe},
-	{"golang.org/x/sys/cpu", safe},
+	{"crypto/", true, safe},
+	{"vendor/golang.org/x/crypto/", true, safe},
+	{"vendor/golang.org/x/sys/cpu", true, safe},
+	{"golang.org/x/sys/cpu", false, safe},
 }
 
 // funcRules classify single functions, by their SSA name (origin for
@@ -419,23 +424,31 @@ var ioctlSafe = map[int64]string{
 	0x5421: "FIONBIO",
 }
 
-// pkgRule returns the rule of package path, if it has one.
-func pkgRule(path string) (tool.Capability, bool) {
+// pkgRule returns the rule of package path, if it has one; std says
+// whether the go command lists path as the standard library's. pkgRules
+// name packages of the standard library, and a package outside it with
+// one of their paths (a module's, where the release has no such package)
+// is not one of them.
+func pkgRule(path string, std bool) (tool.Capability, bool) {
+	if !std {
+		return 0, false
+	}
 	c, ok := pkgRules[path]
 	return c, ok
 }
 
 // asmRule returns the rule for a function without a Go body in package
-// path, if there is one.
-func asmRule(path string) (tool.Capability, bool) {
-	if c, ok := pkgRules[path]; ok {
+// path, if there is one; std is as for pkgRule. A function without a
+// body outside the standard library that no rule names is Unsafe.
+func asmRule(path string, std bool) (tool.Capability, bool) {
+	if c, ok := pkgRule(path, std); ok {
 		return c, true
 	}
-	if c, ok := asmPkgRules[path]; ok {
+	if c, ok := asmPkgRules[path]; ok && std {
 		return c, true
 	}
 	for _, r := range asmPrefixRules {
-		if strings.HasPrefix(path, r.prefix) {
+		if r.std == std && strings.HasPrefix(path, r.prefix) {
 			return r.caps, true
 		}
 	}

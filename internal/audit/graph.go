@@ -191,13 +191,13 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 			n.own, n.why = tool.Unsafe, "not in the standard-library summary of "+platform()+": a function of another platform"
 		}
 	case body:
-		if c, ok := pkgRule(path); ok {
+		if c, ok := pkgRule(path, g.isStd(path)); ok {
 			n.pkgRule, n.pkgCaps = true, c
 		}
 		g.queue = append(g.queue, n)
 	default:
 		n.boundary, n.done = true, true
-		if c, ok := asmRule(path); ok {
+		if c, ok := asmRule(path, g.isStd(path)); ok {
 			n.own, n.why = c, "package "+path
 		} else {
 			n.own, n.why = tool.Unsafe, "no Go body (assembly, linkname or cgo)"

@@ -1,0 +1,3 @@
+module crypto/stdname
+
+go 1.22
