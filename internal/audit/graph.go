@@ -458,6 +458,39 @@ func (g *graph) templateEdges(n *node, data ssa.Value, pos token.Pos) {
 	}
 }
 
+// templateData returns the data argument of a call of fn with common, if
+// fn executes a template: a function of templateDataArg, or a wrapper of
+// one (the $bound function of a method value, the $thunk of a method
+// expression, the promoted method of a type that embeds a template),
+// which is the standard library's code and so not scanned for templates:
+// the call that reaches the wrapper has the data. The data is nil when
+// the call does not have it where a template's execution has it (fail
+// closed, see templateEdges).
+func templateData(fn *ssa.Function, common *ssa.CallCommon) (ssa.Value, bool) {
+	// A wrapper's object is the method it wraps.
+	m, ok := fn.Object().(*types.Func)
+	if !ok {
+		return nil, false
+	}
+	i, ok := templateDataArg[m.FullName()]
+	if !ok {
+		return nil, false
+	}
+	return templateArg(m, i, common), true
+}
+
+// templateArg returns the argument of common that is the parameter of
+// template method m whose index, the receiver being 0, is i. The
+// receiver is an argument of a static call of the method and of its
+// $thunk, not of an invoke or of a call of its $bound function: the
+// index counts from the end.
+func templateArg(m *types.Func, i int, common *ssa.CallCommon) ssa.Value {
+	if j := i - 1 + len(common.Args) - m.Signature().Params().Len(); j >= 0 && j < len(common.Args) {
+		return common.Args[j]
+	}
+	return nil
+}
+
 // exportedEdges adds edges to every exported method of t and *t and of
 // the types t holds or its methods return; an interface among them fails
 // closed.
@@ -551,8 +584,8 @@ func (g *graph) scan(n *node) {
 					if !(std && reflectCallers[n.pkg] && reflectCalls[key]) {
 						n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 					}
-					if i, ok := templateDataArg[key]; ok && !std && i < len(common.Args) {
-						g.templateEdges(n, common.Args[i], call.Pos())
+					if data, ok := templateData(callee, common); ok && !std {
+						g.templateEdges(n, data, call.Pos())
 					}
 					if !std && callee.Origin() != nil && g.isStd(fnPkgPath(callee)) {
 						// A generic function of the standard library

@@ -25,8 +25,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -97,6 +99,12 @@ var probes = []probe{
 	}},
 	{"xmlunmarshal", xmlunmarshal.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return xmlunmarshal.Tool{}.Execute(ctx, xmlunmarshal.Args{Dir: dir})
+	}},
+	{"tmplbound", tmplbound.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplbound.Tool{}.Execute(ctx, tmplbound.Args{Dir: dir})
+	}},
+	{"tmplmethodexpr", tmplmethodexpr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplmethodexpr.Tool{}.Execute(ctx, tmplmethodexpr.Args{Dir: dir})
 	}},
 }
 

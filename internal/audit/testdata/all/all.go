@@ -36,8 +36,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -79,6 +81,8 @@ type (
 	Probetmplmethod     = tmplmethod.Tool
 	Probexmlmarshal     = xmlmarshal.Tool
 	Probexmlunmarshal   = xmlunmarshal.Tool
+	Probetmplbound      = tmplbound.Tool
+	Probetmplmethodexpr = tmplmethodexpr.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
