@@ -307,7 +307,10 @@ var reflectCalls = map[string]bool{
 }
 
 // templateDataArg lists the functions that execute a template, and the
-// index of the data argument (the receiver is 0).
+// index of the data argument (the receiver is 0). Their method values,
+// method expressions and promoted methods are recognised by the method
+// they wrap (templateData), dynamic calls by signature
+// (dynamicTemplateData).
 var templateDataArg = map[string]int{
 	"(*text/template.Template).Execute":         2,
 	"(*text/template.Template).ExecuteTemplate": 3,

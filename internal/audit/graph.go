@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"math/bits"
 	"slices"
 	"strings"
@@ -479,6 +480,71 @@ func templateData(fn *ssa.Function, common *ssa.CallCommon) (ssa.Value, bool) {
 	return templateArg(m, i, common), true
 }
 
+// dynamicTemplateData returns the data argument of a dynamic call that
+// may execute a template: an invoke of a method with the name and
+// signature of a template's execution, or a call of a function value of
+// the type of its method value or of its method expression (whose
+// receiver may be a type that embeds a template). It goes by the
+// signature, not by VTA's callees: VTA does not follow a value through the
+// standard library (a template kept in a context.Value, a sync.Map or an
+// atomic.Value and asserted back), and the code that made the value has
+// an edge to the execution but not to the methods of data it never sees.
+func dynamicTemplateData(prog *ssa.Program, common *ssa.CallCommon) (ssa.Value, bool) {
+	for _, key := range slices.Sorted(maps.Keys(templateDataArg)) {
+		m := templateMethod(prog, key)
+		if m != nil && templateShaped(m, common) {
+			return templateArg(m, templateDataArg[key], common), true
+		}
+	}
+	return nil, false
+}
+
+// templateMethod returns the method templateDataArg's key names, or nil
+// when its package is not in the program, where no template of it runs.
+func templateMethod(prog *ssa.Program, key string) *types.Func {
+	recv, name, _ := strings.Cut(strings.TrimPrefix(key, "(*"), ").")
+	dot := strings.LastIndex(recv, ".")
+	p := prog.ImportedPackage(recv[:dot])
+	if p == nil {
+		return nil
+	}
+	var m *types.Func
+	if tn, ok := p.Pkg.Scope().Lookup(recv[dot+1:]).(*types.TypeName); ok {
+		obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), false, p.Pkg, name)
+		m, _ = obj.(*types.Func)
+	}
+	if m == nil || m.FullName() != key {
+		panic("audit: templateDataArg names " + key + ", which package " + p.Pkg.Path() + " does not have")
+	}
+	return m
+}
+
+// templateShaped reports whether the dynamic call common may call
+// template method m: as an invoke of it, through its method value, or
+// through its method expression.
+func templateShaped(m *types.Func, common *ssa.CallCommon) bool {
+	sig := m.Signature() // types.Identical ignores its receiver
+	if common.IsInvoke() {
+		return common.Method.Name() == m.Name() && types.Identical(common.Method.Type(), sig)
+	}
+	cs := common.Signature()
+	if types.Identical(cs, sig) {
+		return true
+	}
+	params := cs.Params()
+	if params.Len() != sig.Params().Len()+1 {
+		return false
+	}
+	if obj, _, _ := types.LookupFieldOrMethod(params.At(0).Type(), false, m.Pkg(), m.Name()); obj != m {
+		return false
+	}
+	rest := make([]*types.Var, 0, params.Len()-1)
+	for i := 1; i < params.Len(); i++ {
+		rest = append(rest, params.At(i))
+	}
+	return types.Identical(types.NewSignatureType(nil, nil, nil, types.NewTuple(rest...), cs.Results(), cs.Variadic()), sig)
+}
+
 // templateArg returns the argument of common that is the parameter of
 // template method m whose index, the receiver being 0, is i. The
 // receiver is an argument of a static call of the method and of its
@@ -613,6 +679,14 @@ func (g *graph) scan(n *node) {
 						// start-up code must not depend on that.
 						n.out = append(n.out, edge{g.pseudo("call the audit cannot resolve", unresolved,
 							"a call through a function value or an interface that VTA cannot resolve"), call.Pos()})
+					}
+				}
+				if _, builtin := common.Value.(*ssa.Builtin); !std && g.dyn != nil && !builtin && common.StaticCallee() == nil {
+					// A dynamic call that may execute a template: the
+					// data's methods are called here, whatever VTA
+					// resolved the call to.
+					if data, ok := dynamicTemplateData(g.prog, common); ok {
+						g.templateEdges(n, data, call.Pos())
 					}
 				}
 			}

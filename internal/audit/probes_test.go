@@ -26,7 +26,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
@@ -105,6 +107,12 @@ var probes = []probe{
 	}},
 	{"tmplmethodexpr", tmplmethodexpr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return tmplmethodexpr.Tool{}.Execute(ctx, tmplmethodexpr.Args{Dir: dir})
+	}},
+	{"tmpliface", tmpliface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmpliface.Tool{}.Execute(ctx, tmpliface.Args{Dir: dir})
+	}},
+	{"tmplctx", tmplctx.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplctx.Tool{}.Execute(ctx, tmplctx.Args{Dir: dir})
 	}},
 }
 

@@ -37,7 +37,9 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
@@ -83,6 +85,8 @@ type (
 	Probexmlunmarshal   = xmlunmarshal.Tool
 	Probetmplbound      = tmplbound.Tool
 	Probetmplmethodexpr = tmplmethodexpr.Tool
+	Probetmpliface      = tmpliface.Tool
+	Probetmplctx        = tmplctx.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
