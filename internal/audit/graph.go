@@ -376,7 +376,9 @@ func (g *graph) implementers(key string) []*ssa.Function {
 // keys, pointers) are walked too: encoding/json, fmt and the other
 // reflection-based callers reach them with reflect.Value.Interface and
 // assert them to their interfaces, so their methods of g.asserted (on the
-// type and its pointer, which is addressable there) are added.
+// type and its pointer, which is addressable there) are added. So are the
+// parameter and result types of a func type, which reflect.Type's In and
+// Out give to reflect.New.
 func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos token.Pos, closure bool) {
 	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
 		return
@@ -437,6 +439,15 @@ func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos t
 			walk(u.Elem(), false)
 		case *types.Chan:
 			walk(u.Elem(), false)
+		case *types.Signature:
+			// A func type's parameters and results are types too:
+			// reflect.Type's In and Out reach them, and reflect.New
+			// makes a value of each.
+			for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+				for v := range tuple.Variables() {
+					walk(v.Type(), false)
+				}
+			}
 		}
 	}
 	walk(t, true)

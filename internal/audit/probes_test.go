@@ -21,6 +21,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
@@ -113,6 +115,12 @@ var probes = []probe{
 	}},
 	{"tmplctx", tmplctx.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return tmplctx.Tool{}.Execute(ctx, tmplctx.Args{Dir: dir})
+	}},
+	{"reflectfuncin", reflectfuncin.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectfuncin.Tool{}.Execute(ctx, reflectfuncin.Args{Dir: dir})
+	}},
+	{"reflectfuncout", reflectfuncout.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectfuncout.Tool{}.Execute(ctx, reflectfuncout.Args{Dir: dir})
 	}},
 }
 

@@ -32,6 +32,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
@@ -87,6 +89,8 @@ type (
 	Probetmplmethodexpr = tmplmethodexpr.Tool
 	Probetmpliface      = tmpliface.Tool
 	Probetmplctx        = tmplctx.Tool
+	Probereflectfuncin  = reflectfuncin.Tool
+	Probereflectfuncout = reflectfuncout.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
