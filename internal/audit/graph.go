@@ -673,8 +673,16 @@ func (g *graph) scan(n *node) {
 							g.methodEdges(n, types.NewPointer(ta), nil, call.Pos(), true)
 						}
 					}
-				} else if _, ok := common.Value.(*ssa.Builtin); ok {
-					// append, len…: no call of the program's
+				} else if b, ok := common.Value.(*ssa.Builtin); ok {
+					// append, len…: no call of the program's; but the
+					// builtins of package unsafe that make a slice, a
+					// string or a pointer from a pointer and a length
+					// the compiler does not check (see unsafeBuiltin).
+					// As for conversions, cgo's generated code is not
+					// the program's.
+					if !std && unsafeBuiltin(b) && !g.generated[g.prog.Fset.Position(call.Pos()).Filename] {
+						n.out = append(n.out, edge{g.pseudo("unsafe."+b.Name(), tool.Unsafe, "unsafe."+b.Name()+" reaches memory the type system does not bound"), call.Pos()})
+					}
 				} else if sites != nil {
 					// A value VTA cannot trace came through the
 					// standard library, which calls what it is given:
@@ -736,6 +744,32 @@ func (g *graph) scan(n *node) {
 			}
 		}
 	}
+}
+
+// unsafeBuiltin reports whether b is a builtin of package unsafe that
+// reaches memory the type system does not bound, without a conversion
+// through unsafe.Pointer (which scan classifies on its own):
+// unsafe.Slice and unsafe.String take a typed pointer and any length, so
+// `unsafe.Slice(&a[0], n)` reads and writes past a's end;
+// unsafe.SliceData of an empty slice is the address of the runtime's
+// shared zero-size object (runtime.zerobase, 8 bytes) typed as an element
+// of any size, so writing through it overwrites the runtime's data; and
+// unsafe.StringData gives a writable pointer into a string's bytes, which
+// the runtime takes as immutable (read-only memory for a literal, shared
+// for a map key). unsafe.Add is not among them: it returns an
+// unsafe.Pointer, of no use without a conversion.
+func unsafeBuiltin(b *ssa.Builtin) bool {
+	// SSA names a builtin without its package, and its Object finds
+	// only the universe's (append, len…), whose names are not
+	// capitalised: a capitalised name without an object is unsafe's.
+	if b.Object() != nil {
+		return false
+	}
+	switch b.Name() {
+	case "Slice", "String", "SliceData", "StringData":
+		return true
+	}
+	return false
 }
 
 // stdMade reports whether v is what a call of the standard library

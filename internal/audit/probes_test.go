@@ -33,6 +33,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -121,6 +123,12 @@ var probes = []probe{
 	}},
 	{"reflectfuncout", reflectfuncout.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return reflectfuncout.Tool{}.Execute(ctx, reflectfuncout.Args{Dir: dir})
+	}},
+	{"unsafeslice", unsafeslice.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return unsafeslice.Tool{}.Execute(ctx, unsafeslice.Args{Dir: dir})
+	}},
+	{"unsafestring", unsafestring.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return unsafestring.Tool{}.Execute(ctx, unsafestring.Args{Dir: dir})
 	}},
 }
 

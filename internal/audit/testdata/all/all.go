@@ -44,6 +44,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -91,6 +93,8 @@ type (
 	Probetmplctx        = tmplctx.Tool
 	Probereflectfuncin  = reflectfuncin.Tool
 	Probereflectfuncout = reflectfuncout.Tool
+	Probeunsafeslice    = unsafeslice.Tool
+	Probeunsafestring   = unsafestring.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
