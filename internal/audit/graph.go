@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -105,6 +106,10 @@ type graph struct {
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
+	// instances holds the instantiated types and type arguments of the
+	// program (loaded.instances, and those of every function instance):
+	// implementers adds them too.
+	instances []types.Type
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -323,17 +328,20 @@ func (g *graph) assertEdges(n *node, it *types.Interface, pos token.Pos) {
 }
 
 // implementers returns the methods with key of every named type of the
-// program and of its pointer, and of the types it makes at run time.
+// program and of its pointer, of the types it makes at run time, and of
+// the instantiated types and type arguments it holds (g.instances): an
+// instance of a generic type need not be made into an interface to be
+// made by reflection (reflect.New(reflect.TypeFor[box[int]]())), so it
+// is not always a runtime type.
 func (g *graph) implementers(key string) []*ssa.Function {
 	if g.byMethod == nil {
 		g.byMethod = map[string][]*ssa.Function{}
-		seen := map[types.Type]bool{}
+		var seen typeutil.Map
 		add := func(t types.Type) {
 			for _, mt := range []types.Type{t, types.NewPointer(t)} {
-				if seen[mt] {
+				if seen.Set(mt, true) != nil {
 					continue
 				}
-				seen[mt] = true
 				if _, ok := mt.Underlying().(*types.Interface); ok {
 					continue
 				}
@@ -341,6 +349,8 @@ func (g *graph) implementers(key string) []*ssa.Function {
 				for i := range ms.Len() {
 					sel := ms.At(i)
 					k := methodKey(sel.Obj().Name(), sel.Obj().Type())
+					// nil for a method of a generic type, whose instances
+					// are added on their own.
 					if fn := g.prog.MethodValue(sel); fn != nil {
 						g.byMethod[k] = append(g.byMethod[k], fn)
 					}
@@ -351,7 +361,7 @@ func (g *graph) implementers(key string) []*ssa.Function {
 			for _, name := range p.Pkg.Scope().Names() {
 				if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
-						continue // generic: its instances are among the runtime types
+						continue // generic: its instances are added on their own
 					}
 					add(tn.Type())
 				}
@@ -362,6 +372,16 @@ func (g *graph) implementers(key string) []*ssa.Function {
 				t = p.Elem()
 			}
 			add(t)
+		}
+		for _, t := range g.instances {
+			add(types.Unalias(t))
+		}
+		// One entry a function (a type may be added under two
+		// identical instances), in an order of its own: the walk's
+		// depends on map iteration.
+		for k, fns := range g.byMethod {
+			slices.SortFunc(fns, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+			g.byMethod[k] = slices.Compact(fns)
 		}
 	}
 	return g.byMethod[key]

@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"maps"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/callgraph/vta"
 	"golang.org/x/tools/go/ssa"
@@ -48,6 +49,10 @@ type loaded struct {
 	// the summary stands for them; a function of any other package
 	// without a body is not the standard library's (see graph.isStd).
 	std map[string]bool
+	// instances holds the instantiated types and the type arguments that
+	// the non-standard packages name (types.Info.Instances), for
+	// graph.implementers.
+	instances []types.Type
 }
 
 // loadProgram type-checks the packages of l outside the standard
@@ -146,6 +151,16 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 			return out, errs, typeError{fmt.Errorf("type-check %s: %w", p.ImportPath, err)}
 		}
 		byPath[p.ImportPath] = tp
+		// In source order, so that the audit is the same every run.
+		for _, id := range slices.SortedFunc(maps.Keys(info.Instances), func(a, b *ast.Ident) int { return int(a.Pos() - b.Pos()) }) {
+			inst := info.Instances[id]
+			if _, ok := inst.Type.(*types.Named); ok {
+				out.instances = append(out.instances, inst.Type)
+			}
+			for t := range inst.TypeArgs.Types() {
+				out.instances = append(out.instances, t)
+			}
+		}
 		for _, imp := range tp.Imports() {
 			createStd(imp)
 		}
@@ -237,11 +252,21 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 // CHA, resolves its dynamic calls.
 func userGraph(l *loaded, sum *summary) *graph {
 	funcs := map[*ssa.Function]bool{}
+	instances := slices.Clone(l.instances)
+	var typeArgs []types.Type
 	for fn := range ssautil.AllFunctions(l.prog) {
 		if len(fn.Blocks) > 0 && !l.std[fnPkgPath(fn)] {
 			funcs[fn] = true
 		}
+		// The type arguments of every function instance, the standard
+		// library's (reflect.TypeFor[T]) too: what substitution made,
+		// which no source names (box[T] in the body of f[T], for f[int]).
+		typeArgs = append(typeArgs, fn.TypeArgs()...)
 	}
+	// AllFunctions is a map: sorted, so that the audit is the same every
+	// run.
+	slices.SortStableFunc(typeArgs, func(a, b types.Type) int { return strings.Compare(a.String(), b.String()) })
+	instances = append(instances, typeArgs...)
 	// The functions whose values the code takes (a standard-library
 	// function stored in a variable, say) are candidates too: VTA
 	// resolves a dynamic call only to the functions it is given.
@@ -268,6 +293,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.asserted = sum.asserted
+	g.instances = instances
 	g.sysNames = sysNames(l.prog)
 	return g
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -129,6 +131,12 @@ var probes = []probe{
 	}},
 	{"unsafestring", unsafestring.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return unsafestring.Tool{}.Execute(ctx, unsafestring.Args{Dir: dir})
+	}},
+	{"genericfunc", genericfunc.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return genericfunc.Tool{}.Execute(ctx, genericfunc.Args{Dir: dir})
+	}},
+	{"genericreflect", genericreflect.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return genericreflect.Tool{}.Execute(ctx, genericreflect.Args{Dir: dir})
 	}},
 }
 

@@ -25,6 +25,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -95,6 +97,8 @@ type (
 	Probereflectfuncout = reflectfuncout.Tool
 	Probeunsafeslice    = unsafeslice.Tool
 	Probeunsafestring   = unsafestring.Tool
+	Probegenericfunc    = genericfunc.Tool
+	Probegenericreflect = genericreflect.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
