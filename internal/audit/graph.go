@@ -108,7 +108,7 @@ type graph struct {
 	byMethod map[string][]*ssa.Function
 	// instances holds the instantiated types and type arguments of the
 	// program (loaded.instances, and those of every function instance):
-	// implementers adds them too.
+	// implementers walks them, with the types they hold.
 	instances []types.Type
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
@@ -327,12 +327,17 @@ func (g *graph) assertEdges(n *node, it *types.Interface, pos token.Pos) {
 	}
 }
 
-// implementers returns the methods with key of every named type of the
-// program and of its pointer, of the types it makes at run time, and of
-// the instantiated types and type arguments it holds (g.instances): an
-// instance of a generic type need not be made into an interface to be
-// made by reflection (reflect.New(reflect.TypeFor[box[int]]())), so it
-// is not always a runtime type.
+// implementers returns the methods with key of every type of the
+// program that reflection can make a value of, and of its pointer: the
+// named types of every package, the types the program makes at run time,
+// the instantiated types and type arguments the program holds
+// (g.instances), and every type these hold (fields, exported or not,
+// elements, keys, pointers, and the parameters and results of a func
+// type), which reflect.Type's Field, Elem, Key, In and Out give to
+// reflect.New. An instance of a generic type need not be made into an
+// interface to be made by reflection (reflect.New(reflect.TypeFor[box[int]]()),
+// the field of a struct reflect.New made), so it is not always a runtime
+// type.
 func (g *graph) implementers(key string) []*ssa.Function {
 	if g.byMethod == nil {
 		g.byMethod = map[string][]*ssa.Function{}
@@ -357,26 +362,55 @@ func (g *graph) implementers(key string) []*ssa.Function {
 				}
 			}
 		}
+		var walked typeutil.Map
+		var walk func(t types.Type)
+		walk = func(t types.Type) {
+			t = types.Unalias(t)
+			if walked.Set(t, true) != nil {
+				return
+			}
+			add(t)
+			switch u := t.Underlying().(type) {
+			case *types.Pointer:
+				walk(u.Elem())
+			case *types.Struct:
+				for f := range u.Fields() {
+					walk(f.Type())
+				}
+			case *types.Slice:
+				walk(u.Elem())
+			case *types.Array:
+				walk(u.Elem())
+			case *types.Map:
+				walk(u.Key())
+				walk(u.Elem())
+			case *types.Chan:
+				walk(u.Elem())
+			case *types.Signature:
+				for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+					for v := range tuple.Variables() {
+						walk(v.Type())
+					}
+				}
+			}
+		}
 		for _, p := range g.prog.AllPackages() {
 			for _, name := range p.Pkg.Scope().Names() {
 				if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
 						continue // generic: its instances are added on their own
 					}
-					add(tn.Type())
+					walk(tn.Type())
 				}
 			}
 		}
 		for _, t := range g.prog.RuntimeTypes() {
-			if p, ok := t.(*types.Pointer); ok {
-				t = p.Elem()
-			}
-			add(t)
+			walk(t)
 		}
 		for _, t := range g.instances {
-			add(types.Unalias(t))
+			walk(t)
 		}
-		// One entry a function (a type may be added under two
+		// One entry a function (a type may be walked under two
 		// identical instances), in an order of its own: the walk's
 		// depends on map iteration.
 		for k, fns := range g.byMethod {

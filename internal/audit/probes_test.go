@@ -14,7 +14,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
@@ -132,8 +135,17 @@ var probes = []probe{
 	{"unsafestring", unsafestring.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return unsafestring.Tool{}.Execute(ctx, unsafestring.Args{Dir: dir})
 	}},
+	{"genericelem", genericelem.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return genericelem.Tool{}.Execute(ctx, genericelem.Args{Dir: dir})
+	}},
+	{"genericfield", genericfield.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return genericfield.Tool{}.Execute(ctx, genericfield.Args{Dir: dir})
+	}},
 	{"genericfunc", genericfunc.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
 		return genericfunc.Tool{}.Execute(ctx, genericfunc.Args{Dir: dir})
+	}},
+	{"genericlocal", genericlocal.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
+		return genericlocal.Tool{}.Execute(ctx, genericlocal.Args{Dir: dir})
 	}},
 	{"genericreflect", genericreflect.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
 		return genericreflect.Tool{}.Execute(ctx, genericreflect.Args{Dir: dir})

@@ -25,7 +25,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
@@ -97,7 +100,10 @@ type (
 	Probereflectfuncout = reflectfuncout.Tool
 	Probeunsafeslice    = unsafeslice.Tool
 	Probeunsafestring   = unsafestring.Tool
+	Probegenericelem    = genericelem.Tool
+	Probegenericfield   = genericfield.Tool
 	Probegenericfunc    = genericfunc.Tool
+	Probegenericlocal   = genericlocal.Tool
 	Probegenericreflect = genericreflect.Tool
 )
 
