@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -149,6 +152,17 @@ var probes = []probe{
 	}},
 	{"genericreflect", genericreflect.Want, "probe-exec", func(ctx context.Context, dir string) (string, error) {
 		return genericreflect.Tool{}.Execute(ctx, genericreflect.Args{Dir: dir})
+	}},
+	// The asserted value comes from the standard library: the audit
+	// cannot narrow the assertion to the types it traces.
+	{"assertctx", assertctx.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertctx.Tool{}.Execute(ctx, assertctx.Args{Dir: dir})
+	}},
+	{"assertescape", assertescape.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertescape.Tool{}.Execute(ctx, assertescape.Args{Dir: dir})
+	}},
+	{"assertrange", assertrange.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertrange.Tool{}.Execute(ctx, assertrange.Args{Dir: dir})
 	}},
 }
 

@@ -20,6 +20,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -105,6 +108,9 @@ type (
 	Probegenericfunc    = genericfunc.Tool
 	Probegenericlocal   = genericlocal.Tool
 	Probegenericreflect = genericreflect.Tool
+	Probeassertctx      = assertctx.Tool
+	Probeassertescape   = assertescape.Tool
+	Probeassertrange    = assertrange.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
