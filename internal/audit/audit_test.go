@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/all"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
@@ -24,6 +25,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/tool"
@@ -47,6 +49,11 @@ var honest = map[string]definer{
 	"tmpl":      tmpl.Tool{},
 	"walk":      walk.Tool{},
 	"writeout":  writeout.Tool{},
+	// validate asserts its arguments to an interface whose method
+	// configcheck's Config has too, and reads a file there: together
+	// (TestTogether), validate must not be charged with it.
+	"configcheck": configcheck.Tool{},
+	"validate":    validate.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -109,6 +116,7 @@ func TestTogether(t *testing.T) {
 		"CSVSum": all.CSVSum{}, "GitLog": all.GitLog{}, "HTTPGet": all.HTTPGet{}, "JSONFmt": all.JSONFmt{},
 		"Once": all.Once{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
+		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

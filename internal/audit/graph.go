@@ -110,6 +110,10 @@ type graph struct {
 	// program (loaded.instances, and those of every function instance):
 	// implementers walks them, with the types they hold.
 	instances []types.Type
+	// funcs are the functions of the program (VTA's), and calls, made
+	// from them when first needed, where each is called (see dynTypes).
+	funcs map[*ssa.Function]bool
+	calls *callSites
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -308,21 +312,43 @@ func assertedIface(instr ssa.Instruction) *types.Interface {
 	return it
 }
 
-// assertEdges adds the edges of a type assertion to it in non-standard
-// code: the value may come from anywhere (reflection, the standard
-// library), so each method of it that the standard library's assertions
-// do not already cover (those are edges of the code that made the
-// value, methodEdges) is taken as called, here, on every type of the
-// program that has it. The asserting code, not the maker of the value,
-// has the edge: one tool's assertion does not widen another's.
-func (g *graph) assertEdges(n *node, it *types.Interface, pos token.Pos) {
+// assertEdges adds the edges of the type assertion instr to it in
+// non-standard code: each method of it that the standard library's
+// assertions do not already cover (those are edges of the code that made
+// the value, methodEdges) is taken as called, here, on the types the
+// asserted value can hold. When the audit knows them all (dynTypes: the
+// value is made by conversions in the program's code and reaches the
+// assertion through its values, calls and returns, never through memory,
+// the standard library or reflection) those are its types; otherwise the
+// value may come from anywhere, and they are every type of the program
+// that has the method (fail closed). The asserting code, not the maker of
+// the value, has the edge: one tool's assertion does not widen another's,
+// and another tool's types do not widen this one's.
+func (g *graph) assertEdges(n *node, it *types.Interface, instr ssa.Instruction) {
+	var known []types.Type
+	traced := false
+	if ta, ok := instr.(*ssa.TypeAssert); ok {
+		known, traced = g.dynTypes(ta.X)
+	}
 	for m := range it.Methods() {
 		key := methodKey(m.Name(), m.Type())
 		if g.asserted[key] {
 			continue
 		}
-		for _, fn := range g.implementers(key) {
-			n.out = append(n.out, edge{g.nodeOf(fn), pos})
+		if !traced {
+			for _, fn := range g.implementers(key) {
+				n.out = append(n.out, edge{g.nodeOf(fn), instr.Pos()})
+			}
+			continue
+		}
+		for _, t := range known {
+			sel := g.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name())
+			if sel == nil || methodKey(sel.Obj().Name(), sel.Obj().Type()) != key {
+				continue
+			}
+			if fn := g.prog.MethodValue(sel); fn != nil {
+				n.out = append(n.out, edge{g.nodeOf(fn), instr.Pos()})
+			}
 		}
 	}
 }
@@ -765,7 +791,7 @@ func (g *graph) scan(n *node) {
 			}
 			if !std && g.dyn != nil {
 				if it := assertedIface(instr); it != nil {
-					g.assertEdges(n, it, instr.Pos())
+					g.assertEdges(n, it, instr)
 				}
 			}
 			switch instr := instr.(type) {

@@ -292,6 +292,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.host = l.host
 	g.generated = l.generated
 	g.dyn = vta.CallGraph(funcs, nil)
+	g.funcs = funcs
 	g.asserted = sum.asserted
 	g.instances = instances
 	g.sysNames = sysNames(l.prog)

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
@@ -18,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -72,6 +74,8 @@ type (
 	Tmpl                = tmpl.Tool
 	Walk                = walk.Tool
 	WriteOut            = writeout.Tool
+	ConfigCheck         = configcheck.Tool
+	Validate            = validate.Tool
 	Weather             = toolbox.Weather
 	WebSearch           = toolbox.WebSearch
 	Now                 = toolbox.Now

@@ -1,0 +1,335 @@
+package audit
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// dynTraceLimit bounds the values dynTypes follows for one assertion;
+// past it, the types are unknown (fail closed).
+const dynTraceLimit = 4096
+
+// dynTypes returns the dynamic types the interface value v of
+// non-standard code can hold, and whether the audit knows them all. It
+// follows v back through SSA values only: conversions (MakeInterface,
+// whose operand's type is the dynamic type), conversions between
+// interfaces and type assertions to an interface (which keep it),
+// φ-nodes, nil, the results of static calls of functions with a body
+// outside the standard library (their returns), and the parameters of
+// functions that are called and never taken as values (the arguments of
+// every call in the program: callSites). Anything else may hold a value
+// the audit cannot trace, and makes the answer unknown: a load from
+// memory (a variable, a field, an element, a map, a channel, a named
+// result a deferred function may set), a free variable of a closure, a
+// parameter of a method (an interface, the registry or reflection may
+// call it) or of a function whose value is taken (the standard library
+// may call it: sort, iterators, sync.OnceValue), a call of the standard
+// library, of a function without a body or of a function value or an
+// interface, recover, and the code of a generic function's body before
+// instantiation.
+func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
+	var out []types.Type
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if len(seen) > dynTraceLimit {
+			return nil, false
+		}
+		if c, ok := v.(*ssa.Const); ok {
+			if !c.IsNil() {
+				return nil, false // not an interface's constant
+			}
+			continue // nil: no dynamic type
+		}
+		fn := v.Parent()
+		if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case *ssa.MakeInterface:
+			t := v.X.Type()
+			if hasTypeParam(t, map[types.Type]bool{}) {
+				return nil, false
+			}
+			if !containsType(out, t) {
+				out = append(out, t)
+			}
+		case *ssa.ChangeInterface:
+			work = append(work, v.X)
+		case *ssa.ChangeType:
+			if !types.IsInterface(v.X.Type()) {
+				return nil, false
+			}
+			work = append(work, v.X)
+		case *ssa.TypeAssert:
+			// Without comma-ok (comma-ok makes a tuple, through
+			// Extract below): to an interface, the dynamic type is
+			// the operand's.
+			if v.CommaOk || !types.IsInterface(v.AssertedType) {
+				return nil, false
+			}
+			work = append(work, v.X)
+		case *ssa.Extract:
+			switch t := v.Tuple.(type) {
+			case *ssa.TypeAssert:
+				if v.Index != 0 || !types.IsInterface(t.AssertedType) {
+					return nil, false
+				}
+				work = append(work, t.X)
+			case *ssa.Call:
+				rs, ok := g.returned(t, v.Index)
+				if !ok {
+					return nil, false
+				}
+				work = append(work, rs...)
+			default:
+				return nil, false
+			}
+		case *ssa.Call:
+			rs, ok := g.returned(v, 0)
+			if !ok {
+				return nil, false
+			}
+			work = append(work, rs...)
+		case *ssa.Phi:
+			work = append(work, v.Edges...)
+		case *ssa.Parameter:
+			args, ok := g.arguments(v)
+			if !ok {
+				return nil, false
+			}
+			work = append(work, args...)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// returned returns the values that the static callee of call returns
+// as its result i, if the callee is a function of the program with a
+// body outside the standard library.
+func (g *graph) returned(call *ssa.Call, i int) ([]ssa.Value, bool) {
+	callee := call.Call.StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 || g.isStd(fnPkgPath(callee)) || genericBody(callee) {
+		return nil, false
+	}
+	if i >= callee.Signature.Results().Len() {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, b := range callee.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			if i >= len(ret.Results) {
+				return nil, false
+			}
+			out = append(out, ret.Results[i])
+		}
+	}
+	return out, true
+}
+
+// arguments returns the values every call of p's function passes as p,
+// if those calls are all the program's: the function is not a method,
+// its value is never taken, and it is called.
+func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	if fn.Signature.Recv() != nil || g.funcs == nil {
+		return nil, false
+	}
+	i := -1
+	for j, q := range fn.Params {
+		if q == p {
+			i = j
+		}
+	}
+	if i < 0 {
+		return nil, false
+	}
+	cs := g.callSites()
+	sites := cs.sites[fn]
+	if cs.taken[fn] || len(sites) == 0 {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, c := range sites {
+		if i >= len(c.Args) {
+			return nil, false
+		}
+		out = append(out, c.Args[i])
+	}
+	return out, true
+}
+
+// callSites indexes the calls of the program's functions: for each
+// function, the static calls of it (directly, or of a closure made of
+// it), and whether its value is taken anywhere else (stored, passed,
+// returned, converted, bound to a closure that is not only called), in
+// which case code the audit cannot see (the standard library, reflection)
+// may call it.
+type callSites struct {
+	sites map[*ssa.Function][]*ssa.CallCommon
+	taken map[*ssa.Function]bool
+}
+
+func (g *graph) callSites() *callSites {
+	if g.calls != nil {
+		return g.calls
+	}
+	cs := &callSites{sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}}
+	var ops []*ssa.Value
+	for fn := range g.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var common *ssa.CallCommon
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					common = call.Common()
+					switch callee := common.Value.(type) {
+					case *ssa.Function:
+						if !common.IsInvoke() {
+							cs.sites[callee] = append(cs.sites[callee], common)
+						}
+					case *ssa.MakeClosure:
+						if f, ok := callee.Fn.(*ssa.Function); ok && !common.IsInvoke() {
+							cs.sites[f] = append(cs.sites[f], common)
+						}
+					}
+				}
+				if mc, ok := instr.(*ssa.MakeClosure); ok {
+					// A closure only called where it is made is
+					// called there; any other use takes its value.
+					if f, ok := mc.Fn.(*ssa.Function); ok && !onlyCalled(mc) {
+						cs.taken[f] = true
+					}
+					for _, v := range mc.Bindings {
+						if f, ok := v.(*ssa.Function); ok {
+							cs.taken[f] = true
+						}
+					}
+					continue
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op == nil {
+						continue
+					}
+					f, ok := (*op).(*ssa.Function)
+					if !ok {
+						continue
+					}
+					if common != nil && op == &common.Value && !common.IsInvoke() {
+						continue // the callee of a static call
+					}
+					cs.taken[f] = true
+				}
+			}
+		}
+	}
+	g.calls = cs
+	return cs
+}
+
+// onlyCalled reports whether every use of the closure mc is as the
+// function a call calls, never as an argument.
+func onlyCalled(mc *ssa.MakeClosure) bool {
+	refs := mc.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if _, ok := r.(*ssa.DebugRef); ok {
+			continue
+		}
+		call, ok := r.(ssa.CallInstruction)
+		if !ok || call.Common().Value != ssa.Value(mc) || call.Common().IsInvoke() {
+			return false
+		}
+		for _, a := range call.Common().Args {
+			if a == ssa.Value(mc) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// genericBody reports whether fn is, or is nested in, a generic function
+// that is not an instance: its values have type parameters' types.
+func genericBody(fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn.TypeParams().Len() > 0 && len(fn.TypeArgs()) == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTypeParam reports whether t mentions a type parameter.
+func hasTypeParam(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t := t.(type) {
+	case *types.TypeParam:
+		return true
+	case *types.Named:
+		for a := range t.TypeArgs().Types() {
+			if hasTypeParam(a, seen) {
+				return true
+			}
+		}
+		return false
+	case *types.Alias:
+		return hasTypeParam(types.Unalias(t), seen)
+	case *types.Pointer:
+		return hasTypeParam(t.Elem(), seen)
+	case *types.Slice:
+		return hasTypeParam(t.Elem(), seen)
+	case *types.Array:
+		return hasTypeParam(t.Elem(), seen)
+	case *types.Chan:
+		return hasTypeParam(t.Elem(), seen)
+	case *types.Map:
+		return hasTypeParam(t.Key(), seen) || hasTypeParam(t.Elem(), seen)
+	case *types.Struct:
+		for f := range t.Fields() {
+			if hasTypeParam(f.Type(), seen) {
+				return true
+			}
+		}
+		return false
+	case *types.Signature:
+		for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+			for v := range tup.Variables() {
+				if hasTypeParam(v.Type(), seen) {
+					return true
+				}
+			}
+		}
+		return false
+	case *types.Basic:
+		return false
+	default:
+		return true // an interface cannot be a dynamic type; anything else: unknown
+	}
+}
+
+// containsType reports whether ts holds a type identical to t.
+func containsType(ts []types.Type, t types.Type) bool {
+	for _, u := range ts {
+		if types.Identical(u, t) {
+			return true
+		}
+	}
+	return false
+}
