@@ -163,6 +163,16 @@ func TestSharedMemoryLimited(t *testing.T) {
 			t.Errorf("%s: 256 MiB under a 64 MiB memory limit: %q", id, got)
 		}
 	}
+	// Kernel memory in the worker's IPC namespace (a second review: 255
+	// MiB of semaphore sets and 256 MiB of message queues under a 64 MiB
+	// limit): none without exec; the control, with exec.
+	for _, kind := range []string{"sem", "msg"} {
+		_, err := hxCall(t, p, "hx_sysvipc", tool.Unsafe, hostileArgs{Name: kind})
+		wantDenied(t, "a System V "+kind+" without exec", err)
+		if got, err := hxCall(t, p, "hx_sysvipc", tool.Exec|tool.Unsafe, hostileArgs{Name: kind}); err != nil || got != "made" {
+			t.Errorf("a System V %s with exec: %q, %v; want made", kind, got, err)
+		}
+	}
 }
 
 // TestNoInotifyWithoutReadFiles: without tool.ReadFiles a directory

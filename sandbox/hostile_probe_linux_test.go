@@ -126,6 +126,22 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 			b[i] = 1
 		}
 		return fmt.Sprintf("%d MiB touched", len(b)>>20), nil, true
+	case "hx_sysvipc":
+		// A System V semaphore set of 32,000 (about 2 MiB of kernel
+		// memory) and a message queue: a.Name says which.
+		var e syscall.Errno
+		switch a.Name {
+		case "sem":
+			_, _, e = syscall.RawSyscall(unix.SYS_SEMGET, unix.IPC_PRIVATE, 32000, unix.IPC_CREAT|0o600)
+		case "msg":
+			_, _, e = syscall.RawSyscall(unix.SYS_MSGGET, unix.IPC_PRIVATE, unix.IPC_CREAT|0o600, 0)
+		default:
+			return "", fmt.Errorf("%w: hx_sysvipc of %q", errBadArgs, a.Name), true
+		}
+		if e != 0 {
+			return "", errno(a.Name+"get", e), true
+		}
+		return "made", nil, true
 	case "hx_setxattr":
 		// An extended attribute set on a.Path: a.Name = a.Value, the
 		// value hex-decoded when it starts with "hex:".

@@ -122,11 +122,13 @@ func filterRules(caps tool.Capability) []rule {
 		deny(archProcessCalls...)
 		rules = append(rules,
 			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: noneSet, mask: unix.CLONE_THREAD})
-		// Shared memory, which the memory limit (RLIMIT_DATA) does not
-		// count: System V segments and shared anonymous mappings (the
-		// Go runtime maps private memory only). memfd_create is denied
-		// above. The programs a tool with exec runs may need them.
-		deny(unix.SYS_SHMGET)
+		// Memory the limit (RLIMIT_DATA) does not count: System V
+		// segments, semaphore sets and message queues (kernel memory: the
+		// worker's IPC namespace allows tens of GiB of them), POSIX
+		// message queues, and shared anonymous mappings (the Go runtime
+		// maps private memory only). memfd_create is denied above. The
+		// programs a tool with exec runs may need them.
+		deny(unix.SYS_SHMGET, unix.SYS_SEMGET, unix.SYS_MSGGET, unix.SYS_MQ_OPEN)
 		rules = append(rules,
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS})
 	}
