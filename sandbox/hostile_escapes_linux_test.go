@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -165,7 +166,10 @@ func TestSharedMemoryLimited(t *testing.T) {
 	}
 	// Kernel memory in the worker's IPC namespace (a second review: 255
 	// MiB of semaphore sets and 256 MiB of message queues under a 64 MiB
-	// limit): none without exec; the control, with exec.
+	// limit): none without exec; the control, with exec. The default
+	// limit: under 64 MiB a loaded machine's runtime threads (8 MiB of
+	// stack each with cgo) may take a worker's whole data limit.
+	p = newPool(t, d, nil)
 	for _, kind := range []string{"sem", "msg"} {
 		_, err := hxCall(t, p, "hx_sysvipc", tool.Unsafe, hostileArgs{Name: kind})
 		wantDenied(t, "a System V "+kind+" without exec", err)
@@ -309,5 +313,90 @@ func TestNestedVersionControlReadOnly(t *testing.T) {
 	// The control: the workspace itself is writable.
 	if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "src/main.go"), Value: "package main\n"}); err != nil || got != "written" {
 		t.Errorf("a file in the workspace: %q, %v; want written", got, err)
+	}
+}
+
+// TestNestedVersionControlStaysPut: a second review moved a protected
+// nested git directory aside with its parent (the read-only mount moved
+// with it, in the worker) and wrote a hook where git looks: the
+// directories between the workspace and a nested one cannot be renamed.
+// And a .git that is a symbolic link to its git directory (Google's repo
+// tool) is protected as the directory it names.
+func TestNestedVersionControlStaysPut(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{".modules/sub/hooks", "sub", "vendor/lib/.git/hooks", ".repo/projects/lib2.git/hooks", "vendor/lib2"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d.work, "sub/.git"), []byte("gitdir: ../.modules/sub\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../.repo/projects/lib2.git", filepath.Join(d.work, "vendor/lib2/.git")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	hook := "#!/bin/sh\necho planted\n"
+	for _, c := range []struct{ parent, aside, hook string }{
+		{".modules", ".modules.orig", ".modules/sub/hooks/pre-commit"},
+		{"vendor/lib", "vendor/lib.orig", "vendor/lib/.git/hooks/pre-commit"},
+		{"vendor", "vendor.orig", "vendor/lib/.git/hooks/pre-commit"},
+	} {
+		_, err := hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.parent), Value: filepath.Join(d.work, c.aside)})
+		wantErrno(t, "renaming "+c.parent, err, "EBUSY")
+		_, err = hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.hook), Value: hook})
+		wantErrno(t, "then a hook in "+c.hook, err, "EROFS")
+	}
+	_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "vendor/lib2/.git/hooks/pre-commit"), Value: hook})
+	wantErrno(t, "a hook through a .git that is a symbolic link", err, "EROFS")
+	// The controls: the repositories' files stay writable, and so does a
+	// directory that holds none.
+	for _, f := range []string{"vendor/lib/main.go", "sub/main.go", "other/main.go"} {
+		if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "package main\n"}); err != nil || got != "written" {
+			t.Errorf("%s: %q, %v; want written", f, got, err)
+		}
+	}
+	if got, err := hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "other"), Value: filepath.Join(d.work, "other2")}); err != nil || got != "renamed" {
+		t.Errorf("renaming a directory that holds no repository: %q, %v; want renamed", got, err)
+	}
+}
+
+// TestNestedSearchStoppedShort: earlier tools can fill the search's
+// bounds (64 decoy repositories that sort first) so that a real one
+// past them stays writable: a tool that writes is told so, in its
+// enforcement, and refused when the sandbox is required. One fewer
+// repository, and nothing is missing.
+func TestNestedSearchStoppedShort(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	for _, c := range []struct {
+		repos   int
+		missing bool
+	}{{nestedMax - 1, false}, {nestedMax, true}} {
+		d := newDirs(t)
+		for i := range c.repos {
+			if err := os.MkdirAll(filepath.Join(d.work, fmt.Sprintf("a%03d/.git", i)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := newPool(t, d, nil)
+		enf, err := p.Enforcement(context.Background(), "x", tool.WriteFiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(strings.Join(enf.Missing, "\n"), "past the search's bounds")
+		if got != c.missing {
+			t.Errorf("%d repositories: missing %q; want the search's bounds named: %v", c.repos, enf.Missing, c.missing)
+		}
+		if enf, err := p.Enforcement(context.Background(), "x", tool.ReadFiles); err != nil || strings.Contains(strings.Join(enf.Missing, "\n"), "search") {
+			t.Errorf("%d repositories, a tool that does not write: %q, %v; want nothing about the search", c.repos, enf.Missing, err)
+		}
+		if c.missing {
+			p := newPool(t, d, func(c *Config) { c.Require = true })
+			_, err := p.Enforcement(context.Background(), "x", tool.WriteFiles)
+			wantKind(t, "past the search's bounds, required", err, registry.KindRefused, "search's bounds")
+		}
 	}
 }

@@ -142,6 +142,12 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errno(a.Name+"get", e), true
 		}
 		return "made", nil, true
+	case "hx_rename":
+		// Renames a.Path to a.Value.
+		if err := os.Rename(a.Path, a.Value); err != nil {
+			return "", errno("rename", err), true
+		}
+		return "renamed", nil, true
 	case "hx_setxattr":
 		// An extended attribute set on a.Path: a.Name = a.Value, the
 		// value hex-decoded when it starts with "hex:".

@@ -175,6 +175,7 @@ type spec struct {
 	namespaces bool
 	limits     Limits
 	vcs        []string // version-control directories below the workspace's top (findNested)
+	vcsPartial bool     // the search for them stopped short
 }
 
 func (s spec) args() []string {
@@ -188,6 +189,9 @@ func (s spec) args() []string {
 	}
 	for _, d := range s.vcs {
 		args = append(args, "-vcs", d)
+	}
+	if s.vcsPartial {
+		args = append(args, "-vcs-partial")
 	}
 	return args
 }
@@ -203,6 +207,7 @@ func parseSpec(args []string) (spec, error) {
 	fs.Int64Var(&s.limits.Files, "files", 0, "RLIMIT_NOFILE")
 	fs.Int64Var(&s.limits.FileSize, "filesize", 0, "RLIMIT_FSIZE")
 	fs.Int64Var(&s.limits.Processes, "processes", 0, "RLIMIT_NPROC")
+	fs.BoolVar(&s.vcsPartial, "vcs-partial", false, "the search for version-control directories stopped short")
 	fs.Func("vcs", "a version-control directory below the workspace's top", func(d string) error {
 		if !filepath.IsAbs(d) {
 			return fmt.Errorf("directory %q is not absolute", d)

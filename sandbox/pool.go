@@ -963,7 +963,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 	start := func(namespaces bool) (*exec.Cmd, error) {
 		s := spec{workDir: p.cfg.WorkDir, tempDir: tempDir, namespaces: namespaces, limits: p.cfg.Limits}
 		if vcs&nestedKnown != 0 {
-			s.vcs = p.nested.dirs
+			s.vcs, s.vcsPartial = p.nested.dirs, p.nested.note != ""
 		}
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,

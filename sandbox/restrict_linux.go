@@ -203,6 +203,10 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
 	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
+	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
+		// Past the search's bounds, which earlier tools may have filled.
+		e.Missing = append(e.Missing, "the version-control directories of the workspace's repositories past the search's bounds are writable (the log says where it stopped)")
+	}
 	return e, nil
 }
 
@@ -230,6 +234,17 @@ func isolateMounts(s spec) (vcsErr, err error) {
 			return nil, fmt.Errorf("%w: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", errProcRefused, err)
 		}
 		return nil, fmt.Errorf("%s: %w", errProcRefused.Error(), err)
+	}
+	// The directories between the workspace and a nested one become
+	// mount points of their own, writable: a mount point cannot be
+	// renamed (EBUSY), and the read-only mount below would otherwise
+	// move with its renamed parent, leaving its path to a git directory
+	// a tool makes there. Top down, and recursive, so that each keeps
+	// what is mounted below it.
+	for _, a := range vcsAncestors(s.workDir, s.vcs) {
+		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("making %s a mount point: %w", a, err), nil
+		}
 	}
 	dirs := make([]string, 0, len(vcsDirs)+len(s.vcs))
 	for _, name := range vcsDirs {

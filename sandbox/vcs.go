@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -77,6 +79,18 @@ func findNested(workDir string) nestedScan {
 				if d.depth > 0 && (e.IsDir() || e.Type().IsRegular()) {
 					add(p)
 				}
+				if e.Type()&fs.ModeSymlink != 0 {
+					// Git follows the link (the layout of Google's
+					// repo tool: .git -> ../../.repo/projects/x.git):
+					// to a directory, or to a .git file.
+					if r, ok := inside(workDir, p); ok {
+						add(r)
+					} else if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && e.Name() == ".git" {
+						for _, g := range gitDirsOf(workDir, p) {
+							add(g)
+						}
+					}
+				}
 				if e.Name() == ".git" && e.Type().IsRegular() {
 					for _, g := range gitDirsOf(workDir, p) {
 						add(g)
@@ -118,16 +132,25 @@ func gitDirsOf(workDir, file string) []string {
 	if !ok {
 		return nil
 	}
+	dirs := []string{gitdir}
 	if !filepath.IsAbs(gitdir) {
-		gitdir = filepath.Join(filepath.Dir(file), gitdir)
+		// Relative to the file's directory; for a file reached through a
+		// symbolic link, to the link's directory or the file's own:
+		// both are looked at.
+		dirs = []string{filepath.Join(filepath.Dir(file), gitdir)}
+		if real, err := filepath.EvalSymlinks(file); err == nil && filepath.Dir(real) != filepath.Dir(file) {
+			dirs = append(dirs, filepath.Join(filepath.Dir(real), gitdir))
+		}
 	}
 	var out []string
-	for _, d := range []string{gitdir, commonDirOf(gitdir)} {
-		if d == "" {
-			continue
-		}
-		if r, ok := inside(workDir, d); ok {
-			out = append(out, r)
+	for _, g := range dirs {
+		for _, d := range []string{g, commonDirOf(g)} {
+			if d == "" {
+				continue
+			}
+			if r, ok := inside(workDir, d); ok {
+				out = append(out, r)
+			}
 		}
 	}
 	return out
@@ -158,6 +181,8 @@ func readPathFile(name, prefix string) (string, bool) {
 	if err != nil && err != io.EOF {
 		return "", false
 	}
+	// Git reads the path as a C string: a NUL ends it.
+	line, _, _ = strings.Cut(line, "\x00")
 	rest, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), prefix)
 	if !ok || rest == "" {
 		return "", false
@@ -184,4 +209,33 @@ func inside(workDir, d string) (string, bool) {
 		return "", false
 	}
 	return r, true
+}
+
+// vcsAncestors returns the directories strictly between workDir and each
+// of dirs, each once, shallowest first; dirs outside workDir have none.
+func vcsAncestors(workDir string, dirs []string) []string {
+	// findNested's paths have their symbolic links resolved.
+	if r, err := filepath.EvalSymlinks(workDir); err == nil {
+		workDir = r
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range dirs {
+		rel, err := filepath.Rel(workDir, d)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		parts := strings.Split(rel, string(filepath.Separator))
+		for i := 1; i < len(parts); i++ {
+			a := filepath.Join(workDir, filepath.Join(parts[:i]...))
+			if !seen[a] {
+				seen[a] = true
+				out = append(out, a)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		return strings.Count(a, string(filepath.Separator)) - strings.Count(b, string(filepath.Separator))
+	})
+	return out
 }

@@ -58,6 +58,12 @@ func TestFindNested(t *testing.T) {
 		{"a git directory outside the workspace is not its to protect", []string{".git: gitdir: " + filepath.Join(outside, "elsewhere.git")}, nil},
 		{"a .git file of something else", []string{".git: not a gitdir line", "b/.git: gitdir: missing"}, []string{"b/.git"}},
 		{"no symbolic link is followed", []string{"link -> " + outside, "inner/.git/", "loop -> ."}, []string{"inner/.git"}},
+		// Found by a second review, as git reads them.
+		{"a .git that is a symbolic link to its git directory", []string{".repo/projects/lib.git/hooks/", "vendor/lib/.git -> ../../.repo/projects/lib.git"}, []string{".repo/projects/lib.git"}},
+		{"a .git link out of the workspace", []string{"x/.git -> " + filepath.Join(outside, "elsewhere.git")}, nil},
+		{"the top .git a symbolic link to a .git file", []string{".b2/hooks/", "c/gitfile: gitdir: ../.b2\n", ".git -> c/gitfile"}, []string{".b2"}},
+		{"a .git file whose path a NUL ends", []string{".b1/hooks/", "a/.git: gitdir: ../.b1\x00junk\n"}, []string{".b1", "a/.git"}},
+		{"a .git file with CRLF", []string{".b3/hooks/", "d/.git: gitdir: ../.b3\r\n"}, []string{".b3", "d/.git"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -151,5 +157,19 @@ func TestStaleBeforeTheSearch(t *testing.T) {
 		if got := stale(&worker{vcs: c.started}, c.present); got != c.want {
 			t.Errorf("started with %08b, present %08b: stale %v, want %v", c.started, c.present, got, c.want)
 		}
+	}
+}
+
+func TestVCSAncestors(t *testing.T) {
+	w := t.TempDir()
+	real, err := filepath.EvalSymlinks(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := func(p ...string) string { return filepath.Join(append([]string{real}, p...)...) }
+	got := vcsAncestors(w, []string{j("a", "b", ".git"), j(".bare"), j("a", "c", ".hg"), j(".git", "modules", "m"), "/elsewhere/.git", real})
+	want := []string{j("a"), j(".git"), j("a", "b"), j("a", "c"), j(".git", "modules")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("vcsAncestors (-want +got):\n%s", diff)
 	}
 }
