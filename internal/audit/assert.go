@@ -2,6 +2,7 @@ package audit
 
 import (
 	"go/types"
+	"maps"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -144,7 +145,11 @@ func (g *graph) returned(call *ssa.Call, i int) ([]ssa.Value, bool) {
 // its value is never taken, and it is called.
 func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 	fn := p.Parent()
-	if fn.Signature.Recv() != nil || g.funcs == nil {
+	// An instance of a generic function may be called from an instance
+	// the audit builds later (a method of a generic type that only
+	// reflection makes, built when implementers asks for it), whose
+	// origin calls another instance: its calls are not all known.
+	if fn.Signature.Recv() != nil || fn.Origin() != nil || g.funcs == nil {
 		return nil, false
 	}
 	i := -1
@@ -188,7 +193,7 @@ func (g *graph) callSites() *callSites {
 	}
 	cs := &callSites{sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}}
 	var ops []*ssa.Value
-	for fn := range g.funcs {
+	for fn := range g.indexedFuncs() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				var common *ssa.CallCommon
@@ -236,6 +241,48 @@ func (g *graph) callSites() *callSites {
 	}
 	g.calls = cs
 	return cs
+}
+
+// indexedFuncs returns the functions whose calls callSites indexes:
+// those of the program (VTA's), and every function and method declared
+// at the top of a non-standard package, with the functions nested in
+// them. A method the audit builds only later (one of a generic type's
+// instance that reflection makes, or of a type no interface holds) calls
+// as its declared body does; the body of a generic one has values of
+// type parameters' types, which the trace does not follow.
+func (g *graph) indexedFuncs() map[*ssa.Function]bool {
+	all := maps.Clone(g.funcs)
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil || all[fn] {
+			return
+		}
+		all[fn] = true
+		for _, a := range fn.AnonFuncs {
+			add(a)
+		}
+	}
+	for _, pkg := range g.prog.AllPackages() {
+		if g.isStd(pkg.Pkg.Path()) {
+			continue
+		}
+		scope := pkg.Pkg.Scope()
+		for _, name := range scope.Names() {
+			switch obj := scope.Lookup(name).(type) {
+			case *types.Func:
+				add(g.prog.FuncValue(obj))
+			case *types.TypeName:
+				named, ok := types.Unalias(obj.Type()).(*types.Named)
+				if !ok || obj.IsAlias() {
+					continue
+				}
+				for m := range named.Methods() {
+					add(g.prog.FuncValue(m))
+				}
+			}
+		}
+	}
+	return all
 }
 
 // onlyCalled reports whether every use of the closure mc is as the

@@ -269,11 +269,100 @@ func methodKey(name string, sig types.Type) string {
 			if i == 0 && s.Variadic() && j == t.Len()-1 {
 				b.WriteString("...")
 			}
-			b.WriteString(types.TypeString(t.At(j).Type(), nil))
+			writeTypeKey(&b, t.At(j).Type())
 		}
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// writeTypeKey writes t as methodKey spells it: one spelling for all the
+// ways Go writes one type, since two methods whose signatures are
+// identical implement the same interface. Aliases are followed, byte and
+// rune are uint8 and int32, any is interface{}; types.TypeString keeps
+// each as written, and a MarshalJSON that returns []uint8, or a Format
+// that takes an int32, missed the standard library's asserted
+// interfaces (probes jsonuint8, fmtint32, assertalias).
+func writeTypeKey(b *strings.Builder, t types.Type) {
+	switch t := types.Unalias(t).(type) {
+	case *types.Basic:
+		b.WriteString(types.Typ[t.Kind()].Name())
+	case *types.Pointer:
+		b.WriteString("*")
+		writeTypeKey(b, t.Elem())
+	case *types.Slice:
+		b.WriteString("[]")
+		writeTypeKey(b, t.Elem())
+	case *types.Array:
+		fmt.Fprintf(b, "[%d]", t.Len())
+		writeTypeKey(b, t.Elem())
+	case *types.Map:
+		b.WriteString("map[")
+		writeTypeKey(b, t.Key())
+		b.WriteString("]")
+		writeTypeKey(b, t.Elem())
+	case *types.Chan:
+		b.WriteString([]string{"chan ", "chan<- ", "<-chan "}[t.Dir()])
+		if c, ok := types.Unalias(t.Elem()).(*types.Chan); ok && t.Dir() == types.SendRecv && c.Dir() == types.RecvOnly {
+			b.WriteString("(")
+			writeTypeKey(b, t.Elem())
+			b.WriteString(")")
+			return
+		}
+		writeTypeKey(b, t.Elem())
+	case *types.Signature:
+		b.WriteString("func")
+		b.WriteString(methodKey("", t))
+	case *types.Struct:
+		b.WriteString("struct{")
+		for i := range t.NumFields() {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			f := t.Field(i)
+			if !f.Embedded() {
+				b.WriteString(f.Name())
+				b.WriteString(" ")
+			}
+			writeTypeKey(b, f.Type())
+			if tag := t.Tag(i); tag != "" {
+				fmt.Fprintf(b, " %q", tag)
+			}
+		}
+		b.WriteString("}")
+	case *types.Interface:
+		if !t.IsMethodSet() {
+			b.WriteString(types.TypeString(t, nil))
+			return
+		}
+		b.WriteString("interface{")
+		for i := range t.NumMethods() {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			m := t.Method(i)
+			b.WriteString(methodKey(m.Name(), m.Type()))
+		}
+		b.WriteString("}")
+	case *types.Named:
+		if obj := t.Obj(); obj.Pkg() != nil {
+			b.WriteString(obj.Pkg().Path())
+			b.WriteString(".")
+		}
+		b.WriteString(t.Obj().Name())
+		if args := t.TypeArgs(); args.Len() > 0 {
+			b.WriteString("[")
+			for i := range args.Len() {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				writeTypeKey(b, args.At(i))
+			}
+			b.WriteString("]")
+		}
+	default:
+		b.WriteString(types.TypeString(t, nil))
+	}
 }
 
 // assertedMethods adds to set the methods of every interface that a

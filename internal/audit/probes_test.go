@@ -9,13 +9,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertgoexit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazy"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazygen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
@@ -28,6 +34,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
@@ -163,6 +170,27 @@ var probes = []probe{
 	}},
 	{"assertrange", assertrange.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return assertrange.Tool{}.Execute(ctx, assertrange.Args{Dir: dir})
+	}},
+	{"assertlazy", assertlazy.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertlazy.Tool{}.Execute(ctx, assertlazy.Args{Dir: dir})
+	}},
+	{"assertlazygen", assertlazygen.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertlazygen.Tool{}.Execute(ctx, assertlazygen.Args{Dir: dir})
+	}},
+	{"assertalias", assertalias.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertalias.Tool{}.Execute(ctx, assertalias.Args{Dir: dir})
+	}},
+	{"jsonuint8", jsonuint8.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return jsonuint8.Tool{}.Execute(ctx, jsonuint8.Args{Dir: dir})
+	}},
+	{"fmtint32", fmtint32.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fmtint32.Tool{}.Execute(ctx, fmtint32.Args{Dir: dir})
+	}},
+	{"assertrecover", assertrecover.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertrecover.Tool{}.Execute(ctx, assertrecover.Args{Dir: dir})
+	}},
+	{"assertgoexit", assertgoexit.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return assertgoexit.Tool{}.Execute(ctx, assertgoexit.Args{Dir: dir})
 	}},
 }
 

@@ -22,13 +22,19 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertgoexit"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazy"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazygen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
@@ -41,6 +47,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
@@ -115,6 +122,13 @@ type (
 	Probeassertctx      = assertctx.Tool
 	Probeassertescape   = assertescape.Tool
 	Probeassertrange    = assertrange.Tool
+	Probeassertlazy     = assertlazy.Tool
+	Probeassertlazygen  = assertlazygen.Tool
+	Probeassertalias    = assertalias.Tool
+	Probejsonuint8      = jsonuint8.Tool
+	Probefmtint32       = fmtint32.Tool
+	Probeassertrecover  = assertrecover.Tool
+	Probeassertgoexit   = assertgoexit.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
