@@ -400,3 +400,120 @@ func TestNestedSearchStoppedShort(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedInsideTheTopRepository: a submodule's git directory in the
+// top's .git (.git/modules/sub): the directories between it and the
+// workspace are inside the read-only .git, and a writable mount made
+// there for them left .git/modules writable (a third review: a planted
+// .git/modules/other, which git submodule update --init reuses).
+func TestNestedInsideTheTopRepository(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{".git/hooks", ".git/modules/sub/hooks", "sub"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(d.work, "sub/.git"), []byte("gitdir: ../.git/modules/sub\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	for _, f := range []string{".git/hooks/pre-commit", ".git/modules/sub/hooks/pre-commit", ".git/modules/other/hooks/post-checkout", ".git/modules/other/config", ".git/modules/planted"} {
+		_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "#!/bin/sh\necho planted\n"})
+		wantErrno(t, "a write to "+f, err, "EROFS")
+	}
+}
+
+// TestNestedGitLinkNamed: a .git that is a symbolic link cannot be
+// mounted over, and a tool that writes can rename it and put a git
+// directory of its own in its place: the search says so, and a tool
+// that writes has it among its missing restrictions.
+func TestNestedGitLinkNamed(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{".repo/projects/lib2.git/hooks", "vendor/lib2"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../../.repo/projects/lib2.git", filepath.Join(d.work, "vendor/lib2/.git")); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, nil)
+	enf, err := p.Enforcement(context.Background(), "x", tool.WriteFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(enf.Missing, "\n"), "symbolic link") {
+		t.Errorf("a .git that is a symbolic link: missing %q; want it named", enf.Missing)
+	}
+	p = newPool(t, d, func(c *Config) { c.Require = true })
+	_, err = p.Enforcement(context.Background(), "x", tool.WriteFiles)
+	wantKind(t, "a .git link, required", err, registry.KindRefused, "symbolic link")
+}
+
+// TestNestedRemovedAfterTheSearch: a nested repository the user removes
+// after the pool's search (rm -rf, a branch switch) does not make every
+// later worker refuse the tools that write.
+func TestNestedRemovedAfterTheSearch(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	if err := os.MkdirAll(filepath.Join(d.work, "vendor/lib/.git/hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, func(c *Config) { c.Spares = 0 })
+	if err := os.RemoveAll(filepath.Join(d.work, "vendor")); err != nil {
+		t.Fatal(err)
+	}
+	for i, caps := range []tool.Capability{tool.WriteFiles | tool.Unsafe, tool.WriteFiles | tool.ReadFiles | tool.Unsafe} {
+		if got, err := hxCall(t, p, "hx_write", caps, hostileArgs{Path: filepath.Join(d.work, "other/main.go"), Value: "package main\n"}); err != nil || got != "written" {
+			t.Errorf("call %d: a write after the nested repository went: %q, %v; want written", i, got, err)
+		}
+	}
+}
+
+// TestNestedHonestRenames: renames within a directory go as they did
+// beside the mount points that keep a nested repository in place; a
+// rename across one of them gets EXDEV, as docs/security.md says.
+func TestNestedHonestRenames(t *testing.T) {
+	needLandlock(t, 1)
+	needNamespaces(t)
+	d := newDirs(t)
+	for _, dir := range []string{"vendor/lib/.git/hooks", "vendor/lib/pkg", "vendor/other"} {
+		if err := os.MkdirAll(filepath.Join(d.work, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPool(t, d, nil)
+	write := func(f string) {
+		t.Helper()
+		if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "x\n"}); err != nil || got != "written" {
+			t.Errorf("write %s: %q, %v; want written", f, got, err)
+		}
+	}
+	rename := func(from, to string) (string, error) {
+		return hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, from), Value: filepath.Join(d.work, to)})
+	}
+	write("vendor/lib/a.tmp")
+	write("vendor/lib/pkg/b.tmp")
+	write("vendor/x.tmp")
+	write("top.tmp")
+	for _, c := range [][2]string{
+		{"vendor/lib/a.tmp", "vendor/lib/a.go"},
+		{"vendor/lib/pkg/b.tmp", "vendor/lib/pkg/b.go"},
+		{"vendor/x.tmp", "vendor/x.go"},
+		{"vendor/other", "vendor/other2"},
+		{"vendor/lib/pkg", "vendor/lib/pkg2"},
+	} {
+		if got, err := rename(c[0], c[1]); err != nil || got != "renamed" {
+			t.Errorf("rename %s to %s: %q, %v; want renamed", c[0], c[1], got, err)
+		}
+	}
+	for _, c := range [][2]string{{"top.tmp", "vendor/lib/top.go"}, {"vendor/lib/a.go", "vendor/a.go"}} {
+		_, err := rename(c[0], c[1])
+		wantErrno(t, "rename "+c[0]+" to "+c[1], err, "EXDEV")
+	}
+}

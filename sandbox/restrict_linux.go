@@ -204,8 +204,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	}
 	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
-		// Past the search's bounds, which earlier tools may have filled.
-		e.Missing = append(e.Missing, "the version-control directories of the workspace's repositories past the search's bounds are writable (the log says where it stopped)")
+		// Past the search's bounds, which earlier tools may have filled,
+		// or behind a .git link, which a tool may replace.
+		e.Missing = append(e.Missing, "some version-control directories of the workspace can be changed: past the search's bounds, or behind a .git that is a symbolic link (the log says which)")
 	}
 	return e, nil
 }
@@ -242,6 +243,11 @@ func isolateMounts(s spec) (vcsErr, err error) {
 	// a tool makes there. Top down, and recursive, so that each keeps
 	// what is mounted below it.
 	for _, a := range vcsAncestors(s.workDir, s.vcs) {
+		// Gone since the pool's search (a repository removed), or no
+		// longer a directory: nothing below it to keep in place.
+		if fi, err := os.Lstat(a); err != nil || !fi.IsDir() {
+			continue
+		}
 		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("making %s a mount point: %w", a, err), nil
 		}

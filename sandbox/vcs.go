@@ -31,8 +31,9 @@ const (
 // nestedScan is what findNested found.
 type nestedScan struct {
 	dirs []string // absolute, inside the workspace, without duplicates
-	// note says what the search left out, for the log; "" when it
-	// covered the workspace to nestedDepth.
+	// note says what the search left out or cannot protect, for the
+	// log; "" when it covered the workspace to nestedDepth and every
+	// directory found can be made read-only.
 	note string
 }
 
@@ -55,6 +56,7 @@ func findNested(workDir string) nestedScan {
 		seen[p] = true
 		s.dirs = append(s.dirs, p)
 	}
+	var linked []string
 	read, full := 0, false
 	type dir struct {
 		path  string
@@ -82,7 +84,11 @@ func findNested(workDir string) nestedScan {
 				if e.Type()&fs.ModeSymlink != 0 {
 					// Git follows the link (the layout of Google's
 					// repo tool: .git -> ../../.repo/projects/x.git):
-					// to a directory, or to a .git file.
+					// to a directory, or to a .git file. The link
+					// itself cannot be mounted over: a tool that
+					// writes may replace it with a directory of its
+					// own, which the note says.
+					linked = append(linked, p)
 					if r, ok := inside(workDir, p); ok {
 						add(r)
 					} else if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && e.Name() == ".git" {
@@ -103,12 +109,17 @@ func findNested(workDir string) nestedScan {
 			}
 		}
 	}
+	var notes []string
 	switch {
 	case full:
-		s.note = fmt.Sprintf("the workspace holds more than %d directories in its top %d levels; version-control directories past them stay writable for tools with write_files", nestedDirs, nestedDepth)
+		notes = append(notes, fmt.Sprintf("the workspace holds more than %d directories in its top %d levels; version-control directories past them stay writable for tools with write_files", nestedDirs, nestedDepth))
 	case len(s.dirs) >= nestedMax:
-		s.note = fmt.Sprintf("the workspace holds more than %d version-control directories; those past them stay writable for tools with write_files", nestedMax)
+		notes = append(notes, fmt.Sprintf("the workspace holds more than %d version-control directories; those past them stay writable for tools with write_files", nestedMax))
 	}
+	if len(linked) > 0 {
+		notes = append(notes, fmt.Sprintf("%s is a symbolic link, which a tool with write_files can replace with a git directory of its own", strings.Join(linked, ", ")))
+	}
+	s.note = strings.Join(notes, "; ")
 	return s
 }
 
@@ -212,23 +223,48 @@ func inside(workDir, d string) (string, bool) {
 }
 
 // vcsAncestors returns the directories strictly between workDir and each
-// of dirs, each once, shallowest first; dirs outside workDir have none.
+// of dirs, each once, shallowest first; dirs outside workDir have none,
+// and so does what lies in a protected directory (one of dirs, or of
+// vcsDirs at the top): its read-only mount covers it, and a writable
+// mount made there first would stay writable inside it (.git/modules of
+// a submodule's .git/modules/sub).
 func vcsAncestors(workDir string, dirs []string) []string {
 	// findNested's paths have their symbolic links resolved.
 	if r, err := filepath.EvalSymlinks(workDir); err == nil {
 		workDir = r
 	}
+	isInside := func(d string) bool {
+		rel, err := filepath.Rel(workDir, d)
+		return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	var protected []string
+	for _, d := range dirs {
+		if isInside(d) {
+			protected = append(protected, d)
+		}
+	}
+	for _, v := range vcsDirs {
+		protected = append(protected, filepath.Join(workDir, v))
+	}
+	within := func(a string) bool {
+		for _, p := range protected {
+			if a == p || strings.HasPrefix(a, p+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
 	seen := map[string]bool{}
 	var out []string
 	for _, d := range dirs {
-		rel, err := filepath.Rel(workDir, d)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if !isInside(d) {
 			continue
 		}
+		rel, _ := filepath.Rel(workDir, d)
 		parts := strings.Split(rel, string(filepath.Separator))
 		for i := 1; i < len(parts); i++ {
 			a := filepath.Join(workDir, filepath.Join(parts[:i]...))
-			if !seen[a] {
+			if !seen[a] && !within(a) {
 				seen[a] = true
 				out = append(out, a)
 			}

@@ -47,31 +47,32 @@ func TestFindNested(t *testing.T) {
 		name string
 		tree []string
 		want []string // relative to the workspace, sorted
+		note string   // in the note, "" for none
 	}{
-		{"the workspace's own are left to vcsDirs", []string{".git/hooks/", ".hg/", "src/"}, nil},
-		{"a repository in a subdirectory", []string{"vendor/lib/.git/hooks/", "vendor/lib/main.go: package lib"}, []string{"vendor/lib/.git"}},
-		{"three levels down, and not four", []string{"a/b/c/.git/", "a/b/c/d/.hg/", "x/.svn/"}, []string{"a/b/c/.git", "x/.svn"}},
-		{"nothing inside a repository's own directory", []string{"r/.git/modules/m/.git/"}, []string{"r/.git"}},
-		{"the git directory a .git file names, relative", []string{".git: gitdir: .bare\n", ".bare/hooks/"}, []string{".bare"}},
-		{"a submodule's .git file and the directory it names", []string{".git/modules/m/hooks/", "m/.git: gitdir: ../.git/modules/m"}, []string{".git/modules/m", "m/.git"}},
-		{"a worktree's git directory and its common directory", []string{"main/.git/worktrees/w/commondir: ../..\n", "w/.git: gitdir: ../main/.git/worktrees/w"}, []string{"main/.git", "main/.git/worktrees/w", "w/.git"}},
-		{"a git directory outside the workspace is not its to protect", []string{".git: gitdir: " + filepath.Join(outside, "elsewhere.git")}, nil},
-		{"a .git file of something else", []string{".git: not a gitdir line", "b/.git: gitdir: missing"}, []string{"b/.git"}},
-		{"no symbolic link is followed", []string{"link -> " + outside, "inner/.git/", "loop -> ."}, []string{"inner/.git"}},
+		{"the workspace's own are left to vcsDirs", []string{".git/hooks/", ".hg/", "src/"}, nil, ""},
+		{"a repository in a subdirectory", []string{"vendor/lib/.git/hooks/", "vendor/lib/main.go: package lib"}, []string{"vendor/lib/.git"}, ""},
+		{"three levels down, and not four", []string{"a/b/c/.git/", "a/b/c/d/.hg/", "x/.svn/"}, []string{"a/b/c/.git", "x/.svn"}, ""},
+		{"nothing inside a repository's own directory", []string{"r/.git/modules/m/.git/"}, []string{"r/.git"}, ""},
+		{"the git directory a .git file names, relative", []string{".git: gitdir: .bare\n", ".bare/hooks/"}, []string{".bare"}, ""},
+		{"a submodule's .git file and the directory it names", []string{".git/modules/m/hooks/", "m/.git: gitdir: ../.git/modules/m"}, []string{".git/modules/m", "m/.git"}, ""},
+		{"a worktree's git directory and its common directory", []string{"main/.git/worktrees/w/commondir: ../..\n", "w/.git: gitdir: ../main/.git/worktrees/w"}, []string{"main/.git", "main/.git/worktrees/w", "w/.git"}, ""},
+		{"a git directory outside the workspace is not its to protect", []string{".git: gitdir: " + filepath.Join(outside, "elsewhere.git")}, nil, ""},
+		{"a .git file of something else", []string{".git: not a gitdir line", "b/.git: gitdir: missing"}, []string{"b/.git"}, ""},
+		{"no symbolic link is followed", []string{"link -> " + outside, "inner/.git/", "loop -> ."}, []string{"inner/.git"}, ""},
 		// Found by a second review, as git reads them.
-		{"a .git that is a symbolic link to its git directory", []string{".repo/projects/lib.git/hooks/", "vendor/lib/.git -> ../../.repo/projects/lib.git"}, []string{".repo/projects/lib.git"}},
-		{"a .git link out of the workspace", []string{"x/.git -> " + filepath.Join(outside, "elsewhere.git")}, nil},
-		{"the top .git a symbolic link to a .git file", []string{".b2/hooks/", "c/gitfile: gitdir: ../.b2\n", ".git -> c/gitfile"}, []string{".b2"}},
-		{"a .git file whose path a NUL ends", []string{".b1/hooks/", "a/.git: gitdir: ../.b1\x00junk\n"}, []string{".b1", "a/.git"}},
-		{"a .git file with CRLF", []string{".b3/hooks/", "d/.git: gitdir: ../.b3\r\n"}, []string{".b3", "d/.git"}},
+		{"a .git that is a symbolic link to its git directory", []string{".repo/projects/lib.git/hooks/", "vendor/lib/.git -> ../../.repo/projects/lib.git"}, []string{".repo/projects/lib.git"}, "vendor/lib/.git is a symbolic link"},
+		{"a .git link out of the workspace", []string{"x/.git -> " + filepath.Join(outside, "elsewhere.git")}, nil, "x/.git is a symbolic link"},
+		{"the top .git a symbolic link to a .git file", []string{".b2/hooks/", "c/gitfile: gitdir: ../.b2\n", ".git -> c/gitfile"}, []string{".b2"}, "/.git is a symbolic link"},
+		{"a .git file whose path a NUL ends", []string{".b1/hooks/", "a/.git: gitdir: ../.b1\x00junk\n"}, []string{".b1", "a/.git"}, ""},
+		{"a .git file with CRLF", []string{".b3/hooks/", "d/.git: gitdir: ../.b3\r\n"}, []string{".b3", "d/.git"}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			mkTree(t, root, c.tree...)
 			got := findNested(root)
-			if got.note != "" {
-				t.Errorf("note %q, want none", got.note)
+			if (c.note == "") != (got.note == "") || !strings.Contains(got.note, c.note) {
+				t.Errorf("note %q, want one with %q", got.note, c.note)
 			}
 			real, err := filepath.EvalSymlinks(root)
 			if err != nil {
@@ -167,8 +168,10 @@ func TestVCSAncestors(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := func(p ...string) string { return filepath.Join(append([]string{real}, p...)...) }
-	got := vcsAncestors(w, []string{j("a", "b", ".git"), j(".bare"), j("a", "c", ".hg"), j(".git", "modules", "m"), "/elsewhere/.git", real})
-	want := []string{j("a"), j(".git"), j("a", "b"), j("a", "c"), j(".git", "modules")}
+	// What lies in a protected directory (the top's .git, a nested
+	// .git) has its read-only mount: no ancestor there.
+	got := vcsAncestors(w, []string{j("a", "b", ".git"), j(".bare"), j("a", "c", ".hg"), j(".git", "modules", "m"), j("x", ".git"), j("x", ".git", "modules", "n"), "/elsewhere/.git", real})
+	want := []string{j("a"), j("x"), j("a", "b"), j("a", "c")}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("vcsAncestors (-want +got):\n%s", diff)
 	}
