@@ -3,6 +3,8 @@ package audit
 import (
 	"go/types"
 	"maps"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -145,11 +147,7 @@ func (g *graph) returned(call *ssa.Call, i int) ([]ssa.Value, bool) {
 // its value is never taken, and it is called.
 func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 	fn := p.Parent()
-	// An instance of a generic function may be called from an instance
-	// the audit builds later (a method of a generic type that only
-	// reflection makes, built when implementers asks for it), whose
-	// origin calls another instance: its calls are not all known.
-	if fn.Signature.Recv() != nil || fn.Origin() != nil || g.funcs == nil {
+	if fn.Signature.Recv() != nil || g.funcs == nil {
 		return nil, false
 	}
 	i := -1
@@ -162,8 +160,17 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		return nil, false
 	}
 	cs := g.callSites()
-	sites := cs.sites[fn]
-	if cs.taken[fn] || len(sites) == 0 {
+	sites, taken := cs.sites[fn], cs.taken[fn]
+	if o := fn.Origin(); o != nil {
+		// An instance may be called from one the audit builds later (a
+		// method of a generic type's instance that only reflection
+		// makes), whose declared body calls another instance of the
+		// same function: the calls of every instance and of the origin
+		// count, those made in a generic body with values of type
+		// parameters' types, which the trace does not follow.
+		sites, taken = cs.byOrigin[o], cs.takenOrigin[o]
+	}
+	if taken || len(sites) == 0 {
 		return nil, false
 	}
 	var out []ssa.Value
@@ -185,6 +192,10 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 type callSites struct {
 	sites map[*ssa.Function][]*ssa.CallCommon
 	taken map[*ssa.Function]bool
+	// byOrigin and takenOrigin are the same for the instances of a
+	// generic function and the function itself, by their origin.
+	byOrigin    map[*ssa.Function][]*ssa.CallCommon
+	takenOrigin map[*ssa.Function]bool
 }
 
 func (g *graph) callSites() *callSites {
@@ -238,6 +249,23 @@ func (g *graph) callSites() *callSites {
 				}
 			}
 		}
+	}
+	cs.byOrigin, cs.takenOrigin = map[*ssa.Function][]*ssa.CallCommon{}, map[*ssa.Function]bool{}
+	// In a fixed order, so that the audit is the same every run.
+	fns := slices.SortedFunc(maps.Keys(cs.sites), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	for _, f := range fns {
+		o := f.Origin()
+		if o == nil {
+			o = f
+		}
+		cs.byOrigin[o] = append(cs.byOrigin[o], cs.sites[f]...)
+	}
+	for f := range cs.taken {
+		o := f.Origin()
+		if o == nil {
+			o = f
+		}
+		cs.takenOrigin[o] = true
 	}
 	g.calls = cs
 	return cs

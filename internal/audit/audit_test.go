@@ -18,6 +18,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/all"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
@@ -54,6 +55,8 @@ var honest = map[string]definer{
 	// (TestTogether), validate must not be charged with it.
 	"configcheck": configcheck.Tool{},
 	"validate":    validate.Tool{},
+	// genvalidate is validate with the assertion in a generic helper.
+	"genvalidate": genvalidate.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -116,7 +119,7 @@ func TestTogether(t *testing.T) {
 		"CSVSum": all.CSVSum{}, "GitLog": all.GitLog{}, "HTTPGet": all.HTTPGet{}, "JSONFmt": all.JSONFmt{},
 		"Once": all.Once{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
-		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{},
+		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -382,16 +382,22 @@ func assertedMethods(set map[string]bool, fns func(yield func(*ssa.Function) boo
 }
 
 // assertedIface returns the interface instr asserts a value to, if it
-// does: a type assertion, or Go 1.26's reflect.TypeAssert[T] (which
-// encoding/json, encoding/xml and encoding/gob use for their interfaces).
+// does: a type assertion, or a generic function of the standard library
+// that asserts to its type argument, which its summary, built without
+// instances, cannot see: Go 1.26's reflect.TypeAssert[T] (which
+// encoding/json, encoding/xml and encoding/gob use for their interfaces)
+// and errors.AsType[E] (probe astype).
 func assertedIface(instr ssa.Instruction) *types.Interface {
 	var asserted types.Type
 	switch instr := instr.(type) {
 	case *ssa.TypeAssert:
 		asserted = instr.AssertedType
 	case ssa.CallInstruction:
-		if c := instr.Common().StaticCallee(); c != nil && c.Origin() != nil && c.Origin().String() == "reflect.TypeAssert" && len(c.TypeArgs()) == 1 {
-			asserted = c.TypeArgs()[0]
+		if c := instr.Common().StaticCallee(); c != nil && c.Origin() != nil && len(c.TypeArgs()) == 1 {
+			switch c.Origin().String() {
+			case "reflect.TypeAssert", "errors.AsType":
+				asserted = c.TypeArgs()[0]
+			}
 		}
 	}
 	if asserted == nil {

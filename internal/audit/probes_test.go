@@ -17,6 +17,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazygen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -191,6 +192,9 @@ var probes = []probe{
 	}},
 	{"assertgoexit", assertgoexit.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return assertgoexit.Tool{}.Execute(ctx, assertgoexit.Args{Dir: dir})
+	}},
+	{"astype", astype.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return astype.Tool{}.Execute(ctx, astype.Args{Dir: dir})
 	}},
 }
 

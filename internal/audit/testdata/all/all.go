@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
@@ -30,6 +31,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertlazygen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -82,6 +84,7 @@ type (
 	Walk                = walk.Tool
 	WriteOut            = writeout.Tool
 	ConfigCheck         = configcheck.Tool
+	GenValidate         = genvalidate.Tool
 	Validate            = validate.Tool
 	Weather             = toolbox.Weather
 	WebSearch           = toolbox.WebSearch
@@ -129,6 +132,7 @@ type (
 	Probefmtint32       = fmtint32.Tool
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
+	Probeastype         = astype.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
