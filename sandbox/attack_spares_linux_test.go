@@ -30,15 +30,6 @@ import (
 // window of an agent that runs as a user other than root. The probes
 // are the atk_ tools of attack_probe_linux_test.go.
 
-func attackCall(t *testing.T, p *Pool, id string, caps tool.Capability, a attackArgs) (string, error) {
-	t.Helper()
-	raw, err := json.Marshal(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Call(context.Background(), id, caps, raw)
-}
-
 // TestAttackSecondAssignment: a worker takes one assignment. A second
 // one, written by the pool's side of the pipe or by the tool itself into
 // its own request pipe through /proc/self/fd, gives it no capability:
@@ -71,21 +62,21 @@ func TestAttackSecondAssignment(t *testing.T) {
 	if _, err := writeFrame(ws[0].reqW, nil, frame); err != nil {
 		t.Fatal(err)
 	}
-	text, err := attackCall(t, p, id, tool.Unsafe, attackArgs{Path: secret})
+	text, err := call(t, p, id, tool.Unsafe, attackArgs{Path: secret})
 	if strings.Contains(text, "s3cret") {
 		t.Fatalf("after a second assignment, a tool without read_files read %q", text)
 	}
 	wantKind(t, "the call after a second assignment", err, registry.KindCrashed, "")
-	_, err = attackCall(t, p, id, tool.Unsafe, attackArgs{Path: secret})
+	_, err = call(t, p, id, tool.Unsafe, attackArgs{Path: secret})
 	wantErrno(t, "the tool's next worker", err, "EACCES")
 
 	// The tool's side: it writes the assignment into its own request
 	// pipe, to be read after its answer.
 	const self = "atk_reassign#self"
-	text, err = attackCall(t, p, self, tool.Unsafe, attackArgs{})
+	text, err = call(t, p, self, tool.Unsafe, attackArgs{})
 	t.Logf("the tool writes an assignment into its request pipe: %q, %v", text, err)
 	for i := range 2 {
-		text, err := attackCall(t, p, self, tool.Unsafe, attackArgs{Path: secret})
+		text, err := call(t, p, self, tool.Unsafe, attackArgs{Path: secret})
 		if strings.Contains(text, "s3cret") {
 			t.Fatalf("call %d after the tool's own assignment read the secret: %q", i, text)
 		}
@@ -273,7 +264,7 @@ func TestAttackSetuidInWorkspace(t *testing.T) {
 	p := newPool(t, d, nil)
 	for n, how := range []string{"created with the bit", "given it by chmod"} {
 		path := filepath.Join(d.work, fmt.Sprintf("suid%d", n))
-		text, err := attackCall(t, p, "atk_suid", tool.WriteFiles|tool.Unsafe, attackArgs{Path: path, N: n})
+		text, err := call(t, p, "atk_suid", tool.WriteFiles|tool.Unsafe, attackArgs{Path: path, N: n})
 		t.Logf("a set-user-ID file %s: %q, %v", how, text, err)
 		if err != nil {
 			wantErrno(t, "a set-user-ID file "+how, err, "EPERM")
@@ -310,10 +301,10 @@ func TestAttackSpareReachedByTool(t *testing.T) {
 	}
 	s := waitSpare(t, p)
 	proc := "/proc/" + strconv.Itoa(s.pid())
-	text, err := attackCall(t, p, "atk_inject", rf, attackArgs{Path: proc + "/fd/" + strconv.Itoa(requestFD), Argv: []string{"atk_reassign"}})
+	text, err := call(t, p, "atk_inject", rf, attackArgs{Path: proc + "/fd/" + strconv.Itoa(requestFD), Argv: []string{"atk_reassign"}})
 	wantErrno(t, fmt.Sprintf("a tool writes an assignment into a spare's request pipe (%q)", text), err, "EACCES")
 	for _, f := range []string{"environ", "mem"} {
-		text, err := attackCall(t, p, "atk_open", rf, attackArgs{Path: proc + "/" + f})
+		text, err := call(t, p, "atk_open", rf, attackArgs{Path: proc + "/" + f})
 		wantErrno(t, fmt.Sprintf("a tool opens a spare's %s (%q)", f, text), err, "EACCES")
 	}
 	// The spare, given its tool, is restricted to that tool's
@@ -322,7 +313,7 @@ func TestAttackSpareReachedByTool(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	text, err = attackCall(t, p, "atk_reassign", tool.Unsafe, attackArgs{Path: secret})
+	text, err = call(t, p, "atk_reassign", tool.Unsafe, attackArgs{Path: secret})
 	if strings.Contains(text, "s3cret") {
 		t.Fatalf("the spare read the secret: %q", text)
 	}
@@ -348,7 +339,7 @@ func TestAttackGitAfterSpare(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		text, err := attackCall(t, p, "atk_plant", wr, attackArgs{Path: d.work})
+		text, err := call(t, p, "atk_plant", wr, attackArgs{Path: d.work})
 		if w := idleOf(p, "atk_plant", wr); len(w) == 1 && w[0] == s {
 			t.Error("the tool took the spare started before the git init")
 		}
@@ -613,7 +604,7 @@ func TestAttackCannotDropNamespaces(t *testing.T) {
 	for i, caps := range []tool.Capability{0, tool.Exec | tool.WriteFiles, tool.Unsafe | tool.Exec} {
 		for n := range 2 {
 			id := fmt.Sprintf("atk_coverproc#%d%d", i, n)
-			out, err := attackCall(t, p, id, caps, attackArgs{N: n})
+			out, err := call(t, p, id, caps, attackArgs{N: n})
 			t.Logf("%s (%s): %q, %v", id, caps, out, err)
 			if strings.Contains(out, ": ok") {
 				t.Errorf("%s with %s: %s", id, caps, out)

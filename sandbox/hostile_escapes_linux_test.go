@@ -5,7 +5,6 @@ package sandbox
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -25,16 +24,6 @@ import (
 // The escapes of this file were found by a second hostile-author review;
 // each fails on the code it was written against. The probes are the hx_
 // tools of hostile_probe_linux_test.go.
-
-// hxCall calls the hx_ probe id with caps and the arguments a.
-func hxCall(t *testing.T, p *Pool, id string, caps tool.Capability, a hostileArgs) (string, error) {
-	t.Helper()
-	raw, err := json.Marshal(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.Call(context.Background(), id, caps, raw)
-}
 
 // TestNoDatagramsWithoutNetwork: a tool without tool.Network may make
 // no socket that reaches outside its worker. socketpair(2) is allowed
@@ -58,7 +47,7 @@ func TestNoDatagramsWithoutNetwork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.Close()
-	_, err = hxCall(t, p, "hx_dgram", tool.Unsafe, hostileArgs{Path: sock})
+	_, err = call(t, p, "hx_dgram", tool.Unsafe, hostileArgs{Path: sock})
 	wantDenied(t, "a datagram to a pathname unix socket, without network", err)
 	pc.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 	buf := make([]byte, 64)
@@ -68,17 +57,17 @@ func TestNoDatagramsWithoutNetwork(t *testing.T) {
 
 	// A listener of its own in the host's abstract namespace.
 	name := fmt.Sprintf("@toolreg-test-squat-%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "-"))
-	if _, err := hxCall(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 2}); err == nil {
+	if _, err := call(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 2}); err == nil {
 		if c, derr := net.Dial("unixgram", name); derr == nil {
 			c.Write([]byte("from outside"))
 			c.Close()
 		}
-		got, err := hxCall(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 1})
+		got, err := call(t, p, "hx_dgram_listen", tool.Unsafe, hostileArgs{Name: name, N: 1})
 		t.Errorf("a worker without network bound the abstract name %s in the host's network namespace; reading it: %q, %v", name, got, err)
 	}
 
 	// The positive control: with network, the datagram goes.
-	if got, err := hxCall(t, p, "hx_dgram", tool.Network|tool.Unsafe, hostileArgs{Path: sock}); err != nil || got != "sent" {
+	if got, err := call(t, p, "hx_dgram", tool.Network|tool.Unsafe, hostileArgs{Path: sock}); err != nil || got != "sent" {
 		t.Errorf("a datagram with network: %q, %v; want sent", got, err)
 	}
 }
@@ -117,9 +106,9 @@ func TestNoXattrsWithoutWriteFiles(t *testing.T) {
 	}
 	p := newPool(t, d, nil)
 	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
-		_, err := hxCall(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "user.planted", Value: "yes"})
+		_, err := call(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "user.planted", Value: "yes"})
 		wantDenied(t, "setxattr user.* without write_files, "+caps.String(), err)
-		_, err = hxCall(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "system.posix_acl_access", Value: posixACL(6, 4, 6)})
+		_, err = call(t, p, "hx_setxattr", caps, hostileArgs{Path: f, Name: "system.posix_acl_access", Value: posixACL(6, 4, 6)})
 		wantDenied(t, "a POSIX ACL without write_files, "+caps.String(), err)
 		if fi, err := os.Stat(f); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("mode of %s after a worker with %s: %v, %v; want 0600 (an ACL changed it)", f, caps, fi.Mode(), err)
@@ -129,7 +118,7 @@ func TestNoXattrsWithoutWriteFiles(t *testing.T) {
 	}
 	// file_setattr(2) (Linux 6.17), the path-based FS_IOC_FSSETXATTR:
 	// the nodump and noatime flags of the same file.
-	_, err := hxCall(t, p, "hx_file_setattr", tool.Unsafe, hostileArgs{Path: f, N: 0x80 | 0x40})
+	_, err := call(t, p, "hx_file_setattr", tool.Unsafe, hostileArgs{Path: f, N: 0x80 | 0x40})
 	if err == nil || !strings.Contains(err.Error(), "ENOSYS") {
 		wantDenied(t, "file_setattr without write_files", err)
 	}
@@ -138,7 +127,7 @@ func TestNoXattrsWithoutWriteFiles(t *testing.T) {
 	if err := os.WriteFile(w, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := hxCall(t, p, "hx_setxattr", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: w, Name: "user.ok", Value: "1"}); err != nil || got != "set" {
+	if got, err := call(t, p, "hx_setxattr", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: w, Name: "user.ok", Value: "1"}); err != nil || got != "set" {
 		t.Errorf("setxattr with write_files in the workspace: %q, %v; want set", got, err)
 	}
 }
@@ -160,7 +149,7 @@ func TestSharedMemoryLimited(t *testing.T) {
 		t.Fatal("256 MiB of private memory under a 64 MiB limit: no error")
 	}
 	for _, id := range []string{"hx_shared", "hx_sysvshm"} {
-		if got, err := hxCall(t, p, id, tool.Unsafe, hostileArgs{N: 256}); err == nil {
+		if got, err := call(t, p, id, tool.Unsafe, hostileArgs{N: 256}); err == nil {
 			t.Errorf("%s: 256 MiB under a 64 MiB memory limit: %q", id, got)
 		}
 	}
@@ -171,9 +160,9 @@ func TestSharedMemoryLimited(t *testing.T) {
 	// stack each with cgo) may take a worker's whole data limit.
 	p = newPool(t, d, nil)
 	for _, kind := range []string{"sem", "msg"} {
-		_, err := hxCall(t, p, "hx_sysvipc", tool.Unsafe, hostileArgs{Name: kind})
+		_, err := call(t, p, "hx_sysvipc", tool.Unsafe, hostileArgs{Name: kind})
 		wantDenied(t, "a System V "+kind+" without exec", err)
-		if got, err := hxCall(t, p, "hx_sysvipc", tool.Exec|tool.Unsafe, hostileArgs{Name: kind}); err != nil || got != "made" {
+		if got, err := call(t, p, "hx_sysvipc", tool.Exec|tool.Unsafe, hostileArgs{Name: kind}); err != nil || got != "made" {
 			t.Errorf("a System V %s with exec: %q, %v; want made", kind, got, err)
 		}
 	}
@@ -193,10 +182,10 @@ func TestNoInotifyWithoutReadFiles(t *testing.T) {
 	// The control: listing the directory is denied.
 	_, err := call(t, p, "read", tool.Unsafe, probeArgs{Path: d.other})
 	wantDenied(t, "opening a directory without read_files", err)
-	_, err = hxCall(t, p, "hx_inotify", tool.Unsafe, hostileArgs{Path: d.other})
+	_, err = call(t, p, "hx_inotify", tool.Unsafe, hostileArgs{Path: d.other})
 	if err == nil {
 		os.WriteFile(filepath.Join(d.other, "id_ed25519"), nil, 0o600)
-		got, _ := hxCall(t, p, "hx_inotify", tool.Unsafe, hostileArgs{N: 1})
+		got, _ := call(t, p, "hx_inotify", tool.Unsafe, hostileArgs{N: 1})
 		t.Errorf("a worker without read_files watched %s and saw the names %q", d.other, got)
 	}
 }
@@ -222,18 +211,18 @@ func TestNoSetgidProgram(t *testing.T) {
 	// Created with the bit and left as it is: no write clears it.
 	for _, mode := range []int{0o4755, 0o2755, 0o2745, 0o6755} {
 		f := filepath.Join(d.work, fmt.Sprintf("created-%o", mode))
-		got, err := hxCall(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: f, N: mode})
+		got, err := call(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: f, N: mode})
 		wantDenied(t, fmt.Sprintf("a file created with mode %#o", mode), err)
 		if _, serr := os.Stat(f); serr == nil {
 			t.Errorf("a file created with mode %#o exists: %q", mode, got)
 		}
 	}
 	// The control: an ordinary program.
-	if got, err := hxCall(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "plain"), N: 0o755}); err != nil || got != "mode 0755" {
+	if got, err := call(t, p, "hx_createmode", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "plain"), N: 0o755}); err != nil || got != "mode 0755" {
 		t.Errorf("a file created with mode 0755: %q, %v; want mode 0755", got, err)
 	}
 	path := filepath.Join(d.work, "sg")
-	got, err := hxCall(t, p, "hx_sgid", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: path})
+	got, err := call(t, p, "hx_sgid", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: path})
 	t.Logf("a set-group-ID program: %q, %v", got, err)
 	fi, err := os.Stat(path)
 	if err != nil || fi.Mode()&(os.ModeSetgid|os.ModeSetuid) == 0 {
@@ -264,7 +253,7 @@ func TestNoSetgidProgram(t *testing.T) {
 func TestLargeAnswersNotKept(t *testing.T) {
 	d := newDirs(t)
 	p := newPool(t, d, nil)
-	if _, err := hxCall(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{N: 48}); err != nil {
+	if _, err := call(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{N: 48}); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range idleOf(p, "hx_biganswer", tool.Unsafe) {
@@ -273,7 +262,7 @@ func TestLargeAnswersNotKept(t *testing.T) {
 		}
 	}
 	// The control: a small answer's buffer is kept for the next call.
-	if _, err := hxCall(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{}); err != nil {
+	if _, err := call(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range idleOf(p, "hx_biganswer", tool.Unsafe) {
@@ -307,11 +296,11 @@ func TestNestedVersionControlReadOnly(t *testing.T) {
 		{"the git directory a .git file names", ".bare/hooks/pre-commit"},
 		{"a repository in a subdirectory", "vendor/lib/.git/hooks/pre-commit"},
 	} {
-		_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.path), Value: hook})
+		_, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.path), Value: hook})
 		wantErrno(t, "a hook in "+c.what, err, "EROFS")
 	}
 	// The control: the workspace itself is writable.
-	if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "src/main.go"), Value: "package main\n"}); err != nil || got != "written" {
+	if got, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "src/main.go"), Value: "package main\n"}); err != nil || got != "written" {
 		t.Errorf("a file in the workspace: %q, %v; want written", got, err)
 	}
 }
@@ -344,21 +333,21 @@ func TestNestedVersionControlStaysPut(t *testing.T) {
 		{"vendor/lib", "vendor/lib.orig", "vendor/lib/.git/hooks/pre-commit"},
 		{"vendor", "vendor.orig", "vendor/lib/.git/hooks/pre-commit"},
 	} {
-		_, err := hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.parent), Value: filepath.Join(d.work, c.aside)})
+		_, err := call(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.parent), Value: filepath.Join(d.work, c.aside)})
 		wantErrno(t, "renaming "+c.parent, err, "EBUSY")
-		_, err = hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.hook), Value: hook})
+		_, err = call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, c.hook), Value: hook})
 		wantErrno(t, "then a hook in "+c.hook, err, "EROFS")
 	}
-	_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "vendor/lib2/.git/hooks/pre-commit"), Value: hook})
+	_, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "vendor/lib2/.git/hooks/pre-commit"), Value: hook})
 	wantErrno(t, "a hook through a .git that is a symbolic link", err, "EROFS")
 	// The controls: the repositories' files stay writable, and so does a
 	// directory that holds none.
 	for _, f := range []string{"vendor/lib/main.go", "sub/main.go", "other/main.go"} {
-		if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "package main\n"}); err != nil || got != "written" {
+		if got, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "package main\n"}); err != nil || got != "written" {
 			t.Errorf("%s: %q, %v; want written", f, got, err)
 		}
 	}
-	if got, err := hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "other"), Value: filepath.Join(d.work, "other2")}); err != nil || got != "renamed" {
+	if got, err := call(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, "other"), Value: filepath.Join(d.work, "other2")}); err != nil || got != "renamed" {
 		t.Errorf("renaming a directory that holds no repository: %q, %v; want renamed", got, err)
 	}
 }
@@ -420,7 +409,7 @@ func TestNestedInsideTheTopRepository(t *testing.T) {
 	}
 	p := newPool(t, d, nil)
 	for _, f := range []string{".git/hooks/pre-commit", ".git/modules/sub/hooks/pre-commit", ".git/modules/other/hooks/post-checkout", ".git/modules/other/config", ".git/modules/planted"} {
-		_, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "#!/bin/sh\necho planted\n"})
+		_, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "#!/bin/sh\necho planted\n"})
 		wantErrno(t, "a write to "+f, err, "EROFS")
 	}
 }
@@ -469,7 +458,7 @@ func TestNestedRemovedAfterTheSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, caps := range []tool.Capability{tool.WriteFiles | tool.Unsafe, tool.WriteFiles | tool.ReadFiles | tool.Unsafe} {
-		if got, err := hxCall(t, p, "hx_write", caps, hostileArgs{Path: filepath.Join(d.work, "other/main.go"), Value: "package main\n"}); err != nil || got != "written" {
+		if got, err := call(t, p, "hx_write", caps, hostileArgs{Path: filepath.Join(d.work, "other/main.go"), Value: "package main\n"}); err != nil || got != "written" {
 			t.Errorf("call %d: a write after the nested repository went: %q, %v; want written", i, got, err)
 		}
 	}
@@ -490,12 +479,12 @@ func TestNestedHonestRenames(t *testing.T) {
 	p := newPool(t, d, nil)
 	write := func(f string) {
 		t.Helper()
-		if got, err := hxCall(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "x\n"}); err != nil || got != "written" {
+		if got, err := call(t, p, "hx_write", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, f), Value: "x\n"}); err != nil || got != "written" {
 			t.Errorf("write %s: %q, %v; want written", f, got, err)
 		}
 	}
 	rename := func(from, to string) (string, error) {
-		return hxCall(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, from), Value: filepath.Join(d.work, to)})
+		return call(t, p, "hx_rename", tool.WriteFiles|tool.Unsafe, hostileArgs{Path: filepath.Join(d.work, from), Value: filepath.Join(d.work, to)})
 	}
 	write("vendor/lib/a.tmp")
 	write("vendor/lib/pkg/b.tmp")

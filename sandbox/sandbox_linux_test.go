@@ -63,7 +63,8 @@ func needLandlock(t *testing.T, abi int) {
 	}
 }
 
-func call(t *testing.T, p *Pool, id string, caps tool.Capability, a probeArgs) (string, error) {
+// call calls the probe id with caps and the arguments a, as JSON.
+func call[A any](t *testing.T, p *Pool, id string, caps tool.Capability, a A) (string, error) {
 	t.Helper()
 	raw, err := json.Marshal(a)
 	if err != nil {
