@@ -175,7 +175,7 @@ type spec struct {
 	namespaces bool
 	limits     Limits
 	vcs        []string // version-control directories below the workspace's top (findNested)
-	vcsPartial bool     // the search for them stopped short
+	vcsPartial bool     // some stay writable: the search stopped short, or found a .git link
 }
 
 func (s spec) args() []string {
