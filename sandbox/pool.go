@@ -228,8 +228,10 @@ func NewPool(c Config) (*Pool, error) {
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.nestedDone = make(chan struct{})
 	p.procs.Go(func() {
-		p.nested = findNested(c.WorkDir)
-		if p.nested.note != "" {
+		// Close waits for it, and ends it: a one-shot call in a large
+		// workspace would otherwise wait for the whole search at exit.
+		p.nested = findNested(ctx, c.WorkDir)
+		if p.nested.note != "" && ctx.Err() == nil {
 			log.Warn("sandbox: " + p.nested.note)
 		}
 		close(p.nestedDone)

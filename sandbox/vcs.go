@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,8 +42,9 @@ type nestedScan struct {
 // that a worker makes read-only beside vcsDirs: those of the
 // repositories below its top, nestedDepth levels deep at most, and the
 // git directories that .git files name, when inside workDir. It follows
-// no symbolic link and reads no directory it finds unreadable.
-func findNested(workDir string) nestedScan {
+// no symbolic link and reads no directory it finds unreadable. It stops
+// when ctx ends (the pool closed: nobody needs what it found).
+func findNested(ctx context.Context, workDir string) nestedScan {
 	// The paths found are those git uses, symbolic links resolved.
 	if r, err := filepath.EvalSymlinks(workDir); err == nil {
 		workDir = r
@@ -63,7 +65,7 @@ func findNested(workDir string) nestedScan {
 		depth int
 	}
 	queue := []dir{{workDir, 0}}
-	for len(queue) > 0 && !full {
+	for len(queue) > 0 && !full && ctx.Err() == nil {
 		d := queue[0]
 		queue = queue[1:]
 		if read == nestedDirs {

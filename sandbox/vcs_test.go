@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,7 +71,7 @@ func TestFindNested(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()
 			mkTree(t, root, c.tree...)
-			got := findNested(root)
+			got := findNested(context.Background(), root)
 			if (c.note == "") != (got.note == "") || !strings.Contains(got.note, c.note) {
 				t.Errorf("note %q, want one with %q", got.note, c.note)
 			}
@@ -113,7 +114,7 @@ func TestFindNestedBounds(t *testing.T) {
 		for i := range c.repos {
 			mkTree(t, root, fmt.Sprintf("r%03d/.git/", i))
 		}
-		got := findNested(root)
+		got := findNested(context.Background(), root)
 		if len(got.dirs) != c.wantN || (c.wantNote == "") != (got.note == "") || !strings.Contains(got.note, c.wantNote) {
 			t.Errorf("%d repositories: found %d, note %q; want %d, a note with %q", c.repos, len(got.dirs), got.note, c.wantN, c.wantNote)
 		}
@@ -133,7 +134,7 @@ func TestFindNestedBounds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got := findNested(root)
+		got := findNested(context.Background(), root)
 		if (got.note != "") != c.wantNote || (c.wantNote && !strings.Contains(got.note, fmt.Sprintf("more than %d directories", nestedDirs))) {
 			t.Errorf("%d subdirectories: note %q, want one: %v", c.subdirs, got.note, c.wantNote)
 		}
@@ -174,5 +175,21 @@ func TestVCSAncestors(t *testing.T) {
 	want := []string{j("a"), j("x"), j("a", "b"), j("a", "c")}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("vcsAncestors (-want +got):\n%s", diff)
+	}
+}
+
+// TestFindNestedStopsWithItsContext: the pool's Close ends the search,
+// which it waits for (agent call in /usr waited 50-150 ms for it at
+// exit): with its context ended, nothing more is read.
+func TestFindNestedStopsWithItsContext(t *testing.T) {
+	root := t.TempDir()
+	mkTree(t, root, "a/.git/", "b/c/.git/")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got := findNested(ctx, root); len(got.dirs) != 0 || got.note != "" {
+		t.Errorf("an ended search found %q, note %q; want nothing", got.dirs, got.note)
+	}
+	if got := findNested(context.Background(), root); len(got.dirs) != 2 {
+		t.Errorf("the control found %q; want a/.git and b/c/.git", got.dirs)
 	}
 }
