@@ -405,9 +405,13 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 		if handlers, err = s.oauthHandlers(warn); err != nil {
 			return nil, close, err // it names the flag or file
 		}
+		var policy *egress.Policy
+		if policy, err = egress.Parse(s.netAllow); err != nil {
+			return nil, close, fmt.Errorf("-net-allow (%s): %w", egress.EnvAllow, err)
+		}
 		m, err = toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
 			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots(),
-			OAuth: handlers, SignInTimeout: s.signInTimeout()})
+			OAuth: handlers, SignInTimeout: s.signInTimeout(), Egress: policy})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}

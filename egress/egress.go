@@ -24,9 +24,10 @@
 //
 // Endpoints the operator configured (base URLs from the environment,
 // LLM_BASE_URL, -mcp URLs) are trusted as configured. The tools' requests
-// to them (SearXNG, Open-Meteo) go to the configured host directly, but a
-// redirect from there to any other destination is dialled through this
-// package, under the same policy as a destination the model chose.
+// to them (SearXNG, Open-Meteo) and the requests to mounted MCP servers go
+// to the configured host directly, but a redirect from there to any other
+// destination is dialled through this package, under the same policy as a
+// destination the model chose.
 package egress
 
 import (

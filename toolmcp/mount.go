@@ -32,6 +32,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
@@ -125,6 +126,12 @@ type MountOptions struct {
 	// SignInTimeout is added to ConnectTimeout for a server with an
 	// OAuth handler: the time a person has to sign in in a browser.
 	SignInTimeout time.Duration
+	// Egress is the policy under which a request to an HTTP server that
+	// leaves the server's origin (a redirect elsewhere) is dialled, as a
+	// destination the model chose is (package egress); nil refuses every
+	// local and private address. The server's own origin, which the
+	// operator configured, is reached directly.
+	Egress *egress.Policy
 }
 
 // RemoteTool describes one mounted tool.
@@ -300,7 +307,10 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 	tasks := &taskTools{}
 	var t mcp.Transport
 	if sp.URL != "" {
-		hc := o.HTTPClient
+		hc, err := offOrigin(o.HTTPClient, sp.URL, o.Egress)
+		if err != nil {
+			return nil, nil, err
+		}
 		if o.Telemetry.Enabled() {
 			c := *hc
 			c.Transport = &traceTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), prop: o.Telemetry.TextMapPropagator()}

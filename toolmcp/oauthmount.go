@@ -2,10 +2,14 @@ package toolmcp
 
 import (
 	"cmp"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/redact"
 )
 
 // connectTimeout is how long connecting to the server of sp may take:
@@ -44,4 +48,35 @@ func (t *ownOrigin) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Del("Authorization")
 	}
 	return t.base.RoundTrip(r)
+}
+
+// offOrigin returns hc with a transport that sends the requests for the
+// origin of endpoint, the server the operator configured, as hc does, and
+// dials every other (a redirect elsewhere: 307 and 308 keep the method
+// and the body) under policy, so that a mounted server cannot bounce the
+// agent's requests to a local or private address the policy refuses.
+func offOrigin(hc *http.Client, endpoint string, policy *egress.Policy) (*http.Client, error) {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, fmt.Errorf("url: %w", redact.Error(err))
+	}
+	judged := (&egress.Dialer{Policy: policy}).Transport()
+	judged.DisableKeepAlives = true
+	c := *hc
+	c.Transport = &splitOrigin{scheme: u.Scheme, host: u.Host, direct: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), judged: judged}
+	return &c, nil
+}
+
+// splitOrigin sends the requests for one origin directly and the others
+// through a transport that dials under the egress policy.
+type splitOrigin struct {
+	scheme, host   string
+	direct, judged http.RoundTripper
+}
+
+func (t *splitOrigin) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Scheme == t.scheme && strings.EqualFold(r.URL.Host, t.host) {
+		return t.direct.RoundTrip(r)
+	}
+	return t.judged.RoundTrip(r)
 }

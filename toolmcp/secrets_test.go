@@ -82,7 +82,12 @@ func TestMountHeaders(t *testing.T) {
 		Getenv:  getenv,
 		Warn:    &warn,
 		Headers: map[string][]string{"docs": {"Authorization: Bearer $DOCS_TOKEN"}, "moved": {"Authorization: Bearer ${DOCS_TOKEN}"}},
+		// The redirect to the other loopback server is followed.
+		Egress: allowLoopback(t),
 	})
+	if !slices.Contains(m.Servers(), "moved") {
+		t.Fatalf("the redirected server is not mounted: %s", warn.String())
+	}
 	if res := joined(t, nil, m).Call(context.Background(), "docs__echo", `{"text":"hi"}`); res.Failed() {
 		t.Fatalf("docs__echo: %s", res.Text)
 	}
