@@ -315,7 +315,9 @@ func writeSummary(w io.Writer, n int, k keptConv) {
 	fmt.Fprintf(w, "%3d  %s  %s  %-16s %2d  %s\n", n, k.id(), k.modified.Local().Format("2006-01-02 15:04"), clip.Line(model, 16), questions, clip.Line(first, 60))
 }
 
-// writeConversation writes a kept conversation for a person to read.
+// writeConversation writes a kept conversation for a person to read,
+// without the control characters of what the model, the tools or the
+// user wrote, as the session showed it (-json shows it as kept).
 func writeConversation(w io.Writer, k keptConv) {
 	fmt.Fprintf(w, "# %s\n", k.path)
 	names := map[string]string{} // tool call id → tool
@@ -323,14 +325,14 @@ func writeConversation(w io.Writer, k keptConv) {
 		m := r.Message
 		switch m.Role {
 		case chat.RoleUser:
-			fmt.Fprintf(w, "\n> %s\n", strings.ReplaceAll(m.Content, "\n", "\n> "))
+			fmt.Fprintf(w, "\n> %s\n", strings.ReplaceAll(clip.Printable(m.Content), "\n", "\n> "))
 		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
 				names[tc.ID] = tc.Function.Name
 				fmt.Fprintf(w, "→ %s %s\n", tc.Function.Name, clip.Line(tc.Function.Arguments, 120))
 			}
 			if m.Content != "" {
-				fmt.Fprintf(w, "\n%s\n", m.Content)
+				fmt.Fprintf(w, "\n%s\n", clip.Printable(m.Content))
 			}
 		case chat.RoleTool:
 			fmt.Fprintf(w, "← %s: %s\n", names[m.ToolCallID], clip.Line(m.Content, 120))

@@ -109,7 +109,8 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
 	desc := firstLine(e.Description)
 	if full {
-		desc = strings.TrimSpace(e.Description)
+		// A mounted server's description may hold anything.
+		desc = clip.Printable(strings.TrimSpace(e.Description))
 	}
 	fmt.Fprintf(w, "%s  %s\n", e.Name, strings.ReplaceAll(desc, "\n", "\n    "))
 	if e.Server != "" {
@@ -291,7 +292,9 @@ func firstLine(s string) string {
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
-	return s
+	// A mounted server's description may hold anything: it is shown
+	// without the control characters that would drive the terminal.
+	return clip.Printable(s)
 }
 
 // missing explains why reg has no tool name: a compiled-in tool that the
@@ -404,7 +407,9 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 	}
 	res := reg.Call(ctx, name, argText)
 	if res.Failed() {
-		fmt.Fprintln(c.stderr, res.Text)
+		// A mounted server's error may hold anything; the result on
+		// stdout is the tool's output, byte for byte.
+		fmt.Fprintln(c.stderr, clip.Printable(res.Text))
 		return 1
 	}
 	fmt.Fprintln(c.stdout, res.Text)

@@ -55,6 +55,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -271,12 +272,14 @@ func (s *source) Token() (*oauth2.Token, error) {
 	return &oauth2.Token{AccessToken: rec.AccessToken, TokenType: "Bearer", Expiry: rec.Expiry}, nil
 }
 
-// printf writes a line on the prompt, redacted.
+// printf writes a line on the prompt, redacted, without the control
+// characters that what the servers said (an error's description, an
+// issuer) may hold: the prompt is a terminal.
 func (h *Handler) printf(format string, args ...any) {
 	if h.opts.Prompt == nil {
 		return
 	}
-	fmt.Fprintln(h.opts.Prompt, h.opts.Secrets.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(h.opts.Prompt, clip.Printable(h.opts.Secrets.String(fmt.Sprintf(format, args...))))
 }
 
 // refresh replaces rec, if it is still the current record, with one whose

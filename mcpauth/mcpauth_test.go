@@ -615,3 +615,15 @@ func TestConfigCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptDropsControls: what an authorization server says that reaches
+// the prompt (the description of a refused refresh, quoted in the error)
+// cannot drive the terminal.
+func TestPromptDropsControls(t *testing.T) {
+	var prompt bytes.Buffer
+	h := &Handler{name: "docs", opts: Options{Prompt: &prompt}}
+	h.printf("mcp server %q: the token could not be refreshed: %v", h.name, errors.New("oauth2: \"invalid_grant\" \"\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2K\u009b8mgone\""))
+	if out := prompt.String(); strings.ContainsAny(out, "\x1b\x07\u009b") || !strings.Contains(out, "gone") {
+		t.Errorf("prompt %q: want the text without its control characters", out)
+	}
+}

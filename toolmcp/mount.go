@@ -33,6 +33,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
@@ -217,8 +218,10 @@ func (w *warner) printf(format string, args ...any) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	// Spec URLs and transport errors may hold credentials.
-	fmt.Fprintln(w.w, redact.String(fmt.Sprintf(format, args...)))
+	// Spec URLs and transport errors may hold credentials; what a server
+	// said (a log message, an error) may hold escape sequences, which
+	// must not drive the terminal.
+	fmt.Fprintln(w.w, clip.Printable(redact.String(fmt.Sprintf(format, args...))))
 }
 
 // Mount connects to the MCP servers of specs (see ParseSpec), at the same
@@ -441,9 +444,10 @@ func (s *remoteServer) progress(_ context.Context, r *mcp.ProgressNotificationCl
 	}
 }
 
-// clipLine returns s on one line, cut to n bytes.
+// clipLine returns s on one line, without control characters, cut to n
+// bytes.
 func clipLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(clip.Printable(s)), " ")
 	if len(s) > n {
 		for n > 0 && !utf8.RuneStart(s[n]) {
 			n--

@@ -4,6 +4,7 @@
 package clip
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,9 +29,16 @@ func String(s string, n int) string {
 // Line returns s on one line: leading and trailing white space removed,
 // every other run of white space (line breaks included) made one space;
 // when that has more than n characters (runes), its first n followed
-// by Ellipsis.
+// by Ellipsis. Control characters are dropped, as Printable does: a line
+// is shown to a person, and what it quotes (a tool's result or arguments,
+// a server's message) must not drive their terminal.
 func Line(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = Printable(w)
+	}
+	words = slices.DeleteFunc(words, func(w string) bool { return w == "" })
+	s = strings.Join(words, " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -42,4 +50,31 @@ func Line(s string, n int) string {
 		k++
 	}
 	return s
+}
+
+// Printable returns s fit for a terminal: every control character but
+// newline and tab dropped (C0, DEL and C1: escape sequences that would
+// move the cursor, clear the screen, set the window title or write the
+// clipboard lose their introducer), and each byte that is not UTF-8 made
+// U+FFFD (a terminal of 8-bit characters reads a lone 0x9b as a control
+// sequence introducer). Text without any is returned as it is.
+func Printable(s string) string {
+	clean := utf8.ValidString(s)
+	for i := 0; clean && i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 {
+			continue
+		}
+		b.WriteRune(r) // utf8.RuneError for a byte that is not UTF-8
+	}
+	return b.String()
 }

@@ -40,3 +40,19 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLineDropsControls: a line quoting what a server or a model sent
+// (a tool's result, its arguments) cannot drive the terminal it is shown
+// on: OSC 52 (write the clipboard), OSC 0 (the window title), CSI (clear
+// the screen, move the cursor), a C1 CSI and a lone 0x9b lose their
+// introducers; the text around them stays.
+func TestLineDropsControls(t *testing.T) {
+	in := "ok\x1b]52;c;Y3VybCBldmlsfHNo\x07 \x1b]0;title\x1b\\\x1b[2J\x1b[1A\r\b done \u009b31m\x9b31m ©"
+	want := "ok]52;c;Y3VybCBldmlsfHNo ]0;title\\[2J[1A done 31m\ufffd31m ©"
+	if got := Line(in, 200); got != want {
+		t.Errorf("Line = %q, want %q", got, want)
+	}
+	if got := Printable("a\nb\tc"); got != "a\nb\tc" {
+		t.Errorf("Printable keeps newline and tab: %q", got)
+	}
+}

