@@ -604,14 +604,27 @@ func (c *cli) lineReader() lineReader {
 	return newTermLines(stdin, stderr, path, warn)
 }
 
+// maxArgsShown bounds the arguments shown whole before a question whose
+// line cuts them; past it they are cut with "…", which says so.
+const maxArgsShown = 64 << 10
+
 // askUser returns a Confirm that asks on the terminal, one question at a
-// time, before a tool that changes things runs.
+// time, before a tool that changes things runs. Arguments that the
+// question's line would cut are shown whole before it.
 func (c *cli) askUser(in lineReader) registry.Confirm {
 	var mu sync.Mutex
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, clip.Line(c.learnt.String(args, secrets(c.getenv, c.tools)...), 200)), true)
+		shown := c.learnt.String(args, secrets(c.getenv, c.tools)...)
+		line := clip.Line(shown, 200)
+		if line != clip.Line(shown, len(shown)) {
+			// Cut in the question: shown whole before it, so that no
+			// part of what is allowed goes unseen.
+			whole := clip.String(clip.Printable(shown), maxArgsShown)
+			fmt.Fprintf(c.stderr, "? the arguments of %s, %d bytes:\n    %s\n", e.Name, len(args), strings.ReplaceAll(whole, "\n", "\n    "))
+		}
+		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, line), true)
 		if a := strings.ToLower(strings.TrimSpace(l)); err == nil && (a == "y" || a == "yes") {
 			return nil
 		}

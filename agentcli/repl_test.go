@@ -154,3 +154,33 @@ func TestAskUser(t *testing.T) {
 		t.Errorf("unattended refusal %v: want it to name the capability and -yes", err)
 	}
 }
+
+// TestAskUserShowsAllArguments: arguments too long for the question are
+// shown whole before it, so that a model (or what injected its prompt)
+// cannot put the part that matters past the cut, behind 200 characters of
+// harmless text, and get it allowed unseen; secrets and control
+// characters are taken out of them as out of the question.
+func TestAskUserShowsAllArguments(t *testing.T) {
+	lines := make(chan string, 1)
+	lines <- "n"
+	var stderr bytes.Buffer
+	c := &cli{tools: testTools, stderr: &stderr, getenv: func(k string) string {
+		return map[string]string{"LLM_API_KEY": "sk-test-0123456789abcdef"}[k]
+	}}
+	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr})
+	e := registry.Entry{Name: "fs__write_file", Capabilities: tool.WriteFiles}
+	args := `{"content":"` + strings.Repeat("Meeting notes, nothing to see. ", 10) + `sk-test-0123456789abcdef \u001b[2K","path":"/home/u/.bashrc"}`
+	if ask(context.Background(), e, args) == nil {
+		t.Fatal("allowed on n")
+	}
+	out := stderr.String()
+	if !strings.Contains(out, `"path":"/home/u/.bashrc"`) {
+		t.Errorf("the question does not show the path past the cut:\n%s", out)
+	}
+	if strings.Contains(out, "sk-test-0123456789abcdef") || strings.Contains(out, "\x1b") {
+		t.Errorf("the arguments shown hold the key or an escape:\n%q", out)
+	}
+	if strings.Count(out, "[y/N]") != 1 {
+		t.Errorf("want one question:\n%s", out)
+	}
+}
