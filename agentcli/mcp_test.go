@@ -324,3 +324,32 @@ func TestMCPOAuthEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestMountHeaderSecretRedacted: the value a -mcp-header of a credential
+// takes from the environment (a server's API key) is a secret like an OAuth token of a
+// mounted server: a server that echoes it in an answer (an error quoting
+// the key it refused, a debug tool) does not hand it to the model, the
+// trace or the output.
+func TestMountHeaderSecretRedacted(t *testing.T) {
+	const key = "docs-key-5c2f0e9a7b31d4"
+	srv := mcp.NewServer(&mcp.Implementation{Name: "docs", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "whoami", Description: "Echo the key the request carried.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "you sent " + req.Extra.Header.Get("X-Docs-Key") + " in " + req.Extra.Header.Get("X-Region")}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer ts.Close()
+	var stdout, stderr lockedBuffer
+	c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+		return map[string]string{"DOCS_KEY": key, "REGION": "eu-west-1"}[k]
+	}}
+	code := c.run(context.Background(), []string{"call", "-yes", "-tools", "calculator", "-mcp", "docs=" + ts.URL,
+		"-mcp-header", "docs=X-Docs-Key: $DOCS_KEY", "-mcp-header", "docs=X-Region: $REGION", "docs__whoami", "{}"})
+	// A header that names no credential is not one.
+	if code != 0 || !strings.Contains(stdout.String(), "you sent") || !strings.Contains(stdout.String(), "in eu-west-1") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), key[:12]) {
+		t.Errorf("the header's key reached the output: stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+}

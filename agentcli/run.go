@@ -411,7 +411,7 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 		}
 		m, err = toolmcp.Mount(ctx, s.mounts, &toolmcp.MountOptions{Warn: warn, Stderr: warn, Reserved: local.Names(), Logger: logger,
 			Getenv: s.getenv, Env: s.mountEnvs(), Headers: s.mountHeaders, Telemetry: s.telemetry, Roots: s.mountRoots(),
-			OAuth: handlers, SignInTimeout: s.signInTimeout(), Egress: policy})
+			OAuth: handlers, SignInTimeout: s.signInTimeout(), Egress: policy, Secrets: s.learnt})
 		if err != nil {
 			return nil, close, fmt.Errorf("-mcp: %w", err)
 		}

@@ -127,6 +127,12 @@ type MountOptions struct {
 	// SignInTimeout is added to ConnectTimeout for a server with an
 	// OAuth handler: the time a person has to sign in in a browser.
 	SignInTimeout time.Duration
+	// Secrets, when not nil, receives the values of the environment
+	// variables that Headers and Env name whose names (or their header's)
+	// say they are credentials: like an OAuth token, a caller that
+	// redacts with the set keeps them out of what a server answers (an
+	// error that quotes the key it refused).
+	Secrets *redact.Set
 	// Egress is the policy under which a request to an HTTP server that
 	// leaves the server's origin (a redirect elsewhere) is dialled, as a
 	// destination the model chose is (package egress); nil refuses every
@@ -255,13 +261,18 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	headers, err := expandHeaders(parsed, o.Headers, o.Getenv)
+	headers, err := expandHeaders(parsed, o.Headers, o.Getenv, o.Secrets)
 	if err != nil {
 		return nil, err
 	}
-	for name := range o.Env {
+	for name, vars := range o.Env {
 		if !slices.ContainsFunc(parsed, func(s Spec) bool { return s.Name == name && s.URL == "" }) {
 			return nil, fmt.Errorf("-mcp-env %s: no stdio server of that name is mounted", name)
+		}
+		for _, v := range vars {
+			if credentialName.MatchString(v) {
+				o.Secrets.Add(o.Getenv(v))
+			}
 		}
 	}
 	if o.HTTPClient == nil {

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolreg/toolreg/redact"
 )
 
 // baseEnv are the environment variables every stdio server gets: what a
@@ -54,10 +57,16 @@ func validServerName(s string) bool {
 	return err == nil
 }
 
+// credentialName matches the name of a header or a variable whose value is
+// a credential (Authorization, X-Api-Key, DOCS_TOKEN, …), as the agent
+// reads the headers of an mcpServers file.
+var credentialName = regexp.MustCompile(`(?i)key|token|secret|passw|auth|credential|cookie|session`)
+
 // expandHeaders checks the header lines of each server and expands their
-// values from the environment. Messages name the variables, never their
-// values.
-func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) string) (map[string]http.Header, error) {
+// values from the environment; the values of the variables they name that
+// are credentials (the header's name or the variable's says so) are added
+// to secrets. Messages name the variables, never their values.
+func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) string, secrets *redact.Set) (map[string]http.Header, error) {
 	out := map[string]http.Header{}
 	for server, ls := range lines {
 		i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == server })
@@ -76,6 +85,9 @@ func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) 
 				x := getenv(v)
 				if x == "" {
 					missing = append(missing, "$"+v)
+				}
+				if credentialName.MatchString(name) || credentialName.MatchString(v) {
+					secrets.Add(x)
 				}
 				return x
 			})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/redact"
 )
 
 // TestMountedChildEnvironment mounts a server that dumps its environment:
@@ -144,5 +145,29 @@ func TestWarningsRedacted(t *testing.T) {
 	mount(t, []string{"gone=http://user:hunter2@127.0.0.1:1/mcp"}, &MountOptions{Warn: &warn})
 	if strings.Contains(warn.String(), "hunter2") || !strings.Contains(warn.String(), "gone") {
 		t.Errorf("warning %q", warn.String())
+	}
+}
+
+// TestMountEnvSecretRedacted: a credential passed to a stdio server by
+// name (-mcp-env gh=GITHUB_TOKEN) is a secret like a header's key: a
+// server that answers with it (an error quoting the token it was given, a
+// dump of its environment) does not hand it to the model. A variable not
+// named like a credential is not one.
+func TestMountEnvSecretRedacted(t *testing.T) {
+	const token = "gh-token-0123456789abcdef"
+	env := map[string]string{"PATH": os.Getenv("PATH"), "GITHUB_TOKEN": token, "GH_ORG": "acme-corp-org"}
+	var secrets redact.Set
+	m := mount(t, []string{stdioSpec(t, "gh")}, &MountOptions{
+		Getenv:  func(k string) string { return env[k] },
+		Env:     map[string][]string{"gh": {"GITHUB_TOKEN", "GH_ORG"}},
+		Secrets: &secrets,
+	})
+	reg := joined(t, nil, m).WithRedact(func(s string) string { return secrets.String(s) })
+	res := reg.Call(context.Background(), "gh__environ", "{}")
+	if res.Failed() || !strings.Contains(res.Text, "GH_ORG=acme-corp-org") {
+		t.Fatalf("gh__environ: %s", res.Text)
+	}
+	if strings.Contains(res.Text, token[:10]) {
+		t.Errorf("the server's token reached the result: %s", res.Text)
 	}
 }
