@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,10 +121,10 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 // a stream of server-sent events, the notifications/progress of the call
 // and then its result.
 //
-// In front of the SDK's handler, in this order: cross-origin requests are
-// refused with 403 (the Origin and Sec-Fetch-Site headers, as the MCP spec
-// requires against DNS rebinding; the SDK also refuses a non-local Host
-// arriving on a loopback address); with opts.Token, a request without the
+// In front of the SDK's handler, in this order: a request arriving on a
+// loopback address with a Host that is not local (DNS rebinding) and
+// cross-origin requests are refused with 403 (the Origin and
+// Sec-Fetch-Site headers, as the MCP spec requires); with opts.Token, a request without the
 // right bearer token gets 401; the body is read within ReadTimeout and
 // MaxBodyBytes (408, 413), and a body that is not JSON is answered with a
 // JSON-RPC parse error (-32700). A call ends when its client goes away, or
@@ -169,7 +170,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 	case o.Token != "":
 		h = requireToken(h, o.Token)
 	}
-	h = http.NewCrossOriginProtection().Handler(h)
+	h = localHostOnly(http.NewCrossOriginProtection().Handler(h))
 	if o.OAuth != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET "+MetadataPath, auth.ProtectedResourceMetadataHandler(o.OAuth.metadata()))
@@ -363,6 +364,36 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))
+}
+
+// localHostOnly refuses with 403 a request that arrived on a loopback
+// address with a Host that is not local: a page of a host name rebound to
+// that address (DNS rebinding), whose requests the browser takes for
+// same-origin. The SDK's handler refuses them too, but only once it is
+// reached: front acts on a notifications/cancelled before it, and without
+// a token the ids of a local client's calls are easy to guess.
+func localHostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && isLoopback(la.String()) && !isLoopback(r.Host) {
+			http.Error(w, "forbidden: the Host header is not a local name", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// isLoopback reports whether addr, a host or host:port, is localhost or a
+// loopback address, as the SDK's check reads it.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
 }
 
 // requireToken refuses requests without "Authorization: Bearer token". The
