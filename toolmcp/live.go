@@ -290,7 +290,7 @@ func (t *taskSniffer) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || req.Method != http.MethodPost || !listsTools(req) {
 		return resp, err
 	}
-	sse := strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream")
+	sse := mediaType(resp.Header) == "text/event-stream"
 	resp.Body = &sniffBody{ReadCloser: resp.Body, sse: sse, tasks: t.tasks}
 	return resp, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"strings"
 
@@ -82,7 +83,7 @@ type boundTransport struct {
 
 func (t *boundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	if err != nil || mediaType(resp.Header) != "application/json" {
 		return resp, err
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(t.max)+1))
@@ -98,6 +99,18 @@ func (t *boundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.ContentLength = int64(len(body))
 	resp.Header.Del("Content-Length")
 	return resp, nil
+}
+
+// mediaType returns the media type of h's Content-Type, lower case, as
+// the SDK reads it (mime.ParseMediaType), so that an answer it takes for
+// JSON is bounded whatever the case the server wrote it in; "" when there
+// is none or it does not parse.
+func mediaType(h http.Header) string {
+	t, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil {
+		return ""
+	}
+	return t
 }
 
 // tooLarge returns the JSON-RPC error answer to req for an answer past

@@ -172,6 +172,7 @@ func TestMountMediaKind(t *testing.T) {
 type hugeAnswers struct {
 	next    http.Handler
 	sse     bool
+	ctype   string // the Content-Type of a JSON answer; application/json when ""
 	written atomic.Int64
 }
 
@@ -193,7 +194,7 @@ func (h *hugeAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		head = "event: message\ndata: " + head
 	} else {
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", h.contentType())
 		w.Header().Set("Content-Length", strconv.Itoa(2<<30))
 	}
 	w.WriteHeader(http.StatusOK)
@@ -255,6 +256,43 @@ func TestMountHugeAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMountHugeAnswerAnyCase: the bound of a JSON answer holds whatever
+// the case of its media type, which the SDK reads as MIME says (without
+// regard to case): a hostile server that answers
+// "Application/JSON; charset=UTF-8" with 2 GB is read no further than
+// maxAnswer either, and the session goes on.
+func TestMountHugeAnswerAnyCase(t *testing.T) {
+	remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
+	mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
+		})
+	h := &hugeAnswers{ctype: "Application/JSON; charset=UTF-8", next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
+		&mcp.StreamableHTTPOptions{JSONResponse: true, Stateless: true})}
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
+	ts.CloseClientConnections() // the writer ends
+	if w := h.written.Load(); w >= hugeStop {
+		t.Errorf("the server wrote %d bytes: the client read on", w)
+	}
+	if want := "Error: img__shot: server \"img\" refused the call: the server's answer is over 16777216 bytes, the most read from a mounted server"; res.Text != want {
+		t.Errorf("call: %q, want %q", res.Text, want)
+	}
+}
+
+func (h *hugeAnswers) contentType() string {
+	if h.ctype == "" {
+		return "application/json"
+	}
+	return h.ctype
 }
 
 // hugeImageServer serves MCP on r and w by hand, the least a client
