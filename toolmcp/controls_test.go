@@ -48,3 +48,56 @@ func TestMountWarningsDropControls(t *testing.T) {
 		}
 	}
 }
+
+// TestMountLogFlood: a server that floods the agent with log messages
+// has at most 10 of them a second shown on the trace; the
+// others are counted, and the count shown with its next message.
+func TestMountLogFlood(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "h", Version: "v0"}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
+	})
+	mcp.AddTool(srv, &mcp.Tool{Name: "flood", Description: "Log 200 warnings."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			for range 200 {
+				if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Data: "flood"}); err != nil {
+					return nil, nil, err
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "last", Description: "Log one warning."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "warning", Data: "last one"})
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	t.Cleanup(ts.Close)
+	var warn syncBuffer
+	m := mount(t, []string{"h=" + ts.URL}, &MountOptions{Warn: &warn})
+	reg := joined(t, nil, m)
+	if res := reg.Call(context.Background(), "h__flood", `{}`); res.Failed() {
+		t.Fatal(res.Text)
+	}
+	// The notifications arrive apart from the answer: wait until no more
+	// come.
+	for last, deadline := -1, time.Now().Add(5*time.Second); time.Now().Before(deadline); {
+		n := strings.Count(warn.String(), "flood")
+		if n == last {
+			break
+		}
+		last = n
+		time.Sleep(300 * time.Millisecond)
+	}
+	if n := strings.Count(warn.String(), "warning: flood"); n > 10 {
+		t.Fatalf("%d log lines shown of 200 sent at once, want at most 10", n)
+	}
+	time.Sleep(time.Second) // the next second
+	if res := reg.Call(context.Background(), "h__last", `{}`); res.Failed() {
+		t.Fatal(res.Text)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(warn.String(), "last one") && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out := warn.String(); !strings.Contains(out, "log messages not shown") || !strings.Contains(out, "last one") {
+		t.Errorf("want the count of those left out, then the next message:\n%s", out)
+	}
+}

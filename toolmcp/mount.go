@@ -207,9 +207,13 @@ type remoteServer struct {
 	// not repeated at each listing.
 	leftOut string
 	calls   map[string]context.Context // by progress token, the calls in flight
-	lost    error                      // why the session ended, nil while it lasts
-	warned  bool                       // the server's failure was reported
-	closing bool
+	// logFrom, logShown and logDropped count the log messages of the
+	// second that began at logFrom: those shown and those left out.
+	logFrom              time.Time
+	logShown, logDropped int
+	lost                 error // why the session ended, nil while it lasts
+	warned               bool  // the server's failure was reported
+	closing              bool
 }
 
 // warner writes whole lines to a writer shared by goroutines.
@@ -421,12 +425,33 @@ func serverGone(err error) bool {
 	return errors.As(err, &ee) || errors.Is(err, os.ErrProcessDone)
 }
 
+// maxLogLines is the most log messages of one server shown a second: a
+// server that floods the trace has the rest counted, and the count shown
+// with its next message.
+const maxLogLines = 10
+
 // logMessage shows a log message of the server on the warner (the
-// agent's trace).
+// agent's trace), at most maxLogLines a second.
 func (s *remoteServer) logMessage(_ context.Context, r *mcp.LoggingMessageRequest) {
 	p := r.Params
 	if p == nil {
 		return
+	}
+	s.mu.Lock()
+	dropped := 0
+	if now := time.Now(); now.Sub(s.logFrom) >= time.Second {
+		dropped = s.logDropped
+		s.logFrom, s.logShown, s.logDropped = now, 0, 0
+	}
+	if s.logShown >= maxLogLines {
+		s.logDropped++
+		s.mu.Unlock()
+		return
+	}
+	s.logShown++
+	s.mu.Unlock()
+	if dropped > 0 {
+		s.warn.printf("mcp server %q: %d log messages not shown (more than %d a second)", s.spec.Name, dropped, maxLogLines)
 	}
 	text, ok := p.Data.(string)
 	if !ok {
