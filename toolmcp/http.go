@@ -32,6 +32,10 @@ const (
 	// DefaultMaxBodyBytes bounds a request body: a tool's arguments are
 	// refused past 1 MiB anyway, and the JSON-RPC envelope is small.
 	DefaultMaxBodyBytes = 4 << 20
+	// DefaultBodyBytesInFlight bounds the bodies of the requests in
+	// flight together: sixteen bodies of the largest size, or thousands
+	// of ordinary calls.
+	DefaultBodyBytesInFlight = 16 * DefaultMaxBodyBytes
 	// DefaultReadHeaderTimeout bounds reading a request's headers.
 	DefaultReadHeaderTimeout = 10 * time.Second
 	// DefaultReadTimeout bounds reading a request's body, so that a
@@ -57,6 +61,14 @@ type HTTPOptions struct {
 	// MaxBodyBytes bounds a request body (413 past it);
 	// DefaultMaxBodyBytes when zero or less.
 	MaxBodyBytes int64
+	// BodyBytesInFlight bounds the bytes of the bodies of all the
+	// requests in flight, each counted from when its reading starts (by
+	// its Content-Length, or MaxBodyBytes without one) until it is
+	// answered: a request that does not fit is answered 503 with
+	// Retry-After, so that clients holding many large calls open cannot
+	// take the server's memory. 16 × MaxBodyBytes when zero or less, and
+	// never less than MaxBodyBytes.
+	BodyBytesInFlight int64
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound reading a
 	// request's headers, reading its body, and a kept-alive connection
 	// between requests; the defaults when zero or less. ReadTimeout
@@ -98,6 +110,10 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	if v.MaxBodyBytes <= 0 {
 		v.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if v.BodyBytesInFlight <= 0 {
+		v.BodyBytesInFlight = 16 * v.MaxBodyBytes
+	}
+	v.BodyBytesInFlight = max(v.BodyBytesInFlight, v.MaxBodyBytes)
 	if v.ReadHeaderTimeout <= 0 {
 		v.ReadHeaderTimeout = DefaultReadHeaderTimeout
 	}
@@ -162,7 +178,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 		idle:     make(chan struct{}),
 	}
 	close(f.idle)
-	var h http.Handler = readBody(f, o.MaxBodyBytes, o.ReadTimeout)
+	var h http.Handler = readBody(f, o.MaxBodyBytes, o.ReadTimeout, &bodyBudget{left: o.BodyBytesInFlight})
 	switch {
 	case o.OAuth != nil:
 		o.OAuth.StaticToken = cmp.Or(o.OAuth.StaticToken, o.Token)
@@ -420,15 +436,52 @@ func requireToken(next http.Handler, token string) http.Handler {
 	})
 }
 
+// bodyBudget is what is left of HTTPOptions.BodyBytesInFlight.
+type bodyBudget struct {
+	mu   sync.Mutex
+	left int64
+}
+
+// take takes n bytes of the budget, or reports that they are not left.
+func (b *bodyBudget) take(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.left {
+		return false
+	}
+	b.left -= n
+	return true
+}
+
+// give gives n bytes back.
+func (b *bodyBudget) give(n int64) {
+	b.mu.Lock()
+	b.left += n
+	b.mu.Unlock()
+}
+
 // readBody reads a POST body whole, within max bytes and the read timeout,
 // before the SDK sees the request; then it lifts the read deadline, so
-// that a long call is not cut by it.
-func readBody(next http.Handler, max int64, timeout time.Duration) http.Handler {
+// that a long call is not cut by it. The body counts against budget from
+// before it is read until the request is answered; a request whose body
+// does not fit is answered 503.
+func readBody(next http.Handler, max int64, timeout time.Duration, budget *bodyBudget) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Body == nil || r.Body == http.NoBody {
 			next.ServeHTTP(w, r)
 			return
 		}
+		held := max
+		if r.ContentLength >= 0 && r.ContentLength < max {
+			held = r.ContentLength
+		}
+		if !budget.take(held) {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Connection", "close") // the body is not read
+			http.Error(w, "too many request bodies in flight: send the request again", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() { budget.give(held) }()
 		rc := http.NewResponseController(w)
 		_ = rc.SetReadDeadline(time.Now().Add(timeout)) // not every writer supports it (httptest.ResponseRecorder)
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
@@ -447,6 +500,8 @@ func readBody(next http.Handler, max int64, timeout time.Duration) http.Handler 
 			http.Error(w, "cannot read the request body", http.StatusBadRequest)
 			return
 		}
+		budget.give(held - int64(len(body)))
+		held = int64(len(body))
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})

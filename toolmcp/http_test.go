@@ -118,22 +118,104 @@ func TestHTTPBodyCap(t *testing.T) {
 	const max = 1000
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{MaxBodyBytes: max}))
 	defer ts.Close()
-	pad := func(n int) string { // a valid call of exactly n bytes
-		s := rawCall[:len(rawCall)-1]
-		return s + `,"x":"` + strings.Repeat("p", n-len(s)-len(`,"x":""}`)) + `"}`
-	}
 	for _, tt := range []struct {
 		n      int
 		status int
 	}{{max - 1, http.StatusOK}, {max, http.StatusOK}, {max + 1, http.StatusRequestEntityTooLarge}} {
-		body := pad(tt.n)
-		if len(body) != tt.n {
-			t.Fatalf("pad(%d) has %d bytes", tt.n, len(body))
-		}
+		body := padded(t, rawCall, tt.n)
 		if status, _, b := post(t, ts.Client(), ts.URL, body); status != tt.status {
 			t.Errorf("%d bytes: status %d, want %d (%s)", tt.n, status, tt.status, b)
 		}
 	}
+}
+
+// padded returns call, a JSON-RPC request, with a field added to it so
+// that it has exactly n bytes.
+func padded(t *testing.T, call string, n int) string {
+	t.Helper()
+	s := call[:len(call)-1]
+	body := s + `,"x":"` + strings.Repeat("p", max(0, n-len(s)-len(`,"x":""}`))) + `"}`
+	if len(body) != n {
+		t.Fatalf("a call of %d bytes cannot be made from %s", n, call)
+	}
+	return body
+}
+
+// TestHTTPBodiesInFlight: the bodies of the requests in flight count
+// against BodyBytesInFlight until they are answered, by their
+// Content-Length, or by MaxBodyBytes for a body sent without one; a
+// request that does not fit is answered 503 with Retry-After and its body
+// is not read; once the calls in flight are answered, their bytes are
+// free again.
+func TestHTTPBodiesInFlight(t *testing.T) {
+	reg, release, started, ended := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const max = 1000
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{MaxBodyBytes: max, BodyBytesInFlight: 2 * max}))
+	defer ts.Close()
+	held := make(chan int, 2)
+	hold := func(n int) { // a slow call of n bytes, in flight until release
+		body := padded(t, slowCall, n)
+		go func() {
+			req, _ := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+			resp, err := ts.Client().Do(req)
+			if err != nil {
+				held <- 0
+				return
+			}
+			resp.Body.Close()
+			held <- resp.StatusCode
+		}()
+		<-started
+	}
+	want := func(what string, n, status int) {
+		t.Helper()
+		st, h, b := post(t, ts.Client(), ts.URL, padded(t, rawCall, n))
+		if st != status {
+			t.Errorf("%s: a call of %d bytes: status %d, want %d (%s)", what, n, st, status, b)
+		}
+		if status == http.StatusServiceUnavailable && h.Get("Retry-After") != "1" {
+			t.Errorf("%s: 503 with Retry-After %q, want 1", what, h.Get("Retry-After"))
+		}
+	}
+
+	hold(max) // max of 2*max left
+	want("at what is left", max, http.StatusOK)
+	want("below what is left", max-1, http.StatusOK)
+	hold(max - 200) // 200 left
+	want("past what is left", 201, http.StatusServiceUnavailable)
+	want("at what is left", 200, http.StatusOK)
+
+	// Without a Content-Length, a body counts as MaxBodyBytes.
+	req, _ := http.NewRequest("POST", ts.URL, io.MultiReader(strings.NewReader(rawCall)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.ContentLength = -1 // sent chunked
+	resp, err := ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a call of unknown length with 200 bytes left: status %d, want 503", resp.StatusCode)
+	}
+
+	close(release)
+	for range 2 {
+		if err := <-ended; err != nil {
+			t.Errorf("a slow call ended with %v", err)
+		}
+		if st := <-held; st != http.StatusOK {
+			t.Errorf("a slow call was answered %d, want 200", st)
+		}
+	}
+	want("once the calls in flight are answered", max, http.StatusOK)
 }
 
 // TestHTTPStalledUpload announces a body and sends part of it: the server
@@ -318,9 +400,16 @@ func TestServeHTTPGraceExceeded(t *testing.T) {
 func TestHTTPOptionsDefaults(t *testing.T) {
 	got := (*HTTPOptions)(nil).withDefaults()
 	got.Logger = nil
-	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, ReadHeaderTimeout: DefaultReadHeaderTimeout,
+	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, BodyBytesInFlight: DefaultBodyBytesInFlight, ReadHeaderTimeout: DefaultReadHeaderTimeout,
 		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, ShutdownGrace: ShutdownTimeout}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
+	}
+	// BodyBytesInFlight is never less than MaxBodyBytes.
+	for _, tt := range []struct{ set, want int64 }{{999, 1000}, {1000, 1000}, {1001, 1001}, {0, 16000}} {
+		o := HTTPOptions{MaxBodyBytes: 1000, BodyBytesInFlight: tt.set}
+		if got := o.withDefaults().BodyBytesInFlight; got != tt.want {
+			t.Errorf("BodyBytesInFlight %d with MaxBodyBytes 1000: %d, want %d", tt.set, got, tt.want)
+		}
 	}
 }
