@@ -95,7 +95,8 @@ type MountOptions struct {
 	// server, each "Name: value"; $VAR and ${VAR} in the value are
 	// expanded from the environment when mounting, and a variable that
 	// is not set is an error. The headers go only to the server's own
-	// host, never along a redirect elsewhere, and are never printed.
+	// origin (scheme and host), never along a redirect elsewhere, and are
+	// never printed.
 	Headers map[string][]string
 	// Telemetry, when enabled, traces each call of a remote tool with a
 	// client span "tools/call TOOL" whose trace context the server
@@ -344,7 +345,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 			if base == nil {
 				base = http.DefaultTransport
 			}
-			c.Transport = &headerTransport{base: base, host: u.Host, header: header}
+			c.Transport = &headerTransport{base: base, scheme: u.Scheme, host: u.Host, header: header}
 			hc = &c
 		}
 		c := *hc

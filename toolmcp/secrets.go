@@ -101,15 +101,17 @@ func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) 
 	return out, nil
 }
 
-// headerTransport adds headers to the requests for one host.
+// headerTransport adds headers to the requests for one origin: the same
+// scheme and host, so that a redirect from https to http on the same host
+// does not carry them in clear.
 type headerTransport struct {
-	base   http.RoundTripper
-	host   string
-	header http.Header
+	base         http.RoundTripper
+	scheme, host string
+	header       http.Header
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !strings.EqualFold(r.URL.Host, t.host) {
+	if r.URL.Scheme != t.scheme || !strings.EqualFold(r.URL.Host, t.host) {
 		return t.base.RoundTrip(r)
 	}
 	r = r.Clone(r.Context())

@@ -171,3 +171,43 @@ func TestMountEnvSecretRedacted(t *testing.T) {
 		t.Errorf("the server's token reached the result: %s", res.Text)
 	}
 }
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestHeadersOnlyToTheOrigin: the -mcp-header headers go to the server's
+// own origin only: not to another host, and not to its own host over
+// http when it was configured over https (a redirect that would carry
+// them in clear); the host's case does not matter.
+func TestHeadersOnlyToTheOrigin(t *testing.T) {
+	var got string
+	ht := &headerTransport{
+		base: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			got = r.Header.Get("X-Api-Key")
+			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
+		}),
+		scheme: "https", host: "docs.example:8443",
+		header: http.Header{"X-Api-Key": {"key-0123456789"}},
+	}
+	for _, tt := range []struct {
+		url, want string
+	}{
+		{"https://docs.example:8443/mcp", "key-0123456789"},
+		{"https://DOCS.example:8443/mcp", "key-0123456789"},
+		{"http://docs.example:8443/mcp", ""},
+		{"https://docs.example/mcp", ""},
+		{"https://other.example:8443/mcp", ""},
+	} {
+		got = "unset"
+		req := httptest.NewRequest("POST", tt.url, nil)
+		req.RequestURI = ""
+		if _, err := ht.RoundTrip(req); err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("%s: X-Api-Key %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
