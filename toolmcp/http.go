@@ -24,6 +24,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolreg/toolreg/internal/clip"
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
 )
 
@@ -90,6 +92,9 @@ type HTTPOptions struct {
 	// carries none. The spans are the server's (ServerOptions.Telemetry).
 	Telemetry *telemetry.Providers
 }
+
+// maxReason bounds the reason /readyz gives, in characters.
+const maxReason = 500
 
 // The paths of the health checks that ServeHTTP serves beside MCP, without
 // a token: HealthPath answers 200 while the process serves (liveness),
@@ -561,7 +566,8 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 		}
 		if o.Ready != nil {
 			if err := o.Ready(r.Context()); err != nil {
-				http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+				// Anyone may ask: the reason is shown redacted, on one line.
+				http.Error(w, "not ready: "+clip.Line(redact.String(err.Error()), maxReason), http.StatusServiceUnavailable)
 				return
 			}
 		}

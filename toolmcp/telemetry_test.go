@@ -246,6 +246,12 @@ func TestServeHTTPReady(t *testing.T) {
 	if got := []string{get(HealthPath), get(ReadyPath)}; !slices.Equal(got, []string{"200 ok", `503 not ready: mcp server "docs" is lost`}) {
 		t.Errorf("not ready: %q", got)
 	}
+	// /readyz needs no token: the reason it gives has its credentials
+	// removed, and its controls and lines.
+	e = errors.New("mcp server \"docs\" is lost: Post \"https://u:pw-0123456789@docs.example/mcp?token=tok-0123456789\":\n\x1b[2J connection refused")
+	if got := get(ReadyPath); strings.Contains(got, "0123456789") || got != `503 not ready: mcp server "docs" is lost: Post "https://[REDACTED]@docs.example/mcp?token=[REDACTED]": [2J connection refused` {
+		t.Errorf("not ready, a reason with credentials: %q", got)
+	}
 }
 
 // TestMountsReady checks that a server left out at start makes the mounts
