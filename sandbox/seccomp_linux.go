@@ -125,12 +125,16 @@ func filterRules(caps tool.Capability) []rule {
 		// Memory the limit (RLIMIT_DATA) does not count: System V
 		// segments, semaphore sets and message queues (kernel memory: the
 		// worker's IPC namespace allows tens of GiB of them), POSIX
-		// message queues, and shared anonymous mappings (the Go runtime
-		// maps private memory only). memfd_create is denied above. The
-		// programs a tool with exec runs may need them.
+		// message queues, shared anonymous mappings (the Go runtime maps
+		// private memory only), and private mappings that grow down
+		// (MAP_GROWSDOWN: the kernel counts them as stack, not data, and
+		// bounds them by nothing; the Go runtime makes none).
+		// memfd_create is denied above. The programs a tool with exec
+		// runs may need them.
 		deny(unix.SYS_SHMGET, unix.SYS_SEMGET, unix.SYS_MSGGET, unix.SYS_MQ_OPEN)
 		rules = append(rules,
-			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS})
+			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS},
+			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: anySet, mask: unix.MAP_GROWSDOWN})
 	}
 	if caps&tool.ReadFiles == 0 {
 		// Landlock keeps the directories it cannot read from being
