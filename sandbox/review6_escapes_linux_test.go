@@ -3,7 +3,14 @@
 package sandbox
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -44,5 +51,61 @@ func TestNoStackMappingsPastTheLimit(t *testing.T) {
 	// memory the limit does not count, may map one.
 	if got, err := call(t, p, "r6_growsdown", tool.Exec|tool.Unsafe, r6Args{N: 16}); err != nil || got != "16 MiB touched" {
 		t.Errorf("a mapping growing down with exec: %q, %v; want 16 MiB touched", got, err)
+	}
+}
+
+// fileVersion reads the generation number of path (FS_IOC_GETVERSION).
+func fileVersion(t *testing.T, path string) int64 {
+	t.Helper()
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var v int64
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), 0x80087601, uintptr(unsafe.Pointer(&v))); e != 0 {
+		t.Skipf("this file system keeps no generation numbers: %v", e)
+	}
+	return v
+}
+
+// TestNoMetadataIoctlsWithoutWriteFiles: without write_files "nothing is
+// written" and a file's metadata stays as it is. The filter denies the
+// ioctls that set a file's flags, but ext4 takes others on a descriptor
+// opened only for reading, from the file's owner (the worker's root is
+// the agent's user): FS_IOC_SETVERSION and ext4's own form set the
+// file's generation number (what NFS file handles hold), of any file the
+// tool can read; on file systems that have them, FS_IOC_ENABLE_VERITY
+// makes a file read-only for good and FS_IOC_SET_ENCRYPTION_POLICY
+// encrypts an empty directory (their verdicts are in TestFilterVerdicts).
+func TestNoMetadataIoctlsWithoutWriteFiles(t *testing.T) {
+	needLandlock(t, 1)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	f := filepath.Join(d.other, "f")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := fileVersion(t, f)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		for _, req := range []int{0x40087602, 0x40086604} {
+			_, err := call(t, p, "r6_ioctl", caps, r6Args{Path: f, N: req, M: int(before + 1)})
+			wantDenied(t, fmt.Sprintf("ioctl %#x (set the generation) without write_files, %s", req, caps), err)
+			if v := fileVersion(t, f); v != before {
+				t.Errorf("a worker with %s set the generation of %s from %d to %d", caps, f, before, v)
+				before = v
+			}
+		}
+	}
+	// The positive control: with write_files, in the workspace.
+	w := filepath.Join(d.work, "mine")
+	if err := os.WriteFile(w, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := call(t, p, "r6_ioctl", tool.ReadFiles|tool.WriteFiles|tool.Unsafe, r6Args{Path: w, N: 0x40087602, M: 4242}); err != nil || got != "ioctl: 0" || fileVersion(t, w) != 4242 {
+		t.Errorf("FS_IOC_SETVERSION with write_files in the workspace: %q, %v; want ioctl: 0", got, err)
 	}
 }

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,6 +20,8 @@ type r6Args struct {
 	Path string `json:"path,omitempty"`
 	N    int    `json:"n,omitempty"`
 	M    int    `json:"m,omitempty"`
+	// Hex is the argument buffer of r6_ioctl, hex-encoded, when set.
+	Hex string `json:"hex,omitempty"`
 }
 
 // r6Kept are descriptors an r6_ probe keeps open across calls.
@@ -140,6 +143,11 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		defer syscall.Close(fd)
 		arg := make([]byte, 256)
 		*(*int64)(unsafe.Pointer(&arg[0])) = int64(a.M)
+		if a.Hex != "" {
+			if _, err := hex.Decode(arg, []byte(a.Hex)); err != nil {
+				return "", fmt.Errorf("%w: %v", errBadArgs, err), true
+			}
+		}
 		r, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), uintptr(uint32(a.N)), uintptr(unsafe.Pointer(&arg[0])))
 		if e != 0 {
 			return "", errno("ioctl", e), true

@@ -73,11 +73,20 @@ var deniedAlways = []uint32{
 
 // The ioctl requests that set a file's flags (nodump, noatime,
 // append-only for those who may): FS_IOC_SETFLAGS, its 32-bit form, and
-// FS_IOC_FSSETXATTR (_IOW('X', 32, struct fsxattr)).
+// FS_IOC_FSSETXATTR (_IOW('X', 32, struct fsxattr)); and those that
+// change a file's metadata on a descriptor opened only for reading, for
+// its owner: its generation number (FS_IOC_SETVERSION,
+// _IOW('v', 2, long), and ext4's _IOW('f', 4, long)), fs-verity, which
+// makes it read-only for good (FS_IOC_ENABLE_VERITY), and an encryption
+// policy on an empty directory (FS_IOC_SET_ENCRYPTION_POLICY).
 const (
-	fsIocSetflags   = unix.FS_IOC_SETFLAGS
-	fsIoc32Setflags = 0x40046602
-	fsIocFssetxattr = 0x401c5820
+	fsIocSetflags            = unix.FS_IOC_SETFLAGS
+	fsIoc32Setflags          = 0x40046602
+	fsIocFssetxattr          = 0x401c5820
+	fsIocSetversion          = 0x40087602
+	ext4IocSetversion        = 0x40086604
+	fsIocEnableVerity        = unix.FS_IOC_ENABLE_VERITY
+	fsIocSetEncryptionPolicy = unix.FS_IOC_SET_ENCRYPTION_POLICY
 )
 
 // sockTypeNotStream are the bits of a socket type (its low four bits)
@@ -144,12 +153,13 @@ func filterRules(caps tool.Capability) []rule {
 	}
 	if caps&tool.WriteFiles == 0 {
 		// Metadata is outside Landlock's reach: modes, owners, extended
-		// attributes (a POSIX ACL is a chmod) and the flags of files.
+		// attributes (a POSIX ACL is a chmod), the flags of files and
+		// what the ioctls above change.
 		deny(unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_MKNODAT)
 		deny(unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
 			unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
 			unix.SYS_FILE_SETATTR)
-		for _, req := range []uint32{fsIocSetflags, fsIoc32Setflags, fsIocFssetxattr} {
+		for _, req := range []uint32{fsIocSetflags, fsIoc32Setflags, fsIocFssetxattr, fsIocSetversion, ext4IocSetversion, fsIocEnableVerity, fsIocSetEncryptionPolicy} {
 			rules = append(rules, rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: req})
 		}
 		deny(archMetadataCalls...)
