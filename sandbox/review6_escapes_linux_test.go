@@ -109,3 +109,36 @@ func TestNoMetadataIoctlsWithoutWriteFiles(t *testing.T) {
 		t.Errorf("FS_IOC_SETVERSION with write_files in the workspace: %q, %v; want ioctl: 0", got, err)
 	}
 }
+
+// TestNoLeases: nothing a tool does affects the user's machine after its
+// call. A read lease (fcntl F_SETLEASE), which the owner of a file may
+// take on a descriptor opened for reading, holds back every other
+// process that opens the file for writing or truncates it until the
+// lease is given up or the kernel breaks it, after its lease-break-time
+// (45 s by default): the worker's root is the agent's user, so a tool
+// that can read a file (its worker kept after the call, for a minute)
+// stalls the user's editor, git or the agent itself on any file the
+// user owns.
+func TestNoLeases(t *testing.T) {
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for i, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		f := filepath.Join(d.work, fmt.Sprint("leased", i))
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := call(t, p, "r6_lease", caps, r6Args{Path: f})
+		wantDenied(t, "a read lease, "+caps.String(), err)
+		// Opened without blocking, a file under a lease answers
+		// EWOULDBLOCK at once.
+		fd, err := unix.Open(f, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Errorf("after the call of a worker with %s, opening %s for writing: %v (a lease holds it)", caps, f, err)
+			continue
+		}
+		unix.Close(fd)
+	}
+}

@@ -125,6 +125,13 @@ func filterRules(caps tool.Capability) []rule {
 		rule{nr: unix.SYS_OPENAT, ret: retEPERM, arg: 3, test: anySet, mask: setID},
 		rule{nr: unix.SYS_OPENAT2, ret: retENOSYS})
 	rules = append(rules, archCreateMode...)
+	// No lease, whatever the tool: a lease on any file the worker's
+	// user owns (the agent's user's) holds back every other process
+	// that opens it for writing, or truncates it, for the kernel's
+	// lease-break-time (45 s), after the call too while the worker
+	// keeps it.
+	rules = append(rules,
+		rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_SETLEASE})
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
