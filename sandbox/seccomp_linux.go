@@ -89,6 +89,10 @@ const (
 	fsIocSetEncryptionPolicy = unix.FS_IOC_SET_ENCRYPTION_POLICY
 )
 
+// userfaultfdIocNew is USERFAULTFD_IOC_NEW, _IO(0xAA, 0x00): the
+// ioctl of /dev/userfaultfd that makes a userfaultfd.
+const userfaultfdIocNew = 0xaa00
+
 // sockTypeNotStream are the bits of a socket type (its low four bits)
 // that SOCK_STREAM, 1, does not have: every other type has one.
 const sockTypeNotStream = 0xe
@@ -115,6 +119,12 @@ func filterRules(caps tool.Capability) []rule {
 	rules = append(rules,
 		rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: anySet, mask: unix.CLONE_NEWUSER},
 		rule{nr: unix.SYS_CLONE3, ret: retENOSYS})
+	// userfaultfd(2) is denied above; /dev/userfaultfd (Linux 6.1) makes
+	// the same descriptor with an ioctl, which Landlock refuses on
+	// devices only from ABI 5 (Linux 6.10), and a tool with read_files
+	// may open it.
+	rules = append(rules,
+		rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: userfaultfdIocNew})
 	// Nothing is created set-user-ID or set-group-ID, whatever the
 	// tool: as root, such a program would run as root for whoever
 	// reaches it, and a set-group-ID file without group execute keeps
