@@ -126,6 +126,10 @@ type prepared struct {
 	// root is whether the worker runs as the machine's root (read
 	// before Landlock hides /proc/self/uid_map).
 	root bool
+	// ptsErr is why the worker could not put a devpts of its own on
+	// /dev/pts: a tool with tool.ReadFiles could read the user's
+	// terminals, which Missing says.
+	ptsErr error
 }
 
 // prepare does what every worker does before it knows its tool, so that
@@ -142,6 +146,7 @@ func prepare(s spec) (prepared, error) {
 			return p, err
 		}
 		p.vcsErr = vcsErr
+		p.ptsErr = ownTerminals()
 		p.enf.Namespaces = true
 	}
 	if err := setLimits(s.limits); err != nil {
@@ -203,6 +208,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
 	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
+	if p.ptsErr != nil && s.caps&tool.ReadFiles != 0 {
+		e.Missing = append(e.Missing, "the user's terminals in /dev/pts can be read: "+p.ptsErr.Error())
+	}
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
 		// Past the search's bounds, which earlier tools may have filled,
 		// or behind a .git link, which a tool may replace.
@@ -265,6 +273,22 @@ func isolateMounts(s spec) (vcsErr, err error) {
 		}
 	}
 	return nil, nil
+}
+
+// ownTerminals mounts a devpts instance of the worker's own on /dev/pts,
+// in its mount namespace: the host's holds the user's terminals, owned
+// by the user the worker's root maps to, and a tool that may read files
+// would read what is typed in them (a password typed to sudo in another
+// window), for as long as its worker lives. /dev/ptmx makes its
+// terminals in the devpts beside it, this one.
+func ownTerminals() error {
+	if fi, err := os.Stat("/dev/pts"); err != nil || !fi.IsDir() {
+		return nil // no terminals to hide
+	}
+	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,mode=0600,ptmxmode=0666"); err != nil {
+		return fmt.Errorf("mounting a devpts of the worker's own on /dev/pts: %w", err)
+	}
+	return nil
 }
 
 // bindReadOnly mounts p on itself read-only, keeping the flags of the

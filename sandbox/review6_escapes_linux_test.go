@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -140,5 +142,53 @@ func TestNoLeases(t *testing.T) {
 			continue
 		}
 		unix.Close(fd)
+	}
+}
+
+// TestTerminalsOutOfReach: a tool with read_files "reads anywhere", but
+// a terminal is not a file at rest: what is typed in it goes to the
+// program that reads it first. The worker's root is the agent's user,
+// who owns its terminals (/dev/pts/N), and its mount namespace kept the
+// host's devpts: a tool read what was typed in another terminal of the
+// user (a password typed to sudo there), and could leave a goroutine
+// reading the agent's own terminal for as long as its worker lives,
+// taking the user's answers to the agent's confirmations.
+func TestTerminalsOutOfReach(t *testing.T) {
+	needNamespaces(t)
+	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no terminals here: %v", err)
+	}
+	defer unix.Close(m)
+	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := fmt.Sprintf("/dev/pts/%d", n)
+	// The user's side stays open, as a shell's would.
+	s, err := unix.Open(pts, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(s)
+	if _, err := unix.Write(m, []byte("hunter2\n")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(20 * time.Millisecond)
+	p := newPool(t, newDirs(t), nil)
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r6_readdev", caps, r6Args{Path: pts})
+		if err == nil || strings.Contains(got, "hunter2") {
+			t.Errorf("a worker with %s read the user's terminal %s: %q, %v", caps, pts, got, err)
+		}
+	}
+	// What was typed is still there for the user's program.
+	buf := make([]byte, 64)
+	unix.SetNonblock(s, true)
+	if k, err := unix.Read(s, buf); err != nil || !strings.Contains(string(buf[:k]), "hunter2") {
+		t.Errorf("the terminal's own reader got %q, %v; want what was typed", buf[:max(k, 0)], err)
 	}
 }
