@@ -53,10 +53,11 @@ type rule struct {
 type argTest uint8
 
 const (
-	always  argTest = iota // no test: the call is answered whatever its arguments
-	anySet                 // one of mask's bits is set
-	noneSet                // none of mask's bits is set
-	equal                  // the bits of mask are value
+	always   argTest = iota // no test: the call is answered whatever its arguments
+	anySet                  // one of mask's bits is set
+	noneSet                 // none of mask's bits is set
+	equal                   // the bits of mask are value
+	notEqual                // the bits of mask are not value
 )
 
 // deniedAlways are system calls no tool needs that reach past the other
@@ -193,12 +194,16 @@ func filterRules(caps tool.Capability) []rule {
 		rules = append(rules, archMknod...)
 	}
 	if caps&tool.Network == 0 {
-		// A stream socketpair(2) stays: connected to itself, it reaches
-		// nothing outside the process. A datagram one could send to any
-		// unix socket by its path, or, disconnected, be bound to a name
-		// in the host's abstract namespace.
+		// A unix stream socketpair(2) stays: connected to itself, it
+		// reaches nothing outside the process. A datagram one could send
+		// to any unix socket by its path, or, disconnected, be bound to a
+		// name in the host's abstract namespace. A pair of another family
+		// is a socket of that family (TIPC makes them, in the host's
+		// network namespace), and asking for one loads the family's
+		// module where it is not loaded.
 		deny(unix.SYS_SOCKET, unix.SYS_BIND, unix.SYS_CONNECT, unix.SYS_LISTEN)
 		rules = append(rules,
+			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 0, test: notEqual, mask: ^uint32(0), value: unix.AF_UNIX},
 			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeNotStream})
 	}
 	return rules
@@ -237,6 +242,10 @@ func filterProgram(arch uint32, rules []rule) ([]bpf.RawInstruction, error) {
 			test = []bpf.Instruction{
 				bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
 				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.value, SkipFalse: 1}}
+		case notEqual:
+			test = []bpf.Instruction{
+				bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
+				bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: r.value, SkipFalse: 1}}
 		default:
 			return nil, fmt.Errorf("seccomp rule for system call %d: unknown test %d", r.nr, r.test)
 		}
