@@ -130,6 +130,10 @@ type prepared struct {
 	// /dev/pts: a tool with tool.ReadFiles could read the user's
 	// terminals, which Missing says.
 	ptsErr error
+	// watchErr is why the worker could not bound the inotify and
+	// fanotify objects of its user namespace: a tool could take all of
+	// the user's, which Missing says.
+	watchErr error
 }
 
 // prepare does what every worker does before it knows its tool, so that
@@ -147,6 +151,7 @@ func prepare(s spec) (prepared, error) {
 		}
 		p.vcsErr = vcsErr
 		p.ptsErr = ownTerminals()
+		p.watchErr = boundWatches()
 		p.enf.Namespaces = true
 	}
 	if err := setLimits(s.limits); err != nil {
@@ -208,6 +213,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
 	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
+	if p.watchErr != nil {
+		e.Missing = append(e.Missing, "the tool may take every inotify instance and watch of the user: "+p.watchErr.Error())
+	}
 	if p.ptsErr != nil && s.caps&tool.ReadFiles != 0 {
 		e.Missing = append(e.Missing, "the user's terminals in /dev/pts can be read: "+p.ptsErr.Error())
 	}
@@ -287,6 +295,42 @@ func ownTerminals() error {
 	}
 	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,mode=0600,ptmxmode=0666"); err != nil {
 		return fmt.Errorf("mounting a devpts of the worker's own on /dev/pts: %w", err)
+	}
+	return nil
+}
+
+// watchShare is the share of the user's inotify and fanotify objects a
+// worker may hold: with the pool's 16 workers at most, half of them.
+const watchShare = 32
+
+// boundWatches bounds the inotify instances and watches and the
+// fanotify groups and marks of the worker's user namespace to a
+// watchShare-th of the user's. The kernel counts them per user, in each
+// user namespace up to the first (there 128 inotify instances by
+// default, machine-wide): unbounded in its own, a tool with no
+// capability at all made all 128 of the user's, and kept them after its
+// call, and inotify_init of the agent and every other program of the
+// user (an editor's file watcher; for root, the system's daemons) failed
+// with EMFILE. The worker is its namespace's root, with the capability
+// to set them, until it drops its capabilities.
+func boundWatches() error {
+	for _, l := range []struct{ host, own string }{
+		{"/proc/sys/fs/inotify/max_user_instances", "max_inotify_instances"},
+		{"/proc/sys/fs/inotify/max_user_watches", "max_inotify_watches"},
+		{"/proc/sys/fs/fanotify/max_user_groups", "max_fanotify_groups"},
+		{"/proc/sys/fs/fanotify/max_user_marks", "max_fanotify_marks"},
+	} {
+		n, ok := readSysctl(l.host)
+		if !ok {
+			continue // a kernel without it
+		}
+		own := filepath.Join("/proc/sys/user", l.own)
+		if err := os.WriteFile(own, []byte(strconv.Itoa(max(n/watchShare, 1))), 0); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			return fmt.Errorf("bounding %s: %w", own, err)
+		}
 	}
 	return nil
 }

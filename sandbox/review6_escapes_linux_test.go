@@ -192,3 +192,42 @@ func TestTerminalsOutOfReach(t *testing.T) {
 		t.Errorf("the terminal's own reader got %q, %v; want what was typed", buf[:max(k, 0)], err)
 	}
 }
+
+// TestInotifyInstancesBounded: nothing a tool does affects the user's
+// machine after its call. The kernel counts inotify instances per user,
+// in every user namespace up to the first, where the user may have 128
+// (fs.inotify.max_user_instances) machine-wide; a worker's own user
+// namespace set no bound of its own. A tool with no capability at all
+// made all 128 of the agent's user and kept them after its call: the
+// agent's inotify_init1 failed with EMFILE, and so would an editor's
+// file watcher, or, for root, a system daemon's.
+func TestInotifyInstancesBounded(t *testing.T) {
+	needNamespaces(t)
+	limit, ok := readSysctl("/proc/sys/fs/inotify/max_user_instances")
+	if !ok {
+		t.Skip("no inotify limit here")
+	}
+	p := newPool(t, newDirs(t), nil)
+	held := 0
+	for i, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, fmt.Sprint("r6_inotify_instances#", i), caps, r6Args{N: 4 * limit})
+		var n int
+		if _, serr := fmt.Sscanf(got, "%d made", &n); err != nil || serr != nil {
+			t.Fatalf("inotify instances with %s: %q, %v", caps, got, err)
+		}
+		held += n
+		t.Logf("a worker with %s made %d inotify instances (%q) of the user's %d", caps, n, got, limit)
+	}
+	fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	for i, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		call(t, p, fmt.Sprint("r6_inotify_instances#", i), caps, r6Args{M: 1})
+	}
+	if err != nil {
+		t.Errorf("with two workers holding %d inotify instances, the agent's inotify_init1: %v", held, err)
+	} else {
+		unix.Close(fd)
+	}
+	if held > limit/2 {
+		t.Errorf("two workers held %d of the user's %d inotify instances; want at most a 32nd each", held, limit)
+	}
+}

@@ -165,6 +165,27 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		}
 		r6Kept["lease"] = fd
 		return "leased", nil, true
+	case "r6_inotify_instances":
+		// Makes inotify instances until it may not, a.N at most, and
+		// keeps them; with a.M 1 it closes those it kept.
+		if a.M == 1 {
+			for k, fd := range r6Kept {
+				if strings.HasPrefix(k, "inotify") {
+					syscall.Close(fd)
+					delete(r6Kept, k)
+				}
+			}
+			return "closed", nil, true
+		}
+		n := 0
+		for ; n < a.N; n++ {
+			fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+			if err != nil {
+				return fmt.Sprintf("%d made, then %s", n, errnoName(err)), nil, true
+			}
+			r6Kept[fmt.Sprint("inotify", n)] = fd
+		}
+		return fmt.Sprintf("%d made", n), nil, true
 	case "r6_prctl":
 		r, _, e := syscall.Syscall6(syscall.SYS_PRCTL, uintptr(a.N), uintptr(a.M), 0, 0, 0, 0)
 		if e != 0 {
