@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -229,5 +230,62 @@ func TestInotifyInstancesBounded(t *testing.T) {
 	}
 	if held > limit/2 {
 		t.Errorf("two workers held %d of the user's %d inotify instances; want at most a 32nd each", held, limit)
+	}
+}
+
+// TestNestedSearchNotHeldByAFifo: nothing a tool does affects the agent
+// after its call. The pool's search for nested repositories, in the
+// agent, reads the commondir file of the git directory each .git file
+// of the workspace names; a tool with write_files may make a fifo
+// ("files, directories, fifos and sockets may be made") and a .git file
+// that names its directory. At the agent's next start in that
+// workspace, the search blocked for good opening the fifo: every call of
+// a tool with write_files waited for it until its timeout, and Close,
+// which waits for the search, never returned, so the agent never exited.
+func TestNestedSearchNotHeldByAFifo(t *testing.T) {
+	d := newDirs(t)
+	sub := filepath.Join(d.work, "sub")
+	fifo := filepath.Join(sub, "g", "commondir")
+	p := newPool(t, d, nil)
+	caps := tool.WriteFiles | tool.Unsafe
+	for _, c := range []struct {
+		id string
+		a  any
+	}{
+		{"hx_write", hostileArgs{Path: filepath.Join(sub, ".git"), Value: "gitdir: g\n"}},
+		{"hx_write", hostileArgs{Path: filepath.Join(sub, "g", "HEAD"), Value: "ref: refs/heads/main\n"}},
+		{"mknod", probeArgs{Path: fifo, Mode: unix.S_IFIFO | 0o644}},
+	} {
+		if got, err := call(t, p, c.id, caps, c.a); err != nil {
+			t.Fatalf("planting with %s: %q, %v", c.id, got, err)
+		}
+	}
+	// Whatever happens, the fifo is opened for writing once the test
+	// ends, which lets a search blocked on it go on.
+	defer func() {
+		if fd, err := unix.Open(fifo, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0); err == nil {
+			unix.Close(fd)
+		}
+	}()
+
+	// The agent's next start in the workspace.
+	next, err := NewPool(Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if got, err := next.Call(ctx, "echo", caps, []byte("after")); err != nil || got != "after" {
+		t.Errorf("a call with write_files at the next start: %q, %v; want after", got, err)
+	}
+	closed := make(chan struct{})
+	go func() {
+		next.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Errorf("Close did not return within 5 s: the search for nested repositories is blocked on %s", fifo)
 	}
 }

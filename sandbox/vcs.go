@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Beside the workspace's own version-control directories (vcsDirs), a
@@ -182,14 +183,21 @@ func commonDirOf(gitdir string) string {
 	return c
 }
 
-// readPathFile returns the first line of the small file at name after
-// prefix, which it must start with.
+// readPathFile returns the first line of the small regular file at
+// name after prefix, which it must start with. It opens without
+// blocking and reads nothing but a regular file: a tool that writes may
+// leave a fifo where the search reads (a .git file names the directory
+// of any commondir), and opening one for reading waits for a writer, for
+// good; a symbolic link may name a terminal.
 func readPathFile(name, prefix string) (string, bool) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return "", false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
 	line, err := bufio.NewReader(io.LimitReader(f, 4096)).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return "", false
