@@ -168,6 +168,10 @@ func filterRules(caps tool.Capability) []rule {
 		// listed, not from being watched: the names of the files made,
 		// opened or changed there, and when.
 		deny(unix.SYS_INOTIFY_ADD_WATCH, unix.SYS_FANOTIFY_INIT, unix.SYS_FANOTIFY_MARK)
+		// Nor can it read the kernel's log through syslog(2), which
+		// Landlock does not see (it keeps /dev/kmsg unread) and the
+		// kernel gives to anyone where kernel.dmesg_restrict is 0.
+		deny(unix.SYS_SYSLOG)
 	}
 	if caps&tool.WriteFiles == 0 {
 		// Metadata is outside Landlock's reach: modes, owners, extended

@@ -136,6 +136,8 @@ func TestFilterVerdicts(t *testing.T) {
 		{call{"ioctl FS_IOC_GETVERSION", unix.SYS_IOCTL, []uint64{3, 0x80087601, 0}}, 0, retAllow},
 		{call{"ioctl FS_IOC_GETFLAGS", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_GETFLAGS, 0}}, 0, retAllow},
 		{call{"ioctl USERFAULTFD_IOC_NEW", unix.SYS_IOCTL, []uint64{3, 0xaa00, 0}}, all, retEPERM},
+		{call{"syslog READ_ALL", unix.SYS_SYSLOG, []uint64{3, 0, 4096}}, all &^ tool.ReadFiles, retEPERM},
+		{call{"syslog READ_ALL", unix.SYS_SYSLOG, []uint64{3, 0, 4096}}, tool.ReadFiles, retAllow},
 		{call{"fcntl F_SETLEASE", unix.SYS_FCNTL, []uint64{3, unix.F_SETLEASE, unix.F_RDLCK}}, all, retEPERM},
 		{call{"fcntl F_GETLEASE", unix.SYS_FCNTL, []uint64{3, unix.F_GETLEASE, 0}}, 0, retAllow},
 		{call{"fcntl F_SETLK", unix.SYS_FCNTL, []uint64{3, unix.F_SETLK, 0}}, 0, retAllow},
