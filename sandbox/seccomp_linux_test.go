@@ -75,6 +75,8 @@ func TestFilterVerdicts(t *testing.T) {
 		{call{"clone of a process in a new user namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}}, tool.Exec, retEPERM},
 		{call{"clone of a process in a new user namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWUSER | uint64(unix.SIGCHLD)}}, all, retEPERM},
 		{call{"clone of a process in a new PID namespace", unix.SYS_CLONE, []uint64{unix.CLONE_NEWPID | uint64(unix.SIGCHLD)}}, tool.Exec, retAllow}, // refused by the kernel without CAP_SYS_ADMIN
+		{call{"open_tree", unix.SYS_OPEN_TREE, nil}, all, retEPERM},
+		{call{"open_tree_attr", unix.SYS_OPEN_TREE_ATTR, nil}, all, retEPERM},
 		{call{"fchmodat", unix.SYS_FCHMODAT, nil}, tool.ReadFiles, retEPERM},
 		{call{"fchmodat2", unix.SYS_FCHMODAT2, nil}, 0, retEPERM},
 		{call{"fchownat", unix.SYS_FCHOWNAT, nil}, 0, retEPERM},
