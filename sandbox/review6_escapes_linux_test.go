@@ -289,3 +289,34 @@ func TestNestedSearchNotHeldByAFifo(t *testing.T) {
 		t.Errorf("Close did not return within 5 s: the search for nested repositories is blocked on %s", fifo)
 	}
 }
+
+// TestNoSocketBuffersPastTheLimit: a tool without exec "has no other
+// memory" than what the data limit counts. A unix stream socketpair,
+// which the filter allowed without network ("it reaches nothing
+// outside the process"), holds what is written to it in the kernel, as
+// much as its send buffer, which the socket may grow to twice
+// net.core.wmem_max: a tool with no capability held 8 GiB in 511 pairs
+// under a 64 MiB limit on a machine where wmem_max is 4 MiB (225 MiB
+// with the default buffers), kept across calls.
+func TestNoSocketBuffersPastTheLimit(t *testing.T) {
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	// The default limit: under 64 MiB a loaded machine's runtime
+	// threads may take a worker's whole data limit (see
+	// TestSharedMemoryLimited), and the denial is what is checked.
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r6_sockfill", caps, r6Args{M: 64})
+		wantDenied(t, "a socket pair without exec or network, "+caps.String(), err)
+		if err == nil {
+			t.Errorf("%s: %s in socket buffers, which no limit counts", caps, got)
+		}
+	}
+	// The positive control: a tool with exec, whose programs may make
+	// pairs (and share memory the limit does not count).
+	if got, err := call(t, p, "r6_sockfill", tool.Exec|tool.Unsafe, r6Args{M: 16, N: 1}); err != nil || got != "16 MiB queued" {
+		t.Errorf("socket pairs with exec: %q, %v; want 16 MiB queued", got, err)
+	}
+}

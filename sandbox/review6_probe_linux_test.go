@@ -186,6 +186,65 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			r6Kept[fmt.Sprint("inotify", n)] = fd
 		}
 		return fmt.Sprintf("%d made", n), nil, true
+	case "r6_mmapwrite":
+		// Writes "hijacked" over the start of a.Path through a shared
+		// writable mapping, and reports the mode it has after.
+		fd, err := syscall.Open(a.Path, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errno("open", err), true
+		}
+		defer syscall.Close(fd)
+		b, err := unix.Mmap(fd, 0, 4096, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		if err != nil {
+			return "", errno("mmap", err), true
+		}
+		copy(b, "hijacked")
+		unix.Msync(b, unix.MS_SYNC)
+		unix.Munmap(b)
+		var st syscall.Stat_t
+		syscall.Fstat(fd, &st)
+		return fmt.Sprintf("mode %#o", st.Mode&0o7777), nil, true
+	case "r6_raw":
+		// A raw system call a.N with the path a.Path as its second
+		// argument and a.M as its third, from AT_FDCWD.
+		pp, _ := syscall.BytePtrFromString(a.Path)
+		fdcwd := unix.AT_FDCWD
+		atFDCWD := uintptr(fdcwd)
+		r, _, e := syscall.Syscall6(uintptr(a.N), atFDCWD, uintptr(unsafe.Pointer(pp)), uintptr(a.M), 0, 0, 0)
+		if e != 0 {
+			return "", errno(fmt.Sprint("syscall ", a.N), e), true
+		}
+		return fmt.Sprint(r), nil, true
+	case "r6_sockfill":
+		// Unix stream socket pairs, each side's send buffer grown (unless
+		// a.N is 1) and filled, until a.M MiB are queued in the kernel or
+		// descriptors run out; kept.
+		total, pairs := 0, 0
+		buf := make([]byte, 64<<10)
+		for total < a.M<<20 {
+			fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+			if err != nil {
+				if pairs == 0 {
+					return "", errno("socketpair", err), true
+				}
+				break
+			}
+			pairs++
+			for _, fd := range fds {
+				if a.N == 0 {
+					syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_SNDBUF, 4<<20)
+				}
+				for total < a.M<<20 {
+					n, err := syscall.Write(fd, buf)
+					if err != nil || n <= 0 {
+						break
+					}
+					total += n
+				}
+				r6Kept[fmt.Sprint("sock", fd)] = fd
+			}
+		}
+		return fmt.Sprintf("%d MiB queued", total>>20), nil, true
 	case "r6_prctl":
 		r, _, e := syscall.Syscall6(syscall.SYS_PRCTL, uintptr(a.N), uintptr(a.M), 0, 0, 0, 0)
 		if e != 0 {
