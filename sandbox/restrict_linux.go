@@ -167,6 +167,10 @@ func prepare(s spec) (prepared, error) {
 	return p, nil
 }
 
+// stackLimit bounds the main thread's stack of a worker whose tool has
+// no tool.Exec: the kernel's default.
+const stackLimit = 8 << 20
+
 // confine restricts the prepared process, for good, to what s.caps
 // allow: Landlock for files, TCP and IPC scopes, a seccomp filter, and
 // not dumpable. It fails when a restriction that the kernel offers
@@ -187,6 +191,24 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 		n := uint64(s.limits.Processes)
 		if err := unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: n, Max: n}); err != nil {
 			return e, fmt.Errorf("setrlimit(RLIMIT_NPROC, %d): %w", n, err)
+		}
+	}
+	if s.caps&tool.Exec == 0 {
+		// The main thread's stack grows down as far as RLIMIT_STACK lets
+		// it, which a tool may raise to its hard limit (unlimited, most
+		// often): the kernel counts a stack as stack, not data, and a tool
+		// touched 400 MiB below its stack under a 256 MiB data limit.
+		// The Go runtime's main thread needs little; the programs of a
+		// tool with exec may raise it, and their memory is not bounded
+		// anyway.
+		var rl unix.Rlimit
+		if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil {
+			return e, fmt.Errorf("getrlimit(RLIMIT_STACK): %w", err)
+		}
+		rl.Cur = min(rl.Cur, stackLimit)
+		rl.Max = rl.Cur
+		if err := unix.Setrlimit(unix.RLIMIT_STACK, &rl); err != nil {
+			return e, fmt.Errorf("setrlimit(RLIMIT_STACK, %d): %w", rl.Cur, err)
 		}
 	}
 	abi := landlockABI()

@@ -320,3 +320,32 @@ func TestNoSocketBuffersPastTheLimit(t *testing.T) {
 		t.Errorf("socket pairs with exec: %q, %v; want 16 MiB queued", got, err)
 	}
 }
+
+// TestNoStackGrowthPastTheLimit: the data limit does not count the main
+// thread's stack, which the kernel grows down, on a fault below it, as
+// far as RLIMIT_STACK allows; a tool may raise its soft limit to the hard
+// one, unlimited most often. A tool without exec touched 400 MiB below
+// its initial stack under a 256 MiB limit, and could have gone on until
+// it met the memory mapped below.
+func TestNoStackGrowthPastTheLimit(t *testing.T) {
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r6_stackgrow", caps, r6Args{N: 400})
+		if err == nil || !strings.Contains(err.Error(), "stack limit") {
+			t.Errorf("%s: a stack of 400 MiB under a 256 MiB memory limit: %q, %v; want the stack limit to stop it", caps, got, err)
+		}
+	}
+	// The positive control: with exec, whose programs may need a larger
+	// stack, the limit stays as the agent's.
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil || rl.Max < 64<<20 {
+		t.Skipf("the agent's hard stack limit is %d: no control", rl.Max)
+	}
+	if got, err := call(t, p, "r6_stackgrow", tool.Exec|tool.Unsafe, r6Args{N: 32}); err != nil || got != "32 MiB touched" {
+		t.Errorf("a stack of 32 MiB with exec: %q, %v; want 32 MiB touched", got, err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -50,6 +51,26 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			b[i] = 1
 		}
 		return fmt.Sprintf("%d MiB touched", len(b)>>20), nil, true
+	case "r6_stackgrow":
+		// Raises its stack limit (soft) to the hard one and touches
+		// a.N MiB below the initial stack, where os.Args points, page by
+		// page down: the kernel grows the main thread's stack to them.
+		var rl syscall.Rlimit
+		syscall.Getrlimit(syscall.RLIMIT_STACK, &rl)
+		rl.Cur = rl.Max
+		if err := syscall.Setrlimit(syscall.RLIMIT_STACK, &rl); err != nil {
+			return "", errno("setrlimit", err), true
+		}
+		if rl.Cur != unix.RLIM_INFINITY && rl.Cur < uint64(a.N+16)<<20 {
+			// Past it, the touch would fault.
+			return "", fmt.Errorf("the stack limit is %d MiB", rl.Cur>>20), true
+		}
+		p := unsafe.Pointer(unsafe.StringData(os.Args[0]))
+		p = unsafe.Add(p, -int(uintptr(p)&4095))
+		for i := 0; i < a.N<<8; i++ {
+			*(*byte)(unsafe.Add(p, -i*4096)) = 1
+		}
+		return fmt.Sprintf("%d MiB touched", a.N), nil, true
 	case "r6_readdev":
 		// Reads what is waiting on a.Path (a terminal), without blocking.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
