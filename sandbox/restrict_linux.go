@@ -171,6 +171,10 @@ func prepare(s spec) (prepared, error) {
 // no tool.Exec: the kernel's default.
 const stackLimit = 8 << 20
 
+// addressMargin is the address space a worker whose tool has no
+// tool.Exec may have past its data limit.
+const addressMargin = 64 << 30
+
 // confine restricts the prepared process, for good, to what s.caps
 // allow: Landlock for files, TCP and IPC scopes, a seccomp filter, and
 // not dumpable. It fails when a restriction that the kernel offers
@@ -209,6 +213,20 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 		rl.Max = rl.Cur
 		if err := unix.Setrlimit(unix.RLIMIT_STACK, &rl); err != nil {
 			return e, fmt.Errorf("setrlimit(RLIMIT_STACK, %d): %w", rl.Cur, err)
+		}
+		// Nor does it count the page tables of mappings that are not
+		// writable: a tool mapped 256 GiB read-only and read a byte of
+		// every 2 MiB, which took 512 MiB of page tables under a 256 MiB
+		// data limit, and the address space holds 128 TiB. Bounding the
+		// address space bounds them, to a 512th of it. The Go runtime
+		// reserves address space it does not use (2 GiB for 512 MiB of
+		// data): the margin leaves room for it, and for files mapped to
+		// be read.
+		if s.limits.Memory > 0 && !raceEnabled {
+			n := uint64(s.limits.Memory) + addressMargin
+			if err := unix.Setrlimit(unix.RLIMIT_AS, &unix.Rlimit{Cur: n, Max: n}); err != nil {
+				return e, fmt.Errorf("setrlimit(RLIMIT_AS, %d): %w", n, err)
+			}
 		}
 	}
 	abi := landlockABI()

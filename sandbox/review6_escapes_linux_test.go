@@ -349,3 +349,25 @@ func TestNoStackGrowthPastTheLimit(t *testing.T) {
 		t.Errorf("a stack of 32 MiB with exec: %q, %v; want 32 MiB touched", got, err)
 	}
 }
+
+// TestNoPageTablesPastTheLimit: the data limit counts writable private
+// mappings, not the page tables of the others: a tool without exec
+// mapped 256 GiB of anonymous memory read-only (no huge pages) and read
+// a byte of every 2 MiB, which took 512 MiB of page tables, kernel
+// memory, under a 256 MiB limit; the address space holds 128 TiB.
+func TestNoPageTablesPastTheLimit(t *testing.T) {
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		if got, err := call(t, p, "r6_pagetables", caps, r6Args{N: 160}); err == nil {
+			t.Errorf("%s: 160 GiB read, 320 MiB of page tables, under a 256 MiB memory limit: %q", caps, got)
+		}
+	}
+	// The control: with exec the address space is the agent's.
+	if got, err := call(t, p, "r6_pagetables", tool.Exec|tool.Unsafe, r6Args{N: 160, M: 1}); err != nil {
+		t.Errorf("160 GiB mapped with exec: %q, %v", got, err)
+	}
+}

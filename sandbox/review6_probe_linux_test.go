@@ -71,6 +71,21 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			*(*byte)(unsafe.Add(p, -i*4096)) = 1
 		}
 		return fmt.Sprintf("%d MiB touched", a.N), nil, true
+	case "r6_pagetables":
+		// a.N GiB of read-only private anonymous memory, no huge pages,
+		// read once every 2 MiB (unless a.M is 1): a page of page table
+		// each. Kept.
+		b, err := unix.Mmap(-1, 0, a.N<<30, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+		if err != nil {
+			return "", errno("mmap", err), true
+		}
+		unix.Madvise(b, unix.MADV_NOHUGEPAGE)
+		var sum byte
+		for i := 0; a.M == 0 && i < len(b); i += 2 << 20 {
+			sum += b[i]
+		}
+		r6Kept["pt"] = len(b)
+		return fmt.Sprintf("%d GiB read (%d)", a.N, sum), nil, true
 	case "r6_readdev":
 		// Reads what is waiting on a.Path (a terminal), without blocking.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
