@@ -339,13 +339,14 @@ func ownTerminals() error {
 	return nil
 }
 
-// watchShare is the share of the user's inotify and fanotify objects a
-// worker may hold: with the pool's 16 workers at most, half of them.
-const watchShare = 32
+// userShare is the share of what the kernel counts per user (inotify and
+// fanotify objects, pending signals) a worker may hold: with the pool's
+// 16 workers at most, half of it.
+const userShare = 32
 
 // boundWatches bounds the inotify instances and watches and the
 // fanotify groups and marks of the worker's user namespace to a
-// watchShare-th of the user's. The kernel counts them per user, in each
+// userShare-th of the user's. The kernel counts them per user, in each
 // user namespace up to the first (there 128 inotify instances by
 // default, machine-wide): unbounded in its own, a tool with no
 // capability at all made all 128 of the user's, and kept them after its
@@ -365,7 +366,7 @@ func boundWatches() error {
 			continue // a kernel without it
 		}
 		own := filepath.Join("/proc/sys/user", l.own)
-		if err := os.WriteFile(own, []byte(strconv.Itoa(max(n/watchShare, 1))), 0); err != nil {
+		if err := os.WriteFile(own, []byte(strconv.Itoa(max(n/userShare, 1))), 0); err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				continue
 			}
@@ -416,7 +417,24 @@ func setLimits(l Limits) error {
 	if err := set("RLIMIT_NOFILE", unix.RLIMIT_NOFILE, l.Files); err != nil {
 		return err
 	}
-	return set("RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSize)
+	if err := set("RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSize); err != nil {
+		return err
+	}
+	// The signals queued and the POSIX timers of all the processes of
+	// a user count together, against the limit of the process that
+	// queues one more: a tool with no capability made 96,369 timers, its
+	// user's whole limit, and the agent's timer_create failed with
+	// EAGAIN (and so would the user's other programs' timers and
+	// real-time signals, for root the system's daemons'). A worker may
+	// hold a userShare-th of them.
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_SIGPENDING, &rl); err != nil {
+		return fmt.Errorf("getrlimit(RLIMIT_SIGPENDING): %w", err)
+	}
+	if rl.Cur == unix.RLIM_INFINITY {
+		return nil // nobody's count is bounded
+	}
+	return set("RLIMIT_SIGPENDING", unix.RLIMIT_SIGPENDING, int64(max(rl.Cur/userShare, 64)))
 }
 
 // dropCapabilities empties every capability set of every thread: the

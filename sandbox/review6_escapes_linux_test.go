@@ -371,3 +371,35 @@ func TestNoPageTablesPastTheLimit(t *testing.T) {
 		t.Errorf("160 GiB mapped with exec: %q, %v", got, err)
 	}
 }
+
+// TestPendingSignalsBounded: nothing a tool does affects the user's
+// machine after its call. The kernel counts the signals queued and the
+// POSIX timers of all the processes of a user together, against the
+// RLIMIT_SIGPENDING of the process that asks for one more: a tool with
+// no capability made as many timers as its limit, the agent's user's
+// (96,369 here), kept them after its call, and the agent's timer_create
+// failed with EAGAIN, as would the user's other programs' timers and
+// real-time signals.
+func TestPendingSignalsBounded(t *testing.T) {
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_SIGPENDING, &rl); err != nil || rl.Cur == unix.RLIM_INFINITY {
+		t.Skip("no bound on pending signals here")
+	}
+	p := newPool(t, newDirs(t), nil)
+	got, err := call(t, p, "r6_timers", tool.Unsafe, r6Args{N: int(rl.Cur) + 1})
+	var n int
+	if _, serr := fmt.Sscanf(got, "%d made", &n); err != nil || serr != nil {
+		t.Fatalf("timers: %q, %v", got, err)
+	}
+	if n > int(rl.Cur)/16 {
+		t.Errorf("a worker made %d POSIX timers of its user's %d; want at most a 32nd", n, rl.Cur)
+	}
+	var id int32
+	sev := make([]byte, 64)
+	*(*int32)(unsafe.Pointer(&sev[12])) = 1 // SIGEV_NONE
+	if _, _, e := syscall.Syscall(unix.SYS_TIMER_CREATE, unix.CLOCK_MONOTONIC, uintptr(unsafe.Pointer(&sev[0])), uintptr(unsafe.Pointer(&id))); e != 0 {
+		t.Errorf("with a worker holding %d timers, the agent's timer_create: %v", n, e)
+	} else {
+		syscall.Syscall(unix.SYS_TIMER_DELETE, uintptr(id), 0, 0)
+	}
+}

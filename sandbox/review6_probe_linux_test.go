@@ -86,6 +86,19 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		}
 		r6Kept["pt"] = len(b)
 		return fmt.Sprintf("%d GiB read (%d)", a.N, sum), nil, true
+	case "r6_timers":
+		// POSIX timers until the kernel refuses one, a.N at most; kept
+		// for the worker's life.
+		n := 0
+		for ; n < a.N; n++ {
+			var id int32
+			sev := make([]byte, 64) // sigev_notify 1: SIGEV_NONE
+			*(*int32)(unsafe.Pointer(&sev[12])) = 1
+			if _, _, e := syscall.Syscall(unix.SYS_TIMER_CREATE, unix.CLOCK_MONOTONIC, uintptr(unsafe.Pointer(&sev[0])), uintptr(unsafe.Pointer(&id))); e != 0 {
+				return fmt.Sprintf("%d made, then %s", n, errnoName(e)), nil, true
+			}
+		}
+		return fmt.Sprintf("%d made", n), nil, true
 	case "r6_readdev":
 		// Reads what is waiting on a.Path (a terminal), without blocking.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
