@@ -10,8 +10,9 @@
 //
 //   - every descriptor it inherited is closed but its pipes and standard
 //     streams;
-//   - in its mount namespace, a /proc and a /dev/pts of its own, and the workspace's
-//     .git, .hg and .svn read-only for [tool.WriteFiles];
+//   - in its mount namespace, a /proc and a /dev/pts of its own, /dev/full
+//     on /dev/zero (which cannot be mapped), and the workspace's .git, .hg
+//     and .svn read-only for [tool.WriteFiles];
 //   - resource limits ([Limits]): data, open files, file size;
 //   - every capability set emptied on every thread, the bounding set
 //     included; no_new_privs;

@@ -130,6 +130,10 @@ type prepared struct {
 	// /dev/pts: a tool with tool.ReadFiles could read the user's
 	// terminals, which Missing says.
 	ptsErr error
+	// zeroErr is why the worker could not put /dev/full on /dev/zero: a
+	// tool with tool.ReadFiles could map /dev/zero shared, memory no
+	// limit counts, which Missing says.
+	zeroErr error
 	// watchErr is why the worker could not bound the inotify and
 	// fanotify objects of its user namespace: a tool could take all of
 	// the user's, which Missing says.
@@ -151,6 +155,7 @@ func prepare(s spec) (prepared, error) {
 		}
 		p.vcsErr = vcsErr
 		p.ptsErr = ownTerminals()
+		p.zeroErr = unmappableZero()
 		p.watchErr = boundWatches()
 		p.enf.Namespaces = true
 	}
@@ -256,6 +261,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if p.watchErr != nil {
 		e.Missing = append(e.Missing, "the tool may take every inotify instance and watch of the user: "+p.watchErr.Error())
 	}
+	if p.zeroErr != nil && s.caps&tool.ReadFiles != 0 && s.caps&tool.Exec == 0 {
+		e.Missing = append(e.Missing, "the tool may hold shared memory past its memory limit, mapping /dev/zero: "+p.zeroErr.Error())
+	}
 	if p.ptsErr != nil && s.caps&tool.ReadFiles != 0 {
 		e.Missing = append(e.Missing, "the user's terminals in /dev/pts can be read: "+p.ptsErr.Error())
 	}
@@ -335,6 +343,23 @@ func ownTerminals() error {
 	}
 	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,mode=0600,ptmxmode=0666"); err != nil {
 		return fmt.Errorf("mounting a devpts of the worker's own on /dev/pts: %w", err)
+	}
+	return nil
+}
+
+// unmappableZero puts /dev/full on /dev/zero, in the worker's mount
+// namespace. A shared mapping of /dev/zero is shared memory (shmem),
+// which the data limit does not count: the filter refuses shared
+// anonymous mappings to tools without tool.Exec, but it cannot tell which
+// file a mapping is of, and a tool with tool.ReadFiles may open
+// /dev/zero. /dev/full reads as zeros too, and cannot be mapped (ENODEV);
+// it refuses writes (ENOSPC), which /dev/zero would have discarded.
+func unmappableZero() error {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		return nil // nothing to map
+	}
+	if err := unix.Mount("/dev/full", "/dev/zero", "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("putting /dev/full on /dev/zero: %w", err)
 	}
 	return nil
 }

@@ -403,3 +403,36 @@ func TestPendingSignalsBounded(t *testing.T) {
 		syscall.Syscall(unix.SYS_TIMER_DELETE, uintptr(id), 0, 0)
 	}
 }
+
+// TestNoSharedZeroMapping: a shared mapping of /dev/zero is shared memory
+// (shmem), which the data limit does not count, like the shared anonymous
+// mappings refused to tools without exec; seccomp cannot tell which file
+// a mapping is of. A tool with read_files, which may open /dev/zero, held
+// 512 MiB that way under a 256 MiB limit, kept across calls. A worker's
+// /dev/zero is /dev/full now, which reads as zeros and cannot be mapped.
+func TestNoSharedZeroMapping(t *testing.T) {
+	needNamespaces(t)
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r6_mapshared", caps, r6Args{Path: "/dev/zero", N: 512})
+		if err == nil {
+			t.Errorf("%s: a shared mapping of /dev/zero, 512 MiB under a 256 MiB memory limit: %q", caps, got)
+		}
+		// /dev/zero still reads as zeros.
+		if got, err := call(t, p, "r6_readdev", caps, r6Args{Path: "/dev/zero"}); err != nil || got != "read: "+strings.Repeat("\x00", 256) {
+			t.Errorf("%s: reading /dev/zero: %q, %v; want 256 zeros", caps, got, err)
+		}
+	}
+	// The control: a file of the workspace may be mapped shared and read.
+	f := filepath.Join(d.work, "data")
+	if err := os.WriteFile(f, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := call(t, p, "r6_mapshared", tool.ReadFiles|tool.Unsafe, r6Args{Path: f, N: 1}); err != nil || got != "1 MiB read (0)" {
+		t.Errorf("a shared mapping of a file: %q, %v; want 1 MiB read (0)", got, err)
+	}
+}
