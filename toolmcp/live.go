@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // Changed returns a channel that is closed at the next change of the
@@ -144,6 +146,17 @@ func sameTool(a, b RemoteTool) bool {
 		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(ja, jb)
 }
 
+// The most a mounted server's tool may take of every request to the
+// model, which carries its spec: a description past MaxRemoteDescription
+// bytes is cut, and a tool whose input schema is past MaxRemoteSchema
+// bytes is left out, with a warning, so that a server cannot fill the
+// model's context (and the user's bill) with one tool. Local tools'
+// descriptions are held to 1,024 characters by toolgen's lint.
+const (
+	MaxRemoteDescription = 4 << 10
+	MaxRemoteSchema      = 64 << 10
+)
+
 // listTools lists the tools of s that the agent can call: those that need
 // task augmentation are left out, and so are those past the first max by
 // name; one line on the warner names them, when it differs from the last.
@@ -179,7 +192,26 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		}
 		return false
 	})
+	var tooLarge, cut []string
+	tools = slices.DeleteFunc(tools, func(t *mcp.Tool) bool {
+		if b, err := json.Marshal(t.InputSchema); err != nil || len(b) > MaxRemoteSchema {
+			tooLarge = append(tooLarge, t.Name) // an error: not JSON to send either
+			return true
+		}
+		if len(t.Description) > MaxRemoteDescription || len(t.Title) > MaxRemoteDescription {
+			cut = append(cut, t.Name)
+			t.Description = clip.String(t.Description, MaxRemoteDescription)
+			t.Title = clip.String(t.Title, MaxRemoteDescription)
+		}
+		return false
+	})
 	var notes []string
+	if len(tooLarge) > 0 {
+		notes = append(notes, fmt.Sprintf("left out %s, whose input schema is more than %d bytes", strings.Join(tooLarge, ", "), MaxRemoteSchema))
+	}
+	if len(cut) > 0 {
+		notes = append(notes, fmt.Sprintf("cut the description of %s to %d bytes", strings.Join(cut, ", "), MaxRemoteDescription))
+	}
 	if len(needTasks) > 0 {
 		notes = append(notes, fmt.Sprintf("left out %s, which cannot be called without task augmentation (execution.taskSupport \"required\"), which the agent does not give", strings.Join(needTasks, ", ")))
 	}

@@ -3,6 +3,8 @@ package toolmcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -129,5 +131,71 @@ func TestListToolsTasksStdio(t *testing.T) {
 	}
 	if !strings.Contains(warn.String(), "left out research") {
 		t.Errorf("warnings %q", warn.String())
+	}
+}
+
+// TestListToolsBounded: a mounted server's tool whose input schema is
+// past MaxRemoteSchema bytes is left out, and a description (or a title)
+// past MaxRemoteDescription bytes is cut, each with one warning naming the
+// tools; at the bounds they are kept whole.
+func TestListToolsBounded(t *testing.T) {
+	schema := func(n int) map[string]any { // a schema of n bytes as the client reads it
+		pad := n - len(`{"description":"","type":"object"}`)
+		return map[string]any{"type": "object", "description": strings.Repeat("s", pad)}
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "v0"}, nil)
+	for _, tl := range []*mcp.Tool{
+		{Name: "schema_at", InputSchema: schema(MaxRemoteSchema)},
+		{Name: "schema_past", InputSchema: schema(MaxRemoteSchema + 1)},
+		{Name: "desc_at", Description: strings.Repeat("d", MaxRemoteDescription)},
+		{Name: "desc_past", Description: strings.Repeat("d", MaxRemoteDescription+1)},
+		{Name: "title_past", Title: strings.Repeat("t", MaxRemoteDescription+1)},
+	} {
+		if tl.InputSchema == nil {
+			tl.InputSchema = map[string]any{"type": "object"}
+		}
+		srv.AddTool(tl, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var warn lines
+	s := &remoteServer{spec: Spec{Name: "big"}, session: cs, tasks: &taskTools{}, warn: &warner{w: &warn}}
+	tools, err := s.listTools(context.Background(), DefaultMaxTools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][3]int{} // name: schema, description and title bytes
+	for _, tl := range tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		got[tl.Name] = [3]int{len(b), len(tl.Description), len(tl.Title)}
+	}
+	cut := MaxRemoteDescription + len("…")
+	want := map[string][3]int{
+		"schema_at":  {MaxRemoteSchema, 0, 0},
+		"desc_at":    {len(`{"type":"object"}`), MaxRemoteDescription, 0},
+		"desc_past":  {len(`{"type":"object"}`), cut, 0},
+		"title_past": {len(`{"type":"object"}`), 0, cut},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{
+		fmt.Sprintf("left out schema_past, whose input schema is more than %d bytes", MaxRemoteSchema),
+		fmt.Sprintf("cut the description of desc_past, title_past to %d bytes", MaxRemoteDescription),
+	} {
+		if !strings.Contains(warn.String(), w) {
+			t.Errorf("warnings %q; want %q", warn.String(), w)
+		}
 	}
 }
