@@ -280,6 +280,7 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		}
 	}
 	merge(out, perConfig, configs, base)
+	out.Warnings = append(out.Warnings, foreignCode(progs.PackageDirs(), base)...)
 	out.Warnings = append(out.Warnings, testToolNotes(dir, base)...)
 	for _, t := range out.Tools {
 		t.File = filepath.ToSlash(relPath(out.ModuleDir, t.File))
@@ -694,4 +695,68 @@ func relPath(base, file string) string {
 		return r
 	}
 	return file
+}
+
+// foreignExts are the extensions of the files the go command hands to a
+// C compiler or to the linker as they are, beside the Go files of a
+// package.
+var foreignExts = []string{".c", ".cc", ".cpp", ".cxx", ".m", ".f", ".F", ".for", ".f90", ".S", ".sx", ".syso", ".swig", ".swigcxx"}
+
+// foreignCode warns about each package directory in dirs (the non-standard
+// packages of the program) that holds C code: a Go file that imports "C"
+// (its preamble), or a file the go command compiles with a C compiler or
+// links as it is (a .syso object). The audit reads Go, and C code runs
+// without a call from Go: a constructor (__attribute__((constructor)), an
+// .init_array entry) runs at start in every agent, before main. Any
+// file that may be built counts, whatever its build constraints. The
+// warning is at the import of "C", or at the first such file.
+func foreignCode(dirs []string, base string) []diagnostic {
+	var out []diagnostic
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue // the go command listed it; the audit reads it
+		}
+		var files []string
+		var at token.Position
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") {
+				continue // the go command ignores these
+			}
+			if slices.Contains(foreignExts, filepath.Ext(n)) {
+				files = append(files, n)
+				if !at.IsValid() {
+					at = token.Position{Filename: filepath.Join(dir, n), Line: 1, Column: 1}
+				}
+				continue
+			}
+			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ImportsOnly)
+			if err != nil {
+				continue // the go command reports it
+			}
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"C"` {
+					files = append(files, n)
+					at = fset.Position(imp.Pos())
+					break
+				}
+			}
+		}
+		if len(files) == 0 {
+			continue
+		}
+		at.Filename = filepath.ToSlash(relPath(base, at.Filename))
+		if _, after, ok := strings.Cut(at.Filename, "/pkg/mod/"); ok && filepath.IsAbs(at.Filename) {
+			at.Filename = after
+		}
+		out = append(out, diagnostic{Pos: at, Msg: fmt.Sprintf("the package in %s holds C or object code (%s), which the audit cannot read: "+
+			"it can run at start in every agent without a call from Go (a C constructor, an .init_array entry), before main and the sandbox; "+
+			"review it, or keep it out of the program's packages", filepath.Base(dir), strings.Join(files, ", "))})
+	}
+	return out
 }

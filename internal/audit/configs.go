@@ -446,6 +446,24 @@ func (ps *Programs) Package() (path, name string, mod *Module, errs []PackageErr
 	return l.root.ImportPath, l.root.Name, l.root.Module, l.errs
 }
 
+// PackageDirs returns the directories of the packages outside the
+// standard library that any listed configuration builds, the tool
+// package's among them, sorted.
+func (ps *Programs) PackageDirs() []string {
+	dirs := map[string]bool{}
+	for _, c := range ps.cands {
+		if c.list == nil {
+			continue
+		}
+		for _, p := range c.list.pkgs {
+			if p.Dir != "" {
+				dirs[p.Dir] = true
+			}
+		}
+	}
+	return sortedKeys(dirs)
+}
+
 // Imports is what a configuration's load holds for a caller that checks
 // the tool package itself (Programs.Types).
 type Imports struct {
