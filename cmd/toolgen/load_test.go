@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -221,4 +222,54 @@ func configurationsByReading(dir string, platforms []toolcheck.Platform) ([]conf
 		}
 	}
 	return configs, nil
+}
+
+// TestDoubledConstant checks a tool whose Description is a constant of
+// 64 GiB, doubled in each of 24 lines from 4 KiB: go/constant builds it
+// only when read, and toolgen, which read it, ran out of memory. It is a
+// warning now, the tool is left out, and the other tool is generated.
+func TestDoubledConstant(t *testing.T) {
+	t.Parallel()
+	dir := testModule(t)
+	var src strings.Builder
+	src.WriteString("package toolbox\n\nimport (\n\t\"context\"\n\n\t\"github.com/toolreg/toolreg/tool\"\n)\n\n")
+	fmt.Fprintf(&src, "const d0 = %q\n", strings.Repeat("Use it when a test needs a doubled constant. ", 92)[:4096])
+	for i := 1; i <= 24; i++ {
+		fmt.Fprintf(&src, "const d%d = d%d + d%d\n", i, i-1, i-1)
+	}
+	src.WriteString(`
+// Big has a description of 64 GiB.
+type Big struct{}
+
+// BigArgs are empty.
+type BigArgs struct{}
+
+// Definition describes big.
+func (Big) Definition() tool.Definition {
+	return tool.Definition{ID: "big", Description: d24}
+}
+
+// Execute answers.
+func (Big) Execute(ctx context.Context, args BigArgs) (string, error) { return "", nil }
+`)
+	echo, err := os.ReadFile(filepath.Join(mod(t), "good", "toolbox", "echo_tool.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string]string{
+		"doubled/gen.go":               "// Package doubled is a registry with a tool of a huge description.\npackage doubled\n",
+		"doubled/toolbox/big_tool.go":  src.String(),
+		"doubled/toolbox/echo_tool.go": string(echo),
+	})
+	res, err := generate(filepath.Join(dir, "doubled"), "toolbox", "zz_registry_gen.go", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"toolbox/big_tool.go:43:49: Big.Definition: Description holds more than 65536 bytes, which toolgen does not read: every request sends it; keep it short"}
+	if diff := cmp.Diff(want, warningLines(res.Warnings)); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"echo"}, toolNames(res.Tools)); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
 }

@@ -493,6 +493,10 @@ func (c *checker) checkDefinition(t *Tool, fn *types.Func) {
 				c.warn(kv.Value.Pos(), "%s.Definition: %s must be a string constant", t.TypeName, name)
 				continue
 			}
+			if !stringFits(tv.Value, maxConstString) {
+				c.warn(kv.Value.Pos(), "%s.Definition: %s holds more than %d bytes, which toolgen does not read: every request sends it; keep it short", t.TypeName, name, maxConstString)
+				continue
+			}
 			s := constant.StringVal(tv.Value)
 			switch name {
 			case "ID":
@@ -878,7 +882,7 @@ func (c *checker) definitionID(fn *types.Func) string {
 			continue
 		}
 		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "ID" {
-			if v := c.p.Info.Types[kv.Value].Value; v != nil && v.Kind() == constant.String {
+			if v := c.p.Info.Types[kv.Value].Value; v != nil && v.Kind() == constant.String && stringFits(v, maxConstString) {
 				return constant.StringVal(v)
 			}
 		}
