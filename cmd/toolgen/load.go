@@ -290,21 +290,24 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 }
 
 // testToolNotes notes the tools declared in the *_tool_test.go files of
-// dir, which are never registered (toolcheck.TestToolNotes). A file that
-// does not parse is left to go test to report.
+// dir, which are never registered (toolcheck.TestToolNotes), and warns
+// about the //go:generate lines of its test files, which go generate
+// runs and go build, so the checks of the package, leave out
+// (toolcheck.GenerateWarnings). A file that does not parse is left to go
+// test to report.
 func testToolNotes(dir, base string) []diagnostic {
-	names, _ := filepath.Glob(filepath.Join(dir, "*_tool_test.go"))
+	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	var out []diagnostic
 	for _, name := range names {
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			continue
 		}
-		for _, d := range toolcheck.TestToolNotes(fset, f) {
+		for _, d := range append(toolcheck.TestToolNotes(fset, f), toolcheck.GenerateWarnings(f)...) {
 			p := fset.Position(d.Pos)
 			p.Filename = relPath(base, p.Filename)
-			out = append(out, diagnostic{Pos: p, Msg: d.Message, Note: true})
+			out = append(out, diagnostic{Pos: p, Msg: d.Message, Note: d.Note})
 		}
 	}
 	return out

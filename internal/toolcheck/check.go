@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -284,33 +285,57 @@ func (c *checker) checkFile(f *ast.File, filename string) (found CheckedTool, ok
 // package, but the one that runs toolgen: go generate ./... runs them
 // before toolgen checks anything, even when the file does not compile.
 func (c *checker) checkGenerate(f *ast.File) {
+	c.res.Diagnostics = append(c.res.Diagnostics, GenerateWarnings(f)...)
+}
+
+// GenerateWarnings warns about the //go:generate lines of f, a file of
+// the tool package, but the one that runs toolgen. go generate runs the
+// lines of the package's test files too, which go build, and so the
+// checks of the package, leave out: toolgen passes those here itself.
+func GenerateWarnings(f *ast.File) []Diagnostic {
+	var out []Diagnostic
 	for _, cg := range f.Comments {
 		for _, cm := range cg.List {
 			cmd, ok := strings.CutPrefix(cm.Text, "//go:generate ")
 			if !ok || runsToolgen(cmd) {
 				continue
 			}
-			c.res.Diagnostics = append(c.res.Diagnostics, Diagnostic{Pos: cm.Pos(), Message: fmt.Sprintf(
+			out = append(out, Diagnostic{Pos: cm.Pos(), Message: fmt.Sprintf(
 				"//go:generate %s in the tool package runs at go generate ./..., before toolgen checks the tools and even when this file does not compile: move it to a package of its own", strings.TrimSpace(cmd))})
 		}
 	}
+	return out
 }
 
-// runsToolgen reports whether a //go:generate command runs toolgen:
-// "toolgen ...", or "go run [flags] .../cmd/toolgen[@version] ...".
+// toolgenPath is the import path of toolgen's command.
+var toolgenPath = path.Dir(ToolPkgPath) + "/cmd/toolgen"
+
+// runsToolgen reports whether a //go:generate command runs toolgen, and
+// nothing else: "toolgen ..." (the program of that name on the PATH), or
+// "go run [-mod=M] [-trimpath] github.com/toolreg/toolreg/cmd/toolgen[@version] ...".
+// A program named toolgen elsewhere ("./toolgen", "go run ./x/toolgen")
+// is the tool package's author's, and so is what other flags of go run
+// bring in (-exec, -toolexec and -overlay run or build other code).
 func runsToolgen(cmd string) bool {
 	fields := strings.Fields(cmd)
-	if len(fields) >= 2 && fields[0] == "go" && fields[1] == "run" {
-		fields = fields[2:]
-		for len(fields) > 0 && strings.HasPrefix(fields[0], "-") {
-			fields = fields[1:]
-		}
+	if len(fields) == 0 {
+		return false
+	}
+	if fields[0] == "toolgen" {
+		return true
+	}
+	if len(fields) < 3 || fields[0] != "go" || fields[1] != "run" {
+		return false
+	}
+	fields = fields[2:]
+	for len(fields) > 0 && (strings.HasPrefix(fields[0], "-mod=") || fields[0] == "-trimpath") {
+		fields = fields[1:]
 	}
 	if len(fields) == 0 {
 		return false
 	}
 	prog, _, _ := strings.Cut(fields[0], "@")
-	return prog == "toolgen" || strings.HasSuffix(prog, "/toolgen")
+	return prog == toolgenPath
 }
 
 // TestToolNotes returns a note for each tool declared in f, a file named
