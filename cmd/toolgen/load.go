@@ -299,6 +299,9 @@ func testToolNotes(dir, base string) []diagnostic {
 	names, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	var out []diagnostic
 	for _, name := range names {
+		if !isRegular(name) {
+			continue // go test reports it
+		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
@@ -476,6 +479,9 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 	}
 	src := map[string]*source{}
 	for _, n := range names {
+		if !isRegular(filepath.Join(dir, n)) {
+			return nil, fmt.Errorf("tool package: %s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", relPath(dir, filepath.Join(dir, n)))
+		}
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			return nil, fmt.Errorf("tool package: %w", err)
@@ -734,7 +740,7 @@ func foreignCode(dirs []string, base string) []diagnostic {
 				}
 				continue
 			}
-			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || !isRegular(filepath.Join(dir, n)) {
 				continue
 			}
 			fset := token.NewFileSet()
@@ -762,4 +768,13 @@ func foreignCode(dirs []string, base string) []diagnostic {
 			"review it, or keep it out of the program's packages", filepath.Base(dir), strings.Join(files, ", "))})
 	}
 	return out
+}
+
+// isRegular reports whether path names a regular file, following
+// symbolic links. A Go file of a package may be a symbolic link, which
+// git keeps, to a device or a fifo: reading /dev/zero never ends, and
+// opening a fifo waits for a writer. Only regular files are read.
+func isRegular(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }

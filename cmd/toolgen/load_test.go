@@ -273,3 +273,21 @@ func (Big) Execute(ctx context.Context, args BigArgs) (string, error) { return "
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 }
+
+// TestNotRegularFile checks a tool package with a Go file that is a
+// symbolic link (which git keeps) to /dev/zero: toolgen read it whole
+// and ran out of memory. It is an error now, as the go command's.
+func TestNotRegularFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	t.Parallel()
+	dir := testModule(t)
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "good", "toolbox", "zero.go")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := generate(filepath.Join(dir, "good"), "toolbox", "zz_registry_gen.go", nil)
+	if err == nil || !strings.Contains(err.Error(), "zero.go is not a regular file") {
+		t.Errorf("generate: got error %v, want one saying zero.go is not a regular file", err)
+	}
+}

@@ -193,6 +193,9 @@ func packageName(dir, skip string) (string, error) {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == skip {
 			continue
 		}
+		if !isRegular(filepath.Join(dir, n)) {
+			return "", fmt.Errorf("output package: %s is not a regular file", filepath.Join(dir, n))
+		}
 		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly)
 		if err != nil {
 			return "", fmt.Errorf("output package: %w", err)
