@@ -312,10 +312,13 @@ var toolgenPath = path.Dir(ToolPkgPath) + "/cmd/toolgen"
 
 // runsToolgen reports whether a //go:generate command runs toolgen, and
 // nothing else: "toolgen ..." (the program of that name on the PATH), or
-// "go run [-mod=M] [-trimpath] github.com/toolreg/toolreg/cmd/toolgen[@version] ...".
-// A program named toolgen elsewhere ("./toolgen", "go run ./x/toolgen")
-// is the tool package's author's, and so is what other flags of go run
-// bring in (-exec, -toolexec and -overlay run or build other code).
+// "go run [-mod=M] [-trimpath] github.com/toolreg/toolreg/cmd/toolgen ...",
+// the version the module requires. A program named toolgen elsewhere
+// ("./toolgen", "go run ./x/toolgen") is the tool package's author's, and
+// so is what other flags of go run bring in (-exec, -toolexec and
+// -overlay run or build other code), and so may be a version given with
+// @ (a pseudo-version names any commit the repository's host serves,
+// a fork's included).
 func runsToolgen(cmd string) bool {
 	fields := strings.Fields(cmd)
 	if len(fields) == 0 {
@@ -334,8 +337,7 @@ func runsToolgen(cmd string) bool {
 	if len(fields) == 0 {
 		return false
 	}
-	prog, _, _ := strings.Cut(fields[0], "@")
-	return prog == toolgenPath
+	return fields[0] == toolgenPath
 }
 
 // TestToolNotes returns a note for each tool declared in f, a file named
