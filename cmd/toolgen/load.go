@@ -41,12 +41,18 @@ type diagnostic struct {
 	// Lint marks a warning of the description lint: a warning, but the
 	// tool is still generated.
 	Lint bool
+	// CPackage is, for a warning about C or object code, the import path
+	// of the package that holds it (see trustC).
+	CPackage string
 }
 
 func (d diagnostic) String() string {
 	note := ""
 	if d.Note {
 		note = "note: "
+	}
+	if d.Pos.Filename == "" { // about the command line
+		return "toolgen: " + note + d.Msg
 	}
 	return fmt.Sprintf("%s:%d:%d: %s%s", d.Pos.Filename, d.Pos.Line, d.Pos.Column, note, d.Msg)
 }
@@ -706,6 +712,27 @@ func relPath(base, file string) string {
 	return file
 }
 
+// trustC makes the warnings about the C or object code of the packages
+// named in trusted notes: their code was reviewed by whoever named them.
+// A name that matches no such warning is a warning itself, so that a
+// trust outlives neither a typo nor the package's C code.
+func trustC(ws []diagnostic, trusted []string) []diagnostic {
+	used := map[string]bool{}
+	for i, w := range ws {
+		if w.CPackage != "" && slices.Contains(trusted, w.CPackage) {
+			used[w.CPackage] = true
+			ws[i].Note = true
+			ws[i].Msg = fmt.Sprintf("package %s holds C or object code, which the audit cannot read; trusted (-trust-c)", w.CPackage)
+		}
+	}
+	for _, p := range trusted {
+		if !used[p] {
+			ws = append(ws, diagnostic{Msg: fmt.Sprintf("-trust-c names %s, which is no package of the program with C or object code", p)})
+		}
+	}
+	return ws
+}
+
 // foreignExts are the extensions of the files the go command hands to a
 // C compiler or to the linker as they are, beside the Go files of a
 // package.
@@ -719,9 +746,10 @@ var foreignExts = []string{".c", ".cc", ".cpp", ".cxx", ".m", ".f", ".F", ".for"
 // .init_array entry) runs at start in every agent, before main. Any
 // file that may be built counts, whatever its build constraints. The
 // warning is at the import of "C", or at the first such file.
-func foreignCode(dirs []string, base string) []diagnostic {
+func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 	var out []diagnostic
-	for _, dir := range dirs {
+	for _, pd := range pkgs {
+		dir := pd.Dir
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			continue // the go command listed it; the audit reads it
@@ -763,9 +791,9 @@ func foreignCode(dirs []string, base string) []diagnostic {
 		if _, after, ok := strings.Cut(at.Filename, "/pkg/mod/"); ok && filepath.IsAbs(at.Filename) {
 			at.Filename = after
 		}
-		out = append(out, diagnostic{Pos: at, Msg: fmt.Sprintf("the package in %s holds C or object code (%s), which the audit cannot read: "+
+		out = append(out, diagnostic{Pos: at, CPackage: pd.Path, Msg: fmt.Sprintf("package %s holds C or object code (%s), which the audit cannot read: "+
 			"it can run at start in every agent without a call from Go (a C constructor, an .init_array entry), before main and the sandbox; "+
-			"review it, or keep it out of the program's packages", filepath.Base(dir), strings.Join(files, ", "))})
+			"review it and name the package in toolgen's -trust-c, or keep it out of the program's packages", pd.Path, strings.Join(files, ", "))})
 	}
 	return out
 }

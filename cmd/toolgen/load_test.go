@@ -111,12 +111,12 @@ func TestCgoImports(t *testing.T) {
 	}{
 		// The C code of a package, which may run at start, is a
 		// warning (cgoStart), whichever configurations build it.
-		{"host", host, "only", []string{"only/only.go:5:8: " + cgoStart("only", "only.go")}},
+		{"host", host, "only", []string{"only/only.go:5:8: " + cgoStart("example.com/tools/cgoimp/only", "only.go")}},
 		// Its cgo file cannot be audited without a C cross-compiler,
 		// which a note says.
 		{"cross", foreign, "either", []string{"cross/either_tool.go:1:1: note: the build configuration " + foreign.String() +
 			" cgo is not audited on this host (no C cross-compiler); its files differ from every audited one",
-			"either/either_cgo.go:7:8: " + cgoStart("either", "either_cgo.go")}},
+			"either/either_cgo.go:7:8: " + cgoStart("example.com/tools/cgoimp/either", "either_cgo.go")}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			res, err := generate(base, tc.pkg, "zz_registry_gen.go", []toolcheck.Platform{tc.platform})
@@ -133,12 +133,51 @@ func TestCgoImports(t *testing.T) {
 	}
 }
 
-// cgoStart is the warning about the C or object code of the package in
-// directory dir, in files.
-func cgoStart(dir, files string) string {
-	return "the package in " + dir + " holds C or object code (" + files + "), which the audit cannot read: " +
+// cgoStart is the warning about the C or object code of package pkg, in
+// files.
+func cgoStart(pkg, files string) string {
+	return "package " + pkg + " holds C or object code (" + files + "), which the audit cannot read: " +
 		"it can run at start in every agent without a call from Go (a C constructor, an .init_array entry), before main and the sandbox; " +
-		"review it, or keep it out of the program's packages"
+		"review it and name the package in toolgen's -trust-c, or keep it out of the program's packages"
+}
+
+// TestTrustC: the C code of a package named in -trust-c is a note, not a
+// warning, so that a reviewed cgo dependency does not fail -check; the
+// other warnings stay; a name in -trust-c that is no package with C code
+// is a warning, so that a typo or a stale name does not pass unseen.
+func TestTrustC(t *testing.T) {
+	cgo := filepath.Join(testModule(t), "cgo")
+	const pkg = "example.com/tools/cgo/toolbox"
+	warning := "toolbox/pid.go:4:8: " + cgoStart(pkg, "pid.go")
+	note := "toolbox/pid.go:4:8: note: package " + pkg + " holds C or object code, which the audit cannot read; trusted (-trust-c)"
+	stale := "toolgen: -trust-c names example.com/nosuch, which is no package of the program with C or object code"
+	for _, tc := range []struct {
+		trust     string
+		want, not []string
+		nWarnings string
+	}{
+		{"", []string{warning}, []string{note}, "2 warning(s)"},
+		{pkg, []string{note}, []string{warning, stale}, "1 warning(s)"},
+		{" " + pkg + " ,, ", []string{note}, []string{warning, stale}, "1 warning(s)"},
+		{pkg + ",example.com/nosuch", []string{note, stale}, []string{warning}, "2 warning(s)"},
+		{"example.com/tools/cgo", []string{warning, "toolgen: -trust-c names example.com/tools/cgo, which"}, []string{note}, "3 warning(s)"},
+	} {
+		code, stderr := runToolgen(t, cgo, "-check", "-trust-c", tc.trust)
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("-trust-c %q: %q not in:\n%s", tc.trust, w, stderr)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(stderr, w) {
+				t.Errorf("-trust-c %q: %q in:\n%s", tc.trust, w, stderr)
+			}
+		}
+		// The tool that calls into C still reaches unsafe.
+		if code != 1 || !strings.Contains(stderr, "toolgen: "+tc.nWarnings) {
+			t.Errorf("-trust-c %q: exit %d, stderr:\n%s\nwant exit 1 and %s", tc.trust, code, stderr, tc.nWarnings)
+		}
+	}
 }
 
 // TestConfigurations checks the grouping of platforms by the files they

@@ -35,6 +35,10 @@
 //	                classified function
 //	-platforms L    the GOOS/GOARCH list every tool must build on (default
 //	                darwin, linux and windows on amd64 and arm64)
+//	-trust-c L      the import paths, comma-separated, of the packages
+//	                whose C or object code you reviewed (a cgo dependency
+//	                such as a database driver): a note for each, not the
+//	                warning every package with such code gets
 //	-cpuprofile F   write a CPU profile of the run to F (go tool pprof)
 //
 // Skills: when a directory skills/ is beside the output file, each folder
@@ -72,7 +76,7 @@ import (
 )
 
 // manual is what toolgen -h prints.
-const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-platforms LIST] [-cpuprofile FILE]
+const manual = `usage: toolgen [-dir DIR] [-o FILE] [-check | -explain ID] [-platforms LIST] [-trust-c LIST] [-cpuprofile FILE]
 
 toolgen type-checks a toolreg tool package for every supported platform,
 checks each *_tool.go file against the convention, audits what each tool's
@@ -92,6 +96,9 @@ Flags:
 	-platforms LIST  GOOS/GOARCH pairs every tool must build on, comma-
 	                 separated (default: darwin, linux and windows on amd64
 	                 and arm64)
+	-trust-c LIST    import paths, comma-separated, of the packages whose C
+	                 or object code you reviewed: a note for each, not a
+	                 warning (C code can run at start without a call)
 	-cpuprofile FILE write a CPU profile of the run to FILE
 
 Each mistake in a tool file is a warning "path:line:col: message" in that

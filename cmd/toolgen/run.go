@@ -27,6 +27,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "write nothing; fail if there is a warning or the output file is stale")
 	explain := fs.String("explain", "", "write nothing; print every call path to each capability the tool with this `id` reaches")
 	platformList := fs.String("platforms", "", "the GOOS/GOARCH `list` every tool must build on, comma-separated (default: the supported platforms)")
+	trustList := fs.String("trust-c", "", "the import paths of the packages whose C or object code you reviewed, comma-separated: a note for them, not a warning")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `file`")
 	fs.Usage = func() { fmt.Fprint(stderr, manual) }
 	if err := fs.Parse(args); err != nil {
@@ -86,6 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	res.Warnings = trustC(res.Warnings, splitList(*trustList))
 	for _, w := range res.Warnings {
 		fmt.Fprintln(stderr, w)
 	}
@@ -127,6 +129,18 @@ type result struct {
 // warnings counts the diagnostics that are not notes.
 func (r *result) warnings() int {
 	return (&toolPackage{Warnings: r.Warnings}).warnings()
+}
+
+// splitList returns the items of a comma-separated list, white space
+// trimmed, empty ones left out.
+func splitList(list string) []string {
+	var out []string
+	for s := range strings.SplitSeq(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // parsePlatforms reads a -platforms list; "" means the supported ones.

@@ -448,20 +448,29 @@ func (ps *Programs) Package() (path, name string, mod *Module, errs []PackageErr
 
 // PackageDirs returns the directories of the packages outside the
 // standard library that any listed configuration builds, the tool
-// package's among them, sorted.
-func (ps *Programs) PackageDirs() []string {
-	dirs := map[string]bool{}
+// package's among them, each with its import path, sorted by directory.
+func (ps *Programs) PackageDirs() []PackageDir {
+	dirs := map[string]string{}
 	for _, c := range ps.cands {
 		if c.list == nil {
 			continue
 		}
 		for _, p := range c.list.pkgs {
 			if p.Dir != "" {
-				dirs[p.Dir] = true
+				dirs[p.Dir] = p.ImportPath
 			}
 		}
 	}
-	return sortedKeys(dirs)
+	out := make([]PackageDir, 0, len(dirs))
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		out = append(out, PackageDir{Path: dirs[d], Dir: d})
+	}
+	return out
+}
+
+// PackageDir is a package's import path and directory.
+type PackageDir struct {
+	Path, Dir string
 }
 
 // Imports is what a configuration's load holds for a caller that checks
