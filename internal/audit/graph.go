@@ -103,6 +103,14 @@ type graph struct {
 	// its methods, and no others, without reflection by name (which is
 	// classified) or a static call (an edge of its own).
 	asserted map[string]bool
+	// reflected holds the interface types reflection can reach
+	// (reflectedIfaces), in user mode: a value made by reflection may be
+	// stored into one of them and its methods called there; reflectedOf
+	// caches reflectedMethods. Unlike asserted, they do not spare a type
+	// assertion of the program its edges: the standard library's values
+	// were not charged with them.
+	reflected   []*types.Interface
+	reflectedOf typeutil.Map
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -463,7 +471,7 @@ func (g *graph) implementers(key string) []*ssa.Function {
 	if g.byMethod == nil {
 		g.byMethod = map[string][]*ssa.Function{}
 		var seen typeutil.Map
-		add := func(t types.Type) {
+		for t := range g.reflectable {
 			for _, mt := range []types.Type{t, types.NewPointer(t)} {
 				if seen.Set(mt, true) != nil {
 					continue
@@ -483,54 +491,6 @@ func (g *graph) implementers(key string) []*ssa.Function {
 				}
 			}
 		}
-		var walked typeutil.Map
-		var walk func(t types.Type)
-		walk = func(t types.Type) {
-			t = types.Unalias(t)
-			if walked.Set(t, true) != nil {
-				return
-			}
-			add(t)
-			switch u := t.Underlying().(type) {
-			case *types.Pointer:
-				walk(u.Elem())
-			case *types.Struct:
-				for f := range u.Fields() {
-					walk(f.Type())
-				}
-			case *types.Slice:
-				walk(u.Elem())
-			case *types.Array:
-				walk(u.Elem())
-			case *types.Map:
-				walk(u.Key())
-				walk(u.Elem())
-			case *types.Chan:
-				walk(u.Elem())
-			case *types.Signature:
-				for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
-					for v := range tuple.Variables() {
-						walk(v.Type())
-					}
-				}
-			}
-		}
-		for _, p := range g.prog.AllPackages() {
-			for _, name := range p.Pkg.Scope().Names() {
-				if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
-					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
-						continue // generic: its instances are added on their own
-					}
-					walk(tn.Type())
-				}
-			}
-		}
-		for _, t := range g.prog.RuntimeTypes() {
-			walk(t)
-		}
-		for _, t := range g.instances {
-			walk(t)
-		}
 		// One entry a function (a type may be walked under two
 		// identical instances), in an order of its own: the walk's
 		// depends on map iteration.
@@ -540,6 +500,135 @@ func (g *graph) implementers(key string) []*ssa.Function {
 		}
 	}
 	return g.byMethod[key]
+}
+
+// reflectable yields every type of the program that reflection can reach
+// (see implementers), each once: the named types of every package, the
+// types the program makes at run time, the instantiated types and type
+// arguments the program holds, and every type these hold (fields,
+// elements, keys, pointers, the parameters and results of a func type
+// and of a method).
+func (g *graph) reflectable(yield func(types.Type) bool) {
+	g.reflectableFrom(true, yield)
+}
+
+// reflectableFrom is reflectable, without the named types of the
+// packages when named is false: the types reflection reaches from the
+// values the program makes at run time and from the types it names as
+// type arguments.
+func (g *graph) reflectableFrom(named bool, yield func(types.Type) bool) {
+	var walked typeutil.Map
+	stop := false
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		t = types.Unalias(t)
+		if stop || walked.Set(t, true) != nil {
+			return
+		}
+		if !yield(t) {
+			stop = true
+			return
+		}
+		if _, ok := t.Underlying().(*types.Interface); !ok {
+			// reflect.Type's Method(i).Type: a method's parameters and
+			// results are types reflection reaches too.
+			ms := g.prog.MethodSets.MethodSet(t)
+			for i := range ms.Len() {
+				walk(ms.At(i).Type())
+			}
+		}
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			walk(u.Elem())
+		case *types.Struct:
+			for f := range u.Fields() {
+				walk(f.Type())
+			}
+		case *types.Slice:
+			walk(u.Elem())
+		case *types.Array:
+			walk(u.Elem())
+		case *types.Map:
+			walk(u.Key())
+			walk(u.Elem())
+		case *types.Chan:
+			walk(u.Elem())
+		case *types.Signature:
+			for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+				for v := range tuple.Variables() {
+					walk(v.Type())
+				}
+			}
+		case *types.Interface:
+			// reflect.Type's Method(i).Type of an interface type.
+			for m := range u.Methods() {
+				walk(m.Type())
+			}
+		}
+	}
+	for _, p := range g.prog.AllPackages() {
+		if !named {
+			break
+		}
+		for _, name := range p.Pkg.Scope().Names() {
+			if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
+				if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+					continue // generic: its instances are added on their own
+				}
+				walk(tn.Type())
+			}
+		}
+	}
+	for _, t := range g.prog.RuntimeTypes() {
+		walk(t)
+	}
+	for _, t := range g.instances {
+		walk(t)
+	}
+}
+
+// reflectedIfaces returns every interface type with methods that
+// reflection can reach from the values the program makes and the types
+// it names (reflectableFrom): reflection stores a value into a variable,
+// field or element of such a type (reflect.Value.Set, Convert, Call's
+// arguments, errors.As, encoding/gob's interface fields), an assertion
+// to it that no code of the program spells, and the value's methods of it
+// can then be called through the interface without another assertion
+// (probes reflectset, reflectconvert, gobiface, tmplfuncarg).
+func (g *graph) reflectedIfaces() []*types.Interface {
+	var out []*types.Interface
+	var seen typeutil.Map
+	g.reflectableFrom(false, func(t types.Type) bool {
+		it, ok := t.Underlying().(*types.Interface)
+		if ok && it.IsMethodSet() && it.NumMethods() > 0 && seen.Set(it, true) == nil {
+			out = append(out, it)
+		}
+		return true
+	})
+	return out
+}
+
+// reflectedMethods returns the methods (methodKey) of the interfaces of
+// g.reflected that t implements: like those of the standard library's
+// assertions (graph.asserted), they are charged to the code that makes a
+// value of t, which reflection can store into such an interface.
+func (g *graph) reflectedMethods(t types.Type) map[string]bool {
+	if g.reflected == nil {
+		return nil
+	}
+	if m := g.reflectedOf.At(t); m != nil {
+		return m.(map[string]bool)
+	}
+	out := map[string]bool{}
+	for _, it := range g.reflected {
+		if types.Implements(t, it) {
+			for m := range it.Methods() {
+				out[methodKey(m.Name(), m.Type())] = true
+			}
+		}
+	}
+	g.reflectedOf.Set(t, out)
+	return out
 }
 
 // methodEdges adds edges from n to the methods of t, which was made into
@@ -578,10 +667,12 @@ func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos t
 			// With closure, *T too: reflect.New of the value's type
 			// makes one, and its methods are asserted as any other.
 			ms := g.prog.MethodSets.MethodSet(mt)
+			reflected := g.reflectedMethods(mt)
 			for i := range ms.Len() {
 				sel := ms.At(i)
 				name := sel.Obj().Name()
-				called := g.asserted[methodKey(name, sel.Obj().Type())]
+				key := methodKey(name, sel.Obj().Type())
+				called := g.asserted[key] || reflected[key]
 				if top && mt == t && iface != nil && !called {
 					if m, _, _ := types.LookupFieldOrMethod(iface, false, nil, name); m != nil {
 						called = true

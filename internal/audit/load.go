@@ -295,6 +295,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.funcs = funcs
 	g.asserted = sum.asserted
 	g.instances = instances
+	g.reflected = g.reflectedIfaces()
 	g.sysNames = sysNames(l.prog)
 	return g
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -30,22 +31,27 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfuncarg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
@@ -195,6 +201,24 @@ var probes = []probe{
 	}},
 	{"astype", astype.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return astype.Tool{}.Execute(ctx, astype.Args{Dir: dir})
+	}},
+	{"reflectset", reflectset.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectset.Tool{}.Execute(ctx, reflectset.Args{Dir: dir})
+	}},
+	{"gobiface", gobiface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return gobiface.Tool{}.Execute(ctx, gobiface.Args{Dir: dir})
+	}},
+	{"reflectconvert", reflectconvert.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectconvert.Tool{}.Execute(ctx, reflectconvert.Args{Dir: dir})
+	}},
+	{"chanfunc", chanfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return chanfunc.Tool{}.Execute(ctx, chanfunc.Args{Dir: dir})
+	}},
+	{"poolnew", poolnew.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return poolnew.Tool{}.Execute(ctx, poolnew.Args{Dir: dir})
+	}},
+	{"tmplfuncarg", tmplfuncarg.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplfuncarg.Tool{}.Execute(ctx, tmplfuncarg.Args{Dir: dir})
 	}},
 }
 

@@ -34,6 +34,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -44,22 +45,27 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfuncarg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
@@ -133,6 +139,12 @@ type (
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
+	Probetmplfuncarg    = tmplfuncarg.Tool
+	Probereflectset     = reflectset.Tool
+	Probegobiface       = gobiface.Tool
+	Probereflectconvert = reflectconvert.Tool
+	Probechanfunc       = chanfunc.Tool
+	Probepoolnew        = poolnew.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
