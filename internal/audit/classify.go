@@ -219,8 +219,11 @@ var funcRules = map[string]tool.Capability{
 	"(reflect.Type).MethodByName":  tool.Unsafe,
 	"reflect.MakeFunc":             tool.Unsafe,
 	"reflect.NewAt":                tool.Unsafe,
-	"(reflect.Value).Methods":      tool.Unsafe, // Go 1.26: each method as a callable Value
-	"(reflect.Type).Methods":       tool.Unsafe,
+	// A slice of any length at any address, which Value.UnsafePointer
+	// gives with no conversion the audit sees (probe reflectsliceat).
+	"reflect.SliceAt":         tool.Unsafe,
+	"(reflect.Value).Methods": tool.Unsafe, // Go 1.26: each method as a callable Value
+	"(reflect.Type).Methods":  tool.Unsafe,
 	// Tests' helpers that change the process or write files.
 	"testing.MainStart": tool.Unsafe, // runs tests and writes profiles wherever -test.* flags say
 	// Packages that load code or escape the audit.

@@ -46,6 +46,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -219,6 +220,9 @@ var probes = []probe{
 	}},
 	{"tmplfuncarg", tmplfuncarg.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return tmplfuncarg.Tool{}.Execute(ctx, tmplfuncarg.Args{Dir: dir})
+	}},
+	{"reflectsliceat", reflectsliceat.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return reflectsliceat.Tool{}.Execute(ctx, reflectsliceat.Args{Dir: dir})
 	}},
 }
 

@@ -60,6 +60,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectmethods"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -139,6 +140,7 @@ type (
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
+	Probereflectsliceat = reflectsliceat.Tool
 	Probetmplfuncarg    = tmplfuncarg.Tool
 	Probereflectset     = reflectset.Tool
 	Probegobiface       = gobiface.Tool
