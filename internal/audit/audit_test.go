@@ -16,15 +16,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/all"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
@@ -57,6 +61,14 @@ var honest = map[string]definer{
 	"validate":    validate.Tool{},
 	// genvalidate is validate with the assertion in a generic helper.
 	"genvalidate": genvalidate.Tool{},
+	// apiclient, filestats, report and heapsort: an HTTP client behind an
+	// interface with errors.As to an interface, a walk with closures and
+	// generics, templates and JSON of its own types, container/heap and
+	// sort over generic types.
+	"apiclient": apiclient.Tool{},
+	"filestats": filestats.Tool{},
+	"report":    report.Tool{},
+	"heapsort":  heapsort.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -120,6 +132,7 @@ func TestTogether(t *testing.T) {
 		"Once": all.Once{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
+		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}
