@@ -644,7 +644,9 @@ func (g *graph) reflectedMethods(t types.Type) map[string]bool {
 // parameter and result types of a func type, which reflect.Type's In and
 // Out give to reflect.New.
 func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos token.Pos, closure bool) {
-	if b, ok := t.Underlying().(*types.Basic); ok && b.Kind() != types.UnsafePointer {
+	// A basic type has no methods, but a named one (type name string)
+	// may: String, MarshalJSON… (probe namedbasic).
+	if b, ok := types.Unalias(t).(*types.Basic); ok && b.Kind() != types.UnsafePointer {
 		return
 	}
 	seen := map[types.Type]bool{}

@@ -38,6 +38,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -223,6 +224,9 @@ var probes = []probe{
 	}},
 	{"reflectsliceat", reflectsliceat.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return reflectsliceat.Tool{}.Execute(ctx, reflectsliceat.Args{Dir: dir})
+	}},
+	{"namedbasic", namedbasic.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return namedbasic.Tool{}.Execute(ctx, namedbasic.Args{Dir: dir})
 	}},
 }
 

@@ -56,6 +56,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -148,6 +149,7 @@ type (
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
+	Probenamedbasic     = namedbasic.Tool
 	Probereflectsliceat = reflectsliceat.Tool
 	Probetmplfuncarg    = tmplfuncarg.Tool
 	Probereflectset     = reflectset.Tool
