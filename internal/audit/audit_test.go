@@ -19,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
@@ -69,6 +70,10 @@ var honest = map[string]definer{
 	"filestats": filestats.Tool{},
 	"report":    report.Tool{},
 	"heapsort":  heapsort.Tool{},
+	// defaults fills its options by reflection (reflect.Value.Set): in
+	// one program with reflectstd, whose interface has Chmod, it must not
+	// be charged with *os.File's.
+	"defaults": defaults.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -133,6 +138,7 @@ func TestTogether(t *testing.T) {
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
+		"Defaults": all.Defaults{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -111,6 +111,8 @@ type graph struct {
 	// were not charged with them.
 	reflected   []*types.Interface
 	reflectedOf typeutil.Map
+	// stdStored holds the methods reflectStoreEdges adds, made once.
+	stdStored []*ssa.Function
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -613,7 +615,13 @@ func (g *graph) reflectedIfaces() []*types.Interface {
 // assertions (graph.asserted), they are charged to the code that makes a
 // value of t, which reflection can store into such an interface.
 func (g *graph) reflectedMethods(t types.Type) map[string]bool {
-	if g.reflected == nil {
+	if g.reflected == nil || g.stdType(t) {
+		// A type of the standard library made into an interface by
+		// the program: the program's own reflection can store it into
+		// one of g.reflected, and that call has the edges
+		// (reflectStoreEdges); the standard library's stores it does
+		// not make (a template's data, errors.As, gob) take the
+		// program's types.
 		return nil
 	}
 	if m := g.reflectedOf.At(t); m != nil {
@@ -629,6 +637,157 @@ func (g *graph) reflectedMethods(t types.Type) map[string]bool {
 	}
 	g.reflectedOf.Set(t, out)
 	return out
+}
+
+// stdType reports whether t, or what it points to, is a named type of
+// the standard library.
+func (g *graph) stdType(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && g.isStd(named.Obj().Pkg().Path())
+}
+
+// reflectStores are the functions of package reflect that store a value
+// into a variable, element, map entry or channel of its own type, an
+// interface among them, or convert it to one: whatever reflection reaches
+// (a file the standard library returned as an fs.File, say) goes into an
+// interface of g.reflected there (probe reflectstd). Calls by reflection
+// (Call, CallSlice, MakeFunc) are Unsafe.
+var reflectStores = map[string]bool{
+	"(reflect.Value).Set":          true,
+	"(reflect.Value).SetMapIndex":  true,
+	"(reflect.Value).SetIterKey":   true,
+	"(reflect.Value).SetIterValue": true,
+	"(reflect.Value).Send":         true,
+	"(reflect.Value).TrySend":      true,
+	"(reflect.Value).Convert":      true,
+	"reflect.Append":               true,
+	"reflect.AppendSlice":          true,
+	"reflect.Copy":                 true,
+	"reflect.Select":               true,
+}
+
+// reflectStore reports whether fn is one of reflectStores, or a wrapper
+// of one (a method value's $bound, a method expression's $thunk).
+func reflectStore(fn *ssa.Function) bool {
+	f, ok := fn.Object().(*types.Func)
+	return ok && reflectStores[f.FullName()]
+}
+
+// reflectStoreEdges adds the edges of a reflective store in the
+// program's code at pos, the call common (nil for a method value or
+// expression): the methods of g.reflected's interfaces on the types of
+// the standard library the stored value can have that implement one (the
+// program's own types charge them where they are made,
+// reflectedMethods). The value's types are those of x in a stored
+// reflect.ValueOf(x) when the audit traces x (dynTypes); otherwise every
+// type of the standard library reflection reaches (fail closed).
+func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos) {
+	if known, ok := g.storedTypes(common); ok {
+		for _, t := range known {
+			if !g.stdType(t) {
+				continue
+			}
+			for _, fn := range g.reflectedImpls(t) {
+				n.out = append(n.out, edge{g.nodeOf(fn), pos})
+			}
+		}
+		return
+	}
+	if g.stdStored == nil {
+		g.stdStored = []*ssa.Function{}
+		var seen typeutil.Map
+		g.reflectable(func(t types.Type) bool {
+			if !g.stdType(t) {
+				return true
+			}
+			for _, mt := range []types.Type{t, types.NewPointer(t)} {
+				if _, ok := mt.Underlying().(*types.Interface); ok || seen.Set(mt, true) != nil {
+					continue
+				}
+				g.stdStored = append(g.stdStored, g.reflectedImpls(mt)...)
+			}
+			return true
+		})
+		slices.SortFunc(g.stdStored, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+		g.stdStored = slices.Compact(g.stdStored)
+	}
+	for _, fn := range g.stdStored {
+		n.out = append(n.out, edge{g.nodeOf(fn), pos})
+	}
+}
+
+// reflectedImpls returns the methods of t of every interface of
+// g.reflected that t implements.
+func (g *graph) reflectedImpls(t types.Type) []*ssa.Function {
+	var out []*ssa.Function
+	for _, it := range g.reflected {
+		if !types.Implements(t, it) {
+			continue
+		}
+		for m := range it.Methods() {
+			if sel := g.prog.MethodSets.MethodSet(t).Lookup(m.Pkg(), m.Name()); sel != nil {
+				if fn := g.prog.MethodValue(sel); fn != nil {
+					out = append(out, fn)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// storedTypes returns the types of the values a call of reflectStores
+// stores, when each is reflect.ValueOf(x) of an x whose types the audit
+// traces: Set's, Send's and TrySend's argument, SetMapIndex's key and
+// element, Convert's receiver.
+func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
+	if common == nil || common.IsInvoke() {
+		return nil, false
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		return nil, false
+	}
+	f, ok := callee.Object().(*types.Func)
+	if !ok || callee.Signature.Recv() == nil && f.Signature().Recv() != nil {
+		return nil, false // a $thunk: its receiver is an argument too, but keep it simple
+	}
+	var vals []ssa.Value
+	switch args := common.Args; f.FullName() {
+	case "(reflect.Value).Set", "(reflect.Value).Send", "(reflect.Value).TrySend":
+		if len(args) == 2 {
+			vals = args[1:]
+		}
+	case "(reflect.Value).SetMapIndex":
+		if len(args) == 3 {
+			vals = args[1:]
+		}
+	case "(reflect.Value).Convert":
+		if len(args) == 2 {
+			vals = args[:1]
+		}
+	}
+	if vals == nil {
+		return nil, false
+	}
+	var out []types.Type
+	for _, v := range vals {
+		c, ok := v.(*ssa.Call)
+		if !ok {
+			return nil, false
+		}
+		if fn := c.Call.StaticCallee(); fn == nil || fn.String() != "reflect.ValueOf" || len(c.Call.Args) != 1 {
+			return nil, false
+		}
+		known, ok := g.dynTypes(c.Call.Args[0])
+		if !ok {
+			return nil, false
+		}
+		out = append(out, known...)
+	}
+	return out, true
 }
 
 // methodEdges adds edges from n to the methods of t, which was made into
@@ -929,6 +1088,9 @@ func (g *graph) scan(n *node) {
 					if !(std && reflectCallers[n.pkg] && reflectCalls[key]) {
 						n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 					}
+					if !std && g.reflected != nil && reflectStore(callee) {
+						g.reflectStoreEdges(n, common, call.Pos())
+					}
 					if data, ok := templateData(callee, common); ok && !std {
 						g.templateEdges(n, data, call.Pos())
 					}
@@ -1004,6 +1166,9 @@ func (g *graph) scan(n *node) {
 				switch v := (*op).(type) {
 				case *ssa.Function:
 					n.out = append(n.out, edge{g.nodeOf(v), instr.Pos()})
+					if !std && g.reflected != nil && reflectStore(v) {
+						g.reflectStoreEdges(n, nil, instr.Pos()) // a method value or expression
+					}
 				case *ssa.Global:
 					if g.isStd(v.Pkg.Pkg.Path()) {
 						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})

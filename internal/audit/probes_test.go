@@ -22,6 +22,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -48,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -224,6 +226,12 @@ var probes = []probe{
 	}},
 	{"reflectsliceat", reflectsliceat.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return reflectsliceat.Tool{}.Execute(ctx, reflectsliceat.Args{Dir: dir})
+	}},
+	{"reflectstd", reflectstd.Want, "-rw-r-----", func(ctx context.Context, dir string) (string, error) {
+		return reflectstd.Tool{}.Execute(ctx, reflectstd.Args{Dir: dir})
+	}},
+	{"errorsas", errorsas.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return errorsas.Tool{}.Execute(ctx, errorsas.Args{Dir: dir})
 	}},
 	{"namedbasic", namedbasic.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return namedbasic.Tool{}.Execute(ctx, namedbasic.Args{Dir: dir})

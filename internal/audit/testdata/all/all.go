@@ -13,6 +13,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
@@ -40,6 +41,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -66,6 +68,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -98,6 +101,7 @@ type (
 	ConfigCheck         = configcheck.Tool
 	GenValidate         = genvalidate.Tool
 	Validate            = validate.Tool
+	Defaults            = defaults.Tool
 	APIClient           = apiclient.Tool
 	FileStats           = filestats.Tool
 	Report              = report.Tool
@@ -150,6 +154,8 @@ type (
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
 	Probenamedbasic     = namedbasic.Tool
+	Probereflectstd     = reflectstd.Tool
+	Probeerrorsas       = errorsas.Tool
 	Probereflectsliceat = reflectsliceat.Tool
 	Probetmplfuncarg    = tmplfuncarg.Tool
 	Probereflectset     = reflectset.Tool
