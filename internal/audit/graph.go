@@ -93,6 +93,11 @@ type graph struct {
 	// are not the program's. A call into C stays Unsafe: it reaches
 	// runtime.cgocall, which has no Go body.
 	generated map[string]bool
+	// linknamed holds the program's package variables that a
+	// //go:linkname directive names (loaded.linknamed): each is, or may
+	// be, another package's, the runtime's state among them, and its use
+	// is Unsafe (probe linknamevar).
+	linknamed map[*types.Var]bool
 	// dyn resolves dynamic calls of non-standard code (VTA); nil in
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
@@ -1172,6 +1177,9 @@ func (g *graph) scan(n *node) {
 				case *ssa.Global:
 					if g.isStd(v.Pkg.Pkg.Path()) {
 						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})
+					} else if obj, ok := v.Object().(*types.Var); ok && g.linknamed[obj] {
+						n.out = append(n.out, edge{g.pseudo("go:linkname variable", tool.Unsafe,
+							"a variable //go:linkname names, which may be another package's (the runtime's)"), instr.Pos()})
 					}
 				}
 			}

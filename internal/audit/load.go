@@ -53,6 +53,9 @@ type loaded struct {
 	// the non-standard packages name (types.Info.Instances), for
 	// graph.implementers.
 	instances []types.Type
+	// linknamed holds the package variables of the non-standard code
+	// that a //go:linkname directive names, outside cgo's files.
+	linknamed map[*types.Var]bool
 }
 
 // loadProgram type-checks the packages of l outside the standard
@@ -70,7 +73,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 	for path, p := range std {
 		byPath[path] = p
 	}
-	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}}
+	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}, linknamed: map[*types.Var]bool{}}
 	out.prog = ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
@@ -151,6 +154,21 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 			return out, errs, typeError{fmt.Errorf("type-check %s: %w", p.ImportPath, err)}
 		}
 		byPath[p.ImportPath] = tp
+		for _, f := range syntax {
+			if out.generated[fset.Position(f.Pos()).Filename] {
+				continue // cgo's own variables
+			}
+			for _, cg := range f.Comments {
+				for _, c := range cg.List {
+					rest, ok := strings.CutPrefix(c.Text, "//go:linkname ")
+					if fields := strings.Fields(rest); ok && len(fields) > 0 {
+						if v, ok := tp.Scope().Lookup(fields[0]).(*types.Var); ok {
+							out.linknamed[v] = true
+						}
+					}
+				}
+			}
+		}
 		// In source order, so that the audit is the same every run.
 		for _, id := range slices.SortedFunc(maps.Keys(info.Instances), func(a, b *ast.Ident) int { return int(a.Pos() - b.Pos()) }) {
 			inst := info.Instances[id]
@@ -291,6 +309,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.std = l.std
 	g.host = l.host
 	g.generated = l.generated
+	g.linknamed = l.linknamed
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.funcs = funcs
 	g.asserted = sum.asserted

@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -235,6 +236,9 @@ var probes = []probe{
 	}},
 	{"namedbasic", namedbasic.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return namedbasic.Tool{}.Execute(ctx, namedbasic.Args{Dir: dir})
+	}},
+	{"linknamevar", linknamevar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return linknamevar.Tool{}.Execute(ctx, linknamevar.Args{Dir: dir})
 	}},
 }
 

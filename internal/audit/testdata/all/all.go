@@ -58,6 +58,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -153,6 +154,7 @@ type (
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
+	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
 	Probereflectstd     = reflectstd.Tool
 	Probeerrorsas       = errorsas.Tool
