@@ -516,14 +516,6 @@ func (g *graph) implementers(key string) []*ssa.Function {
 // elements, keys, pointers, the parameters and results of a func type
 // and of a method).
 func (g *graph) reflectable(yield func(types.Type) bool) {
-	g.reflectableFrom(true, yield)
-}
-
-// reflectableFrom is reflectable, without the named types of the
-// packages when named is false: the types reflection reaches from the
-// values the program makes at run time and from the types it names as
-// type arguments.
-func (g *graph) reflectableFrom(named bool, yield func(types.Type) bool) {
 	var walked typeutil.Map
 	stop := false
 	var walk func(t types.Type)
@@ -574,9 +566,6 @@ func (g *graph) reflectableFrom(named bool, yield func(types.Type) bool) {
 		}
 	}
 	for _, p := range g.prog.AllPackages() {
-		if !named {
-			break
-		}
 		for _, name := range p.Pkg.Scope().Names() {
 			if tn, ok := p.Pkg.Scope().Lookup(name).(*types.TypeName); ok && !tn.IsAlias() {
 				if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
@@ -595,8 +584,9 @@ func (g *graph) reflectableFrom(named bool, yield func(types.Type) bool) {
 }
 
 // reflectedIfaces returns every interface type with methods that
-// reflection can reach from the values the program makes and the types
-// it names (reflectableFrom): reflection stores a value into a variable,
+// reflection can reach (reflectable), the standard library's named ones
+// included: a value the standard library made and returned in an
+// interface may hold a field of one. Reflection stores a value into a variable,
 // field or element of such a type (reflect.Value.Set, Convert, Call's
 // arguments, errors.As, encoding/gob's interface fields), an assertion
 // to it that no code of the program spells, and the value's methods of it
@@ -605,7 +595,7 @@ func (g *graph) reflectableFrom(named bool, yield func(types.Type) bool) {
 func (g *graph) reflectedIfaces() []*types.Interface {
 	var out []*types.Interface
 	var seen typeutil.Map
-	g.reflectableFrom(false, func(t types.Type) bool {
+	g.reflectable(func(t types.Type) bool {
 		it, ok := t.Underlying().(*types.Interface)
 		if ok && it.IsMethodSet() && it.NumMethods() > 0 && seen.Set(it, true) == nil {
 			out = append(out, it)
