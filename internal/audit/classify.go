@@ -121,8 +121,9 @@ var asmPkgRules = map[string]tool.Capability{
 	"go/internal/srcimporter": safe, // setUsesCgo: a flag of go/build
 }
 
-// asmPrefixRules classify, by path prefix, the functions without a Go
-// body of packages of assembly kernels (their functions with a body are
+// asmPrefixRules classify, by path prefix for the standard library's
+// and by path outside it (the genuine golang.org/x/sys only, graph.ruled),
+// the functions without a Go body of packages of assembly kernels (their functions with a body are
 // analysed as any other).
 var asmPrefixRules = []struct {
 	prefix string
@@ -454,7 +455,9 @@ func asmRule(path string, std bool) (tool.Capability, bool) {
 		return c, true
 	}
 	for _, r := range asmPrefixRules {
-		if r.std == std && strings.HasPrefix(path, r.prefix) {
+		// A rule outside the standard library names one package:
+		// golang.org/x/sys/cpuhack is not golang.org/x/sys/cpu.
+		if r.std == std && (std && strings.HasPrefix(path, r.prefix) || path == r.prefix) {
 			return r.caps, true
 		}
 	}

@@ -45,9 +45,23 @@ type listedPackage struct {
 // Module is the module of a listed package.
 type Module struct {
 	Path      string
+	Version   string
 	Dir       string
 	GoVersion string
 	Main      bool
+	Replace   *Module
+}
+
+// genuineXSys reports whether p is a package of golang.org/x/sys as the
+// module proxy serves it (checked against go.sum): not replaced, not
+// vendored, not the main module. The audit's rules that name its
+// functions (cpuid in golang.org/x/sys/cpu, unix.Open's flags,
+// unix.Syscall's number) describe that code, not whatever a module
+// author puts under the path.
+func genuineXSys(p *listedPackage) bool {
+	m := p.Module
+	return m != nil && m.Path == "golang.org/x/sys" && m.Version != "" && m.Replace == nil && !m.Main &&
+		!strings.Contains(filepath.ToSlash(p.Dir), "/vendor/")
 }
 
 // listError is an error of `go list -e`.

@@ -98,6 +98,10 @@ type graph struct {
 	// be, another package's, the runtime's state among them, and its use
 	// is Unsafe (probe linknamevar).
 	linknamed map[*types.Var]bool
+	// xsys holds the packages of the genuine golang.org/x/sys
+	// (loaded.xsys): the rules that name a package outside the standard
+	// library apply to them alone (see ruled).
+	xsys map[string]bool
 	// dyn resolves dynamic calls of non-standard code (VTA); nil in
 	// standard-library mode, where dynamic calls are attributed to the
 	// code that made the value (see creation edges).
@@ -222,7 +226,7 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 		g.queue = append(g.queue, n)
 	default:
 		n.boundary, n.done = true, true
-		if c, ok := asmRule(path, g.isStd(path)); ok {
+		if c, ok := asmRule(path, g.isStd(path)); ok && g.ruled(path) {
 			n.own, n.why = c, "package "+path
 		} else {
 			n.own, n.why = tool.Unsafe, "no Go body (assembly, linkname or cgo)"
@@ -1238,11 +1242,20 @@ func isUnsafePointer(t types.Type) bool {
 	return ok && b.Kind() == types.UnsafePointer
 }
 
+// ruled reports whether the audit's rules by name may apply to package
+// path: one of the standard library, or of the genuine golang.org/x/sys
+// (a module replaced by a directory or vendored may have any path, probe
+// syscpu of cmd/toolgen).
+func (g *graph) ruled(path string) bool {
+	return g.isStd(path) || g.xsys[path]
+}
+
 // callTarget returns the node a static call of callee with args reaches:
 // opens and raw system calls are classified by their constant arguments.
 func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 	key := funcKey(callee)
-	if i, ok := openFlagArg[key]; ok && i < len(args) {
+	ruled := g.ruled(fnPkgPath(callee))
+	if i, ok := openFlagArg[key]; ok && ruled && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			flags, _ := constant.Int64Val(c.Value)
 			switch caps := openCaps(flags); caps {
@@ -1256,7 +1269,7 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		}
 		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
 	}
-	if i, ok := rawSyscallFuncs[key]; ok && i < len(args) {
+	if i, ok := rawSyscallFuncs[key]; ok && ruled && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			num, _ := constant.Int64Val(c.Value)
 			name, known := g.sysNames[num]

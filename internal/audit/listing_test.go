@@ -186,3 +186,30 @@ func TestGorootOf(t *testing.T) {
 		}
 	}
 }
+
+// TestGenuineXSys checks which packages the rules that name
+// golang.org/x/sys apply to: the module as the proxy serves it, not one
+// replaced by a directory, vendored, the main module or a module whose
+// path only begins the same (probe syscpu of cmd/toolgen).
+func TestGenuineXSys(t *testing.T) {
+	xsys := func(p *Module, dir string) *listedPackage {
+		return &listedPackage{ImportPath: "golang.org/x/sys/cpu", Dir: dir, Module: p}
+	}
+	cache := "/home/u/go/pkg/mod/golang.org/x/sys@v0.40.0/cpu"
+	for _, c := range []struct {
+		name string
+		p    *listedPackage
+		want bool
+	}{
+		{"module cache", xsys(&Module{Path: "golang.org/x/sys", Version: "v0.40.0"}, cache), true},
+		{"replaced", xsys(&Module{Path: "golang.org/x/sys", Version: "v0.40.0", Replace: &Module{Path: "./sys"}}, "/src/sys/cpu"), false},
+		{"vendored", xsys(&Module{Path: "golang.org/x/sys", Version: "v0.40.0"}, "/src/m/vendor/golang.org/x/sys/cpu"), false},
+		{"main module", xsys(&Module{Path: "golang.org/x/sys", Main: true}, "/src/sys/cpu"), false},
+		{"another module", xsys(&Module{Path: "golang.org/x/sys/cpuhack"}, "/src/cpuhack"), false},
+		{"no module", xsys(nil, cache), false},
+	} {
+		if got := genuineXSys(c.p); got != c.want {
+			t.Errorf("%s: genuineXSys = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -56,6 +56,9 @@ type loaded struct {
 	// linknamed holds the package variables of the non-standard code
 	// that a //go:linkname directive names, outside cgo's files.
 	linknamed map[*types.Var]bool
+	// xsys holds the packages of the genuine golang.org/x/sys
+	// (genuineXSys), to which the audit's rules that name it apply.
+	xsys map[string]bool
 }
 
 // loadProgram type-checks the packages of l outside the standard
@@ -73,7 +76,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 	for path, p := range std {
 		byPath[path] = p
 	}
-	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}, linknamed: map[*types.Var]bool{}}
+	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}, linknamed: map[*types.Var]bool{}, xsys: map[string]bool{}}
 	out.prog = ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
@@ -92,6 +95,9 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 		createStd(byPath[path])
 	}
 	for _, p := range l.pkgs {
+		if genuineXSys(p) {
+			out.xsys[p.ImportPath] = true
+		}
 		files := p.CompiledGoFiles
 		if len(files) == 0 {
 			files = p.GoFiles
@@ -310,6 +316,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.host = l.host
 	g.generated = l.generated
 	g.linknamed = l.linknamed
+	g.xsys = l.xsys
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.funcs = funcs
 	g.asserted = sum.asserted

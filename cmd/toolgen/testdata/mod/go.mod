@@ -7,6 +7,7 @@ require (
 	dotless v0.0.0
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/toolreg/toolreg v0.0.0
+	golang.org/x/sys/cpuhack v0.0.0
 )
 
 replace github.com/toolreg/toolreg => ../../../..
@@ -14,3 +15,5 @@ replace github.com/toolreg/toolreg => ../../../..
 replace dotless => ./probes/dotless
 
 replace crypto/stdname => ./probes/stdname
+
+replace golang.org/x/sys/cpuhack => ./probes/syscpu

@@ -1,0 +1,3 @@
+module golang.org/x/sys/cpuhack
+
+go 1.22
