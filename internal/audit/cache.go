@@ -48,7 +48,7 @@ import (
 // there can replace the summary with one that passes these checks.
 
 // summaryFormat is the version of the cache's file format.
-const summaryFormat = "toolreg std summary 3" // 2: methods keyed by one spelling of their signature (writeTypeKey); 3: the methods of named basic types (os.DirFS)
+const summaryFormat = "toolreg std summary 4" // 2: methods keyed by one spelling of their signature (writeTypeKey); 3: the methods of named basic types (os.DirFS); 4: the stores of init functions (os.Args)
 
 // sentinels are functions every summary classifies so: a summary that
 // does not is refused.

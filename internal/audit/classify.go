@@ -267,7 +267,12 @@ var funcRules = map[string]tool.Capability{
 	// the first time any code uses time.Local: the same for every
 	// program, not something a tool chooses. time.LoadLocation is
 	// classified through its reads.
-	"time.initLocal":                      safe,
+	"time.initLocal": safe,
+	// The system's MIME types, read once from /etc/mime.types and the
+	// like the first time any code asks mime for a type (mime's init
+	// function puts it in mime.osInitMime): the same for every program,
+	// as time.initLocal.
+	"mime.initMimeUnix":                   safe,
 	"time.Sleep":                          safe,
 	"time.newTimer":                       safe,
 	"time.resetTimer":                     safe,

@@ -41,6 +41,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -239,6 +240,9 @@ var probes = []probe{
 	}},
 	{"linknamevar", linknamevar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return linknamevar.Tool{}.Execute(ctx, linknamevar.Args{Dir: dir})
+	}},
+	{"osargs", osargs.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
+		return osargs.Tool{}.Execute(ctx, osargs.Args{Dir: dir})
 	}},
 }
 

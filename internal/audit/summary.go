@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/build"
 	"go/constant"
+	"maps"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -277,15 +278,20 @@ func sysNames(prog *ssa.Program) map[int64]string {
 func stdInits(prog *ssa.Program) map[*ssa.Global][]ssa.Value {
 	out := map[*ssa.Global][]ssa.Value{}
 	for _, p := range prog.AllPackages() {
-		init := p.Func("init")
-		if init == nil {
-			continue
-		}
-		for _, b := range init.Blocks {
-			for _, instr := range b.Instrs {
-				if st, ok := instr.(*ssa.Store); ok {
-					if v, ok := st.Addr.(*ssa.Global); ok {
-						out[v] = append(out[v], st.Val)
+		// The package initializer and the package's init functions
+		// (init#1…, which it calls): os.Args is set in os's init
+		// function, from os.runtime_args (probe osargs).
+		for _, name := range slices.Sorted(maps.Keys(p.Members)) {
+			init, ok := p.Members[name].(*ssa.Function)
+			if !ok || name != "init" && !strings.HasPrefix(name, "init#") {
+				continue
+			}
+			for _, b := range init.Blocks {
+				for _, instr := range b.Instrs {
+					if st, ok := instr.(*ssa.Store); ok {
+						if v, ok := st.Addr.(*ssa.Global); ok {
+							out[v] = append(out[v], st.Val)
+						}
 					}
 				}
 			}
