@@ -718,6 +718,40 @@ func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos
 	}
 }
 
+// registerStores are the functions of the standard library that
+// register a value whose type the standard library then makes by
+// reflection and stores into an interface of the program, with the index
+// of the value: encoding/gob decodes a registered type into a field of
+// any interface type it implements.
+var registerStores = map[string]int{
+	"encoding/gob.Register":     0,
+	"encoding/gob.RegisterName": 1,
+}
+
+// registerEdges adds the edges of a registration of v at pos (see
+// registerStores): the methods of the reflected interfaces on v's type and
+// its pointer, the standard library's types included, which no maker
+// charges (probe gobstd: an http.Dir decoded into an http.FileSystem).
+// A value of a type the audit does not see counts as every type of the
+// standard library reflection reaches (the program's own types charge
+// them where they are made).
+func (g *graph) registerEdges(n *node, v ssa.Value, pos token.Pos) {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		g.reflectStoreEdges(n, nil, pos)
+		return
+	}
+	t := mi.X.Type()
+	for _, mt := range []types.Type{t, types.NewPointer(t)} {
+		if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+			continue
+		}
+		for _, fn := range g.reflectedImpls(mt) {
+			n.out = append(n.out, edge{g.nodeOf(fn), pos})
+		}
+	}
+}
+
 // reflectedImpls returns the methods of t of every interface of
 // g.reflected that t implements.
 func (g *graph) reflectedImpls(t types.Type) []*ssa.Function {
@@ -1089,6 +1123,9 @@ func (g *graph) scan(n *node) {
 					}
 					if !std && g.reflected != nil && reflectStore(callee) {
 						g.reflectStoreEdges(n, common, call.Pos())
+					}
+					if i, ok := registerStores[key]; ok && !std && g.reflected != nil && i < len(common.Args) {
+						g.registerEdges(n, common.Args[i], call.Pos())
 					}
 					if data, ok := templateData(callee, common); ok && !std {
 						g.templateEdges(n, data, call.Pos())

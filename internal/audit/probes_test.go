@@ -33,6 +33,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -243,6 +244,9 @@ var probes = []probe{
 	}},
 	{"osargs", osargs.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
 		return osargs.Tool{}.Execute(ctx, osargs.Args{Dir: dir})
+	}},
+	{"gobstd", gobstd.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
+		return gobstd.Tool{}.Execute(ctx, gobstd.Args{Dir: dir})
 	}},
 }
 

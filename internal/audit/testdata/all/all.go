@@ -52,6 +52,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -155,6 +156,7 @@ type (
 	Probeassertrecover  = assertrecover.Tool
 	Probeassertgoexit   = assertgoexit.Tool
 	Probeastype         = astype.Tool
+	Probegobstd         = gobstd.Tool
 	Probeosargs         = osargs.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
