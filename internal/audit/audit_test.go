@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -74,6 +75,8 @@ var honest = map[string]definer{
 	// one program with reflectstd, whose interface has Chmod, it must not
 	// be charged with *os.File's.
 	"defaults": defaults.Tool{},
+	// merge sets a field of one struct from another's by reflection.
+	"merge": merge.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -138,7 +141,7 @@ func TestTogether(t *testing.T) {
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
-		"Defaults": all.Defaults{},
+		"Defaults": all.Defaults{}, "Merge": all.Merge{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -772,9 +772,8 @@ func (g *graph) reflectedImpls(t types.Type) []*ssa.Function {
 }
 
 // storedTypes returns the types of the values a call of reflectStores
-// stores, when each is reflect.ValueOf(x) of an x whose types the audit
-// traces: Set's, Send's and TrySend's argument, SetMapIndex's key and
-// element, Convert's receiver.
+// stores, when the audit can tell each (valueTypes): Set's, Send's and
+// TrySend's argument, SetMapIndex's key and element, Convert's receiver.
 func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
 	if common == nil || common.IsInvoke() {
 		return nil, false
@@ -807,20 +806,108 @@ func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
 	}
 	var out []types.Type
 	for _, v := range vals {
-		c, ok := v.(*ssa.Call)
-		if !ok {
-			return nil, false
-		}
-		if fn := c.Call.StaticCallee(); fn == nil || fn.String() != "reflect.ValueOf" || len(c.Call.Args) != 1 {
-			return nil, false
-		}
-		known, ok := g.dynTypes(c.Call.Args[0])
+		known, ok := g.valueTypes(v, map[ssa.Value]bool{})
 		if !ok {
 			return nil, false
 		}
 		out = append(out, known...)
 	}
 	return out, true
+}
+
+// valueTypes returns the types of the value a reflect.Value v holds, when
+// the audit can tell: reflect.ValueOf(x) of an x it traces (dynTypes),
+// and what Elem, Field, FieldByName, FieldByIndex, Index, MapIndex,
+// Slice and Addr of such a Value give (the types these hold: honest
+// merge sets a field from another struct's), through φ-nodes. A Value of
+// an interface type holds what the audit does not see.
+func (g *graph) valueTypes(v ssa.Value, seen map[ssa.Value]bool) ([]types.Type, bool) {
+	if seen[v] {
+		return nil, true
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Phi:
+		var out []types.Type
+		for _, e := range v.Edges {
+			ts, ok := g.valueTypes(e, seen)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, ts...)
+		}
+		return out, true
+	case *ssa.Call:
+		fn := v.Call.StaticCallee()
+		if fn == nil {
+			return nil, false
+		}
+		f, ok := fn.Object().(*types.Func)
+		if !ok {
+			return nil, false
+		}
+		args := v.Call.Args
+		switch name := f.FullName(); name {
+		case "reflect.ValueOf":
+			if len(args) != 1 {
+				return nil, false
+			}
+			ts, ok := g.dynTypes(args[0])
+			return ts, ok && !slices.ContainsFunc(ts, isInterface)
+		case "(reflect.Value).Elem", "(reflect.Value).Field", "(reflect.Value).FieldByName",
+			"(reflect.Value).FieldByIndex", "(reflect.Value).Index", "(reflect.Value).MapIndex",
+			"(reflect.Value).Slice", "(reflect.Value).Slice3", "(reflect.Value).Addr":
+			if len(args) == 0 || fn.Signature.Recv() == nil {
+				return nil, false // a $thunk
+			}
+			ts, ok := g.valueTypes(args[0], seen)
+			if !ok {
+				return nil, false
+			}
+			var out []types.Type
+			for _, t := range ts {
+				switch name {
+				case "(reflect.Value).Slice", "(reflect.Value).Slice3":
+					out = append(out, t)
+				case "(reflect.Value).Addr":
+					out = append(out, types.NewPointer(t))
+				default:
+					out = append(out, heldTypes(t)...)
+				}
+			}
+			return out, !slices.ContainsFunc(out, isInterface)
+		}
+	}
+	return nil, false
+}
+
+// heldTypes returns the types a value of t holds one level down: what a
+// pointer points to, fields, elements, keys.
+func heldTypes(t types.Type) []types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return []types.Type{u.Elem()}
+	case *types.Struct:
+		var out []types.Type
+		for f := range u.Fields() {
+			out = append(out, f.Type())
+		}
+		return out
+	case *types.Slice:
+		return []types.Type{u.Elem()}
+	case *types.Array:
+		return []types.Type{u.Elem()}
+	case *types.Map:
+		return []types.Type{u.Key(), u.Elem()}
+	case *types.Chan:
+		return []types.Type{u.Elem()}
+	}
+	return nil
+}
+
+func isInterface(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Interface)
+	return ok
 }
 
 // methodEdges adds edges from n to the methods of t, which was made into

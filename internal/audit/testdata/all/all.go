@@ -20,6 +20,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -104,6 +105,7 @@ type (
 	ConfigCheck         = configcheck.Tool
 	GenValidate         = genvalidate.Tool
 	Validate            = validate.Tool
+	Merge               = merge.Tool
 	Defaults            = defaults.Tool
 	APIClient           = apiclient.Tool
 	FileStats           = filestats.Tool
