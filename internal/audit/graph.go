@@ -1270,6 +1270,20 @@ func (g *graph) scan(n *node) {
 			switch instr := instr.(type) {
 			case *ssa.MakeInterface:
 				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), instr.Pos(), !std)
+				if it := ifaceOf(instr.Type()); !std && g.reflected != nil && g.stdType(instr.X.Type()) && it != nil && it.Empty() {
+					// A value of the standard library made into an
+					// empty interface, whence the standard library's
+					// reflection stores it into any interface of the
+					// program it implements: a database/sql driver's
+					// value, which Rows.Scan stores into the scanning
+					// code's variable (probe sqlscan). One made into a
+					// non-empty interface (an *os.File into io.Reader)
+					// charges nothing more: one tool's interface would
+					// charge every tool's files.
+					for _, fn := range g.reflectedImpls(instr.X.Type()) {
+						n.out = append(n.out, edge{g.nodeOf(fn), instr.Pos()})
+					}
+				}
 				if sig, ok := instr.X.Type().(*types.Signature); ok && !std {
 					// A function in an interface, as a template's
 					// FuncMap holds it: the template calls the methods

@@ -53,6 +53,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -247,6 +248,9 @@ var probes = []probe{
 	}},
 	{"gobstd", gobstd.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
 		return gobstd.Tool{}.Execute(ctx, gobstd.Args{Dir: dir})
+	}},
+	{"sqlscan", sqlscan.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
+		return sqlscan.Tool{}.Execute(ctx, sqlscan.Args{Dir: dir})
 	}},
 }
 
