@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -605,6 +606,26 @@ func TestBusyToolGetsAnotherWorker(t *testing.T) {
 	default:
 	}
 	if n := len(liveWorkers(p)); n != 2 {
-		t.Errorf("%d live workers for a tool with two calls at once, want 2", n)
+		t.Errorf("%d live workers for a tool with two calls at once, want 2: %s", n, describeWorkers(p))
 	}
+}
+
+// describeWorkers lists the pool's live workers, for a failure's message:
+// each one's tool, whether it is a spare, whether it has exited, and
+// whether it started in namespaces.
+func describeWorkers(p *Pool) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for w := range p.live {
+		exited := false
+		select {
+		case <-w.exited:
+			exited = true
+		default:
+		}
+		out = append(out, fmt.Sprintf("{pid %d tool %q spare %t exited %t namespaces %t}", w.pid(), w.key.id, w.spare, exited, w.namespaces))
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
 }
