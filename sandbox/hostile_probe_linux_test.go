@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,17 +39,10 @@ var hxKept = map[string]int{}
 // hostileProbe runs the hx_ probes: further attempts of a hostile tool
 // author. ok is false for another id.
 func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
-	id, _, _ := strings.Cut(fullID, "#")
-	if !strings.HasPrefix(id, "hx_") {
-		return "", nil, false
+	id, a, err, ok := probeOf[hostileArgs]("hx_", fullID, raw)
+	if !ok || err != nil {
+		return "", err, ok
 	}
-	var a hostileArgs
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return "", fmt.Errorf("%w: %v", errBadArgs, err), true
-		}
-	}
-	errno := func(op string, e error) error { return fmt.Errorf("%s: %s", op, errnoName(e)) }
 	switch id {
 	case "hx_dgram":
 		// Without the network capability: a unix datagram socket made
@@ -58,12 +50,12 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// at a.Path (a pathname, or @name for an abstract one).
 		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
 		if err != nil {
-			return "", errno("socketpair", err), true
+			return "", errnoOp("socketpair", err), true
 		}
 		defer syscall.Close(fds[0])
 		defer syscall.Close(fds[1])
 		if err := syscall.Sendto(fds[0], []byte("from the worker"), 0, &syscall.SockaddrUnix{Name: a.Path}); err != nil {
-			return "", errno("sendto", err), true
+			return "", errnoOp("sendto", err), true
 		}
 		return "sent", nil, true
 	case "hx_dgram_listen":
@@ -78,23 +70,23 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 			buf := make([]byte, 256)
 			n, _, err := syscall.Recvfrom(fd, buf, syscall.MSG_DONTWAIT)
 			if err != nil {
-				return "", errno("recvfrom", err), true
+				return "", errnoOp("recvfrom", err), true
 			}
 			return "received: " + string(buf[:n]), nil, true
 		}
 		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
 		if err != nil {
-			return "", errno("socketpair", err), true
+			return "", errnoOp("socketpair", err), true
 		}
 		if a.N == 2 {
 			// Forget the peer: connect(AF_UNSPEC) disconnects a datagram socket.
 			sa := syscall.RawSockaddr{Family: syscall.AF_UNSPEC}
 			if _, _, e := syscall.RawSyscall(syscall.SYS_CONNECT, uintptr(fds[0]), uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa)); e != 0 {
-				return "", errno("connect(AF_UNSPEC)", e), true
+				return "", errnoOp("connect(AF_UNSPEC)", e), true
 			}
 		}
 		if err := syscall.Bind(fds[0], &syscall.SockaddrUnix{Name: a.Name}); err != nil {
-			return "", errno("bind", err), true
+			return "", errnoOp("bind", err), true
 		}
 		hxKept[a.Name] = fds[0]
 		return "bound", nil, true
@@ -103,7 +95,7 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// counts private writable mappings only.
 		b, err := unix.Mmap(-1, 0, a.N<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED|unix.MAP_ANONYMOUS)
 		if err != nil {
-			return "", errno("mmap", err), true
+			return "", errnoOp("mmap", err), true
 		}
 		defer unix.Munmap(b)
 		for i := 0; i < len(b); i += 4096 {
@@ -114,12 +106,12 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// a.N MiB of System V shared memory, attached and touched.
 		id, err := unix.SysvShmGet(unix.IPC_PRIVATE, a.N<<20, unix.IPC_CREAT|0o600)
 		if err != nil {
-			return "", errno("shmget", err), true
+			return "", errnoOp("shmget", err), true
 		}
 		defer unix.SysvShmCtl(id, unix.IPC_RMID, nil)
 		b, err := unix.SysvShmAttach(id, 0, 0)
 		if err != nil {
-			return "", errno("shmat", err), true
+			return "", errnoOp("shmat", err), true
 		}
 		defer unix.SysvShmDetach(b)
 		for i := 0; i < len(b); i += 4096 {
@@ -139,13 +131,13 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", fmt.Errorf("%w: hx_sysvipc of %q", errBadArgs, a.Name), true
 		}
 		if e != 0 {
-			return "", errno(a.Name+"get", e), true
+			return "", errnoOp(a.Name+"get", e), true
 		}
 		return "made", nil, true
 	case "hx_rename":
 		// Renames a.Path to a.Value.
 		if err := os.Rename(a.Path, a.Value); err != nil {
-			return "", errno("rename", err), true
+			return "", errnoOp("rename", err), true
 		}
 		return "renamed", nil, true
 	case "hx_setxattr":
@@ -157,7 +149,7 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 			fmt.Sscanf(h, "%x", &val)
 		}
 		if err := unix.Lsetxattr(a.Path, a.Name, val, 0); err != nil {
-			return "", errno("setxattr", err), true
+			return "", errnoOp("setxattr", err), true
 		}
 		return "set", nil, true
 	case "hx_file_setattr":
@@ -168,7 +160,7 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		dfd := unix.AT_FDCWD
 		_, _, e := syscall.Syscall6(469, uintptr(dfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(&fa[0])), 24, 0, 0)
 		if e != 0 {
-			return "", errno("file_setattr", e), true
+			return "", errnoOp("file_setattr", e), true
 		}
 		return "set", nil, true
 	case "hx_biganswer":
@@ -178,7 +170,7 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// Creates a.Path with the raw mode a.N and reports the mode it got.
 		fd, err := syscall.Open(a.Path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, uint32(a.N))
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		syscall.Close(fd)
 		var st syscall.Stat_t
@@ -192,35 +184,35 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// the file's group.
 		fd, err := syscall.Open(a.Path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_EXCL|syscall.O_CLOEXEC, 0o2745)
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		exe, _ := os.Executable()
 		body, err := os.ReadFile(exe)
 		if err != nil {
 			syscall.Close(fd)
-			return "", errno("read exe", err), true
+			return "", errnoOp("read exe", err), true
 		}
 		if _, err := syscall.Write(fd, body); err != nil {
 			syscall.Close(fd)
-			return "", errno("write", err), true
+			return "", errnoOp("write", err), true
 		}
 		syscall.Close(fd)
 		acl := []byte{2, 0, 0, 0, 1, 0, 7, 0, 0xff, 0xff, 0xff, 0xff, 4, 0, 5, 0, 0xff, 0xff, 0xff, 0xff, 0x20, 0, 5, 0, 0xff, 0xff, 0xff, 0xff}
 		if err := unix.Setxattr(a.Path, "system.posix_acl_access", acl, 0); err != nil {
-			return "", errno("setxattr", err), true
+			return "", errnoOp("setxattr", err), true
 		}
 		var st syscall.Stat_t
 		if err := syscall.Stat(a.Path, &st); err != nil {
-			return "", errno("stat", err), true
+			return "", errnoOp("stat", err), true
 		}
 		return fmt.Sprintf("mode %#o uid %d gid %d size %d", st.Mode&0o7777, st.Uid, st.Gid, st.Size), nil, true
 	case "hx_write":
 		// Writes a.Value to a.Path, creating it and its directories.
 		if err := os.MkdirAll(filepath.Dir(a.Path), 0o755); err != nil {
-			return "", errno("mkdir", err), true
+			return "", errnoOp("mkdir", err), true
 		}
 		if err := os.WriteFile(a.Path, []byte(a.Value), 0o755); err != nil {
-			return "", errno("write", err), true
+			return "", errnoOp("write", err), true
 		}
 		return "written", nil, true
 	case "hx_inotify":
@@ -229,11 +221,11 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		}
 		fd, err := unix.InotifyInit1(unix.IN_CLOEXEC | unix.IN_NONBLOCK)
 		if err != nil {
-			return "", errno("inotify_init", err), true
+			return "", errnoOp("inotify_init", err), true
 		}
 		if _, err := unix.InotifyAddWatch(fd, a.Path, unix.IN_ALL_EVENTS); err != nil {
 			syscall.Close(fd)
-			return "", errno("inotify_add_watch", err), true
+			return "", errnoOp("inotify_add_watch", err), true
 		}
 		hxKept["inotify"] = fd
 		return "watching", nil, true
@@ -242,7 +234,7 @@ func hostileProbe(ctx context.Context, fullID string, raw []byte) (text string, 
 		buf := make([]byte, 4096)
 		n, err := syscall.Read(fd, buf)
 		if err != nil {
-			return "", errno("read", err), true
+			return "", errnoOp("read", err), true
 		}
 		var names []string
 		for off := 0; off+unix.SizeofInotifyEvent <= n; {

@@ -304,6 +304,25 @@ var errnoNames = map[syscall.Errno]string{
 	syscall.ENOENT: "ENOENT", syscall.ENOSYS: "ENOSYS", syscall.EXDEV: "EXDEV",
 }
 
+// probeOf returns the id of a probe of the family whose ids begin with
+// prefix (the part of fullID before '#', which keeps workers apart) and
+// its arguments; ok is false for a probe of another family.
+func probeOf[A any](prefix, fullID string, raw []byte) (id string, a A, err error, ok bool) {
+	id, _, _ = strings.Cut(fullID, "#")
+	if !strings.HasPrefix(id, prefix) {
+		return "", a, nil, false
+	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return id, a, fmt.Errorf("%w: %v", errBadArgs, err), true
+		}
+	}
+	return id, a, nil, true
+}
+
+// errnoOp is the error of a probe's failed operation op: its errno's name.
+func errnoOp(op string, e error) error { return fmt.Errorf("%s: %s", op, errnoName(e)) }
+
 func errnoName(err error) string {
 	var e syscall.Errno
 	if errors.As(err, &e) {

@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -27,24 +26,17 @@ var r6Kept = map[string]int{}
 // review6Probe runs the r6_ probes of a sixth hostile-author review. ok
 // is false for another id.
 func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
-	id, _, _ := strings.Cut(fullID, "#")
-	if !strings.HasPrefix(id, "r6_") {
-		return "", nil, false
+	id, a, err, ok := probeOf[r6Args]("r6_", fullID, raw)
+	if !ok || err != nil {
+		return "", err, ok
 	}
-	var a r6Args
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &a); err != nil {
-			return "", fmt.Errorf("%w: %v", errBadArgs, err), true
-		}
-	}
-	errno := func(op string, e error) error { return fmt.Errorf("%s: %s", op, errnoName(e)) }
 	switch id {
 	case "r6_growsdown":
 		// a.N MiB of private anonymous memory mapped MAP_GROWSDOWN,
 		// touched: the kernel counts such a mapping as stack, not data.
 		b, err := unix.Mmap(-1, 0, a.N<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_GROWSDOWN)
 		if err != nil {
-			return "", errno("mmap", err), true
+			return "", errnoOp("mmap", err), true
 		}
 		defer unix.Munmap(b)
 		for i := 0; i < len(b); i += 4096 {
@@ -59,7 +51,7 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		syscall.Getrlimit(syscall.RLIMIT_STACK, &rl)
 		rl.Cur = rl.Max
 		if err := syscall.Setrlimit(syscall.RLIMIT_STACK, &rl); err != nil {
-			return "", errno("setrlimit", err), true
+			return "", errnoOp("setrlimit", err), true
 		}
 		if rl.Cur != unix.RLIM_INFINITY && rl.Cur < uint64(a.N+16)<<20 {
 			// Past it, the touch would fault.
@@ -77,7 +69,7 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// each. Kept.
 		b, err := unix.Mmap(-1, 0, a.N<<30, unix.PROT_READ, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
 		if err != nil {
-			return "", errno("mmap", err), true
+			return "", errnoOp("mmap", err), true
 		}
 		unix.Madvise(b, unix.MADV_NOHUGEPAGE)
 		var sum byte
@@ -103,38 +95,38 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// Reads what is waiting on a.Path (a terminal), without blocking.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		defer syscall.Close(fd)
 		buf := make([]byte, 256)
 		n, err := syscall.Read(fd, buf)
 		if err != nil {
-			return "", errno("read", err), true
+			return "", errnoOp("read", err), true
 		}
 		return "read: " + string(buf[:n]), nil, true
 	case "r6_ioctl":
 		// ioctl(open(a.Path, O_RDONLY), a.N, &int(a.M)).
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		defer syscall.Close(fd)
 		arg := make([]byte, 256)
 		*(*int64)(unsafe.Pointer(&arg[0])) = int64(a.M)
 		r, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), uintptr(uint32(a.N)), uintptr(unsafe.Pointer(&arg[0])))
 		if e != 0 {
-			return "", errno("ioctl", e), true
+			return "", errnoOp("ioctl", e), true
 		}
 		return fmt.Sprintf("ioctl: %d", r), nil, true
 	case "r6_lease":
 		// A read lease on a.Path, kept for the worker's life.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETLEASE, unix.F_RDLCK); err != nil {
 			syscall.Close(fd)
-			return "", errno("F_SETLEASE", err), true
+			return "", errnoOp("F_SETLEASE", err), true
 		}
 		r6Kept["lease"] = fd
 		return "leased", nil, true
@@ -165,12 +157,12 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		// Kept.
 		fd, err := syscall.Open(a.Path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			return "", errno("open", err), true
+			return "", errnoOp("open", err), true
 		}
 		defer syscall.Close(fd)
 		b, err := unix.Mmap(fd, 0, a.N<<20, unix.PROT_READ, unix.MAP_SHARED)
 		if err != nil {
-			return "", errno("mmap", err), true
+			return "", errnoOp("mmap", err), true
 		}
 		var sum byte
 		for i := 0; i < len(b); i += 4096 {
@@ -188,7 +180,7 @@ func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
 			if err != nil {
 				if pairs == 0 {
-					return "", errno("socketpair", err), true
+					return "", errnoOp("socketpair", err), true
 				}
 				break
 			}
