@@ -158,19 +158,8 @@ func TestListToolsBounded(t *testing.T) {
 			return &mcp.CallToolResult{}, nil
 		})
 	}
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
 	var warn lines
-	s := &remoteServer{spec: Spec{Name: "big"}, session: cs, tasks: &taskTools{}, warn: &warner{w: &warn}}
+	s := &remoteServer{spec: Spec{Name: "big"}, session: inMemory(t, srv), tasks: &taskTools{}, warn: &warner{w: &warn}}
 	tools, err := s.listTools(context.Background(), DefaultMaxTools)
 	if err != nil {
 		t.Fatal(err)
