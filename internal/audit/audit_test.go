@@ -25,12 +25,14 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
@@ -77,6 +79,12 @@ var honest = map[string]definer{
 	"defaults": defaults.Tool{},
 	// merge sets a field of one struct from another's by reflection.
 	"merge": merge.Tool{},
+	// httpsjson (http.Get of an https URL) and tlsroots (tls.Dialer with
+	// x509.SystemCertPool) reach the resolver's files, the system's roots
+	// and the proxy variables only through the standard library's own
+	// reads, which count as network.
+	"httpsjson": httpsjson.Tool{},
+	"tlsroots":  tlsroots.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -141,7 +149,7 @@ func TestTogether(t *testing.T) {
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
-		"Defaults": all.Defaults{}, "Merge": all.Merge{},
+		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -291,6 +291,54 @@ var funcRules = map[string]tool.Capability{
 	"internal/syscall/unix.Utimensat":     tool.WriteFiles,
 	"internal/syscall/unix.fcntl":         safe,
 	"internal/syscall/unix.vgetrandom":    safe,
+	// The reads of the packages with a capability rule (pkgRules) that
+	// the standard library makes on its own, the same for every
+	// program, and which a tool cannot point elsewhere: they count as
+	// their package's rule, and nothing more (the rule stands for all
+	// else its functions reach). The sandbox lets every
+	// worker read these files (sandbox.RuntimeReadPaths) and gives a
+	// network worker the proxy and root variables (workerEnv).
+	//
+	// net: the resolver's configuration (/etc/resolv.conf,
+	// /etc/hosts, /etc/nsswitch.conf, /etc/services, /etc/protocols, the
+	// paths are constants), its choice of resolver by $LOCALDOMAIN,
+	// $RES_OPTIONS and $HOSTALIASES, the host's name for its default
+	// search domain, the kernel's version (uname(2)) and limits
+	// (getrlimit(2), /proc/sys/net/core/somaxconn) that size sockets and
+	// threads. Interface.MulticastAddrs reads /proc/net/igmp, which no
+	// rule covers: read_files.
+	"net.dnsReadConfig":          tool.Network,
+	"net.readHosts":              tool.Network,
+	"net.parseNSSConfFile":       tool.Network,
+	"net.readServices":           tool.Network,
+	"var net.readProtocolsOnce":  safe,
+	"net.initConfVal":            tool.Network,
+	"var net.getHostname":        safe,
+	"net.maxListenerBacklog":     tool.Network,
+	"net.maxAckBacklog":          tool.Network,
+	"net.initMPTCPavailable":     tool.Network,
+	"net.concurrentThreadsLimit": tool.Network,
+	// A unix listener removes, on Close, the socket file its Listen
+	// made (bind(2) of a path, network), or the socket's own path after
+	// SetUnlinkOnClose.
+	"(*net.UnixListener).close": tool.Network,
+	// net/http: $HTTP_PROXY, $HTTPS_PROXY, $NO_PROXY (ProxyFromEnvironment,
+	// every Transport's default), network as before: the variables may
+	// hold a proxy's password.
+	"net/http.envProxyFunc": tool.Network,
+	// Removes only the temporary files ReadForm made (FileHeader.tmpfile,
+	// unexported), whose creation is classified: every HTTP server calls
+	// it after a handler.
+	"(*mime/multipart.Form).RemoveAll": safe,
+	// crypto/x509: the system's roots, the files and directories of
+	// root_linux.go (or $SSL_CERT_FILE, $SSL_CERT_DIR; the system's trust
+	// store elsewhere), which every TLS client verifies against
+	// (crypto/tls, through Certificate.Verify): SystemCertPool reaches
+	// nothing.
+	"crypto/x509.loadSystemRoots": safe,
+	// log/syslog: each message carries the host's name and the program's
+	// (os.Args[0]), sent to the syslog daemon.
+	"log/syslog.Dial": tool.Network,
 }
 
 // reflectCallers are the packages of the standard library whose calls

@@ -19,12 +19,14 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
@@ -173,6 +175,8 @@ type (
 	Probereflectconvert = reflectconvert.Tool
 	Probechanfunc       = chanfunc.Tool
 	Probepoolnew        = poolnew.Tool
+	HTTPSJSON           = httpsjson.Tool
+	TLSRoots            = tlsroots.Tool
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
