@@ -25,6 +25,17 @@ const safe tool.Capability = 0
 // package is safe here only with the reason it grants nothing a tool could
 // not do without it: what its functions are given (a writer, a function
 // value, a descriptor) is classified where it was made.
+//
+// A rule with capabilities is added to what the function reaches (files,
+// the environment and programs: ruleAdds), not put in its place:
+// (net/http.Dir).Open is network and read_files, and
+// crypto/tls.LoadX509KeyPair reads its files (probes httpdir, servefile,
+// tlskeypair, multipart). The reads these packages make on their own, the
+// same for every program (the resolver's configuration, the system's
+// roots, the proxy variables), are classified by name in funcRules, as
+// what their package's rule is; anything else they reach counts. A safe
+// rule (the runtime, sync, internal/poll…) and those of pkgMasks still
+// stand for all their functions reach.
 var pkgRules = map[string]tool.Capability{
 	"os/exec":     tool.Exec,
 	"net":         tool.Network,
@@ -107,6 +118,23 @@ var pkgRules = map[string]tool.Capability{
 	// (reads source files), reflect (its functions with a body are
 	// analysed, so Value.Methods reaches Value.Method; see asmPkgRules).
 }
+
+// ruleAdds are the capabilities a package's rule (not a safe one, nor one
+// of pkgMasks) adds to its own when its functions reach them: files, the
+// environment, programs. Unsafe stays the rule's: in these packages it is
+// their own system calls (the libc trampolines of darwin, the system
+// calls of windows, the cgo resolver, the cgo lookups of os/user) and a
+// log.Fatalf that checks the HTTP connection pool's consistency, which
+// the rule classifies.
+const ruleAdds = tool.Exec | tool.WriteFiles | tool.ReadFiles | tool.Env
+
+// pkgMasks are the packages with capabilities whose rule stands for all
+// their functions reach, as a safe rule does: a program that os/exec runs
+// can do whatever the worker may (read the environment it inherits, read
+// and write files), so what os/exec does around it (the environment and
+// $PATH it passes, /dev/null for the standard streams it leaves unset)
+// is exec.
+var pkgMasks = map[string]bool{"os/exec": true}
 
 // asmPkgRules classify the functions without a Go body (the runtime's
 // linkname implementations) of packages whose functions with a body are
@@ -294,8 +322,7 @@ var funcRules = map[string]tool.Capability{
 	// The reads of the packages with a capability rule (pkgRules) that
 	// the standard library makes on its own, the same for every
 	// program, and which a tool cannot point elsewhere: they count as
-	// their package's rule, and nothing more (the rule stands for all
-	// else its functions reach). The sandbox lets every
+	// their package's rule, and nothing more. The sandbox lets every
 	// worker read these files (sandbox.RuntimeReadPaths) and gives a
 	// network worker the proxy and root variables (workerEnv).
 	//

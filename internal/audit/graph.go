@@ -45,10 +45,12 @@ type node struct {
 	boundary bool
 	own      tool.Capability
 	why      string
-	// pkgRule is set when the node's package has a rule, which replaces
-	// whatever its edges reach, if anything.
+	// pkgRule is set when the node's package has a rule: a safe rule,
+	// or one of pkgMasks, replaces whatever its edges reach; another is
+	// added to it, if it reaches anything (see pkgRules).
 	pkgRule bool
 	pkgCaps tool.Capability
+	pkgMask bool // the rule replaces what the edges reach (safe, pkgMasks)
 	pkg     string
 
 	caps tool.Capability
@@ -221,7 +223,7 @@ func (g *graph) nodeOf(fn *ssa.Function) *node {
 		}
 	case body:
 		if c, ok := pkgRule(path, g.isStd(path)); ok {
-			n.pkgRule, n.pkgCaps = true, c
+			n.pkgRule, n.pkgCaps, n.pkgMask = true, c, c == safe || pkgMasks[path]
 		}
 		g.queue = append(g.queue, n)
 	default:
@@ -1507,7 +1509,15 @@ func (g *graph) solve() {
 			u |= e.to.caps
 		}
 		if n.pkgRule && u != 0 {
-			u = n.pkgCaps
+			// A capability rule is a floor, not a mask: the files,
+			// environment and programs the package's function reaches
+			// beyond it count ((net/http.Dir).Open reads files); its
+			// own reads are classified by name (funcRules).
+			if n.pkgMask {
+				u = n.pkgCaps
+			} else {
+				u = n.pkgCaps | u&ruleAdds
+			}
 		}
 		if u == n.caps {
 			continue
@@ -1524,7 +1534,7 @@ func (g *graph) solve() {
 		bit := tool.Capability(1) << b
 		var q []*node
 		for _, n := range g.list {
-			if n.caps&bit != 0 && (n.boundary || n.pkgRule) {
+			if n.caps&bit != 0 && (n.boundary || n.pkgRule && n.pkgCaps&bit != 0) {
 				n.dist[b] = 0
 				q = append(q, n)
 			}
@@ -1533,7 +1543,7 @@ func (g *graph) solve() {
 			n := q[0]
 			q = q[1:]
 			for _, p := range n.in {
-				if p.boundary || p.pkgRule || p.caps&bit == 0 || p.dist[b] >= 0 {
+				if p.boundary || p.pkgRule && p.pkgCaps&bit != 0 || p.caps&bit == 0 || p.dist[b] >= 0 {
 					continue
 				}
 				for i, e := range p.out {

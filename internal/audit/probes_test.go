@@ -34,6 +34,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -41,6 +42,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -53,9 +55,11 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
@@ -251,6 +255,20 @@ var probes = []probe{
 	}},
 	{"sqlscan", sqlscan.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
 		return sqlscan.Tool{}.Execute(ctx, sqlscan.Args{Dir: dir})
+	}},
+	// A package's rule (network for net/http and crypto/tls) does not
+	// stand for the files its functions open.
+	{"httpdir", httpdir.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
+		return httpdir.Tool{}.Execute(ctx, httpdir.Args{Dir: dir})
+	}},
+	{"servefile", servefile.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
+		return servefile.Tool{}.Execute(ctx, servefile.Args{Dir: dir})
+	}},
+	{"tlskeypair", tlskeypair.Want, "failed to find any PEM data", func(ctx context.Context, dir string) (string, error) {
+		return tlskeypair.Tool{}.Execute(ctx, tlskeypair.Args{Dir: dir})
+	}},
+	{"multipart", multipart.Want, "on disk: written to disk", func(ctx context.Context, dir string) (string, error) {
+		return multipart.Tool{}.Execute(ctx, multipart.Args{Dir: dir})
 	}},
 }
 

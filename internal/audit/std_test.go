@@ -102,6 +102,52 @@ func TestClassifiedUnsafe(t *testing.T) {
 	}
 }
 
+// TestRuleAdds checks, in the shipped summary, that a package's rule
+// with capabilities is added to what its functions reach (a file opened
+// through net/http or crypto/tls is read_files), and that the standard
+// library's own reads there (the resolver's files, the system's roots,
+// the proxy variables) count as the rule and nothing more.
+func TestRuleAdds(t *testing.T) {
+	sum, err := parseSummary(stdSummaryText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.header != platform() || runtime.GOOS != "linux" {
+		t.Skipf("stdsummary.txt is for %s", sum.header)
+	}
+	for key, want := range map[string]tool.Capability{
+		"(net/http.Dir).Open":                    tool.Network | tool.ReadFiles,
+		"(*net/http.Dir).Open":                   tool.Network | tool.ReadFiles,
+		"net/http.ServeFile":                     tool.Network | tool.ReadFiles,
+		"crypto/tls.LoadX509KeyPair":             tool.Network | tool.ReadFiles,
+		"(*net/http.Server).ListenAndServeTLS":   tool.Network | tool.ReadFiles,
+		"(*net/http.Request).ParseMultipartForm": tool.Network | tool.WriteFiles | tool.ReadFiles | tool.Env,
+		"(*net/http.Request).FormFile":           tool.Network | tool.WriteFiles | tool.ReadFiles | tool.Env,
+		"(*net.Interface).MulticastAddrs":        tool.Network | tool.ReadFiles,
+		// The standard library's own reads.
+		"net/http.Get":                     tool.Network,
+		"(*net/http.Client).Do":            tool.Network,
+		"net/http.ProxyFromEnvironment":    tool.Network,
+		"var net/http.DefaultTransport":    tool.Network,
+		"crypto/tls.Dial":                  tool.Network,
+		"net.Dial":                         tool.Network,
+		"net.LookupHost":                   tool.Network,
+		"(*net.Resolver).LookupHost":       tool.Network,
+		"net.Listen":                       tool.Network,
+		"net/http.ListenAndServe":          tool.Network,
+		"net/smtp.SendMail":                tool.Network,
+		"log/syslog.New":                   tool.Network,
+		"os/user.Current":                  tool.Env | tool.ReadFiles,
+		"crypto/x509.SystemCertPool":       safe,
+		"(*os/exec.Cmd).Run":               tool.Exec,
+		"(*mime/multipart.Form).RemoveAll": safe,
+	} {
+		if got, _ := sum.caps(key); got != want {
+			t.Errorf("%s reaches %s, want %s", key, got, want)
+		}
+	}
+}
+
 // TestIoctlSafe checks the harmless ioctl requests against package
 // syscall's constants, and that any other request is Unsafe.
 func TestIoctlSafe(t *testing.T) {

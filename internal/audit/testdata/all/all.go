@@ -56,6 +56,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -63,6 +64,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -75,9 +77,11 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
@@ -175,6 +179,10 @@ type (
 	Probereflectconvert = reflectconvert.Tool
 	Probechanfunc       = chanfunc.Tool
 	Probepoolnew        = poolnew.Tool
+	Probehttpdir        = httpdir.Tool
+	Probeservefile      = servefile.Tool
+	Probetlskeypair     = tlskeypair.Tool
+	Probemultipart      = multipart.Tool
 	HTTPSJSON           = httpsjson.Tool
 	TLSRoots            = tlsroots.Tool
 )

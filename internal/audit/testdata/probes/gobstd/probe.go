@@ -19,9 +19,9 @@ import (
 )
 
 // Want is what the probe really does as the audit classifies it: it
-// reads a file, and http.Dir.Open is package net/http's, which is
-// network (as for probe httpdir of cmd/toolgen).
-const Want = tool.Network
+// reads a file (http.Dir.Open, which is package net/http's, network, as
+// well; probe httpdir).
+const Want = tool.Network | tool.ReadFiles
 
 // Tool is the probe.
 type Tool struct{}
