@@ -345,7 +345,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 			if base == nil {
 				base = http.DefaultTransport
 			}
-			c.Transport = &headerTransport{base: base, scheme: u.Scheme, host: u.Host, header: header}
+			c.Transport = &headerTransport{base: base, origin: originOf(u), header: header}
 			hc = &c
 		}
 		c := *hc

@@ -105,13 +105,13 @@ func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) 
 // scheme and host, so that a redirect from https to http on the same host
 // does not carry them in clear.
 type headerTransport struct {
-	base         http.RoundTripper
-	scheme, host string
-	header       http.Header
+	base   http.RoundTripper
+	origin origin
+	header http.Header
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.Scheme != t.scheme || !strings.EqualFold(r.URL.Host, t.host) {
+	if !t.origin.has(r.URL) {
 		return t.base.RoundTrip(r)
 	}
 	r = r.Clone(r.Context())

@@ -188,7 +188,7 @@ func TestHeadersOnlyToTheOrigin(t *testing.T) {
 			got = r.Header.Get("X-Api-Key")
 			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
 		}),
-		scheme: "https", host: "docs.example:8443",
+		origin: origin{"https", "docs.example:8443"},
 		header: http.Header{"X-Api-Key": {"key-0123456789"}},
 	}
 	for _, tt := range []struct {
