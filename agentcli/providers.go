@@ -2,10 +2,8 @@ package agentcli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -173,52 +171,14 @@ func startHint(baseURL string) string {
 	return "is the server running?"
 }
 
-// maxModelsBody bounds the answer of /models.
-const maxModelsBody = 4 << 20
-
 // askModel asks the server at baseURL for its models: the only one is the
 // model to use; several are an error that lists them.
 func askModel(ctx context.Context, hc *http.Client, baseURL, apiKey string) (string, error) {
-	u, err := url.Parse(baseURL)
+	ids, err := (&chat.Client{BaseURL: baseURL, APIKey: apiKey, HTTPClient: hc}).Models(ctx)
 	if err != nil {
-		return "", fmt.Errorf("base URL %q: %w", redact.String(baseURL), redact.Error(err))
+		return "", fmt.Errorf("%w; name one with -model", err)
 	}
-	u.Path = strings.TrimRight(u.Path, "/") + "/models"
-	where := redact.String(u.String())
 	baseURL = redact.String(baseURL)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return "", fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, apiKey))
-	}
-	if apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+apiKey)
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, apiKey))
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody))
-	if err != nil {
-		return "", fmt.Errorf("asking %s for its models: %w", where, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("asking %s for its models: HTTP %d: %s; name one with -model", where, resp.StatusCode, redact.Shorten(string(body), 200, apiKey))
-	}
-	var list struct {
-		Data []struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(body, &list); err != nil {
-		return "", fmt.Errorf("asking %s for its models: the answer is not a model list (%v); name one with -model", where, err)
-	}
-	var ids []string
-	for _, m := range list.Data {
-		if m.ID != "" {
-			ids = append(ids, m.ID)
-		}
-	}
 	switch len(ids) {
 	case 0:
 		return "", &usageError{fmt.Errorf("the server at %s has no model: load or pull one, or name one with -model", baseURL)}

@@ -298,6 +298,34 @@ func (c *Client) httpClient() *http.Client {
 	return http.DefaultClient
 }
 
+// keptAtOrigin returns the HTTP client with a redirect policy that keeps
+// the API key and the Client's Header at the origin of endpoint, its
+// scheme, host and port: a redirect elsewhere is followed without them.
+// Go's own policy keeps Authorization on a redirect to the same host name
+// over plain http or on another port, and to its subdomains, and every
+// other header on a redirect anywhere. The client's own CheckRedirect, or
+// Go's limit of 10 redirects, still applies.
+func (c *Client) keptAtOrigin(endpoint *url.URL) *http.Client {
+	hc := *c.httpClient()
+	check := hc.CheckRedirect
+	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if !strings.EqualFold(req.URL.Scheme, endpoint.Scheme) || !strings.EqualFold(req.URL.Host, endpoint.Host) {
+			req.Header.Del("Authorization")
+			for k := range c.Header {
+				req.Header.Del(k)
+			}
+		}
+		if check != nil {
+			return check(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+	return &hc
+}
+
 func (c *Client) logger() *slog.Logger {
 	if c.Logger != nil {
 		return c.Logger
@@ -394,7 +422,7 @@ func (c *Client) attempt(ctx context.Context, req Request, sink Sink, n int) (re
 		hr.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 
-	hresp, err := c.httpClient().Do(hr)
+	hresp, err := c.keptAtOrigin(hr.URL).Do(hr)
 	if err != nil {
 		return nil, false, c.connError(ctx, err)
 	}
@@ -509,6 +537,65 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 		sink(Event{Type: EventText, Text: resp.Message.Content})
 	}
 	return resp, nil
+}
+
+// maxModelsBody bounds the answer of /models.
+const maxModelsBody = 4 << 20
+
+// Models asks the endpoint for the names of its models (GET /models
+// beside /chat/completions), in the order it lists them. It needs no
+// Model; the API key goes with the request, to the endpoint's origin
+// only, and never appears in an error.
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	if c == nil || strings.TrimSpace(c.BaseURL) == "" {
+		return nil, ErrNoBaseURL
+	}
+	u, err := url.Parse(strings.TrimSpace(c.BaseURL))
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q: %w", redact.String(c.BaseURL, c.APIKey), redact.Error(err, c.APIKey))
+	}
+	u.Path = strings.TrimSuffix(strings.TrimRight(u.Path, "/"), "/chat/completions") + "/models"
+	u.RawPath = ""
+	where := redact.String(u.String(), c.APIKey)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, c.APIKey))
+	}
+	for k, vs := range c.Header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	if c.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.APIKey)
+	}
+	resp, err := c.keptAtOrigin(req.URL).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, c.APIKey))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxModelsBody))
+	if err != nil {
+		return nil, fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, c.APIKey))
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("asking %s for its models: HTTP %d: %s", where, resp.StatusCode, redact.Shorten(string(body), 200, c.APIKey))
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, fmt.Errorf("asking %s for its models: the answer is not a model list (%v)", where, err)
+	}
+	ids := make([]string, 0, len(list.Data))
+	for _, m := range list.Data {
+		if m.ID != "" {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids, nil
 }
 
 // inBandError makes an *APIError of an error reported in a 200 answer or
