@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -299,30 +300,17 @@ func (c *Client) httpClient() *http.Client {
 }
 
 // keptAtOrigin returns the HTTP client with a redirect policy that keeps
-// the API key and the Client's Header at the origin of endpoint, its
+// the API key and the Client's Header at the endpoint's origin, its
 // scheme, host and port: a redirect elsewhere is followed without them.
-// Go's own policy keeps Authorization on a redirect to the same host name
-// over plain http or on another port, and to its subdomains, and every
-// other header on a redirect anywhere. The client's own CheckRedirect, or
-// Go's limit of 10 redirects, still applies.
-func (c *Client) keptAtOrigin(endpoint *url.URL) *http.Client {
+// The client's own CheckRedirect, or Go's limit of 10 redirects, still
+// applies.
+func (c *Client) keptAtOrigin() *http.Client {
 	hc := *c.httpClient()
-	check := hc.CheckRedirect
-	hc.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if !strings.EqualFold(req.URL.Scheme, endpoint.Scheme) || !strings.EqualFold(req.URL.Host, endpoint.Host) {
-			req.Header.Del("Authorization")
-			for k := range c.Header {
-				req.Header.Del(k)
-			}
-		}
-		if check != nil {
-			return check(req, via)
-		}
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
+	names := []string{"Authorization"}
+	for k := range c.Header {
+		names = append(names, k)
 	}
+	hc.CheckRedirect = origin.CheckRedirect(hc.CheckRedirect, names...)
 	return &hc
 }
 
@@ -422,7 +410,7 @@ func (c *Client) attempt(ctx context.Context, req Request, sink Sink, n int) (re
 		hr.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
 
-	hresp, err := c.keptAtOrigin(hr.URL).Do(hr)
+	hresp, err := c.keptAtOrigin().Do(hr)
 	if err != nil {
 		return nil, false, c.connError(ctx, err)
 	}
@@ -569,7 +557,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 	if c.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.APIKey)
 	}
-	resp, err := c.keptAtOrigin(req.URL).Do(req)
+	resp, err := c.keptAtOrigin().Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, c.APIKey))
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/internal/clip"
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
@@ -345,7 +346,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 			if base == nil {
 				base = http.DefaultTransport
 			}
-			c.Transport = &headerTransport{base: base, origin: originOf(u), header: header}
+			c.Transport = &headerTransport{base: base, origin: origin.Of(u), header: header}
 			hc = &c
 		}
 		c := *hc

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/toolreg/toolreg/egress"
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -23,19 +23,6 @@ func (o *MountOptions) connectTimeout(sp Spec) time.Duration {
 	return d
 }
 
-// origin is a server's scheme and host: where the requests meant for it
-// go, and its credentials with them.
-type origin struct{ scheme, host string }
-
-// originOf returns the origin of u.
-func originOf(u *url.URL) origin { return origin{u.Scheme, u.Host} }
-
-// has reports whether u is at o: the same scheme, and the same host
-// whatever its case.
-func (o origin) has(u *url.URL) bool {
-	return u.Scheme == o.scheme && strings.EqualFold(u.Host, o.host)
-}
-
 // withOAuth returns hc with a transport that removes the Authorization
 // header from every request that leaves the origin of endpoint (a
 // redirect elsewhere): the server's token goes to the server only.
@@ -45,18 +32,18 @@ func withOAuth(hc *http.Client, endpoint string) *http.Client {
 		return hc
 	}
 	c := *hc
-	c.Transport = &ownOrigin{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), origin: originOf(u)}
+	c.Transport = &ownOrigin{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), origin: origin.Of(u)}
 	return &c
 }
 
 // ownOrigin passes the Authorization header only to one origin.
 type ownOrigin struct {
 	base   http.RoundTripper
-	origin origin
+	origin origin.Origin
 }
 
 func (t *ownOrigin) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Header.Get("Authorization") != "" && !t.origin.has(r.URL) {
+	if r.Header.Get("Authorization") != "" && !t.origin.Has(r.URL) {
 		r = r.Clone(r.Context())
 		r.Header.Del("Authorization")
 	}
@@ -76,19 +63,19 @@ func offOrigin(hc *http.Client, endpoint string, policy *egress.Policy) (*http.C
 	judged := (&egress.Dialer{Policy: policy}).Transport()
 	judged.DisableKeepAlives = true
 	c := *hc
-	c.Transport = &splitOrigin{origin: originOf(u), direct: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), judged: judged}
+	c.Transport = &splitOrigin{origin: origin.Of(u), direct: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), judged: judged}
 	return &c, nil
 }
 
 // splitOrigin sends the requests for one origin directly and the others
 // through a transport that dials under the egress policy.
 type splitOrigin struct {
-	origin         origin
+	origin         origin.Origin
 	direct, judged http.RoundTripper
 }
 
 func (t *splitOrigin) RoundTrip(r *http.Request) (*http.Response, error) {
-	if t.origin.has(r.URL) {
+	if t.origin.Has(r.URL) {
 		return t.direct.RoundTrip(r)
 	}
 	return t.judged.RoundTrip(r)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -106,12 +107,12 @@ func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) 
 // does not carry them in clear.
 type headerTransport struct {
 	base   http.RoundTripper
-	origin origin
+	origin origin.Origin
 	header http.Header
 }
 
 func (t *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !t.origin.has(r.URL) {
+	if !t.origin.Has(r.URL) {
 		return t.base.RoundTrip(r)
 	}
 	r = r.Clone(r.Context())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/redact"
 )
 
@@ -188,7 +190,7 @@ func TestHeadersOnlyToTheOrigin(t *testing.T) {
 			got = r.Header.Get("X-Api-Key")
 			return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: r}, nil
 		}),
-		origin: origin{"https", "docs.example:8443"},
+		origin: origin.Of(&url.URL{Scheme: "https", Host: "docs.example:8443"}),
 		header: http.Header{"X-Api-Key": {"key-0123456789"}},
 	}
 	for _, tt := range []struct {

@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/origin"
 )
 
 // Retry delays: the first, doubled on each retry up to the last, with
@@ -56,7 +60,7 @@ func newClient(cfg Config, what string) (*client, error) {
 	c := &client{
 		cfg:    cfg,
 		url:    u.Redacted(),
-		http:   &http.Client{Transport: tr},
+		http:   &http.Client{Transport: tr, CheckRedirect: origin.CheckRedirect(nil, slices.Collect(maps.Keys(cfg.Header))...)},
 		what:   what,
 		wait:   sleep,
 		now:    time.Now,

@@ -245,6 +245,53 @@ func TestHeaders(t *testing.T) {
 	}
 }
 
+// TestHeadersKeptAtTheCollector: a collector that redirects to another
+// origin (here another port of the same host) has the spans sent there
+// without the configured headers, which net/http would copy; a redirect
+// within its own origin keeps them.
+func TestHeadersKeptAtTheCollector(t *testing.T) {
+	cfg, err := FromEnv(envOf(map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20sekrit,x-api-key=k1"}), Traces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := newCollector(t, nil)
+	for _, tt := range []struct {
+		name  string
+		to    func(home string) string
+		moved bool     // whether the spans arrived elsewhere
+		want  []string // Authorization and X-Api-Key where the spans arrived
+	}{
+		{"another origin", func(string) string { return elsewhere.URL + "/v1/traces" }, true, []string{"", ""}},
+		{"the same origin", func(home string) string { return home + "/v1/moved" }, false, []string{"Bearer sekrit", "k1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var home string
+			reqs, _, err := exportOnce(t, func(c *Config) {
+				c.Header = cfg.Header
+				home = strings.TrimSuffix(c.URL, "/v1/traces")
+			}, func(n int, w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/v1/traces" {
+					http.Redirect(w, r, tt.to(home), http.StatusTemporaryRedirect)
+				}
+			})
+			if err != nil {
+				t.Fatalf("export: %v", err)
+			}
+			if tt.moved {
+				reqs = elsewhere.requests()
+			}
+			if len(reqs) == 0 {
+				t.Fatal("the redirect was not followed")
+			}
+			last := reqs[len(reqs)-1]
+			got := []string{last.Header.Get("Authorization"), last.Header.Get("X-Api-Key")}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("headers where the spans arrived (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
 // TestShutdown checks that exports fail after Shutdown.
 func TestShutdown(t *testing.T) {
 	c := newCollector(t, nil)
