@@ -188,6 +188,7 @@ func analyzeLoaded(ctx context.Context, l *loaded, typeNames []string) (*Report,
 			rep.Startup = append(rep.Startup, g.startup(n, p)...)
 		}
 	}
+	rep.Startup = append(rep.Startup, l.asmFindings...)
 	return rep, nil
 }
 

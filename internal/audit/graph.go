@@ -100,6 +100,10 @@ type graph struct {
 	// be, another package's, the runtime's state among them, and its use
 	// is Unsafe (probe linknamevar).
 	linknamed map[*types.Var]bool
+	// asmSet holds the program's package variables that assembly gives
+	// their value (loaded.asmSet), with why: what they hold is code no
+	// Go names, and their use is Unsafe (probe asmdata).
+	asmSet map[*types.Var]string
 	// xsys holds the packages of the genuine golang.org/x/sys
 	// (loaded.xsys): the rules that name a package outside the standard
 	// library apply to them alone (see ruled).
@@ -1314,6 +1318,8 @@ func (g *graph) scan(n *node) {
 					} else if obj, ok := v.Object().(*types.Var); ok && g.linknamed[obj] {
 						n.out = append(n.out, edge{g.pseudo("go:linkname variable", tool.Unsafe,
 							"a variable //go:linkname names, which may be another package's (the runtime's)"), instr.Pos()})
+					} else if why := g.asmSet[obj]; ok && why != "" {
+						n.out = append(n.out, edge{g.pseudo("var "+v.String()+" (assembly)", tool.Unsafe, why), instr.Pos()})
 					}
 				}
 			}

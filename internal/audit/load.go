@@ -59,6 +59,11 @@ type loaded struct {
 	// xsys holds the packages of the genuine golang.org/x/sys
 	// (genuineXSys), to which the audit's rules that name it apply.
 	xsys map[string]bool
+	// asmSet holds the package variables of the non-standard code that
+	// assembly gives their value (see asmdata.go), with why; asmFindings
+	// the directives of that assembly the audit cannot follow.
+	asmSet      map[*types.Var]string
+	asmFindings []Finding
 }
 
 // loadProgram type-checks the packages of l outside the standard
@@ -94,10 +99,12 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 	for _, path := range slices.Sorted(maps.Keys(byPath)) {
 		createStd(byPath[path])
 	}
+	var data []asmDatum
 	for _, p := range l.pkgs {
 		if genuineXSys(p) {
 			out.xsys[p.ImportPath] = true
 		}
+		data = append(data, asmData(p.ImportPath, p.Dir)...)
 		files := p.CompiledGoFiles
 		if len(files) == 0 {
 			files = p.GoFiles
@@ -195,6 +202,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 			out.root, out.rootSyntax, out.rootInfo = sp, syntax, info
 		}
 	}
+	out.asmSet, out.asmFindings = resolveAsmData(data, byPath, out.std)
 	out.prog.Build()
 	return out, nil, nil
 }
@@ -316,6 +324,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.host = l.host
 	g.generated = l.generated
 	g.linknamed = l.linknamed
+	g.asmSet = l.asmSet
 	g.xsys = l.xsys
 	g.dyn = vta.CallGraph(funcs, nil)
 	g.funcs = funcs

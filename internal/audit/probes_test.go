@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
@@ -269,6 +270,10 @@ var probes = []probe{
 	}},
 	{"multipart", multipart.Want, "on disk: written to disk", func(ctx context.Context, dir string) (string, error) {
 		return multipart.Tool{}.Execute(ctx, multipart.Args{Dir: dir})
+	}},
+	// Assembly gives a function variable its value, code no Go names.
+	{"asmdata", asmdata.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return asmdata.Tool{}.Execute(ctx, asmdata.Args{Dir: dir})
 	}},
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertescape"
@@ -168,6 +169,7 @@ type (
 	Probesqlscan        = sqlscan.Tool
 	Probegobstd         = gobstd.Tool
 	Probeosargs         = osargs.Tool
+	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
 	Probereflectstd     = reflectstd.Tool
