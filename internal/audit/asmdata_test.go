@@ -29,9 +29,9 @@ func TestAsmData(t *testing.T) {
 		"hostile_arm64.s": "DATA ·hook+0(SB)/8, $·f(SB)\n" +
 			"DATA example.com∕q·Hook+0(SB)/8, $0\n" +
 			"DATA os·Args+0(SB)/8, $0\n",
-		"macro.h": "#define SYM ·hook\n#define D DATA\n",
+		"macro.h":       "#define SYM ·hook\n#define D DATA\n",
 		"macro_amd64.s": "#include \"macro.h\"\nDATA SYM+0(SB)/8, $0\n",
-		"notes.txt": "DATA ·hook+0(SB)/8, $0\n", // not assembly
+		"notes.txt":     "DATA ·hook+0(SB)/8, $0\n", // not assembly
 	}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
