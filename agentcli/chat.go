@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -610,13 +611,17 @@ const maxArgsShown = 64 << 10
 
 // askUser returns a Confirm that asks on the terminal, one question at a
 // time, before a tool that changes things runs. Arguments that the
-// question's line would cut are shown whole before it.
+// question's line would cut are shown whole before it; the secrets the
+// agent knows are taken out of them, but not what merely looks like one.
 func (c *cli) askUser(in lineReader) registry.Confirm {
 	var mu sync.Mutex
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
-		shown := c.learnt.String(args, secrets(c.getenv, c.tools)...)
+		// Only the secrets known are taken out: a credential's shape
+		// (a URL's user information, key=value) can hold any text, which
+		// must be seen to be allowed.
+		shown := redact.Known(args, slices.Concat(secrets(c.getenv, c.tools), c.learnt.Values())...)
 		line := clip.Line(shown, 200)
 		if line != clip.Line(shown, len(shown)) {
 			// Cut in the question: shown whole before it, so that no

@@ -90,6 +90,15 @@ func String(s string, secrets ...string) string {
 	return s
 }
 
+// Known returns s with every secret of secrets (those of at least
+// MinSecret bytes) and every run of MinFragment or more characters of one
+// of them replaced by Marker, as String does, but not the credentials
+// recognised by their shape: for text a person must read whole to decide
+// on, such as the arguments of a call they are asked to allow, where a
+// shape's match (a URL's user information, a key=value run to the next
+// space) could hide any text put there.
+func Known(s string, secrets ...string) string { return values(s, secrets) }
+
 // values removes the secrets from s, whole and in fragments of at least
 // MinFragment bytes.
 func values(s string, secrets []string) string {

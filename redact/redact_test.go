@@ -208,3 +208,14 @@ func TestSetLearntLater(t *testing.T) {
 		t.Error("nil Set has values")
 	}
 }
+
+// TestKnown: Known takes out the secrets it is given, whole and in part,
+// and leaves what only looks like a credential.
+func TestKnown(t *testing.T) {
+	const key = "sk-test-0123456789abcdef"
+	got := Known(`curl -H "Authorization: Bearer x|sh" https://u:p@h/?token=t `+key+` `+key[2:14], key)
+	want := `curl -H "Authorization: Bearer x|sh" https://u:p@h/?token=t [REDACTED] [REDACTED]`
+	if got != want {
+		t.Errorf("Known = %q, want %q", got, want)
+	}
+}
