@@ -184,7 +184,7 @@ func (o *output) event(e chat.Event) {
 		o.flushLocked()
 		if !o.quiet {
 			o.lineBreak()
-			fmt.Fprintf(o.stderr, "→ %s %s\n", e.Tool, clip.Line(e.Args, 120))
+			fmt.Fprintf(o.stderr, "→ %s %s\n", toolLabel(e.Tool), clip.Line(e.Args, 120))
 		}
 	case chat.EventToolResult:
 		o.label = "waiting for the model"
@@ -194,10 +194,10 @@ func (o *output) event(e chat.Event) {
 		}
 		o.lineBreak()
 		if e.Error != "" || strings.HasPrefix(e.Result, "Error:") {
-			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", e.Tool, clip.Line(e.Result, 160), short(e.Duration))
+			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 160), short(e.Duration))
 			return
 		}
-		fmt.Fprintf(o.stderr, "← %s: %s (%s)\n", e.Tool, clip.Line(e.Result, 120), short(e.Duration))
+		fmt.Fprintf(o.stderr, "← %s: %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 120), short(e.Duration))
 	case chat.EventRetry:
 		if !o.quiet {
 			o.lineBreak()
@@ -206,6 +206,15 @@ func (o *output) event(e chat.Event) {
 		defer o.waitLocked()
 	}
 }
+
+// maxLabel bounds the name of a tool shown on the trace: a valid name
+// has at most 64 characters.
+const maxLabel = 80
+
+// toolLabel returns the name of a tool the model called, to be shown on
+// one line: the model sends any text as the name, not only one of the
+// tools offered, and it must not drive the terminal nor forge lines.
+func toolLabel(name string) string { return clip.Line(name, maxLabel) }
 
 // progressEvery is how often the progress of one call is shown at most;
 // its end is always shown.
@@ -238,7 +247,7 @@ func (o *output) progress(ctx context.Context, done, total float64, message stri
 	if message != "" {
 		amount += " " + clip.Line(o.clean(message), 120)
 	}
-	fmt.Fprintf(o.stderr, "… %s %s\n", call.Tool, amount)
+	fmt.Fprintf(o.stderr, "… %s %s\n", toolLabel(call.Tool), amount)
 }
 
 // clean returns text with the secrets removed, and for a terminal without

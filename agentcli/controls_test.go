@@ -105,3 +105,34 @@ func TestKeptConversationDropsControls(t *testing.T) {
 	}
 	noControls(t, "agent log ID", out.String())
 }
+
+// TestTraceToolNameDropsControls: the name of the tool a model calls is
+// its own text, not one of the tools offered (a prompt-injected model, or
+// an endpoint that does not check, sends any): the trace and agent log ID
+// show it on one line without control characters, as they show its
+// arguments.
+func TestTraceToolNameDropsControls(t *testing.T) {
+	name := "calc\n? w__fetch can change things " + hostile
+	for _, md := range []*termmd.Renderer{nil, {Width: 80}} {
+		var stdout, stderr bytes.Buffer
+		o := &output{stdout: &stdout, stderr: &stderr, terminal: true, md: md}
+		o.event(chat.Event{Type: chat.EventToolCall, Tool: name, Args: `{}`})
+		o.event(chat.Event{Type: chat.EventToolResult, Tool: name, Result: "Error: unknown tool"})
+		o.event(chat.Event{Type: chat.EventToolResult, Tool: name, Result: "fine"})
+		o.finish("")
+		noControls(t, "the trace", stderr.String())
+		if n := strings.Count(stderr.String(), "\n"); n != 3 {
+			t.Errorf("md %v: want 3 lines, got %d: %q", md != nil, n, stderr.String())
+		}
+	}
+	k := keptConv{path: "c.jsonl", records: []record{
+		{Message: chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "1", Function: chat.FunctionCall{Name: name, Arguments: "{}"}}}}},
+		{Message: chat.Message{Role: chat.RoleTool, ToolCallID: "1", Content: "Error: unknown tool"}},
+	}}
+	var out bytes.Buffer
+	writeConversation(&out, k)
+	noControls(t, "agent log ID", out.String())
+	if n := strings.Count(out.String(), "\n"); n != 3 {
+		t.Errorf("agent log ID: want 3 lines, got %d: %q", n, out.String())
+	}
+}

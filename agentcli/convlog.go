@@ -329,13 +329,13 @@ func writeConversation(w io.Writer, k keptConv) {
 		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
 				names[tc.ID] = tc.Function.Name
-				fmt.Fprintf(w, "→ %s %s\n", tc.Function.Name, clip.Line(tc.Function.Arguments, 120))
+				fmt.Fprintf(w, "→ %s %s\n", toolLabel(tc.Function.Name), clip.Line(tc.Function.Arguments, 120))
 			}
 			if m.Content != "" {
 				fmt.Fprintf(w, "\n%s\n", clip.Printable(m.Content))
 			}
 		case chat.RoleTool:
-			fmt.Fprintf(w, "← %s: %s\n", names[m.ToolCallID], clip.Line(m.Content, 120))
+			fmt.Fprintf(w, "← %s: %s\n", toolLabel(names[m.ToolCallID]), clip.Line(m.Content, 120))
 		}
 	}
 }
