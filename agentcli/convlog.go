@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/redact"
 
 	"github.com/toolreg/toolreg/internal/clip"
 )
@@ -68,8 +69,15 @@ func (l *convLog) append(msgs []chat.Message) error {
 	}
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
+	// The endpoint may carry credentials (user:password@, a key in the
+	// query), which are not kept either.
+	base := l.baseURL
+	if l.redact != nil {
+		base = l.redact(base)
+	}
+	base = redact.String(base)
 	for _, m := range msgs {
-		if err := enc.Encode(record{Time: now, Model: l.model, BaseURL: l.baseURL, Message: l.clean(m)}); err != nil {
+		if err := enc.Encode(record{Time: now, Model: l.model, BaseURL: base, Message: l.clean(m)}); err != nil {
 			f.Close()
 			return fmt.Errorf("%s: %w", l.path, err)
 		}

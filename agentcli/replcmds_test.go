@@ -72,3 +72,24 @@ func TestConvLogTruncate(t *testing.T) {
 		t.Errorf("files %v, want only %s", ents, l.path)
 	}
 }
+
+// TestKeptConversationNoURLCredentials: the endpoint kept with each turn
+// holds no credentials of its URL (https://user:password@host, a key in
+// its query), which the messages' redaction did not reach.
+func TestKeptConversationNoURLCredentials(t *testing.T) {
+	dir := t.TempDir()
+	const pass = "hunter2-s3cr3t-pass"
+	l := &convLog{dir: dir, model: "m", baseURL: "https://me:" + pass + "@llm.example/v1?api-key=" + pass + "x",
+		warn: func(err error) { t.Error(err) }, now: func() time.Time { return time.Unix(0, 0) }, redact: func(s string) string { return s }}
+	l.add([]chat.Message{{Role: chat.RoleUser, Content: "hi"}})
+	b, err := os.ReadFile(l.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), pass) {
+		t.Errorf("the kept conversation holds the URL's password:\n%s", b)
+	}
+	if !strings.Contains(string(b), "llm.example/v1") {
+		t.Errorf("the kept conversation lost its endpoint:\n%s", b)
+	}
+}
