@@ -75,7 +75,9 @@ const maxAnswer = mcp.DefaultMaxEventSize
 
 // boundTransport bounds the JSON answers of an HTTP server to max bytes:
 // one past it is read no further and replaced by a JSON-RPC error answer
-// to the request, so that the call fails and the session goes on.
+// to the request, so that the call fails and the session goes on. The
+// body of an error status of any other type ends at max bytes: the SDK
+// reads it whole, whatever its type, for a JSON-RPC error in it.
 type boundTransport struct {
 	base http.RoundTripper
 	max  int
@@ -83,8 +85,17 @@ type boundTransport struct {
 
 func (t *boundTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || mediaType(resp.Header) != "application/json" {
+	if err != nil {
 		return resp, err
+	}
+	if mediaType(resp.Header) != "application/json" {
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			resp.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.LimitReader(resp.Body, int64(t.max)), resp.Body}
+		}
+		return resp, nil
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(t.max)+1))
 	resp.Body.Close()

@@ -173,6 +173,7 @@ type hugeAnswers struct {
 	next    http.Handler
 	sse     bool
 	ctype   string // the Content-Type of a JSON answer; application/json when ""
+	status  int    // the status of the answer; 200 when 0
 	written atomic.Int64
 }
 
@@ -197,7 +198,11 @@ func (h *hugeAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", h.contentType())
 		w.Header().Set("Content-Length", strconv.Itoa(2<<30))
 	}
-	w.WriteHeader(http.StatusOK)
+	status := http.StatusOK
+	if h.status != 0 {
+		status = h.status
+	}
+	w.WriteHeader(status)
 	chunk := bytes.Repeat([]byte("A"), 64<<10)
 	n, err := io.WriteString(w, head)
 	h.written.Add(int64(n))
@@ -285,6 +290,41 @@ func TestMountHugeAnswerAnyCase(t *testing.T) {
 	}
 	if want := "Error: img__shot: server \"img\" refused the call: the server's answer is over 16777216 bytes, the most read from a mounted server"; res.Text != want {
 		t.Errorf("call: %q, want %q", res.Text, want)
+	}
+}
+
+// TestMountHugeErrorAnswer: an error status is read no further than
+// maxAnswer either, whatever its media type: the SDK reads the body of a
+// status that is not 2xx whole, to find a JSON-RPC error in it, so a
+// hostile server that answered a call 400 with text/plain (or
+// text/event-stream) and no end to it had the agent read it into memory
+// until the call's timeout.
+func TestMountHugeErrorAnswer(t *testing.T) {
+	for _, ctype := range []string{"text/plain", "text/event-stream"} {
+		t.Run(ctype, func(t *testing.T) {
+			remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
+			mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
+				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
+				})
+			h := &hugeAnswers{ctype: ctype, status: http.StatusBadRequest, next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
+				&mcp.StreamableHTTPOptions{JSONResponse: true, Stateless: true})}
+			ts := httptest.NewServer(h)
+			defer ts.Close()
+			m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
+			ts.CloseClientConnections() // the writer ends
+			if w := h.written.Load(); w >= hugeStop {
+				t.Errorf("the server wrote %d bytes: the client read on", w)
+			}
+			if kindOf(res.Err) != registry.KindRemote {
+				t.Errorf("call: %q, want a remote error", res.Text)
+			}
+		})
 	}
 }
 
