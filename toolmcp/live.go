@@ -161,10 +161,13 @@ const (
 // task augmentation are left out, and so are those past the first max by
 // name; one line on the warner names them, when it differs from the last.
 // At most maxListed tools are read, and as many pages, however many a
-// server offers.
+// server offers. Each page is held to the bounds of a tool as it arrives
+// (see keep), so that what is kept of the pages read does not grow with
+// what the server sends.
 func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, error) {
 	maxListed := 4 * max
 	var tools []*mcp.Tool
+	var tooLarge, cut []string
 	params := &mcp.ListToolsParams{}
 	truncated := false
 	for pages := 0; ; pages++ {
@@ -176,7 +179,21 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		if err != nil {
 			return nil, err
 		}
-		tools = append(tools, res.Tools...)
+		for _, t := range res.Tools {
+			if t == nil {
+				continue
+			}
+			k, wasCut, ok := keep(t)
+			switch {
+			case !ok:
+				tooLarge = append(tooLarge, clipLine(t.Name, maxNameShown))
+			case wasCut:
+				cut = append(cut, clipLine(t.Name, maxNameShown))
+			}
+			if ok {
+				tools = append(tools, k)
+			}
+		}
 		if res.NextCursor == "" {
 			break
 		}
@@ -187,27 +204,14 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 	var needTasks []string
 	tools = slices.DeleteFunc(tools, func(t *mcp.Tool) bool {
 		if s.tasks.required(t.Name) {
-			needTasks = append(needTasks, t.Name)
+			needTasks = append(needTasks, clipLine(t.Name, maxNameShown))
 			return true
-		}
-		return false
-	})
-	var tooLarge, cut []string
-	tools = slices.DeleteFunc(tools, func(t *mcp.Tool) bool {
-		if b, err := json.Marshal(t.InputSchema); err != nil || len(b) > MaxRemoteSchema {
-			tooLarge = append(tooLarge, t.Name) // an error: not JSON to send either
-			return true
-		}
-		if len(t.Description) > MaxRemoteDescription || len(t.Title) > MaxRemoteDescription {
-			cut = append(cut, t.Name)
-			t.Description = clip.String(t.Description, MaxRemoteDescription)
-			t.Title = clip.String(t.Title, MaxRemoteDescription)
 		}
 		return false
 	})
 	var notes []string
 	if len(tooLarge) > 0 {
-		notes = append(notes, fmt.Sprintf("left out %s, whose input schema is more than %d bytes", strings.Join(tooLarge, ", "), MaxRemoteSchema))
+		notes = append(notes, fmt.Sprintf("left out %s, whose input schema is more than %d bytes (or name more than %d)", strings.Join(tooLarge, ", "), MaxRemoteSchema, MaxRemoteDescription))
 	}
 	if len(cut) > 0 {
 		notes = append(notes, fmt.Sprintf("cut the description of %s to %d bytes", strings.Join(cut, ", "), MaxRemoteDescription))
@@ -219,7 +223,7 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		notes = append(notes, fmt.Sprintf("answered tools/list with more than %d tools or pages: read no further", maxListed))
 	}
 	if len(tools) > max {
-		notes = append(notes, fmt.Sprintf("offers more than %d tools, the most one server may: left out the %d after %s", max, len(tools)-max, tools[max-1].Name))
+		notes = append(notes, fmt.Sprintf("offers more than %d tools, the most one server may: left out the %d after %s", max, len(tools)-max, clipLine(tools[max-1].Name, maxNameShown)))
 		tools = tools[:max]
 	}
 	note := strings.Join(notes, "; ")
@@ -231,6 +235,45 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		s.warn.printf("mcp server %q: %s", s.spec.Name, note)
 	}
 	return tools, nil
+}
+
+// maxNameShown bounds a remote tool's name in a warning, which shows it
+// on one line: a server may name a tool anything.
+const maxNameShown = 100
+
+// keep returns what the agent keeps of a listed tool: its name, title,
+// description, input schema and annotations, the description and title
+// cut to MaxRemoteDescription (cut says so) and copied, so that nothing
+// of the page they came in stays alive. ok is false for a tool left out
+// for its size: an input schema past MaxRemoteSchema, or a name past
+// MaxRemoteDescription.
+func keep(t *mcp.Tool) (k *mcp.Tool, cut, ok bool) {
+	if len(t.Name) > MaxRemoteDescription {
+		return nil, false, false
+	}
+	b, err := json.Marshal(t.InputSchema)
+	if err != nil || len(b) > MaxRemoteSchema {
+		return nil, false, false // an error: not JSON to send either
+	}
+	var schema any
+	if t.InputSchema != nil {
+		if err := json.Unmarshal(b, &schema); err != nil {
+			return nil, false, false
+		}
+	}
+	cut = len(t.Description) > MaxRemoteDescription || len(t.Title) > MaxRemoteDescription
+	k = &mcp.Tool{
+		Name:        strings.Clone(t.Name),
+		Title:       strings.Clone(clip.String(t.Title, MaxRemoteDescription)),
+		Description: strings.Clone(clip.String(t.Description, MaxRemoteDescription)),
+		InputSchema: schema,
+	}
+	if t.Annotations != nil {
+		a := *t.Annotations
+		a.Title = strings.Clone(clip.String(a.Title, MaxRemoteDescription))
+		k.Annotations = &a
+	}
+	return k, cut, true
 }
 
 // taskTools records which tools of a server need task augmentation: their

@@ -180,7 +180,7 @@ func TestListToolsBounded(t *testing.T) {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	for _, w := range []string{
-		fmt.Sprintf("left out schema_past, whose input schema is more than %d bytes", MaxRemoteSchema),
+		fmt.Sprintf("left out schema_past, whose input schema is more than %d bytes (or name more than %d)", MaxRemoteSchema, MaxRemoteDescription),
 		fmt.Sprintf("cut the description of desc_past, title_past to %d bytes", MaxRemoteDescription),
 	} {
 		if !strings.Contains(warn.String(), w) {

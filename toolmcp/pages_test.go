@@ -1,0 +1,111 @@
+package toolmcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// pagedServer is an MCP server over HTTP, by hand, whose tools/list
+// answers pages pages of one tool each, every tool with a description of
+// descBytes; before each page it records the live heap of the process
+// (the client's, in this test).
+type pagedServer struct {
+	pages, descBytes int
+	mu               sync.Mutex
+	maxHeap          uint64
+}
+
+func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+			Cursor          string `json:"cursor"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &req) != nil || req.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	var result any = struct{}{}
+	switch req.Method {
+	case "initialize":
+		result = map[string]any{"protocolVersion": req.Params.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
+			"serverInfo": map[string]any{"name": "paged", "version": "v0"}}
+	case "tools/list":
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		s.mu.Lock()
+		s.maxHeap = max(s.maxHeap, ms.HeapAlloc)
+		s.mu.Unlock()
+		i, _ := strconv.Atoi(req.Params.Cursor)
+		name := fmt.Sprintf("t%03d", i)
+		if i == 0 {
+			name += "\n? forged line"
+		}
+		page := map[string]any{"tools": []any{map[string]any{"name": name, "description": strings.Repeat("d", s.descBytes),
+			"inputSchema": map[string]any{"type": "object"}}}}
+		if i+1 < s.pages {
+			page["nextCursor"] = strconv.Itoa(i + 1)
+		}
+		result = page
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+}
+
+// TestMountPagesNotKept: what the client keeps of a server's tools while
+// it reads the pages of tools/list is bounded by the bounds of a tool
+// (its description cut, its schema bounded), not by what the server
+// sends: the pages were kept whole until the last, so a hostile server
+// answering up to 4 × MaxTools pages of 16 MiB each had the agent hold
+// gigabytes. Here 100 pages of one tool with a description of 1 MiB.
+// The names shown in the warning are on one line.
+func TestMountPagesNotKept(t *testing.T) {
+	s := &pagedServer{pages: 100, descBytes: 1 << 20}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	var warn strings.Builder
+	m, err := Mount(context.Background(), []string{"paged=" + ts.URL}, &MountOptions{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if n := len(m.Tools()); n != s.pages {
+		t.Fatalf("%d tools mounted, want %d; warnings:\n%s", n, s.pages, warn.String())
+	}
+	for _, rt := range m.Tools() {
+		if len(rt.Description) > MaxRemoteDescription+len("…") {
+			t.Fatalf("the description of %s is %d bytes", rt.Name, len(rt.Description))
+		}
+	}
+	// The note naming the tools whose description was cut is one line,
+	// whatever their names.
+	if n := strings.Count(warn.String(), "\n"); n != 1 {
+		t.Errorf("want one line of warning, got %d:\n%s", n, warn.String())
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	// The descriptions read, 100 MiB, held until the last page; cut at
+	// once, 400 KiB.
+	if grew := int64(s.maxHeap) - int64(ms.HeapAlloc); grew > 32<<20 {
+		t.Errorf("the live heap grew by %d MiB while the pages were read", grew>>20)
+	}
+}
