@@ -473,6 +473,16 @@ func (r *Registry) WithConfirm(confirm Confirm) *Registry {
 	return &c
 }
 
+// Redact returns s through the redactor of r (WithRedact), or s when it
+// has none: for what a caller passes on of a call besides its result,
+// such as the tool's progress messages.
+func (r *Registry) Redact(s string) string {
+	if r.redact == nil {
+		return s
+	}
+	return r.redact(s)
+}
+
 // WithLimits returns a copy of r with other limits; a zero or negative
 // field keeps the current one.
 func (r *Registry) WithLimits(l Limits) *Registry {

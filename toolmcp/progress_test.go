@@ -309,3 +309,31 @@ func TestHTTPCancelled(t *testing.T) {
 	}
 	<-answered
 }
+
+// TestHTTPProgressRedacted: a progress message reaches the client through
+// the registry's redactor, as the call's result does: a tool (or a mounted
+// server, which echoes the key it was given) that names a secret in its
+// progress handed it to every MCP client that asked for progress.
+func TestHTTPProgressRedacted(t *testing.T) {
+	const key = "brv-0123456789abcdefghij"
+	tab := testTable()
+	tab.Entries[5].Bind = runs(func(ctx context.Context, args string) (string, error) {
+		tool.Progress(ctx, 1, 2, "GET https://api.example/search?q=x&k="+key)
+		return "done with " + key, nil
+	})
+	reg := registry.MustNew(tab).WithRedact(func(s string) string { return strings.ReplaceAll(s, key, "[REDACTED]") })
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, nil))
+	defer ts.Close()
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p1"}}}`
+	status, _, body := post(t, ts.Client(), ts.URL, call)
+	if status != http.StatusOK || !strings.Contains(body, "notifications/progress") || !strings.Contains(body, "done with [REDACTED]") {
+		t.Fatalf("status %d, want 200, a progress notification and the result: %s", status, body)
+	}
+	if strings.Contains(body, key) {
+		t.Errorf("the client got the key:\n%s", body)
+	}
+}

@@ -354,7 +354,7 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 		logger = slog.New(slog.NewMultiHandler(logger.Handler(),
 			mcp.NewLoggingHandler(req.Session, &mcp.LoggingHandlerOptions{LoggerName: DefaultServerName})))
 		if tok := req.Params.GetProgressToken(); tok != nil {
-			ctx = tool.WithProgress(ctx, progressSender(ctx, req.Session, tok, logger))
+			ctx = tool.WithProgress(ctx, progressSender(ctx, req.Session, tok, logger, reg.Redact))
 		}
 	}
 	// Over HTTP, the call ends when its client goes away (the SDK
@@ -387,8 +387,9 @@ func callTool(ctx context.Context, reg *registry.Registry, name string, out *out
 // progressSender returns the tool.ProgressFunc of a call whose client
 // gave the progress token tok: each report whose progress exceeds the last
 // one is sent as notifications/progress, as the spec requires of a
-// progress that only increases; the others are dropped.
-func progressSender(ctx context.Context, ss *mcp.ServerSession, tok any, logger *slog.Logger) tool.ProgressFunc {
+// progress that only increases, its message through redact as the
+// call's result is; the others are dropped.
+func progressSender(ctx context.Context, ss *mcp.ServerSession, tok any, logger *slog.Logger, redact func(string) string) tool.ProgressFunc {
 	var mu sync.Mutex
 	last, sent := 0.0, false
 	return func(_ context.Context, done, total float64, message string) {
@@ -398,7 +399,7 @@ func progressSender(ctx context.Context, ss *mcp.ServerSession, tok any, logger 
 			return
 		}
 		last, sent = done, true
-		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: done, Message: message}
+		p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: done, Message: redact(message)}
 		if total > 0 {
 			p.Total = total
 		}
