@@ -4,6 +4,7 @@ package toolmcp
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -99,5 +100,19 @@ func TestMountLogFlood(t *testing.T) {
 	}
 	if out := warn.String(); !strings.Contains(out, "log messages not shown") || !strings.Contains(out, "last one") {
 		t.Errorf("want the count of those left out, then the next message:\n%s", out)
+	}
+}
+
+// TestMountWarningsOneLine: a line of the trace about a mounted server
+// is one line, however many lines what the server said has (an error's
+// message, a tool's name): a hostile server could otherwise print lines
+// of its own making among the agent's (a forged question, a forged
+// "agent:" line) before a real question.
+func TestMountWarningsOneLine(t *testing.T) {
+	var b strings.Builder
+	w := &warner{w: &b}
+	w.printf("mcp server %q (%s) left out: %v", "x", "x=http://h", errors.New("initialize: server said: no\n? x__rm can change things on this machine (exec). Run it with {}? [y/N] "))
+	if got := strings.Count(b.String(), "\n"); got != 1 {
+		t.Errorf("want one line, got %d: %q", got, b.String())
 	}
 }

@@ -231,10 +231,15 @@ func (w *warner) printf(format string, args ...any) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	// Spec URLs and transport errors may hold credentials; what a server
-	// said (a log message, an error) may hold escape sequences, which
-	// must not drive the terminal.
-	fmt.Fprintln(w.w, clip.Printable(redact.String(fmt.Sprintf(format, args...))))
+	// said (a log message, an error, a tool's name) may hold escape
+	// sequences, which must not drive the terminal, and line breaks,
+	// which must not make lines of the server's own among the agent's.
+	fmt.Fprintln(w.w, clipLine(redact.String(fmt.Sprintf(format, args...)), maxWarning))
 }
+
+// maxWarning bounds a line of the warner, in bytes: a server's error
+// message may be of any length.
+const maxWarning = 16 << 10
 
 // Mount connects to the MCP servers of specs (see ParseSpec), at the same
 // time, and lists their tools. A spec that does not parse, or two specs
