@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -171,7 +172,8 @@ func readMCPConfig(path string) ([]mcpServer, error) {
 }
 
 // servers returns the mcpServers value v of the config file at key at:
-// an inline table, or the path of a JSON file.
+// an inline table, or the path of a JSON file (a relative one beside the
+// config file).
 func (cfg *config) servers(at toml.Key, v any) ([]mcpServer, error) {
 	key := append(slices.Clone(at), "mcpServers")
 	switch v := v.(type) {
@@ -181,6 +183,11 @@ func (cfg *config) servers(at toml.Key, v any) ([]mcpServer, error) {
 			if home, err := os.UserHomeDir(); err == nil {
 				path = home + path[1:]
 			}
+		}
+		if !filepath.IsAbs(path) && cfg.path != "" {
+			// Beside the config file, never in whatever directory
+			// (a repository just cloned) the agent runs in.
+			path = filepath.Join(filepath.Dir(cfg.path), path)
 		}
 		s, err := readMCPConfig(path)
 		if err != nil {
