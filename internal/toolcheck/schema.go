@@ -253,6 +253,13 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 		inner := append(stack, frame{n, out})
 		byJSON := map[string]*Field{}
 		for i := range u.NumFields() {
+			if v := u.Field(i); !d.lenient && (v.Exported() || v.Embedded()) {
+				if msg := tagProblem(u.Tag(i)); msg != "" {
+					d.warn(v.Pos(), "field %s: %s", v.Name(), msg)
+					ok = false
+					continue
+				}
+			}
 			fs, good := d.embedded(u.Field(i), u.Tag(i), inner)
 			if fs == nil && good {
 				f, ignored := d.field(u.Field(i), u.Tag(i), inner)
@@ -698,6 +705,49 @@ func parseJSONTag(tag string) jsonTag {
 		}
 	}
 	return jt
+}
+
+// tagProblem says what in a struct tag reflect.StructTag cannot read, or
+// returns "". reflect stops at the first key:"value" pair that is not in
+// form, and reads a value that is not a Go string literal as absent, so
+// that encoding/json and these checks would see no json or jsonschema key
+// where the author wrote one: a pattern with \d in a raw string tag was
+// dropped, with its bounds, without a word.
+func tagProblem(tag string) string {
+	for rest := tag; ; {
+		rest = strings.TrimLeft(rest, " ")
+		if rest == "" {
+			return ""
+		}
+		i := 0
+		for i < len(rest) && rest[i] > ' ' && rest[i] != ':' && rest[i] != '"' && rest[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(rest) || rest[i] != ':' || rest[i+1] != '"' {
+			return fmt.Sprintf("the struct tag is not in the form key:\"value\" at %q, and reflect.StructTag (encoding/json, toolgen) reads no key from there on: quote each value", rest)
+		}
+		key := rest[:i]
+		rest = rest[i+1:]
+		j := 1
+		for j < len(rest) && rest[j] != '"' {
+			if rest[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(rest) {
+			return fmt.Sprintf("the %s value of the struct tag has no closing quote, and reflect.StructTag (encoding/json, toolgen) reads no %s key: close it", key, key)
+		}
+		quoted := rest[:j+1]
+		rest = rest[j+1:]
+		if _, err := strconv.Unquote(quoted); err != nil {
+			msg := fmt.Sprintf("the %s value of the struct tag, %s, is not a valid Go string literal, and reflect.StructTag (encoding/json, toolgen) reads no %s key at all", key, quoted, key)
+			if strings.Contains(quoted, `\`) {
+				msg += `: in a tag between back quotes, write each backslash of the value twice (pattern=^\\d+$)`
+			}
+			return msg
+		}
+	}
 }
 
 // jsonSkipped reports whether encoding/json leaves out the field with the
