@@ -122,6 +122,9 @@ type checker struct {
 	// looked up; see isRawMessage.
 	rawMessage     types.Type
 	rawMessageSeen bool
+	// foreignDocs holds the field doc comments of the source files of
+	// other packages read so far, by file name; see docOf.
+	foreignDocs map[string]map[[2]int]string
 }
 
 // isRawMessage reports whether t is encoding/json.RawMessage: a defined

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -49,6 +52,57 @@ func fieldDocs(files []*ast.File) map[token.Pos]string {
 		})
 	}
 	return docs
+}
+
+// maxForeignSource is the largest source file docOf parses for the doc
+// comments of another package's fields.
+const maxForeignSource = 8 << 20
+
+// docOf returns the doc comment of struct field v. The tool package's are
+// in its syntax; another package's types come from export data, which has
+// positions but no comments, so its fields' are read from the source file
+// the position names, parsed once (a package of the module that shares
+// argument types, such as an embedded Paging). A file that cannot be read
+// gives none, and the field is warned about as undocumented.
+func (c *checker) docOf(v *types.Var) string {
+	if doc, ok := c.docs[v.Pos()]; ok || v.Pkg() == nil || v.Pkg() == c.p.Types {
+		return doc
+	}
+	pos := c.p.Fset.Position(v.Pos())
+	if !pos.IsValid() || !filepath.IsAbs(pos.Filename) {
+		return "" // $GOROOT/src/...: the standard library's, as export data names them
+	}
+	if c.foreignDocs == nil {
+		c.foreignDocs = map[string]map[[2]int]string{}
+	}
+	docs, ok := c.foreignDocs[pos.Filename]
+	if !ok {
+		docs = sourceFieldDocs(pos.Filename)
+		c.foreignDocs[pos.Filename] = docs
+	}
+	return docs[[2]int{pos.Line, pos.Column}]
+}
+
+// sourceFieldDocs parses the Go file name, a regular file of at most
+// maxForeignSource bytes, and returns the doc comment of each struct field
+// in it by the line and column of its name, as fieldDocs does; nil when it
+// cannot be read.
+func sourceFieldDocs(name string) map[[2]int]string {
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxForeignSource {
+		return nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	out := map[[2]int]string{}
+	for p, doc := range fieldDocs([]*ast.File{f}) {
+		at := fset.Position(p)
+		out[[2]int{at.Line, at.Column}] = doc
+	}
+	return out
 }
 
 // embeddedName returns the identifier that names an embedded field: T in
@@ -359,7 +413,7 @@ func (d *deriver) field(v *types.Var, tag string, stack []frame) (f *Field, igno
 	if name == "" {
 		name = v.Name()
 	}
-	f = &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docs[v.Pos()]}
+	f = &Field{GoName: v.Name(), JSONName: name, Doc: d.c.docOf(v)}
 	inner := &deriver{c: d.c, at: v.Pos(), lenient: d.lenient}
 	f.Type = inner.typeOf(v.Type(), stack)
 	if f.Type == nil {

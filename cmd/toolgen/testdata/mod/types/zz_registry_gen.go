@@ -4,6 +4,7 @@ package types
 
 import (
 	"context"
+	shared "example.com/tools/types/shared"
 	"example.com/tools/types/toolbox"
 	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/registry"
@@ -231,7 +232,7 @@ func genBindList(data string) (registry.Run, error) {
 		jsonarg.Int(&v.Paging.Page, 1, math.MaxInt64),
 		jsonarg.Int(&v.Paging.PerPage, 1, 100),
 		jsonarg.ReadFunc(func() error {
-			v.Order = new(toolbox.Order)
+			v.Order = new(shared.Order)
 			return d.Object(&genFieldsList_1, []jsonarg.Reader{
 				jsonarg.StringOneOf(&v.Order.By),
 			})

@@ -4,33 +4,21 @@ import (
 	"context"
 	"fmt"
 
+	"example.com/tools/types/shared"
 	"github.com/toolreg/toolreg/tool"
 )
 
 // List lists items a page at a time, as a tool whose arguments embed a
 // struct: encoding/json reads the embedded fields as the outer struct's.
+// The embedded types are another package's, with their doc comments.
 type List struct{}
-
-// Paging is embedded in the arguments of several tools.
-type Paging struct {
-	// Page is the page to read, from 1.
-	Page int `json:"page,omitempty" jsonschema:"minimum=1,default=1"`
-	// PerPage is how many items a page holds.
-	PerPage int `json:"per_page,omitempty" jsonschema:"minimum=1,maximum=100,default=20"`
-}
-
-// Order is how to sort a list.
-type Order struct {
-	// By is the key to sort on: name (alphabetical) or date (newest first).
-	By string `json:"by" jsonschema:"enum=name,enum=date"`
-}
 
 // ListArgs are the arguments of list.
 type ListArgs struct {
-	Paging
+	shared.Paging
 	// Order sorts the items; by name when left out. Embedded with a json
 	// name, it is a field like any other.
-	*Order `json:"order,omitempty"`
+	*shared.Order `json:"order,omitempty"`
 	// Filter keeps the items whose name holds this text.
 	Filter string `json:"filter"`
 	// Limit is the most items to list in all.
