@@ -191,6 +191,12 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 		case "time.Time":
 			out.Kind = KTime
 			return out
+		case "net/url.URL":
+			// No method of its own reads JSON: encoding/json fills its
+			// fields from an object, which the standard library leaves
+			// undescribed.
+			d.warn(d.at, "type net/url.URL is not supported in tool arguments: encoding/json reads it as an object of its fields (Scheme, Host, Path...), not as a URL string; use a string and url.Parse it in Execute")
+			return nil
 		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
 			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
