@@ -191,6 +191,15 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 		case "time.Time":
 			out.Kind = KTime
 			return out
+		case "encoding/json.Number":
+			// A string type that encoding/json reads from a JSON number
+			// (or a string holding one) and writes as a number.
+			if d.lenient {
+				out.Kind, out.Basic, out.Bits = KFloat, "string", 64
+				return out
+			}
+			d.warn(d.at, "type encoding/json.Number is not supported in tool arguments: encoding/json fills it from a JSON number (42), which the schema and decoder of a string type would refuse, while taking \"abc\"; use float64, an integer type, or a string")
+			return nil
 		case "net/url.URL":
 			// No method of its own reads JSON: encoding/json fills its
 			// fields from an object, which the standard library leaves

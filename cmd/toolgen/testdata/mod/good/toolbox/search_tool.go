@@ -2,6 +2,7 @@ package toolbox
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"time"
@@ -75,6 +76,8 @@ type Range struct {
 type SearchResult struct {
 	Calls int    `json:"calls"`
 	Query string `json:"query"`
+	// Score is a json.Number, which encoding/json writes as a number.
+	Score json.Number `json:"score"`
 }
 
 // Definition describes search.
@@ -94,5 +97,5 @@ func (s *Search) Execute(ctx context.Context, args SearchArgs) (SearchResult, er
 	if _, ok := os.LookupEnv("SEARCH_OFFLINE"); ok || args.Query == "fail" {
 		return SearchResult{}, fmt.Errorf("index unavailable")
 	}
-	return SearchResult{Calls: s.calls, Query: args.Query}, nil
+	return SearchResult{Calls: s.calls, Query: args.Query, Score: "0.5"}, nil
 }
