@@ -187,6 +187,10 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 		switch out.Path + "." + out.Name {
 		case "time.Duration":
 			out.Kind, out.Basic, out.Bits = KDuration, "int64", 64
+			if d.lenient {
+				// A result: encoding/json writes its nanoseconds.
+				out.Kind = KInt
+			}
 			return out
 		case "time.Time":
 			out.Kind = KTime
@@ -205,6 +209,11 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 			// fields from an object, which the standard library leaves
 			// undescribed.
 			d.warn(d.at, "type net/url.URL is not supported in tool arguments: encoding/json reads it as an object of its fields (Scheme, Host, Path...), not as a URL string; use a string and url.Parse it in Execute")
+			return nil
+		}
+		if d.lenient && (hasMethod(n, "MarshalJSON") || hasMethod(n, "MarshalText")) {
+			// A result that writes itself: what the method writes, which
+			// its fields or kind do not describe, has no schema.
 			return nil
 		}
 		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {

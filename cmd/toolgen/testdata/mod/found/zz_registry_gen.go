@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 11 tools of package example.com/tools/found/toolbox,
+// Toolbox returns a registry of the 14 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -38,8 +38,11 @@ var (
 	genToolKeys          toolbox.Keys
 	genToolObj           toolbox.Obj
 	genToolStrs          toolbox.Strs
+	genToolTemp          toolbox.Temp
+	genToolTook          toolbox.Took
 	genToolUUID          toolbox.UUID
 	genToolWhen          toolbox.When
+	genToolWhere         toolbox.Where
 )
 
 // Compile-time checks: the build fails here, first, if a tool's methods changed
@@ -64,10 +67,16 @@ type (
 	genRunGoGenerateDefinitionObj           func(*toolbox.Obj) tool.Definition
 	genRunGoGenerateExecuteStrs             func(*toolbox.Strs, context.Context, toolbox.StrsArgs) ([]string, error)
 	genRunGoGenerateDefinitionStrs          func(*toolbox.Strs) tool.Definition
+	genRunGoGenerateExecuteTemp             func(*toolbox.Temp, context.Context, toolbox.TookArgs) (toolbox.TempResult, error)
+	genRunGoGenerateDefinitionTemp          func(*toolbox.Temp) tool.Definition
+	genRunGoGenerateExecuteTook             func(*toolbox.Took, context.Context, toolbox.TookArgs) (toolbox.TookResult, error)
+	genRunGoGenerateDefinitionTook          func(*toolbox.Took) tool.Definition
 	genRunGoGenerateExecuteUUID             func(*toolbox.UUID, context.Context, toolbox.UUIDArgs) (string, error)
 	genRunGoGenerateDefinitionUUID          func(*toolbox.UUID) tool.Definition
 	genRunGoGenerateExecuteWhen             func(*toolbox.When, context.Context, toolbox.WhenArgs) (string, error)
 	genRunGoGenerateDefinitionWhen          func(*toolbox.When) tool.Definition
+	genRunGoGenerateExecuteWhere            func(*toolbox.Where, context.Context, toolbox.TookArgs) (toolbox.WhereResult, error)
+	genRunGoGenerateDefinitionWhere         func(*toolbox.Where) tool.Definition
 )
 
 var (
@@ -89,10 +98,16 @@ var (
 	_ genRunGoGenerateDefinitionObj           = (*toolbox.Obj).Definition
 	_ genRunGoGenerateExecuteStrs             = (*toolbox.Strs).Execute
 	_ genRunGoGenerateDefinitionStrs          = (*toolbox.Strs).Definition
+	_ genRunGoGenerateExecuteTemp             = (*toolbox.Temp).Execute
+	_ genRunGoGenerateDefinitionTemp          = (*toolbox.Temp).Definition
+	_ genRunGoGenerateExecuteTook             = (*toolbox.Took).Execute
+	_ genRunGoGenerateDefinitionTook          = (*toolbox.Took).Definition
 	_ genRunGoGenerateExecuteUUID             = (*toolbox.UUID).Execute
 	_ genRunGoGenerateDefinitionUUID          = (*toolbox.UUID).Definition
 	_ genRunGoGenerateExecuteWhen             = (*toolbox.When).Execute
 	_ genRunGoGenerateDefinitionWhen          = (*toolbox.When).Definition
+	_ genRunGoGenerateExecuteWhere            = (*toolbox.Where).Execute
+	_ genRunGoGenerateDefinitionWhere         = (*toolbox.Where).Definition
 )
 
 var genEntries = [...]registry.Entry{{
@@ -177,6 +192,25 @@ var genEntries = [...]registry.Entry{{
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }, {
+	Bind:             genBindTemp,
+	Description:      "Case temp. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/temp_tool.go",
+	ID:               "temp",
+	Name:             "temp",
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Bind:             genBindTook,
+	Description:      "Case took. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/took_tool.go",
+	ID:               "took",
+	Name:             "took",
+	Output:           `{"type":"object","properties":{"took":{"type":"integer","description":"Took is how long the work took."},"steps":{"type":"array","description":"Steps are the durations of the steps, as Took.","items":{"type":"integer"}}},"required":["took","steps"],"additionalProperties":false}`,
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
 	Bind:             genBindUUID,
 	Description:      "Case uuid. Use it when a test needs this case of the checks.",
 	File:             "found/toolbox/uuid_tool.go",
@@ -193,6 +227,15 @@ var genEntries = [...]registry.Entry{{
 	Name:             "when",
 	Parameters:       `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{"at":{"type":"string","description":"At is a time.","format":"date-time"}},"required":["at"],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Bind:             genBindWhere,
+	Description:      "Case where. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/where_tool.go",
+	ID:               "where",
+	Name:             "where",
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
 }}
 
@@ -221,36 +264,37 @@ func genHash(s string) int {
 			a |= uint64(s[i]) << (8 * i)
 		}
 	}
-	h := (a^0xe3779b97f4a7c150)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
+	h := (a^0x3188ebe1e0cd539c)*0x9E3779B97F4A7C15 ^ (b+uint64(n))*0xC2B2AE3D27D4EB4F
 	return int(h >> 59)
 }
 
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [32]uint16{11, 0, 3, 0, 2, 0, 0, 0, 0, 8, 0, 0, 9, 1, 0, 6, 0, 4, 0, 0, 0, 10, 0, 0, 0, 5, 7, 0, 0, 0, 0, 0}
+var genSlots = [32]uint16{12, 0, 0, 0, 0, 4, 0, 0, 5, 0, 1, 11, 0, 14, 0, 0, 0, 0, 3, 2, 9, 7, 0, 10, 0, 0, 0, 0, 0, 6, 13, 8}
 
 // genSearch is the search index of genEntries, in their order, built by toolgen
 // (see package toolsearch): the terms of the tools' names, descriptions and
 // parameters, sorted, and where each occurs.
 var genSearch = toolsearch.Index{
 	Ends: []uint32{
-		1, 2, 13, 24, 25, 26, 27, 28, 29, 31, 42, 43, 44, 45, 46, 57, 58, 69, 70, 71,
+		1, 2, 16, 30, 31, 32, 33, 34, 35, 37, 51, 52, 53, 54, 55, 56, 70, 71, 72, 86, 87, 88,
 	},
 	Lens: []uint32{
-		20, 20, 27, 20, 20, 20, 20, 20, 20, 20, 13,
+		20, 20, 27, 20, 20, 20, 20, 20, 20, 20, 20, 20, 13, 12,
 	},
 	Postings: []uint32{
-		8, 65544, 4, 65540, 131076, 196612, 262148, 327684, 393220, 458756, 524292, 589828, 655364, 2, 65538,
-		131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362, 131073, 131080, 196616,
-		262152, 327688, 131073, 393224, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290,
-		589826, 655362, 458760, 131073, 131075, 524296, 2, 65538, 131074, 196610, 262146, 327682, 393218,
-		458754, 524290, 589826, 655362, 655361, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754,
-		524290, 589826, 655362, 589832, 131073,
+		8, 65544, 4, 65540, 131076, 196612, 262148, 327684, 393220, 458756, 524292, 589828, 655364, 720900,
+		786436, 851972, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362,
+		720898, 786434, 851970, 131073, 131080, 196616, 262152, 327688, 131073, 393224, 2, 65538, 131074,
+		196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362, 720898, 786434, 851970, 458760,
+		131073, 131075, 524296, 589832, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290,
+		589826, 655362, 720898, 786434, 851970, 786433, 655368, 2, 65538, 131074, 196610, 262146, 327682,
+		393218, 458754, 524290, 589826, 655362, 720898, 786434, 851970, 720904, 131073,
 	},
 	Terms: []string{
 		"anyr", "byt", "cas", "check", "dash", "dashkey", "entry", "int", "invokeentry", "key", "need",
-		"obj", "optional", "quiet", "str", "test", "tim", "use", "uuid", "valu",
+		"obj", "optional", "quiet", "str", "temp", "test", "tim", "took", "use", "uuid", "valu",
 	},
 }
 
@@ -392,6 +436,36 @@ func genBindStrs(data string) (registry.Run, error) {
 
 var genFieldsStrs_0 = jsonarg.Fields{Names: []string{}}
 
+// genBindTemp decodes and checks the arguments of temp, each field once, and returns the call of the tool with them.
+func genBindTemp(data string) (registry.Run, error) {
+	var v toolbox.TookArgs
+	d := jsonarg.NewStringDecoder(data)
+	if err := d.Args(&genFieldsTemp_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
+	}
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return jsonarg.EncodeResult(genToolTemp.Execute(ctx, args))
+	}, nil
+}
+
+var genFieldsTemp_0 = jsonarg.Fields{Names: []string{}}
+
+// genBindTook decodes and checks the arguments of took, each field once, and returns the call of the tool with them.
+func genBindTook(data string) (registry.Run, error) {
+	var v toolbox.TookArgs
+	d := jsonarg.NewStringDecoder(data)
+	if err := d.Args(&genFieldsTook_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
+	}
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return jsonarg.EncodeResult(genToolTook.Execute(ctx, args))
+	}, nil
+}
+
+var genFieldsTook_0 = jsonarg.Fields{Names: []string{}}
+
 // genBindUUID decodes and checks the arguments of uuid, each field once, and returns the call of the tool with them.
 func genBindUUID(data string) (registry.Run, error) {
 	var v toolbox.UUIDArgs
@@ -425,3 +499,18 @@ func genBindWhen(data string) (registry.Run, error) {
 }
 
 var genFieldsWhen_0 = jsonarg.Fields{Names: []string{"at"}, Required: []int{0}}
+
+// genBindWhere decodes and checks the arguments of where, each field once, and returns the call of the tool with them.
+func genBindWhere(data string) (registry.Run, error) {
+	var v toolbox.TookArgs
+	d := jsonarg.NewStringDecoder(data)
+	if err := d.Args(&genFieldsWhere_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
+	}
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return jsonarg.EncodeResult(genToolWhere.Execute(ctx, args))
+	}, nil
+}
+
+var genFieldsWhere_0 = jsonarg.Fields{Names: []string{}}
