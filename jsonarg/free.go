@@ -16,7 +16,10 @@ func (d *Decoder) Map(entry func(key string) error) error {
 	if err := d.ObjectStart(); err != nil {
 		return err
 	}
-	var seen []string
+	// seen holds the keys read: a set, so that a map of many keys, in
+	// whatever order, is checked in time linear in their number (a sorted
+	// slice took a copy of it for each key sent in descending order).
+	var seen map[string]struct{}
 	for {
 		key, more, err := d.NextField()
 		if err != nil {
@@ -26,11 +29,13 @@ func (d *Decoder) Map(entry func(key string) error) error {
 			return nil
 		}
 		k := string(key)
-		i, found := slices.BinarySearch(seen, k)
-		if found {
+		if _, found := seen[k]; found {
 			return Duplicate(clip.String(k, maxShown))
 		}
-		seen = slices.Insert(seen, i, k)
+		if seen == nil {
+			seen = map[string]struct{}{}
+		}
+		seen[k] = struct{}{}
 		if err := entry(k); err != nil {
 			return At(err, clip.String(k, maxShown))
 		}

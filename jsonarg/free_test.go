@@ -3,7 +3,10 @@ package jsonarg
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestMap checks maps of strings: empty, one and several keys, any key
@@ -119,4 +122,51 @@ func TestQuoted(t *testing.T) {
 	}, func(d *Decoder, p *bool) error {
 		return Quoted(d, func(d *Decoder) error { return SetBool(d, p) })
 	})
+}
+
+// TestMapKeysInAnyOrder checks that the keys of a map are checked for
+// repeats in time that does not grow with the square of their number: a
+// map of 1 MiB of keys sent in descending order, each of which went to the
+// front of a sorted slice, took seconds where the same keys ascending took
+// milliseconds. The times are compared with each other, the best of three
+// runs each, so that the load of the machine counts for both.
+func TestMapKeysInAnyOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times two decodings of 1 MiB; skipped with -short")
+	}
+	text := func(descending bool) string {
+		var b strings.Builder
+		b.WriteByte('{')
+		const n = 1 << 16
+		for i := range n {
+			k := 1<<20 + i
+			if descending {
+				k = 1<<20 + n - i
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"%x":""`, k)
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	best := func(s string) time.Duration {
+		least := time.Duration(math.MaxInt64)
+		for range 3 {
+			d := NewStringDecoder(s)
+			start := time.Now()
+			n := 0
+			err := d.Map(func(string) error { n++; return SetString(&d, new(string), -1, -1) })
+			least = min(least, time.Since(start))
+			if err != nil || n != 1<<16 {
+				t.Fatalf("Map: %d keys, %v", n, err)
+			}
+		}
+		return least
+	}
+	up, down := best(text(false)), best(text(true))
+	if down > 5*up+20*time.Millisecond {
+		t.Errorf("Map of %d keys: %v in descending order, %v in ascending order", 1<<16, down, up)
+	}
 }
