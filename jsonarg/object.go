@@ -110,7 +110,10 @@ func (d *Decoder) Object(fs *Fields, read []Reader) error {
 
 // Array reads an array of between minItems and maxItems elements (-1: no
 // bound), calling item with the index of each element to read it; an
-// error item returns is located at the index.
+// error item returns is located at the index. The elements past maxItems
+// are skipped, their syntax checked, and counted for the message: item
+// is not called for them, so that a list far over its bound is not
+// decoded, and its values kept, before it is refused.
 func (d *Decoder) Array(minItems, maxItems int, item func(i int) error) error {
 	if err := d.ArrayStart(); err != nil {
 		return err
@@ -123,6 +126,12 @@ func (d *Decoder) Array(minItems, maxItems int, item func(i int) error) error {
 		}
 		if !more {
 			break
+		}
+		if maxItems >= 0 && n >= maxItems {
+			if _, _, err := d.Skip(); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := item(n); err != nil {
 			return At(err, n)
