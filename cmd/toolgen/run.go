@@ -5,14 +5,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
+	"iter"
 	"maps"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolreg/toolreg/internal/toolcheck"
@@ -191,6 +195,9 @@ func generate(base, dir, out string, platforms []toolcheck.Platform) (*result, e
 	if err != nil {
 		return nil, err
 	}
+	if err := clash(outDir, filepath.Base(out), base, src); err != nil {
+		return nil, err
+	}
 	return &result{Source: src, Warnings: tp.Warnings, Tools: tp.Tools, Explain: tp.Explain}, nil
 }
 
@@ -221,6 +228,88 @@ func packageName(dir, skip string) (string, error) {
 		return "", fmt.Errorf("output directory %s: want the Go files of one package beside the output file (for example generate.go), found packages %q", dir, list)
 	}
 	return list[0], nil
+}
+
+// clash fails when another Go file of the registry package in dir
+// declares a name that src, the generated file out, declares too, or
+// imports a package by: Go allows no name in both the package block and a
+// file block, so the file written would not build (var registry =
+// Toolbox() beside it, in package main). Every file is read, whatever its
+// build constraints; positions are relative to base.
+func clash(dir, out, base string, src []byte) error {
+	gen, err := parser.ParseFile(token.NewFileSet(), out, src, parser.SkipObjectResolution)
+	if err != nil {
+		return fmt.Errorf("internal error: the generated %s does not parse (please report it): %w", out, err)
+	}
+	ours := map[string]string{} // the generated file's names, and why
+	for _, imp := range gen.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := pathpkg.Base(p)
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		ours[name] = fmt.Sprintf(" (the name of an import of package %s)", p)
+	}
+	for name := range topLevel(gen) {
+		ours[name] = ""
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == out {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return fmt.Errorf("output package: %w", err)
+		}
+		for name, id := range topLevel(f) {
+			if why, ok := ours[name]; ok {
+				at := fset.Position(id.Pos())
+				at.Filename = relPath(base, at.Filename)
+				return fmt.Errorf("output package: %s: %s is declared here and by the generated %s%s: rename it", at, name, out, why)
+			}
+		}
+	}
+	return nil
+}
+
+// topLevel returns the names f declares in the package block, in the
+// order of the file: its functions (not methods), types, variables and
+// constants; not _ and init.
+func topLevel(f *ast.File) iter.Seq2[string, *ast.Ident] {
+	return func(yield func(string, *ast.Ident) bool) {
+		var ids []*ast.Ident
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					ids = append(ids, d.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						ids = append(ids, sp.Name)
+					case *ast.ValueSpec:
+						ids = append(ids, sp.Names...)
+					}
+				}
+			}
+		}
+		for _, id := range ids {
+			if id.Name == "_" || id.Name == "init" {
+				continue
+			}
+			if !yield(id.Name, id) {
+				return
+			}
+		}
+	}
 }
 
 // importable leaves out, with a warning, every tool whose types the

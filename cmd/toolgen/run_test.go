@@ -166,3 +166,29 @@ func TestImportError(t *testing.T) {
 		t.Errorf("compile errors %q, want the go command's, naming the missing package", ce.errs)
 	}
 }
+
+// TestOutputPackageClash checks that a name the registry package declares
+// in another of its files, which the generated file declares too or
+// imports a package by (var registry = Toolbox() in package main, beside
+// the registry), fails toolgen with the position and the fix: the file it
+// wrote did not build ("registry already declared through import of
+// package").
+func TestOutputPackageClash(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"var registry = Toolbox()\n", `mine.go:3:5: registry is declared here and by the generated zz_registry_gen.go (the name of an import of package github.com/toolreg/toolreg/registry): rename it`},
+		{"func genIndex() {}\n", `mine.go:3:6: genIndex is declared here and by the generated zz_registry_gen.go: rename it`},
+		{"const (\n\tA = iota\n\ttime\n)\n", `mine.go:5:2: time is declared here and by the generated zz_registry_gen.go (the name of an import of package time): rename it`},
+		{"type context struct{}\n", `mine.go:3:6: context is declared here and by the generated zz_registry_gen.go (the name of an import of package context): rename it`},
+	} {
+		dir := testModule(t)
+		good := filepath.Join(dir, "good")
+		if err := os.WriteFile(filepath.Join(good, "mine.go"), []byte("package good\n\n"+tc.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := generate(good, "toolbox", "zz_registry_gen.go", nil)
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("generate beside %q: error %v, want one ending in %q", tc.src, err, tc.want)
+		}
+	}
+}
