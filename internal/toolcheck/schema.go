@@ -54,6 +54,27 @@ func fieldDocs(files []*ast.File) map[token.Pos]string {
 	return docs
 }
 
+// typeArgsName names the type arguments of an instance, for a name to
+// declare it by: "Int" for Pair[int], "StringInt" for Map[string, int];
+// "My" when one has no name.
+func typeArgsName(n *types.Named) string {
+	var b strings.Builder
+	for t := range n.TypeArgs().Types() {
+		name := ""
+		switch t := types.Unalias(t).(type) {
+		case *types.Named:
+			name = t.Obj().Name()
+		case *types.Basic:
+			name = t.Name()
+		}
+		if name == "" {
+			return "My"
+		}
+		b.WriteString(strings.ToUpper(name[:1]) + name[1:])
+	}
+	return b.String()
+}
+
 // maxForeignSource is the largest source file docOf parses for the doc
 // comments of another package's fields.
 const maxForeignSource = 8 << 20
@@ -181,7 +202,9 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 		}
 		out.Name = n.Obj().Name()
 		if n.TypeArgs().Len() > 0 {
-			d.warn(d.at, "generic type %s is not supported in tool arguments", n)
+			// A defined type of the instance (type IntPair Pair[int]) has
+			// the same fields and a name the registry can write.
+			d.warn(d.at, "generic type %s is not supported in tool arguments: declare a type of it, type %s%s %s, and use that", types.TypeString(n, types.RelativeTo(d.c.p.Types)), typeArgsName(n), n.Obj().Name(), types.TypeString(n, types.RelativeTo(d.c.p.Types)))
 			return nil
 		}
 		switch out.Path + "." + out.Name {
