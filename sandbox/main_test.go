@@ -111,6 +111,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolWithCoveredProc(os.Args[2]))
 		case poolToKillArg:
 			os.Exit(poolToKill(os.Args[2]))
+		case orphanArg:
+			os.Exit(poolToOrphan(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())
@@ -177,6 +179,9 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 		return text, err
 	}
 	if text, err, ok := review6Probe(ctx, id, raw); ok {
+		return text, err
+	}
+	if text, err, ok := review7Probe(ctx, id, raw); ok {
 		return text, err
 	}
 	id, _, _ = strings.Cut(id, "#")

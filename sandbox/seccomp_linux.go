@@ -39,14 +39,24 @@ const (
 )
 
 // rule is one system call the filter answers with ret, always or when
-// the low 32 bits of argument arg pass test.
+// the low 32 bits of argument arg pass test, and those of the argument
+// also names pass its test too.
 type rule struct {
 	nr    uint32
 	ret   uint32
 	arg   int
 	test  argTest
 	mask  uint32
-	value uint32 // for equal
+	value uint32 // for equal and notEqual
+	also  *argCond
+}
+
+// argCond is a second test of a rule, on another argument.
+type argCond struct {
+	arg   int
+	test  argTest
+	mask  uint32
+	value uint32
 }
 
 // argTest is how a rule tests its argument.
@@ -143,6 +153,15 @@ func filterRules(caps tool.Capability) []rule {
 	// keeps it.
 	rules = append(rules,
 		rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_SETLEASE})
+	// The worker's parent-death signal, SIGKILL, is what ends it, and
+	// with it every process of its PID namespace, when the agent dies
+	// without ending it (killed, out of memory): a tool that set it to
+	// 0, or to a signal it ignores, and blocked in its call ran on for
+	// ever, reparented. No process may set another: the tool's programs,
+	// which die with the worker anyway, may ask for SIGKILL.
+	rules = append(rules,
+		rule{nr: unix.SYS_PRCTL, ret: retEPERM, arg: 0, test: equal, mask: ^uint32(0), value: unix.PR_SET_PDEATHSIG,
+			also: &argCond{arg: 1, test: notEqual, mask: ^uint32(0), value: uint32(unix.SIGKILL)}})
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
@@ -240,29 +259,28 @@ func filterProgram(arch uint32, rules []rule) ([]bpf.RawInstruction, error) {
 			bpf.RetConstant{Val: retEPERM})
 	}
 	for _, r := range rules {
-		var test []bpf.Instruction
-		switch r.test {
-		case always:
+		if r.test == always {
 			prog = append(prog,
 				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.nr, SkipFalse: 1},
 				bpf.RetConstant{Val: r.ret})
 			continue
-		case anySet:
-			test = []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipFalse: 1}}
-		case noneSet:
-			test = []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: r.mask, SkipTrue: 1}}
-		case equal:
-			test = []bpf.Instruction{
-				bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
-				bpf.JumpIf{Cond: bpf.JumpEqual, Val: r.value, SkipFalse: 1}}
-		case notEqual:
-			test = []bpf.Instruction{
-				bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: r.mask},
-				bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: r.value, SkipFalse: 1}}
-		default:
-			return nil, fmt.Errorf("seccomp rule for system call %d: unknown test %d", r.nr, r.test)
 		}
-		// Not this call: skip the instructions that test its argument.
+		// The second test, if any, then the first, which skips it when
+		// it fails: each that fails skips to the reload below.
+		var second []bpf.Instruction
+		if c := r.also; c != nil {
+			t, err := testArg(*c, 1)
+			if err != nil {
+				return nil, fmt.Errorf("seccomp rule for system call %d: %w", r.nr, err)
+			}
+			second = append([]bpf.Instruction{bpf.LoadAbsolute{Off: uint32(offArgs + 8*c.arg), Size: 4}}, t...)
+		}
+		first, err := testArg(argCond{arg: r.arg, test: r.test, mask: r.mask, value: r.value}, uint8(len(second)+1))
+		if err != nil {
+			return nil, fmt.Errorf("seccomp rule for system call %d: %w", r.nr, err)
+		}
+		test := append(first, second...)
+		// Not this call: skip the instructions that test its arguments.
 		// Else load the argument, answer, or reload the number and go
 		// on.
 		prog = append(prog,
@@ -279,6 +297,26 @@ func filterProgram(arch uint32, rules []rule) ([]bpf.RawInstruction, error) {
 		return nil, fmt.Errorf("assemble the seccomp filter: %w", err)
 	}
 	return raw, nil
+}
+
+// testArg is the test of c on the argument in the accumulator: when it
+// fails, it skips the skip instructions after it.
+func testArg(c argCond, skip uint8) ([]bpf.Instruction, error) {
+	switch c.test {
+	case anySet:
+		return []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: c.mask, SkipFalse: skip}}, nil
+	case noneSet:
+		return []bpf.Instruction{bpf.JumpIf{Cond: bpf.JumpBitsSet, Val: c.mask, SkipTrue: skip}}, nil
+	case equal:
+		return []bpf.Instruction{
+			bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: c.mask},
+			bpf.JumpIf{Cond: bpf.JumpEqual, Val: c.value, SkipFalse: skip}}, nil
+	case notEqual:
+		return []bpf.Instruction{
+			bpf.ALUOpConstant{Op: bpf.ALUOpAnd, Val: c.mask},
+			bpf.JumpIf{Cond: bpf.JumpNotEqual, Val: c.value, SkipFalse: skip}}, nil
+	}
+	return nil, fmt.Errorf("unknown test %d", c.test)
 }
 
 // seccompSupported reports whether the kernel filters system calls with

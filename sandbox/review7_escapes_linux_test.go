@@ -1,0 +1,130 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// The escapes of this file were found by a seventh hostile-author
+// review; each fails on the code it was written against. The probes are
+// the r7_ tools of review7_probe_linux_test.go.
+
+// orphanArg runs the test binary as a program with a pool whose one
+// call, of r7_pdeathsig with no capability, sets its worker's
+// parent-death signal to 0 and blocks: it prints the worker's pid once
+// the tool says it did, or the call's error when it could not, and
+// waits to be killed.
+const orphanArg = "-sandbox-test-pool-to-orphan"
+
+func poolToOrphan(dir string) int {
+	// A guard, not a bound: the test waits for the line below.
+	time.AfterFunc(time.Minute, func() {
+		fmt.Fprintln(os.Stderr, "no answer from the worker within a minute")
+		os.Exit(2)
+	})
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	ctx := tool.WithProgress(context.Background(), func(context.Context, float64, float64, string) {
+		p.mu.Lock()
+		for w := range p.live {
+			fmt.Println("worker", w.pid())
+		}
+		p.mu.Unlock()
+	})
+	_, err = p.Call(ctx, "r7_pdeathsig", tool.Unsafe, []byte(`{"n":0,"m":1}`))
+	fmt.Printf("refused: %v\n", err)
+	select {}
+}
+
+// TestWorkerKeepsItsParentDeathSignal: every process of a worker ends
+// with the agent, even when the agent is killed and can neither kill
+// nor reap it; what ends the worker then is its parent-death signal
+// (SIGKILL), which the kernel sends when the agent dies. A tool with no
+// capability set its worker's to 0 (prctl(PR_SET_PDEATHSIG)), or to a
+// signal it ignores, and blocked in its call: the worker, reparented,
+// read no end of its request pipe and ran on for ever after the agent
+// was killed (a closed terminal, the OOM killer), with whatever the tool
+// computed or held, and every program a tool with exec had started.
+func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
+	needNamespaces(t)
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		for _, sig := range []int{0, int(unix.SIGCHLD), int(unix.SIGTERM)} {
+			_, err := call(t, p, "r7_pdeathsig", caps, r7Args{N: sig})
+			wantDenied(t, fmt.Sprintf("parent-death signal %d, %s", sig, caps), err)
+		}
+		// The positive control: SIGKILL, which it has, as a program
+		// that asks to die with its parent may.
+		if got, err := call(t, p, "r7_pdeathsig", caps, r7Args{N: int(unix.SIGKILL)}); err != nil || got != "ok" {
+			t.Errorf("parent-death signal SIGKILL, %s: %q, %v; want ok", caps, got, err)
+		}
+	}
+
+	cmd := exec.Command(os.Args[0], orphanArg, t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the pool's program: %v", err)
+	}
+	if strings.HasPrefix(line, "refused: ") {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if !strings.Contains(line, "EPERM") {
+			t.Errorf("the tool's call: %s; want EPERM", line)
+		}
+		return
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "worker ")))
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("the pool's program printed %q", line)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	// A guard, not a bound: the death takes milliseconds.
+	guard := time.Now().Add(time.Minute)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || bytes.Contains(b, []byte(") Z ")) {
+			return
+		}
+		if time.Now().After(guard) {
+			unix.Kill(pid, unix.SIGKILL)
+			t.Fatalf("worker %d, whose tool set its parent-death signal to 0, lives on a minute after the agent was killed: %s", pid, b)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

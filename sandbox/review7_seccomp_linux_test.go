@@ -1,0 +1,36 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// TestFilterVerdictsReview7: the verdicts of the rules this review
+// added, on the arguments the kernel reads.
+func TestFilterVerdictsReview7(t *testing.T) {
+	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
+	for _, c := range []struct {
+		name string
+		nr   uint32
+		args []uint64
+		caps tool.Capability
+		want uint32
+	}{
+		{"prctl PR_SET_PDEATHSIG 0", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, 0}, all, retEPERM},
+		{"prctl PR_SET_PDEATHSIG SIGTERM", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, uint64(unix.SIGTERM)}, 0, retEPERM},
+		{"prctl PR_SET_PDEATHSIG SIGKILL", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, uint64(unix.SIGKILL)}, 0, retAllow},
+		{"prctl PR_SET_PDEATHSIG SIGKILL, high bits (EINVAL)", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, 1<<32 | uint64(unix.SIGKILL)}, 0, retAllow},
+		{"prctl PR_GET_PDEATHSIG", unix.SYS_PRCTL, []uint64{unix.PR_GET_PDEATHSIG, 0}, 0, retAllow},
+		{"prctl PR_SET_NAME", unix.SYS_PRCTL, []uint64{unix.PR_SET_NAME, 0}, 0, retAllow},
+		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
+	} {
+		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {
+			t.Errorf("%s with %v: %#x, want %#x", c.name, c.caps, got, c.want)
+		}
+	}
+}
