@@ -128,3 +128,42 @@ func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestNoSecretMemoryWithoutExec: a tool without exec has no memory the
+// limit (RLIMIT_DATA) does not count; memfd_create is denied for that,
+// but memfd_secret (Linux 5.14) makes a memory file too, whose pages
+// stay with the file when a window of it is unmapped (only what is
+// mapped at once counts against RLIMIT_MEMLOCK), and which cannot be
+// swapped. A tool with no capability held 1 GiB so under a 256 MiB
+// limit, and kept it across calls.
+func TestNoSecretMemoryWithoutExec(t *testing.T) {
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+	// The control: the same in ordinary private memory fails.
+	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512}); err == nil {
+		t.Fatal("512 MiB of private memory under a 256 MiB limit: no error")
+	}
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r7_secretmem", caps, r7Args{N: 512})
+		wantDenied(t, "memfd_secret without exec, "+caps.String(), err)
+		if err == nil {
+			t.Errorf("%s: 512 MiB of secret memory under a 256 MiB memory limit: %q", caps, got)
+		}
+	}
+	// The positive control: a tool with exec, whose programs may share
+	// memory the limit does not count, may make one (where the kernel
+	// offers secret memory).
+	got, err := call(t, p, "r7_secretmem", tool.Exec|tool.Unsafe, r7Args{N: 8})
+	if err != nil && strings.Contains(err.Error(), "ENOSYS") {
+		return
+	}
+	if err != nil || got != "8 MiB touched" {
+		t.Errorf("memfd_secret with exec: %q, %v; want 8 MiB touched", got, err)
+	}
+}

@@ -18,6 +18,9 @@ type r7Args struct {
 	M    int    `json:"m,omitempty"`
 }
 
+// r7Kept are descriptors the r7_ probes keep open across calls.
+var r7Kept []int
+
 // review7Probe runs the r7_ probes of a seventh hostile-author review.
 // ok is false for another id.
 func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
@@ -38,6 +41,32 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		}
 		tool.Progress(ctx, 1, 2, "parent-death signal set")
 		select {}
+	case "r7_secretmem":
+		// a.N MiB of secret memory (memfd_secret), mapped and touched
+		// 4 MiB at a time, each window unmapped before the next: the
+		// pages stay with the file, which is kept.
+		fd, _, e := unix.RawSyscall(unix.SYS_MEMFD_SECRET, unix.O_CLOEXEC, 0, 0)
+		if e != 0 {
+			return "", errnoOp("memfd_secret", e), true
+		}
+		if err := unix.Ftruncate(int(fd), int64(a.N)<<20); err != nil {
+			unix.Close(int(fd))
+			return "", errnoOp("ftruncate", err), true
+		}
+		const window = 4 << 20
+		for off := 0; off < a.N<<20; off += window {
+			b, err := unix.Mmap(int(fd), int64(off), window, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+			if err != nil {
+				unix.Close(int(fd))
+				return "", fmt.Errorf("%s at %d MiB", errnoOp("mmap", err), off>>20), true
+			}
+			for i := 0; i < len(b); i += 4096 {
+				b[i] = 1
+			}
+			unix.Munmap(b)
+		}
+		r7Kept = append(r7Kept, int(fd))
+		return fmt.Sprintf("%d MiB touched", a.N), nil, true
 	}
 	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
 }

@@ -27,6 +27,8 @@ func TestFilterVerdictsReview7(t *testing.T) {
 		{"prctl PR_SET_PDEATHSIG SIGKILL, high bits (EINVAL)", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, 1<<32 | uint64(unix.SIGKILL)}, 0, retAllow},
 		{"prctl PR_GET_PDEATHSIG", unix.SYS_PRCTL, []uint64{unix.PR_GET_PDEATHSIG, 0}, 0, retAllow},
 		{"prctl PR_SET_NAME", unix.SYS_PRCTL, []uint64{unix.PR_SET_NAME, 0}, 0, retAllow},
+		{"memfd_secret", unix.SYS_MEMFD_SECRET, nil, all &^ tool.Exec, retEPERM},
+		{"memfd_secret", unix.SYS_MEMFD_SECRET, nil, tool.Exec, retAllow},
 		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {

@@ -165,6 +165,11 @@ func filterRules(caps tool.Capability) []rule {
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
+		// Nor memory files of another kind: the pages of a secret memory
+		// file (memfd_secret) stay with it when a window of it is
+		// unmapped, where neither the data limit nor RLIMIT_MEMLOCK,
+		// which counts what is mapped at once, sees them.
+		deny(unix.SYS_MEMFD_SECRET)
 		deny(archProcessCalls...)
 		rules = append(rules,
 			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: noneSet, mask: unix.CLONE_THREAD})
@@ -175,8 +180,8 @@ func filterRules(caps tool.Capability) []rule {
 		// private memory only), and private mappings that grow down
 		// (MAP_GROWSDOWN: the kernel counts them as stack, not data, and
 		// bounds them by nothing; the Go runtime makes none).
-		// memfd_create is denied above. The programs a tool with exec
-		// runs may need them.
+		// memfd_create and memfd_secret are denied above. The programs a
+		// tool with exec runs may need them.
 		deny(unix.SYS_SHMGET, unix.SYS_SEMGET, unix.SYS_MSGGET, unix.SYS_MQ_OPEN)
 		rules = append(rules,
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS},
