@@ -1257,7 +1257,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 		stop()
 		return "", callError(id, registry.KindArguments, "%s", err), true
 	}
-	var forwarded time.Time // when the last progress report was passed on
+	var forwarded throttle // the progress reports passed on
 	for err == nil {
 		w.rbuf, err = readFrame(w.resp, w.rbuf)
 		if err != nil || len(w.rbuf) == 0 || w.rbuf[0] != frameProgress {
@@ -1272,8 +1272,7 @@ func (w *worker) call(ctx context.Context, id string, args []byte, release bool)
 			err = perr
 			break
 		}
-		if now := time.Now(); forwarded.IsZero() || now.Sub(forwarded) >= progressEvery || (total > 0 && done >= total) {
-			forwarded = now
+		if forwarded.pass(time.Now(), done, total) {
 			tool.Progress(ctx, done, total, msg)
 		}
 	}

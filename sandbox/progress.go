@@ -31,10 +31,32 @@ const (
 	maxProgressMessage = 1 << 10
 	// progressEvery is the least time between two progress frames of a
 	// call: a tool that reports in a tight loop cannot flood the pipe
-	// or the client. The first report and a report of completion
-	// always go.
+	// or the client. The first report and the first report of
+	// completion always go (see throttle).
 	progressEvery = 50 * time.Millisecond
 )
+
+// throttle decides which of one call's progress reports go on: the
+// first, the first that says the work is complete (done at or past a
+// positive total), and any other progressEvery after the last that
+// went. A tool that reports completion again and again, done growing,
+// is held to the interval like any other.
+type throttle struct {
+	last     time.Time
+	complete bool // a report of completion went
+}
+
+// pass reports whether a report of done of total at now goes on, and
+// counts it if so.
+func (t *throttle) pass(now time.Time, done, total float64) bool {
+	first := !t.complete && total > 0 && done >= total
+	if !t.last.IsZero() && now.Sub(t.last) < progressEvery && !first {
+		return false
+	}
+	t.last = now
+	t.complete = t.complete || (total > 0 && done >= total)
+	return true
+}
 
 // progressWriter sends one call's progress on the worker's response pipe.
 // The worker writes the call's response through it too, under the same
@@ -46,7 +68,7 @@ type progressWriter struct {
 	out  io.Writer
 	buf  []byte
 	open bool
-	last time.Time
+	t    throttle
 	err  error // of the last write; the serve loop returns it
 }
 
@@ -57,11 +79,9 @@ func (p *progressWriter) report(_ context.Context, done, total float64, message 
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := time.Now()
-	if !p.open || p.err != nil || (!p.last.IsZero() && now.Sub(p.last) < progressEvery && (total <= 0 || done < total)) {
+	if !p.open || p.err != nil || !p.t.pass(time.Now(), done, total) {
 		return
 	}
-	p.last = now
 	var head [17]byte
 	head[0] = frameProgress
 	binary.BigEndian.PutUint64(head[1:9], math.Float64bits(done))
@@ -84,7 +104,7 @@ func (p *progressWriter) respond(kind registry.Kind, text string) error {
 // start opens the writer for the next call.
 func (p *progressWriter) start() {
 	p.mu.Lock()
-	p.open, p.last = true, time.Time{}
+	p.open, p.t = true, throttle{}
 	p.mu.Unlock()
 }
 

@@ -167,3 +167,28 @@ func TestNoSecretMemoryWithoutExec(t *testing.T) {
 		t.Errorf("memfd_secret with exec: %q, %v; want 8 MiB touched", got, err)
 	}
 }
+
+// TestCompletionFloodIsThrottled: a worker passes on one progress
+// report per interval, besides the first and the one that says the work
+// is complete. Every report that said so went at once, through the
+// worker's throttle and the pool's: a tool with no capability that
+// reported completion in a loop, done growing, passed each of 100,000
+// reports to the caller (an MCP client, which takes a report whose
+// progress grows, or the agent's trace), as fast as it could write
+// them.
+func TestCompletionFloodIsThrottled(t *testing.T) {
+	p := newPool(t, newDirs(t), nil)
+	for _, raw := range []int{0, 1} {
+		ctx, got := collect(context.Background())
+		start := time.Now()
+		if out, err := p.Call(ctx, "r7_progress_done", tool.Unsafe, []byte(fmt.Sprintf(`{"n":100000,"m":%d}`, raw))); err != nil || out != "complete" {
+			t.Fatalf("r7_progress_done answered %q, %v", out, err)
+		}
+		// The first report, the first completion (here the same), and one
+		// an interval: however long the loop took on this machine.
+		most := int(time.Since(start)/progressEvery) + 2
+		if n := len(got()); n < 1 || n > most {
+			t.Errorf("raw frames %d: %d of 100,000 reports of completion were passed on, want the first and at most one an interval (%d for the call's time)", raw, n, most)
+		}
+	}
+}

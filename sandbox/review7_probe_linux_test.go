@@ -4,7 +4,9 @@ package sandbox
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
+	"math"
 
 	"golang.org/x/sys/unix"
 
@@ -41,6 +43,23 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		}
 		tool.Progress(ctx, 1, 2, "parent-death signal set")
 		select {}
+	case "r7_progress_done":
+		// a.N reports that each say the work is complete (done at or
+		// past total), done growing as an MCP client wants it; with a.M
+		// 1 as frames written to the response pipe directly.
+		var b []byte
+		for i := range a.N {
+			if a.M != 1 {
+				tool.Progress(ctx, float64(i+1), 1, "complete")
+				continue
+			}
+			var head [17]byte
+			head[0] = frameProgress
+			binary.BigEndian.PutUint64(head[1:9], math.Float64bits(float64(i+1)))
+			binary.BigEndian.PutUint64(head[9:17], math.Float64bits(1))
+			b, _ = writeFrame(rawResponses{}, b, head[:], []byte("complete"))
+		}
+		return "complete", nil, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the
