@@ -16,8 +16,8 @@ import (
 
 // pagedServer is an MCP server over HTTP, by hand, whose tools/list
 // answers pages pages of one tool each, every tool with a description of
-// descBytes; before each page it records the live heap of the process
-// (the client's, in this test).
+// descBytes; before every eighth page and the last it records the live
+// heap of the process (the client's, in this test).
 type pagedServer struct {
 	pages, descBytes int
 	mu               sync.Mutex
@@ -48,13 +48,17 @@ func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		result = map[string]any{"protocolVersion": req.Params.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
 			"serverInfo": map[string]any{"name": "paged", "version": "v0"}}
 	case "tools/list":
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		s.mu.Lock()
-		s.maxHeap = max(s.maxHeap, ms.HeapAlloc)
-		s.mu.Unlock()
 		i, _ := strconv.Atoi(req.Params.Cursor)
+		if i%8 == 7 || i+1 == s.pages {
+			// Every eighth page and the last: a collection per page
+			// made the test take 30 s under the race detector.
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			s.mu.Lock()
+			s.maxHeap = max(s.maxHeap, ms.HeapAlloc)
+			s.mu.Unlock()
+		}
 		name := fmt.Sprintf("t%03d", i)
 		if i == 0 {
 			name += "\n? forged line"
@@ -75,10 +79,10 @@ func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // (its description cut, its schema bounded), not by what the server
 // sends: the pages were kept whole until the last, so a hostile server
 // answering up to 4 × MaxTools pages of 16 MiB each had the agent hold
-// gigabytes. Here 100 pages of one tool with a description of 1 MiB.
+// gigabytes. Here 64 pages of one tool with a description of 256 KiB.
 // The names shown in the warning are on one line.
 func TestMountPagesNotKept(t *testing.T) {
-	s := &pagedServer{pages: 100, descBytes: 1 << 20}
+	s := &pagedServer{pages: 64, descBytes: 256 << 10}
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	var warn strings.Builder
@@ -103,9 +107,9 @@ func TestMountPagesNotKept(t *testing.T) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	// The descriptions read, 100 MiB, held until the last page; cut at
-	// once, 400 KiB.
-	if grew := int64(s.maxHeap) - int64(ms.HeapAlloc); grew > 32<<20 {
+	// The descriptions read, 16 MiB, held until the last page; cut at
+	// once, 256 KiB.
+	if grew := int64(s.maxHeap) - int64(ms.HeapAlloc); grew > 8<<20 {
 		t.Errorf("the live heap grew by %d MiB while the pages were read", grew>>20)
 	}
 }
