@@ -234,8 +234,9 @@ func packageName(dir, skip string) (string, error) {
 // declares a name that src, the generated file out, declares too, or
 // imports a package by: Go allows no name in both the package block and a
 // file block, so the file written would not build (var registry =
-// Toolbox() beside it, in package main). Every file is read, whatever its
-// build constraints; positions are relative to base.
+// Toolbox() beside it, in package main), or its tests would not (such a
+// var in main_test.go). Every file is read, whatever its build
+// constraints; positions are relative to base.
 func clash(dir, out, base string, src []byte) error {
 	gen, err := parser.ParseFile(token.NewFileSet(), out, src, parser.SkipObjectResolution)
 	if err != nil {
@@ -260,12 +261,18 @@ func clash(dir, out, base string, src []byte) error {
 	fset := token.NewFileSet()
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == out {
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || n == out || !isRegular(filepath.Join(dir, n)) {
 			continue
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
 		if err != nil {
+			if strings.HasSuffix(n, "_test.go") {
+				continue // go test reports it
+			}
 			return fmt.Errorf("output package: %w", err)
+		}
+		if f.Name.Name != gen.Name.Name {
+			continue // an external test package, which has its own scope
 		}
 		for name, id := range topLevel(f) {
 			if why, ok := ours[name]; ok {

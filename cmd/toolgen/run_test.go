@@ -175,15 +175,16 @@ func TestImportError(t *testing.T) {
 // package").
 func TestOutputPackageClash(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ src, want string }{
-		{"var registry = Toolbox()\n", `mine.go:3:5: registry is declared here and by the generated zz_registry_gen.go (the name of an import of package github.com/toolreg/toolreg/registry): rename it`},
-		{"func genIndex() {}\n", `mine.go:3:6: genIndex is declared here and by the generated zz_registry_gen.go: rename it`},
-		{"const (\n\tA = iota\n\ttime\n)\n", `mine.go:5:2: time is declared here and by the generated zz_registry_gen.go (the name of an import of package time): rename it`},
-		{"type context struct{}\n", `mine.go:3:6: context is declared here and by the generated zz_registry_gen.go (the name of an import of package context): rename it`},
+	for _, tc := range []struct{ file, src, want string }{
+		{"mine_test.go", "var registry = Toolbox()\n", `mine_test.go:3:5: registry is declared here and by the generated zz_registry_gen.go (the name of an import of package github.com/toolreg/toolreg/registry): rename it`},
+		{"mine.go", "var registry = Toolbox()\n", `mine.go:3:5: registry is declared here and by the generated zz_registry_gen.go (the name of an import of package github.com/toolreg/toolreg/registry): rename it`},
+		{"mine.go", "func genIndex() {}\n", `mine.go:3:6: genIndex is declared here and by the generated zz_registry_gen.go: rename it`},
+		{"mine.go", "const (\n\tA = iota\n\ttime\n)\n", `mine.go:5:2: time is declared here and by the generated zz_registry_gen.go (the name of an import of package time): rename it`},
+		{"mine.go", "type context struct{}\n", `mine.go:3:6: context is declared here and by the generated zz_registry_gen.go (the name of an import of package context): rename it`},
 	} {
 		dir := testModule(t)
 		good := filepath.Join(dir, "good")
-		if err := os.WriteFile(filepath.Join(good, "mine.go"), []byte("package good\n\n"+tc.src), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(good, tc.file), []byte("package good\n\n"+tc.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		_, err := generate(good, "toolbox", "zz_registry_gen.go", nil)
