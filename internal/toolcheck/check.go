@@ -122,6 +122,9 @@ type checker struct {
 	// looked up; see isRawMessage.
 	rawMessage     types.Type
 	rawMessageSeen bool
+	// nodes counts the types described of the arguments or the result
+	// being derived; see MaxTypeNodes.
+	nodes int
 	// foreignDocs holds the field doc comments of the source files of
 	// other packages read so far, by file name; see docOf.
 	foreignDocs map[string]map[[2]int]string
@@ -645,7 +648,13 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 	}
 	d := &deriver{c: c, at: fn.Pos()}
 	start := len(c.res.Diagnostics)
+	c.nodes = 0
 	t.Args = d.typeOf(named, nil)
+	if c.nodes > MaxTypeNodes {
+		t.Args = nil
+		c.warn(fn.Pos(), "%s.Execute takes args of type %s, which take more than %d types to describe: a struct type used at several places is written out at each, in the schema and the decoder; nest fewer of them, or take the large part as a json.RawMessage", t.TypeName, named.Obj().Name(), MaxTypeNodes)
+		return
+	}
 	if t.Args == nil && !slices.ContainsFunc(c.res.Diagnostics[start:], func(d Diagnostic) bool { return !d.Lint && !d.Note }) {
 		// Every path that refuses the args warns; should one not, the
 		// tool is still left out with a warning rather than emitted
@@ -678,7 +687,8 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 	// A struct result also gets an output schema, when one can be made.
 	if n, ok := res.(*types.Named); ok {
 		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
-			if r := (&deriver{c: c, at: fn.Pos(), lenient: true}).typeOf(n, nil); r != nil {
+			c.nodes = 0 // past MaxTypeNodes, no output schema
+			if r := (&deriver{c: c, at: fn.Pos(), lenient: true}).typeOf(n, nil); r != nil && c.nodes <= MaxTypeNodes {
 				t.Output = SchemaJSON(r)
 			}
 		}

@@ -75,6 +75,11 @@ func typeArgsName(n *types.Named) string {
 	return b.String()
 }
 
+// MaxTypeNodes is the most Go types, each use counted, that the arguments
+// or the result of a tool may be described with: a struct used at several
+// places is written out at each, in the schema and the decoder alike.
+const MaxTypeNodes = 10_000
+
 // maxForeignSource is the largest source file docOf parses for the doc
 // comments of another package's fields.
 const maxForeignSource = 8 << 20
@@ -187,6 +192,14 @@ type frame struct {
 // enclosing one, which is marked Recursive. It returns nil after a
 // warning.
 func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
+	// A struct type used twice is written out at each use, so that a
+	// chain of types each with two fields of the next is described by a
+	// tree that doubles with each link: a few lines of a tool file made
+	// toolgen run without end. The model of one type stops at
+	// MaxTypeNodes; see checkExecute.
+	if d.c.nodes++; d.c.nodes > MaxTypeNodes {
+		return nil
+	}
 	t = types.Unalias(t)
 	out := &Type{}
 	if d.c.isRawMessage(t) {
