@@ -21,7 +21,7 @@ func (tempCelsius) MarshalText() ([]byte, error) { return []byte("20C"), nil }
 
 // TestOutputSchemaAsEncoded checks that a tool's output schema describes
 // what encoding/json writes of its result: a time.Duration is its
-// nanoseconds, and a type with MarshalJSON or MarshalText writes what the
+// nanoseconds, a nil slice, map or pointer is null, and a type with MarshalJSON or MarshalText writes what the
 // method says, which its fields or kind do not describe, so such a result
 // has no output schema rather than a wrong one.
 func TestOutputSchemaAsEncoded(t *testing.T) {
@@ -41,6 +41,21 @@ func TestOutputSchemaAsEncoded(t *testing.T) {
 		"temp": struct {
 			Now tempCelsius `json:"now"`
 		}{20},
+		// encoding/json writes a nil slice, map or pointer as null.
+		"hits": struct {
+			Hits []struct {
+				Title string   `json:"title"`
+				Tags  []string `json:"tags"`
+			} `json:"hits"`
+			Best   *struct{}          `json:"best"`
+			Scores map[string]float64 `json:"scores"`
+			Ranks  []*int             `json:"ranks"`
+			Next   *string            `json:"next"`
+			Groups map[string][]int   `json:"groups"`
+		}{Hits: []struct {
+			Title string   `json:"title"`
+			Tags  []string `json:"tags"`
+		}{{Title: "t"}}, Ranks: []*int{nil}, Groups: map[string][]int{"g": nil}},
 	}
 	for _, tl := range res.Tools {
 		answer, ok := answers[tl.Name]

@@ -69,7 +69,7 @@ func TestGolden(t *testing.T) {
 		tools []string
 	}{
 		{"good", []string{"echo", "find"}},
-		{"found", []string{"anyres", "bytes", "dashkey", "entries", "ints", "invokeentries", "keys", "obj", "strs", "temp", "took", "uuid", "when", "where"}},
+		{"found", []string{"anyres", "bytes", "dashkey", "entries", "hits", "ints", "invokeentries", "keys", "obj", "strs", "temp", "took", "uuid", "when", "where"}},
 		{"cgo", []string{"pid"}},
 		{"types", []string{"list", "match", "menu", "outline", "remind", "tag", "wait"}},
 	} {

@@ -689,7 +689,7 @@ func (c *checker) checkExecute(t *Tool, fn *types.Func) {
 		if _, isStruct := n.Underlying().(*types.Struct); isStruct {
 			c.nodes = 0 // past MaxTypeNodes, no output schema
 			if r := (&deriver{c: c, at: fn.Pos(), lenient: true}).typeOf(n, nil); r != nil && c.nodes <= MaxTypeNodes {
-				t.Output = SchemaJSON(r)
+				t.Output = OutputSchemaJSON(r)
 			}
 		}
 	}

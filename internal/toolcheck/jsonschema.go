@@ -26,8 +26,22 @@ func SchemaJSON(t *Type) string {
 	return w.buf.String()
 }
 
+// OutputSchemaJSON returns the JSON Schema of a result struct as compact
+// JSON, as SchemaJSON does, describing what encoding/json writes of it: a
+// slice, map or pointer, which it writes as null when nil, may be null.
+func OutputSchemaJSON(t *Type) string {
+	w := newSchemaWriter(t)
+	w.output = true
+	w.object(t)
+	w.defs(false)
+	return w.buf.String()
+}
+
 type schemaWriter struct {
 	buf bytes.Buffer
+	// output marks the schema of a result, where a nil slice, map or
+	// pointer is null.
+	output bool
 	// refs maps the ID of each recursive type to its $ref; defs lists the
 	// definitions to write, each once, in the order first met.
 	refs    map[string]string
@@ -124,10 +138,14 @@ func (w *schemaWriter) key(k string) {
 	w.buf.WriteByte(':')
 }
 
-func (w *schemaWriter) object(t *Type) {
+func (w *schemaWriter) object(t *Type) { w.objectOrNull(t, false) }
+
+// objectOrNull writes the schema of a struct, which may be null when
+// null is set.
+func (w *schemaWriter) objectOrNull(t *Type, null bool) {
 	w.buf.WriteByte('{')
 	w.key("type")
-	w.str("object")
+	w.typeName("object", null)
 	w.key("properties")
 	w.buf.WriteByte('{')
 	for _, f := range t.Fields {
@@ -164,7 +182,9 @@ func (w *schemaWriter) object(t *Type) {
 // value writes the schema of one value with its description and
 // Constraints.
 func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
+	null := w.output && (t.Kind == KPtr || t.Kind == KSlice || t.Kind == KMap)
 	t = t.Value()
+	null = null || w.output && (t.Kind == KSlice || t.Kind == KMap)
 	switch t.Kind {
 	case KAny, KRaw: // any JSON value: the empty schema
 		w.buf.WriteByte('{')
@@ -177,7 +197,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 	case KMap:
 		w.buf.WriteByte('{')
 		w.key("type")
-		w.str("object")
+		w.typeName("object", null)
 		if desc != "" {
 			w.key("description")
 			w.str(desc)
@@ -188,13 +208,25 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		return
 	}
 	if t.ByRef() {
+		if null {
+			w.buf.WriteByte('{')
+			if desc != "" {
+				w.key("description")
+				w.str(desc)
+			}
+			w.key("anyOf")
+			w.buf.WriteByte('[')
+			w.ref(t, "")
+			w.buf.WriteString(`,{"type":"null"}]}`)
+			return
+		}
 		w.ref(t, desc)
 		return
 	}
 	if t.Kind == KStruct {
 		// Put the description first, then the object's own keys.
-		inner := schemaWriter{refs: w.refs}
-		inner.object(t)
+		inner := schemaWriter{refs: w.refs, output: w.output}
+		inner.objectOrNull(t, null)
 		w.buf.WriteByte('{')
 		if desc != "" {
 			w.key("description")
@@ -207,7 +239,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 	desc = durationDescription(desc, t, c)
 	w.buf.WriteByte('{')
 	w.key("type")
-	w.str(jsonType(t))
+	w.typeName(jsonType(t), null)
 	if desc != "" {
 		w.key("description")
 		w.str(desc)
@@ -221,6 +253,9 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 				w.buf.WriteByte(',')
 			}
 			w.buf.WriteString(e)
+		}
+		if null {
+			w.buf.WriteString(",null")
 		}
 		w.buf.WriteByte(']')
 	}
@@ -250,6 +285,17 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 		w.value(t.Elem, "", NoConstraints())
 	}
 	w.buf.WriteByte('}')
+}
+
+// typeName writes the value of "type": name, or name and "null".
+func (w *schemaWriter) typeName(name string, null bool) {
+	if !null {
+		w.str(name)
+		return
+	}
+	w.buf.WriteByte('[')
+	w.str(name)
+	w.buf.WriteString(`,"null"]`)
 }
 
 func (w *schemaWriter) count(key string, n int) {

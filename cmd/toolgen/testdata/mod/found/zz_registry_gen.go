@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Toolbox returns a registry of the 14 tools of package example.com/tools/found/toolbox,
+// Toolbox returns a registry of the 15 tools of package example.com/tools/found/toolbox,
 // generated from its *_tool.go files. The table behind it is static data: nothing
 // runs at init. registry.New checks the table (not the schemas, which toolgen
 // checked as it wrote them) and derives each tool's OpenAI spec from it; a
@@ -33,6 +33,7 @@ var (
 	genToolBytes         toolbox.Bytes
 	genToolDashKey       toolbox.DashKey
 	genToolEntries       toolbox.Entries
+	genToolHits          toolbox.Hits
 	genToolInts          toolbox.Ints
 	genToolInvokeEntries toolbox.InvokeEntries
 	genToolKeys          toolbox.Keys
@@ -57,6 +58,8 @@ type (
 	genRunGoGenerateDefinitionDashKey       func(*toolbox.DashKey) tool.Definition
 	genRunGoGenerateExecuteEntries          func(*toolbox.Entries, context.Context, toolbox.EntriesArgs) (string, error)
 	genRunGoGenerateDefinitionEntries       func(*toolbox.Entries) tool.Definition
+	genRunGoGenerateExecuteHits             func(*toolbox.Hits, context.Context, toolbox.TookArgs) (toolbox.HitsResult, error)
+	genRunGoGenerateDefinitionHits          func(*toolbox.Hits) tool.Definition
 	genRunGoGenerateExecuteInts             func(*toolbox.Ints, context.Context, toolbox.IntsArgs) (int, error)
 	genRunGoGenerateDefinitionInts          func(*toolbox.Ints) tool.Definition
 	genRunGoGenerateExecuteInvokeEntries    func(*toolbox.InvokeEntries, context.Context, toolbox.InvokeEntriesArgs) (string, error)
@@ -88,6 +91,8 @@ var (
 	_ genRunGoGenerateDefinitionDashKey       = (*toolbox.DashKey).Definition
 	_ genRunGoGenerateExecuteEntries          = (*toolbox.Entries).Execute
 	_ genRunGoGenerateDefinitionEntries       = (*toolbox.Entries).Definition
+	_ genRunGoGenerateExecuteHits             = (*toolbox.Hits).Execute
+	_ genRunGoGenerateDefinitionHits          = (*toolbox.Hits).Definition
 	_ genRunGoGenerateExecuteInts             = (*toolbox.Ints).Execute
 	_ genRunGoGenerateDefinitionInts          = (*toolbox.Ints).Definition
 	_ genRunGoGenerateExecuteInvokeEntries    = (*toolbox.InvokeEntries).Execute
@@ -143,6 +148,16 @@ var genEntries = [...]registry.Entry{{
 	File:             "found/toolbox/entries_tool.go",
 	ID:               "entries",
 	Name:             "entries",
+	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
+	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
+	Timeout:          30 * time.Second,
+}, {
+	Bind:             genBindHits,
+	Description:      "Case hits. Use it when a test needs this case of the checks.",
+	File:             "found/toolbox/hits_tool.go",
+	ID:               "hits",
+	Name:             "hits",
+	Output:           `{"type":"object","properties":{"hits":{"type":["array","null"],"description":"Hits are the hits, nil when there are none.","items":{"type":"object","properties":{"title":{"type":"string","description":"Title is the hit's title."},"tags":{"type":["array","null"],"description":"Tags are the hit's tags, nil when it has none.","items":{"type":"string"}}},"required":["title","tags"],"additionalProperties":false}},"best":{"description":"Best is the best hit, nil when there are none.","type":["object","null"],"properties":{"title":{"type":"string","description":"Title is the hit's title."},"tags":{"type":["array","null"],"description":"Tags are the hit's tags, nil when it has none.","items":{"type":"string"}}},"required":["title","tags"],"additionalProperties":false},"scores":{"type":["object","null"],"description":"Scores are the scores by title, nil when there are none.","additionalProperties":{"type":"number"}},"ranks":{"type":["array","null"],"description":"Ranks are the ranks of the hits, some unknown.","items":{"type":["integer","null"]}},"next":{"type":["string","null"],"description":"Next is where to go on, nil at the end.","enum":["more",null]},"groups":{"type":["object","null"],"description":"Groups are the hits by group.","additionalProperties":{"type":["array","null"],"items":{"type":"object","properties":{"title":{"type":"string","description":"Title is the hit's title."},"tags":{"type":["array","null"],"description":"Tags are the hit's tags, nil when it has none.","items":{"type":"string"}}},"required":["title","tags"],"additionalProperties":false}}}},"required":["hits","scores","ranks","groups"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
@@ -206,7 +221,7 @@ var genEntries = [...]registry.Entry{{
 	File:             "found/toolbox/took_tool.go",
 	ID:               "took",
 	Name:             "took",
-	Output:           `{"type":"object","properties":{"took":{"type":"integer","description":"Took is how long the work took."},"steps":{"type":"array","description":"Steps are the durations of the steps, as Took.","items":{"type":"integer"}}},"required":["took","steps"],"additionalProperties":false}`,
+	Output:           `{"type":"object","properties":{"took":{"type":"integer","description":"Took is how long the work took."},"steps":{"type":["array","null"],"description":"Steps are the durations of the steps, as Took.","items":{"type":"integer"}}},"required":["took","steps"],"additionalProperties":false}`,
 	Parameters:       `{"type":"object","properties":{},"additionalProperties":false}`,
 	StrictParameters: `{"type":"object","properties":{},"required":[],"additionalProperties":false}`,
 	Timeout:          30 * time.Second,
@@ -271,30 +286,31 @@ func genHash(s string) int {
 // genSlots holds, in each slot, the position in genEntries of the tool whose
 // name hashes there (or after it, when that slot was taken) plus one; zero when
 // the slot is empty.
-var genSlots = [32]uint16{12, 0, 0, 0, 0, 4, 0, 0, 5, 0, 1, 11, 0, 14, 0, 0, 0, 0, 3, 2, 9, 7, 0, 10, 0, 0, 0, 0, 0, 6, 13, 8}
+var genSlots = [32]uint16{5, 13, 0, 0, 0, 4, 0, 0, 6, 0, 1, 12, 0, 15, 0, 0, 0, 0, 3, 2, 10, 8, 0, 11, 0, 0, 0, 0, 0, 7, 14, 9}
 
 // genSearch is the search index of genEntries, in their order, built by toolgen
 // (see package toolsearch): the terms of the tools' names, descriptions and
 // parameters, sorted, and where each occurs.
 var genSearch = toolsearch.Index{
 	Ends: []uint32{
-		1, 2, 16, 30, 31, 32, 33, 34, 35, 37, 51, 52, 53, 54, 55, 56, 70, 71, 72, 86, 87, 88,
+		1, 2, 17, 32, 33, 34, 35, 36, 37, 38, 40, 55, 56, 57, 58, 59, 60, 75, 76, 77, 92, 93, 94,
 	},
 	Lens: []uint32{
-		20, 20, 27, 20, 20, 20, 20, 20, 20, 20, 20, 20, 13, 12,
+		20, 20, 27, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 13, 12,
 	},
 	Postings: []uint32{
 		8, 65544, 4, 65540, 131076, 196612, 262148, 327684, 393220, 458756, 524292, 589828, 655364, 720900,
-		786436, 851972, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362,
-		720898, 786434, 851970, 131073, 131080, 196616, 262152, 327688, 131073, 393224, 2, 65538, 131074,
-		196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362, 720898, 786434, 851970, 458760,
-		131073, 131075, 524296, 589832, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290,
-		589826, 655362, 720898, 786434, 851970, 786433, 655368, 2, 65538, 131074, 196610, 262146, 327682,
-		393218, 458754, 524290, 589826, 655362, 720898, 786434, 851970, 720904, 131073,
+		786436, 851972, 917508, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826,
+		655362, 720898, 786434, 851970, 917506, 131073, 131080, 196616, 262152, 327688, 393224, 131073,
+		458760, 2, 65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362, 720898,
+		786434, 851970, 917506, 524296, 131073, 131075, 589832, 655368, 2, 65538, 131074, 196610, 262146,
+		327682, 393218, 458754, 524290, 589826, 655362, 720898, 786434, 851970, 917506, 851969, 720904, 2,
+		65538, 131074, 196610, 262146, 327682, 393218, 458754, 524290, 589826, 655362, 720898, 786434,
+		851970, 917506, 786440, 131073,
 	},
 	Terms: []string{
-		"anyr", "byt", "cas", "check", "dash", "dashkey", "entry", "int", "invokeentry", "key", "need",
-		"obj", "optional", "quiet", "str", "temp", "test", "tim", "took", "use", "uuid", "valu",
+		"anyr", "byt", "cas", "check", "dash", "dashkey", "entry", "hit", "int", "invokeentry", "key",
+		"need", "obj", "optional", "quiet", "str", "temp", "test", "tim", "took", "use", "uuid", "valu",
 	},
 }
 
@@ -360,6 +376,21 @@ func genBindEntries(data string) (registry.Run, error) {
 }
 
 var genFieldsEntries_0 = jsonarg.Fields{Names: []string{}}
+
+// genBindHits decodes and checks the arguments of hits, each field once, and returns the call of the tool with them.
+func genBindHits(data string) (registry.Run, error) {
+	var v toolbox.TookArgs
+	d := jsonarg.NewStringDecoder(data)
+	if err := d.Args(&genFieldsHits_0, nil); err != nil {
+		return nil, registry.ArgumentError(err)
+	}
+	args := v
+	return func(ctx context.Context) (string, error) {
+		return jsonarg.EncodeResult(genToolHits.Execute(ctx, args))
+	}, nil
+}
+
+var genFieldsHits_0 = jsonarg.Fields{Names: []string{}}
 
 // genBindInts decodes and checks the arguments of ints, each field once, and returns the call of the tool with them.
 func genBindInts(data string) (registry.Run, error) {
