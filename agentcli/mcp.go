@@ -126,8 +126,13 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	defer following.Wait()
 	defer stopFollowing()
 	if *addr == "" {
+		in, out, perr := protocolStdio(c.stdin, c.stdout)
+		if perr != nil {
+			fmt.Fprintf(c.stderr, "agent mcp: %v\n", perr)
+			return 1
+		}
 		sel.startWarmUp()
-		err = toolmcp.ServeStdio(ctx, srv, c.stdin, c.stdout)
+		err = toolmcp.ServeStdio(ctx, srv, in, out)
 	} else {
 		oauth, err := c.mcpOAuth()
 		if err != nil {
