@@ -113,6 +113,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolToKill(os.Args[2]))
 		case orphanArg:
 			os.Exit(poolToOrphan(os.Args[2]))
+		case epollAsUserArg:
+			os.Exit(epollAsUser(os.Args[2], os.Args[3]))
 		}
 	}
 	os.Exit(m.Run())

@@ -6,11 +6,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -189,6 +192,124 @@ func TestCompletionFloodIsThrottled(t *testing.T) {
 		most := int(time.Since(start)/progressEvery) + 2
 		if n := len(got()); n < 1 || n > most {
 			t.Errorf("raw frames %d: %d of 100,000 reports of completion were passed on, want the first and at most one an interval (%d for the call's time)", raw, n, most)
+		}
+	}
+}
+
+// epollAsUserArg runs the test binary as a program of a user other than
+// root (epollUser, so that what the probe takes is no other program's):
+// it starts a pool in the directory it is given, calls r7_epoll with the
+// capabilities it is given, and prints what the tool answered and
+// whether the program itself could then register a pipe with epoll, as
+// JSON.
+const epollAsUserArg = "-sandbox-test-epoll-as-user"
+
+// epollUser is a user no other program runs as.
+const epollUser = 54321
+
+type epollReport struct {
+	Answer, Err, Own string
+}
+
+func epollAsUser(dir, caps string) int {
+	c, ok := tool.ParseCapabilities(caps)
+	if !ok {
+		fmt.Fprintln(os.Stderr, "capabilities", caps)
+		return 1
+	}
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer p.Close()
+	var r epollReport
+	r.Answer, err = p.Call(context.Background(), "r7_epoll", c, []byte(`{"n":100000000}`))
+	if err != nil {
+		r.Err = err.Error()
+	}
+	// What the agent's runtime does for each socket and pipe it polls.
+	fds := make([]int, 2)
+	ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err == nil {
+		err = unix.Pipe2(fds, unix.O_CLOEXEC)
+	}
+	if err == nil {
+		err = unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fds[0], &unix.EpollEvent{Events: unix.EPOLLIN})
+	}
+	r.Own = fmt.Sprint(err)
+	json.NewEncoder(os.Stdout).Encode(r)
+	return 0
+}
+
+// TestEpollWatchesBounded: a worker holds no more of what the kernel
+// counts per user than its share, so that the agent and the user's
+// other programs keep theirs. The kernel counts epoll watches per user
+// (fs.epoll.max_user_watches, 4% of the memory: 5.5 million on a 24 GiB
+// machine, each a couple of hundred bytes of kernel memory), and a watch
+// is a pair of a file and a descriptor number in an epoll instance,
+// which stays while the file lives whatever the number then holds: a
+// tool with no capability made 128 instances and 32 pipes and
+// duplicated each pipe end onto 800 numbers in turn, took every watch of
+// its user (about 1 GiB of kernel memory, under a 1 GiB data limit that
+// counts none of it), and the agent's next epoll_ctl, which its runtime
+// makes for every socket and pipe, failed with ENOSPC: no connection to
+// the model. Without exec and network a worker makes no epoll instance
+// and duplicates no descriptor, and so holds one watch per descriptor at
+// most, in the Go runtime's instance.
+func TestEpollWatchesBounded(t *testing.T) {
+	needNamespaces(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the test starts a program as another user, which takes root")
+	}
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	root := t.TempDir()
+	for _, d := range []string{filepath.Dir(root), root} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe := filepath.Join(root, "sandbox.test")
+	if err := copyFile(os.Args[0], exe); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(root, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(work, epollUser, epollUser); err != nil {
+		t.Fatal(err)
+	}
+	// The positive control: the Go runtime still polls the pipes of a
+	// tool without exec and network.
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	if got, err := call(t, p, "r7_pipe", tool.Unsafe, r7Args{}); err != nil || got != "piped" {
+		t.Errorf("a pipe with a deadline, without capabilities: %q, %v; want piped", got, err)
+	}
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Env | tool.Unsafe} {
+		cmd := exec.Command(exe, epollAsUserArg, work, caps.String())
+		cmd.Dir = work
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: epollUser, Gid: epollUser}}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("the pool as user %d: %v (%s)\nstderr:\n%s", epollUser, err, out, stderr.Bytes())
+		}
+		var r epollReport
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("its report %q: %v", out, err)
+		}
+		t.Logf("%s: %s%s", caps, r.Answer, r.Err)
+		if r.Own != "<nil>" {
+			t.Errorf("%s: after the tool's call (%s%s), the agent's own epoll_ctl failed: %s", caps, r.Answer, r.Err, r.Own)
+		}
+		var n int
+		if _, err := fmt.Sscanf(r.Answer, "%d watches", &n); err == nil && n > 2*int(Limits{}.withDefaults().Files) {
+			t.Errorf("%s: the worker took %s, more than two a descriptor", caps, r.Answer)
 		}
 	}
 }

@@ -5,8 +5,11 @@ package sandbox
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -60,6 +63,109 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			b, _ = writeFrame(rawResponses{}, b, head[:], []byte("complete"))
 		}
 		return "complete", nil, true
+	case "r7_epoll":
+		// Takes epoll watches, a.N at most, and keeps them: the kernel
+		// counts them per user, for every process of the user. The
+		// watches are the pairs of a file and a descriptor number
+		// registered in an epoll instance, which stay while the file
+		// lives, whatever the number then holds: 128 instances (or the
+		// Go runtime's, found by trying, where none can be made), 32
+		// pipes, and each pipe end duplicated onto 800 descriptor numbers
+		// in turn (or, where it cannot be, as many pipes as descriptors
+		// allow).
+		var eps []int
+		for range 128 {
+			ep, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+			if err != nil {
+				break
+			}
+			eps = append(eps, ep)
+		}
+		probe := make([]int, 2)
+		if err := unix.Pipe2(probe, unix.O_CLOEXEC); err != nil {
+			return "", errnoOp("pipe2", err), true
+		}
+		if len(eps) == 0 {
+			for fd := 3; fd < 64; fd++ {
+				if fd != probe[0] && fd != probe[1] && unix.EpollCtl(fd, unix.EPOLL_CTL_ADD, probe[0], &unix.EpollEvent{Events: unix.EPOLLIN}) == nil {
+					unix.EpollCtl(fd, unix.EPOLL_CTL_DEL, probe[0], nil)
+					eps = append(eps, fd)
+				}
+			}
+		}
+		if len(eps) == 0 {
+			return "", fmt.Errorf("no epoll instance"), true
+		}
+		watches := 0
+		var last error
+		add := func(fd int) bool {
+			for _, ep := range eps {
+				if err := unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN}); err != nil {
+					last = err
+					return false
+				}
+				watches++
+				if watches >= a.N {
+					return false
+				}
+			}
+			return true
+		}
+		var files []int
+		for range 32 {
+			fds := make([]int, 2)
+			if err := unix.Pipe2(fds, unix.O_CLOEXEC); err != nil {
+				break
+			}
+			files = append(files, fds...)
+		}
+		const low, high = 200, 1000
+		dups := true
+	outer:
+		for _, f := range files {
+			if !add(f) {
+				break
+			}
+			for k := low; dups && k < high; k++ {
+				if err := unix.Dup3(f, k, unix.O_CLOEXEC); err != nil {
+					dups = false
+					last = err
+					break
+				}
+				if !add(k) {
+					break outer
+				}
+			}
+		}
+		for !dups && watches < a.N {
+			fds := make([]int, 2)
+			if err := unix.Pipe2(fds, unix.O_CLOEXEC); err != nil {
+				last = err
+				break
+			}
+			if !add(fds[0]) || !add(fds[1]) {
+				break
+			}
+		}
+		return fmt.Sprintf("%d watches (%d instances; last error %v)", watches, len(eps), last), nil, true
+	case "r7_pipe":
+		// What an honest tool does with a pipe: the runtime polls it, so
+		// a read deadline holds, and what is written is read.
+		r, w, err := os.Pipe()
+		if err != nil {
+			return "", errnoOp("pipe", err), true
+		}
+		defer r.Close()
+		defer w.Close()
+		r.SetReadDeadline(time.Now().Add(time.Millisecond))
+		buf := make([]byte, 8)
+		if _, err := r.Read(buf); !errors.Is(err, os.ErrDeadlineExceeded) {
+			return "", fmt.Errorf("a read past its deadline: %v", err), true
+		}
+		r.SetReadDeadline(time.Time{})
+		go w.Write([]byte("piped"))
+		n, err := r.Read(buf)
+		return string(buf[:n]), err, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the

@@ -29,6 +29,18 @@ func TestFilterVerdictsReview7(t *testing.T) {
 		{"prctl PR_SET_NAME", unix.SYS_PRCTL, []uint64{unix.PR_SET_NAME, 0}, 0, retAllow},
 		{"memfd_secret", unix.SYS_MEMFD_SECRET, nil, all &^ tool.Exec, retEPERM},
 		{"memfd_secret", unix.SYS_MEMFD_SECRET, nil, tool.Exec, retAllow},
+		{"epoll_create1", unix.SYS_EPOLL_CREATE1, nil, tool.ReadFiles | tool.WriteFiles | tool.Env, retEPERM},
+		{"epoll_create1", unix.SYS_EPOLL_CREATE1, nil, tool.Network, retAllow},
+		{"epoll_create1", unix.SYS_EPOLL_CREATE1, nil, tool.Exec, retAllow},
+		{"epoll_ctl", unix.SYS_EPOLL_CTL, nil, 0, retAllow},
+		{"dup", unix.SYS_DUP, nil, 0, retEPERM},
+		{"dup3", unix.SYS_DUP3, nil, all &^ tool.Exec &^ tool.Network, retEPERM},
+		{"dup3", unix.SYS_DUP3, nil, tool.Exec, retAllow},
+		{"pidfd_getfd", unix.SYS_PIDFD_GETFD, nil, 0, retEPERM},
+		{"fcntl F_DUPFD", unix.SYS_FCNTL, []uint64{3, unix.F_DUPFD, 10}, 0, retEPERM},
+		{"fcntl F_DUPFD_CLOEXEC", unix.SYS_FCNTL, []uint64{3, unix.F_DUPFD_CLOEXEC, 10}, tool.ReadFiles, retEPERM},
+		{"fcntl F_DUPFD_CLOEXEC", unix.SYS_FCNTL, []uint64{3, unix.F_DUPFD_CLOEXEC, 10}, tool.Network, retAllow},
+		{"fcntl F_GETFL", unix.SYS_FCNTL, []uint64{3, unix.F_GETFL, 0}, 0, retAllow},
 		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {

@@ -7,10 +7,12 @@ import "golang.org/x/sys/unix"
 // nativeArch is the audit architecture the filter allows.
 const nativeArch = unix.AUDIT_ARCH_AARCH64
 
-// arm64 has only the generic system calls: fork, chmod, open and mknod
-// are clone, fchmodat, openat and mknodat there.
+// arm64 has only the generic system calls: fork, epoll_create, dup2,
+// chmod, open and mknod are clone, epoll_create1, dup3, fchmodat, openat
+// and mknodat there.
 var (
 	archProcessCalls  []uint32
+	archEpollDup      []uint32
 	archMetadataCalls []uint32
 	archCreateMode    []rule
 	archMknod         []rule

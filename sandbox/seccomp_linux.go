@@ -187,6 +187,27 @@ func filterRules(caps tool.Capability) []rule {
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS},
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: anySet, mask: unix.MAP_GROWSDOWN})
 	}
+	if caps&(tool.Exec|tool.Network) == 0 {
+		// The kernel counts epoll watches per user, for every process
+		// of the user (fs.epoll.max_user_watches), and a watch is a pair
+		// of a file and a descriptor number in an instance, which stays
+		// while the file lives whatever the number then holds: with
+		// instances of its own and a pipe duplicated onto number after
+		// number, a tool took every watch of its user (a gigabyte of
+		// kernel memory), and the agent's runtime could poll no socket.
+		// Without instances of its own (the Go runtime made its one
+		// before the filter: see confine) and without duplicates (dup,
+		// F_DUPFD, pidfd_getfd; socket pairs, which pass descriptors, are
+		// denied below), a file has one number for life, and the worker
+		// holds one watch per descriptor at most. The programs of a tool
+		// with exec, and the sockets of one with network, need
+		// instances and duplicates of their own.
+		deny(unix.SYS_EPOLL_CREATE1, unix.SYS_DUP, unix.SYS_DUP3, unix.SYS_PIDFD_GETFD)
+		deny(archEpollDup...)
+		rules = append(rules,
+			rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_DUPFD},
+			rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_DUPFD_CLOEXEC})
+	}
 	if caps&tool.ReadFiles == 0 {
 		// Landlock keeps the directories it cannot read from being
 		// listed, not from being watched: the names of the files made,
