@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -311,5 +312,33 @@ func TestEpollWatchesBounded(t *testing.T) {
 		if _, err := fmt.Sscanf(r.Answer, "%d watches", &n); err == nil && n > 2*int(Limits{}.withDefaults().Files) {
 			t.Errorf("%s: the worker took %s, more than two a descriptor", caps, r.Answer)
 		}
+	}
+}
+
+// TestNoAsyncIOContextsWithoutExec: a worker leaves the machine's
+// limits to the rest of it. fs.aio-max-nr bounds the events of the
+// asynchronous I/O contexts of every process of the machine together,
+// whatever their user (65,536 by default): a tool with no capability
+// took them all with io_setup and kept them, and every other program's
+// io_setup failed with EAGAIN (databases, virtual machines) until its
+// worker ended. Neither the Go runtime nor its standard library uses
+// them; the programs of a tool with exec may.
+func TestNoAsyncIOContextsWithoutExec(t *testing.T) {
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r7_aio", caps, r7Args{})
+		wantDenied(t, "io_setup without exec, "+caps.String(), err)
+		var ctx uintptr
+		if _, _, e := unix.Syscall(unix.SYS_IO_SETUP, 1, uintptr(unsafe.Pointer(&ctx)), 0); e != 0 {
+			t.Errorf("%s: the tool took %s, and the agent's own io_setup failed: %v", caps, got, e)
+		} else {
+			unix.Syscall(unix.SYS_IO_DESTROY, ctx, 0, 0)
+		}
+		p.Close() // the contexts go with the worker
+		p = newPool(t, d, nil)
 	}
 }

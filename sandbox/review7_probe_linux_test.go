@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -166,6 +167,26 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		go w.Write([]byte("piped"))
 		n, err := r.Read(buf)
 		return string(buf[:n]), err, true
+	case "r7_aio":
+		// Asynchronous I/O contexts of as many events as the kernel
+		// gives, kept: fs.aio-max-nr bounds the events of every context
+		// of the machine together.
+		total := 0
+		for n := 1 << 20; n > 0; {
+			var ctx uintptr
+			if _, _, e := unix.Syscall(unix.SYS_IO_SETUP, uintptr(n), uintptr(unsafe.Pointer(&ctx)), 0); e != 0 {
+				if e != unix.EAGAIN || total == 0 && n == 1 {
+					if total == 0 {
+						return "", errnoOp("io_setup", e), true
+					}
+					break
+				}
+				n /= 2
+				continue
+			}
+			total += n
+		}
+		return fmt.Sprintf("%d events", total), nil, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the

@@ -41,6 +41,8 @@ func TestFilterVerdictsReview7(t *testing.T) {
 		{"fcntl F_DUPFD_CLOEXEC", unix.SYS_FCNTL, []uint64{3, unix.F_DUPFD_CLOEXEC, 10}, tool.ReadFiles, retEPERM},
 		{"fcntl F_DUPFD_CLOEXEC", unix.SYS_FCNTL, []uint64{3, unix.F_DUPFD_CLOEXEC, 10}, tool.Network, retAllow},
 		{"fcntl F_GETFL", unix.SYS_FCNTL, []uint64{3, unix.F_GETFL, 0}, 0, retAllow},
+		{"io_setup", unix.SYS_IO_SETUP, nil, all &^ tool.Exec, retEPERM},
+		{"io_setup", unix.SYS_IO_SETUP, nil, tool.Exec, retAllow},
 		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {

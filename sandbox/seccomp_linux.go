@@ -170,6 +170,11 @@ func filterRules(caps tool.Capability) []rule {
 		// unmapped, where neither the data limit nor RLIMIT_MEMLOCK,
 		// which counts what is mapped at once, sees them.
 		deny(unix.SYS_MEMFD_SECRET)
+		// Nor asynchronous I/O contexts: fs.aio-max-nr bounds the events
+		// of every context of the machine together, whatever their user,
+		// and a tool that took them all with io_setup left every other
+		// program's io_setup failing (EAGAIN) while its worker lived.
+		deny(unix.SYS_IO_SETUP)
 		deny(archProcessCalls...)
 		rules = append(rules,
 			rule{nr: unix.SYS_CLONE, ret: retEPERM, arg: 0, test: noneSet, mask: unix.CLONE_THREAD})
