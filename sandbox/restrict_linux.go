@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -578,6 +579,103 @@ func hasEffective(c int) bool {
 	return data[c/32].Effective&(1<<(c%32)) != 0
 }
 
+// readAnywhere returns the rules of a tool with tool.ReadFiles: every
+// directory may be listed and every file read, but the character
+// devices of /dev other than those of memDevices and devTTY and devPtmx.
+// The others are the user's consoles, serial lines and keyboards
+// (/dev/ttyN, /dev/console, /dev/input), which give what is typed there
+// to whoever reads first (the worker has a /dev/pts of its own for the
+// rest), and devices that act when opened: a rule on / would give them
+// all. Each entry of / but /dev is granted by a rule of its own, and so
+// is each entry of /dev, down the directories of /dev's file system (the
+// file systems mounted in it, /dev/shm among them, whole); what cannot
+// be looked at is left unreadable, and an entry made in / or /dev
+// afterwards too.
+func readAnywhere(handled landlock.AccessFSSet) []landlock.Rule {
+	var rules []landlock.Rule
+	// grant gives rights on p, whose (followed) stat is st.
+	grant := func(rights landlock.AccessFSSet, p string, st *unix.Stat_t) {
+		typ := st.Mode & unix.S_IFMT
+		if typ == unix.S_IFCHR && !readableDevice(uint64(st.Rdev)) {
+			return // a link to such a device, or one outside /dev
+		}
+		r := rights & handled
+		if typ != unix.S_IFDIR {
+			r &= rightsFileOnly
+		}
+		if r != 0 {
+			rules = append(rules, landlock.PathAccess(r, p).IgnoreIfMissing())
+		}
+	}
+	var root, dev unix.Stat_t
+	if err := unix.Stat("/", &root); err != nil {
+		return nil
+	}
+	grant(ll.AccessFSReadDir, "/", &root)
+	devErr := unix.Stat("/dev", &dev)
+	ents, _ := os.ReadDir("/")
+	for _, e := range ents {
+		p := "/" + e.Name()
+		var st unix.Stat_t // what a rule on p holds: a link's target
+		if err := unix.Stat(p, &st); err != nil || p == "/dev" || devErr == nil && st.Dev == dev.Dev && st.Ino == dev.Ino {
+			continue
+		}
+		grant(rightsRead, p, &st)
+	}
+	if devErr != nil {
+		return rules
+	}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				// Its target is judged where it is.
+			case e.IsDir():
+				var st unix.Stat_t
+				if err := unix.Lstat(p, &st); err != nil {
+					continue
+				}
+				if st.Dev != dev.Dev {
+					grant(rightsRead, p, &st) // a file system of its own
+				} else if depth < 4 {
+					walk(p, depth+1)
+				}
+			case e.Type()&fs.ModeCharDevice != 0:
+				var st unix.Stat_t
+				if err := unix.Lstat(p, &st); err == nil && st.Mode&unix.S_IFMT == unix.S_IFCHR {
+					grant(ll.AccessFSReadFile, p, &st)
+				}
+			default:
+				grant(ll.AccessFSReadFile, p, &unix.Stat_t{Mode: unix.S_IFREG})
+			}
+		}
+	}
+	walk("/dev", 0)
+	return rules
+}
+
+// The character devices a tool with tool.ReadFiles may read: those of
+// the memory devices' major (null, zero, full, random, urandom, kmsg;
+// mem and port need a capability), the calling process's terminal
+// (which a worker does not have), and the multiplexor of its own
+// /dev/pts.
+const (
+	memDevices = 1
+	devTTY     = 5<<8 | 0
+	devPtmx    = 5<<8 | 2
+)
+
+// readableDevice reports whether a character device numbered rdev may
+// be read by a tool with tool.ReadFiles.
+func readableDevice(rdev uint64) bool {
+	major, minor := unix.Major(rdev), unix.Minor(rdev)
+	n := major<<8 | minor
+	return major == memDevices || n == devTTY || n == devPtmx
+}
+
 // landlockRules builds the ruleset for s on a kernel with Landlock ABI
 // abi: every right the ABI knows is handled, and granted only where s
 // needs it.
@@ -635,9 +733,7 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 		return cfg, nil, err
 	}
 	if s.caps&tool.ReadFiles != 0 {
-		if err := add(rightsRead, "/"); err != nil {
-			return cfg, nil, err
-		}
+		rules = append(rules, readAnywhere(handled)...)
 	}
 	if s.caps&tool.Exec != 0 {
 		if err := add(ll.AccessFSExecute, "/"); err != nil {

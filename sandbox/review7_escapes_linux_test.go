@@ -342,3 +342,49 @@ func TestNoAsyncIOContextsWithoutExec(t *testing.T) {
 		p = newPool(t, d, nil)
 	}
 }
+
+// TestNoTerminalsOutsidePts: a tool with read_files reads files, not
+// what the user types: a worker has a /dev/pts of its own, so that the
+// user's terminals there cannot be read, but the terminals of /dev
+// itself stayed readable to whoever owns them, the user logged in on a
+// virtual console (/dev/ttyN, which tmux and screen read there) or root
+// (every console, serial line and, in /dev/input, every keyboard): a
+// tool with read_files read the password typed on /dev/tty5. A worker
+// now reads no character device but those the Go runtime and the
+// standard library use.
+func TestNoTerminalsOutsidePts(t *testing.T) {
+	needLandlock(t, 1)
+	if os.Geteuid() != 0 {
+		t.Skip("typing on a console takes root")
+	}
+	tty := "/dev/tty5"
+	fd, err := unix.Open(tty, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no virtual console here: %v", err)
+	}
+	defer unix.Close(fd)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.Exec | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		for _, c := range []byte("hunter2\n") {
+			if err := unix.IoctlSetPointerInt(fd, unix.TIOCSTI, int(c)); err != nil {
+				t.Skipf("TIOCSTI on %s: %v", tty, err)
+			}
+		}
+		got, err := call(t, p, "r7_readdev", caps, r7Args{Path: tty})
+		wantDenied(t, "reading "+tty+", "+caps.String(), err)
+		if err == nil {
+			t.Errorf("%s: what was typed on %s: %q", caps, tty, got)
+		}
+		unix.IoctlSetInt(fd, unix.TCFLSH, unix.TCIFLUSH)
+	}
+	// The positive control: the devices a Go program reads.
+	for _, dev := range []string{"/dev/null", "/dev/urandom", "/dev/zero"} {
+		if _, err := call(t, p, "r7_readdev", tool.ReadFiles|tool.Unsafe, r7Args{Path: dev}); err != nil {
+			t.Errorf("reading %s with read_files: %v", dev, err)
+		}
+	}
+	if got, err := call(t, p, "read", tool.ReadFiles|tool.Unsafe, probeArgs{Path: "/etc/hostname"}); err != nil && !strings.Contains(err.Error(), "ENOENT") {
+		t.Errorf("reading /etc/hostname with read_files: %q, %v", got, err)
+	}
+}
