@@ -452,6 +452,16 @@ func setLimits(l Limits) error {
 	if err := set("RLIMIT_FSIZE", unix.RLIMIT_FSIZE, l.FileSize); err != nil {
 		return err
 	}
+	// No core dumps, of the worker or of any program it runs: a tool
+	// may make its worker dumpable again, and a program is dumpable
+	// anyway. Where core_pattern is a pipe (systemd-coredump, apport),
+	// the kernel hands a crashing worker's memory to a root helper
+	// outside every limit of the worker's, which stores it on disk after
+	// the call, and it ignores a core limit of 0 there; a limit of 1 is
+	// no dump at all, to a pipe or to a file.
+	if err := set("RLIMIT_CORE", unix.RLIMIT_CORE, 1); err != nil {
+		return err
+	}
 	// The signals queued and the POSIX timers of all the processes of
 	// a user count together, against the limit of the process that
 	// queues one more: a tool with no capability made 96,369 timers, its

@@ -388,3 +388,45 @@ func TestNoTerminalsOutsidePts(t *testing.T) {
 		t.Errorf("reading /etc/hostname with read_files: %q, %v", got, err)
 	}
 }
+
+// TestNoCoreDumps: nothing a tool does outlives its call or its limits,
+// and a worker is not dumpable. A tool with no capability made its
+// worker dumpable again (prctl(PR_SET_DUMPABLE)), raised its core limit
+// to the hard one (unlimited) and crashed on a fault: where the
+// machine's core_pattern is a pipe (systemd-coredump, apport), the
+// kernel handed its memory to a root helper outside every limit of the
+// worker's, 316 MB for 200 MiB touched, which stores it on disk after
+// the call, at every call; where it is a file, with write_files, it
+// wrote one in the workspace (and a program a tool with exec runs is
+// dumpable anyway). The core limit of a worker is 1 for good, which the
+// kernel takes as no dump at all, to a file or to a pipe.
+func TestNoCoreDumps(t *testing.T) {
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r7_core", caps, r7Args{N: 1})
+		var limit uint64
+		if err != nil {
+			t.Fatalf("r7_core, %s: %v", caps, err)
+		}
+		if _, err := fmt.Sscanf(got[strings.Index(got, "core limit "):], "core limit %d", &limit); err != nil || limit > 1 {
+			t.Errorf("%s: %s; want a core limit of 1 at most", caps, got)
+		}
+	}
+	// Where the kernel writes a core to the crashing process's directory,
+	// the workspace: none there after a crash.
+	pattern, err := os.ReadFile("/proc/sys/kernel/core_pattern")
+	if err != nil || bytes.ContainsAny(pattern, "|/") {
+		return
+	}
+	_, err = call(t, p, "r7_core", tool.WriteFiles|tool.Unsafe, r7Args{N: 1, M: 1})
+	if err == nil {
+		t.Fatal("r7_core did not crash its worker")
+	}
+	ents, _ := os.ReadDir(d.work)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "core") {
+			t.Errorf("a crash of a worker dumped %s in the workspace (%v)", e.Name(), err)
+		}
+	}
+}

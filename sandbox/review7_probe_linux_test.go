@@ -200,6 +200,28 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp("read", err), true
 		}
 		return string(buf[:n]), nil, true
+	case "r7_core":
+		// Makes its worker dumpable, raises its core limit to the hard
+		// one, touches a.N MiB, and with a.M 1 crashes on a fault the
+		// runtime does not handle (as its PID namespace's init, the
+		// worker ignores the signals it sends itself); else reports.
+		errDumpable := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+		var rl unix.Rlimit
+		unix.Getrlimit(unix.RLIMIT_CORE, &rl)
+		rl.Cur = rl.Max
+		errCore := unix.Setrlimit(unix.RLIMIT_CORE, &rl)
+		b := make([]byte, a.N<<20)
+		for i := range b {
+			b[i] = byte(i * 7)
+		}
+		if a.M != 1 {
+			return fmt.Sprintf("dumpable: %v, core limit %d: %v", errDumpable, rl.Cur, errCore), nil, true
+		}
+		var act [4]uint64 // SIG_DFL
+		unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(unix.SIGSEGV), uintptr(unsafe.Pointer(&act[0])), 0, 8, 0, 0)
+		var nowhere *int
+		*nowhere = len(b)
+		select {}
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the
