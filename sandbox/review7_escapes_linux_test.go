@@ -430,3 +430,84 @@ func TestNoCoreDumps(t *testing.T) {
 		}
 	}
 }
+
+// encryptedDir makes an ext4 file system with encryption on a loop
+// device, mounted in a directory of the test's, with a directory
+// encrypted under a key this process adds (a v2 policy, as the fscrypt
+// tool makes for a user's home), and a file in it; it skips where any of
+// that cannot be done.
+func encryptedDir(t *testing.T) (dir, file string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a file system takes root")
+	}
+	root := t.TempDir()
+	img, mnt := filepath.Join(root, "fs.img"), filepath.Join(root, "mnt")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mkfs.ext4", "-q", "-O", "encrypt", img, "16M").CombinedOutput(); err != nil {
+		t.Skipf("mkfs.ext4 -O encrypt: %v: %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop", img, mnt).CombinedOutput(); err != nil {
+		t.Skipf("mounting an ext4 image: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	fd, err := unix.Open(mnt, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	// struct fscrypt_add_key_arg, then the raw key.
+	arg := make([]byte, int(unsafe.Sizeof(unix.FscryptAddKeyArg{}))+64)
+	add := (*unix.FscryptAddKeyArg)(unsafe.Pointer(&arg[0]))
+	add.Key_spec.Type = unix.FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER
+	add.Raw_size = 64
+	for i := range 64 {
+		arg[int(unsafe.Sizeof(*add))+i] = byte(i*31 + 7)
+	}
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.FS_IOC_ADD_ENCRYPTION_KEY, uintptr(unsafe.Pointer(&arg[0]))); e != 0 {
+		t.Skipf("FS_IOC_ADD_ENCRYPTION_KEY: %v", e)
+	}
+	dir = filepath.Join(mnt, "secret")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(dfd)
+	pol := unix.FscryptPolicyV2{Version: 2, Contents_encryption_mode: 1, Filenames_encryption_mode: 4, Flags: 2}
+	copy(pol.Master_key_identifier[:], add.Key_spec.U[:16])
+	if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(dfd), unix.FS_IOC_SET_ENCRYPTION_POLICY, uintptr(unsafe.Pointer(&pol))); e != 0 {
+		t.Skipf("FS_IOC_SET_ENCRYPTION_POLICY: %v", e)
+	}
+	file = filepath.Join(dir, "diary")
+	if err := os.WriteFile(file, []byte("dear diary"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir, file
+}
+
+// TestNoEncryptionKeysRemoved: nothing a tool does changes what the
+// user's other programs can read. The user's claim to the key of an
+// encrypted directory (fscrypt, v2 policies: an encrypted home) is the
+// user's, and a worker runs as the user: a tool with read_files read
+// the key's identifier from the directory's policy and removed the
+// user's claim (FS_IOC_REMOVE_ENCRYPTION_KEY, on a descriptor opened for
+// reading), which locked the directory for every program of the user
+// until the passphrase is given again. No tool adds or removes such keys.
+func TestNoEncryptionKeysRemoved(t *testing.T) {
+	needNamespaces(t)
+	dir, file := encryptedDir(t)
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.Exec | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r7_fscrypt", caps, r7Args{Path: dir})
+		wantDenied(t, "removing the key of "+dir+", "+caps.String(), err)
+		if b, rerr := os.ReadFile(file); rerr != nil || string(b) != "dear diary" {
+			t.Fatalf("%s: the tool answered %q, %v, and the user's file reads %q, %v", caps, got, err, b, rerr)
+		}
+	}
+}

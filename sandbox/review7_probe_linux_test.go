@@ -222,6 +222,26 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		var nowhere *int
 		*nowhere = len(b)
 		select {}
+	case "r7_fscrypt":
+		// Removes its user's claim to the key of the encrypted directory
+		// a.Path: the identifier is in the directory's policy.
+		fd, err := unix.Open(a.Path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("open", err), true
+		}
+		defer unix.Close(fd)
+		var pol [8 + 24]byte // its size (a u64), then a v2 policy
+		binary.NativeEndian.PutUint64(pol[:8], 24)
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.FS_IOC_GET_ENCRYPTION_POLICY_EX, uintptr(unsafe.Pointer(&pol[0]))); e != 0 {
+			return "", errnoOp("FS_IOC_GET_ENCRYPTION_POLICY_EX", e), true
+		}
+		var rm unix.FscryptRemoveKeyArg
+		rm.Key_spec.Type = unix.FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER
+		copy(rm.Key_spec.U[:16], pol[8+8:8+24])
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.FS_IOC_REMOVE_ENCRYPTION_KEY, uintptr(unsafe.Pointer(&rm))); e != 0 {
+			return "", errnoOp("FS_IOC_REMOVE_ENCRYPTION_KEY", e), true
+		}
+		return fmt.Sprintf("removed (status %#x)", rm.Removal_status_flags), nil, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the

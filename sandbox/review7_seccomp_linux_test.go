@@ -43,6 +43,10 @@ func TestFilterVerdictsReview7(t *testing.T) {
 		{"fcntl F_GETFL", unix.SYS_FCNTL, []uint64{3, unix.F_GETFL, 0}, 0, retAllow},
 		{"io_setup", unix.SYS_IO_SETUP, nil, all &^ tool.Exec, retEPERM},
 		{"io_setup", unix.SYS_IO_SETUP, nil, tool.Exec, retAllow},
+		{"ioctl FS_IOC_REMOVE_ENCRYPTION_KEY", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_REMOVE_ENCRYPTION_KEY, 0}, all, retEPERM},
+		{"ioctl FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS, 0}, 0, retEPERM},
+		{"ioctl FS_IOC_ADD_ENCRYPTION_KEY", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_ADD_ENCRYPTION_KEY, 0}, all, retEPERM},
+		{"ioctl FS_IOC_GET_ENCRYPTION_KEY_STATUS", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_GET_ENCRYPTION_KEY_STATUS, 0}, 0, retAllow},
 		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {

@@ -136,6 +136,15 @@ func filterRules(caps tool.Capability) []rule {
 	// may open it.
 	rules = append(rules,
 		rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: userfaultfdIocNew})
+	// No file system encryption key is added or removed, whatever the
+	// tool: the keys of a file system are claimed by user, the worker's
+	// is the agent's, and the ioctls take any descriptor on the file
+	// system, opened for reading; a tool that read a directory's policy
+	// removed its user's claim to the key, which locked the directory
+	// (an encrypted home) for every program of the user.
+	for _, req := range []uint32{unix.FS_IOC_ADD_ENCRYPTION_KEY, unix.FS_IOC_REMOVE_ENCRYPTION_KEY, unix.FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS} {
+		rules = append(rules, rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: req})
+	}
 	// Nothing is created set-user-ID or set-group-ID, whatever the
 	// tool: as root, such a program would run as root for whoever
 	// reaches it, and a set-group-ID file without group execute keeps
