@@ -511,3 +511,59 @@ func TestNoEncryptionKeysRemoved(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSubvolumesPastLandlock: a tool writes nothing without
+// write_files, and with it writes nowhere but its workspace and temp
+// directory. Landlock sees the file system calls that make files and
+// directories, not btrfs's ioctls that make subvolumes and snapshots,
+// which the kernel checks against the mode bits only: a tool with
+// read_files made a directory (an empty subvolume) where its user may
+// write, and one with read_files and write_files made a subvolume in its
+// workspace, wrote authorized_keys in it and snapshotted it into a
+// directory outside as .ssh, a copy of what it wrote (on btrfs, as
+// Fedora's and openSUSE's home directories are). No tool makes, deletes
+// or changes a subvolume.
+func TestNoSubvolumesPastLandlock(t *testing.T) {
+	needLandlock(t, 1)
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a file system takes root")
+	}
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	root := t.TempDir()
+	img, mnt := filepath.Join(root, "fs.img"), filepath.Join(root, "mnt")
+	if err := os.Mkdir(mnt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 256<<20); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mkfs.btrfs", "-q", img).CombinedOutput(); err != nil {
+		t.Skipf("mkfs.btrfs: %v: %s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop", img, mnt).CombinedOutput(); err != nil {
+		t.Skipf("mounting a btrfs image: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", mnt).Run() })
+	work, home := filepath.Join(mnt, "work"), filepath.Join(mnt, "home")
+	for _, d := range []string{work, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newPool(t, dirs{work: work, temp: t.TempDir(), other: home}, nil)
+	got, err := call(t, p, "r7_btrfs", tool.ReadFiles|tool.Unsafe, r7Args{Path: home})
+	wantDenied(t, "a subvolume made without write_files", err)
+	if _, serr := os.Stat(filepath.Join(home, "planted")); serr == nil {
+		t.Errorf("a tool with read_files made %s: %q, %v", filepath.Join(home, "planted"), got, err)
+	}
+	got, err = call(t, p, "r7_btrfs", tool.ReadFiles|tool.WriteFiles|tool.Unsafe, r7Args{Path: home, M: 1})
+	wantDenied(t, "a snapshot made outside the workspace", err)
+	if b, rerr := os.ReadFile(filepath.Join(home, ".ssh", "authorized_keys")); rerr == nil {
+		t.Errorf("a tool with read_files and write_files wrote %s outside its workspace: %q (%q, %v)", filepath.Join(home, ".ssh", "authorized_keys"), b, got, err)
+	}
+}

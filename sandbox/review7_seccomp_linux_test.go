@@ -47,6 +47,14 @@ func TestFilterVerdictsReview7(t *testing.T) {
 		{"ioctl FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS, 0}, 0, retEPERM},
 		{"ioctl FS_IOC_ADD_ENCRYPTION_KEY", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_ADD_ENCRYPTION_KEY, 0}, all, retEPERM},
 		{"ioctl FS_IOC_GET_ENCRYPTION_KEY_STATUS", unix.SYS_IOCTL, []uint64{3, unix.FS_IOC_GET_ENCRYPTION_KEY_STATUS, 0}, 0, retAllow},
+		{"ioctl BTRFS_IOC_SUBVOL_CREATE", unix.SYS_IOCTL, []uint64{3, 0x5000940e, 0}, all, retEPERM},
+		{"ioctl BTRFS_IOC_SNAP_CREATE_V2", unix.SYS_IOCTL, []uint64{3, 0x50009417, 0}, all, retEPERM},
+		{"ioctl BTRFS_IOC_SNAP_DESTROY_V2", unix.SYS_IOCTL, []uint64{3, 0x5000943f, 0}, 0, retEPERM},
+		{"ioctl BTRFS_IOC_SUBVOL_SETFLAGS", unix.SYS_IOCTL, []uint64{3, 0x4008941a, 0}, tool.WriteFiles, retEPERM},
+		{"ioctl BTRFS_IOC_SET_RECEIVED_SUBVOL", unix.SYS_IOCTL, []uint64{3, 0xc0c89425, 0}, all, retEPERM},
+		{"ioctl BTRFS_IOC_START_SYNC", unix.SYS_IOCTL, []uint64{3, 0x80089418, 0}, 0, retAllow},
+		{"ioctl BTRFS_IOC_SUBVOL_GETFLAGS", unix.SYS_IOCTL, []uint64{3, 0x80089419, 0}, 0, retAllow},
+		{"ioctl BTRFS_IOC_INO_LOOKUP_USER", unix.SYS_IOCTL, []uint64{3, 0xd000943e, 0}, 0, retAllow},
 		{"prctl PR_SET_NO_NEW_PRIVS", unix.SYS_PRCTL, []uint64{unix.PR_SET_NO_NEW_PRIVS, 1}, all, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {

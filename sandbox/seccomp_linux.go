@@ -100,6 +100,16 @@ const (
 	fsIocSetEncryptionPolicy = unix.FS_IOC_SET_ENCRYPTION_POLICY
 )
 
+// The btrfs ioctls that make, delete or change subvolumes and
+// snapshots, by their direction, type and number (mask btrfsIocMask:
+// their argument's size does not matter): BTRFS_IOC_SNAP_CREATE,
+// SUBVOL_CREATE, SNAP_DESTROY, DEFAULT_SUBVOL, SNAP_CREATE_V2,
+// SUBVOL_CREATE_V2, SUBVOL_SETFLAGS, SET_RECEIVED_SUBVOL and
+// SNAP_DESTROY_V2.
+const btrfsIocMask = 0xc000ffff
+
+var btrfsSubvolumeIoctls = []uint32{0x40009401, 0x4000940e, 0x4000940f, 0x40009413, 0x40009417, 0x40009418, 0x4000941a, 0xc0009425, 0x4000943f}
+
 // userfaultfdIocNew is USERFAULTFD_IOC_NEW, _IO(0xAA, 0x00): the
 // ioctl of /dev/userfaultfd that makes a userfaultfd.
 const userfaultfdIocNew = 0xaa00
@@ -144,6 +154,15 @@ func filterRules(caps tool.Capability) []rule {
 	// (an encrypted home) for every program of the user.
 	for _, req := range []uint32{unix.FS_IOC_ADD_ENCRYPTION_KEY, unix.FS_IOC_REMOVE_ENCRYPTION_KEY, unix.FS_IOC_REMOVE_ENCRYPTION_KEY_ALL_USERS} {
 		rules = append(rules, rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: req})
+	}
+	// No btrfs subvolume or snapshot is made, deleted or changed,
+	// whatever the tool: Landlock does not see these ioctls, which the
+	// kernel checks against the mode bits only, so that a tool made
+	// directories where its user may write, and with write_files
+	// snapshotted a subvolume of its workspace, files it wrote, into any
+	// of them (.ssh/authorized_keys in a home directory).
+	for _, req := range btrfsSubvolumeIoctls {
+		rules = append(rules, rule{nr: unix.SYS_IOCTL, ret: retEPERM, arg: 1, test: equal, mask: btrfsIocMask, value: req})
 	}
 	// Nothing is created set-user-ID or set-group-ID, whatever the
 	// tool: as root, such a program would run as root for whoever
