@@ -152,6 +152,11 @@ type Pool struct {
 	nestedDone chan struct{}
 
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
+
+	// tempParent is the directory the pool made for its workers' temp
+	// directories, removed by Close; "" when they are made in
+	// Config.TempDir itself.
+	tempParent string
 }
 
 // workerKey names the workers that may serve a call: those of its tool,
@@ -192,6 +197,18 @@ func NewPool(c Config) (*Pool, error) {
 		}
 		*d = abs
 	}
+	// Where the temp directory is the workspace or inside it, the
+	// workers' temp directories go in one of the pool's, which each
+	// worker covers but for its own (see ownTempDir): a tool that writes
+	// the workspace would otherwise write in the others'.
+	var tempParent string
+	if inWorkspace(c.WorkDir, c.TempDir) {
+		d, err := os.MkdirTemp(c.TempDir, "toolreg-workers-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox pool: the workers' temp directory: %w", err)
+		}
+		c.TempDir, tempParent = d, d
+	}
 	if c.Environ == nil {
 		c.Environ = os.Environ()
 	}
@@ -223,7 +240,8 @@ func NewPool(c Config) (*Pool, error) {
 		freed:    make(chan struct{}),
 		warned:   map[tool.Capability]bool{},
 
-		spareWait: defaultSpareWait,
+		spareWait:  defaultSpareWait,
+		tempParent: tempParent,
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.nestedDone = make(chan struct{})
@@ -242,6 +260,18 @@ func NewPool(c Config) (*Pool, error) {
 	p.fillSpares()
 	p.mu.Unlock()
 	return p, nil
+}
+
+// inWorkspace reports whether the directory d is workDir or inside it,
+// symbolic links resolved.
+func inWorkspace(workDir, d string) bool {
+	for _, p := range []*string{&workDir, &d} {
+		if r, err := filepath.EvalSymlinks(*p); err == nil {
+			*p = r
+		}
+	}
+	rel, err := filepath.Rel(workDir, d)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func absDir(d string) (string, error) {
@@ -372,6 +402,9 @@ func (p *Pool) Close() error {
 		w.kill()
 	}
 	p.procs.Wait()
+	if p.tempParent != "" {
+		_ = os.RemoveAll(p.tempParent)
+	}
 	return nil
 }
 

@@ -122,7 +122,9 @@ func closeInherited() error {
 type prepared struct {
 	enf Enforcement
 	// vcsErr is why the workspace's version-control directories could
-	// not be made read-only: a tool with tool.WriteFiles is refused.
+	// not be made read-only, or the other workers' temp directories in
+	// the workspace covered (ownTempDir): a tool with tool.WriteFiles is
+	// refused.
 	vcsErr error
 	// root is whether the worker runs as the machine's root (read
 	// before Landlock hides /proc/self/uid_map).
@@ -274,6 +276,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if p.ptsErr != nil && s.caps&tool.ReadFiles != 0 {
 		e.Missing = append(e.Missing, "the user's terminals in /dev/pts can be read: "+p.ptsErr.Error())
 	}
+	if parent := filepath.Dir(s.tempDir); !e.Namespaces && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
+		e.Missing = append(e.Missing, "the other workers' temp directories can be changed: they are in the workspace, and no mount namespace covers them")
+	}
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
 		// Past the search's bounds, which earlier tools may have filled,
 		// or behind a .git link, which a tool may replace.
@@ -286,9 +291,11 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 // before it drops its capabilities there: it keeps its mounts from
 // propagating to the host's, mounts a /proc of its PID namespace (the
 // agent and other workers are not in it), and makes the workspace's
-// version-control directories read-only, for every worker, since it does
-// not know its tool yet. Where that last step fails, it returns why as
-// vcsErr, which refuses a tool with tool.WriteFiles only.
+// version-control directories read-only and covers the other workers'
+// temp directories where they are in the workspace (ownTempDir), for
+// every worker, since it does not know its tool yet. Where those steps
+// fail, it returns why as vcsErr, which refuses a tool with
+// tool.WriteFiles only.
 func isolateMounts(s spec) (vcsErr, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("making the worker's mounts private: %w", err)
@@ -335,7 +342,43 @@ func isolateMounts(s spec) (vcsErr, err error) {
 			return fmt.Errorf("making %s read-only: %w", p, err), nil
 		}
 	}
-	return nil, nil
+	// Where it fails, as where the version-control directories could not
+	// be made read-only, a tool that writes is refused.
+	return ownTempDir(s), nil
+}
+
+// ownTempDir covers the directory of the worker's temp directory with an
+// empty file system of its own, read-only but for the worker's temp
+// directory mounted back in it, where that directory is in the
+// workspace: the pool puts the workers' temp directories there in one
+// of its own (see NewPool), and a tool that writes the workspace would
+// write in the others', what a tool with tool.Exec writes to run among
+// it.
+func ownTempDir(s spec) error {
+	parent := filepath.Dir(s.tempDir)
+	if parent == s.workDir || !inWorkspace(s.workDir, parent) {
+		return nil
+	}
+	fd, err := unix.Open(s.tempDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("the worker's temp directory: %w", err)
+	}
+	defer unix.Close(fd)
+	const flags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+	if err := unix.Mount("tmpfs", parent, "tmpfs", flags, "mode=0755,size=4k,nr_inodes=4"); err != nil {
+		return fmt.Errorf("covering the workers' temp directories: %w", err)
+	}
+	own := filepath.Join(parent, filepath.Base(s.tempDir))
+	if err := os.Mkdir(own, 0o700); err != nil {
+		return fmt.Errorf("the worker's temp directory: %w", err)
+	}
+	if err := unix.Mount(fmt.Sprintf("/proc/self/fd/%d", fd), own, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("mounting the worker's temp directory back: %w", err)
+	}
+	if err := unix.Mount("", parent, "", unix.MS_REMOUNT|unix.MS_RDONLY|flags, ""); err != nil {
+		return fmt.Errorf("the workers' temp directories read-only: %w", err)
+	}
+	return nil
 }
 
 // ownTerminals mounts a devpts instance of the worker's own on /dev/pts,

@@ -567,3 +567,39 @@ func TestNoSubvolumesPastLandlock(t *testing.T) {
 		t.Errorf("a tool with read_files and write_files wrote %s outside its workspace: %q (%q, %v)", filepath.Join(home, ".ssh", "authorized_keys"), b, got, err)
 	}
 }
+
+// TestTempDirsApartInTheWorkspace: a worker's TMPDIR is its own. Where
+// the temp directory is the workspace or inside it (the container image
+// runs the agent in /tmp, whose TMPDIR is /tmp), every worker's TMPDIR
+// was in reach of a tool that writes the workspace: a tool with
+// read_files and write_files found another tool's and wrote there, what
+// a tool with exec writes to run (a script, go build's binaries) among
+// it. The workers' temp directories are then in one of the pool's, which
+// each worker covers with an empty file system but for its own.
+func TestTempDirsApartInTheWorkspace(t *testing.T) {
+	needNamespaces(t)
+	needLandlock(t, 1)
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.TempDir = c.WorkDir; c.Spares = 0 })
+	own, err := call(t, p, "r7_tmpdir#victim", tool.Exec|tool.WriteFiles|tool.Unsafe, r7Args{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := strings.Fields(own)[0]
+	if err := os.WriteFile(filepath.Join(victim, "x"), []byte("own"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, caps := range []tool.Capability{tool.ReadFiles | tool.WriteFiles | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
+		got, err := call(t, p, "r7_tamper#"+caps.String(), caps, r7Args{})
+		if after, _ := call(t, p, "r7_tmpdir#victim", tool.Exec|tool.WriteFiles|tool.Unsafe, r7Args{}); after != victim+" own" {
+			t.Errorf("a tool with %s wrote in another's TMPDIR (%q, %v): it holds %q", caps, got, err, after)
+		}
+	}
+	// The positive control: a tool still writes and reads its own.
+	if got, err := call(t, p, "tmpcreate", tool.WriteFiles|tool.Unsafe, probeArgs{Path: "mine", N: 5}); err != nil || got != "ok" {
+		t.Errorf("a file in the tool's own TMPDIR: %q, %v", got, err)
+	}
+	if got, err := call(t, p, "r7_tmpdir#victim", tool.Exec|tool.WriteFiles|tool.Unsafe, r7Args{}); err != nil || got != victim+" own" {
+		t.Errorf("the victim's TMPDIR: %q, %v", got, err)
+	}
+}

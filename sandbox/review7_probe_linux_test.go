@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -289,6 +291,35 @@ func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp("BTRFS_IOC_SNAP_CREATE_V2", e), true
 		}
 		return "snapshot", nil, true
+	case "r7_tmpdir":
+		// Says where its TMPDIR is and what its file "x" there holds.
+		b, _ := os.ReadFile(filepath.Join(os.Getenv("TMPDIR"), "x"))
+		return os.Getenv("TMPDIR") + " " + string(b), nil, true
+	case "r7_tamper":
+		// Writes "tampered" to the file "x" of every other worker's
+		// temp directory beside its own.
+		own := os.Getenv("TMPDIR")
+		ents, err := os.ReadDir(filepath.Dir(own))
+		if err != nil {
+			return "", errnoOp("readdir", err), true
+		}
+		n := 0
+		var last error
+		for _, e := range ents {
+			p := filepath.Join(filepath.Dir(own), e.Name())
+			if p == own || !strings.HasPrefix(e.Name(), "toolreg-worker-") {
+				continue
+			}
+			if err := os.WriteFile(filepath.Join(p, "x"), []byte("tampered"), 0o600); err != nil {
+				last = err
+				continue
+			}
+			n++
+		}
+		if n == 0 && last != nil {
+			return "", errnoOp("write", last), true
+		}
+		return fmt.Sprintf("%d tampered", n), nil, true
 	case "r7_secretmem":
 		// a.N MiB of secret memory (memfd_secret), mapped and touched
 		// 4 MiB at a time, each window unmapped before the next: the
