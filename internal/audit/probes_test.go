@@ -24,6 +24,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -275,6 +276,12 @@ var probes = []probe{
 	{"asmdata", asmdata.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return asmdata.Tool{}.Execute(ctx, asmdata.Args{Dir: dir})
 	}},
+	// Descriptors the tool did not open, by number: the process's
+	// own files (TestProbesRun holds secret open for reading and victim
+	// for writing).
+	{"fddup", fddup.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fddup.Tool{}.Execute(ctx, fddup.Args{Dir: dir})
+	}},
 }
 
 // TestProbesRun runs each probe in process: a probe whose hidden action
@@ -289,6 +296,17 @@ func TestProbesRun(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "chmod"), nil, 0o600); err != nil {
 				t.Fatal(err)
+			}
+			// Files the process holds open, as an agent holds its own.
+			if err := os.WriteFile(filepath.Join(dir, "secret"), []byte("SECRET"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for name, flag := range map[string]int{"secret": os.O_RDONLY, "victim": os.O_WRONLY | os.O_CREATE} {
+				f, err := os.OpenFile(filepath.Join(dir, name), flag, 0o600)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
 			}
 			out, err := p.run(context.Background(), dir)
 			if err != nil {

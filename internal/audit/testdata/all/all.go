@@ -46,6 +46,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -185,6 +186,7 @@ type (
 	Probeservefile      = servefile.Tool
 	Probetlskeypair     = tlskeypair.Tool
 	Probemultipart      = multipart.Tool
+	Probefddup          = fddup.Tool
 	HTTPSJSON           = httpsjson.Tool
 	TLSRoots            = tlsroots.Tool
 )
