@@ -102,8 +102,9 @@ var pkgRules = map[string]tool.Capability{
 	"internal/asan":                 safe,
 	"crypto/internal/fips140/check": safe, // verifies the program's own code in memory
 	// Profiles and traces go to the writer its caller gives, which is
-	// classified where it was made; runtime/debug's SetCrashOutput and
-	// WriteHeapDump take a file or descriptor the caller opened.
+	// classified where it was made; runtime/debug's SetCrashOutput takes
+	// a file the caller opened (WriteHeapDump, which takes a
+	// descriptor's number, is classified by name).
 	"runtime/pprof":   safe,
 	"runtime/trace":   safe,
 	"runtime/debug":   safe,
@@ -253,6 +254,10 @@ var funcRules = map[string]tool.Capability{
 	"reflect.SliceAt":         tool.Unsafe,
 	"(reflect.Value).Methods": tool.Unsafe, // Go 1.26: each method as a callable Value
 	"(reflect.Type).Methods":  tool.Unsafe,
+	// A dump of the heap into a descriptor by its number, one the tool
+	// need not have opened (the agent's standard output, a file it holds
+	// open): runtime/debug is otherwise safe (probe heapdump).
+	"runtime/debug.WriteHeapDump": tool.WriteFiles,
 	// Tests' helpers that change the process or write files.
 	"testing.MainStart": tool.Unsafe, // runs tests and writes profiles wherever -test.* flags say
 	// Packages that load code or escape the audit.

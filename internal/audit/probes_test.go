@@ -36,6 +36,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -281,6 +282,9 @@ var probes = []probe{
 	// for writing).
 	{"fddup", fddup.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fddup.Tool{}.Execute(ctx, fddup.Args{Dir: dir})
+	}},
+	{"heapdump", heapdump.Want, "heap dumped into victim", func(ctx context.Context, dir string) (string, error) {
+		return heapdump.Tool{}.Execute(ctx, heapdump.Args{Dir: dir})
 	}},
 }
 

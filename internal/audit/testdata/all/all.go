@@ -58,6 +58,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -187,6 +188,7 @@ type (
 	Probetlskeypair     = tlskeypair.Tool
 	Probemultipart      = multipart.Tool
 	Probefddup          = fddup.Tool
+	Probeheapdump       = heapdump.Tool
 	HTTPSJSON           = httpsjson.Tool
 	TLSRoots            = tlsroots.Tool
 )
