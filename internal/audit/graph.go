@@ -263,11 +263,16 @@ func (g *graph) globalNode(v *ssa.Global) *node {
 }
 
 // valueEdges adds the edges of a value stored at start: the methods of an
-// interface's concrete type, a function value, the initializer call.
+// interface's concrete type and what it holds (a function value of a
+// named func type: expvar.Func(cmdline)), a function value, the
+// initializer call.
 func (g *graph) valueEdges(n *node, val ssa.Value, pos token.Pos) {
 	switch val := val.(type) {
 	case *ssa.MakeInterface:
 		g.methodEdges(n, val.X.Type(), ifaceOf(val.Type()), pos, false)
+		g.valueEdges(n, val.X, pos)
+	case *ssa.ChangeType:
+		g.valueEdges(n, val.X, pos)
 	case *ssa.Function:
 		n.out = append(n.out, edge{g.nodeOf(val), pos})
 	case *ssa.MakeClosure:

@@ -24,6 +24,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -285,6 +286,10 @@ var probes = []probe{
 	}},
 	{"heapdump", heapdump.Want, "heap dumped into victim", func(ctx context.Context, dir string) (string, error) {
 		return heapdump.Tool{}.Execute(ctx, heapdump.Args{Dir: dir})
+	}},
+	// What a package of the standard library publishes at start.
+	{"expvarcmd", expvarcmd.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
+		return expvarcmd.Tool{}.Execute(ctx, expvarcmd.Args{Dir: dir})
 	}},
 }
 

@@ -288,14 +288,72 @@ func stdInits(prog *ssa.Program) map[*ssa.Global][]ssa.Value {
 			}
 			for _, b := range init.Blocks {
 				for _, instr := range b.Instrs {
-					if st, ok := instr.(*ssa.Store); ok {
-						if v, ok := st.Addr.(*ssa.Global); ok {
-							out[v] = append(out[v], st.Val)
+					switch instr := instr.(type) {
+					case *ssa.Store:
+						if v, ok := instr.Addr.(*ssa.Global); ok {
+							out[v] = append(out[v], instr.Val)
+						}
+					case *ssa.Call:
+						// A value made here and given to a function of
+						// the package, which may keep it in any of the
+						// package's variables it uses: expvar's init
+						// publishes expvar.Func(cmdline), which returns
+						// os.Args, into the sync.Map expvar.Get reads
+						// (probe expvarcmd).
+						callee := instr.Call.StaticCallee()
+						if callee == nil || callee.Pkg != p || isPkgInit(callee) {
+							continue
+						}
+						var made []ssa.Value
+						for _, a := range instr.Call.Args {
+							switch a.(type) {
+							case *ssa.MakeInterface, *ssa.Function, *ssa.MakeClosure:
+								made = append(made, a)
+							}
+						}
+						if len(made) == 0 {
+							continue
+						}
+						for _, v := range pkgGlobals(callee) {
+							out[v] = append(out[v], made...)
 						}
 					}
 				}
 			}
 		}
 	}
+	return out
+}
+
+// pkgGlobals returns the variables of fn's package that fn, and the
+// functions of its package it calls or takes the value of, use.
+func pkgGlobals(fn *ssa.Function) []*ssa.Global {
+	var out []*ssa.Global
+	seen := map[*ssa.Function]bool{}
+	used := map[*ssa.Global]bool{}
+	var ops []*ssa.Value
+	var walk func(f *ssa.Function)
+	walk = func(f *ssa.Function) {
+		if seen[f] || f.Pkg != fn.Pkg {
+			return
+		}
+		seen[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					switch v := (*op).(type) {
+					case *ssa.Global:
+						if v.Pkg == fn.Pkg && !used[v] {
+							used[v] = true
+							out = append(out, v)
+						}
+					case *ssa.Function:
+						walk(v)
+					}
+				}
+			}
+		}
+	}
+	walk(fn)
 	return out
 }

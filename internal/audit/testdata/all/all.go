@@ -46,6 +46,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -189,6 +190,7 @@ type (
 	Probemultipart      = multipart.Tool
 	Probefddup          = fddup.Tool
 	Probeheapdump       = heapdump.Tool
+	Probeexpvarcmd      = expvarcmd.Tool
 	HTTPSJSON           = httpsjson.Tool
 	TLSRoots            = tlsroots.Tool
 )
