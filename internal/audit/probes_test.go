@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -283,6 +284,9 @@ var probes = []probe{
 	// for writing).
 	{"fddup", fddup.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fddup.Tool{}.Execute(ctx, fddup.Args{Dir: dir})
+	}},
+	{"fdsendfile", fdsendfile.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fdsendfile.Tool{}.Execute(ctx, fdsendfile.Args{Dir: dir})
 	}},
 	{"heapdump", heapdump.Want, "heap dumped into victim", func(ctx context.Context, dir string) (string, error) {
 		return heapdump.Tool{}.Execute(ctx, heapdump.Args{Dir: dir})
