@@ -513,6 +513,20 @@ func init() {
 	}
 }
 
+// fcntlCmdArg lists the functions that call fcntl(2) with the command
+// they are given, and the index of the command argument: a call is
+// classified by it (graph.fcntlTarget), as a raw fcntl is.
+var fcntlCmdArg = map[string]int{
+	"syscall.fcntl":                  1,
+	"internal/syscall/unix.Fcntl":    1,
+	"golang.org/x/sys/unix.fcntl":    1,
+	"golang.org/x/sys/unix.FcntlInt": 1,
+}
+
+// fcntlDup holds the fcntl(2) commands that duplicate a descriptor
+// (linux values, checked by TestFcntlDup): F_DUPFD and F_DUPFD_CLOEXEC.
+var fcntlDup = map[int64]bool{0x0: true, 0x406: true}
+
 // ioctlSafe names the ioctl(2) requests that only read the state of a
 // descriptor (linux values; TestIoctlSafe checks them against package
 // syscall); any other request is Unsafe (TIOCSTI writes into the

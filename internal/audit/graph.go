@@ -1420,6 +1420,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		}
 		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
 	}
+	if i, ok := fcntlCmdArg[key]; ok && ruled {
+		return g.fcntlTarget(args, i)
+	}
 	if i, ok := rawSyscallFuncs[key]; ok && ruled && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			num, _ := constant.Int64Val(c.Value)
@@ -1429,6 +1432,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 			}
 			if name == "IOCTL" {
 				return g.ioctlTarget(args, i+2)
+			}
+			if name == "FCNTL" {
+				return g.fcntlTarget(args, i+2)
 			}
 			if caps, ok := sysRules[name]; ok {
 				return g.pseudo("system call "+name, caps, "system call "+name)
@@ -1453,6 +1459,23 @@ func (g *graph) ioctlTarget(args []ssa.Value, i int) *node {
 		}
 	}
 	return g.pseudo("system call IOCTL with computed request", tool.Unsafe, "ioctl with a request not known at generate time")
+}
+
+// fcntlTarget classifies an fcntl(2) by its command, args[i]: F_DUPFD
+// and F_DUPFD_CLOEXEC put a descriptor the tool may not have opened at a
+// number it may hold as an *os.File (probe fdfcntl), and read and write
+// files as os.NewFile does; any other constant command is harmless, and
+// a command not known at generate time is taken as a duplication.
+func (g *graph) fcntlTarget(args []ssa.Value, i int) *node {
+	if i < len(args) {
+		if c, ok := constArg(args[i]); ok {
+			if fcntlDup[c] {
+				return g.pseudo("system call FCNTL F_DUPFD", tool.ReadFiles|tool.WriteFiles, "fcntl F_DUPFD of a descriptor by its number")
+			}
+			return g.pseudo("system call FCNTL", safe, "fcntl with a command that does not duplicate")
+		}
+	}
+	return g.pseudo("system call FCNTL with computed command", tool.ReadFiles|tool.WriteFiles, "fcntl with a command not known at generate time, which may duplicate a descriptor")
 }
 
 // constArg returns the value of v when it is an integer constant, through

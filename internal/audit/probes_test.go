@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -284,6 +285,9 @@ var probes = []probe{
 	// for writing).
 	{"fddup", fddup.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fddup.Tool{}.Execute(ctx, fddup.Args{Dir: dir})
+	}},
+	{"fdfcntl", fdfcntl.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fdfcntl.Tool{}.Execute(ctx, fdfcntl.Args{Dir: dir})
 	}},
 	{"fdsendfile", fdsendfile.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fdsendfile.Tool{}.Execute(ctx, fdsendfile.Args{Dir: dir})

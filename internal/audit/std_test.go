@@ -167,3 +167,15 @@ func TestIoctlSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestFcntlDup checks the fcntl commands that duplicate a descriptor
+// against package syscall's constants.
+func TestFcntlDup(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("linux values")
+	}
+	want := map[int64]bool{syscall.F_DUPFD: true, syscall.F_DUPFD_CLOEXEC: true}
+	if diff := cmp.Diff(want, fcntlDup); diff != "" {
+		t.Errorf("fcntlDup (-want +got):\n%s", diff)
+	}
+}

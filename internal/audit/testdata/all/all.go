@@ -48,6 +48,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -190,6 +191,7 @@ type (
 	Probetlskeypair     = tlskeypair.Tool
 	Probemultipart      = multipart.Tool
 	Probefddup          = fddup.Tool
+	Probefdfcntl        = fdfcntl.Tool
 	Probefdsendfile     = fdsendfile.Tool
 	Probeheapdump       = heapdump.Tool
 	Probeexpvarcmd      = expvarcmd.Tool
