@@ -21,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
@@ -85,6 +86,10 @@ var honest = map[string]definer{
 	// reads, which count as network.
 	"httpsjson": httpsjson.Tool{},
 	"tlsroots":  tlsroots.Tool{},
+	// functable keeps its operations and its opener in package
+	// variables: its start-up code, which only fills them, reaches
+	// nothing.
+	"functable": functable.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -126,9 +131,13 @@ func TestHonestAlone(t *testing.T) {
 	for name, d := range honest {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := reaches(t, filepath.Join("testdata", "honest", name), "Tool")["Tool"]
+			dir := filepath.Join("testdata", "honest", name)
+			got := reaches(t, dir, "Tool")["Tool"]
 			if want := d.Definition().Capabilities; got != want {
 				t.Errorf("%s reaches %s, declares %s", name, got, want)
+			}
+			for _, f := range analyzeFor(t, dir, "Tool").Startup {
+				t.Errorf("start-up of %s reaches %s: %s", f.Pkg, f.Cap, f.Path(filepath.Base, true))
 			}
 		})
 	}
@@ -150,6 +159,7 @@ func TestTogether(t *testing.T) {
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
 		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
+		"FuncTable": all.FuncTable{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}
@@ -217,12 +227,16 @@ func TestTogether(t *testing.T) {
 	// Start-up code: each site at its own position.
 	var startup []string
 	for _, f := range rep.Startup {
+		if strings.Contains(f.Pkg, "/honest/") {
+			t.Errorf("start-up of %s reaches %s: %s", f.Pkg, f.Cap, f.Path(filepath.Base, true))
+		}
 		if strings.Contains(f.Pkg, "/probes/") {
 			startup = append(startup, fmt.Sprintf("%s %s:%d %s", path.Base(f.Pkg), filepath.Base(f.Pos.Filename), f.Pos.Line, f.Cap))
 		}
 	}
+	// funcinit's setter only stores os.StartProcess into a variable at
+	// start: the tool that calls it is charged, its start-up is not.
 	wantStartup := []string{
-		"setter setter.go:10 exec",
 		"startupjson probe.go:25 env",
 		"startupjson probe.go:33 env",
 		"startupreflect probe.go:16 exec",

@@ -1280,6 +1280,7 @@ func (g *graph) scan(n *node) {
 			}
 			switch instr := instr.(type) {
 			case *ssa.MakeInterface:
+				n := g.maker(n, instr, nil) // the variables it is kept in, if only there
 				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), instr.Pos(), !std)
 				if it := ifaceOf(instr.Type()); !std && g.reflected != nil && g.stdType(instr.X.Type()) && it != nil && it.Empty() {
 					// A value of the standard library made into an
@@ -1313,7 +1314,11 @@ func (g *graph) scan(n *node) {
 				}
 				switch v := (*op).(type) {
 				case *ssa.Function:
-					n.out = append(n.out, edge{g.nodeOf(v), instr.Pos()})
+					m := n
+					if !std {
+						m = g.maker(n, instr, op)
+					}
+					m.out = append(m.out, edge{g.nodeOf(v), instr.Pos()})
 					if !std && g.reflected != nil && reflectStore(v) {
 						g.reflectStoreEdges(n, nil, instr.Pos()) // a method value or expression
 					}
@@ -1325,11 +1330,214 @@ func (g *graph) scan(n *node) {
 							"a variable //go:linkname names, which may be another package's (the runtime's)"), instr.Pos()})
 					} else if why := g.asmSet[obj]; ok && why != "" {
 						n.out = append(n.out, edge{g.pseudo("var "+v.String()+" (assembly)", tool.Unsafe, why), instr.Pos()})
+					} else if g.dyn != nil && !writesOnly(instr, v) {
+						n.out = append(n.out, edge{g.progVar(v), instr.Pos()})
 					}
 				}
 			}
 		}
 	}
+}
+
+// progVar returns the node of a package variable of the program: the
+// function values and interfaces kept only in variables (see maker) are
+// its edges, and every function that uses the variable, other than to
+// store into it, has an edge to it.
+func (g *graph) progVar(v *ssa.Global) *node {
+	key := "var " + v.String()
+	if n := g.nodes[key]; n != nil {
+		return n
+	}
+	return g.add(&node{key: key, pkg: v.Pkg.Pkg.Path(), done: true})
+}
+
+// maker returns the node that makes the value of instr (op, when set, is
+// the operand of instr that is a function value): n, or, when the value
+// is only kept in package variables of the program (`var openFile =
+// os.Open`, a map or slice of funcs, a struct of them, in an initializer
+// or an init function), a node for them (progVar), which every function
+// that uses one of them reaches. The code that keeps it there does not
+// call it: a start-up that fills a table of functions reaches nothing,
+// and a tool that only stores into the table is not charged with it.
+// Several variables are joined by a node of their own.
+func (g *graph) maker(n *node, instr ssa.Instruction, op *ssa.Value) *node {
+	if g.dyn == nil {
+		return n
+	}
+	vars := map[*ssa.Global]bool{}
+	var ok bool
+	if op != nil {
+		ok = g.keptOnlyIn(instr, *op, vars, map[ssa.Value]bool{})
+	} else if v, isVal := instr.(ssa.Value); isVal {
+		ok = g.flowsOnlyInto(v, vars, map[ssa.Value]bool{})
+	}
+	if !ok || len(vars) == 0 {
+		return n
+	}
+	globals := slices.SortedFunc(maps.Keys(vars), func(a, b *ssa.Global) int { return strings.Compare(a.String(), b.String()) })
+	if len(globals) == 1 {
+		return g.progVar(globals[0])
+	}
+	var names []string
+	for _, v := range globals {
+		names = append(names, v.String())
+	}
+	key := "values kept in " + strings.Join(names, ", ")
+	if m := g.nodes[key]; m != nil {
+		return m
+	}
+	m := g.add(&node{key: key, pkg: n.pkg, done: true})
+	for _, v := range globals {
+		g.progVar(v).out = append(g.progVar(v).out, edge{m, v.Pos()})
+	}
+	return m
+}
+
+// keptOnlyIn reports whether instr, with v as an operand, only keeps v in
+// package variables of the program (added to vars): a store of it, a map
+// update with it, a conversion or an interface made of it whose value is
+// kept only there.
+func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Val == v && instr.Addr != v && g.heldIn(instr.Addr, vars, seen)
+	case *ssa.MapUpdate:
+		return instr.Map != v && g.heldIn(instr.Map, vars, seen)
+	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.MakeClosure:
+		if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn != v {
+			return false // a bound variable: the closure's code may use it
+		}
+		return g.flowsOnlyInto(instr.(ssa.Value), vars, seen)
+	}
+	return false
+}
+
+// flowsOnlyInto reports whether every use of v keeps it in package
+// variables of the program (see keptOnlyIn).
+func (g *graph) flowsOnlyInto(v ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if !g.keptOnlyIn(r, v, vars, seen) {
+			return false
+		}
+	}
+	return true
+}
+
+// heldIn reports whether what addr (an address, or a map) holds is held
+// only by package variables of the program: the variable itself, a field
+// or an element of one (of an array or a struct it is, not of what it
+// points to), or a composite value made here (a new slice, array, struct
+// or map) that is itself kept only in them and whose elements nothing
+// reads back.
+func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) bool {
+	switch a := addr.(type) {
+	case *ssa.Global:
+		// Not one of the standard library, whose code may call what it
+		// holds, nor one a directive gives another name.
+		obj, _ := a.Object().(*types.Var)
+		if a.Pkg == nil || g.isStd(a.Pkg.Pkg.Path()) || obj == nil || g.linknamed[obj] || g.asmSet[obj] != "" {
+			return false
+		}
+		vars[a] = true
+		return true
+	case *ssa.FieldAddr:
+		// A field or an element of the variable itself, not of what a
+		// pointer it holds points to, which others may hold too.
+		return written(a) && g.heldIn(a.X, vars, seen)
+	case *ssa.IndexAddr:
+		if _, ok := a.X.Type().Underlying().(*types.Slice); ok {
+			return false // the slice's array, which others may hold
+		}
+		return written(a) && g.heldIn(a.X, vars, seen)
+	case *ssa.Alloc, *ssa.MakeMap:
+		return g.compositeKept(a, vars, seen)
+	case *ssa.Slice:
+		if _, ok := a.X.(*ssa.Alloc); ok {
+			return g.compositeKept(a.X, vars, seen) && g.flowsOnlyInto(a, vars, seen)
+		}
+	}
+	return false
+}
+
+// written reports whether an address of a field or element is only
+// stored into.
+func written(addr ssa.Value) bool {
+	refs := addr.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		if st, ok := r.(*ssa.Store); !ok || st.Addr != addr || st.Val == addr {
+			return false
+		}
+	}
+	return true
+}
+
+// compositeKept reports whether a value made here (an allocation or a
+// map) is only written into (stores through its fields and elements, map
+// updates) and kept in package variables of the program (stored into
+// one, or sliced, converted or loaded whole into a value that is).
+func (g *graph) compositeKept(c ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) bool {
+	if seen[c] {
+		return true
+	}
+	seen[c] = true
+	refs := c.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if !written(r) {
+				return false
+			}
+		case *ssa.IndexAddr:
+			if !written(r) {
+				return false
+			}
+		case *ssa.MapUpdate:
+			if r.Map != c || r.Key == c || r.Value == c {
+				return false
+			}
+		case *ssa.Slice:
+			if !g.flowsOnlyInto(r, vars, seen) {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !g.flowsOnlyInto(r, vars, seen) {
+				return false
+			}
+		default:
+			if !g.keptOnlyIn(r, c, vars, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writesOnly reports whether instr uses the program's variable v only to
+// store into it: a store to it, or to a field or element of it.
+func writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		return instr.Addr == v && instr.Val != v
+	case *ssa.FieldAddr:
+		return instr.X == v && written(instr)
+	case *ssa.IndexAddr:
+		return instr.X == v && written(instr)
+	}
+	return false
 }
 
 // unsafeBuiltin reports whether b is a builtin of package unsafe that

@@ -36,6 +36,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -279,6 +280,11 @@ var probes = []probe{
 	// Assembly gives a function variable its value, code no Go names.
 	{"asmdata", asmdata.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return asmdata.Tool{}.Execute(ctx, asmdata.Args{Dir: dir})
+	}},
+	// A function kept in a package variable, which the tool hands to
+	// the standard library.
+	{"globalfunc", globalfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return globalfunc.Tool{}.Execute(ctx, globalfunc.Args{Dir: dir})
 	}},
 	// Descriptors the tool did not open, by number: the process's
 	// own files (TestProbesRun holds secret open for reading and victim

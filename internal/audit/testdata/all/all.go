@@ -15,6 +15,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
@@ -58,6 +59,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -191,6 +193,8 @@ type (
 	Probetlskeypair     = tlskeypair.Tool
 	Probemultipart      = multipart.Tool
 	Probefddup          = fddup.Tool
+	Probeglobalfunc     = globalfunc.Tool
+	FuncTable           = functable.Tool
 	Probefdfcntl        = fdfcntl.Tool
 	Probefdsendfile     = fdsendfile.Tool
 	Probeheapdump       = heapdump.Tool
