@@ -1331,7 +1331,11 @@ func (g *graph) scan(n *node) {
 					} else if why := g.asmSet[obj]; ok && why != "" {
 						n.out = append(n.out, edge{g.pseudo("var "+v.String()+" (assembly)", tool.Unsafe, why), instr.Pos()})
 					} else if g.dyn != nil && !writesOnly(instr, v) {
-						n.out = append(n.out, edge{g.progVar(v), instr.Pos()})
+						// Its address kept in another variable (var
+						// current = &defaults) is a use by whoever uses
+						// that one (probe globalptr).
+						m := g.maker(n, instr, op)
+						m.out = append(m.out, edge{g.progVar(v), instr.Pos()})
 					}
 				}
 			}

@@ -37,6 +37,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -285,6 +286,9 @@ var probes = []probe{
 	// the standard library.
 	{"globalfunc", globalfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalfunc.Tool{}.Execute(ctx, globalfunc.Args{Dir: dir})
+	}},
+	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})
 	}},
 	// Descriptors the tool did not open, by number: the process's
 	// own files (TestProbesRun holds secret open for reading and victim

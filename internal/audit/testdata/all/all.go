@@ -60,6 +60,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -194,6 +195,7 @@ type (
 	Probemultipart      = multipart.Tool
 	Probefddup          = fddup.Tool
 	Probeglobalfunc     = globalfunc.Tool
+	Probeglobalptr      = globalptr.Tool
 	FuncTable           = functable.Tool
 	Probefdfcntl        = fdfcntl.Tool
 	Probefdsendfile     = fdsendfile.Tool
