@@ -29,6 +29,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -90,6 +91,8 @@ var honest = map[string]definer{
 	// variables: its start-up code, which only fills them, reaches
 	// nothing.
 	"functable": functable.Tool{},
+	// mmapcount maps a file it opened read-only.
+	"mmapcount": mmapcount.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -159,7 +162,7 @@ func TestTogether(t *testing.T) {
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
 		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
-		"FuncTable": all.FuncTable{},
+		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

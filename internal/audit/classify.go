@@ -258,6 +258,9 @@ var funcRules = map[string]tool.Capability{
 	// need not have opened (the agent's standard output, a file it holds
 	// open): runtime/debug is otherwise safe (probe heapdump).
 	"runtime/debug.WriteHeapDump": tool.WriteFiles,
+	// A function value of syscall.Mmap, whose calls mmapProtArg does not
+	// classify (its mapper's func field is not followed): any mapping.
+	"syscall.Mmap": tool.ReadFiles | tool.WriteFiles | tool.Unsafe,
 	// Tests' helpers that change the process or write files.
 	"testing.MainStart": tool.Unsafe, // runs tests and writes profiles wherever -test.* flags say
 	// Packages that load code or escape the audit.
@@ -526,6 +529,25 @@ var fcntlCmdArg = map[string]int{
 // fcntlDup holds the fcntl(2) commands that duplicate a descriptor
 // (linux values, checked by TestFcntlDup): F_DUPFD and F_DUPFD_CLOEXEC.
 var fcntlDup = map[int64]bool{0x0: true, 0x406: true}
+
+// mmapProtArg lists the functions that call mmap(2) with the protection
+// and flags they are given, and the index of the protection argument
+// (the flags follow it): a call is classified by them
+// (graph.mmapTarget), as a raw mmap is.
+var mmapProtArg = map[string]int{
+	"syscall.Mmap":               3,
+	"golang.org/x/sys/unix.Mmap": 3,
+}
+
+// The bits of mmap(2)'s protection and flags that mmapTarget reads
+// (linux values, checked by TestMmapBits).
+const (
+	protWrite   = 0x2
+	mmapType    = 0x3 // MAP_SHARED, MAP_PRIVATE, MAP_SHARED_VALIDATE
+	mmapPrivate = 0x2
+	mmapFixed   = 0x10 | 0x100000 // MAP_FIXED, MAP_FIXED_NOREPLACE
+	mmapAnon    = 0x20
+)
 
 // ioctlSafe names the ioctl(2) requests that only read the state of a
 // descriptor (linux values; TestIoctlSafe checks them against package

@@ -1635,6 +1635,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 	if i, ok := fcntlCmdArg[key]; ok && ruled {
 		return g.fcntlTarget(args, i)
 	}
+	if i, ok := mmapProtArg[key]; ok && ruled && i+1 < len(args) {
+		return g.mmapTarget(args[i], args[i+1])
+	}
 	if i, ok := rawSyscallFuncs[key]; ok && ruled && i < len(args) {
 		if c, ok := args[i].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Int {
 			num, _ := constant.Int64Val(c.Value)
@@ -1647,6 +1650,9 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 			}
 			if name == "FCNTL" {
 				return g.fcntlTarget(args, i+2)
+			}
+			if name == "MMAP" && i+4 < len(args) {
+				return g.mmapTarget(args[i+3], args[i+4])
 			}
 			if caps, ok := sysRules[name]; ok {
 				return g.pseudo("system call "+name, caps, "system call "+name)
@@ -1688,6 +1694,27 @@ func (g *graph) fcntlTarget(args []ssa.Value, i int) *node {
 		}
 	}
 	return g.pseudo("system call FCNTL with computed command", tool.ReadFiles|tool.WriteFiles, "fcntl with a command not known at generate time, which may duplicate a descriptor")
+}
+
+// mmapTarget classifies an mmap(2) by its protection and flags: an
+// anonymous mapping is memory, a mapping of a descriptor (one the tool
+// may not have opened, probe fdmmap) reads the file and, shared and
+// writable, writes it; a fixed mapping replaces the process's memory at
+// an address, and flags not known at generate time may do any of these.
+func (g *graph) mmapTarget(prot, flags ssa.Value) *node {
+	f, ok := constArg(flags)
+	switch {
+	case !ok:
+		return g.pseudo("system call MMAP with computed flags", tool.ReadFiles|tool.WriteFiles|tool.Unsafe, "mmap with flags not known at generate time")
+	case f&mmapFixed != 0:
+		return g.pseudo("system call MMAP fixed", tool.Unsafe, "mmap at a fixed address, over the process's memory")
+	case f&mmapAnon != 0:
+		return g.pseudo("system call MMAP anonymous", safe, "mmap of memory")
+	}
+	if p, ok := constArg(prot); ok && p&protWrite == 0 || f&mmapType == mmapPrivate {
+		return g.pseudo("system call MMAP of a file", tool.ReadFiles, "mmap of a descriptor, which the mapping reads")
+	}
+	return g.pseudo("system call MMAP of a file, shared and writable", tool.ReadFiles|tool.WriteFiles, "mmap of a descriptor, shared and writable")
 }
 
 // constArg returns the value of v when it is an integer constant, through

@@ -27,6 +27,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -298,6 +299,9 @@ var probes = []probe{
 	}},
 	{"fdfcntl", fdfcntl.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fdfcntl.Tool{}.Execute(ctx, fdfcntl.Args{Dir: dir})
+	}},
+	{"fdmmap", fdmmap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return fdmmap.Tool{}.Execute(ctx, fdmmap.Args{Dir: dir})
 	}},
 	{"fdsendfile", fdsendfile.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return fdsendfile.Tool{}.Execute(ctx, fdsendfile.Args{Dir: dir})

@@ -179,3 +179,25 @@ func TestFcntlDup(t *testing.T) {
 		t.Errorf("fcntlDup (-want +got):\n%s", diff)
 	}
 }
+
+// TestMmapBits checks the bits of mmap's protection and flags that the
+// classification reads against package syscall's constants.
+func TestMmapBits(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("linux values")
+	}
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"PROT_WRITE", protWrite, syscall.PROT_WRITE},
+		{"MAP_SHARED|MAP_PRIVATE", mmapType, syscall.MAP_SHARED | syscall.MAP_PRIVATE},
+		{"MAP_PRIVATE", mmapPrivate, syscall.MAP_PRIVATE},
+		{"MAP_FIXED", mmapFixed &^ 0x100000, syscall.MAP_FIXED},
+		{"MAP_ANONYMOUS", mmapAnon, syscall.MAP_ANONYMOUS},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is %#x, syscall says %#x", c.name, c.got, c.want)
+		}
+	}
+}

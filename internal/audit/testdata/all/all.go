@@ -23,6 +23,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -50,6 +51,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -197,7 +199,9 @@ type (
 	Probeglobalfunc     = globalfunc.Tool
 	Probeglobalptr      = globalptr.Tool
 	FuncTable           = functable.Tool
+	MmapCount           = mmapcount.Tool
 	Probefdfcntl        = fdfcntl.Tool
+	Probefdmmap         = fdmmap.Tool
 	Probefdsendfile     = fdsendfile.Tool
 	Probeheapdump       = heapdump.Tool
 	Probeexpvarcmd      = expvarcmd.Tool
