@@ -34,6 +34,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
@@ -93,6 +94,10 @@ var honest = map[string]definer{
 	"functable": functable.Tool{},
 	// mmapcount maps a file it opened read-only.
 	"mmapcount": mmapcount.Tool{},
+	// sharedhelper's Tool reads files through helpers (a retry loop, an
+	// errgroup-style group, a generic map) that its package's Fetch
+	// calls with functions that make HTTP requests.
+	"sharedhelper": sharedhelper.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -163,6 +168,7 @@ func TestTogether(t *testing.T) {
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
 		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
 		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
+		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

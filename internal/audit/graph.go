@@ -139,6 +139,9 @@ type graph struct {
 	// from them when first needed, where each is called (see dynTypes).
 	funcs map[*ssa.Function]bool
 	calls *callSites
+	// heldByIface holds the types the program's runtime types are or
+	// hold (inInterface), made once.
+	heldByIface *typeutil.Map
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -1247,6 +1250,11 @@ func (g *graph) scan(n *node) {
 					if !std && unsafeBuiltin(b) && !g.generated[g.prog.Fset.Position(call.Pos()).Filename] {
 						n.out = append(n.out, edge{g.pseudo("unsafe."+b.Name(), tool.Unsafe, "unsafe."+b.Name()+" reaches memory the type system does not bound"), call.Pos()})
 					}
+				} else if sites != nil && !common.IsInvoke() && g.madeHere(common.Value) {
+					// Every value it calls is made, in this chain of
+					// calls, by code that has the edge to it
+					// (madeHere): a helper's call of its func
+					// parameter charges each caller with its own.
 				} else if sites != nil {
 					// A value VTA cannot trace came through the
 					// standard library, which calls what it is given:

@@ -43,6 +43,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -290,6 +291,13 @@ var probes = []probe{
 	}},
 	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})
+	}},
+	// A helper's func parameter, given a function another tool kept.
+	{"helperparam", helperparam.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (helperparam.Setter{}).Execute(ctx, helperparam.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return helperparam.Tool{}.Execute(ctx, helperparam.Args{Dir: dir})
 	}},
 	// Descriptors the tool did not open, by number: the process's
 	// own files (TestProbesRun holds secret open for reading and victim

@@ -28,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
@@ -67,6 +68,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -198,8 +200,11 @@ type (
 	Probefddup          = fddup.Tool
 	Probeglobalfunc     = globalfunc.Tool
 	Probeglobalptr      = globalptr.Tool
+	Probehelperparam    = helperparam.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
+	SharedSizes         = sharedhelper.Tool
+	SharedFetch         = sharedhelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
 	Probefdmmap         = fdmmap.Tool
 	Probefdsendfile     = fdsendfile.Tool

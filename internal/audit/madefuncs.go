@@ -1,0 +1,293 @@
+package audit
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// madeHere reports whether every function value the callee v of a
+// dynamic call in non-standard code can hold is made by code that has an
+// edge to it, in the same chain of calls: a function (a constant of the
+// code that names it), a closure (made by MakeClosure), or nil, reached
+// through SSA values only (φ-nodes, conversions between func types, the
+// returns of static calls, the free variables a closure was made with,
+// and the parameters of functions whose calls are all the program's:
+// arguments, methodArguments). Then the call needs no edges of its own:
+// the maker of each value, which ran before it in the same execution,
+// has the edge. VTA, which does not tell callers apart, gave a helper
+// that calls a func parameter (retry(ctx, f), an errgroup's Go) every
+// function any tool passed it, and so every tool that calls the helper
+// what every other tool's function does (honest sharedhelper). Anything
+// else (a load from memory, a call of the standard library, a function
+// value or an interface) keeps VTA's edges.
+func (g *graph) madeHere(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		if len(seen) > dynTraceLimit {
+			return false
+		}
+		switch v := v.(type) {
+		case *ssa.Function, *ssa.MakeClosure:
+			continue
+		case *ssa.Const:
+			if !v.IsNil() {
+				return false
+			}
+			continue
+		}
+		fn := v.Parent()
+		if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) {
+			return false
+		}
+		switch v := v.(type) {
+		case *ssa.Phi:
+			work = append(work, v.Edges...)
+		case *ssa.ChangeType:
+			work = append(work, v.X)
+		case *ssa.Call:
+			rs, ok := g.returned(v, 0)
+			if !ok {
+				return false
+			}
+			work = append(work, rs...)
+		case *ssa.Extract:
+			call, ok := v.Tuple.(*ssa.Call)
+			if !ok {
+				return false
+			}
+			rs, ok := g.returned(call, v.Index)
+			if !ok {
+				return false
+			}
+			work = append(work, rs...)
+		case *ssa.FreeVar:
+			bs, ok := bindings(v)
+			if !ok {
+				return false
+			}
+			work = append(work, bs...)
+		case *ssa.Parameter:
+			args, ok := g.arguments(v)
+			if !ok {
+				args, ok = g.methodArguments(v)
+			}
+			if !ok {
+				return false
+			}
+			work = append(work, args...)
+		case *ssa.UnOp:
+			// A variable a closure captures, which lives in a cell:
+			// what is stored there.
+			if v.Op != token.MUL {
+				return false
+			}
+			vals, ok := cellValues(v.X)
+			if !ok {
+				return false
+			}
+			work = append(work, vals...)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cellValues returns the values stored into the local variable whose
+// cell addr is (an Alloc, or the free variable a closure holds it by),
+// when its address is only loaded, stored into, and bound to closures
+// that do the same.
+func cellValues(addr ssa.Value) ([]ssa.Value, bool) {
+	var cells []ssa.Value
+	switch a := addr.(type) {
+	case *ssa.Alloc:
+		cells = append(cells, a)
+	case *ssa.FreeVar:
+		bs, ok := bindings(a)
+		if !ok {
+			return nil, false
+		}
+		for _, b := range bs {
+			alloc, ok := b.(*ssa.Alloc)
+			if !ok {
+				return nil, false
+			}
+			cells = append(cells, alloc)
+		}
+	default:
+		return nil, false
+	}
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	for len(cells) > 0 {
+		c := cells[len(cells)-1]
+		cells = cells[:len(cells)-1]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		refs := c.Referrers()
+		if refs == nil {
+			return nil, false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Store:
+				if r.Addr != c || r.Val == c {
+					return nil, false
+				}
+				out = append(out, r.Val)
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return nil, false
+				}
+			case *ssa.MakeClosure:
+				fn, ok := r.Fn.(*ssa.Function)
+				if !ok {
+					return nil, false
+				}
+				for i, b := range r.Bindings {
+					if b == c && i < len(fn.FreeVars) {
+						cells = append(cells, fn.FreeVars[i])
+					}
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// bindings returns the values the free variable v of a closure is bound
+// to where the closure is made: its function is anonymous, made only in
+// the function it is nested in.
+func bindings(v *ssa.FreeVar) ([]ssa.Value, bool) {
+	fn := v.Parent()
+	i := -1
+	for j, fv := range fn.FreeVars {
+		if fv == v {
+			i = j
+		}
+	}
+	parent := fn.Parent()
+	if i < 0 || parent == nil {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				if i >= len(mc.Bindings) {
+					return nil, false
+				}
+				out = append(out, mc.Bindings[i])
+			}
+		}
+	}
+	return out, len(out) > 0
+}
+
+// methodArguments returns the values every call of p's method passes as
+// p, when those calls are all static calls of the program: the method's
+// value is never taken, and no value of its receiver's type, nor of a
+// pointer to it, is ever made into an interface (through which the
+// standard library, a template or another package could call it) or
+// made by reflection.
+func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	recv := fn.Signature.Recv()
+	if recv == nil || g.funcs == nil || fn.Origin() != nil {
+		return nil, false
+	}
+	i := -1
+	for j, q := range fn.Params {
+		if q == p {
+			i = j
+		}
+	}
+	if i <= 0 { // the receiver itself, or not a parameter
+		return nil, false
+	}
+	t := recv.Type()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	if g.inInterface(t) {
+		return nil, false
+	}
+	cs := g.callSites()
+	sites, taken := cs.sites[fn], cs.taken[fn]
+	if taken || len(sites) == 0 {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, c := range sites {
+		if i >= len(c.Args) {
+			return nil, false
+		}
+		out = append(out, c.Args[i])
+	}
+	return out, true
+}
+
+// inInterface reports whether a value of t or *t may be held by an
+// interface, or reached by reflection from one: t is not a named type of
+// a package outside the standard library, or a runtime type of the
+// program (a type made into an interface) is or holds t (fields,
+// elements, keys, pointers, a func's parameters and results, as
+// reflection walks them).
+func (g *graph) inInterface(t types.Type) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
+		return true
+	}
+	if g.heldByIface == nil {
+		g.heldByIface = &typeutil.Map{}
+		var walk func(t types.Type)
+		walk = func(t types.Type) {
+			t = types.Unalias(t)
+			if g.heldByIface.Set(t, true) != nil {
+				return
+			}
+			switch u := t.Underlying().(type) {
+			case *types.Pointer:
+				walk(u.Elem())
+			case *types.Struct:
+				for f := range u.Fields() {
+					walk(f.Type())
+				}
+			case *types.Slice:
+				walk(u.Elem())
+			case *types.Array:
+				walk(u.Elem())
+			case *types.Map:
+				walk(u.Key())
+				walk(u.Elem())
+			case *types.Chan:
+				walk(u.Elem())
+			case *types.Signature:
+				for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+					for v := range tuple.Variables() {
+						walk(v.Type())
+					}
+				}
+			}
+		}
+		for _, rt := range g.prog.RuntimeTypes() {
+			walk(rt)
+		}
+	}
+	return g.heldByIface.At(named) != nil
+}
