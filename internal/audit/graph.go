@@ -1250,11 +1250,12 @@ func (g *graph) scan(n *node) {
 					if !std && unsafeBuiltin(b) && !g.generated[g.prog.Fset.Position(call.Pos()).Filename] {
 						n.out = append(n.out, edge{g.pseudo("unsafe."+b.Name(), tool.Unsafe, "unsafe."+b.Name()+" reaches memory the type system does not bound"), call.Pos()})
 					}
-				} else if sites != nil && !common.IsInvoke() && g.madeHere(common.Value) {
+				} else if sites != nil && g.madeHereCall(common) {
 					// Every value it calls is made, in this chain of
 					// calls, by code that has the edge to it
-					// (madeHere): a helper's call of its func
-					// parameter charges each caller with its own.
+					// (madeHereCall): a helper's call of its func
+					// parameter, or of a method of its interface
+					// parameter, charges each caller with its own.
 				} else if sites != nil {
 					// A value VTA cannot trace came through the
 					// standard library, which calls what it is given:

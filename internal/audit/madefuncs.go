@@ -170,6 +170,23 @@ func cellValues(addr ssa.Value) ([]ssa.Value, bool) {
 	return out, true
 }
 
+// madeHereCall reports whether the dynamic call common of non-standard
+// code needs no edges of its own: a call of a function value that
+// madeHere traces, or an invoke of a method on an interface value whose
+// dynamic types dynTypes traces all to conversions in the same chain of
+// calls. Each conversion's code has the edges to the methods of its
+// interface (methodEdges), and each assertion to another interface on
+// the way has them to the asserted methods (assertEdges, or the
+// conversion's, for the methods the standard library asserts): the
+// method invoked is among them (honest sharedhelper's source interface).
+func (g *graph) madeHereCall(common *ssa.CallCommon) bool {
+	if common.IsInvoke() {
+		_, ok := g.dynTypes(common.Value)
+		return ok
+	}
+	return g.madeHere(common.Value)
+}
+
 // bindings returns the values the free variable v of a closure is bound
 // to where the closure is made: its function is anonymous, made only in
 // the function it is nested in.

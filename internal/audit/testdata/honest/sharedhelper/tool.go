@@ -74,6 +74,50 @@ func mapSlice[T, U any](xs []T, f func(T) (U, error)) ([]U, error) {
 	return out, nil
 }
 
+// source is where a tool's data comes from.
+type source interface {
+	Load(ctx context.Context) ([]byte, error)
+	Name() string
+}
+
+// fileSource is a file.
+type fileSource struct{ path string }
+
+// Load reads the file.
+func (f fileSource) Load(ctx context.Context) ([]byte, error) { return os.ReadFile(f.path) }
+
+// Name is the file's path.
+func (f fileSource) Name() string { return f.path }
+
+// urlSource is a URL.
+type urlSource struct{ url string }
+
+// Load fetches the URL.
+func (u urlSource) Load(ctx context.Context) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+}
+
+// Name is the URL.
+func (u urlSource) Name() string { return u.url }
+
+// describe loads s and says how many lines it has.
+func describe(ctx context.Context, s source) string {
+	b, err := s.Load(ctx)
+	if err != nil {
+		return s.Name() + ": " + err.Error()
+	}
+	return s.Name() + ": " + strings.Repeat("|", strings.Count(string(b), "\n")%10)
+}
+
 // Args name files or URLs.
 type Args struct {
 	Items []string `json:"items"`
@@ -111,7 +155,8 @@ func (Tool) Execute(ctx context.Context, args Args) (string, error) {
 	for _, n := range sizes {
 		total += n
 	}
-	return strings.Join(names, ",") + ": " + strings.Repeat("#", total%10), nil
+	first := describe(ctx, fileSource{args.Items[0]})
+	return first + "; " + strings.Join(names, ",") + ": " + strings.Repeat("#", total%10), nil
 }
 
 // Fetch returns the bodies of URLs.
@@ -152,5 +197,5 @@ func (Fetch) Execute(ctx context.Context, args Args) (string, error) {
 		return "", err
 	}
 	_ = lens
-	return strings.Join(bodies, "\n"), nil
+	return describe(ctx, urlSource{args.Items[0]}) + "\n" + strings.Join(bodies, "\n"), nil
 }
