@@ -1341,9 +1341,13 @@ func (g *graph) scan(n *node) {
 						n.out = append(n.out, edge{g.pseudo("var "+v.String()+" (assembly)", tool.Unsafe, why), instr.Pos()})
 					} else if g.dyn != nil && !writesOnly(instr, v) {
 						// Its address kept in another variable (var
-						// current = &defaults) is a use by whoever uses
-						// that one (probe globalptr).
+						// current = &defaults), or what it holds (var
+						// current = orders), is a use by whoever uses
+						// that one (probes globalptr, globalcopy).
 						m := g.maker(n, instr, op)
+						if u, ok := instr.(*ssa.UnOp); ok && m == n && u.Op == token.MUL {
+							m = g.maker(n, instr, nil)
+						}
 						m.out = append(m.out, edge{g.progVar(v), instr.Pos()})
 					}
 				}

@@ -37,6 +37,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalcopy"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
@@ -288,6 +289,9 @@ var probes = []probe{
 	// the standard library.
 	{"globalfunc", globalfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalfunc.Tool{}.Execute(ctx, globalfunc.Args{Dir: dir})
+	}},
+	{"globalcopy", globalcopy.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return globalcopy.Tool{}.Execute(ctx, globalcopy.Args{Dir: dir})
 	}},
 	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})

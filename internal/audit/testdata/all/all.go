@@ -62,6 +62,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericlocal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalcopy"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
@@ -200,6 +201,7 @@ type (
 	Probefddup          = fddup.Tool
 	Probeglobalfunc     = globalfunc.Tool
 	Probeglobalptr      = globalptr.Tool
+	Probeglobalcopy     = globalcopy.Tool
 	Probehelperparam    = helperparam.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
