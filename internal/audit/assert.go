@@ -190,6 +190,8 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 // which case code the audit cannot see (the standard library, reflection)
 // may call it.
 type callSites struct {
+	// all are the functions indexed (indexedFuncs).
+	all   map[*ssa.Function]bool
 	sites map[*ssa.Function][]*ssa.CallCommon
 	taken map[*ssa.Function]bool
 	// byOrigin and takenOrigin are the same for the instances of a
@@ -202,9 +204,9 @@ func (g *graph) callSites() *callSites {
 	if g.calls != nil {
 		return g.calls
 	}
-	cs := &callSites{sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}}
+	cs := &callSites{all: g.indexedFuncs(), sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}}
 	var ops []*ssa.Value
-	for fn := range g.indexedFuncs() {
+	for fn := range cs.all {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				var common *ssa.CallCommon

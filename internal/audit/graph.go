@@ -142,6 +142,8 @@ type graph struct {
 	// heldByIface holds the types the program's runtime types are or
 	// hold (inInterface), made once.
 	heldByIface *typeutil.Map
+	// fresh caches freshMaps.
+	fresh map[*ssa.Global]bool
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -1339,7 +1341,7 @@ func (g *graph) scan(n *node) {
 							"a variable //go:linkname names, which may be another package's (the runtime's)"), instr.Pos()})
 					} else if why := g.asmSet[obj]; ok && why != "" {
 						n.out = append(n.out, edge{g.pseudo("var "+v.String()+" (assembly)", tool.Unsafe, why), instr.Pos()})
-					} else if g.dyn != nil && !writesOnly(instr, v) {
+					} else if g.dyn != nil && !g.writesOnly(instr, v) {
 						// Its address kept in another variable (var
 						// current = &defaults), or what it holds (var
 						// current = orders), is a use by whoever uses
@@ -1474,6 +1476,15 @@ func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.V
 			return false // the slice's array, which others may hold
 		}
 		return written(a) && g.heldIn(a.X, vars, seen)
+	case *ssa.UnOp:
+		// The map a variable holds (an init function's
+		// handlers["x"] = f), when the variable only ever holds maps
+		// the program makes there.
+		v, ok := a.X.(*ssa.Global)
+		if !ok || a.Op != token.MUL || !g.freshMaps(v) {
+			return false
+		}
+		return g.heldIn(v, vars, seen)
 	case *ssa.Alloc, *ssa.MakeMap:
 		return g.compositeKept(a, vars, seen)
 	case *ssa.Slice:
@@ -1544,8 +1555,10 @@ func (g *graph) compositeKept(c ssa.Value, vars map[*ssa.Global]bool, seen map[s
 }
 
 // writesOnly reports whether instr uses the program's variable v only to
-// store into it: a store to it, or to a field or element of it.
-func writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
+// store into it: a store to it, or to a field or element of it, or an
+// update of the map it holds when it only ever holds maps the program
+// makes (freshMaps).
+func (g *graph) writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return instr.Addr == v && instr.Val != v
@@ -1553,8 +1566,71 @@ func writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
 		return instr.X == v && written(instr)
 	case *ssa.IndexAddr:
 		return instr.X == v && written(instr)
+	case *ssa.UnOp:
+		if instr.Op != token.MUL || instr.X != v || !g.freshMaps(v) {
+			return false
+		}
+		refs := instr.Referrers()
+		if refs == nil {
+			return false
+		}
+		for _, r := range *refs {
+			if mu, ok := r.(*ssa.MapUpdate); !ok || mu.Map != instr || mu.Key == instr || mu.Value == instr {
+				return false
+			}
+		}
+		return true
 	}
 	return false
+}
+
+// freshMaps reports whether the program's variable v is a map that only
+// ever holds maps made by the program's code where it is stored (or
+// nil), and whose address is never taken: no other variable, nor the
+// standard library, holds the map it holds unless it was loaded from v,
+// which is a use of v.
+func (g *graph) freshMaps(v *ssa.Global) bool {
+	if ok, done := g.fresh[v]; done {
+		return ok
+	}
+	if g.fresh == nil {
+		g.fresh = map[*ssa.Global]bool{}
+	}
+	g.fresh[v] = false
+	if _, ok := v.Type().(*types.Pointer).Elem().Underlying().(*types.Map); !ok {
+		return false
+	}
+	var ops []*ssa.Value
+	for fn := range g.callSites().all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					if op == nil || *op != ssa.Value(v) {
+						continue
+					}
+					switch instr := instr.(type) {
+					case *ssa.UnOp:
+						if instr.Op != token.MUL {
+							return false
+						}
+					case *ssa.Store:
+						if instr.Addr != v {
+							return false // its address, stored
+						}
+						if _, ok := instr.Val.(*ssa.MakeMap); !ok {
+							if c, ok := instr.Val.(*ssa.Const); !ok || !c.IsNil() {
+								return false
+							}
+						}
+					default:
+						return false // its address, passed or converted
+					}
+				}
+			}
+		}
+	}
+	g.fresh[v] = true
+	return true
 }
 
 // unsafeBuiltin reports whether b is a builtin of package unsafe that

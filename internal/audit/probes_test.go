@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalcopy"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
@@ -292,6 +293,9 @@ var probes = []probe{
 	}},
 	{"globalcopy", globalcopy.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalcopy.Tool{}.Execute(ctx, globalcopy.Args{Dir: dir})
+	}},
+	{"globalinit", globalinit.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return globalinit.Tool{}.Execute(ctx, globalinit.Args{Dir: dir})
 	}},
 	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})

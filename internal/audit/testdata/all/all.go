@@ -64,6 +64,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalcopy"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
@@ -202,6 +203,7 @@ type (
 	Probeglobalfunc     = globalfunc.Tool
 	Probeglobalptr      = globalptr.Tool
 	Probeglobalcopy     = globalcopy.Tool
+	Probeglobalinit     = globalinit.Tool
 	Probehelperparam    = helperparam.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool

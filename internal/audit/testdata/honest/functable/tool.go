@@ -1,8 +1,9 @@
 // Package functable is an honest tool of the capability audit's
 // precision corpus: its operations are a table of functions in a package
 // variable, and its file access goes through a variable tests can
-// replace, as Go code often does. Its start-up code only fills them: it
-// reaches nothing, and the tool reaches what its operations do.
+// replace and a map of loaders an init function fills, as Go code often
+// does. Its start-up code only fills them: it reaches nothing, and the
+// tool reaches what its operations do.
 package functable
 
 import (
@@ -45,6 +46,11 @@ var ops = map[string]op{
 
 var order = []func(string) string{strings.TrimSpace, strings.ToLower}
 
+// loaders read a named source; init functions register them.
+var loaders = map[string]func(string) ([]byte, error){}
+
+func init() { loaders["file"] = os.ReadFile }
+
 // Execute reads the file and applies the operation.
 func (Tool) Execute(ctx context.Context, args Args) (string, error) {
 	o, ok := ops[args.Op]
@@ -65,6 +71,11 @@ func (Tool) Execute(ctx context.Context, args Args) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		return "", err
+	}
+	if len(b) == 0 {
+		if b, err = loaders["file"](args.Path + ".default"); err != nil {
+			return "", err
+		}
 	}
 	s := string(b)
 	for _, norm := range order {
