@@ -170,6 +170,14 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		// parameters' types, which the trace does not follow.
 		sites, taken = cs.byOrigin[o], cs.takenOrigin[o]
 	}
+	return argsAt(sites, taken, i)
+}
+
+// argsAt returns the i-th argument of each of the calls sites of a
+// function, or false when its value is taken elsewhere (code the audit
+// cannot see may call it), it has no call, or a call has no i-th
+// argument.
+func argsAt(sites []*ssa.CallCommon, taken bool, i int) ([]ssa.Value, bool) {
 	if taken || len(sites) == 0 {
 		return nil, false
 	}

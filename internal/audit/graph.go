@@ -556,29 +556,8 @@ func (g *graph) reflectable(yield func(types.Type) bool) {
 				walk(ms.At(i).Type())
 			}
 		}
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			walk(u.Elem())
-		case *types.Struct:
-			for f := range u.Fields() {
-				walk(f.Type())
-			}
-		case *types.Slice:
-			walk(u.Elem())
-		case *types.Array:
-			walk(u.Elem())
-		case *types.Map:
-			walk(u.Key())
-			walk(u.Elem())
-		case *types.Chan:
-			walk(u.Elem())
-		case *types.Signature:
-			for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
-				for v := range tuple.Variables() {
-					walk(v.Type())
-				}
-			}
-		case *types.Interface:
+		typeParts(t, walk)
+		if u, ok := t.Underlying().(*types.Interface); ok {
 			// reflect.Type's Method(i).Type of an interface type.
 			for m := range u.Methods() {
 				walk(m.Type())
@@ -1952,4 +1931,34 @@ func capBits(c tool.Capability) []int {
 		c &^= 1 << b
 	}
 	return out
+}
+
+// typeParts calls visit with each type t is made of: the element of a
+// pointer, slice, array or channel, a map's key and element, a struct's
+// fields, a signature's parameters and results. An interface's methods
+// are not among them.
+func typeParts(t types.Type, visit func(types.Type)) {
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		visit(u.Elem())
+	case *types.Struct:
+		for f := range u.Fields() {
+			visit(f.Type())
+		}
+	case *types.Slice:
+		visit(u.Elem())
+	case *types.Array:
+		visit(u.Elem())
+	case *types.Map:
+		visit(u.Key())
+		visit(u.Elem())
+	case *types.Chan:
+		visit(u.Elem())
+	case *types.Signature:
+		for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
+			for v := range tuple.Variables() {
+				visit(v.Type())
+			}
+		}
+	}
 }

@@ -245,18 +245,7 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		return nil, false
 	}
 	cs := g.callSites()
-	sites, taken := cs.sites[fn], cs.taken[fn]
-	if taken || len(sites) == 0 {
-		return nil, false
-	}
-	var out []ssa.Value
-	for _, c := range sites {
-		if i >= len(c.Args) {
-			return nil, false
-		}
-		out = append(out, c.Args[i])
-	}
-	return out, true
+	return argsAt(cs.sites[fn], cs.taken[fn], i)
 }
 
 // inInterface reports whether a value of t or *t may be held by an
@@ -278,29 +267,7 @@ func (g *graph) inInterface(t types.Type) bool {
 			if g.heldByIface.Set(t, true) != nil {
 				return
 			}
-			switch u := t.Underlying().(type) {
-			case *types.Pointer:
-				walk(u.Elem())
-			case *types.Struct:
-				for f := range u.Fields() {
-					walk(f.Type())
-				}
-			case *types.Slice:
-				walk(u.Elem())
-			case *types.Array:
-				walk(u.Elem())
-			case *types.Map:
-				walk(u.Key())
-				walk(u.Elem())
-			case *types.Chan:
-				walk(u.Elem())
-			case *types.Signature:
-				for _, tuple := range []*types.Tuple{u.Params(), u.Results()} {
-					for v := range tuple.Variables() {
-						walk(v.Type())
-					}
-				}
-			}
+			typeParts(t, walk)
 		}
 		for _, rt := range g.prog.RuntimeTypes() {
 			walk(rt)
