@@ -29,21 +29,12 @@ import (
 // MiB that way under a 64 MiB limit, kept across calls, and could take
 // the machine's memory, as shared memory could before it was refused.
 func TestNoStackMappingsPastTheLimit(t *testing.T) {
-	if raceEnabled {
-		t.Skip("no data limit in race-detector builds")
-	}
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
-	// Not under 64 MiB, where a loaded machine's runtime threads may
-	// take a worker's whole data limit (see TestSharedMemoryLimited).
-	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
-	// The control: the same in ordinary private memory fails.
-	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512}); err == nil {
-		t.Fatal("512 MiB of private memory under a 256 MiB limit: no error")
-	}
-	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+	p := limitedPool(t, newDirs(t))
+	limitHolds(t, p)
+	for _, caps := range withoutExec {
 		got, err := call(t, p, "r6_growsdown", caps, r6Args{N: 512})
 		wantDenied(t, "a mapping growing down, without exec, "+caps.String(), err)
 		if err == nil {
@@ -328,12 +319,9 @@ func TestNoSocketBuffersPastTheLimit(t *testing.T) {
 // its initial stack under a 256 MiB limit, and could have gone on until
 // it met the memory mapped below.
 func TestNoStackGrowthPastTheLimit(t *testing.T) {
-	if raceEnabled {
-		t.Skip("no data limit in race-detector builds")
-	}
 	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
-	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+	p := limitedPool(t, d)
+	for _, caps := range withoutExec {
 		got, err := call(t, p, "r6_stackgrow", caps, r6Args{N: 400})
 		if err == nil || !strings.Contains(err.Error(), "stack limit") {
 			t.Errorf("%s: a stack of 400 MiB under a 256 MiB memory limit: %q, %v; want the stack limit to stop it", caps, got, err)
@@ -356,12 +344,9 @@ func TestNoStackGrowthPastTheLimit(t *testing.T) {
 // a byte of every 2 MiB, which took 512 MiB of page tables, kernel
 // memory, under a 256 MiB limit; the address space holds 128 TiB.
 func TestNoPageTablesPastTheLimit(t *testing.T) {
-	if raceEnabled {
-		t.Skip("no data limit in race-detector builds")
-	}
 	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
-	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+	p := limitedPool(t, d)
+	for _, caps := range withoutExec {
 		if got, err := call(t, p, "r6_pagetables", caps, r6Args{N: 160}); err == nil {
 			t.Errorf("%s: 160 GiB read, 320 MiB of page tables, under a 256 MiB memory limit: %q", caps, got)
 		}
@@ -412,11 +397,8 @@ func TestPendingSignalsBounded(t *testing.T) {
 // /dev/zero is /dev/full now, which reads as zeros and cannot be mapped.
 func TestNoSharedZeroMapping(t *testing.T) {
 	needNamespaces(t)
-	if raceEnabled {
-		t.Skip("no data limit in race-detector builds")
-	}
 	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+	p := limitedPool(t, d)
 	for _, caps := range []tool.Capability{tool.ReadFiles | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
 		got, err := call(t, p, "r6_mapshared", caps, r6Args{Path: "/dev/zero", N: 512})
 		if err == nil {
@@ -434,5 +416,30 @@ func TestNoSharedZeroMapping(t *testing.T) {
 	}
 	if got, err := call(t, p, "r6_mapshared", tool.ReadFiles|tool.Unsafe, r6Args{Path: f, N: 1}); err != nil || got != "1 MiB read (0)" {
 		t.Errorf("a shared mapping of a file: %q, %v; want 1 MiB read (0)", got, err)
+	}
+}
+
+// withoutExec are the capabilities a tool without exec is tried with:
+// none but unsafe (which grants nothing at run time), and all the others.
+var withoutExec = []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe}
+
+// limitedPool returns a pool of d whose workers' memory limit is 256 MiB,
+// not less: under 64 MiB a loaded machine's runtime threads may take a
+// worker's whole data limit (see TestSharedMemoryLimited). It skips the
+// test under the race detector, whose builds set no data limit.
+func limitedPool(t *testing.T, d dirs) *Pool {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	return newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
+}
+
+// limitHolds is the control of a test of memory past p's limit: 512 MiB
+// of ordinary private memory fails.
+func limitHolds(t *testing.T, p *Pool) {
+	t.Helper()
+	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512}); err == nil {
+		t.Fatal("512 MiB of private memory under a 256 MiB limit: no error")
 	}
 }

@@ -141,19 +141,12 @@ func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
 // swapped. A tool with no capability held 1 GiB so under a 256 MiB
 // limit, and kept it across calls.
 func TestNoSecretMemoryWithoutExec(t *testing.T) {
-	if raceEnabled {
-		t.Skip("no data limit in race-detector builds")
-	}
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
-	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Limits.Memory = 256 << 20 })
-	// The control: the same in ordinary private memory fails.
-	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512}); err == nil {
-		t.Fatal("512 MiB of private memory under a 256 MiB limit: no error")
-	}
-	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+	p := limitedPool(t, newDirs(t))
+	limitHolds(t, p)
+	for _, caps := range withoutExec {
 		got, err := call(t, p, "r7_secretmem", caps, r7Args{N: 512})
 		wantDenied(t, "memfd_secret without exec, "+caps.String(), err)
 		if err == nil {
@@ -329,7 +322,7 @@ func TestNoAsyncIOContextsWithoutExec(t *testing.T) {
 	}
 	d := newDirs(t)
 	p := newPool(t, d, nil)
-	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
+	for _, caps := range withoutExec {
 		got, err := call(t, p, "r7_aio", caps, r7Args{})
 		wantDenied(t, "io_setup without exec, "+caps.String(), err)
 		var ctx uintptr
