@@ -69,38 +69,9 @@ func TestProcessLimit(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("the test starts a program as another user, which takes root")
 	}
-	// The test binary and the pool's directory where that user reaches
-	// them.
-	root := t.TempDir()
-	for _, d := range []string{filepath.Dir(root), root} { // the test's directory and its own
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exe := filepath.Join(root, "sandbox.test")
-	if err := copyFile(os.Args[0], exe); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(root, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(work, nobody, nobody); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, asUserArg, work)
-	cmd.Dir = work
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the pool as user %d: %v (%s)\nstderr:\n%s", nobody, err, out, stderr.Bytes())
-	}
+	exe, work := forUser(t, nobody)
 	var r asUserReport
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("its report %q: %v", out, err)
-	}
+	runAsUser(t, exe, work, nobody, &r, asUserArg, work)
 	if !r.Offered {
 		t.Skipf("this kernel offers user %d no user namespaces", nobody)
 	}
@@ -151,4 +122,47 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// forUser copies the test binary where user uid reaches it and makes a
+// workspace that uid owns, for a pool run as that user; it returns the
+// copy and the workspace.
+func forUser(t *testing.T, uid int) (exe, work string) {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{filepath.Dir(root), root} { // the test's directory and its own
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exe = filepath.Join(root, "sandbox.test")
+	if err := copyFile(os.Args[0], exe); err != nil {
+		t.Fatal(err)
+	}
+	work = filepath.Join(root, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(work, uid, uid); err != nil {
+		t.Fatal(err)
+	}
+	return exe, work
+}
+
+// runAsUser runs exe with args as user uid in work and decodes the JSON
+// report it prints into report.
+func runAsUser(t *testing.T, exe, work string, uid int, report any, args ...string) {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Dir = work
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the pool as user %d: %v (%s)\nstderr:\n%s", uid, err, out, stderr.Bytes())
+	}
+	if err := json.Unmarshal(out, report); err != nil {
+		t.Fatalf("its report %q: %v", out, err)
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -259,23 +258,7 @@ func TestEpollWatchesBounded(t *testing.T) {
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
-	root := t.TempDir()
-	for _, d := range []string{filepath.Dir(root), root} {
-		if err := os.Chmod(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exe := filepath.Join(root, "sandbox.test")
-	if err := copyFile(os.Args[0], exe); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(root, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(work, epollUser, epollUser); err != nil {
-		t.Fatal(err)
-	}
+	exe, work := forUser(t, epollUser)
 	// The positive control: the Go runtime still polls the pipes of a
 	// tool without exec and network.
 	d := newDirs(t)
@@ -284,19 +267,8 @@ func TestEpollWatchesBounded(t *testing.T) {
 		t.Errorf("a pipe with a deadline, without capabilities: %q, %v; want piped", got, err)
 	}
 	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Env | tool.Unsafe} {
-		cmd := exec.Command(exe, epollAsUserArg, work, caps.String())
-		cmd.Dir = work
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: epollUser, Gid: epollUser}}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("the pool as user %d: %v (%s)\nstderr:\n%s", epollUser, err, out, stderr.Bytes())
-		}
 		var r epollReport
-		if err := json.Unmarshal(out, &r); err != nil {
-			t.Fatalf("its report %q: %v", out, err)
-		}
+		runAsUser(t, exe, work, epollUser, &r, epollAsUserArg, work, caps.String())
 		t.Logf("%s: %s%s", caps, r.Answer, r.Err)
 		if r.Own != "<nil>" {
 			t.Errorf("%s: after the tool's call (%s%s), the agent's own epoll_ctl failed: %s", caps, r.Answer, r.Err, r.Own)
