@@ -209,15 +209,7 @@ func (w *schemaWriter) value(t *Type, desc string, c Constraints) {
 	}
 	if t.ByRef() {
 		if null {
-			w.buf.WriteByte('{')
-			if desc != "" {
-				w.key("description")
-				w.str(desc)
-			}
-			w.key("anyOf")
-			w.buf.WriteByte('[')
-			w.ref(t, "")
-			w.buf.WriteString(`,{"type":"null"}]}`)
+			w.strictRef(t, desc, true) // the reference or null, as strict mode writes it
 			return
 		}
 		w.ref(t, desc)
