@@ -220,27 +220,9 @@ func (h *hugeAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestMountHugeAnswer(t *testing.T) {
 	for _, sse := range []bool{false, true} {
 		t.Run(map[bool]string{false: "json", true: "sse"}[sse], func(t *testing.T) {
-			remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
-			mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
-				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
-				})
-			h := &hugeAnswers{sse: sse, next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
-				&mcp.StreamableHTTPOptions{JSONResponse: !sse, Stateless: true})}
-			ts := httptest.NewServer(h)
-			defer ts.Close()
-			m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
-			res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
+			m, res := callHuge(t, &hugeAnswers{sse: sse})
 			if kindOf(res.Err) != registry.KindRemote || len(res.Media) != 0 {
 				t.Errorf("call: %q, %d media", res.Text, len(res.Media))
-			}
-			ts.CloseClientConnections() // the writer ends
-			if w := h.written.Load(); w >= hugeStop {
-				t.Errorf("the server wrote %d bytes: the client read on", w)
 			}
 			if sse {
 				// The SDK takes an event past its bound for a broken
@@ -269,25 +251,7 @@ func TestMountHugeAnswer(t *testing.T) {
 // "Application/JSON; charset=UTF-8" with 2 GB is read no further than
 // maxAnswer either, and the session goes on.
 func TestMountHugeAnswerAnyCase(t *testing.T) {
-	remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
-	mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
-		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
-		})
-	h := &hugeAnswers{ctype: "Application/JSON; charset=UTF-8", next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
-		&mcp.StreamableHTTPOptions{JSONResponse: true, Stateless: true})}
-	ts := httptest.NewServer(h)
-	defer ts.Close()
-	m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
-	ts.CloseClientConnections() // the writer ends
-	if w := h.written.Load(); w >= hugeStop {
-		t.Errorf("the server wrote %d bytes: the client read on", w)
-	}
+	_, res := callHuge(t, &hugeAnswers{ctype: "Application/JSON; charset=UTF-8"})
 	if want := "Error: img__shot: server \"img\" refused the call: the server's answer is over 16777216 bytes, the most read from a mounted server"; res.Text != want {
 		t.Errorf("call: %q, want %q", res.Text, want)
 	}
@@ -302,30 +266,40 @@ func TestMountHugeAnswerAnyCase(t *testing.T) {
 func TestMountHugeErrorAnswer(t *testing.T) {
 	for _, ctype := range []string{"text/plain", "text/event-stream"} {
 		t.Run(ctype, func(t *testing.T) {
-			remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
-			mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
-				func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
-				})
-			h := &hugeAnswers{ctype: ctype, status: http.StatusBadRequest, next: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
-				&mcp.StreamableHTTPOptions{JSONResponse: true, Stateless: true})}
-			ts := httptest.NewServer(h)
-			defer ts.Close()
-			m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer m.Close()
-			res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
-			ts.CloseClientConnections() // the writer ends
-			if w := h.written.Load(); w >= hugeStop {
-				t.Errorf("the server wrote %d bytes: the client read on", w)
-			}
+			_, res := callHuge(t, &hugeAnswers{ctype: ctype, status: http.StatusBadRequest})
 			if kindOf(res.Err) != registry.KindRemote {
 				t.Errorf("call: %q, want a remote error", res.Text)
 			}
 		})
 	}
+}
+
+// callHuge mounts h, in front of a server of one tool, shot, whose own
+// answer is small, calls shot, and checks that the client stopped
+// reading before the writer's end: it returns the mount, still open
+// until the test ends, and the call's result.
+func callHuge(t *testing.T, h *hugeAnswers) (*Mounts, registry.Result) {
+	t.Helper()
+	remote := mcp.NewServer(&mcp.Implementation{Name: "img", Version: "v0"}, nil)
+	mcp.AddTool(remote, &mcp.Tool{Name: "shot", Description: "A screenshot."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "small"}}}, nil, nil
+		})
+	h.next = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return remote },
+		&mcp.StreamableHTTPOptions{JSONResponse: !h.sse, Stateless: true})
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	m, err := Mount(context.Background(), []string{"img=" + ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	res := joined(t, nil, m).Call(context.Background(), "img__shot", `{}`)
+	ts.CloseClientConnections() // the writer ends
+	if w := h.written.Load(); w >= hugeStop {
+		t.Errorf("the server wrote %d bytes: the client read on", w)
+	}
+	return m, res
 }
 
 func (h *hugeAnswers) contentType() string {
