@@ -375,20 +375,7 @@ func childrenOf(pid int) []string {
 // worker its PID namespace).
 func TestWorkersEndWithTheAgent(t *testing.T) {
 	needNamespaces(t) // without a PID namespace, a program that left the session stays
-	cmd := exec.Command(os.Args[0], poolToKillArg, t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		cmd.Process.Kill()
-		t.Fatalf("the pool's program: %v", err)
-	}
+	cmd, line := startPoolProgram(t, poolToKillArg)
 	var pids []int
 	for _, f := range strings.Fields(line) {
 		pid, err := strconv.Atoi(f)
@@ -404,19 +391,52 @@ func TestWorkersEndWithTheAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	// A guard, not a bound: the deaths take milliseconds.
-	guard := time.Now().Add(time.Minute)
 	for _, pid := range pids {
-		for {
-			b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-			if err != nil || bytes.Contains(b, []byte(") Z ")) {
-				break
-			}
-			if time.Now().After(guard) {
-				t.Fatalf("process %d of a worker lives on a minute after the pool's program was killed: %s", pid, b)
-			}
-			time.Sleep(time.Millisecond)
+		if b, ok := gone(pid); !ok {
+			t.Fatalf("process %d of a worker lives on a minute after the pool's program was killed: %s", pid, b)
 		}
+	}
+}
+
+// startPoolProgram starts the test binary as the program of a pool,
+// with arg and a directory of its own, and returns it with the first
+// line it prints; the test's end kills it if it still runs.
+func startPoolProgram(t *testing.T, arg string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], arg, t.TempDir())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the pool's program: %v", err)
+	}
+	return cmd, line
+}
+
+// gone waits for process pid to end (or be a zombie), a minute at most
+// (a guard, not a bound: a death takes milliseconds); it reports false,
+// with the process's stat, when it lives on.
+func gone(pid int) ([]byte, bool) {
+	guard := time.Now().Add(time.Minute)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || bytes.Contains(b, []byte(") Z ")) {
+			return nil, true
+		}
+		if time.Now().After(guard) {
+			return b, false
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -84,24 +83,8 @@ func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
 		}
 	}
 
-	cmd := exec.Command(os.Args[0], orphanArg, t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("the pool's program: %v", err)
-	}
+	cmd, line := startPoolProgram(t, orphanArg)
 	if strings.HasPrefix(line, "refused: ") {
-		cmd.Process.Kill()
-		cmd.Wait()
 		if !strings.Contains(line, "EPERM") {
 			t.Errorf("the tool's call: %s; want EPERM", line)
 		}
@@ -109,26 +92,15 @@ func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "worker ")))
 	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
 		t.Fatalf("the pool's program printed %q", line)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	// A guard, not a bound: the death takes milliseconds.
-	guard := time.Now().Add(time.Minute)
-	for {
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil || bytes.Contains(b, []byte(") Z ")) {
-			return
-		}
-		if time.Now().After(guard) {
-			unix.Kill(pid, unix.SIGKILL)
-			t.Fatalf("worker %d, whose tool set its parent-death signal to 0, lives on a minute after the agent was killed: %s", pid, b)
-		}
-		time.Sleep(time.Millisecond)
+	if b, ok := gone(pid); !ok {
+		unix.Kill(pid, unix.SIGKILL)
+		t.Fatalf("worker %d, whose tool set its parent-death signal to 0, lives on a minute after the agent was killed: %s", pid, b)
 	}
 }
 
