@@ -15,8 +15,9 @@ import (
 // them: file-local data and symbols of the package's own that Go does not
 // declare pass; a variable of non-standard code, its own or another
 // package's, is set by assembly; a variable of the standard library, a
-// symbol a macro spells, a directive a macro hides and a file that cannot
-// be read are findings.
+// symbol a macro spells, a directive a macro hides, a package named other
+// than by its import path (main·) and a file that cannot be read are
+// findings.
 func TestAsmData(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -32,6 +33,8 @@ func TestAsmData(t *testing.T) {
 		"macro.h":       "#define SYM ·hook\n#define D DATA\n",
 		"macro_amd64.s": "#include \"macro.h\"\nDATA SYM+0(SB)/8, $0\n",
 		"notes.txt":     "DATA ·hook+0(SB)/8, $0\n", // not assembly
+		// The linker's name of a package main, not its import path.
+		"byname_amd64.s": "DATA main·hook+0(SB)/8, $0\n",
 	}
 	for name, src := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o600); err != nil {
@@ -70,6 +73,7 @@ func TestAsmData(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{
+		"byname_amd64.s: unsafe: DATA main·hook",
 		"device_amd64.s: unsafe: an assembly file the audit cannot read",
 		"hostile_arm64.s: unsafe: DATA os·Args, a variable of the standard library",
 		"macro.h: unsafe: a DATA directive whose symbol a macro gives",
