@@ -581,27 +581,28 @@ func (p *Pool) startAhead(k workerKey, spare *worker) {
 	} else {
 		w, err = p.start(p.ctx, k)
 	}
+	if err == nil {
+		w.unhold()
+	}
 	p.mu.Lock()
 	p.starting[k]--
-	if err == errNamespacesUnusable {
+	switch {
+	case err == errNamespacesUnusable:
 		// Not a failure: the calls that wait start another, without.
-		p.wake()
-		p.mu.Unlock()
-		return
-	}
-	if err != nil {
+	case err != nil:
 		p.failures[k]++
 		p.failed[k] = err
+	default:
+		// The worker is idle in the same hold of the lock that counts
+		// its start done: a call that woke in between would find
+		// neither, and start another.
+		p.keep(w)
 	}
 	p.wake()
 	p.mu.Unlock()
-	if err != nil {
-		if p.ctx.Err() == nil {
-			p.log.Warn("starting a tool worker", "tool", k.id, "caps", k.caps.String(), "error", err)
-		}
-		return
+	if err != nil && err != errNamespacesUnusable && p.ctx.Err() == nil {
+		p.log.Warn("starting a tool worker", "tool", k.id, "caps", k.caps.String(), "error", err)
 	}
-	p.put(w)
 }
 
 // oldestIdle removes and returns the worker idle for longest, or nil.
@@ -868,15 +869,20 @@ func (w *worker) awaitReady() error {
 func (p *Pool) put(w *worker) {
 	w.unhold()
 	p.mu.Lock()
+	p.keep(w)
+	p.wake()
+	p.mu.Unlock()
+}
+
+// keep makes w idle for its tool's next call, or kills it once the pool
+// is closed. Call with p.mu held.
+func (p *Pool) keep(w *worker) {
 	if p.closed {
-		p.mu.Unlock()
 		w.kill()
 		return
 	}
 	w.idleSince = time.Now()
 	p.idle[w.key] = append(p.idle[w.key], w)
-	p.wake()
-	p.mu.Unlock()
 }
 
 // reapIdle ends the workers idle for longer than the idle timeout, until
