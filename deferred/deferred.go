@@ -4,11 +4,13 @@
 // with the best matches (see registry.Registry.Search), each with its
 // description and parameters, and loads them: from the next request on,
 // their specs are sent too and they can be called. A loaded tool stays
-// loaded for the rest of the conversation, and the specs are sent in the
-// order the tools were loaded, so the tools part of every request begins
-// with that of the one before, which keeps providers' prompt caches
-// hitting. A call of a tool that is not loaded is answered as a call of an
-// unknown tool, with the search suggested.
+// loaded until the set holds Options.MaxLoaded tools and a search needs
+// room: then the tools used least recently are unloaded, and the answer
+// says which. The specs are sent in the order the tools were loaded, so
+// until then the tools part of every request begins with that of the one
+// before, which keeps providers' prompt caches hitting. A call of a tool
+// that is not loaded is answered as a call of an unknown tool, with the
+// search suggested.
 //
 // A *Set is one conversation's view of a registry: give each
 // chat.Conversation its own. It implements registry.ToolSet.
@@ -37,6 +39,13 @@ const SearchToolName = "search_tools"
 // nothing.
 const DefaultResults = 5
 
+// DefaultMaxLoaded is how many tools stay loaded at most, the pinned ones
+// included, when Options say nothing. OpenAI refuses a request with more
+// than 128 tools, and every loaded tool's spec is paid again with every
+// request: a conversation that searched for long would otherwise end with
+// every request refused.
+const DefaultMaxLoaded = 32
+
 // maxQuery bounds the query a search reads, in bytes.
 const maxQuery = 1000
 
@@ -51,17 +60,30 @@ type Options struct {
 	// Results is how many tools a search returns at most;
 	// DefaultResults when zero or less.
 	Results int
+	// MaxLoaded is how many tools stay loaded at most, the pinned ones
+	// included: a search that loads more unloads those used least
+	// recently (found by a search or called), never a pinned one. It is
+	// DefaultMaxLoaded when zero or less, raised to the pinned tools
+	// and one search's results when it is the default; a MaxLoaded
+	// under those is an error.
+	MaxLoaded int
 }
 
 // Set is a registry offered through search_tools: a tool set whose
 // tools load as the model finds them. It is safe for concurrent use.
 type Set struct {
-	reg     *registry.Registry
-	results int
+	reg       *registry.Registry
+	results   int
+	maxLoaded int
+	pinned    int // the first pinned of loaded are pinned
 
 	mu     sync.Mutex
 	loaded []string
 	specs  []openai.Tool // search_tools', then the loaded tools', in order
+	// used is when each loaded tool was last found or called, on the
+	// clock now, which counts those events.
+	used map[string]uint64
+	now  uint64
 }
 
 // New returns the deferred view of reg, with the tools of opts.Pin loaded.
@@ -70,9 +92,16 @@ func New(reg *registry.Registry, opts Options) (*Set, error) {
 	if _, ok := reg.Lookup(SearchToolName); ok {
 		return nil, fmt.Errorf("deferred: the registry has a tool named %s already", SearchToolName)
 	}
-	t := &Set{reg: reg, results: opts.Results}
+	t := &Set{reg: reg, results: opts.Results, maxLoaded: opts.MaxLoaded, used: map[string]uint64{}}
 	if t.results <= 0 {
 		t.results = DefaultResults
+	}
+	pins := len(slices.Compact(slices.Sorted(slices.Values(opts.Pin))))
+	switch least := pins + t.results; {
+	case t.maxLoaded <= 0:
+		t.maxLoaded = max(DefaultMaxLoaded, least)
+	case t.maxLoaded < least:
+		return nil, fmt.Errorf("deferred: MaxLoaded %d is less than the %d pinned tools and one search's %d results", t.maxLoaded, pins, t.results)
 	}
 	t.specs = []openai.Tool{searchSpec(reg.Strict())}
 	var unknown []string
@@ -86,6 +115,7 @@ func New(reg *registry.Registry, opts Options) (*Set, error) {
 	if len(unknown) > 0 {
 		return nil, fmt.Errorf("deferred: pinned tools not found: %s", strings.Join(unknown, ", "))
 	}
+	t.pinned = len(t.loaded)
 	return t, nil
 }
 
@@ -101,7 +131,58 @@ func (t *Set) load(name string) bool {
 	}
 	t.loaded = append(t.loaded, name)
 	t.specs = append(t.specs, spec)
+	t.touch(name)
 	return true
+}
+
+// touch marks the loaded tool name used now. t.mu is held or t not yet
+// shared.
+func (t *Set) touch(name string) {
+	t.now++
+	t.used[name] = t.now
+}
+
+// unloadOldest unloads the tool not pinned that was used least recently,
+// and returns its name. t.mu is held.
+func (t *Set) unloadOldest() string {
+	oldest := -1
+	for i := t.pinned; i < len(t.loaded); i++ {
+		if oldest < 0 || t.used[t.loaded[i]] < t.used[t.loaded[oldest]] {
+			oldest = i
+		}
+	}
+	name := t.loaded[oldest]
+	t.loaded = slices.Delete(t.loaded, oldest, oldest+1)
+	t.specs = slices.Delete(t.specs, oldest+1, oldest+2) // after search_tools'
+	delete(t.used, name)
+	return name
+}
+
+// Rebase returns the view of reg, a registry that takes the place of t's
+// (the tools of a mounted server changed), with t's options: the tools
+// t has pinned and loaded that reg still has stay pinned and loaded, in
+// the same order, with their use remembered.
+func (t *Set) Rebase(reg *registry.Registry) (*Set, error) {
+	if _, ok := reg.Lookup(SearchToolName); ok {
+		return nil, fmt.Errorf("deferred: the registry has a tool named %s already", SearchToolName)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := &Set{reg: reg, results: t.results, maxLoaded: t.maxLoaded, used: map[string]uint64{}, now: t.now}
+	n.specs = []openai.Tool{searchSpec(reg.Strict())}
+	for i, name := range t.loaded {
+		spec, ok := reg.Spec(name)
+		if !ok {
+			continue
+		}
+		n.loaded = append(n.loaded, name)
+		n.specs = append(n.specs, spec)
+		n.used[name] = t.used[name]
+		if i < t.pinned {
+			n.pinned++
+		}
+	}
+	return n, nil
 }
 
 // Specs returns the spec of search_tools, then those of the loaded tools
@@ -133,6 +214,9 @@ func (t *Set) Call(ctx context.Context, name, args string) registry.Result {
 	}
 	t.mu.Lock()
 	ok := slices.Contains(t.loaded, name)
+	if ok {
+		t.touch(name)
+	}
 	t.mu.Unlock()
 	if !ok {
 		return registry.Fail(&registry.Error{Tool: clip.String(name, 80), Kind: registry.KindUnknownTool,
@@ -172,7 +256,8 @@ func (t *Set) callSearch(args string) registry.Result {
 // search_tools answers the model: each tool's name, description and
 // parameters, best first, or that none matched. It returns at most
 // Options.Results tools, and none whose score is less than 30% of the
-// best one's.
+// best one's. To load them within Options.MaxLoaded it unloads the tools
+// used least recently, and says which.
 func (t *Set) Search(query string) string {
 	matches := t.reg.Search(query, t.results)
 	// Tools far behind the best are noise that would stay loaded.
@@ -185,15 +270,31 @@ func (t *Set) Search(query string) string {
 	t.mu.Lock()
 	var was []bool
 	for _, m := range matches {
-		was = append(was, slices.Contains(t.loaded, m.Entry.Name))
+		loaded := slices.Contains(t.loaded, m.Entry.Name)
+		was = append(was, loaded)
+		if loaded {
+			t.touch(m.Entry.Name)
+		}
+	}
+	// The matches were used last: the tools unloaded to make room for
+	// them are older, and New made room for one search's results beside
+	// the pinned tools.
+	var unloaded []string
+	for i, m := range matches {
+		if was[i] {
+			continue
+		}
+		if len(t.loaded) >= t.maxLoaded {
+			unloaded = append(unloaded, t.unloadOldest())
+		}
 		t.load(m.Entry.Name)
 	}
 	t.mu.Unlock()
-	return answer(query, matches, was)
+	return answer(query, matches, was, unloaded, t.maxLoaded)
 }
 
 // answer is the text of a search's answer.
-func answer(query string, matches []registry.Match, loaded []bool) string {
+func answer(query string, matches []registry.Match, loaded []bool, unloaded []string, maxLoaded int) string {
 	if len(matches) == 0 {
 		return fmt.Sprintf("No tool matches %q. Search again with other words (what you want done, not how), or answer without a tool.", clip.Line(query, 200))
 	}
@@ -206,6 +307,9 @@ func answer(query string, matches []registry.Match, loaded []bool) string {
 			note = " (loaded before)"
 		}
 		fmt.Fprintf(&b, "\n%d. %s%s\n%s\nparameters: %s\n", i+1, e.Name, note, strings.TrimSpace(e.Description), e.Parameters)
+	}
+	if len(unloaded) > 0 {
+		fmt.Fprintf(&b, "\nAt most %d tools stay loaded: to make room, these were unloaded, the least recently used first: %s. Search again to call them.\n", maxLoaded, strings.Join(unloaded, ", "))
 	}
 	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -223,5 +224,175 @@ func TestConcurrent(t *testing.T) {
 			t.Errorf("%s loaded twice", n)
 		}
 		seen[n] = true
+	}
+}
+
+// wordTools returns the toolbox with n tools more, tool_<k>, each found by
+// the one word of its description that no other tool has, word<k>.
+func wordTools(t *testing.T, n int) *registry.Registry {
+	t.Helper()
+	var es []registry.Entry
+	for k := range n {
+		name := fmt.Sprintf("tool_%d", k)
+		es = append(es, registry.Entry{ID: name, Name: name, Description: fmt.Sprintf("Answers with zeta%d.", k),
+			Parameters: `{"type":"object","properties":{},"additionalProperties":false}`, Timeout: 1e9,
+			Bind: func(string) (registry.Run, error) {
+				return func(context.Context) (string, error) { return name, nil }, nil
+			}})
+	}
+	reg, err := toolreg.Toolbox().With(es...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// find searches d for the tool found by word k of wordTools, and checks
+// that the search found it.
+func find(t *testing.T, d *deferred.Set, k int) string {
+	t.Helper()
+	res := d.Call(context.Background(), "search_tools", fmt.Sprintf(`{"query":"zeta%d"}`, k))
+	if want := fmt.Sprintf("1. tool_%d", k); res.Failed() || !strings.Contains(res.Text, want) {
+		t.Fatalf("searching for tool_%d: %q", k, res.Text)
+	}
+	return res.Text
+}
+
+func TestLoadedBounded(t *testing.T) {
+	d, err := deferred.New(wordTools(t, 4), deferred.Options{Pin: []string{"now"}, Results: 1, MaxLoaded: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	find(t, d, 0)
+	if text := find(t, d, 1); strings.Contains(text, "unloaded") {
+		t.Errorf("a search within the bound says it unloaded tools: %q", text)
+	}
+	// tool_0, used since tool_1 was found, outlives it; the pinned
+	// tool, used least recently, is never unloaded.
+	if res := d.Call(ctx, "tool_0", `{}`); res.Failed() {
+		t.Fatalf("tool_0: %q", res.Text)
+	}
+	text := find(t, d, 2)
+	if want := "At most 3 tools stay loaded: to make room, these were unloaded, the least recently used first: tool_1. Search again to call them."; !strings.Contains(text, want) {
+		t.Errorf("the search past the bound: %q, want it to say %q", text, want)
+	}
+	if diff := cmp.Diff([]string{"search_tools", "now", "tool_0", "tool_2"}, specNames(d.Specs())); diff != "" {
+		t.Errorf("specs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"now", "tool_0", "tool_2"}, d.Loaded()); diff != "" {
+		t.Errorf("loaded (-want +got):\n%s", diff)
+	}
+	if res := d.Call(ctx, "tool_1", `{}`); !res.Failed() || !strings.Contains(res.Text, "no such tool is loaded") {
+		t.Errorf("calling the unloaded tool_1: %q, want it refused", res.Text)
+	}
+	// Found again, it is loaded again, in place of the oldest.
+	find(t, d, 1)
+	if diff := cmp.Diff([]string{"now", "tool_2", "tool_1"}, d.Loaded()); diff != "" {
+		t.Errorf("loaded after finding tool_1 again (-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadedBoundedOverManySearches(t *testing.T) {
+	const tools = 100
+	d, err := deferred.New(wordTools(t, tools), deferred.Options{Pin: []string{"now", "weather"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range tools {
+		find(t, d, k)
+		if n := len(d.Specs()); n > 1+deferred.DefaultMaxLoaded {
+			t.Fatalf("after %d searches: %d specs, more than search_tools and %d loaded tools", k+1, n, deferred.DefaultMaxLoaded)
+		}
+	}
+	got := d.Loaded()
+	want := []string{"now", "weather"}
+	for k := tools - deferred.DefaultMaxLoaded + 2; k < tools; k++ {
+		want = append(want, fmt.Sprintf("tool_%d", k))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("loaded after %d searches (-want +got):\n%s", tools, diff)
+	}
+}
+
+func TestMaxLoadedLimits(t *testing.T) {
+	reg := wordTools(t, 0)
+	pin := []string{"now", "weather", "now"} // two tools
+	for _, tc := range []struct {
+		max, results int
+		want         string // the error, or "" for none
+	}{
+		{max: 7, results: 5},
+		{max: 8, results: 5},
+		{max: 6, results: 5, want: "deferred: MaxLoaded 6 is less than the 2 pinned tools and one search's 5 results"},
+		{max: 2, results: 1, want: "deferred: MaxLoaded 2 is less than the 2 pinned tools and one search's 1 results"},
+		{max: 0, results: 5},
+		{max: -1, results: 5},
+	} {
+		_, err := deferred.New(reg, deferred.Options{Pin: pin, Results: tc.results, MaxLoaded: tc.max})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("MaxLoaded %d, Results %d: error %q, want %q", tc.max, tc.results, got, tc.want)
+		}
+	}
+	// The default makes room for the pinned tools and one search's
+	// results: 40 pinned, 45 loaded at most.
+	many := wordTools(t, 50)
+	var pins []string
+	for k := range 40 {
+		pins = append(pins, fmt.Sprintf("tool_%d", k))
+	}
+	d, err := deferred.New(many, deferred.Options{Pin: pins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 40; k < 50; k++ {
+		find(t, d, k)
+	}
+	if got, want := len(d.Loaded()), 45; got != want {
+		t.Errorf("40 pinned tools and 10 found, default bound: %d loaded, want %d", got, want)
+	}
+}
+
+func TestRebase(t *testing.T) {
+	d, err := deferred.New(wordTools(t, 3), deferred.Options{Pin: []string{"now", "tool_0"}, Results: 1, MaxLoaded: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find(t, d, 1)
+	find(t, d, 2)
+	// The new registry lost tool_0 (pinned) and tool_1 (found).
+	smaller, err := toolreg.Toolbox().With(registry.Entry{ID: "tool_2", Name: "tool_2", Description: "Answers with zeta2.",
+		Parameters: `{"type":"object","properties":{},"additionalProperties":false}`, Timeout: 1e9,
+		Bind: func(string) (registry.Run, error) {
+			return func(context.Context) (string, error) { return "tool_2 anew", nil }, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := d.Rebase(smaller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"search_tools", "now", "tool_2"}, specNames(n.Specs())); diff != "" {
+		t.Errorf("specs after the rebase (-want +got):\n%s", diff)
+	}
+	if res := n.Call(context.Background(), "tool_2", `{}`); res.Failed() || res.Text != "tool_2 anew" {
+		t.Errorf("tool_2 after the rebase: %q", res.Text)
+	}
+	// The bound and the pin carry over: now stays, tool_2 is unloaded
+	// for the next three.
+	for _, w := range []string{"weather forecast", "calculator arithmetic", "disk usage space"} {
+		n.Call(context.Background(), "search_tools", fmt.Sprintf(`{"query":%q}`, w))
+	}
+	got := n.Loaded()
+	if len(got) != 4 || got[0] != "now" || slices.Contains(got, "tool_2") {
+		t.Errorf("loaded after three more searches: %v, want now first, then the three found", got)
+	}
+	if _, err := d.Rebase(wordTools(t, 0)); err != nil {
+		t.Errorf("rebasing on a registry without search_tools: %v", err)
 	}
 }
