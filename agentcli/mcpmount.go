@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -96,11 +95,14 @@ func (l *liveToolSet) tools() registry.ToolSet {
 		l.cur = reg
 		return l.cur
 	}
-	var pin []string
-	if d, ok := l.cur.(*deferred.Set); ok {
-		pin = slices.DeleteFunc(d.Loaded(), func(n string) bool { _, ok := reg.Lookup(n); return !ok })
+	var d *deferred.Set
+	if cur, ok := l.cur.(*deferred.Set); ok {
+		// The pinned tools stay pinned, and the loaded ones may be
+		// unloaded as before.
+		d, err = cur.Rebase(reg)
+	} else {
+		d, err = deferred.New(reg, deferred.Options{})
 	}
-	d, err := deferred.New(reg, deferred.Options{Pin: pin})
 	if err != nil {
 		fmt.Fprintf(l.warn, "agent: the changed tools of the MCP servers are not offered: %v\n", err)
 		return l.cur
