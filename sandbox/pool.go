@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -46,6 +47,13 @@ type Config struct {
 	// Environ is the environment the workers' variables are taken from;
 	// os.Environ() when nil.
 	Environ []string
+	// Home is the user's home directory: where the workspace holds it, a
+	// tool that writes files could change what runs at the user's next
+	// login or the agent's next start (~/.bashrc, ~/.config), which no
+	// restriction of a worker prevents, and such a tool is refused under
+	// Require, or its enforcement names it as missing. HOME in Environ
+	// when empty, else the user's home in the system's user database.
+	Home string
 	// Env names the variables the tools are configured with (such as
 	// SEARXNG_URL); only workers whose tools declare tool.Env get them.
 	// LLM_API_KEY is never passed.
@@ -157,6 +165,8 @@ type Pool struct {
 	// directories, removed by Close; "" when they are made in
 	// Config.TempDir itself.
 	tempParent string
+	// homeInWork is set when the workspace holds Config.Home.
+	homeInWork bool
 }
 
 // workerKey names the workers that may serve a call: those of its tool,
@@ -212,6 +222,9 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Environ == nil {
 		c.Environ = os.Environ()
 	}
+	if c.Home == "" {
+		c.Home = homeOf(c.Environ)
+	}
 	if c.MaxWorkers <= 0 {
 		c.MaxWorkers = DefaultMaxWorkers
 	}
@@ -242,6 +255,7 @@ func NewPool(c Config) (*Pool, error) {
 
 		spareWait:  defaultSpareWait,
 		tempParent: tempParent,
+		homeInWork: c.Home != "" && inWorkspace(c.WorkDir, c.Home),
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.nestedDone = make(chan struct{})
@@ -272,6 +286,21 @@ func inWorkspace(workDir, d string) bool {
 	}
 	rel, err := filepath.Rel(workDir, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// homeOf returns the home directory that HOME names in environ, or where
+// it is unset, the user's home in the system's user database; "" when
+// neither says.
+func homeOf(environ []string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok && v != "" {
+			return v
+		}
+	}
+	if u, err := user.Current(); err == nil {
+		return u.HomeDir
+	}
+	return ""
 }
 
 func absDir(d string) (string, error) {
@@ -1143,6 +1172,9 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
 	}
 	w.enf = h.Enforcement
+	if caps&tool.WriteFiles != 0 && p.homeInWork {
+		w.enf.Missing = append(w.enf.Missing, fmt.Sprintf("the workspace %s holds the home directory %s: a tool that writes files can change what runs at the next login or the agent's next start (~/.bashrc, ~/.config); give the agent a project's directory as its workspace (-workdir)", p.cfg.WorkDir, p.cfg.Home))
+	}
 	if !w.enf.Enforced() {
 		if p.cfg.Require {
 			return fail(registry.KindRefused, "sandbox refused: %s=1 and the restrictions for %s are not enforced here: %s", RequireEnv, caps, strings.Join(w.enf.Missing, "; "))
