@@ -366,8 +366,9 @@ func (c *cli) command(s *session, name, arg string) (send string, exit bool) {
 			say("no terminal to copy through")
 			break
 		}
-		fmt.Fprint(s.clipboard, osc52(answer))
-		say("(the last answer, %d characters, sent to the terminal's clipboard)", utf8.RuneCountInString(answer))
+		text := s.copied(answer)
+		fmt.Fprint(s.clipboard, osc52(text))
+		say("(the last answer, %d characters, sent to the terminal's clipboard)", utf8.RuneCountInString(text))
 	case "/save":
 		if arg == "" {
 			say("/save FILE: name the file to write the conversation to")

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/toolreg/toolreg/chat"
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // lastAnswer returns the text of the model's last answer in msgs, "" if
@@ -23,6 +24,20 @@ func lastAnswer(msgs []chat.Message) string {
 		}
 	}
 	return ""
+}
+
+// copied returns the text /copy puts on the clipboard for answer: the
+// answer as the terminal showed it, without its control characters and
+// secrets. The model wrote it, and a person pastes it where it is read
+// as typed: an escape sequence in it (the end of a bracketed paste,
+// ESC [201~) would make a shell run the rest at once. Newlines and tabs
+// stay, so that code is copied as it is.
+func (s *session) copied(answer string) string {
+	text := clip.Printable(answer)
+	if s.out != nil && s.out.redact != nil {
+		text = s.out.redact(text)
+	}
+	return text
 }
 
 // osc52 returns the escape sequence that asks the terminal to put text on

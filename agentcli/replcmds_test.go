@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,36 @@ func TestKeptConversationNoURLCredentials(t *testing.T) {
 	}
 	if !strings.Contains(string(b), "llm.example/v1") {
 		t.Errorf("the kept conversation lost its endpoint:\n%s", b)
+	}
+}
+
+// TestCopyDropsControls: /copy puts on the clipboard the answer as the
+// terminal showed it, without its control characters: a prompt-injected
+// model's answer that carried the end of a bracketed paste (ESC [201~)
+// and a line break ran the rest as typed when the person pasted it into
+// a shell. Newlines and tabs stay, so that code copies as it is.
+func TestCopyDropsControls(t *testing.T) {
+	answer := "Run this:\n\n\tls -l\x1b[201~\nrm -rf ~\x07 \u009b2J\n"
+	conv := &chat.Conversation{}
+	conv.Restore([]chat.Message{
+		{Role: chat.RoleUser, Content: "how do I list files?"},
+		{Role: chat.RoleAssistant, Content: answer},
+	})
+	var clipboard, stderr strings.Builder
+	s := &session{conv: conv, out: &output{stderr: &stderr}, clipboard: &clipboard}
+	c := &cli{stderr: &stderr}
+	if _, exit := c.command(s, "/copy", ""); exit {
+		t.Fatal("/copy ended the conversation")
+	}
+	seq := clipboard.String()
+	if !strings.HasPrefix(seq, "\x1b]52;c;") || !strings.HasSuffix(seq, "\x07") {
+		t.Fatalf("clipboard sequence %q is not OSC 52", seq)
+	}
+	copied, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(seq, "\x1b]52;c;"), "\x07"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("Run this:\n\n\tls -l[201~\nrm -rf ~ 2J\n", string(copied)); diff != "" {
+		t.Errorf("copied (-want +got):\n%s", diff)
 	}
 }
