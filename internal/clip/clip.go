@@ -55,14 +55,19 @@ func Line(s string, n int) string {
 // Printable returns s fit for a terminal: every control character but
 // newline and tab dropped (C0, DEL and C1: escape sequences that would
 // move the cursor, clear the screen, set the window title or write the
-// clipboard lose their introducer), and each byte that is not UTF-8 made
-// U+FFFD (a terminal of 8-bit characters reads a lone 0x9b as a control
-// sequence introducer). Text without any is returned as it is.
+// clipboard lose their introducer), the controls of bidirectional text
+// that reorder it dropped too (see BidiControl), and each byte that is
+// not UTF-8 made U+FFFD (a terminal of 8-bit characters reads a lone
+// 0x9b as a control sequence introducer). Text without any is returned
+// as it is.
 func Printable(s string) string {
 	clean := utf8.ValidString(s)
 	for i := 0; clean && i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {
 			clean = false
+		} else if c == 0xe2 {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			clean = !BidiControl(r)
 		}
 	}
 	if clean {
@@ -71,10 +76,22 @@ func Printable(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 {
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r < 0xa0 || BidiControl(r) {
 			continue
 		}
 		b.WriteRune(r) // utf8.RuneError for a byte that is not UTF-8
 	}
 	return b.String()
+}
+
+// BidiControl reports whether r is an explicit embedding, override or
+// isolate of bidirectional text (U+202A–U+202E, U+2066–U+2069). A
+// terminal that lays out bidirectional text (Konsole, mlterm, VTE with
+// BiDi) shows what follows one reordered, so that text read on the screen
+// is not the text that is used: a command allowed in a question, an
+// answer copied ("Trojan Source", CVE-2021-42574). The implicit marks
+// (LRM, RLM, ALM), which right-to-left text uses and which reorder no
+// letter, are not among them.
+func BidiControl(r rune) bool {
+	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }

@@ -56,3 +56,20 @@ func TestLineDropsControls(t *testing.T) {
 		t.Errorf("Printable keeps newline and tab: %q", got)
 	}
 }
+
+// TestPrintableDropsBidiControls: the explicit embeddings, overrides and
+// isolates of bidirectional text (U+202A–U+202E, U+2066–U+2069) are
+// dropped: a terminal that lays out bidirectional text would show what
+// follows them reordered, so that a command read in a question is not the
+// one that runs ("Trojan Source"). The implicit marks (LRM, RLM, ALM),
+// which right-to-left text uses and which move no letter, stay.
+func TestPrintableDropsBidiControls(t *testing.T) {
+	in := "rm -rf ~ #\u202e\u2066 hsalf\u2069\u202c ok \u202a\u202b\u202d\u2067\u2068 שלום\u200f \u061c\u200e"
+	want := "rm -rf ~ # hsalf ok  שלום\u200f \u061c\u200e"
+	if got := Printable(in); got != want {
+		t.Errorf("Printable = %q, want %q", got, want)
+	}
+	if got := Line(in, 200); got != "rm -rf ~ # hsalf ok שלום\u200f \u061c\u200e" {
+		t.Errorf("Line = %q", got)
+	}
+}

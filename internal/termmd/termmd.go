@@ -22,6 +22,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // Style is how text is shown.
@@ -69,12 +71,13 @@ func (r Renderer) Render(text string) string {
 }
 
 // Sanitize returns text fit for a terminal without rendering it: control
-// characters but newline dropped, tabs as four spaces, bytes that are not
-// UTF-8 as U+FFFD, as Render does before it renders.
+// characters but newline dropped, the controls of bidirectional text that
+// reorder it too, tabs as four spaces, bytes that are not UTF-8 as
+// U+FFFD, as Render does before it renders.
 func Sanitize(text string) string { return sanitize(text) }
 
 // sanitize removes every control character but newline and tab, and
-// carriage returns; tabs become four spaces; bytes that are not UTF-8
+// carriage returns, and the controls of bidirectional text; tabs become four spaces; bytes that are not UTF-8
 // become U+FFFD (a terminal of 8-bit characters reads a lone 0x9b as a
 // control sequence, and two lone bytes on either side of an escape
 // sequence read as one character once it is stripped).
@@ -102,8 +105,12 @@ func sanitize(s string) string {
 	return b.String()
 }
 
+// isControl reports whether r is dropped before text reaches the
+// terminal: control characters, the line and paragraph separators, and
+// the controls of bidirectional text that reorder what follows them (see
+// clip.BidiControl).
 func isControl(r rune) bool {
-	return (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029'
+	return (r < 0x20 && r != '\n') || (r >= 0x7f && r < 0xa0) || r == '\u2028' || r == '\u2029' || clip.BidiControl(r)
 }
 
 // attr is a set of text attributes.

@@ -103,7 +103,10 @@ func checkOutput(t *testing.T, in, out string) {
 		t.Errorf("Render(%q) is not valid UTF-8: %q", in, out)
 	}
 	for _, r := range sgr.ReplaceAllString(out, "") {
-		if r != '\n' && isControl(r) {
+		// The explicit embeddings, overrides and isolates of
+		// bidirectional text reorder what a terminal shows after them.
+		bidi := r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+		if r != '\n' && isControl(r) || bidi {
 			t.Fatalf("Render(%q) passes on the control character %U: %q", in, r, out)
 		}
 	}
@@ -122,6 +125,7 @@ func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
 		"> quote \x1b(0 lines\x08\x7f",
 		"`code \x1b[1m`",
 		"`\xc2`\x82 and a lone \x9b31m byte",
+		"run `rm -rf ~ #\u202e\u2066 hsalf\u2069` done \u202a\u202b\u202c\u202d\u2067\u2068",
 	} {
 		for _, st := range []Style{Dark, Light, Plain} {
 			out := Renderer{Width: 40, Style: st}.Render(in)
