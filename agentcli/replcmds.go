@@ -77,7 +77,18 @@ func writeMarkdown(w io.Writer, model string, msgs []chat.Message) error {
 }
 
 // saveMarkdown writes the conversation to the file at path as Markdown.
+// It writes a regular file of that name, new or replaced, and nothing
+// else: a symbolic link there (which a cloned repository may hold, named
+// as a person would name their notes, pointing at ~/.bashrc) or a named
+// pipe is refused, not followed.
 func saveMarkdown(path, model string, msgs []chat.Message) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		what := "not a regular file"
+		if fi.Mode()&os.ModeSymlink != 0 {
+			what = "a symbolic link"
+		}
+		return fmt.Errorf("%s is %s; name the file itself", path, what)
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err

