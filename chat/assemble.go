@@ -40,6 +40,9 @@ func (p *partialCall) complete() bool {
 type assembler struct {
 	calls  []*partialCall
 	active map[int]int // delta index -> position in calls
+	// tooMany is set when a delta would start a call past
+	// MaxAnswerToolCalls; it is not added.
+	tooMany bool
 }
 
 func (a *assembler) add(d wireToolCall) {
@@ -68,6 +71,10 @@ func (a *assembler) add(d wireToolCall) {
 		ok = false
 	}
 	if !ok {
+		if len(a.calls) >= MaxAnswerToolCalls {
+			a.tooMany = true
+			return
+		}
 		pos = len(a.calls)
 		a.calls = append(a.calls, &partialCall{})
 		if key != noIndex {

@@ -511,6 +511,9 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 	if choice.FinishReason != nil {
 		resp.FinishReason = *choice.FinishReason
 	}
+	if len(m.ToolCalls) > MaxAnswerToolCalls {
+		return nil, tooManyToolCalls()
+	}
 	resp.Message = Message{Role: RoleAssistant, Content: string(m.Content), ReasoningContent: m.ReasoningContent}
 	seen := make(map[string]bool, len(m.ToolCalls))
 	for _, tc := range m.ToolCalls {

@@ -21,7 +21,9 @@
 // default), after which the turn fails with [ErrMaxSteps], and
 // [Conversation.MaxToolCalls] tool calls (64 by default); calls past that
 // bound are not run, and the model is told so in their tool messages so it
-// can answer with what it has.
+// can answer with what it has. An answer that asks for more than
+// [MaxAnswerToolCalls] calls at once fails the turn with
+// [ErrTooManyToolCalls]: each call asked for is a message sent back.
 //
 // A turn that fails leaves the conversation exactly as it was before the
 // turn, so a REPL can simply try the turn again.

@@ -26,6 +26,23 @@ var ErrStreamTruncated = errors.New("stream ended without [DONE]")
 // than Client.MaxStreamBytes.
 var ErrStreamTooLarge = errors.New("streamed answer too large")
 
+// ErrTooManyToolCalls is wrapped by the error of an answer that asks for
+// more than MaxAnswerToolCalls tool calls. It is not retried.
+var ErrTooManyToolCalls = errors.New("too many tool calls in one answer")
+
+// MaxAnswerToolCalls bounds the tool calls of one answer: far more than a
+// model calls at once, far fewer than an answer of tens of megabytes
+// holds. Each call asked for becomes a tool message sent back with the
+// conversation, whether it runs or is past Conversation.MaxToolCalls, so
+// an answer of a hundred thousand short calls would make the next
+// request ten times its size.
+const MaxAnswerToolCalls = 256
+
+// tooManyToolCalls returns the error of an answer past MaxAnswerToolCalls.
+func tooManyToolCalls() error {
+	return fmt.Errorf("%w: the model asked for more than %d tool calls at once; ask again, or check the server", ErrTooManyToolCalls, MaxAnswerToolCalls)
+}
+
 // DefaultMaxStreamBytes is the default bound of a streamed answer: far
 // more than any real answer, far less than the memory a runaway stream
 // would take.

@@ -114,6 +114,9 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 		return false, s.client.inBandError(data)
 	}
 	s.chunk(&chunk)
+	if s.calls.tooMany {
+		return false, tooManyToolCalls()
+	}
 	return false, nil
 }
 

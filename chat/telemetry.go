@@ -216,6 +216,8 @@ func chatErrorType(err error) string {
 		return "stream_truncated"
 	case errors.Is(err, ErrStreamTooLarge):
 		return "stream_too_large"
+	case errors.Is(err, ErrTooManyToolCalls):
+		return "too_many_tool_calls"
 	}
 	return telemetry.ErrorOther
 }
