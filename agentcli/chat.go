@@ -1,8 +1,10 @@
 package agentcli
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/toolreg/toolreg/chat"
 	"github.com/toolreg/toolreg/redact"
@@ -618,6 +621,62 @@ func (c *cli) lineReader() lineReader {
 // line cuts them; past it they are cut with "…", which says so.
 const maxArgsShown = 64 << 10
 
+// maxBlankShown is the longest run of blank characters shown as it is in
+// arguments shown whole; a longer one is shown as its count.
+const maxBlankShown = 16
+
+// unpadded returns arguments to be shown whole with nothing that only
+// takes room on the screen: JSON white space left out, and each run of
+// more than maxBlankShown blank characters (white space, or characters
+// drawn blank such as U+2800) shown as their count, "⟨20000 blank⟩". A
+// model could otherwise follow what matters (the path of a write, a
+// command's tail) with thousands of blank lines, and the person would see
+// a screen of nothing above the question.
+func unpadded(args string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(args)) == nil {
+		args = b.String()
+	}
+	var out strings.Builder
+	from, run := 0, 0 // where the run of blanks began, and its length
+	end := func(at int) {
+		if run > maxBlankShown {
+			fmt.Fprintf(&out, "⟨%d blank⟩", run)
+		} else {
+			out.WriteString(args[from:at])
+		}
+		run = 0
+	}
+	for i, r := range args {
+		if blank(r) {
+			if run == 0 {
+				from = i
+			}
+			run++
+			continue
+		}
+		if run > 0 {
+			end(i)
+		}
+		out.WriteRune(r)
+	}
+	if run > 0 {
+		end(len(args))
+	}
+	return out.String()
+}
+
+// blank reports whether r takes room on a terminal without showing
+// anything: white space, and the letters and symbols drawn blank (the
+// Braille blank, the Hangul fillers).
+func blank(r rune) bool {
+	switch r {
+	case '\u2800', '\u115f', '\u1160', '\u3164', '\uffa0':
+		return true
+	}
+	return unicode.IsSpace(r)
+}
+
 // askUser returns a Confirm that asks on the terminal, one question at a
 // time, before a tool that changes things runs. Arguments that the
 // question's line would cut are shown whole before it; the secrets the
@@ -635,7 +694,7 @@ func (c *cli) askUser(in lineReader) registry.Confirm {
 		if line != clip.Line(shown, len(shown)) {
 			// Cut in the question: shown whole before it, so that no
 			// part of what is allowed goes unseen.
-			whole := clip.String(clip.Printable(shown), maxArgsShown)
+			whole := clip.String(clip.Printable(unpadded(shown)), maxArgsShown)
 			fmt.Fprintf(c.stderr, "? the arguments of %s, %d bytes:\n    %s\n", e.Name, len(args), strings.ReplaceAll(whole, "\n", "\n    "))
 		}
 		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, line), true)
