@@ -210,6 +210,11 @@ func (o *output) event(e chat.Event) {
 	}
 }
 
+// turnError returns the error of a turn to be shown on the terminal,
+// without control characters: it quotes the endpoint's message, which
+// may quote what the model sent (a tool call's name, its arguments).
+func turnError(err error) string { return clip.Printable(err.Error()) }
+
 // maxLabel bounds the name of a tool shown on the trace: a valid name
 // has at most 64 characters.
 const maxLabel = 80
@@ -539,7 +544,7 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 			err = cause
 		}
 		out.endLine()
-		fmt.Fprintf(c.stderr, "agent: %v%s\n", err, hint(err))
+		fmt.Fprintf(c.stderr, "agent: %s%s\n", turnError(err), hint(err))
 		return 1
 	}
 	if !o.asJSON {

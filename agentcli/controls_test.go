@@ -3,6 +3,7 @@ package agentcli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -199,6 +200,45 @@ func TestQuestionShowsNoPadding(t *testing.T) {
 		}
 		if between := out[i+len(tc.shown) : q]; len(between) > 200 {
 			t.Errorf("%d bytes between %q and the question: %.300q…", len(between), tc.shown, between)
+		}
+	}
+}
+
+// TestEndpointErrorDropsControls: the error of a turn, which quotes the
+// endpoint's message (an endpoint that refuses a request may quote what
+// the model put in it: a tool call's name or arguments), is shown on the
+// terminal without control characters, in a one-shot run and in a
+// conversation: it reached stderr with its OSC 52, OSC 0 and CSI.
+func TestEndpointErrorDropsControls(t *testing.T) {
+	msg, err := json.Marshal(map[string]any{"error": map[string]any{"message": "invalid tool call name " + hostile + " \u202e", "type": "invalid_request_error"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	llm := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write(msg)
+	}))
+	defer llm.Close()
+	env := map[string]string{"LLM_BASE_URL": llm.URL + "/v1", "LLM_MODEL": "fake-model", "XDG_STATE_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
+	for _, conversation := range []bool{false, true} {
+		var stdout, stderr bytes.Buffer
+		c := &cli{tools: testTools, stdin: strings.NewReader("hello\n"), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return env[k] }}
+		code := 1
+		if conversation {
+			conv := &chat.Conversation{Client: &chat.Client{BaseURL: llm.URL + "/v1", Model: "m", NoStream: true}}
+			s := &session{conv: conv, out: &output{stdout: &stdout, stderr: &stderr}}
+			c.repl(context.Background(), s, c.pipeLines())
+		} else {
+			code = c.run(context.Background(), []string{"-tools", "calculator", "-isolate", "none", "-no-log", "hello"})
+		}
+		out := stderr.String()
+		if code != 1 || !strings.Contains(out, "invalid tool call name fine") || !strings.Contains(out, "hidden") {
+			t.Errorf("conversation %v: exit %d, stderr %q", conversation, code, out)
+		}
+		noControls(t, "the error", out)
+		if strings.Contains(out, "\u202e") {
+			t.Errorf("the error holds U+202E: %q", out)
 		}
 	}
 }

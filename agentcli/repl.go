@@ -279,7 +279,7 @@ func (c *cli) repl(ctx context.Context, s *session, in lineReader) int {
 			fmt.Fprintln(c.stderr, "(interrupted; the conversation is kept: ask again, /retry, or Ctrl-C again to exit)")
 		case err != nil:
 			s.out.endLine()
-			fmt.Fprintf(c.stderr, "agent: %v%s\n(the conversation is kept: ask again, or /retry)\n", err, hint(err))
+			fmt.Fprintf(c.stderr, "agent: %s%s\n(the conversation is kept: ask again, or /retry)\n", turnError(err), hint(err))
 		default:
 			s.out.finish(answer)
 		}
