@@ -141,6 +141,7 @@ type output struct {
 	printed  bool            // text of the current turn went to stdout
 	midLine  bool            // the last text did not end a line
 	pending  strings.Builder // text not yet rendered
+	blocks   blockScan       // where pending's whole blocks end
 	rendered bool            // a block of the current answer was rendered
 	spinning *spinner        // the waiting indicator, while it runs
 	drawn    bool            // the indicator is on the screen
@@ -166,17 +167,21 @@ func (o *output) event(e chat.Event) {
 		o.printed = true
 		if o.md != nil {
 			o.pending.WriteString(e.Text)
-			if n := completeBlocks(o.pending.String()); n > 0 {
+			if n := o.blocks.scan(o.pending.String()); n > 0 {
 				text := o.pending.String()
 				renderBlocks(o.stdout, o.md, o.clean(text[:n]), !o.rendered)
 				o.rendered = true
 				o.pending.Reset()
 				o.pending.WriteString(text[n:])
+				o.blocks.drop(n)
 			}
 			return
 		}
 		o.line.WriteString(e.Text)
-		if text := o.line.String(); strings.Contains(text, "\n") {
+		// Only the piece is looked at for a line's end: the line before
+		// it has none, and looking at it all again for each piece would
+		// cost the square of a long line.
+		if text := o.line.String(); strings.Contains(e.Text, "\n") {
 			i := strings.LastIndexByte(text, '\n') + 1
 			fmt.Fprint(o.stdout, o.clean(text[:i]))
 			o.midLine = false
@@ -284,6 +289,7 @@ func (o *output) flushLocked() {
 	renderBlocks(o.stdout, o.md, o.clean(o.pending.String()), !o.rendered)
 	o.rendered = true
 	o.pending.Reset()
+	o.blocks = blockScan{}
 }
 
 // lineBreak ends a line of streamed text before a trace line is printed,

@@ -2,6 +2,7 @@ package agentcli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -137,5 +138,29 @@ func TestMarkdownStyle(t *testing.T) {
 		if r == nil || r.Style != tc.want || (err != nil) != tc.wantErr || r.Width != 78 {
 			t.Errorf("env %v: renderer %+v, error %v; want style %d, width 78, error %v", tc.env, r, err, tc.want, tc.wantErr)
 		}
+	}
+}
+
+// TestStreamLooksAtEachLineOnce: while an answer streams, where its whole
+// blocks end is found by looking at each of its lines once, not at the
+// whole text not yet rendered for each piece: an unclosed code fence of
+// 7 MB in pieces of 1,000 bytes took two minutes of the processor before
+// anything was shown. What is rendered is the same.
+func TestStreamLooksAtEachLineOnce(t *testing.T) {
+	md := &termmd.Renderer{Width: 80, Style: termmd.Plain}
+	var stdout bytes.Buffer
+	o := &output{stdout: &stdout, stderr: io.Discard, md: md}
+	text := "Intro.\n\n```\n" + strings.Repeat("x := 1\n", 3000) + "```\n\nAfter *the* code.\n\n```\n" + strings.Repeat("y\n", 3000)
+	for i := 0; i < len(text); i += 100 {
+		o.event(chat.Event{Type: chat.EventText, Text: text[i:min(i+100, len(text))]})
+		if o.blocks.looked > len(text) {
+			t.Fatalf("after %d bytes, %d looked at", min(i+100, len(text)), o.blocks.looked)
+		}
+	}
+	o.finish("")
+	var whole bytes.Buffer
+	renderBlocks(&whole, md, text, true)
+	if diff := cmp.Diff(words(whole.String()), words(stdout.String())); diff != "" {
+		t.Errorf("words rendered as streamed (-whole +streamed):\n%s", diff)
 	}
 }
