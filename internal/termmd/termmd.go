@@ -137,6 +137,8 @@ type printer struct {
 	style Style
 	depth int // of quotes around the text
 	out   strings.Builder
+	// looked counts the bytes looked at for autolinks, for the tests.
+	looked int
 }
 
 // maxQuotes is the depth of quotes rendered as quotes; deeper ones are
