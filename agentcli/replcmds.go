@@ -49,28 +49,32 @@ func osc52(text string) string {
 
 // writeMarkdown writes a conversation for a person to read, as Markdown:
 // each question and answer under a heading, and the tool calls between.
+// It is written as the session showed it, without the control characters
+// of what the model and the tools wrote (clip.Printable), which would
+// drive the terminal of whoever shows the file.
 func writeMarkdown(w io.Writer, model string, msgs []chat.Message) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# Conversation with %s\n", cmp.Or(model, "the model"))
+	fmt.Fprintf(bw, "# Conversation with %s\n", clip.Line(cmp.Or(model, "the model"), maxLabel))
 	names := map[string]string{} // tool call id → tool
 	for _, m := range msgs {
+		content := clip.Printable(m.Content)
 		switch m.Role {
 		case chat.RoleUser:
-			fmt.Fprintf(bw, "\n## You\n\n%s\n", m.Content)
+			fmt.Fprintf(bw, "\n## You\n\n%s\n", content)
 		case chat.RoleAssistant:
 			for _, tc := range m.ToolCalls {
-				names[tc.ID] = tc.Function.Name
-				fmt.Fprintf(bw, "\n**Tool call** `%s`\n\n```json\n%s\n```\n", tc.Function.Name, tc.Function.Arguments)
+				names[tc.ID] = toolLabel(tc.Function.Name)
+				fmt.Fprintf(bw, "\n**Tool call** `%s`\n\n```json\n%s\n```\n", names[tc.ID], clip.Printable(tc.Function.Arguments))
 			}
-			if m.Content != "" {
-				fmt.Fprintf(bw, "\n## Answer\n\n%s\n", m.Content)
+			if content != "" {
+				fmt.Fprintf(bw, "\n## Answer\n\n%s\n", content)
 			}
 		case chat.RoleTool:
 			fence := "```"
-			for strings.Contains(m.Content, fence) {
+			for strings.Contains(content, fence) {
 				fence += "`"
 			}
-			fmt.Fprintf(bw, "\n**Result of** `%s`\n\n%s\n%s\n%s\n", names[m.ToolCallID], fence, m.Content, fence)
+			fmt.Fprintf(bw, "\n**Result of** `%s`\n\n%s\n%s\n%s\n", names[m.ToolCallID], fence, content, fence)
 		}
 	}
 	return bw.Flush()

@@ -162,3 +162,26 @@ func TestSaveRefusesSymlink(t *testing.T) {
 		t.Errorf("saved %q, %v", b, err)
 	}
 }
+
+// TestSaveDropsControls: /save writes the conversation for a person to
+// read, as the session showed it: without the control characters of what
+// the model and the tools wrote, which reached the file as they were and
+// drove the terminal of whoever ran cat on it (OSC 52 wrote the
+// clipboard). Newlines and tabs stay.
+func TestSaveDropsControls(t *testing.T) {
+	msgs := []chat.Message{
+		{Role: chat.RoleUser, Content: "look at the page"},
+		{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c1", Function: chat.FunctionCall{Name: "fetch\x1b[2K", Arguments: `{"url":"x` + "\x1b]0;t\x07" + `"}`}}}},
+		{Role: chat.RoleTool, ToolCallID: "c1", Content: "page\x1b]52;c;Y3VybA==\x07\tend"},
+		{Role: chat.RoleAssistant, Content: "It says\u202e \x9b2J\nbye"},
+	}
+	var b strings.Builder
+	if err := writeMarkdown(&b, "m\x07", msgs); err != nil {
+		t.Fatal(err)
+	}
+	want := "# Conversation with m\n\n## You\n\nlook at the page\n\n**Tool call** `fetch[2K`\n\n```json\n{\"url\":\"x]0;t\"}\n```\n" +
+		"\n**Result of** `fetch[2K`\n\n```\npage]52;c;Y3VybA==\tend\n```\n\n## Answer\n\nIt says \ufffd2J\nbye\n"
+	if diff := cmp.Diff(want, b.String()); diff != "" {
+		t.Errorf("Markdown (-want +got):\n%s", diff)
+	}
+}
