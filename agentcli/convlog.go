@@ -272,7 +272,7 @@ func (c *cli) runLog(args []string) int {
 	if o.asJSON {
 		for _, r := range k.records {
 			b, _ := json.Marshal(r) // it was read from JSON
-			fmt.Fprintf(c.stdout, "%s\n", b)
+			fmt.Fprintf(c.stdout, "%s\n", clip.JSON(b))
 		}
 		return exitOK
 	}

@@ -1,7 +1,9 @@
 package agentcli
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +185,37 @@ func TestSaveDropsControls(t *testing.T) {
 		"\n**Result of** `fetch[2K`\n\n```\npage]52;c;Y3VybA==\tend\n```\n\n## Answer\n\nIt says \ufffd2J\nbye\n"
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Errorf("Markdown (-want +got):\n%s", diff)
+	}
+}
+
+// TestKeptConversationJSONEscapesControls: agent log ID -json writes the
+// kept lines with the C1 controls and the controls of bidirectional text
+// as \u escapes, which decode to the same text: encoding/json left the
+// model's U+009B (CSI) and U+202E as they were, for a terminal to act on.
+func TestKeptConversationJSONEscapesControls(t *testing.T) {
+	state := t.TempDir()
+	answer := "done\u009b2J\u202e"
+	l := &convLog{dir: filepath.Join(state, "toolreg", "conversations"), model: "m", warn: func(err error) { t.Error(err) }, now: func() time.Time { return time.Unix(0, 0) }}
+	l.add([]chat.Message{{Role: chat.RoleUser, Content: "hi"}, {Role: chat.RoleAssistant, Content: answer}})
+	var stdout, stderr strings.Builder
+	c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+		return map[string]string{"XDG_STATE_HOME": state}[k]
+	}}
+	if code := c.run(context.Background(), []string{"log", "-json", "1"}); code != 0 {
+		t.Fatalf("agent log -json 1: exit %d, stderr %q", code, stderr.String())
+	}
+	if strings.ContainsAny(stdout.String(), "\u009b\u202e") {
+		t.Errorf("agent log -json holds U+009B or U+202E as they are: %q", stdout.String())
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r.Message.Content)
+	}
+	if diff := cmp.Diff([]string{"hi", answer}, got); diff != "" {
+		t.Errorf("decoded (-want +got):\n%s", diff)
 	}
 }

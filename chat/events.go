@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/clip"
 )
 
 // EventType names what an Event reports.
@@ -82,7 +84,9 @@ func (e Event) MarshalJSON() ([]byte, error) {
 type Sink func(Event)
 
 // JSONLines returns a Sink that writes each event to w as one JSON object
-// on one line. Write errors are ignored.
+// on one line. Write errors are ignored. The C1 controls and the controls
+// of bidirectional text in its strings are written as \u escapes (see
+// clip.JSON): a terminal that shows the events does not act on them.
 func JSONLines(w io.Writer) Sink {
 	var mu sync.Mutex
 	return func(e Event) {
@@ -90,6 +94,7 @@ func JSONLines(w io.Writer) Sink {
 		if err != nil {
 			return
 		}
+		b = clip.JSON(b)
 		mu.Lock()
 		defer mu.Unlock()
 		_, _ = w.Write(append(b, '\n'))

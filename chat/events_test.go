@@ -76,3 +76,28 @@ func TestEventJSON(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestJSONLinesEscapesTerminalControls: the events' strings are JSON,
+// whose encoder leaves the C1 controls (U+0080–U+009F) and the controls of
+// bidirectional text as they are, and a terminal that reads UTF-8 C1 acts
+// on them: a model's text "\u009d52;c;…\u009c" wrote the clipboard of
+// whoever watched agent -json on a terminal, and "\u009b2J" cleared the
+// screen. They are written as \u escapes, which decode to the same text.
+func TestJSONLinesEscapesTerminalControls(t *testing.T) {
+	text := "a\u009b2J \u009d52;c;Y3VybA==\u009c b\u202e\u2066c\u2069 é – \u0080\u009f"
+	var buf bytes.Buffer
+	JSONLines(&buf)(Event{Type: EventText, Text: text})
+	out := buf.String()
+	for _, r := range out {
+		if r >= 0x80 && r < 0xa0 || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' {
+			t.Fatalf("the event holds %U as it is: %q", r, out)
+		}
+	}
+	var e Event
+	if err := json.Unmarshal(buf.Bytes(), &e); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(text, e.Text); diff != "" {
+		t.Errorf("decoded text (-want +got):\n%s", diff)
+	}
+}

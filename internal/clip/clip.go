@@ -4,6 +4,7 @@
 package clip
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -94,4 +95,31 @@ func Printable(s string) string {
 // letter, are not among them.
 func BidiControl(r rune) bool {
 	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+}
+
+// JSON returns the JSON text b fit for a terminal, with the same meaning:
+// the C1 controls (U+0080–U+009F) and the controls of bidirectional text
+// (see BidiControl) in its strings written as \u escapes, which
+// encoding/json leaves as they are and a terminal that reads UTF-8 C1 acts
+// on (U+009B is CSI, U+009D OSC). Outside strings JSON has none. b without
+// any is returned as it is.
+func JSON(b []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x80 && r < 0xa0 || BidiControl(r) {
+			if out == nil {
+				out = make([]byte, 0, len(b)+16)
+			}
+			out = append(out, b[last:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			last = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
 }

@@ -73,3 +73,17 @@ func TestPrintableDropsBidiControls(t *testing.T) {
 		t.Errorf("Line = %q", got)
 	}
 }
+
+// TestJSON: the C1 controls and the controls of bidirectional text of a
+// JSON text are written as \u escapes; the rest stays, byte for byte.
+func TestJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":"x"}`:                     `{"a":"x"}`,
+		"{\"a\":\"é\u009b2J\u202e–\"}":  `{"a":"é\u009b2J\u202e–"}`,
+		"[\"\u0080\",\"\u009f\u2069\"]": `["\u0080","\u009f\u2069"]`,
+	} {
+		if got := string(JSON([]byte(in))); got != want {
+			t.Errorf("JSON(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
