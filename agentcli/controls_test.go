@@ -242,3 +242,34 @@ func TestEndpointErrorDropsControls(t *testing.T) {
 		}
 	}
 }
+
+// TestToolParametersDropControls: agent tools NAME and agent tools -v show
+// a mounted tool's parameters (names, types, constraints: a pattern, a
+// format, an enum, a default) without control characters, as they show
+// its description: a server's schema put OSC 52 and CSI in a pattern and
+// a parameter's name, which reached stdout as they were.
+func TestToolParametersDropControls(t *testing.T) {
+	schema := `{"type":"object","properties":{"na\u001b]0;t\u0007me":{"type":"string\u009b2J","pattern":"^\u001b]52;c;Y3VybA==\u0007$","format":"f\u001b[2K","description":"d\u001b[1A","enum":["\u009b8m","\u202ex"],"default":"\u202e\u009b"}}}`
+	srv := mcp.NewServer(&mcp.Implementation{Name: "w", Version: "v0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "shape", Description: "Shape.", InputSchema: json.RawMessage(schema)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	defer ts.Close()
+	for _, args := range [][]string{{"tools", "w__shape"}, {"tools", "-v"}} {
+		var stdout, stderr lockedBuffer
+		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		code := c.run(ctx, append([]string{args[0], "-tools", "calculator", "-mcp", "w=" + ts.URL}, args[1:]...))
+		cancel()
+		out := stdout.String()
+		if code != 0 || !strings.Contains(out, "matches ^]52;c;Y3VybA==$") {
+			t.Errorf("agent %s: exit %d, stdout %q, stderr %q", args, code, out, stderr.String())
+		}
+		noControls(t, "agent "+strings.Join(args, " "), out)
+		if strings.ContainsRune(out, '\u202e') {
+			t.Errorf("agent %s holds U+202E: %q", args, out)
+		}
+	}
+}

@@ -123,7 +123,7 @@ func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
 	params, err := parameters(e.Parameters)
 	switch {
 	case err != nil:
-		fmt.Fprintf(w, "    parameters: %s\n", e.Parameters)
+		fmt.Fprintf(w, "    parameters: %s\n", shownJSON(e.Parameters))
 	case len(params) == 0:
 		fmt.Fprintln(w, "    parameters: none")
 	default:
@@ -135,14 +135,25 @@ func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
 			if p.required {
 				req = "yes"
 			}
-			fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\t%s\n", p.name, p.typ, req, cmpOrDash(p.constraints), cmpOrDash(clip.Line(p.description, 80)))
+			// A mounted server's schema may hold anything: each cell
+			// is shown on one line without control characters.
+			fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\t%s\n", clip.Line(p.name, maxLabel), clip.Line(p.typ, maxLabel), req,
+				cmpOrDash(clip.Line(p.constraints, maxConstraints)), cmpOrDash(clip.Line(p.description, 80)))
 		}
 		_ = tw.Flush() // w's errors show at the end
 	}
 	if full && e.Output != "" {
-		fmt.Fprintf(w, "    output: %s\n", e.Output)
+		fmt.Fprintf(w, "    output: %s\n", shownJSON(e.Output))
 	}
 }
+
+// maxConstraints bounds the constraints of a parameter shown in its row.
+const maxConstraints = 1000
+
+// shownJSON returns a schema's JSON text on one line without control
+// characters, C1 and the controls of bidirectional text, which JSON
+// leaves as they are, written as \u escapes.
+func shownJSON(s string) string { return clip.Line(string(clip.JSON([]byte(s))), len(s)) }
 
 func cmpOrDash(s string) string {
 	if s == "" {
