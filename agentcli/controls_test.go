@@ -257,14 +257,18 @@ func TestToolParametersDropControls(t *testing.T) {
 		})
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	defer ts.Close()
-	for _, args := range [][]string{{"tools", "w__shape"}, {"tools", "-v"}} {
+	for _, args := range [][]string{{"tools", "w__shape"}, {"tools", "-v"}, {"tools", "-json", "w__shape"}} {
 		var stdout, stderr lockedBuffer
 		c := &cli{tools: testTools, stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		code := c.run(ctx, append([]string{args[0], "-tools", "calculator", "-mcp", "w=" + ts.URL}, args[1:]...))
 		cancel()
 		out := stdout.String()
-		if code != 0 || !strings.Contains(out, "matches ^]52;c;Y3VybA==$") {
+		want := "matches ^]52;c;Y3VybA==$"
+		if args[1] == "-json" {
+			want = `"pattern": "^\u001b]52;c;Y3VybA==\u0007$"`
+		}
+		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("agent %s: exit %d, stdout %q, stderr %q", args, code, out, stderr.String())
 		}
 		noControls(t, "agent "+strings.Join(args, " "), out)

@@ -72,7 +72,8 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 			fmt.Fprintf(c.stderr, "agent: encode the spec table: %v\n", err)
 			return 1
 		}
-		fmt.Fprintf(c.stdout, "%s\n", b)
+		// The same JSON, with what a terminal would act on escaped.
+		fmt.Fprintf(c.stdout, "%s\n", clip.JSON(b))
 		return 0
 	}
 	if len(pos) == 1 {
