@@ -144,6 +144,7 @@ type output struct {
 	blocks   blockScan       // where pending's whole blocks end
 	rendered bool            // a block of the current answer was rendered
 	spinning *spinner        // the waiting indicator, while it runs
+	asking   bool            // a question is asked: no indicator
 	drawn    bool            // the indicator is on the screen
 	label    string          // what the indicator says the agent waits for
 }
@@ -459,13 +460,25 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 	}
 	defer closeTools()
 	o.sel.startWarmUp()
+	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools, c.learnt)}
+	if f, ok := terminalFile(c.stdout); ok && !o.asJSON {
+		out.terminal = true
+		if !o.raw {
+			if out.md, err = newMarkdown(f, c.getenv); err != nil {
+				fmt.Fprintf(c.stderr, "agent: %v\n", err)
+			}
+		}
+	}
+	if _, ok := terminalFile(c.rawStderr); ok && !o.asJSON {
+		out.spin = true
+	}
 	var in lineReader
 	var confirm registry.Confirm
 	switch {
 	case interactive:
 		in = c.lineReader()
 		if !o.yes {
-			confirm = c.askUser(in)
+			confirm = c.askUser(in, out)
 		}
 	case !o.yes:
 		confirm = refuseUnattended
@@ -496,18 +509,6 @@ func (c *cli) runChat(ctx context.Context, args []string) int {
 		Session:      fmt.Sprintf("agent-%d", os.Getpid()),
 		Telemetry:    tel,
 		Provider:     genAIProvider(o.baseURL),
-	}
-	out := &output{stdout: c.stdout, stderr: c.stderr, quiet: o.quiet, redact: redactor(c.getenv, c.tools, c.learnt)}
-	if f, ok := terminalFile(c.stdout); ok && !o.asJSON {
-		out.terminal = true
-		if !o.raw {
-			if out.md, err = newMarkdown(f, c.getenv); err != nil {
-				fmt.Fprintf(c.stderr, "agent: %v\n", err)
-			}
-		}
-	}
-	if _, ok := terminalFile(c.rawStderr); ok && !o.asJSON {
-		out.spin = true
 	}
 	if o.asJSON {
 		conv.Sink = chat.JSONLines(c.learnt.Writer(c.stdout, secrets(c.getenv, c.tools)...))
@@ -692,11 +693,14 @@ func blank(r rune) bool {
 // time, before a tool that changes things runs. Arguments that the
 // question's line would cut are shown whole before it; the secrets the
 // agent knows are taken out of them, but not what merely looks like one.
-func (c *cli) askUser(in lineReader) registry.Confirm {
+// While it asks, out (nil for none) draws no waiting indicator, which
+// would write over the question's last line.
+func (c *cli) askUser(in lineReader, out *output) registry.Confirm {
 	var mu sync.Mutex
 	return func(ctx context.Context, e registry.Entry, args string) error {
 		mu.Lock()
 		defer mu.Unlock()
+		defer out.holdWaiting()()
 		// Only the secrets known are taken out: a credential's shape
 		// (a URL's user information, key=value) can hold any text, which
 		// must be seen to be allowed.

@@ -153,7 +153,7 @@ func TestQuestionDropsBidiControls(t *testing.T) {
 	var stderr bytes.Buffer
 	c := &cli{tools: testTools, stderr: &stderr, getenv: func(string) string { return "" }}
 	e := registry.Entry{Name: "sh__run", Capabilities: tool.Exec}
-	if c.askUser(&pipeLines{lines: lines, stderr: &stderr})(context.Background(), e, args) == nil {
+	if c.askUser(&pipeLines{lines: lines, stderr: &stderr}, nil)(context.Background(), e, args) == nil {
 		t.Fatal("allowed on n")
 	}
 	o := &output{stdout: &bytes.Buffer{}, stderr: &stderr, terminal: true}
@@ -188,7 +188,7 @@ func TestQuestionShowsNoPadding(t *testing.T) {
 		var stderr bytes.Buffer
 		c := &cli{tools: testTools, stderr: &stderr, getenv: func(string) string { return "" }}
 		e := registry.Entry{Name: "sh__run", Capabilities: tool.Exec | tool.WriteFiles}
-		if c.askUser(&pipeLines{lines: lines, stderr: &stderr})(context.Background(), e, tc.args) == nil {
+		if c.askUser(&pipeLines{lines: lines, stderr: &stderr}, nil)(context.Background(), e, tc.args) == nil {
 			t.Fatal("allowed on n")
 		}
 		out := stderr.String()
@@ -276,4 +276,55 @@ func TestToolParametersDropControls(t *testing.T) {
 			t.Errorf("agent %s holds U+202E: %q", args, out)
 		}
 	}
+}
+
+// heldQuestion is a lineReader whose question waits for the test: it
+// says when it is asked, and answers what the test sends.
+type heldQuestion struct {
+	asked  chan<- struct{}
+	answer <-chan string
+}
+
+func (q heldQuestion) readLine(ctx context.Context, prompt string, question bool) (string, error) {
+	q.asked <- struct{}{}
+	return <-q.answer, nil
+}
+
+// TestQuestionHoldsTheWaitingIndicator: while a tool's question is asked,
+// the waiting indicator is off and stays off when another call's result
+// comes in (which started it again): it redraws its line every 120 ms, so
+// a model calling a quick tool beside one that asks had the question's
+// last line written over by "⠋ waiting for the model… 3s". It resumes
+// once the question is answered.
+func TestQuestionHoldsTheWaitingIndicator(t *testing.T) {
+	var stderr lockedBuffer
+	o := &output{stdout: &bytes.Buffer{}, stderr: &stderr, spin: true}
+	spinning := func() bool {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.spinning != nil
+	}
+	o.wait()
+	asked, answer := make(chan struct{}), make(chan string)
+	c := &cli{tools: testTools, stderr: &stderr, getenv: func(string) string { return "" }}
+	done := make(chan error)
+	go func() {
+		done <- c.askUser(heldQuestion{asked, answer}, o)(context.Background(), registry.Entry{Name: "sh__run", Capabilities: tool.Exec}, `{"command":"ls"}`)
+	}()
+	<-asked
+	if spinning() {
+		t.Error("the waiting indicator runs while the question is asked")
+	}
+	o.event(chat.Event{Type: chat.EventToolResult, Tool: "word_count", Result: "3 words"})
+	if spinning() {
+		t.Error("another call's result started the waiting indicator during the question")
+	}
+	answer <- "n"
+	if err := <-done; err == nil {
+		t.Error("allowed on n")
+	}
+	if !spinning() {
+		t.Error("the waiting indicator did not resume after the question")
+	}
+	o.stopWaiting()
 }

@@ -137,7 +137,7 @@ func (o *output) wait() {
 }
 
 func (o *output) waitLocked() {
-	if !o.spin || o.spinning != nil {
+	if !o.spin || o.spinning != nil || o.asking {
 		return
 	}
 	s := &spinner{stop: make(chan struct{})}
@@ -160,6 +160,29 @@ func (o *output) waitLocked() {
 			o.mu.Unlock()
 		}
 	}()
+}
+
+// holdWaiting erases the waiting indicator and keeps it off, while a
+// question is asked on the terminal, until the function it returns is
+// called: the indicator redraws its line every 120 ms, and a tool's
+// result that came in meanwhile would start it over the question's last
+// line (a model calling a quick tool beside one that asks had the
+// question written over by "waiting for the model"). It does nothing
+// on a nil output.
+func (o *output) holdWaiting() (release func()) {
+	if o == nil {
+		return func() {}
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.asking = true
+	o.stopWaitingLocked()
+	return func() {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		o.asking = false
+		o.waitLocked() // the turn waits on, for its tools or the model
+	}
 }
 
 // stopWaiting erases the waiting indicator.

@@ -136,7 +136,7 @@ func TestAskUser(t *testing.T) {
 	lines <- " YES "
 	var stderr bytes.Buffer
 	c := &cli{tools: testTools, stderr: &stderr}
-	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr})
+	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr}, nil)
 	e := registry.Entry{Name: "rm", Capabilities: tool.WriteFiles}
 	var got []bool
 	for range 3 {
@@ -168,7 +168,7 @@ func TestAskUserShowsAllArguments(t *testing.T) {
 	c := &cli{tools: testTools, stderr: &stderr, getenv: func(k string) string {
 		return map[string]string{"LLM_API_KEY": "sk-test-0123456789abcdef"}[k]
 	}}
-	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr})
+	ask := c.askUser(&pipeLines{lines: lines, stderr: &stderr}, nil)
 	e := registry.Entry{Name: "fs__write_file", Capabilities: tool.WriteFiles}
 	args := `{"content":"` + strings.Repeat("Meeting notes, nothing to see. ", 10) + `sk-test-0123456789abcdef \u001b[2K","path":"/home/u/.bashrc"}`
 	if ask(context.Background(), e, args) == nil {
@@ -203,7 +203,7 @@ func TestAskUserHidesNothingByShape(t *testing.T) {
 		c := &cli{tools: testTools, stderr: &stderr, getenv: func(k string) string {
 			return map[string]string{"LLM_API_KEY": key}[k]
 		}}
-		if c.askUser(&pipeLines{lines: lines, stderr: &stderr})(context.Background(), e, args) == nil {
+		if c.askUser(&pipeLines{lines: lines, stderr: &stderr}, nil)(context.Background(), e, args) == nil {
 			t.Fatal("allowed on n")
 		}
 		return stderr.String()

@@ -412,7 +412,7 @@ func (c *cli) runCall(ctx context.Context, args []string) int {
 		_, tin := terminalFile(c.stdin)
 		_, terr := terminalFile(c.rawStderr)
 		if fromStdin := len(pos) == 2 && pos[1] == "-"; tin && terr && !fromStdin {
-			reg = reg.WithConfirm(c.askUser(c.lineReader()))
+			reg = reg.WithConfirm(c.askUser(c.lineReader(), nil))
 		} else {
 			reg = reg.WithConfirm(refuseUnattended)
 		}
