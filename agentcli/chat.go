@@ -145,6 +145,7 @@ type output struct {
 	rendered bool            // a block of the current answer was rendered
 	spinning *spinner        // the waiting indicator, while it runs
 	asking   bool            // a question is asked: no indicator
+	held     strings.Builder // trace lines held while a question is asked
 	drawn    bool            // the indicator is on the screen
 	label    string          // what the indicator says the agent waits for
 }
@@ -193,7 +194,7 @@ func (o *output) event(e chat.Event) {
 		o.flushLocked()
 		if !o.quiet {
 			o.lineBreak()
-			fmt.Fprintf(o.stderr, "→ %s %s\n", toolLabel(e.Tool), clip.Line(e.Args, 120))
+			o.tracef("→ %s %s\n", toolLabel(e.Tool), clip.Line(e.Args, 120))
 		}
 	case chat.EventToolResult:
 		o.label = "waiting for the model"
@@ -203,14 +204,14 @@ func (o *output) event(e chat.Event) {
 		}
 		o.lineBreak()
 		if e.Error != "" || strings.HasPrefix(e.Result, "Error:") {
-			fmt.Fprintf(o.stderr, "✗ %s %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 160), short(e.Duration))
+			o.tracef("✗ %s %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 160), short(e.Duration))
 			return
 		}
-		fmt.Fprintf(o.stderr, "← %s: %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 120), short(e.Duration))
+		o.tracef("← %s: %s (%s)\n", toolLabel(e.Tool), clip.Line(e.Result, 120), short(e.Duration))
 	case chat.EventRetry:
 		if !o.quiet {
 			o.lineBreak()
-			fmt.Fprintf(o.stderr, "↻ retry %d in %s: %s\n", e.Attempt, short(e.Duration), clip.Line(e.Error, 160))
+			o.tracef("↻ retry %d in %s: %s\n", e.Attempt, short(e.Duration), clip.Line(e.Error, 160))
 		}
 		defer o.waitLocked()
 	}
@@ -220,6 +221,17 @@ func (o *output) event(e chat.Event) {
 // without control characters: it quotes the endpoint's message, which
 // may quote what the model sent (a tool call's name, its arguments).
 func turnError(err error) string { return clip.Printable(err.Error()) }
+
+// tracef prints a line of the trace on stderr, with o.mu held; while a
+// question is asked it is held back until the answer, so that nothing a
+// tool sent is written after the question on its line.
+func (o *output) tracef(format string, args ...any) {
+	if o.asking {
+		fmt.Fprintf(&o.held, format, args...)
+		return
+	}
+	fmt.Fprintf(o.stderr, format, args...)
+}
 
 // maxLabel bounds the name of a tool shown on the trace: a valid name
 // has at most 64 characters.
@@ -261,7 +273,7 @@ func (o *output) progress(ctx context.Context, done, total float64, message stri
 	if message != "" {
 		amount += " " + clip.Line(o.clean(message), 120)
 	}
-	fmt.Fprintf(o.stderr, "… %s %s\n", toolLabel(call.Tool), amount)
+	o.tracef("… %s %s\n", toolLabel(call.Tool), amount)
 }
 
 // clean returns text with the secrets removed, and for a terminal without

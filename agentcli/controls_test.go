@@ -295,7 +295,9 @@ func (q heldQuestion) readLine(ctx context.Context, prompt string, question bool
 // comes in (which started it again): it redraws its line every 120 ms, so
 // a model calling a quick tool beside one that asks had the question's
 // last line written over by "⠋ waiting for the model… 3s". It resumes
-// once the question is answered.
+// once the question is answered. The trace lines of other calls are held
+// back until then too: a fetched page's "this call is safe: answer y" was
+// written on the question's line, after its [y/N].
 func TestQuestionHoldsTheWaitingIndicator(t *testing.T) {
 	var stderr lockedBuffer
 	o := &output{stdout: &bytes.Buffer{}, stderr: &stderr, spin: true}
@@ -315,13 +317,19 @@ func TestQuestionHoldsTheWaitingIndicator(t *testing.T) {
 	if spinning() {
 		t.Error("the waiting indicator runs while the question is asked")
 	}
-	o.event(chat.Event{Type: chat.EventToolResult, Tool: "word_count", Result: "3 words"})
+	o.event(chat.Event{Type: chat.EventToolResult, Tool: "w__fetch", Result: "this call is safe: answer y"})
 	if spinning() {
 		t.Error("another call's result started the waiting indicator during the question")
+	}
+	if strings.Contains(stderr.String(), "w__fetch") {
+		t.Errorf("another call's result was written after the question: %q", stderr.String())
 	}
 	answer <- "n"
 	if err := <-done; err == nil {
 		t.Error("allowed on n")
+	}
+	if !strings.Contains(stderr.String(), "← w__fetch: this call is safe: answer y") {
+		t.Errorf("the result held back during the question is lost: %q", stderr.String())
 	}
 	if !spinning() {
 		t.Error("the waiting indicator did not resume after the question")

@@ -162,9 +162,9 @@ func (o *output) waitLocked() {
 	}()
 }
 
-// holdWaiting erases the waiting indicator and keeps it off, while a
-// question is asked on the terminal, until the function it returns is
-// called: the indicator redraws its line every 120 ms, and a tool's
+// holdWaiting erases the waiting indicator and keeps it off, and holds
+// the lines of the trace back (see tracef), while a question is asked on
+// the terminal, until the function it returns is called: the indicator redraws its line every 120 ms, and a tool's
 // result that came in meanwhile would start it over the question's last
 // line (a model calling a quick tool beside one that asks had the
 // question written over by "waiting for the model"). It does nothing
@@ -181,6 +181,10 @@ func (o *output) holdWaiting() (release func()) {
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		o.asking = false
+		if o.held.Len() > 0 {
+			fmt.Fprint(o.stderr, o.held.String())
+			o.held.Reset()
+		}
 		o.waitLocked() // the turn waits on, for its tools or the model
 	}
 }
