@@ -641,6 +641,19 @@ func (c *cli) lineReader() lineReader {
 	return newTermLines(stdin, stderr, path, warn)
 }
 
+// questionOut returns where questions are asked: stderr as it was given,
+// not through the redactor run puts in front of it. A question takes out
+// of what it shows the secrets the agent knows (redact.Known), and no
+// more: the redactor would also take out what looks like a credential (a
+// URL's user information, key=value), which can hold any text, such as a
+// command's tail, that must be seen to be allowed.
+func (c *cli) questionOut() io.Writer {
+	if c.rawStderr != nil {
+		return c.rawStderr
+	}
+	return c.stderr
+}
+
 // maxArgsShown bounds the arguments shown whole before a question whose
 // line cuts them; past it they are cut with "…", which says so.
 const maxArgsShown = 64 << 10
@@ -722,7 +735,7 @@ func (c *cli) askUser(in lineReader, out *output) registry.Confirm {
 			// Cut in the question: shown whole before it, so that no
 			// part of what is allowed goes unseen.
 			whole := clip.String(clip.Printable(unpadded(shown)), maxArgsShown)
-			fmt.Fprintf(c.stderr, "? the arguments of %s, %d bytes:\n    %s\n", e.Name, len(args), strings.ReplaceAll(whole, "\n", "\n    "))
+			fmt.Fprintf(c.questionOut(), "? the arguments of %s, %d bytes:\n    %s\n", e.Name, len(args), strings.ReplaceAll(whole, "\n", "\n    "))
 		}
 		l, err := in.readLine(ctx, fmt.Sprintf("? %s can change things on this machine (%s). Run it with %s? [y/N] ", e.Name, e.Capabilities|e.Reaches, line), true)
 		if a := strings.ToLower(strings.TrimSpace(l)); err == nil && (a == "y" || a == "yes") {

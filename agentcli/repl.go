@@ -45,7 +45,9 @@ func (c *cli) pipeLines() *pipeLines {
 			lines <- sc.Text()
 		}
 	}()
-	return &pipeLines{lines: lines, interrupts: c.interrupts, stderr: c.stderr}
+	// The prompts are the agent's own and its questions, which are
+	// redacted as they must be (see questionOut).
+	return &pipeLines{lines: lines, interrupts: c.interrupts, stderr: c.questionOut()}
 }
 
 func (p *pipeLines) readLine(ctx context.Context, prompt string, question bool) (string, error) {
