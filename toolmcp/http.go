@@ -43,6 +43,9 @@ const (
 	// DefaultReadTimeout bounds reading a request's body, so that a
 	// stalled upload does not hold its connection.
 	DefaultReadTimeout = 30 * time.Second
+	// DefaultWriteTimeout bounds one write of an answer: how long the
+	// client may leave it unread.
+	DefaultWriteTimeout = 30 * time.Second
 	// DefaultIdleTimeout is how long a kept-alive connection may wait
 	// for its next request.
 	DefaultIdleTimeout = 2 * time.Minute
@@ -76,6 +79,19 @@ type HTTPOptions struct {
 	// between requests; the defaults when zero or less. ReadTimeout
 	// does not bound the call itself, which has its tool's timeout.
 	ReadHeaderTimeout, ReadTimeout, IdleTimeout time.Duration
+	// WriteTimeout bounds how long one write of an answer (a part of an
+	// event stream, or a JSON body) waits for the client to take it:
+	// past it the connection is given up and the call is cancelled, so
+	// that a client that stops reading (its progress events, a large
+	// result) does not hold the call, its tool and its body for as long
+	// as it keeps the connection open. It bounds each write, not the
+	// answer: a call may take its tool's timeout, and send progress all
+	// along. DefaultWriteTimeout when zero or less. ServeHTTP sets it as
+	// the server's WriteTimeout too, which each write extends; a server
+	// of your own that serves HTTPHandler beside other handlers should
+	// set its WriteTimeout as well, since a connection's write deadline
+	// outlives the request that set it.
+	WriteTimeout time.Duration
 	// ShutdownGrace is how long ServeHTTP lets the calls in flight finish
 	// once its context is done; ShutdownTimeout when zero or less.
 	ShutdownGrace time.Duration
@@ -127,6 +143,9 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 	}
 	if v.IdleTimeout <= 0 {
 		v.IdleTimeout = DefaultIdleTimeout
+	}
+	if v.WriteTimeout <= 0 {
+		v.WriteTimeout = DefaultWriteTimeout
 	}
 	if v.ShutdownGrace <= 0 {
 		v.ShutdownGrace = ShutdownTimeout
@@ -192,6 +211,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 		h = requireToken(h, o.Token)
 	}
 	h = localHostOnly(http.NewCrossOriginProtection().Handler(h))
+	h = writesWithin(h, o.WriteTimeout)
 	if o.OAuth != nil {
 		mux := http.NewServeMux()
 		mux.Handle("GET "+MetadataPath, auth.ProtectedResourceMetadataHandler(o.OAuth.metadata()))
@@ -512,6 +532,52 @@ func readBody(next http.Handler, max int64, timeout time.Duration, budget *bodyB
 	})
 }
 
+// writesWithin gives each write of an answer timeout to reach the
+// client: a write (or flush) that the client leaves unread for longer
+// fails, and net/http then cancels the request's context, which ends its
+// call. Without it, a client that stopped reading an event stream blocked
+// the tool in its next progress report, and the call's result behind it,
+// for as long as it kept its connection.
+func writesWithin(next http.Handler, timeout time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		g := &stallGuard{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
+		// A deadline left on the connection by its last answer is
+		// replaced (net/http's own writes, such as 100 Continue, come
+		// before the handler's); the answer's last bytes, which net/http
+		// writes once the handler returns, have their time too.
+		g.extend()
+		defer g.extend()
+		next.ServeHTTP(g, r)
+	})
+}
+
+// stallGuard is the http.ResponseWriter of writesWithin.
+type stallGuard struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+// extend sets the connection's write deadline timeout from now. Not every
+// writer supports it (httptest.ResponseRecorder): then writes are not
+// bounded.
+func (g *stallGuard) extend() { _ = g.rc.SetWriteDeadline(time.Now().Add(g.timeout)) }
+
+func (g *stallGuard) Write(p []byte) (int, error) {
+	g.extend()
+	return g.ResponseWriter.Write(p)
+}
+
+// FlushError flushes the answer within the timeout; http.ResponseController,
+// which the SDK's event writer flushes with, finds it.
+func (g *stallGuard) FlushError() error {
+	g.extend()
+	return g.rc.Flush()
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (g *stallGuard) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
 // requestKey is the context key of the HTTP request's own context.
 type requestKey struct{}
 
@@ -579,6 +645,8 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 		Handler:           mux,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
 		IdleTimeout:       o.IdleTimeout,
+		// Reset for each request; an MCP answer's writes extend it.
+		WriteTimeout: o.WriteTimeout,
 		// Calls outlive ctx for the grace period.
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 		ErrorLog:    slog.NewLogLogger(o.Logger.Handler(), slog.LevelDebug),

@@ -401,7 +401,7 @@ func TestHTTPOptionsDefaults(t *testing.T) {
 	got := (*HTTPOptions)(nil).withDefaults()
 	got.Logger = nil
 	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, BodyBytesInFlight: DefaultBodyBytesInFlight, ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, ShutdownGrace: ShutdownTimeout}
+		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, WriteTimeout: DefaultWriteTimeout, ShutdownGrace: ShutdownTimeout}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}

@@ -7,11 +7,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -335,5 +338,95 @@ func TestHTTPProgressRedacted(t *testing.T) {
 	}
 	if strings.Contains(body, key) {
 		t.Errorf("the client got the key:\n%s", body)
+	}
+}
+
+// TestHTTPUnreadAnswer calls a tool that reports progress without end
+// (until its context is done) from a client that never reads the event
+// stream: once the connection's buffers are full, a write waits no longer
+// than WriteTimeout, and then the call ends, its context cancelled (by
+// net/http, for the write that failed), where
+// the tool would otherwise hang in its report for as long as the client
+// keeps the connection open. The buffers are made small, so that a few
+// reports fill them.
+func TestHTTPUnreadAnswer(t *testing.T) {
+	ended := make(chan error, 1)
+	tab := testTable()
+	tab.Entries[5].Timeout = time.Hour
+	tab.Entries[5].Bind = runs(func(ctx context.Context, args string) (string, error) {
+		msg := strings.Repeat("x", 16<<10)
+		for i := 1; ctx.Err() == nil; i++ {
+			tool.Progress(ctx, float64(i), 0, msg)
+		}
+		ended <- context.Cause(ctx)
+		return "", ctx.Err()
+	})
+	srv, err := NewServer(registry.MustNew(tab), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(HTTPHandler(srv, &HTTPOptions{WriteTimeout: 50 * time.Millisecond}))
+	ts.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			_ = c.(*net.TCPConn).SetWriteBuffer(4 << 10)
+		}
+	}
+	ts.Start()
+	defer ts.Close()
+	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(4 << 10)
+	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p1"}}}`
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
+		ts.Listener.Addr(), len(call), call)
+	// The client reads nothing.
+	cause := <-ended
+	if !errors.Is(cause, context.Canceled) {
+		t.Errorf("the call ended with %v, want it cancelled", cause)
+	}
+}
+
+// TestServeHTTPLongCall answers a call that takes longer than
+// WriteTimeout: the bound is of each write, not of the answer, nor of the
+// server's connection.
+func TestServeHTTPLongCall(t *testing.T) {
+	reg, release, started, ended := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	const timeout = 20 * time.Millisecond
+	go func() { served <- ServeHTTP(ctx, ln, srv, &HTTPOptions{WriteTimeout: timeout}) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Error(err)
+		}
+	}()
+	c := &http.Client{Transport: &http.Transport{}}
+	defer c.CloseIdleConnections()
+	url := "http://" + ln.Addr().String()
+	for range 2 { // the second on the kept-alive connection, after the first's deadline
+		answer := make(chan string, 1)
+		go func() {
+			status, _, body := post(t, c, url, slowCall)
+			answer <- fmt.Sprint(status, " ", body)
+		}()
+		<-started
+		time.Sleep(5 * timeout)
+		release <- struct{}{}
+		<-ended
+		if got := <-answer; !strings.HasPrefix(got, "200 ") || !strings.Contains(got, `"text":"done"`) {
+			t.Errorf("a call longer than WriteTimeout: %s, want 200 and done", got)
+		}
 	}
 }
