@@ -208,7 +208,7 @@ type remoteServer struct {
 	// leftOut is the last note on the tools left out, so that it is
 	// not repeated at each listing.
 	leftOut string
-	calls   map[string]context.Context // by progress token, the calls in flight
+	calls   map[string]*mountedCall // by progress token, the calls in flight
 	// logFrom, logShown and logDropped count the log messages of the
 	// second that began at logFrom: those shown and those left out.
 	logFrom              time.Time
@@ -374,7 +374,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
 		t = &sniffTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}, tasks: tasks}
 	}
-	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]context.Context{},
+	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]*mountedCall{},
 		listChanged: make(chan struct{}, 1), tasks: tasks}
 	copts := &mcp.ClientOptions{
 		Logger: o.Logger,
@@ -471,20 +471,73 @@ func (s *remoteServer) logMessage(_ context.Context, r *mcp.LoggingMessageReques
 	s.warn.printf("mcp server %q %s: %s", s.spec.Name, p.Level, clipLine(text, 300))
 }
 
+// The bounds of a mounted server's progress, those of a confined tool's
+// (package sandbox): a server that reports in a tight loop, or with
+// messages of megabytes, cannot flood the agent's own MCP clients, to
+// whom agent mcp serves the progress on.
+const (
+	// MaxProgressMessage bounds a progress message, in bytes; a longer
+	// one is cut.
+	MaxProgressMessage = 1 << 10
+	// ProgressEvery is the least time between two progress reports of a
+	// call that reach it; the first report and the first that says the
+	// work is complete always do.
+	ProgressEvery = 50 * time.Millisecond
+)
+
+// mountedCall is a call in flight on a server, found by its progress
+// token.
+type mountedCall struct {
+	ctx context.Context
+
+	mu       sync.Mutex
+	last     time.Time // when the last report went on
+	complete bool      // a report of completion went on
+}
+
+// pass reports whether a report of done of total at now goes on (see
+// ProgressEvery), and counts it if so.
+func (c *mountedCall) pass(now time.Time, done, total float64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first := !c.complete && total > 0 && done >= total
+	if !c.last.IsZero() && now.Sub(c.last) < ProgressEvery && !first {
+		return false
+	}
+	c.last = now
+	c.complete = c.complete || (total > 0 && done >= total)
+	return true
+}
+
 // progress passes a progress notification of the server on to the call
-// it belongs to, as tool.Progress: the agent shows it, or serves it on to
-// its own MCP client.
+// it belongs to, as tool.Progress (the agent shows it, or serves it on to
+// its own MCP client), within the bounds of MaxProgressMessage and
+// ProgressEvery; a report with a negative number is dropped.
 func (s *remoteServer) progress(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 	p := r.Params
-	if p == nil {
+	if p == nil || p.Progress < 0 || p.Total < 0 {
 		return
 	}
 	s.mu.Lock()
-	ctx, ok := s.calls[fmt.Sprint(p.ProgressToken)]
+	c, ok := s.calls[fmt.Sprint(p.ProgressToken)]
 	s.mu.Unlock()
-	if ok {
-		tool.Progress(ctx, p.Progress, p.Total, p.Message)
+	if ok && c.pass(time.Now(), p.Progress, p.Total) {
+		tool.Progress(c.ctx, p.Progress, p.Total, clipProgress(p.Message))
 	}
+}
+
+// clipProgress returns a progress message cut to MaxProgressMessage bytes,
+// at a character's start, its bytes that are not UTF-8 made U+FFFD.
+func clipProgress(m string) string {
+	m = strings.ToValidUTF8(m, "\uFFFD")
+	if len(m) <= MaxProgressMessage {
+		return m
+	}
+	n := MaxProgressMessage
+	for n > 0 && !utf8.RuneStart(m[n]) {
+		n--
+	}
+	return m[:n]
 }
 
 // clipLine returns s on one line, without control characters, cut to n
@@ -708,7 +761,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	meta[mcp.MetaKeyLogLevel] = "warning"
 	params.SetMeta(meta)
 	rt.srv.mu.Lock()
-	rt.srv.calls[tok] = ctx
+	rt.srv.calls[tok] = &mountedCall{ctx: ctx}
 	rt.srv.mu.Unlock()
 	defer func() {
 		rt.srv.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -135,3 +136,56 @@ type seen struct {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestMountProgressBounded mounts a server whose tool sends 200 progress
+// notifications of 8 KiB messages as fast as it can, then answers once
+// the last (complete) has arrived: the call's tool.Progress gets messages
+// of at most MaxProgressMessage bytes, no more often than one per
+// ProgressEvery besides the first and the complete one, as a confined
+// tool's progress reaches it; the rest would be served on whole to the
+// agent's own MCP clients.
+func TestMountProgressBounded(t *testing.T) {
+	const n = 200
+	complete := make(chan struct{})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "flood", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "work", Description: "Report progress."},
+		func(ctx context.Context, req *mcp.CallToolRequest, args struct{}) (*mcp.CallToolResult, any, error) {
+			tok := req.Params.GetProgressToken()
+			msg := strings.Repeat("é", 4<<10) // 8 KiB
+			for i := 1; i <= n; i++ {
+				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: n, Message: msg}); err != nil {
+					return nil, nil, err
+				}
+			}
+			<-complete
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "worked"}}}, nil, nil
+		})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	defer ts.Close()
+	m, err := Mount(context.Background(), []string{"f=" + ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	var mu sync.Mutex
+	var reports, longest int
+	start := time.Now()
+	ctx := tool.WithProgress(context.Background(), func(_ context.Context, done, total float64, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		reports++
+		longest = max(longest, len(msg))
+		if done == n {
+			close(complete)
+		}
+	})
+	if res := joined(t, nil, m).Call(ctx, "f__work", `{}`); res.Text != "worked" {
+		t.Fatalf("f__work: %q", res.Text)
+	}
+	elapsed := time.Since(start)
+	mu.Lock()
+	defer mu.Unlock()
+	if most := 2 + int(elapsed/ProgressEvery); reports > most || longest > MaxProgressMessage {
+		t.Errorf("%d reports in %s, the longest message %d bytes; want at most %d, of at most %d bytes", reports, elapsed, longest, most, MaxProgressMessage)
+	}
+}
