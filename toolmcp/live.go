@@ -167,7 +167,7 @@ const (
 func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, error) {
 	maxListed := 4 * max
 	var tools []*mcp.Tool
-	var tooLarge, cut []string
+	var large, notObjects, cut []string
 	params := &mcp.ListToolsParams{}
 	truncated := false
 	for pages := 0; ; pages++ {
@@ -183,14 +183,16 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 			if t == nil {
 				continue
 			}
-			k, wasCut, ok := keep(t)
+			k, wasCut, why := keep(t)
 			switch {
-			case !ok:
-				tooLarge = append(tooLarge, clipLine(t.Name, maxNameShown))
+			case why == oversized:
+				large = append(large, clipLine(t.Name, maxNameShown))
+			case why == notObject:
+				notObjects = append(notObjects, clipLine(t.Name, maxNameShown))
 			case wasCut:
 				cut = append(cut, clipLine(t.Name, maxNameShown))
 			}
-			if ok {
+			if why == kept {
 				tools = append(tools, k)
 			}
 		}
@@ -210,8 +212,11 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		return false
 	})
 	var notes []string
-	if len(tooLarge) > 0 {
-		notes = append(notes, fmt.Sprintf("left out %s, whose input schema is more than %d bytes (or name more than %d)", strings.Join(tooLarge, ", "), MaxRemoteSchema, MaxRemoteDescription))
+	if len(large) > 0 {
+		notes = append(notes, fmt.Sprintf("left out %s, whose input schema is more than %d bytes (or name more than %d)", strings.Join(large, ", "), MaxRemoteSchema, MaxRemoteDescription))
+	}
+	if len(notObjects) > 0 {
+		notes = append(notes, fmt.Sprintf(`left out %s, whose input schema is not a JSON Schema of type "object"`, strings.Join(notObjects, ", ")))
 	}
 	if len(cut) > 0 {
 		notes = append(notes, fmt.Sprintf("cut the description of %s to %d bytes", strings.Join(cut, ", "), MaxRemoteDescription))
@@ -244,21 +249,26 @@ const maxNameShown = 100
 // keep returns what the agent keeps of a listed tool: its name, title,
 // description, input schema and annotations, the description and title
 // cut to MaxRemoteDescription (cut says so) and copied, so that nothing
-// of the page they came in stays alive. ok is false for a tool left out
-// for its size: an input schema past MaxRemoteSchema, or a name past
-// MaxRemoteDescription.
-func keep(t *mcp.Tool) (k *mcp.Tool, cut, ok bool) {
+// of the page they came in stays alive. why says why a tool is left out,
+// kept when it is not: an input schema past MaxRemoteSchema, or a name
+// past MaxRemoteDescription (oversized); an input schema that is not a
+// JSON object of type "object" (notObject), which the registry refuses,
+// failing the whole tool set the tool would join.
+func keep(t *mcp.Tool) (k *mcp.Tool, cut bool, why leftOut) {
 	if len(t.Name) > MaxRemoteDescription {
-		return nil, false, false
+		return nil, false, oversized
 	}
 	b, err := json.Marshal(t.InputSchema)
 	if err != nil || len(b) > MaxRemoteSchema {
-		return nil, false, false // an error: not JSON to send either
+		return nil, false, oversized // an error: not JSON to send either
 	}
 	var schema any
 	if t.InputSchema != nil {
 		if err := json.Unmarshal(b, &schema); err != nil {
-			return nil, false, false
+			return nil, false, oversized
+		}
+		if m, ok := schema.(map[string]any); !ok || m["type"] != "object" {
+			return nil, false, notObject
 		}
 	}
 	cut = len(t.Description) > MaxRemoteDescription || len(t.Title) > MaxRemoteDescription
@@ -273,8 +283,17 @@ func keep(t *mcp.Tool) (k *mcp.Tool, cut, ok bool) {
 		a.Title = strings.Clone(clip.String(a.Title, MaxRemoteDescription))
 		k.Annotations = &a
 	}
-	return k, cut, true
+	return k, cut, kept
 }
+
+// leftOut says why keep leaves a tool out.
+type leftOut int
+
+const (
+	kept      leftOut = iota // not left out
+	oversized                // its name or schema is too large
+	notObject                // its input schema is not an object's
+)
 
 // taskTools records which tools of a server need task augmentation: their
 // execution.taskSupport is "required" (protocol 2025-11-25). The SDK's

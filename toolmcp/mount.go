@@ -626,7 +626,8 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 				schema = b
 			}
 		}
-		desc := cmp.Or(t.Description, t.Title)
+		// A blank description is none: the registry refuses it.
+		desc := cmp.Or(nonBlank(t.Description), nonBlank(t.Title))
 		rt := &remoteTool{
 			srv: srv,
 			info: RemoteTool{
@@ -641,6 +642,14 @@ func (m *Mounts) add(srv *remoteServer, tools []*mcp.Tool, taken map[string]bool
 		m.tools = append(m.tools, rt)
 		m.byName[names[i]] = rt
 	}
+}
+
+// nonBlank returns s, or "" when s is only white space.
+func nonBlank(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return s
 }
 
 // Ready returns nil while every server of the specs is mounted and its
@@ -715,7 +724,7 @@ func (m *Mounts) Entries() []registry.Entry {
 		out[i] = registry.Entry{
 			ID:           rt.info.Name,
 			Name:         rt.info.Name,
-			Description:  cmp.Or(rt.info.Description, fmt.Sprintf("The tool %s of the MCP server %s.", rt.info.Remote, rt.info.Server)),
+			Description:  cmp.Or(nonBlank(rt.info.Description), fmt.Sprintf("The tool %s of the MCP server %s.", rt.info.Remote, rt.info.Server)),
 			Timeout:      m.callTimeout,
 			Parameters:   string(rt.info.InputSchema),
 			Capabilities: caps,

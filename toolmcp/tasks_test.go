@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/registry"
 )
 
 // taskServer is a server of three tools: research, which requires task
@@ -186,5 +187,77 @@ func TestListToolsBounded(t *testing.T) {
 		if !strings.Contains(warn.String(), w) {
 			t.Errorf("warnings %q; want %q", warn.String(), w)
 		}
+	}
+}
+
+// rawToolsServer is an MCP server over HTTP, by hand, whose tools/list
+// answers tools, the JSON text of a list of tools as it stands, whatever
+// the SDK's server would refuse to send.
+func rawToolsServer(tools string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) != nil || req.ID == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		result := json.RawMessage(`{}`)
+		switch req.Method {
+		case "initialize":
+			result, _ = json.Marshal(map[string]any{"protocolVersion": req.Params.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
+				"serverInfo": map[string]any{"name": "raw", "version": "v0"}})
+		case "tools/list":
+			result = json.RawMessage(`{"tools":` + tools + `}`)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
+	})
+}
+
+// TestMountToolsTheRegistryTakes mounts a server one of whose tools has a
+// blank description and others an input schema that is not of type
+// "object": the registry refuses such entries, and one of them made the
+// agent's whole tool set fail (agent, agent mcp and agent call did not
+// start; after a change, the new set was not offered). The blank
+// description is replaced as an empty one is; the tools whose schema is
+// not an object's are left out, with a line naming them.
+func TestMountToolsTheRegistryTakes(t *testing.T) {
+	ts := httptest.NewServer(rawToolsServer(`[
+		{"name":"ok","description":"Fine.","inputSchema":{"type":"object"}},
+		{"name":"blank","description":" \n","inputSchema":{"type":"object"}},
+		{"name":"none","description":"No schema."},
+		{"name":"notype","description":"x","inputSchema":{"properties":{}}},
+		{"name":"string","description":"x","inputSchema":{"type":"string"}},
+		{"name":"types","description":"x","inputSchema":{"type":["object","null"]}},
+		{"name":"list","description":"x","inputSchema":[1]}
+	]`))
+	defer ts.Close()
+	var warn lines
+	m, err := Mount(context.Background(), []string{"h=" + ts.URL}, &MountOptions{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	reg, err := registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}).With(m.Entries()...)
+	if err != nil {
+		t.Fatalf("the mounted tools do not join a tool set: %v", err)
+	}
+	if diff := cmp.Diff([]string{"h__blank", "h__none", "h__ok"}, reg.Names()); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if e, _ := reg.Lookup("h__blank"); e.Description != "The tool blank of the MCP server h." {
+		t.Errorf("h__blank's description %q", e.Description)
+	}
+	if want := `left out notype, string, types, list, whose input schema is not a JSON Schema of type "object"`; !strings.Contains(warn.String(), want) {
+		t.Errorf("warnings %q; want %q", warn.String(), want)
 	}
 }
