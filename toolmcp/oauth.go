@@ -70,13 +70,22 @@ type OAuth struct {
 	mu      sync.Mutex
 	keys    map[string]any // by kid: *rsa.PublicKey or *ecdsa.PublicKey
 	fetched time.Time
+	// failed is when a fetch of the keys last failed, and failure why:
+	// until jwksFailRetry has passed, the keys are not fetched again.
+	failed  time.Time
+	failure error
 }
 
 // jwksTTL is how long fetched keys are used before they are fetched again;
-// an unknown key id fetches them again at most every jwksRetry.
+// an unknown key id fetches them again at most every jwksRetry. After a
+// fetch that failed, the next waits jwksFailRetry: the requests meanwhile
+// are refused with its error, so that neither an issuer that is down nor
+// tokens made up by anyone send a request to the issuer each, one after
+// another under the lock of the keys.
 const (
-	jwksTTL   = 10 * time.Minute
-	jwksRetry = 30 * time.Second
+	jwksTTL       = 10 * time.Minute
+	jwksRetry     = 30 * time.Second
+	jwksFailRetry = 5 * time.Second
 )
 
 // allCapabilities are the capabilities, each of which has a scope.
@@ -207,11 +216,20 @@ func (a *OAuth) key(ctx context.Context, kid string) (any, error) {
 		return k, nil
 	}
 	if a.keys == nil || age >= jwksTTL || !ok && age >= jwksRetry {
-		keys, err := a.fetchKeys(ctx)
-		if err != nil {
-			return nil, err
+		if since := time.Since(a.failed); since < jwksFailRetry {
+			if a.keys == nil || age >= jwksTTL {
+				return nil, fmt.Errorf("the issuer's keys could not be fetched %s ago, tried again after %s: %w", since.Round(time.Millisecond), jwksFailRetry, a.failure)
+			}
+		} else {
+			keys, err := a.fetchKeys(ctx)
+			if err != nil {
+				if ctx.Err() == nil { // not the request's own end
+					a.failed, a.failure = time.Now(), err
+				}
+				return nil, err
+			}
+			a.keys, a.fetched = keys, time.Now()
 		}
-		a.keys, a.fetched = keys, time.Now()
 	}
 	if k, ok := a.keys[kid]; ok {
 		return k, nil

@@ -12,11 +12,14 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
@@ -222,5 +225,38 @@ func TestJWKSECKeys(t *testing.T) {
 		if k, ok := got[kid]; ok {
 			t.Errorf("key %q was read as %v, want it left out", kid, k)
 		}
+	}
+}
+
+// TestJWKSFailureRemembered: while the issuer's keys cannot be fetched,
+// the requests that need them are refused (401) without each fetching
+// them again: 10 requests with a token made 10 requests for the keys, one
+// after another under the lock of the keys (each up to the client's 10 s
+// timeout against an issuer that hangs), which any client could set off
+// with a token of its own making. One fetch is made per jwksFailRetry.
+func TestJWKSFailureRemembered(t *testing.T) {
+	iss := newFakeIssuer(t)
+	var fetches atomic.Int32
+	keys := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		http.Error(w, "down", http.StatusServiceUnavailable)
+	}))
+	defer keys.Close()
+	srv, err := NewServer(registry.MustNew(testTable()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resource = "http://mcp.test/"
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, JWKSURL: keys.URL, HTTPClient: keys.Client()}}))
+	defer ts.Close()
+	token := iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix()}, nil)
+	var statuses []int
+	for range 10 {
+		status, _, _ := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+token)
+		statuses = append(statuses, status)
+	}
+	want := slices.Repeat([]int{http.StatusUnauthorized}, 10)
+	if diff := cmp.Diff(want, statuses); diff != "" || fetches.Load() != 1 {
+		t.Errorf("%d fetches of the keys, want 1; statuses (-want +got):\n%s", fetches.Load(), diff)
 	}
 }
