@@ -276,36 +276,67 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "parse error: the request body is not JSON")
 		return
 	}
-	var env envelope
-	if t := bytes.TrimSpace(body); len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &env) != nil {
-		f.jsonH.ServeHTTP(w, r) // a batch or a wrong shape: the SDK answers
+	// One message, or a batch of them (protocol 2025-03-26, which the
+	// SDK takes from a client that sends no Mcp-Protocol-Version): each
+	// message of a batch is held to what a message alone is.
+	var envs []envelope
+	t := bytes.TrimSpace(body)
+	switch {
+	case len(t) > 0 && t[0] == '{':
+		envs = make([]envelope, 1)
+		if json.Unmarshal(t, &envs[0]) != nil {
+			envs = nil
+		}
+	case len(t) > 0 && t[0] == '[':
+		if json.Unmarshal(t, &envs) != nil {
+			envs = nil
+		}
+	}
+	if len(envs) == 0 {
+		f.jsonH.ServeHTTP(w, r) // a wrong shape: the SDK answers
 		return
 	}
 	auth := sha256.Sum256([]byte(r.Header.Get("Authorization")))
-	if env.Method == "notifications/cancelled" {
-		f.cancel(callKey{auth, idKey(env.Params.RequestID)}, env.Params.Reason)
-		f.jsonH.ServeHTTP(w, r)
-		return
+	var requests []*envelope // those that are answered
+	stream := false
+	for i := range envs {
+		env := &envs[i]
+		if env.Method == "notifications/cancelled" {
+			f.cancel(callKey{auth, idKey(env.Params.RequestID)}, env.Params.Reason)
+			continue
+		}
+		if idKey(env.ID) == "" || env.Method == "" { // a notification or a response
+			continue
+		}
+		requests = append(requests, env)
+		if m := env.Params.Meta; len(m.ProgressToken) > 0 && string(m.ProgressToken) != "null" || m.LogLevel != "" {
+			stream = true
+		}
 	}
-	id := idKey(env.ID)
-	if id == "" || env.Method == "" { // a notification or a response
+	if len(requests) == 0 {
 		f.jsonH.ServeHTTP(w, r)
 		return
 	}
 	if f.draining != nil && f.draining.Load() {
 		w.Header().Set("Retry-After", "1")
-		writeRPCError(w, http.StatusServiceUnavailable, env.ID, codeShuttingDown, "the server is shutting down: send the request again, to another replica")
+		writeRPCError(w, http.StatusServiceUnavailable, requests[0].ID, codeShuttingDown, "the server is shutting down: send the request again, to another replica")
 		return
 	}
-	if env.Method == "tools/call" && f.oauth.forbid(w, r, env.Params.Name, env.ID) {
-		return
+	for _, env := range requests {
+		if env.Method == "tools/call" && f.oauth.forbid(w, r, env.Params.Name, env.ID) {
+			return
+		}
 	}
+	// The requests of a batch share the HTTP request's context: a
+	// cancellation of one of them ends them all.
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
-	done := f.add(callKey{auth, id}, &inflightCall{cancel: cancel})
-	defer done()
+	for _, env := range requests {
+		done := f.add(callKey{auth, idKey(env.ID)}, &inflightCall{cancel: cancel})
+		defer done()
+	}
 	r = r.WithContext(ctx)
-	if m := env.Params.Meta; len(m.ProgressToken) > 0 && string(m.ProgressToken) != "null" || m.LogLevel != "" {
+	if stream {
 		// Its notifications stream before its result.
 		f.streamH.ServeHTTP(w, r)
 		return

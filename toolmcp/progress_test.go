@@ -13,9 +13,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
@@ -429,4 +431,91 @@ func TestServeHTTPLongCall(t *testing.T) {
 			t.Errorf("a call longer than WriteTimeout: %s, want 200 and done", got)
 		}
 	}
+}
+
+// TestHTTPBatch: the requests of a batch, which the SDK takes from a
+// client of protocol 2025-03-26 (no Mcp-Protocol-Version), are held to
+// what a request alone is: refused with 503 during a drain and with 403
+// for a token without a tool's scopes, and ended by the client's
+// notifications/cancelled. A batch went past all three: a call started
+// during the drain, a call could not be cancelled, and a token without
+// the scopes got an isError result where a client expects the 403 to step
+// up from.
+func TestHTTPBatch(t *testing.T) {
+	batch := func(calls ...string) string { return "[" + strings.Join(calls, ",") + "]" }
+	ping := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
+	postOld := func(t *testing.T, ts *httptest.Server, body string, header ...string) (int, string) {
+		t.Helper()
+		req, err := http.NewRequest("POST", ts.URL, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	t.Run("drain", func(t *testing.T) {
+		srv, err := NewServer(registry.MustNew(testTable()), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var draining atomic.Bool
+		draining.Store(true)
+		o := (&HTTPOptions{}).withDefaults()
+		ts := httptest.NewServer(newFront(srv, &o, &draining).outer)
+		defer ts.Close()
+		if status, body := postOld(t, ts, batch(ping, rawCall)); status != http.StatusServiceUnavailable || strings.Contains(body, "echo raw") {
+			t.Errorf("a batch during the drain: %d %s; want 503", status, body)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		reg, _, started, ended := slowServer(t)
+		srv, err := NewServer(reg(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(HTTPHandler(srv, nil))
+		defer ts.Close()
+		answered := make(chan string, 1)
+		go func() {
+			_, body := postOld(t, ts, batch(ping, slowCall))
+			answered <- body
+		}()
+		<-started
+		postOld(t, ts, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"no more"}}`)
+		if err := <-ended; !errors.Is(err, context.Canceled) || err.Error() != "cancelled by the client: no more" {
+			t.Errorf("the tool's context ended with %v, want the client's cancellation", err)
+		}
+		<-answered
+	})
+	t.Run("scope", func(t *testing.T) {
+		iss := newFakeIssuer(t)
+		tab := testTable()
+		tab.Entries[2].Capabilities = tool.Exec // echo
+		reg := registry.MustNew(tab)
+		srv, err := NewServer(reg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const resource = "http://mcp.test/"
+		caps := func(name string) (tool.Capability, bool) {
+			e, ok := reg.Lookup(name)
+			return e.Capabilities | e.Reaches, ok
+		}
+		ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}))
+		defer ts.Close()
+		token := iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+		if status, body := postOld(t, ts, batch(ping, rawCall), "Authorization", "Bearer "+token); status != http.StatusForbidden || !strings.Contains(body, "lacks the scope tools:exec") {
+			t.Errorf("a batch with a call the token may not make: %d %s; want 403", status, body)
+		}
+	})
 }
