@@ -25,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolreg/toolreg/internal/clip"
+	"github.com/toolreg/toolreg/jsonarg"
 	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/telemetry"
 )
@@ -251,17 +252,117 @@ type inflightCall struct {
 
 // envelope is what front reads of a JSON-RPC message.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
+	ID     json.RawMessage
+	Method string
 	Params struct {
-		Name      string          `json:"name"`
-		RequestID json.RawMessage `json:"requestId"`
-		Reason    string          `json:"reason"`
+		Name      string
+		RequestID json.RawMessage
+		Reason    string
 		Meta      struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			LogLevel      string          `json:"io.modelcontextprotocol/logLevel"`
-		} `json:"_meta"`
-	} `json:"params"`
+			ProgressToken json.RawMessage
+			LogLevel      string
+		}
+	}
+}
+
+// UnmarshalJSON reads a message's keys exactly, as the SDK does: with
+// struct tags, encoding/json matched them whatever their case, so that a
+// second key "ID" (null), "Method" or "Name" made front read another
+// message than the SDK ran (a request taken for a notification went past
+// the drain; a call, past the scopes' 403). Of a key given twice, the
+// last counts, for both. It reads the message in place: the values it
+// keeps are parts of b, and the members it does not know are skipped
+// without being kept.
+func (e *envelope) UnmarshalJSON(b []byte) error {
+	d := jsonarg.NewDecoder(b)
+	err := members(&d, b, func(key []byte, raw json.RawMessage) error {
+		switch string(key) {
+		case "id":
+			e.ID = raw
+		case "method":
+			return stringValue(raw, &e.Method)
+		case "params":
+			return e.params(raw)
+		}
+		return nil
+	})
+	if err == nil {
+		err = d.End()
+	}
+	if err != nil {
+		return fmt.Errorf("message: %w", err)
+	}
+	return nil
+}
+
+// params reads the members of params that front needs.
+func (e *envelope) params(raw json.RawMessage) error {
+	if !isObject(raw) {
+		return nil // the SDK answers
+	}
+	p := &e.Params
+	d := jsonarg.NewDecoder(raw)
+	return members(&d, raw, func(key []byte, raw json.RawMessage) error {
+		switch string(key) {
+		case "name":
+			return stringValue(raw, &p.Name)
+		case "requestId":
+			p.RequestID = raw
+		case "reason":
+			return stringValue(raw, &p.Reason)
+		case "_meta":
+			if !isObject(raw) {
+				return nil
+			}
+			md := jsonarg.NewDecoder(raw)
+			return members(&md, raw, func(key []byte, raw json.RawMessage) error {
+				switch string(key) {
+				case "progressToken":
+					p.Meta.ProgressToken = raw
+				case "io.modelcontextprotocol/logLevel":
+					return stringValue(raw, &p.Meta.LogLevel)
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+}
+
+// members calls member with the key and the value, a part of b, of each
+// member of the object that d, a decoder of b, is at.
+func members(d *jsonarg.Decoder, b []byte, member func(key []byte, raw json.RawMessage) error) error {
+	if err := d.ObjectStart(); err != nil {
+		return fmt.Errorf("not an object: %w", err)
+	}
+	for {
+		k, ok, err := d.NextField()
+		if err != nil || !ok {
+			return err
+		}
+		start, end, err := d.Skip()
+		if err != nil {
+			return err
+		}
+		if err := member(k, b[start:end]); err != nil {
+			return err
+		}
+	}
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool { return len(raw) > 0 && raw[0] == '{' }
+
+// stringValue decodes raw, a JSON string or null, into s.
+func stringValue(raw json.RawMessage, s *string) error {
+	if string(raw) == "null" {
+		*s = ""
+		return nil
+	}
+	if err := json.Unmarshal(raw, s); err != nil {
+		return fmt.Errorf("not a string: %w", err)
+	}
+	return nil
 }
 
 func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -519,3 +519,51 @@ func TestHTTPBatch(t *testing.T) {
 		}
 	})
 }
+
+// TestHTTPKeysAsTheSDKReads: the front reads a message's keys as the SDK
+// does, exactly: encoding/json matched them whatever their case, so a
+// second key "ID" (null) or "Name" made the front read another message
+// than the SDK ran: a request taken for a notification went past the
+// drain, and a call of a tool the token may not call past the scopes'
+// 403.
+func TestHTTPKeysAsTheSDKReads(t *testing.T) {
+	iss := newFakeIssuer(t)
+	tab := testTable()
+	tab.Entries[2].Capabilities = tool.Exec // echo
+	reg := registry.MustNew(tab)
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const resource = "http://mcp.test/"
+	caps := func(name string) (tool.Capability, bool) {
+		e, ok := reg.Lookup(name)
+		return e.Capabilities | e.Reaches, ok
+	}
+	var draining atomic.Bool
+	o := (&HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}).withDefaults()
+	ts := httptest.NewServer(newFront(srv, &o, &draining).outer)
+	defer ts.Close()
+	token := "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+	type answer struct {
+		Status int
+		Ran    bool // answered with a result
+	}
+	var got []answer
+	for _, tt := range []struct {
+		call  string
+		drain bool
+	}{
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","Name":"count","arguments":{"text":"raw"}}}`, false},
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","Method":"ping","params":{"name":"echo","arguments":{"text":"raw"}}}`, false},
+		{`{"jsonrpc":"2.0","id":7,"ID":null,"method":"tools/call","params":{"name":"count","arguments":{"text":"raw"}}}`, true},
+	} {
+		draining.Store(tt.drain)
+		status, _, body := post(t, ts.Client(), ts.URL, tt.call, "Authorization", token)
+		got = append(got, answer{status, strings.Contains(body, `"result"`)})
+	}
+	want := []answer{{http.StatusForbidden, false}, {http.StatusForbidden, false}, {http.StatusServiceUnavailable, false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
