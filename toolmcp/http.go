@@ -389,6 +389,10 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			envs = nil
 		}
 	case len(t) > 0 && t[0] == '[':
+		if !batchWithin(t, MaxBatch) {
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("a batch of more than %d messages: send them in several", MaxBatch))
+			return
+		}
 		if json.Unmarshal(t, &envs) != nil {
 			envs = nil
 		}
@@ -443,6 +447,33 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.jsonH.ServeHTTP(w, r)
+}
+
+// MaxBatch is the most messages a JSON-RPC batch over HTTP may hold
+// (protocol 2025-03-26; later versions have none); a longer one is
+// refused with 400 and -32600 before anything decodes it: the SDK decodes
+// and handles every message of a batch, at 60 times its size in memory
+// for small ones.
+const MaxBatch = 100
+
+// batchWithin reports whether the batch b, a JSON array, holds at most max
+// messages; it reads no further than the message past max, and an array
+// it cannot read is left to the SDK's answer.
+func batchWithin(b []byte, max int) bool {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // [
+		return true
+	}
+	for n := 0; dec.More(); n++ {
+		if n == max {
+			return false
+		}
+		var m json.RawMessage
+		if dec.Decode(&m) != nil {
+			return true
+		}
+	}
+	return true
 }
 
 // codeShuttingDown is the JSON-RPC error of a request refused during a

@@ -19,6 +19,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
@@ -565,5 +566,50 @@ func TestHTTPKeysAsTheSDKReads(t *testing.T) {
 	want := []answer{{http.StatusForbidden, false}, {http.StatusForbidden, false}, {http.StatusServiceUnavailable, false}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
+
+// TestHTTPBatchBounded: a batch of up to MaxBatch messages is answered, a
+// longer one refused with 400 and -32600 before anything decodes it. The
+// SDK decoded and handled every message of a batch, which cost 60 times
+// its size in memory (1 MiB of {} held 63 MiB) and 2 s of a processor
+// for 1 MiB of notifications, of a request any client could send
+// sixteen at once.
+func TestHTTPBatchBounded(t *testing.T) {
+	srv, err := NewServer(registry.MustNew(testTable()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, nil))
+	defer ts.Close()
+	batch := func(n int) string {
+		pings := make([]string, n)
+		for i := range pings {
+			pings[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, i)
+		}
+		return "[" + strings.Join(pings, ",") + "]"
+	}
+	type answer struct {
+		Status, Answers int
+		Code            int64
+	}
+	var got []answer
+	for _, n := range []int{MaxBatch, MaxBatch + 1} {
+		status, _, body := post(t, ts.Client(), ts.URL, batch(n), "Mcp-Protocol-Version", "2025-03-26")
+		a := answer{Status: status}
+		var list []json.RawMessage
+		var one struct {
+			Error struct{ Code int64 } `json:"error"`
+		}
+		if json.Unmarshal([]byte(body), &list) == nil {
+			a.Answers = len(list)
+		} else if json.Unmarshal([]byte(body), &one) == nil {
+			a.Code = one.Error.Code
+		}
+		got = append(got, a)
+	}
+	want := []answer{{Status: http.StatusOK, Answers: MaxBatch}, {Status: http.StatusBadRequest, Code: jsonrpc.CodeInvalidRequest}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("batches of %d and %d (-want +got):\n%s", MaxBatch, MaxBatch+1, diff)
 	}
 }
