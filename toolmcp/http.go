@@ -234,8 +234,12 @@ type front struct {
 	draining       *atomic.Bool // nil for HTTPHandler
 	mu             sync.Mutex
 	calls          map[callKey]map[*inflightCall]bool
-	n              int           // requests in flight
+	n              int           // requests in flight, but the listens
 	idle           chan struct{} // closed while n is 0
+	// listens are the subscriptions/listen streams open (protocol
+	// 2026-07-28): they last as long as their client stays, so the
+	// drain does not wait for them, and ends them.
+	listens map[*inflightCall]bool
 }
 
 // callKey names a request in flight: the digest of its Authorization
@@ -436,8 +440,9 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// cancellation of one of them ends them all.
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
+	listen := len(requests) == 1 && requests[0].Method == "subscriptions/listen"
 	for _, env := range requests {
-		done := f.add(callKey{auth, idKey(env.ID)}, &inflightCall{cancel: cancel})
+		done := f.add(callKey{auth, idKey(env.ID)}, &inflightCall{cancel: cancel}, listen)
 		defer done()
 	}
 	r = r.WithContext(ctx)
@@ -481,18 +486,28 @@ func batchWithin(b []byte, max int) bool {
 const codeShuttingDown = -32000
 
 // add records a request in flight and returns the function that forgets
-// it.
-func (f *front) add(k callKey, c *inflightCall) func() {
+// it; a listen stream is not counted in n (see front.listens).
+func (f *front) add(k callKey, c *inflightCall, listen bool) func() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.calls[k] == nil {
 		f.calls[k] = map[*inflightCall]bool{}
 	}
 	f.calls[k][c] = true
-	if f.n == 0 {
-		f.idle = make(chan struct{})
+	if listen {
+		if f.listens == nil {
+			f.listens = map[*inflightCall]bool{}
+		}
+		f.listens[c] = true
+		if f.draining != nil && f.draining.Load() {
+			c.cancel(errShuttingDown) // the drain began after it was let in
+		}
+	} else {
+		if f.n == 0 {
+			f.idle = make(chan struct{})
+		}
+		f.n++
 	}
-	f.n++
 	return func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -500,10 +515,27 @@ func (f *front) add(k callKey, c *inflightCall) func() {
 		if len(f.calls[k]) == 0 {
 			delete(f.calls, k)
 		}
+		if listen {
+			delete(f.listens, c)
+			return
+		}
 		f.n--
 		if f.n == 0 {
 			close(f.idle)
 		}
+	}
+}
+
+// errShuttingDown ends the listen streams when the drain begins.
+var errShuttingDown = errors.New("the server is shutting down")
+
+// endListens ends the listen streams open; their clients listen again
+// elsewhere.
+func (f *front) endListens() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.listens {
+		c.cancel(errShuttingDown)
 	}
 }
 
@@ -825,6 +857,7 @@ func ServeHTTP(ctx context.Context, ln net.Listener, srv *mcp.Server, opts *HTTP
 	// while the calls in flight finish, so a load balancer still reaches
 	// the server and learns it is going; then the listener closes.
 	draining.Store(true)
+	f.endListens()
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.ShutdownGrace)
 	defer cancel()
 	select {

@@ -10,10 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/registry"
 )
 
@@ -411,5 +413,49 @@ func TestHTTPOptionsDefaults(t *testing.T) {
 		if got := o.withDefaults().BodyBytesInFlight; got != tt.want {
 			t.Errorf("BodyBytesInFlight %d with MaxBodyBytes 1000: %d, want %d", tt.set, got, tt.want)
 		}
+	}
+}
+
+// TestServeHTTPDrainsListens shuts down a server one of whose clients (the
+// SDK's, of protocol 2026-07-28) keeps a subscriptions/listen stream
+// open, as it does for as long as it is connected: the stream is not a
+// call, so the drain does not wait for it, and ends it. The drain waited
+// for it as for a call, the whole grace period, and then reported calls
+// cut off (agent mcp exited 1 at each shutdown with such a client).
+func TestServeHTTPDrainsListens(t *testing.T) {
+	reg := registry.MustNew(testTable())
+	srv, err := NewServer(reg, &ServerOptions{Tools: func() *registry.Registry { return reg }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeHTTP(ctx, ln, srv, &HTTPOptions{ShutdownGrace: 30 * time.Second}) }()
+	// The client's listen stream is open once its answer begins.
+	listening := make(chan struct{})
+	var once sync.Once
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := tr.RoundTrip(r)
+		if err == nil && r.Header.Get("Mcp-Method") == "subscriptions/listen" {
+			once.Do(func() { close(listening) })
+		}
+		return resp, err
+	})}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {}}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String(), HTTPClient: hc, MaxRetries: -1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	<-listening
+	cancel()
+	if err := <-served; err != nil {
+		t.Errorf("shut down with a client listening: %v", err)
 	}
 }
