@@ -148,9 +148,13 @@ func (a *OAuth) verify(ctx context.Context, token string, _ *http.Request) (*aut
 }
 
 // tokenScopes reads the scope claim (a space-separated string) or scp (a
-// list, as some servers send).
+// list, as Okta sends, or a space-separated string, as Microsoft Entra ID
+// does).
 func tokenScopes(claims jwt.MapClaims) []string {
 	if s, ok := claims["scope"].(string); ok {
+		return strings.Fields(s)
+	}
+	if s, ok := claims["scp"].(string); ok {
 		return strings.Fields(s)
 	}
 	var out []string

@@ -260,3 +260,24 @@ func TestJWKSFailureRemembered(t *testing.T) {
 		t.Errorf("%d fetches of the keys, want 1; statuses (-want +got):\n%s", fetches.Load(), diff)
 	}
 }
+
+// TestTokenScopeClaims reads a token's scopes from scope (a string, RFC
+// 8693 and 9068), or from scp, a list (Okta) or a string (Microsoft Entra
+// ID, whose scp holds the scopes separated by spaces, as scope does): an
+// scp string read as no scopes refused every call that needed one.
+func TestTokenScopeClaims(t *testing.T) {
+	var got [][]string
+	for _, claims := range []jwt.MapClaims{
+		{"scope": "tools:exec tools:network"},
+		{"scp": []any{"tools:exec", "tools:network"}},
+		{"scp": "tools:exec tools:network"},
+		{"scope": "tools:exec", "scp": "tools:network"}, // scope counts
+		{},
+	} {
+		got = append(got, tokenScopes(claims))
+	}
+	want := [][]string{{"tools:exec", "tools:network"}, {"tools:exec", "tools:network"}, {"tools:exec", "tools:network"}, {"tools:exec"}, nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("scopes (-want +got):\n%s", diff)
+	}
+}
