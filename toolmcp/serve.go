@@ -91,7 +91,10 @@ func NewServer(reg *registry.Registry, opts *ServerOptions) (*mcp.Server, error)
 	if o.Telemetry.Enabled() {
 		// Added last, so it is the outermost: it sees the tools/call the
 		// middleware above answers.
-		srv.AddReceivingMiddleware(serverTelemetry(o.Telemetry))
+		srv.AddReceivingMiddleware(serverTelemetry(o.Telemetry, func(name string) bool {
+			_, ok := ts.current().reg.Lookup(name)
+			return ok
+		}))
 	}
 	for _, k := range o.Skills.List() {
 		srv.AddPrompt(&mcp.Prompt{Name: k.Name, Description: k.Description}, prompt(k, o.Logger))

@@ -30,7 +30,12 @@ const methodToolsCall = "tools/call"
 // whose parent is the trace context of the request's params._meta
 // (traceparent, tracestate) or, failing that, of its HTTP headers; and the
 // metric mcp.server.operation.duration.
-func serverTelemetry(p *telemetry.Providers) mcp.Middleware {
+//
+// A tool's name is recorded only when the server has the tool (known):
+// the name of a call of any other is the client's to make up, of any
+// length, and each new one would be a data point of the metric, kept for
+// as long as the process lives.
+func serverTelemetry(p *telemetry.Providers, known func(tool string) bool) mcp.Middleware {
 	tracer := p.Tracer()
 	duration, _ := mcpconv.NewServerOperationDuration(p.Meter()) // a working no-op instrument on error
 	prop := p.TextMapPropagator()
@@ -47,8 +52,11 @@ func serverTelemetry(p *telemetry.Providers) mcp.Middleware {
 			}
 			var args string
 			if call, ok := params.(*mcp.CallToolParamsRaw); ok {
-				name += " " + call.Name
-				attrs = append(attrs, semconv.GenAIToolName(call.Name), semconv.GenAIOperationNameExecuteTool)
+				if known(call.Name) {
+					name += " " + call.Name
+					attrs = append(attrs, semconv.GenAIToolName(call.Name))
+				}
+				attrs = append(attrs, semconv.GenAIOperationNameExecuteTool)
 				args = string(call.Arguments)
 			}
 			if s := req.GetSession(); s != nil && s.ID() != "" {

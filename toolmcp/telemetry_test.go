@@ -266,3 +266,34 @@ func TestMountsReady(t *testing.T) {
 		t.Errorf("dead server: Ready = %v, want an error naming dead alone", err)
 	}
 }
+
+// TestTelemetryUnknownTools calls tools the server does not have, with
+// names of 1 KiB: their spans and data points do not carry the names a
+// client made up. The name went into the span's name and into an
+// attribute of the duration metric, so that each call with a new name
+// (up to the 4 MiB a body may hold) added a data point the meter keeps
+// for as long as the process lives, up to its 2,000 a metric.
+func TestTelemetryUnknownTools(t *testing.T) {
+	rec := newRecorder()
+	cs := inMemory(t, telemetryServer(t, rec.p))
+	for i := range 3 {
+		name := fmt.Sprint(i) + strings.Repeat("x", 1<<10)
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: map[string]any{}}); err == nil {
+			t.Fatalf("the unknown tool %.10s… was called", name)
+		}
+	}
+	var names []string
+	for _, s := range rec.spans.Ended() {
+		if strings.HasPrefix(s.Name(), "tools/call") {
+			names = append(names, s.Name())
+		}
+	}
+	calls := slices.DeleteFunc(rec.durations(t, "mcp.server.operation.duration"), func(p string) bool { return !strings.Contains(p, "mcp.method.name=tools/call") })
+	want := []string{"n=3 error.type=-32602 gen_ai.operation.name=execute_tool mcp.method.name=tools/call rpc.response.status_code=-32602"}
+	if diff := cmp.Diff(want, calls); diff != "" {
+		t.Errorf("data points (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"tools/call", "tools/call", "tools/call"}, names); diff != "" {
+		t.Errorf("span names (-want +got):\n%s", diff)
+	}
+}
