@@ -1,0 +1,59 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// r8Args are the arguments of the r8_ probes.
+type r8Args struct {
+	Path string `json:"path,omitempty"`
+	N    int    `json:"n,omitempty"`
+	M    int    `json:"m,omitempty"`
+}
+
+// r8Kept are descriptors the r8_ probes keep open across calls.
+var r8Kept []int
+
+// review8Probe runs the r8_ probes of an eighth hostile-author review.
+// ok is false for another id.
+func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+	id, a, err, ok := probeOf[r8Args]("r8_", fullID, raw)
+	if !ok || err != nil {
+		return "", err, ok
+	}
+	switch id {
+	case "r8_landlock":
+		// Landlock rulesets, a.N at most, each with a rule for every TCP
+		// port (65,536), kept: each rule is kernel memory.
+		type rulesetAttr struct{ fs, net, scoped uint64 }
+		type portAttr struct{ access, port uint64 }
+		attr := rulesetAttr{net: 1 | 2} // LANDLOCK_ACCESS_NET_BIND_TCP, CONNECT_TCP
+		rules, sets := 0, 0
+		for range a.N {
+			fd, _, e := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+			if e != 0 {
+				if sets == 0 {
+					return "", errnoOp("landlock_create_ruleset", e), true
+				}
+				break
+			}
+			sets++
+			r8Kept = append(r8Kept, int(fd))
+			for port := range 1 << 16 {
+				pa := portAttr{access: 1 | 2, port: uint64(port)}
+				if _, _, e := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, 2, uintptr(unsafe.Pointer(&pa)), 0, 0, 0); e != 0 {
+					return "", fmt.Errorf("%s after %d rules", errnoOp("landlock_add_rule", e), rules), true
+				}
+				rules++
+			}
+		}
+		return fmt.Sprintf("%d rules in %d rulesets", rules, sets), nil, true
+	}
+	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
+}

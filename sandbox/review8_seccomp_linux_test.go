@@ -1,0 +1,33 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// TestFilterVerdictsReview8: the verdicts of the rules this review
+// added, on the arguments the kernel reads.
+func TestFilterVerdictsReview8(t *testing.T) {
+	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
+	for _, c := range []struct {
+		name string
+		nr   uint32
+		args []uint64
+		caps tool.Capability
+		want uint32
+	}{
+		{"landlock_create_ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, nil, all &^ tool.Exec, retENOSYS},
+		{"landlock_create_ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, nil, 0, retENOSYS},
+		{"landlock_create_ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, nil, tool.Exec, retAllow},
+		{"landlock_restrict_self", unix.SYS_LANDLOCK_RESTRICT_SELF, nil, 0, retAllow},
+	} {
+		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {
+			t.Errorf("%s with %v: %#x, want %#x", c.name, c.caps, got, c.want)
+		}
+	}
+}
