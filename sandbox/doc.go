@@ -31,7 +31,7 @@
 //     execveat, fork, vfork, clone without CLONE_THREAD, memfd_create);
 //     for every tool clone3 fails with ENOSYS, and no process starts in a
 //     new user namespace; without [tool.WriteFiles] no chmod,
-//     chown or mknod, and with it no device nodes and no set-user-ID or
+//     chown, mknod or utimensat, and with it no device nodes and no set-user-ID or
 //     set-group-ID mode; without
 //     [tool.Network] no socket(2); for every tool no ptrace, namespaces,
 //     mounts, io_uring, keys, BPF or perf events;

@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/toolreg/toolreg/tool"
@@ -35,5 +37,45 @@ func TestNoLandlockRulesetsWithoutExec(t *testing.T) {
 	needLandlock(t, 4)
 	if got, err := call(t, p, "r8_landlock", tool.Exec|tool.Unsafe, r8Args{N: 1}); err != nil || got != "65536 rules in 1 rulesets" {
 		t.Errorf("a Landlock ruleset with exec: %q, %v; want 65536 rules in 1 rulesets", got, err)
+	}
+}
+
+// TestNoTimesChangedWithoutWriteFiles: without write_files nothing is
+// written, and a file's times are what make, rsync, backups and the
+// cleaners of temp directories go by; Landlock does not see utimensat,
+// which the kernel allows on any file of the process's user. A tool
+// with no capability set the modification time of a file outside its
+// workspace to 1970-01-01 00:00:01.
+func TestNoTimesChangedWithoutWriteFiles(t *testing.T) {
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	d := newDirs(t)
+	p := newPool(t, d, nil)
+	for _, dir := range []string{d.other, d.work} {
+		f := filepath.Join(dir, "victim")
+		if err := os.WriteFile(f, []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.ReadFiles | tool.Network | tool.Env | tool.Unsafe} {
+			_, err := call(t, p, "r8_utime", caps, r8Args{Path: f, N: 1})
+			wantDenied(t, "utimensat without write_files, "+caps.String(), err)
+			if after, err := os.Stat(f); err != nil || !after.ModTime().Equal(before.ModTime()) {
+				t.Errorf("%s: the modification time of %s went from %v to %v (%v)", caps, f, before.ModTime(), after.ModTime(), err)
+			}
+		}
+	}
+	// The positive control: a tool that writes files may set their
+	// times (as tar and cp -p do).
+	f := filepath.Join(d.work, "victim")
+	if got, err := call(t, p, "r8_utime", tool.WriteFiles|tool.Unsafe, r8Args{Path: f, N: 1}); err != nil || got != "ok" {
+		t.Errorf("utimensat with write_files: %q, %v; want ok", got, err)
+	}
+	if fi, err := os.Stat(f); err != nil || fi.ModTime().Unix() != 1 {
+		t.Errorf("with write_files, the modification time of %s is %v (%v); want 1 s after the epoch", f, fi.ModTime(), err)
 	}
 }

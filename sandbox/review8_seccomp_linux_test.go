@@ -25,6 +25,8 @@ func TestFilterVerdictsReview8(t *testing.T) {
 		{"landlock_create_ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, nil, 0, retENOSYS},
 		{"landlock_create_ruleset", unix.SYS_LANDLOCK_CREATE_RULESET, nil, tool.Exec, retAllow},
 		{"landlock_restrict_self", unix.SYS_LANDLOCK_RESTRICT_SELF, nil, 0, retAllow},
+		{"utimensat", unix.SYS_UTIMENSAT, nil, all &^ tool.WriteFiles, retEPERM},
+		{"utimensat", unix.SYS_UTIMENSAT, nil, tool.WriteFiles, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {
 			t.Errorf("%s with %v: %#x, want %#x", c.name, c.caps, got, c.want)

@@ -8,8 +8,8 @@ import "golang.org/x/sys/unix"
 const nativeArch = unix.AUDIT_ARCH_AARCH64
 
 // arm64 has only the generic system calls: fork, epoll_create, dup2,
-// chmod, open and mknod are clone, epoll_create1, dup3, fchmodat, openat
-// and mknodat there.
+// chmod, open, mknod and utimes are clone, epoll_create1, dup3, fchmodat,
+// openat, mknodat and utimensat there.
 var (
 	archProcessCalls  []uint32
 	archEpollDup      []uint32

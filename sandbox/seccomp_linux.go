@@ -263,8 +263,11 @@ func filterRules(caps tool.Capability) []rule {
 	if caps&tool.WriteFiles == 0 {
 		// Metadata is outside Landlock's reach: modes, owners, extended
 		// attributes (a POSIX ACL is a chmod), the flags of files and
-		// what the ioctls above change.
-		deny(unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_MKNODAT)
+		// what the ioctls above change, and times, which make, rsync,
+		// backups and the cleaners of temp directories go by (a tool
+		// with no capability set a file's outside its workspace to
+		// 1970).
+		deny(unix.SYS_FCHMOD, unix.SYS_FCHMODAT, unix.SYS_FCHMODAT2, unix.SYS_FCHOWN, unix.SYS_FCHOWNAT, unix.SYS_MKNODAT, unix.SYS_UTIMENSAT)
 		deny(unix.SYS_SETXATTR, unix.SYS_LSETXATTR, unix.SYS_FSETXATTR, unix.SYS_SETXATTRAT,
 			unix.SYS_REMOVEXATTR, unix.SYS_LREMOVEXATTR, unix.SYS_FREMOVEXATTR, unix.SYS_REMOVEXATTRAT,
 			unix.SYS_FILE_SETATTR)
