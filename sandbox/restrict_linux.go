@@ -386,16 +386,30 @@ func ownTempDir(s spec) error {
 // by the user the worker's root maps to, and a tool that may read files
 // would read what is typed in them (a password typed to sudo in another
 // window), for as long as its worker lives. /dev/ptmx makes its
-// terminals in the devpts beside it, this one.
+// terminals in the devpts beside it, this one. It holds a
+// userShare-th of kernel.pty.max at most: the kernel counts the
+// terminals of every devpts but the machine's first together, against
+// kernel.pty.max less kernel.pty.reserve (3,072 by default), and four
+// tools that read files took 3,071 of them and kept them, after which
+// no other worker, and no container on the machine, could open a
+// terminal (ENOSPC).
 func ownTerminals() error {
 	if fi, err := os.Stat("/dev/pts"); err != nil || !fi.IsDir() {
 		return nil // no terminals to hide
 	}
-	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,mode=0600,ptmxmode=0666"); err != nil {
+	limit, ok := readSysctl("/proc/sys/kernel/pty/max")
+	if !ok {
+		limit = defaultPtyMax
+	}
+	opts := fmt.Sprintf("newinstance,mode=0600,ptmxmode=0666,max=%d", max(limit/userShare, 1))
+	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, opts); err != nil {
 		return fmt.Errorf("mounting a devpts of the worker's own on /dev/pts: %w", err)
 	}
 	return nil
 }
+
+// defaultPtyMax is the kernel's default kernel.pty.max.
+const defaultPtyMax = 4096
 
 // unmappableZero puts /dev/full on /dev/zero, in the worker's mount
 // namespace. A shared mapping of /dev/zero is shared memory (shmem),

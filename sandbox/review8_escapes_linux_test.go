@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,5 +78,38 @@ func TestNoTimesChangedWithoutWriteFiles(t *testing.T) {
 	}
 	if fi, err := os.Stat(f); err != nil || fi.ModTime().Unix() != 1 {
 		t.Errorf("with write_files, the modification time of %s is %v (%v); want 1 s after the epoch", f, fi.ModTime(), err)
+	}
+}
+
+// TestTerminalsBounded: the kernel counts the pseudo-terminals of every
+// devpts instance but the machine's first together, against
+// kernel.pty.max less kernel.pty.reserve (3,072 by default). A worker
+// has a devpts of its own, and a tool that reads files may open its
+// /dev/ptmx, which makes a terminal at each open, read-only too: four
+// tools with read_files took 3,071 terminals and kept them, after which
+// no other worker, and no container on the machine, could open one
+// (ENOSPC). A worker holds a 32nd of kernel.pty.max at most.
+func TestTerminalsBounded(t *testing.T) {
+	needNamespaces(t)
+	limit, ok := readSysctl("/proc/sys/kernel/pty/max")
+	if !ok {
+		t.Skip("no kernel.pty.max here")
+	}
+	most := max(limit/userShare, 1)
+	p := newPool(t, newDirs(t), nil)
+	for i, path := range []string{"/dev/ptmx", "/dev/pts/ptmx"} {
+		got, err := call(t, p, fmt.Sprintf("r8_ptys#%d", i), tool.ReadFiles|tool.Unsafe, r8Args{Path: path, N: 2 * most})
+		if err != nil {
+			t.Errorf("%s: %v; want some terminals", path, err)
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(got, "%d terminals", &n); err != nil {
+			t.Fatalf("%s: %q", path, got)
+		}
+		// The positive control is that some could be opened at all.
+		if n < 1 || n > most {
+			t.Errorf("%s: %s; want 1 to %d (kernel.pty.max %d / %d)", path, got, most, limit, userShare)
+		}
 	}
 }

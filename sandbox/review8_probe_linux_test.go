@@ -62,6 +62,24 @@ func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp("utimensat", err), true
 		}
 		return "ok", nil, true
+	case "r8_ptys":
+		// Opens a.Path, a terminal multiplexor, a.N times at most, and
+		// keeps what it opened: a pseudo-terminal each.
+		n := 0
+		var last error
+		for range a.N {
+			fd, err := unix.Open(a.Path, unix.O_RDONLY|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				last = err
+				break
+			}
+			r8Kept = append(r8Kept, fd)
+			n++
+		}
+		if n == 0 && last != nil {
+			return "", errnoOp("open", last), true
+		}
+		return fmt.Sprintf("%d terminals (last error %v)", n, last), nil, true
 	}
 	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
 }
