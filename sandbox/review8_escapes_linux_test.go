@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolreg/toolreg/tool"
@@ -110,6 +111,39 @@ func TestTerminalsBounded(t *testing.T) {
 		// The positive control is that some could be opened at all.
 		if n < 1 || n > most {
 			t.Errorf("%s: %s; want 1 to %d (kernel.pty.max %d / %d)", path, got, most, limit, userShare)
+		}
+	}
+}
+
+// TestNoSeccompFiltersWithoutExec: a tool without exec has no memory the
+// limit (RLIMIT_DATA) does not count, but a seccomp filter of its own is
+// kernel memory (the program, its translation and its compiled code),
+// and a user-notification listener's descriptor keeps the filters of
+// its thread after the thread ends: a tool with no capability made 1,000
+// threads that each loaded 7 filters of 4,096 instructions, the last
+// with a listener, and kept the listeners, 576 MiB of kernel memory
+// (241 MiB of slab, 335 MiB of vmalloc) under a 256 MiB limit, across
+// calls.
+func TestNoSeccompFiltersWithoutExec(t *testing.T) {
+	if !Check(tool.Unsafe).Seccomp {
+		t.Skip("no seccomp here")
+	}
+	p := newPool(t, newDirs(t), nil)
+	for _, caps := range withoutExec {
+		for _, how := range []string{"listener", "thread", "prctl"} {
+			got, err := call(t, p, "r8_seccomp", caps, r8Args{Path: how, N: 1, M: 1})
+			wantDenied(t, "a seccomp filter without exec ("+how+"), "+caps.String(), err)
+			if err == nil {
+				t.Errorf("%s (%s): %s, kernel memory no limit counts", caps, how, got)
+			}
+		}
+	}
+	// The positive control: a tool with exec, whose programs may filter
+	// their own system calls (and share memory the limit does not
+	// count).
+	for _, how := range []string{"listener", "prctl"} {
+		if got, err := call(t, p, "r8_seccomp", tool.Exec|tool.Unsafe, r8Args{Path: how, N: 1, M: 2}); err != nil || !strings.HasPrefix(got, "2 filters,") {
+			t.Errorf("seccomp filters with exec (%s): %q, %v; want 2 filters", how, got, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -80,6 +81,65 @@ func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp("open", last), true
 		}
 		return fmt.Sprintf("%d terminals (last error %v)", n, last), nil, true
+	case "r8_seccomp":
+		// In each of a.N threads, a.M seccomp filters of 4,096
+		// instructions that allow everything; with a.Path "listener",
+		// the last with a user-notification listener, whose descriptor
+		// is kept (it holds the thread's filters), and the thread ends;
+		// with a.Path "prctl", through prctl(PR_SET_SECCOMP).
+		prog := make([]unix.SockFilter, 4096)
+		for i := range prog[:len(prog)-1] {
+			prog[i] = unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: uint32(4 * (i % 4))}
+		}
+		prog[len(prog)-1] = unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW}
+		fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+		type result struct {
+			n   int
+			err error
+		}
+		filters := 0
+		var last error
+		for range a.N {
+			done := make(chan result)
+			go func() {
+				runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+				n := 0
+				for i := range a.M {
+					flags := uintptr(0)
+					if a.Path == "listener" && i == a.M-1 {
+						flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
+					}
+					nr, op := uintptr(unix.SYS_SECCOMP), uintptr(unix.SECCOMP_SET_MODE_FILTER)
+					if a.Path == "prctl" {
+						nr, op = unix.SYS_PRCTL, unix.PR_SET_SECCOMP
+						flags = unix.SECCOMP_MODE_FILTER
+					}
+					fd, _, e := unix.RawSyscall(nr, op, flags, uintptr(unsafe.Pointer(&fprog)))
+					if e != 0 {
+						done <- result{n, errnoOp("seccomp", e)}
+						return
+					}
+					if a.Path == "listener" && i == a.M-1 {
+						r8Kept = append(r8Kept, int(fd))
+					}
+					n++
+				}
+				done <- result{n, nil}
+				if a.Path != "listener" {
+					select {} // the thread and its filters stay
+				}
+			}()
+			r := <-done
+			filters += r.n
+			if r.err != nil {
+				last = r.err
+				break
+			}
+		}
+		if filters == 0 && last != nil {
+			return "", last, true
+		}
+		return fmt.Sprintf("%d filters, %d instructions (last error %v)", filters, filters*len(prog), last), nil, true
 	}
 	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
 }

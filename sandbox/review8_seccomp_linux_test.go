@@ -27,6 +27,16 @@ func TestFilterVerdictsReview8(t *testing.T) {
 		{"landlock_restrict_self", unix.SYS_LANDLOCK_RESTRICT_SELF, nil, 0, retAllow},
 		{"utimensat", unix.SYS_UTIMENSAT, nil, all &^ tool.WriteFiles, retEPERM},
 		{"utimensat", unix.SYS_UTIMENSAT, nil, tool.WriteFiles, retAllow},
+		{"seccomp SECCOMP_SET_MODE_FILTER", unix.SYS_SECCOMP, []uint64{unix.SECCOMP_SET_MODE_FILTER, 0}, all &^ tool.Exec, retEPERM},
+		{"seccomp SECCOMP_SET_MODE_FILTER", unix.SYS_SECCOMP, []uint64{unix.SECCOMP_SET_MODE_FILTER, 0}, tool.Exec, retAllow},
+		{"seccomp SECCOMP_SET_MODE_STRICT", unix.SYS_SECCOMP, []uint64{unix.SECCOMP_SET_MODE_STRICT, 0}, 0, retAllow},
+		{"seccomp SECCOMP_GET_ACTION_AVAIL", unix.SYS_SECCOMP, []uint64{unix.SECCOMP_GET_ACTION_AVAIL, 0}, 0, retAllow},
+		{"prctl PR_SET_SECCOMP filter", unix.SYS_PRCTL, []uint64{unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER}, 0, retEPERM},
+		{"prctl PR_SET_SECCOMP filter", unix.SYS_PRCTL, []uint64{unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER}, tool.Exec, retAllow},
+		{"prctl PR_SET_SECCOMP strict", unix.SYS_PRCTL, []uint64{unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_STRICT}, 0, retAllow},
+		{"prctl PR_GET_SECCOMP", unix.SYS_PRCTL, []uint64{unix.PR_GET_SECCOMP, 0}, 0, retAllow},
+		{"prctl PR_SET_PDEATHSIG SIGTERM", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, uint64(unix.SIGTERM)}, 0, retEPERM},
+		{"prctl PR_SET_PDEATHSIG SIGKILL", unix.SYS_PRCTL, []uint64{unix.PR_SET_PDEATHSIG, uint64(unix.SIGKILL)}, 0, retAllow},
 	} {
 		if got := verdict(t, c.caps, nativeArch, c.nr, c.args...); got != c.want {
 			t.Errorf("%s with %v: %#x, want %#x", c.name, c.caps, got, c.want)
