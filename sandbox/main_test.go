@@ -115,6 +115,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolToOrphan(os.Args[2]))
 		case epollAsUserArg:
 			os.Exit(epollAsUser(os.Args[2], os.Args[3]))
+		case tempAsUserArg:
+			os.Exit(tempAsUser(os.Args[2]))
 		}
 	}
 	os.Exit(m.Run())

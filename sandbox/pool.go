@@ -432,7 +432,7 @@ func (p *Pool) Close() error {
 	}
 	p.procs.Wait()
 	if p.tempParent != "" {
-		_ = os.RemoveAll(p.tempParent)
+		_ = removeTree(p.tempParent)
 	}
 	return nil
 }
@@ -1279,7 +1279,7 @@ func (w *worker) reap(drained <-chan struct{}) {
 	t.Stop()
 	closeAll(w.reqW, w.respF, w.errF) // closing errF ends a drain still reading
 	<-drained
-	_ = os.RemoveAll(w.tempDir) // what a tool left there goes with its worker
+	_ = removeTree(w.tempDir) // what a tool left there goes with its worker
 	close(w.exited)
 }
 

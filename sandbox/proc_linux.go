@@ -5,7 +5,9 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -183,4 +185,49 @@ func startInNamespaces(start func() error) error {
 	}
 	defer unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
 	return start()
+}
+
+// removeTree removes dir and everything in it, as os.RemoveAll does;
+// where that fails, it gives each directory below dir back its owner's
+// permissions and tries again. A tool that writes files may take every
+// permission from a directory it made in its temp directory (chmod 0),
+// which a pool run by a user other than root then could neither list
+// nor empty: the tool's files stayed after its worker. Each directory
+// is reached beneath dir without following a symbolic link (openat2),
+// so that a process a tool started that outlives its worker (where
+// there are no namespaces) and puts a link in a directory's place
+// changes no directory elsewhere.
+func removeTree(dir string) error {
+	err := os.RemoveAll(dir)
+	if err == nil {
+		return nil
+	}
+	root, oerr := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if oerr != nil {
+		return err
+	}
+	defer unix.Close(root)
+	how := &unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, werr error) error {
+		if werr != nil || d == nil || !d.IsDir() {
+			return nil // what cannot be read is left to RemoveAll's error
+		}
+		rel, rerr := filepath.Rel(dir, p)
+		if rerr != nil {
+			return nil
+		}
+		fd, oerr := unix.Openat2(root, rel, how)
+		if oerr != nil {
+			return nil
+		}
+		// chmod through the descriptor's /proc link: fchmod refuses an
+		// O_PATH descriptor.
+		_ = unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", fd), 0o700)
+		unix.Close(fd)
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("removing %s: %w", dir, err)
+	}
+	return nil
 }

@@ -27,3 +27,6 @@ func Undumpable() error { return nil }
 
 // startInNamespaces runs start: there are no namespaces here.
 func startInNamespaces(start func() error) error { return start() }
+
+// removeTree removes dir and everything in it.
+func removeTree(dir string) error { return os.RemoveAll(dir) }

@@ -3,6 +3,8 @@
 package sandbox
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -181,5 +183,58 @@ func TestNoRecordLocksWithoutFiles(t *testing.T) {
 	// a reader of an SQLite database does.
 	if got, err := call(t, p, "r8_locks", tool.ReadFiles|tool.Unsafe, r8Args{Path: zones, N: 2, M: 2}); err != nil || got != "4 locks on 2 files" {
 		t.Errorf("record locks with read_files: %q, %v; want 4 locks on 2 files", got, err)
+	}
+}
+
+// tempAsUserArg runs the test binary as a program of a user other than
+// root (nobody), whom the permissions of a directory hold: it starts a
+// pool whose workspace and temp directory are the directory it is
+// given, calls r8_lockdir with write_files, closes the pool and prints
+// what is left in the directory, as JSON.
+const tempAsUserArg = "-sandbox-test-temp-as-user"
+
+type tempReport struct {
+	Answer, Err string
+	Left        []string
+}
+
+func tempAsUser(dir string) int {
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	var r tempReport
+	r.Answer, err = p.Call(context.Background(), "r8_lockdir", tool.WriteFiles|tool.Unsafe, nil)
+	if err != nil {
+		r.Err = err.Error()
+	}
+	p.Close()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		r.Left = append(r.Left, e.Name())
+	}
+	json.NewEncoder(os.Stdout).Encode(r)
+	return 0
+}
+
+// TestTempDirsRemovedWhatever: a worker's temp directory goes with the
+// worker, whatever its tool left there. A tool with write_files took
+// every permission from a directory it made there (chmod 0): the pool,
+// run by a user other than root, could neither list nor empty it, and
+// the worker's temp directory, with the file in it, and the pool's
+// directory of temp directories stayed after the pool closed.
+func TestTempDirsRemovedWhatever(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the test starts a program as another user, which takes root")
+	}
+	exe, work := forUser(t, nobody)
+	var r tempReport
+	runAsUser(t, exe, work, nobody, &r, tempAsUserArg, work)
+	if r.Err != "" || r.Answer != "ok" {
+		t.Fatalf("r8_lockdir: %q, %s", r.Answer, r.Err)
+	}
+	if len(r.Left) != 0 {
+		t.Errorf("left after the pool closed: %q; want nothing", r.Left)
 	}
 }

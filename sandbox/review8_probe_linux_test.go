@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"unsafe"
@@ -173,6 +174,20 @@ func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", last, true
 		}
 		return fmt.Sprintf("%d locks on %d files", n, files), nil, true
+	case "r8_lockdir":
+		// Leaves a directory "kept" in its TMPDIR with a file in it,
+		// and takes every permission from the directory.
+		kept := filepath.Join(os.Getenv("TMPDIR"), "kept")
+		if err := os.Mkdir(kept, 0o700); err != nil {
+			return "", err, true
+		}
+		if err := os.WriteFile(filepath.Join(kept, "f"), []byte("kept"), 0o600); err != nil {
+			return "", err, true
+		}
+		if err := os.Chmod(kept, 0); err != nil {
+			return "", err, true
+		}
+		return "ok", nil, true
 	}
 	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
 }
