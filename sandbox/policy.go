@@ -143,9 +143,12 @@ type Limits struct {
 	// (RLIMIT_NPROC, which the kernel counts in the worker's own user
 	// namespace); a fork past it fails with EAGAIN, and a worker whose
 	// runtime cannot start a thread dies. 256 when zero. It holds only
-	// in namespaces of the worker's own and for a user other than root,
-	// whom the kernel exempts: Enforcement.Missing says when it does not
-	// for a tool with tool.Exec.
+	// in namespaces of the worker's own, and for root, whom the kernel
+	// exempts from RLIMIT_NPROC, only from Linux 6.14, where the worker
+	// bounds its PID namespace's process ids instead, to the limit and
+	// the 300 ids the namespace gives first:
+	// Enforcement.Missing says when it does not for a tool with
+	// tool.Exec.
 	Processes int64
 }
 

@@ -70,7 +70,7 @@ func Check(caps tool.Capability) Enforcement {
 	abi := landlockABI()
 	sc := seccompSupported()
 	ns := userNamespaces()
-	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns, hostRoot())}
+	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns, hostRoot() && !(ns && perNamespacePidMax()))}
 }
 
 // Access rights, by what they are for.
@@ -141,6 +141,10 @@ type prepared struct {
 	// fanotify objects of its user namespace: a tool could take all of
 	// the user's, which Missing says.
 	watchErr error
+	// pidsBounded is whether the worker bounded the process ids of its
+	// PID namespace (boundPIDs): its processes and threads are bounded,
+	// root's too.
+	pidsBounded bool
 }
 
 // prepare does what every worker does before it knows its tool, so that
@@ -160,6 +164,7 @@ func prepare(s spec) (prepared, error) {
 		p.ptsErr = ownTerminals()
 		p.zeroErr = unmappableZero()
 		p.watchErr = boundWatches()
+		p.pidsBounded = boundPIDs(s.limits.Processes)
 		p.enf.Namespaces = true
 	}
 	if err := setLimits(s.limits); err != nil {
@@ -266,7 +271,7 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return e, fmt.Errorf("prctl(PR_SET_DUMPABLE): %w", err)
 	}
-	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root)
+	e.Missing = missing(s.caps, e.LandlockABI, e.Seccomp, e.Namespaces, p.root && !p.pidsBounded)
 	if p.watchErr != nil {
 		e.Missing = append(e.Missing, "the tool may take every inotify instance and watch of the user: "+p.watchErr.Error())
 	}
@@ -463,6 +468,43 @@ func boundWatches() error {
 		}
 	}
 	return nil
+}
+
+// reservedPIDs are the process ids a PID namespace does not give again
+// once it has given them all up to its kernel.pid_max (the kernel's
+// RESERVED_PIDS): it then gives those from here.
+const reservedPIDs = 300
+
+// boundPIDs bounds the process ids of the worker's PID namespace to
+// reservedPIDs and n more, and reports whether it did: n processes and
+// threads at once once the namespace has given the first ids out,
+// reservedPIDs more before. RLIMIT_NPROC bounds them to n, but the
+// kernel exempts root from it, in a user namespace too: as root, a tool
+// with no capability made 704 threads under a limit of 256, and could
+// have taken every process id of the machine. The worker is its
+// namespace's root, with the capability to set its kernel.pid_max,
+// until it drops its capabilities; before Linux 6.14 kernel.pid_max is
+// the machine's, and is left alone.
+func boundPIDs(n int64) bool {
+	if n <= 0 || !perNamespacePidMax() {
+		return false
+	}
+	return os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.FormatInt(reservedPIDs+n, 10)), 0) == nil
+}
+
+// perNamespacePidMax reports whether kernel.pid_max is a PID
+// namespace's own (Linux 6.14 and later), as the running kernel's
+// release says.
+func perNamespacePidMax() bool {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return false
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major > 6 || major == 6 && minor >= 14
 }
 
 // bindReadOnly mounts p on itself read-only, keeping the flags of the

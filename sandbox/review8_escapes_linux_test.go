@@ -238,3 +238,56 @@ func TestTempDirsRemovedWhatever(t *testing.T) {
 		t.Errorf("left after the pool closed: %q; want nothing", r.Left)
 	}
 }
+
+// TestThreadsBoundedForRoot: a worker holds at most Limits.Processes
+// processes and threads (RLIMIT_NPROC), but the kernel exempts root
+// from that limit, in a user namespace too: as root, a tool with no
+// capability made 704 threads in its worker under a limit of 256, and
+// could have gone on until every process id of the machine (32,768
+// here) was taken, when nothing on the machine could start a process.
+// Where the kernel bounds the process ids of a PID namespace (Linux
+// 6.14), the worker bounds its own: to the limit and the 300 ids the
+// namespace gives first.
+func TestThreadsBoundedForRoot(t *testing.T) {
+	needNamespaces(t)
+	if os.Geteuid() != 0 {
+		t.Skip("RLIMIT_NPROC holds for a user other than root (TestProcessLimit)")
+	}
+	if !perNamespacePidMax() {
+		t.Skip("this kernel bounds no PID namespace's process ids")
+	}
+	// No data limit: in a build with cgo each thread's stack is 8 MiB
+	// of it.
+	p := newPool(t, newDirs(t), func(c *Config) { c.Limits.Memory = -1 })
+	got, err := call(t, p, "r8_threads", tool.Unsafe, r8Args{N: 700})
+	if err == nil {
+		p.mu.Lock()
+		for w := range p.live {
+			if ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", w.pid())); err == nil && len(ents) > reservedPIDs+int(p.cfg.Limits.Processes) {
+				t.Errorf("as root, a tool with no capability holds %d threads under a limit of %d, %d with the first ids (%s)", len(ents), p.cfg.Limits.Processes, reservedPIDs+p.cfg.Limits.Processes, got)
+			}
+		}
+		p.mu.Unlock()
+	}
+	// The control: a worker holds threads up to the bound.
+	if got, err := call(t, p, "r8_threads#2", tool.Unsafe, r8Args{N: 100}); err != nil {
+		t.Errorf("100 threads: %q, %v", got, err)
+	}
+	// An honest tool with exec starts processes call after call in a
+	// warm worker: past the first process ids the kernel gives those
+	// above 300 only, so the bound leaves room there.
+	for i := range 5 {
+		if got, err := call(t, p, "forks", tool.Exec|tool.Unsafe, probeArgs{N: 100}); err != nil || got != "100 started" {
+			t.Fatalf("call %d of a tool with exec: %q, %v; want 100 started", i+1, got, err)
+		}
+	}
+	// The processes of a tool with exec are bounded too, as Missing
+	// says.
+	enf, err := p.Enforcement(context.Background(), "forks", tool.Exec|tool.Unsafe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := strings.Join(enf.Missing, "; "); strings.Contains(m, "not bounded") {
+		t.Errorf("as root, a tool with exec: Missing %q, want the processes bounded", m)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -188,6 +190,28 @@ func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", err, true
 		}
 		return "ok", nil, true
+	case "r8_threads":
+		// a.N goroutines that each block in a system call, a thread each,
+		// kept: the answer comes once each has started its call.
+		debug.SetMaxThreads(a.N + 1000)
+		fds := make([]int, 2)
+		if err := unix.Pipe2(fds, unix.O_CLOEXEC); err != nil {
+			return "", errnoOp("pipe2", err), true
+		}
+		r8Kept = append(r8Kept, fds...)
+		started := make(chan struct{}, a.N)
+		for range a.N {
+			go func() {
+				var b [1]byte
+				started <- struct{}{}
+				unix.Read(fds[0], b[:])
+			}()
+		}
+		for range a.N {
+			<-started
+		}
+		time.Sleep(100 * time.Millisecond) // the runtime starts a thread for each blocked call
+		return fmt.Sprintf("%d goroutines blocked", a.N), nil, true
 	}
 	return "", fmt.Errorf("%w: no probe %q", errBadArgs, id), true
 }
