@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -66,9 +67,18 @@ func TestNoDatagramsWithoutNetwork(t *testing.T) {
 		t.Errorf("a worker without network bound the abstract name %s in the host's network namespace; reading it: %q, %v", name, got, err)
 	}
 
-	// The positive control: with network, the datagram goes.
-	if got, err := call(t, p, "hx_dgram", tool.Network|tool.Unsafe, hostileArgs{Path: sock}); err != nil || got != "sent" {
-		t.Errorf("a datagram with network: %q, %v; want sent", got, err)
+	// Nor with network, which reaches the internet families alone (see
+	// TestNetworkIsTheInternetFamilies).
+	_, err = call(t, p, "hx_dgram", tool.Network|tool.Unsafe, hostileArgs{Path: sock})
+	wantDenied(t, "a datagram to a pathname unix socket, with network", err)
+	// The positive control: outside a worker, the datagram goes.
+	raw, _ := json.Marshal(hostileArgs{Path: sock})
+	if got, err, _ := hostileProbe(t.Context(), "hx_dgram", raw); err != nil || got != "sent" {
+		t.Errorf("a datagram outside a worker: %q, %v; want sent", got, err)
+	}
+	pc.SetReadDeadline(time.Now().Add(time.Minute))
+	if n, _, err := pc.ReadFrom(buf); err != nil || string(buf[:n]) != "from the worker" {
+		t.Errorf("the datagram sent outside a worker: %q, %v", buf[:n], err)
 	}
 }
 

@@ -34,6 +34,32 @@ func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 		return "", err, ok
 	}
 	switch id {
+	case "r8_unix":
+		// A unix stream socket connected to a.Path: a daemon's socket,
+		// such as docker.sock, is as good as its daemon's rights.
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("socket", err), true
+		}
+		defer unix.Close(fd)
+		if err := unix.Connect(fd, &unix.SockaddrUnix{Name: a.Path}); err != nil {
+			return "", errnoOp("connect", err), true
+		}
+		return "connected", nil, true
+	case "r8_family":
+		// A socket of family a.N, of type a.M, protocol 0 but for
+		// netlink, whose protocol is NETLINK_ROUTE (0) unless a.Path
+		// says "other" (NETLINK_SOCK_DIAG).
+		proto := 0
+		if a.Path == "other" {
+			proto = unix.NETLINK_SOCK_DIAG
+		}
+		fd, err := unix.Socket(a.N, a.M|unix.SOCK_CLOEXEC, proto)
+		if err != nil {
+			return "", errnoOp("socket", err), true
+		}
+		unix.Close(fd)
+		return "made", nil, true
 	case "r8_landlock":
 		// Landlock rulesets, a.N at most, each with a rule for every TCP
 		// port (65,536), kept: each rule is kernel memory.

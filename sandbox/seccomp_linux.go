@@ -332,6 +332,26 @@ func filterRules(caps tool.Capability) []rule {
 			// library makes pairs; the programs of a tool with exec may.
 			deny(unix.SYS_SOCKETPAIR)
 		}
+	} else {
+		// The network is reached over IPv4 and IPv6, and its interfaces
+		// read with NETLINK_ROUTE (net.Interfaces); no socket of another
+		// family is made. A unix socket by its path is a daemon's door
+		// (docker.sock is root on the machine), and Landlock before ABI
+		// 9 does not see a connect by path: a tool with network
+		// connected to one outside its workspace. The other families
+		// reach the hypervisor's services (vsock), the kernel's crypto
+		// (AF_ALG) or the host's sockets (NETLINK_SOCK_DIAG), and asking
+		// for one loads its module. Unix stream pairs stay, connected to
+		// themselves; a datagram pair could send to a socket by its path.
+		const all = ^uint32(0)
+		rules = append(rules,
+			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET},
+			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET6},
+			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_NETLINK,
+				also: &argCond{arg: 2, test: equal, mask: all, value: unix.NETLINK_ROUTE}},
+			rule{nr: unix.SYS_SOCKET, ret: retEPERM},
+			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 0, test: notEqual, mask: all, value: unix.AF_UNIX},
+			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeNotStream})
 	}
 	return rules
 }
