@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -16,12 +17,14 @@ func (c *cli) stateDir() (string, error) {
 	if d := c.getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "toolreg"), nil
 	}
+	// The home directory as os.UserHomeDir finds it, from the
+	// environment the agent was given.
 	home := c.getenv("HOME")
+	if runtime.GOOS == "windows" {
+		home = c.getenv("USERPROFILE")
+	}
 	if home == "" {
-		var err error
-		if home, err = os.UserHomeDir(); err != nil {
-			return "", fmt.Errorf("no directory to keep state in: set XDG_STATE_HOME or HOME: %w", err)
-		}
+		return "", errors.New("no directory to keep state in: set XDG_STATE_HOME or HOME")
 	}
 	return filepath.Join(home, ".local", "state", "toolreg"), nil
 }

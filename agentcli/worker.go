@@ -60,6 +60,13 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
+	// The state directory is made now if it is not there yet, so that it
+	// is hidden from the first worker on: the pool hides what exists,
+	// and the agent may keep a conversation or a token there later.
+	hide := s.hidden()
+	for _, d := range hide {
+		_ = os.MkdirAll(d, 0o700)
+	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Arg:        workerArg,
 		WorkDir:    s.workDir,
@@ -69,6 +76,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Require:    s.require,
 		MaxWorkers: int(s.workers),
 		Limits:     sandbox.Limits{Memory: int64(s.memory)},
+		Hide:       hide,
 		Logger:     logger,
 	})
 	if err != nil {
@@ -140,4 +148,18 @@ func withVar(environ []string, name, value string) []string {
 		out = append(out, name+"="+value)
 	}
 	return out
+}
+
+// hidden lists what no tool sees: the agent's state directory, which
+// holds the OAuth tokens of its MCP servers and the conversations it
+// kept.
+func (s *selection) hidden() []string {
+	if s.stateDir == nil {
+		return nil
+	}
+	d, err := s.stateDir()
+	if err != nil {
+		return nil
+	}
+	return []string{d}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,5 +118,25 @@ func TestWarmUpWaitsToBeAsked(t *testing.T) {
 	stopped = true
 	if got := workerChildren(t); len(got) != 0 {
 		t.Errorf("workers %v outlive the stop", got)
+	}
+}
+
+// TestWorkersHideTheState: the agent gives its pool its state directory
+// to hide from every tool (the OAuth tokens of its MCP servers, its kept
+// conversations), as the environment names it.
+func TestWorkersHideTheState(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want []string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/s", "HOME": "/h"}, []string{"/s/toolreg"}},
+		{map[string]string{"HOME": "/h"}, []string{"/h/.local/state/toolreg"}},
+		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/h"}, []string{"/h/.local/state/toolreg"}},
+	} {
+		c := &cli{tools: testTools, getenv: func(k string) string { return tc.env[k] }}
+		_, o := c.newFlags("")
+		if got := o.sel.hidden(); !slices.Equal(got, tc.want) {
+			t.Errorf("environment %v: hidden %q, want %q", tc.env, got, tc.want)
+		}
 	}
 }

@@ -179,6 +179,7 @@ type spec struct {
 	limits     Limits
 	vcs        []string // version-control directories below the workspace's top (findNested)
 	vcsPartial bool     // some stay writable: the search stopped short, or found a .git link
+	hide       []string // directories covered by an empty file system (Config.Hide)
 }
 
 func (s spec) args() []string {
@@ -195,6 +196,9 @@ func (s spec) args() []string {
 	}
 	if s.vcsPartial {
 		args = append(args, "-vcs-partial")
+	}
+	for _, d := range s.hide {
+		args = append(args, "-hide", d)
 	}
 	return args
 }
@@ -216,6 +220,13 @@ func parseSpec(args []string) (spec, error) {
 			return fmt.Errorf("directory %q is not absolute", d)
 		}
 		s.vcs = append(s.vcs, d)
+		return nil
+	})
+	fs.Func("hide", "a directory no tool sees", func(d string) error {
+		if !filepath.IsAbs(d) {
+			return fmt.Errorf("directory %q is not absolute", d)
+		}
+		s.hide = append(s.hide, d)
 		return nil
 	})
 	if err := fs.Parse(args); err != nil {

@@ -47,6 +47,12 @@ type Config struct {
 	// Environ is the environment the workers' variables are taken from;
 	// os.Environ() when nil.
 	Environ []string
+	// Hide names directories no tool sees, the agent's own state (the
+	// OAuth tokens of its MCP servers, its kept conversations): each
+	// worker covers those that exist with an empty read-only file system
+	// in its mount namespace. Where workers run without namespaces, a
+	// tool that reads files has it among its missing restrictions.
+	Hide []string
 	// Home is the user's home directory: where the workspace holds it, a
 	// tool that writes files could change what runs at the user's next
 	// login or the agent's next start (~/.bashrc, ~/.config), which no
@@ -225,6 +231,11 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Home == "" {
 		c.Home = homeOf(c.Environ)
 	}
+	// A directory that holds the workspace or the temp directory is not
+	// hidden: the workers work there.
+	c.Hide = slices.DeleteFunc(existingDirs(c.Hide), func(d string) bool {
+		return inWorkspace(d, c.WorkDir) || inWorkspace(d, c.TempDir)
+	})
 	if c.MaxWorkers <= 0 {
 		c.MaxWorkers = DefaultMaxWorkers
 	}
@@ -286,6 +297,26 @@ func inWorkspace(workDir, d string) bool {
 	}
 	rel, err := filepath.Rel(workDir, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// existingDirs returns the directories of ds that exist, absolute and
+// with their symbolic links resolved, as a worker's mounts see them; a
+// relative one is taken from the current directory.
+func existingDirs(ds []string) []string {
+	var out []string
+	for _, d := range ds {
+		r, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue
+		}
+		if r, err = filepath.Abs(r); err != nil {
+			continue
+		}
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // homeOf returns the home directory that HOME names in environ, or where
@@ -1035,6 +1066,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		if vcs&nestedKnown != 0 {
 			s.vcs, s.vcsPartial = p.nested.dirs, p.nested.note != ""
 		}
+		s.hide = p.cfg.Hide
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),

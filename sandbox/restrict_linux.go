@@ -284,6 +284,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if parent := filepath.Dir(s.tempDir); !e.Namespaces && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
 		e.Missing = append(e.Missing, "the other workers' temp directories can be changed: they are in the workspace, and no mount namespace covers them")
 	}
+	if len(s.hide) > 0 && !e.Namespaces && s.caps&tool.ReadFiles != 0 {
+		e.Missing = append(e.Missing, "the agent's own state can be read ("+strings.Join(s.hide, ", ")+"): no mount namespace covers it")
+	}
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
 		// Past the search's bounds, which earlier tools may have filled,
 		// or behind a .git link, which a tool may replace.
@@ -345,6 +348,18 @@ func isolateMounts(s spec) (vcsErr, err error) {
 		}
 		if err := bindReadOnly(p); err != nil {
 			return fmt.Errorf("making %s read-only: %w", p, err), nil
+		}
+	}
+	// The agent's own state, covered by an empty file system: a tool that
+	// reads files would read the OAuth tokens of its MCP servers. A
+	// directory gone since the pool was made has nothing to hide.
+	for _, d := range s.hide {
+		if fi, err := os.Lstat(d); err != nil || !fi.IsDir() {
+			continue
+		}
+		const flags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+		if err := unix.Mount("tmpfs", d, "tmpfs", flags, "mode=0555,size=4k,nr_inodes=1"); err != nil {
+			return nil, fmt.Errorf("hiding %s: %w", d, err)
 		}
 	}
 	// Where it fails, as where the version-control directories could not
