@@ -116,6 +116,11 @@ func (r *termLines) readLine(ctx context.Context, prompt string, question bool) 
 	hist := r.ed.hist
 	if question {
 		r.ed.hist = nil // answers are not recalled
+		// Only keys pressed once the question shows answer it: what was
+		// typed ahead (a "y" and Enter meant for another prompt, the
+		// rest of a line typed while the model answered) is dropped.
+		r.ed.pending = nil
+		_ = discardTypeahead(r.fd) // a terminal that cannot keeps it
 	}
 	line, err := r.ed.readLine(prompt)
 	r.ed.hist = hist
