@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
@@ -98,6 +99,11 @@ var honest = map[string]definer{
 	// errgroup-style group, a generic map) that its package's Fetch
 	// calls with functions that make HTTP requests.
 	"sharedhelper": sharedhelper.Tool{},
+	// wraphelper's Tool reads files through helpers that wrap the
+	// function they are given in a closure of their own (a retry that
+	// recovers panics, a range-over-func loop over lines), which its
+	// package's Fetch calls with functions that make HTTP requests.
+	"wraphelper": wraphelper.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -169,6 +175,7 @@ func TestTogether(t *testing.T) {
 		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
 		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
+		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -3,6 +3,7 @@ package audit
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -13,16 +14,20 @@ import (
 // edge to it, in the same chain of calls: a function (a constant of the
 // code that names it), a closure (made by MakeClosure), or nil, reached
 // through SSA values only (φ-nodes, conversions between func types, the
-// returns of static calls, the free variables a closure was made with,
-// and the parameters of functions whose calls are all the program's:
-// arguments, methodArguments). Then the call needs no edges of its own:
+// returns of static calls, the free variables a closure was made with
+// when it is only called where it is made, and the parameters of
+// functions whose calls are all the program's: arguments,
+// methodArguments). Then the call needs no edges of its own:
 // the maker of each value, which ran before it in the same execution,
 // has the edge. VTA, which does not tell callers apart, gave a helper
 // that calls a func parameter (retry(ctx, f), an errgroup's Go) every
 // function any tool passed it, and so every tool that calls the helper
 // what every other tool's function does (honest sharedhelper). Anything
 // else (a load from memory, a call of the standard library, a function
-// value or an interface) keeps VTA's edges.
+// value or an interface) keeps VTA's edges, and so does a free variable
+// of a closure whose value is taken (stored, passed, returned): the
+// closure may run in code that never ran its maker, another tool's that
+// loads it from a variable (probe closureescape).
 func (g *graph) madeHere(v ssa.Value) bool {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
@@ -71,6 +76,9 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			}
 			work = append(work, rs...)
 		case *ssa.FreeVar:
+			if g.escapes(fn) {
+				return false
+			}
 			bs, ok := bindings(v)
 			if !ok {
 				return false
@@ -91,6 +99,9 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			if v.Op != token.MUL {
 				return false
 			}
+			if _, free := v.X.(*ssa.FreeVar); free && g.escapes(fn) {
+				return false
+			}
 			vals, ok := cellValues(v.X)
 			if !ok {
 				return false
@@ -101,6 +112,116 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// escapes reports whether the closure fn may run in code that never ran
+// the code that made it: its value is kept anywhere (stored, returned,
+// converted, bound to a closure that escapes) rather than only called,
+// where it is made or by the functions it is passed to (notKept).
+// Its free variables hold what its maker bound, and the maker's edges to
+// what it bound are not the code's that loads the closure from a
+// variable and calls it (probe closureescape).
+func (g *graph) escapes(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return true
+	}
+	seen := map[ssa.Value]bool{}
+	made := false
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				made = true
+				if !g.notKept(mc, seen) {
+					return true
+				}
+			}
+		}
+	}
+	return !made
+}
+
+// notKept reports whether the function value v is kept nowhere, only
+// called: by the code that holds it, by the standard library it is passed
+// to (what the standard library keeps is charged to the code that made
+// it, see docs/audit.md), or by the program's functions it is passed to,
+// through their parameters and the free variables of closures that do
+// the same.
+func (g *graph) notKept(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	if len(seen) > dynTraceLimit {
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			common := r.Common()
+			if common.Value == v {
+				if common.IsInvoke() || slices.Contains(common.Args, v) {
+					return false
+				}
+				continue
+			}
+			for i, a := range common.Args {
+				if a == v && !g.calledBy(r, common, i, seen) {
+					return false
+				}
+			}
+		case *ssa.MakeClosure:
+			fn, ok := r.Fn.(*ssa.Function)
+			if !ok {
+				return false
+			}
+			for i, b := range r.Bindings {
+				if b != v {
+					continue
+				}
+				if i >= len(fn.FreeVars) || !g.notKept(fn.FreeVars[i], seen) || !g.notKept(r, seen) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// calledBy reports whether the callees of call, given v as its argument
+// i, only call it (notKept): the standard library's, and the
+// program's through their parameter, for a dynamic call each callee VTA
+// resolves it to.
+func (g *graph) calledBy(call ssa.CallInstruction, common *ssa.CallCommon, i int, seen map[ssa.Value]bool) bool {
+	var callees []*ssa.Function
+	if callee := common.StaticCallee(); callee != nil {
+		callees = append(callees, callee)
+	} else if cn := g.dyn.Nodes[call.Parent()]; cn != nil {
+		for _, e := range cn.Out {
+			if e.Site == call {
+				callees = append(callees, e.Callee.Func)
+			}
+		}
+	}
+	if common.IsInvoke() {
+		i++ // the receiver is the callee's first parameter
+	}
+	for _, callee := range callees {
+		if g.isStd(fnPkgPath(callee)) {
+			continue
+		}
+		if len(callee.Blocks) == 0 || i >= len(callee.Params) || !g.notKept(callee.Params[i], seen) {
+			return false
+		}
+	}
+	return len(callees) > 0 || g.stdMade(common.Value)
 }
 
 // cellValues returns the values stored into the local variable whose

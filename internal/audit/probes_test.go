@@ -23,6 +23,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
@@ -306,6 +307,14 @@ var probes = []probe{
 			return "", err
 		}
 		return helperparam.Tool{}.Execute(ctx, helperparam.Args{Dir: dir})
+	}},
+	// A closure that calls what it captured, made and kept by another
+	// tool, called by one that never ran the code that made it.
+	{"closureescape", closureescape.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (closureescape.Setter{}).Execute(ctx, closureescape.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return closureescape.Tool{}.Execute(ctx, closureescape.Args{Dir: dir})
 	}},
 	// Descriptors the tool did not open, by number: the process's
 	// own files (TestProbesRun holds secret open for reading and victim

@@ -33,6 +33,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
@@ -48,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
@@ -205,10 +207,13 @@ type (
 	Probeglobalcopy     = globalcopy.Tool
 	Probeglobalinit     = globalinit.Tool
 	Probehelperparam    = helperparam.Tool
+	Probeclosureescape  = closureescape.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool
 	SharedFetch         = sharedhelper.Fetch
+	WrapSizes           = wraphelper.Tool
+	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
 	Probefdmmap         = fdmmap.Tool
 	Probefdsendfile     = fdsendfile.Tool
