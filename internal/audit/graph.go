@@ -142,8 +142,10 @@ type graph struct {
 	// heldByIface holds the types the program's runtime types are or
 	// hold (inInterface), made once.
 	heldByIface *typeutil.Map
-	// fresh caches freshMaps.
-	fresh map[*ssa.Global]bool
+	// fresh caches freshMaps; sharers holds, for such a variable, the
+	// other variables its maps are stored into where they are made.
+	fresh   map[*ssa.Global]bool
+	sharers map[*ssa.Global][]*ssa.Global
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package
@@ -1460,10 +1462,17 @@ func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.V
 		// handlers["x"] = f), when the variable only ever holds maps
 		// the program makes there.
 		v, ok := a.X.(*ssa.Global)
-		if !ok || a.Op != token.MUL || !g.freshMaps(v) {
+		if !ok || a.Op != token.MUL || !g.freshMaps(v) || !g.heldIn(v, vars, seen) {
 			return false
 		}
-		return g.heldIn(v, vars, seen)
+		// The variables that hold the same maps: whoever uses one
+		// of them finds what was put through v (probe globalshared).
+		for _, w := range g.sharers[v] {
+			if !g.heldIn(w, vars, seen) {
+				return false
+			}
+		}
+		return true
 	case *ssa.Alloc, *ssa.MakeMap:
 		return g.compositeKept(a, vars, seen)
 	case *ssa.Slice:
@@ -1567,7 +1576,8 @@ func (g *graph) writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
 // ever holds maps made by the program's code where it is stored (or
 // nil), and whose address is never taken: no other variable, nor the
 // standard library, holds the map it holds unless it was loaded from v,
-// which is a use of v.
+// which is a use of v, or the map was stored into it where it was made
+// (g.sharers, whose uses heldIn counts too).
 func (g *graph) freshMaps(v *ssa.Global) bool {
 	if ok, done := g.fresh[v]; done {
 		return ok
@@ -1579,7 +1589,10 @@ func (g *graph) freshMaps(v *ssa.Global) bool {
 	if _, ok := v.Type().(*types.Pointer).Elem().Underlying().(*types.Map); !ok {
 		return false
 	}
-	var ops []*ssa.Value
+	var (
+		ops     []*ssa.Value
+		sharers []*ssa.Global
+	)
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -1596,10 +1609,14 @@ func (g *graph) freshMaps(v *ssa.Global) bool {
 						if instr.Addr != v {
 							return false // its address, stored
 						}
-						if _, ok := instr.Val.(*ssa.MakeMap); !ok {
-							if c, ok := instr.Val.(*ssa.Const); !ok || !c.IsNil() {
-								return false
+						if mm, ok := instr.Val.(*ssa.MakeMap); ok {
+							others, ok := otherHolders(mm, v)
+							if !ok {
+								return false // the map held elsewhere too
 							}
+							sharers = append(sharers, others...)
+						} else if c, ok := instr.Val.(*ssa.Const); !ok || !c.IsNil() {
+							return false
 						}
 					default:
 						return false // its address, passed or converted
@@ -1609,7 +1626,43 @@ func (g *graph) freshMaps(v *ssa.Global) bool {
 		}
 	}
 	g.fresh[v] = true
+	if g.sharers == nil {
+		g.sharers = map[*ssa.Global][]*ssa.Global{}
+	}
+	g.sharers[v] = sharers
 	return true
+}
+
+// otherHolders returns the variables other than v that the map mm is
+// stored into, when it is only filled (map updates with other values)
+// and stored into variables: m := make(…); orders = m; lookup = m. Any
+// other use (an argument, a field, a return) is not ok.
+func otherHolders(mm *ssa.MakeMap, v *ssa.Global) ([]*ssa.Global, bool) {
+	refs := mm.Referrers()
+	if refs == nil {
+		return nil, false
+	}
+	var out []*ssa.Global
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.MapUpdate:
+			if r.Map != mm || r.Key == mm || r.Value == mm {
+				return nil, false
+			}
+		case *ssa.Store:
+			w, ok := r.Addr.(*ssa.Global)
+			if !ok || r.Val != mm {
+				return nil, false
+			}
+			if w != v {
+				out = append(out, w)
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // unsafeBuiltin reports whether b is a builtin of package unsafe that

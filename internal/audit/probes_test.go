@@ -42,6 +42,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalshared"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -300,6 +301,9 @@ var probes = []probe{
 	}},
 	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})
+	}},
+	{"globalshared", globalshared.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return globalshared.Tool{}.Execute(ctx, globalshared.Args{Dir: dir})
 	}},
 	// A helper's func parameter, given a function another tool kept.
 	{"helperparam", helperparam.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {

@@ -68,6 +68,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalptr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/globalshared"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
@@ -206,6 +207,7 @@ type (
 	Probeglobalptr      = globalptr.Tool
 	Probeglobalcopy     = globalcopy.Tool
 	Probeglobalinit     = globalinit.Tool
+	Probeglobalshared   = globalshared.Tool
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	FuncTable           = functable.Tool
