@@ -20,6 +20,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
@@ -147,21 +149,10 @@ func TestOAuthResourceServer(t *testing.T) {
 // names the scopes to ask for (step-up authorization).
 func TestOAuthInsufficientScope(t *testing.T) {
 	iss := newFakeIssuer(t)
-	tab := testTable()
-	tab.Entries[2].Capabilities = tool.Exec | tool.Network // echo
-	reg := registry.MustNew(tab)
-	srv, err := NewServer(reg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const resource = "http://mcp.test/"
-	caps := func(name string) (tool.Capability, bool) {
-		e, ok := reg.Lookup(name)
-		return e.Capabilities | e.Reaches, ok
-	}
-	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}))
+	srv, opts := scopedServer(t, iss, tool.Exec|tool.Network)
+	ts := httptest.NewServer(HTTPHandler(srv, opts))
 	defer ts.Close()
-	claims := jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}
+	claims := jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}
 	status, h, body := post(t, ts.Client(), ts.URL, rawCall, "Authorization", "Bearer "+iss.token(t, claims, nil))
 	want := `Bearer error="insufficient_scope", scope="tools:network tools:exec", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource"`
 	if status != http.StatusForbidden || h.Get("WWW-Authenticate") != want || !strings.Contains(body, `"id":7`) || !strings.Contains(body, "lacks the scope tools:exec") {
@@ -280,4 +271,26 @@ func TestTokenScopeClaims(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("scopes (-want +got):\n%s", diff)
 	}
+}
+
+// scopedResource is the resource of scopedServer's OAuth options.
+const scopedResource = "http://mcp.test/"
+
+// scopedServer returns a server of the test table whose echo tool has
+// caps, and HTTP options that take tokens of iss for scopedResource and
+// ask for the scopes of each tool's capabilities.
+func scopedServer(t *testing.T, iss *fakeIssuer, caps tool.Capability) (*mcp.Server, *HTTPOptions) {
+	t.Helper()
+	tab := testTable()
+	tab.Entries[2].Capabilities = caps // echo
+	reg := registry.MustNew(tab)
+	srv, err := NewServer(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	of := func(name string) (tool.Capability, bool) {
+		e, ok := reg.Lookup(name)
+		return e.Capabilities | e.Reaches, ok
+	}
+	return srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: scopedResource, HTTPClient: iss.Client(), Capabilities: of}}
 }

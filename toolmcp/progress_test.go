@@ -500,21 +500,10 @@ func TestHTTPBatch(t *testing.T) {
 	})
 	t.Run("scope", func(t *testing.T) {
 		iss := newFakeIssuer(t)
-		tab := testTable()
-		tab.Entries[2].Capabilities = tool.Exec // echo
-		reg := registry.MustNew(tab)
-		srv, err := NewServer(reg, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const resource = "http://mcp.test/"
-		caps := func(name string) (tool.Capability, bool) {
-			e, ok := reg.Lookup(name)
-			return e.Capabilities | e.Reaches, ok
-		}
-		ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}))
+		srv, opts := scopedServer(t, iss, tool.Exec)
+		ts := httptest.NewServer(HTTPHandler(srv, opts))
 		defer ts.Close()
-		token := iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+		token := iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
 		if status, body := postOld(t, ts, batch(ping, rawCall), "Authorization", "Bearer "+token); status != http.StatusForbidden || !strings.Contains(body, "lacks the scope tools:exec") {
 			t.Errorf("a batch with a call the token may not make: %d %s; want 403", status, body)
 		}
@@ -529,23 +518,12 @@ func TestHTTPBatch(t *testing.T) {
 // 403.
 func TestHTTPKeysAsTheSDKReads(t *testing.T) {
 	iss := newFakeIssuer(t)
-	tab := testTable()
-	tab.Entries[2].Capabilities = tool.Exec // echo
-	reg := registry.MustNew(tab)
-	srv, err := NewServer(reg, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const resource = "http://mcp.test/"
-	caps := func(name string) (tool.Capability, bool) {
-		e, ok := reg.Lookup(name)
-		return e.Capabilities | e.Reaches, ok
-	}
+	srv, opts := scopedServer(t, iss, tool.Exec)
 	var draining atomic.Bool
-	o := (&HTTPOptions{OAuth: &OAuth{Issuer: iss.URL, Resource: resource, HTTPClient: iss.Client(), Capabilities: caps}}).withDefaults()
+	o := opts.withDefaults()
 	ts := httptest.NewServer(newFront(srv, &o, &draining).outer)
 	defer ts.Close()
-	token := "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": resource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+	token := "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
 	type answer struct {
 		Status int
 		Ran    bool // answered with a result
