@@ -39,6 +39,10 @@ const (
 	// flight together: sixteen bodies of the largest size, or thousands
 	// of ordinary calls.
 	DefaultBodyBytesInFlight = 16 * DefaultMaxBodyBytes
+	// DefaultMaxRequestsInFlight bounds the requests being answered at
+	// once: calls waiting for a worker, running tools and open listen
+	// streams together.
+	DefaultMaxRequestsInFlight = 256
 	// DefaultReadHeaderTimeout bounds reading a request's headers.
 	DefaultReadHeaderTimeout = 10 * time.Second
 	// DefaultReadTimeout bounds reading a request's body, so that a
@@ -75,6 +79,15 @@ type HTTPOptions struct {
 	// take the server's memory. 16 × MaxBodyBytes when zero or less, and
 	// never less than MaxBodyBytes.
 	BodyBytesInFlight int64
+	// MaxRequestsInFlight bounds the JSON-RPC requests being answered at
+	// once, the messages of a batch each and the subscriptions/listen
+	// streams included: a request past it is answered 503 with
+	// Retry-After and is not run, so that a client posting many small
+	// calls cannot hold goroutines, queued calls and tools without
+	// bound (the body budget alone let hundreds of thousands in).
+	// DefaultMaxRequestsInFlight when zero or less, and never less than
+	// MaxBatch, so that any batch fits an idle server.
+	MaxRequestsInFlight int
 	// ReadHeaderTimeout, ReadTimeout and IdleTimeout bound reading a
 	// request's headers, reading its body, and a kept-alive connection
 	// between requests; the defaults when zero or less. ReadTimeout
@@ -136,6 +149,10 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 		v.BodyBytesInFlight = 16 * v.MaxBodyBytes
 	}
 	v.BodyBytesInFlight = max(v.BodyBytesInFlight, v.MaxBodyBytes)
+	if v.MaxRequestsInFlight <= 0 {
+		v.MaxRequestsInFlight = DefaultMaxRequestsInFlight
+	}
+	v.MaxRequestsInFlight = max(v.MaxRequestsInFlight, MaxBatch)
 	if v.ReadHeaderTimeout <= 0 {
 		v.ReadHeaderTimeout = DefaultReadHeaderTimeout
 	}
@@ -201,6 +218,7 @@ func newFront(srv *mcp.Server, o *HTTPOptions, draining *atomic.Bool) *front {
 		calls:    map[callKey]map[*inflightCall]bool{},
 		draining: draining,
 		idle:     make(chan struct{}),
+		max:      o.MaxRequestsInFlight,
 	}
 	close(f.idle)
 	var h http.Handler = readBody(f, o.MaxBodyBytes, o.ReadTimeout, &bodyBudget{left: o.BodyBytesInFlight})
@@ -235,6 +253,7 @@ type front struct {
 	mu             sync.Mutex
 	calls          map[callKey]map[*inflightCall]bool
 	n              int           // requests in flight, but the listens
+	max            int           // bound of n and the listens together
 	idle           chan struct{} // closed while n is 0
 	// listens are the subscriptions/listen streams open (protocol
 	// 2026-07-28): they last as long as their client stays, so the
@@ -441,10 +460,14 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
 	listen := len(requests) == 1 && requests[0].Method == "subscriptions/listen"
-	for _, env := range requests {
-		done := f.add(callKey{auth, idKey(env.ID)}, &inflightCall{cancel: cancel}, listen)
-		defer done()
+	done, ok := f.add(auth, requests, &inflightCall{cancel: cancel}, listen)
+	if !ok {
+		w.Header().Set("Retry-After", "1")
+		writeRPCError(w, http.StatusServiceUnavailable, requests[0].ID, codeBusy,
+			fmt.Sprintf("the server is answering %d requests, its most at once: send the request again", f.max))
+		return
 	}
+	defer done()
 	r = r.WithContext(ctx)
 	if stream {
 		// Its notifications stream before its result.
@@ -481,19 +504,33 @@ func batchWithin(b []byte, max int) bool {
 	return true
 }
 
-// codeShuttingDown is the JSON-RPC error of a request refused during a
-// drain, in the range the spec leaves to servers.
-const codeShuttingDown = -32000
+// The JSON-RPC errors of a request refused before it runs, in the range
+// the spec leaves to servers: during a drain, and past
+// MaxRequestsInFlight.
+const (
+	codeShuttingDown = -32000
+	codeBusy         = -32001
+)
 
-// add records a request in flight and returns the function that forgets
-// it; a listen stream is not counted in n (see front.listens).
-func (f *front) add(k callKey, c *inflightCall, listen bool) func() {
+// add records requests, those of one HTTP request, in flight under c and
+// returns the function that forgets them; a listen stream is not counted
+// in n (see front.listens), but counts against max with them. When they
+// do not fit under max, nothing is recorded and ok is false.
+func (f *front) add(auth [sha256.Size]byte, requests []*envelope, c *inflightCall, listen bool) (done func(), ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.calls[k] == nil {
-		f.calls[k] = map[*inflightCall]bool{}
+	if f.n+len(f.listens)+len(requests) > f.max {
+		return nil, false
 	}
-	f.calls[k][c] = true
+	keys := make([]callKey, len(requests))
+	for i, env := range requests {
+		k := callKey{auth, idKey(env.ID)}
+		keys[i] = k
+		if f.calls[k] == nil {
+			f.calls[k] = map[*inflightCall]bool{}
+		}
+		f.calls[k][c] = true
+	}
 	if listen {
 		if f.listens == nil {
 			f.listens = map[*inflightCall]bool{}
@@ -506,24 +543,26 @@ func (f *front) add(k callKey, c *inflightCall, listen bool) func() {
 		if f.n == 0 {
 			f.idle = make(chan struct{})
 		}
-		f.n++
+		f.n += len(requests)
 	}
 	return func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
-		delete(f.calls[k], c)
-		if len(f.calls[k]) == 0 {
-			delete(f.calls, k)
+		for _, k := range keys {
+			delete(f.calls[k], c)
+			if len(f.calls[k]) == 0 {
+				delete(f.calls, k)
+			}
 		}
 		if listen {
 			delete(f.listens, c)
 			return
 		}
-		f.n--
+		f.n -= len(requests)
 		if f.n == 0 {
 			close(f.idle)
 		}
-	}
+	}, true
 }
 
 // errShuttingDown ends the listen streams when the drain begins.

@@ -3,6 +3,7 @@ package toolmcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -220,6 +221,74 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 	want("once the calls in flight are answered", max, http.StatusOK)
 }
 
+// TestHTTPRequestsInFlight: the JSON-RPC requests being answered, each
+// message of a batch counted, are bounded by MaxRequestsInFlight (raised
+// to MaxBatch, so any batch fits an idle server): a request that would
+// go past it is answered 503, Retry-After 1 and -32001, and does not run;
+// once the requests in flight are answered there is room again. Before,
+// only the bodies' bytes were bounded, which let hundreds of thousands of
+// small calls wait at once.
+func TestHTTPRequestsInFlight(t *testing.T) {
+	reg, release, started, ended := slowServer(t)
+	srv, err := NewServer(reg(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(HTTPHandler(srv, &HTTPOptions{MaxRequestsInFlight: 1}))
+	defer ts.Close()
+	pings := func(n int) []string {
+		p := make([]string, n)
+		for i := range p {
+			p[i] = fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i)
+		}
+		return p
+	}
+	batch := func(calls []string) string { return "[" + strings.Join(calls, ",") + "]" }
+	held := make(chan int, 1)
+	go func() { // MaxBatch-1 requests in flight until release
+		st, _, _ := post(t, ts.Client(), ts.URL, batch(append(pings(MaxBatch-2), slowCall)), "Mcp-Protocol-Version", "2025-03-26")
+		held <- st
+	}()
+	<-started
+
+	type answer struct {
+		Status     int
+		RetryAfter string
+		Code       int64
+		Ran        bool
+	}
+	ask := func(body string) answer {
+		st, h, b := post(t, ts.Client(), ts.URL, body, "Mcp-Protocol-Version", "2025-03-26")
+		var e struct {
+			Error struct{ Code int64 } `json:"error"`
+		}
+		json.Unmarshal([]byte(b), &e)
+		return answer{st, h.Get("Retry-After"), e.Error.Code, strings.Contains(b, "echo raw")}
+	}
+	var got []answer
+	got = append(got, ask(rawCall))                                    // at the bound: MaxBatch
+	got = append(got, ask(batch(append(pings(1), rawCall))))           // past it by one
+	got = append(got, ask(batch([]string{rawCall, rawCall, rawCall}))) // past it by two
+	close(release)
+	if err := <-ended; err != nil {
+		t.Errorf("the slow call ended with %v", err)
+	}
+	if st := <-held; st != http.StatusOK {
+		t.Errorf("the batch held in flight was answered %d, want 200", st)
+	}
+	full := ask(batch(append(pings(MaxBatch-1), rawCall))) // once answered: a whole batch
+	got = append(got, answer{Status: full.Status, Ran: full.Ran})
+	want := []answer{
+		{Status: http.StatusOK, Ran: true},
+		{Status: http.StatusServiceUnavailable, RetryAfter: "1", Code: codeBusy},
+		{Status: http.StatusServiceUnavailable, RetryAfter: "1", Code: codeBusy},
+		{Status: http.StatusOK, Ran: true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers with %d requests in flight, then none (-want +got):\n%s", MaxBatch-1, diff)
+	}
+}
+
 // TestHTTPStalledUpload announces a body and sends part of it: the server
 // answers 408 once the read timeout passes instead of holding the
 // connection.
@@ -403,7 +472,8 @@ func TestHTTPOptionsDefaults(t *testing.T) {
 	got := (*HTTPOptions)(nil).withDefaults()
 	got.Logger = nil
 	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, BodyBytesInFlight: DefaultBodyBytesInFlight, ReadHeaderTimeout: DefaultReadHeaderTimeout,
-		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, WriteTimeout: DefaultWriteTimeout, ShutdownGrace: ShutdownTimeout}
+		ReadTimeout: DefaultReadTimeout, IdleTimeout: DefaultIdleTimeout, WriteTimeout: DefaultWriteTimeout, ShutdownGrace: ShutdownTimeout,
+		MaxRequestsInFlight: DefaultMaxRequestsInFlight}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
@@ -412,6 +482,13 @@ func TestHTTPOptionsDefaults(t *testing.T) {
 		o := HTTPOptions{MaxBodyBytes: 1000, BodyBytesInFlight: tt.set}
 		if got := o.withDefaults().BodyBytesInFlight; got != tt.want {
 			t.Errorf("BodyBytesInFlight %d with MaxBodyBytes 1000: %d, want %d", tt.set, got, tt.want)
+		}
+	}
+	// MaxRequestsInFlight is never less than MaxBatch.
+	for _, tt := range []struct{ set, want int }{{MaxBatch - 1, MaxBatch}, {MaxBatch, MaxBatch}, {MaxBatch + 1, MaxBatch + 1}, {-1, DefaultMaxRequestsInFlight}} {
+		o := HTTPOptions{MaxRequestsInFlight: tt.set}
+		if got := o.withDefaults().MaxRequestsInFlight; got != tt.want {
+			t.Errorf("MaxRequestsInFlight %d: %d, want %d", tt.set, got, tt.want)
 		}
 	}
 }
