@@ -366,7 +366,12 @@ func checkIss(iss string, asm *oauthex.AuthServerMeta) error {
 
 // newClient returns the client of the OAuth requests: those to the MCP
 // server's origin go through direct, the configured endpoint; all others
-// are dialled under policy. A redirect from HTTPS to HTTP is refused.
+// are dialled under policy. A redirect from HTTPS to HTTP is refused, and
+// so is any redirect of a request that is not a GET or HEAD: a token
+// request or a registration posts secrets (a refresh token, a code and
+// its verifier, the client's secret) that a 307 or 308 sends again, body
+// and all, and a 302 keeps the client's Basic credentials on a subdomain,
+// to an endpoint no check of the issuer's host has seen.
 func newClient(origin string, direct http.RoundTripper, policy *egress.Policy) *http.Client {
 	if direct == nil {
 		direct = http.DefaultTransport
@@ -377,6 +382,9 @@ func newClient(origin string, direct http.RoundTripper, policy *egress.Policy) *
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 10 {
 				return errors.New("stopped after 10 redirects")
+			}
+			if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+				return fmt.Errorf("redirect of a %s to %s refused: the request carries secrets meant for %s alone", m, originOf(req.URL), originOf(via[0].URL))
 			}
 			if via[len(via)-1].URL.Scheme == "https" && req.URL.Scheme != "https" {
 				return fmt.Errorf("redirect from https to %s refused", req.URL.Scheme)

