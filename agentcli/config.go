@@ -75,6 +75,19 @@ type config struct {
 	path string // "" when there is none
 	src  string
 	file fileConfig
+	// read are the other files read for it: the lists of MCP servers
+	// (a path as mcpServers, -mcp-config).
+	read []string
+}
+
+// files returns the config file and those read for it: the files whose
+// change changes the programs the agent starts, which the workers keep
+// read-only where the workspace holds them (sandbox.Config.Protect).
+func (cfg *config) files() []string {
+	if cfg.path == "" {
+		return cfg.read
+	}
+	return append([]string{cfg.path}, cfg.read...)
 }
 
 // configPath returns the path of the config file: -config, else
@@ -425,6 +438,9 @@ func (c *cli) applyConfig(cfg *config, profileName string, set map[string]bool, 
 		if err != nil {
 			return nil, &usageError{err}
 		}
+		if !slices.Contains(cfg.read, o.mcpConfig) {
+			cfg.read = append(cfg.read, o.mcpConfig)
+		}
 		servers = mergeServers(servers, s)
 	}
 	if err := c.mountServers(servers, o); err != nil {
@@ -559,7 +575,7 @@ func (c *cli) loadSettings(command string, fs *flag.FlagSet, o *options) error {
 	if err != nil {
 		return err
 	}
-	o.sel.tools, o.sel.getenv = c.tools, c.getenv
+	o.sel.tools, o.sel.getenv, o.sel.protect = c.tools, c.getenv, cfg.files()
 	if c.rawStderr != nil {
 		c.stderr = c.learnt.Writer(c.rawStderr, secrets(c.getenv, c.tools)...)
 	}

@@ -193,6 +193,9 @@ func (cfg *config) servers(at toml.Key, v any) ([]mcpServer, error) {
 		if err != nil {
 			return nil, cfg.errorAt(key, err.Error())
 		}
+		if !slices.Contains(cfg.read, path) {
+			cfg.read = append(cfg.read, path)
+		}
 		return s, nil
 	case map[string]any:
 		b, err := json.Marshal(v)

@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,5 +115,43 @@ func TestServersFileBesideConfig(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"mine"}, names); diff != "" {
 		t.Errorf("servers (-want +got):\n%s", diff)
+	}
+}
+
+// TestWorkersProtectTheConfig: the workers are given the config file and
+// every list of MCP servers read for it (a path beside the config, and
+// -mcp-config) to keep read-only (sandbox.Config.Protect): a tool that
+// writes the workspace holding them would change the programs the agent
+// starts next.
+func TestWorkersProtectTheConfig(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.toml")
+	servers := filepath.Join(dir, "servers.json")
+	more := filepath.Join(dir, "more.json")
+	for f, text := range map[string]string{
+		config:  `mcpServers = "servers.json"` + "\n",
+		servers: `{"mcpServers": {"mine": {"command": "my-server"}}}`,
+		more:    `{"mcpServers": {"more": {"command": "more-server"}}}`,
+	} {
+		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-config", config}, []string{config, servers}},
+		{[]string{"-config", config, "-mcp-config", more}, []string{config, servers, more}},
+		{[]string{"-config", config, "-isolate", "all"}, []string{config, servers}},
+	} {
+		c := &cli{tools: testTools, getenv: func(string) string { return "" }, stdout: io.Discard, stderr: io.Discard}
+		o, _, code := c.parseFlags("tools", tc.args)
+		if code != -1 || o == nil {
+			t.Fatalf("%q: exit %d", tc.args, code)
+		}
+		if diff := cmp.Diff(tc.want, o.sel.protect); diff != "" {
+			t.Errorf("%q: the files protected (-want +got):\n%s", tc.args, diff)
+		}
 	}
 }

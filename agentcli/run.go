@@ -123,6 +123,9 @@ type selection struct {
 	// require is TOOLREG_REQUIRE_SANDBOX=1.
 	isolation, workDir string
 	require            bool
+	// protect are the config file and the files read for it, kept
+	// read-only by the workers (sandbox.Config.Protect).
+	protect []string
 	// workers is the most live worker processes (-workers,
 	// TOOLREG_WORKERS); workersErr says what is wrong with the variable.
 	workers    positiveInt

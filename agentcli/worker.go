@@ -77,6 +77,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		MaxWorkers: int(s.workers),
 		Limits:     sandbox.Limits{Memory: int64(s.memory)},
 		Hide:       hide,
+		Protect:    s.protect,
 		Logger:     logger,
 	})
 	if err != nil {

@@ -180,6 +180,7 @@ type spec struct {
 	vcs        []string // version-control directories below the workspace's top (findNested)
 	vcsPartial bool     // some stay writable: the search stopped short, or found a .git link
 	hide       []string // directories covered by an empty file system (Config.Hide)
+	protect    []string // files of the workspace kept read-only (Config.Protect)
 }
 
 func (s spec) args() []string {
@@ -199,6 +200,9 @@ func (s spec) args() []string {
 	}
 	for _, d := range s.hide {
 		args = append(args, "-hide", d)
+	}
+	for _, f := range s.protect {
+		args = append(args, "-protect", f)
 	}
 	return args
 }
@@ -227,6 +231,13 @@ func parseSpec(args []string) (spec, error) {
 			return fmt.Errorf("directory %q is not absolute", d)
 		}
 		s.hide = append(s.hide, d)
+		return nil
+	})
+	fs.Func("protect", "a file of the workspace kept read-only", func(f string) error {
+		if !filepath.IsAbs(f) {
+			return fmt.Errorf("file %q is not absolute", f)
+		}
+		s.protect = append(s.protect, f)
 		return nil
 	})
 	if err := fs.Parse(args); err != nil {

@@ -60,6 +60,15 @@ type Config struct {
 	// Require, or its enforcement names it as missing. HOME in Environ
 	// when empty, else the user's home in the system's user database.
 	Home string
+	// Protect names files whose change would change the programs the
+	// agent starts (its config file, the lists of MCP servers it reads):
+	// where the workspace holds one, each worker keeps it read-only in
+	// its mount namespace, and the directories between it and the
+	// workspace in place. Where workers run without namespaces, or where
+	// its path runs through a symbolic link in the workspace (which a
+	// tool could replace), a tool that writes files has it among its
+	// missing restrictions.
+	Protect []string
 	// Env names the variables the tools are configured with (such as
 	// SEARXNG_URL); only workers whose tools declare tool.Env get them.
 	// LLM_API_KEY is never passed.
@@ -173,6 +182,9 @@ type Pool struct {
 	tempParent string
 	// homeInWork is set when the workspace holds Config.Home.
 	homeInWork bool
+	// unprotected names the files of Config.Protect in the workspace
+	// that no mount can keep read-only (see protectedFiles).
+	unprotected []string
 }
 
 // workerKey names the workers that may serve a call: those of its tool,
@@ -236,6 +248,8 @@ func NewPool(c Config) (*Pool, error) {
 	c.Hide = slices.DeleteFunc(existingDirs(c.Hide), func(d string) bool {
 		return inWorkspace(d, c.WorkDir) || inWorkspace(d, c.TempDir)
 	})
+	var unprotected []string
+	c.Protect, unprotected = protectedFiles(c.WorkDir, c.Protect)
 	if c.MaxWorkers <= 0 {
 		c.MaxWorkers = DefaultMaxWorkers
 	}
@@ -264,9 +278,10 @@ func NewPool(c Config) (*Pool, error) {
 		freed:    make(chan struct{}),
 		warned:   map[tool.Capability]bool{},
 
-		spareWait:  defaultSpareWait,
-		tempParent: tempParent,
-		homeInWork: c.Home != "" && inWorkspace(c.WorkDir, c.Home),
+		spareWait:   defaultSpareWait,
+		tempParent:  tempParent,
+		homeInWork:  c.Home != "" && inWorkspace(c.WorkDir, c.Home),
+		unprotected: unprotected,
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.nestedDone = make(chan struct{})
@@ -297,6 +312,45 @@ func inWorkspace(workDir, d string) bool {
 	}
 	rel, err := filepath.Rel(workDir, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// protectedFiles returns the files of fs that the workspace workDir (an
+// absolute path) holds, absolute and with their symbolic links resolved,
+// as a worker's mounts see them; and, as unprotected, those whose path
+// runs through a symbolic link in the workspace, or that cannot be
+// resolved: a tool that writes could replace the link, or make the file.
+// A relative path is taken from the current directory.
+func protectedFiles(workDir string, fs []string) (protect, unprotected []string) {
+	wd := workDir
+	if r, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = r
+	}
+	for _, f := range fs {
+		abs, err := filepath.Abs(f)
+		if err != nil || !inWorkspace(workDir, abs) {
+			continue
+		}
+		r, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			unprotected = append(unprotected, abs)
+			continue
+		}
+		// Written below the workspace's own path, it must resolve to
+		// the same place below the resolved one: else a link in the
+		// workspace lies on the way.
+		if rel, err := filepath.Rel(workDir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && r != filepath.Join(wd, rel) {
+			unprotected = append(unprotected, abs)
+			continue
+		}
+		if fi, err := os.Stat(r); err != nil || !fi.Mode().IsRegular() {
+			unprotected = append(unprotected, abs)
+			continue
+		}
+		if !slices.Contains(protect, r) {
+			protect = append(protect, r)
+		}
+	}
+	return protect, unprotected
 }
 
 // existingDirs returns the directories of ds that exist, absolute and
@@ -1066,7 +1120,7 @@ func (p *Pool) launch(k workerKey, spare bool) (*worker, error) {
 		if vcs&nestedKnown != 0 {
 			s.vcs, s.vcsPartial = p.nested.dirs, p.nested.note != ""
 		}
-		s.hide = p.cfg.Hide
+		s.hide, s.protect = p.cfg.Hide, p.cfg.Protect
 		cmd := &exec.Cmd{
 			Path:        p.cfg.Executable,
 			Args:        append([]string{p.cfg.Executable, p.cfg.Arg}, s.args()...),
@@ -1206,6 +1260,9 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 	w.enf = h.Enforcement
 	if caps&tool.WriteFiles != 0 && p.homeInWork {
 		w.enf.Missing = append(w.enf.Missing, fmt.Sprintf("the workspace %s holds the home directory %s: a tool that writes files can change what runs at the next login or the agent's next start (~/.bashrc, ~/.config); give the agent a project's directory as its workspace (-workdir)", p.cfg.WorkDir, p.cfg.Home))
+	}
+	if caps&tool.WriteFiles != 0 && len(p.unprotected) > 0 {
+		w.enf.Missing = append(w.enf.Missing, fmt.Sprintf("the agent's config in the workspace can be changed (%s): a tool that writes files can replace a symbolic link on its path, or make it where it is missing; keep the config outside the workspace", strings.Join(p.unprotected, ", ")))
 	}
 	if !w.enf.Enforced() {
 		if p.cfg.Require {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -284,6 +285,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if parent := filepath.Dir(s.tempDir); !e.Namespaces && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
 		e.Missing = append(e.Missing, "the other workers' temp directories can be changed: they are in the workspace, and no mount namespace covers them")
 	}
+	if len(s.protect) > 0 && !e.Namespaces && s.caps&tool.WriteFiles != 0 {
+		e.Missing = append(e.Missing, "the agent's config in the workspace can be changed ("+strings.Join(s.protect, ", ")+"): no mount namespace keeps it read-only; keep the config outside the workspace")
+	}
 	if len(s.hide) > 0 && !e.Namespaces && s.caps&tool.ReadFiles != 0 {
 		e.Missing = append(e.Missing, "the agent's own state can be read ("+strings.Join(s.hide, ", ")+"): no mount namespace covers it")
 	}
@@ -328,7 +332,7 @@ func isolateMounts(s spec) (vcsErr, err error) {
 	// move with its renamed parent, leaving its path to a git directory
 	// a tool makes there. Top down, and recursive, so that each keeps
 	// what is mounted below it.
-	for _, a := range vcsAncestors(s.workDir, s.vcs) {
+	for _, a := range vcsAncestors(s.workDir, slices.Concat(s.vcs, s.protect)) {
 		// Gone since the pool's search (a repository removed), or no
 		// longer a directory: nothing below it to keep in place.
 		if fi, err := os.Lstat(a); err != nil || !fi.IsDir() {
@@ -348,6 +352,18 @@ func isolateMounts(s spec) (vcsErr, err error) {
 		}
 		if err := bindReadOnly(p); err != nil {
 			return fmt.Errorf("making %s read-only: %w", p, err), nil
+		}
+	}
+	// The agent's config, where the workspace holds it: a tool that
+	// writes files would change the programs the agent starts next. A
+	// file gone since the pool was made is left: the agent does not
+	// read it again.
+	for _, f := range s.protect {
+		if fi, err := os.Lstat(f); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := bindReadOnly(f); err != nil {
+			return fmt.Errorf("making %s read-only: %w", f, err), nil
 		}
 	}
 	// The agent's own state, covered by an empty file system: a tool that
