@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // TestMCPEnvLauncher runs the agent as the launcher of a stdio server of
@@ -153,5 +157,53 @@ func TestWorkersProtectTheConfig(t *testing.T) {
 		if diff := cmp.Diff(tc.want, o.sel.protect); diff != "" {
 			t.Errorf("%q: the files protected (-want +got):\n%s", tc.args, diff)
 		}
+	}
+}
+
+// TestToolsShowWhereGaps: agent tools -v shows, for a tool that writes
+// files, the gaps of where the agent runs as its workers name them: a
+// workspace that holds the home directory, a config file named through
+// a symbolic link in the workspace. It showed the kernel's alone.
+func TestToolsShowWhereGaps(t *testing.T) {
+	work := t.TempDir()
+	config := filepath.Join(work, "config.toml")
+	if err := os.WriteFile(config, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(work, "link.toml")
+	if err := os.Symlink(config, link); err != nil {
+		t.Fatal(err)
+	}
+	const (
+		home    = "holds the home directory"
+		linkGap = "the agent's config in the workspace can be changed (" // followed by the link
+	)
+	for _, tc := range []struct {
+		name    string
+		home    string
+		protect []string
+		caps    tool.Capability
+		want    []string
+	}{
+		{"home is the workspace", work, nil, tool.WriteFiles, []string{home}},
+		{"home elsewhere", t.TempDir(), nil, tool.WriteFiles, nil},
+		{"a config through a link", t.TempDir(), []string{link}, tool.WriteFiles, []string{linkGap + link}},
+		{"a config in place", t.TempDir(), []string{config}, tool.WriteFiles, nil},
+		{"a tool that reads", work, []string{link}, tool.ReadFiles, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("HOME", tc.home)
+			s := &selection{isolation: "all", workDir: work, protect: tc.protect}
+			got := s.isolationOf(registry.Entry{Name: "x", Capabilities: tc.caps})
+			var found []string
+			for _, g := range []string{home, linkGap + link} {
+				if strings.Contains(got, g) {
+					found = append(found, g)
+				}
+			}
+			if diff := cmp.Diff(tc.want, found); diff != "" {
+				t.Errorf("the gaps shown in %q (-want +got):\n%s", got, diff)
+			}
+		})
 	}
 }

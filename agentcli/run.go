@@ -442,14 +442,18 @@ func (s *selection) toolSet(ctx context.Context, warn io.Writer, logger *slog.Lo
 	return reg, close, nil
 }
 
-// isolation describes where a compiled-in tool runs under -isolate mode,
-// and what the kernel enforces there.
-func isolation(mode string, e registry.Entry) string {
-	m, err := sandbox.ParseIsolation(mode)
+// isolationOf describes where a compiled-in tool runs under the -isolate
+// mode, and what its worker enforces there: the kernel's restrictions,
+// and the gaps of where the agent runs (a workspace that holds the home
+// directory, a config no mount keeps read-only).
+func (s *selection) isolationOf(e registry.Entry) string {
+	m, err := sandbox.ParseIsolation(s.isolation)
 	if err != nil || !m.Isolated(e) {
-		return "in process (-isolate " + mode + ")"
+		return "in process (-isolate " + s.isolation + ")"
 	}
-	return "worker process; restrictions " + sandbox.Check(e.AllCapabilities()).String()
+	// What the workers of isolate would enforce, where the agent runs.
+	cfg := sandbox.Config{WorkDir: s.workDir, Hide: s.hidden(), Protect: s.protect}
+	return "worker process; restrictions " + cfg.Check(e.AllCapabilities()).String()
 }
 
 // agentSecrets are the agent's own variables whose values are secrets:

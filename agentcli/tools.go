@@ -77,7 +77,7 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		return 0
 	}
 	if len(pos) == 1 {
-		writeTool(c.stdout, tools[0], true, o.sel.isolation)
+		writeTool(c.stdout, tools[0], true, &o.sel)
 		return 0
 	}
 	if o.verbose {
@@ -85,7 +85,7 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 			if i > 0 {
 				fmt.Fprintln(c.stdout)
 			}
-			writeTool(c.stdout, e, false, o.sel.isolation)
+			writeTool(c.stdout, e, false, &o.sel)
 		}
 		return 0
 	}
@@ -106,8 +106,8 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 
 // writeTool writes a tool in detail: its description (all of it when
 // full), where it comes from, what it may do, where it runs under the
-// -isolate mode, and its parameters as a table.
-func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
+// selection's -isolate mode, and its parameters as a table.
+func writeTool(w io.Writer, e registry.Entry, full bool, s *selection) {
 	desc := firstLine(e.Description)
 	if full {
 		// A mounted server's description may hold anything.
@@ -119,7 +119,7 @@ func writeTool(w io.Writer, e registry.Entry, full bool, mode string) {
 	} else {
 		fmt.Fprintf(w, "    id: %s, timeout: %s, file: %s\n", e.ID, e.Timeout, cmp.Or(e.File, "(built in)"))
 		fmt.Fprintf(w, "    capabilities: %s (found in its code: %s)\n", e.Capabilities, e.Reaches)
-		fmt.Fprintf(w, "    isolation: %s\n", isolation(mode, e))
+		fmt.Fprintf(w, "    isolation: %s\n", s.isolationOf(e))
 	}
 	params, err := parameters(e.Parameters)
 	switch {

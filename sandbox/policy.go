@@ -298,6 +298,41 @@ func (e Enforcement) String() string {
 	return fmt.Sprintf("not enforced on %s/Landlock ABI %d: %s", e.OS, e.LandlockABI, strings.Join(e.Missing, "; "))
 }
 
+// mountGaps returns what a tool with caps misses where no mount namespace
+// (namespaces false) keeps the files of Config.Protect read-only and
+// covers the directories of Config.Hide.
+func mountGaps(caps tool.Capability, namespaces bool, protect, hide []string) []string {
+	if namespaces {
+		return nil
+	}
+	var m []string
+	if len(protect) > 0 && caps&tool.WriteFiles != 0 {
+		m = append(m, "the agent's config in the workspace can be changed ("+strings.Join(protect, ", ")+"): no mount namespace keeps it read-only; keep the config outside the workspace")
+	}
+	if len(hide) > 0 && caps&tool.ReadFiles != 0 {
+		m = append(m, "the agent's own state can be read ("+strings.Join(hide, ", ")+"): no mount namespace covers it")
+	}
+	return m
+}
+
+// placeGaps returns what a tool with caps misses for where the agent
+// runs: a workspace workDir that holds the home directory (homeInWork),
+// or config files of Config.Protect that no mount keeps read-only
+// (unprotected, see protectedFiles).
+func placeGaps(caps tool.Capability, workDir, home string, homeInWork bool, unprotected []string) []string {
+	if caps&tool.WriteFiles == 0 {
+		return nil
+	}
+	var m []string
+	if homeInWork {
+		m = append(m, fmt.Sprintf("the workspace %s holds the home directory %s: a tool that writes files can change what runs at the next login or the agent's next start (~/.bashrc, ~/.config); give the agent a project's directory as its workspace (-workdir)", workDir, home))
+	}
+	if len(unprotected) > 0 {
+		m = append(m, fmt.Sprintf("the agent's config in the workspace can be changed (%s): a tool that writes files can replace a symbolic link on its path, or make it where it is missing; keep the config outside the workspace", strings.Join(unprotected, ", ")))
+	}
+	return m
+}
+
 // missing lists what is not enforced for caps on a kernel with Landlock
 // ABI abi, with or without the system call filter and namespaces of
 // the worker's own.

@@ -243,11 +243,7 @@ func NewPool(c Config) (*Pool, error) {
 	if c.Home == "" {
 		c.Home = homeOf(c.Environ)
 	}
-	// A directory that holds the workspace or the temp directory is not
-	// hidden: the workers work there.
-	c.Hide = slices.DeleteFunc(existingDirs(c.Hide), func(d string) bool {
-		return inWorkspace(d, c.WorkDir) || inWorkspace(d, c.TempDir)
-	})
+	c.Hide = hidden(c.Hide, c.WorkDir, c.TempDir)
 	var unprotected []string
 	c.Protect, unprotected = protectedFiles(c.WorkDir, c.Protect)
 	if c.MaxWorkers <= 0 {
@@ -312,6 +308,47 @@ func inWorkspace(workDir, d string) bool {
 	}
 	rel, err := filepath.Rel(workDir, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Check reports what a worker of a pool made with c would enforce for a
+// tool with caps on this machine, without starting one: the package's
+// Check, for workers with namespaces or without (NoNamespaces), and what
+// depends on where the agent runs: a workspace that holds the home
+// directory, config files of Protect no mount keeps read-only, the
+// directories of Hide where no mount namespace covers them. The defaults
+// of NewPool apply.
+func (c Config) Check(caps tool.Capability) Enforcement {
+	e := check(caps, userNamespaces() && !c.NoNamespaces)
+	if c.WorkDir == "" {
+		c.WorkDir, _ = os.Getwd()
+	}
+	if c.TempDir == "" {
+		c.TempDir = os.TempDir()
+	}
+	for _, d := range []*string{&c.WorkDir, &c.TempDir} {
+		if abs, err := absDir(*d); err == nil {
+			*d = abs
+		}
+	}
+	if c.Environ == nil {
+		c.Environ = os.Environ()
+	}
+	if c.Home == "" {
+		c.Home = homeOf(c.Environ)
+	}
+	protect, unprotected := protectedFiles(c.WorkDir, c.Protect)
+	e.Missing = append(e.Missing, mountGaps(caps, e.Namespaces, protect, hidden(c.Hide, c.WorkDir, c.TempDir))...)
+	e.Missing = append(e.Missing, placeGaps(caps, c.WorkDir, c.Home, c.Home != "" && inWorkspace(c.WorkDir, c.Home), unprotected)...)
+	return e
+}
+
+// hidden returns the directories of hide that exist (see existingDirs)
+// but for those that hold the workspace or the temp directory: the
+// workers work there.
+func hidden(hide []string, workDir, tempDir string) []string {
+	return slices.DeleteFunc(existingDirs(hide), func(d string) bool {
+		return inWorkspace(d, workDir) || inWorkspace(d, tempDir)
+	})
 }
 
 // protectedFiles returns the files of fs that the workspace workDir (an
@@ -1258,12 +1295,7 @@ func (p *Pool) assign(ctx context.Context, w *worker) (*worker, error) {
 		return fail(registry.KindNotStarted, "worker %d could not restrict itself: %s", w.pid(), h.Error)
 	}
 	w.enf = h.Enforcement
-	if caps&tool.WriteFiles != 0 && p.homeInWork {
-		w.enf.Missing = append(w.enf.Missing, fmt.Sprintf("the workspace %s holds the home directory %s: a tool that writes files can change what runs at the next login or the agent's next start (~/.bashrc, ~/.config); give the agent a project's directory as its workspace (-workdir)", p.cfg.WorkDir, p.cfg.Home))
-	}
-	if caps&tool.WriteFiles != 0 && len(p.unprotected) > 0 {
-		w.enf.Missing = append(w.enf.Missing, fmt.Sprintf("the agent's config in the workspace can be changed (%s): a tool that writes files can replace a symbolic link on its path, or make it where it is missing; keep the config outside the workspace", strings.Join(p.unprotected, ", ")))
-	}
+	w.enf.Missing = append(w.enf.Missing, placeGaps(caps, p.cfg.WorkDir, p.cfg.Home, p.homeInWork, p.unprotected)...)
 	if !w.enf.Enforced() {
 		if p.cfg.Require {
 			return fail(registry.KindRefused, "sandbox refused: %s=1 and the restrictions for %s are not enforced here: %s", RequireEnv, caps, strings.Join(w.enf.Missing, "; "))

@@ -127,3 +127,49 @@ func TestProtectedConfig(t *testing.T) {
 	_, err := p.Enforcement(context.Background(), "x", tool.WriteFiles)
 	wantKind(t, "an unprotected config, required", err, registry.KindRefused, gap)
 }
+
+// TestConfigCheck: Config.Check, what agent tools -v shows without
+// starting a worker, names what the pool's workers name for the same
+// configuration: the kernel's gaps and those of where the agent runs
+// (home in the workspace, a config through a link, without namespaces
+// the state and the config).
+func TestConfigCheck(t *testing.T) {
+	needLandlock(t, 1)
+	d := newDirs(t)
+	config := filepath.Join(d.work, "config.toml")
+	if err := os.WriteFile(config, []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(d.work, "link.toml")
+	if err := os.Symlink(config, link); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(d.other, "state")
+	if err := os.Mkdir(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*Config)
+	}{
+		{"plain", func(*Config) {}},
+		{"home in the workspace", func(c *Config) { c.Home = d.work }},
+		{"a config through a link", func(c *Config) { c.Protect = []string{link} }},
+		{"without namespaces", func(c *Config) { c.NoNamespaces, c.Hide, c.Protect = true, []string{state}, []string{config} }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}, Home: d.other}
+			tc.edit(&c)
+			p := newPool(t, d, func(pc *Config) { *pc = c })
+			for _, caps := range []tool.Capability{tool.ReadFiles, tool.WriteFiles, tool.ReadFiles | tool.WriteFiles | tool.Exec} {
+				enf, err := p.Enforcement(context.Background(), "x", caps)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(enf.Missing, c.Check(caps).Missing); diff != "" {
+					t.Errorf("%s: Config.Check against the worker's enforcement (-worker +Check):\n%s", caps, diff)
+				}
+			}
+		})
+	}
+}

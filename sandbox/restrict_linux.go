@@ -67,10 +67,12 @@ func readSysctl(path string) (int, bool) {
 
 // Check reports what a worker for caps would enforce on this machine,
 // without starting one.
-func Check(caps tool.Capability) Enforcement {
+func Check(caps tool.Capability) Enforcement { return check(caps, userNamespaces()) }
+
+// check is Check for workers with namespaces or without.
+func check(caps tool.Capability, ns bool) Enforcement {
 	abi := landlockABI()
 	sc := seccompSupported()
-	ns := userNamespaces()
 	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), LandlockABI: abi, Seccomp: sc, NoNewPrivs: true, Namespaces: ns, Missing: missing(caps, abi, sc, ns, hostRoot() && !(ns && perNamespacePidMax()))}
 }
 
@@ -285,12 +287,7 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if parent := filepath.Dir(s.tempDir); !e.Namespaces && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
 		e.Missing = append(e.Missing, "the other workers' temp directories can be changed: they are in the workspace, and no mount namespace covers them")
 	}
-	if len(s.protect) > 0 && !e.Namespaces && s.caps&tool.WriteFiles != 0 {
-		e.Missing = append(e.Missing, "the agent's config in the workspace can be changed ("+strings.Join(s.protect, ", ")+"): no mount namespace keeps it read-only; keep the config outside the workspace")
-	}
-	if len(s.hide) > 0 && !e.Namespaces && s.caps&tool.ReadFiles != 0 {
-		e.Missing = append(e.Missing, "the agent's own state can be read ("+strings.Join(s.hide, ", ")+"): no mount namespace covers it")
-	}
+	e.Missing = append(e.Missing, mountGaps(s.caps, e.Namespaces, s.protect, s.hide)...)
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
 		// Past the search's bounds, which earlier tools may have filled,
 		// or behind a .git link, which a tool may replace.

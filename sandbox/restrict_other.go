@@ -14,6 +14,9 @@ func Check(caps tool.Capability) Enforcement {
 	return Enforcement{OS: runtime.GOOS, Caps: caps.String(), Missing: missing(caps, 0, false, false, false)}
 }
 
+// check is Check: workers have no namespaces elsewhere than Linux.
+func check(caps tool.Capability, _ bool) Enforcement { return Check(caps) }
+
 // prepared is what prepare did: nothing elsewhere than Linux.
 type prepared struct{}
 
@@ -22,7 +25,9 @@ func prepare(spec) (prepared, error) { return prepared{}, nil }
 
 // confine applies no kernel restrictions elsewhere than Linux.
 func (prepared) confine(s spec) (Enforcement, error) {
-	return Check(s.caps), nil
+	e := Check(s.caps)
+	e.Missing = append(e.Missing, mountGaps(s.caps, false, s.protect, s.hide)...)
+	return e, nil
 }
 
 // closeInherited leaves descriptors alone elsewhere than Linux.
