@@ -46,10 +46,16 @@ func (t *mountedTools) registry() (*registry.Registry, error) {
 // (strict mode, confirmation). Without mounted servers it is offered.
 func (o *options) offeredLive(reg *registry.Registry, derive func(*registry.Registry) *registry.Registry, warn io.Writer) (registry.ToolSet, error) {
 	first, err := o.offered(reg)
-	if err != nil || o.sel.mounted == nil {
-		return first, err
+	if err != nil {
+		return nil, err
 	}
 	_, search := first.(*deferred.Set)
+	if n := len(reg.Names()); !search && n > maxRequestTools {
+		fmt.Fprintf(warn, "agent: -tool-search off offers all %d tools with every request; OpenAI refuses more than %d: use -tool-search auto, or fewer tools (-tools, -disable)\n", n, maxRequestTools)
+	}
+	if o.sel.mounted == nil {
+		return first, nil
+	}
 	return &liveToolSet{
 		mounted: o.sel.mounted,
 		derive:  derive,

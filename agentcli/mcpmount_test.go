@@ -1,13 +1,16 @@
 package agentcli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -201,4 +204,48 @@ func TestMCPServesMountedChanges(t *testing.T) {
 		t.Errorf("agent mcp exited %d: %s", code, stderr.String())
 	}
 	cs.Close()
+}
+
+// TestSearchOffWarnsPastTheLimit: with -tool-search off, a conversation
+// offering more tools than OpenAI takes in a request (128) is warned
+// about at its start, at 129 and not at 128; under auto, search takes
+// over instead. Before, every request of such a conversation was refused
+// by the endpoint, and nothing said why.
+func TestSearchOffWarnsPastTheLimit(t *testing.T) {
+	base := registry.MustNew(&registry.Table{Index: func(string) int { return -1 }})
+	tools := func(n int) *registry.Registry {
+		es := make([]registry.Entry, n)
+		for i := range es {
+			es[i] = registry.Entry{ID: fmt.Sprintf("t%d", i), Name: fmt.Sprintf("s__t%d", i), Description: "A tool.", Server: "s", Timeout: time.Second,
+				Parameters: `{"type":"object","properties":{}}`,
+				Bind: func(string) (registry.Run, error) { return func(context.Context) (string, error) { return "", nil }, nil }}
+		}
+		reg, err := base.With(es...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reg
+	}
+	type answer struct {
+		Mode   searchMode
+		Tools  int
+		Warned bool
+	}
+	var got []answer
+	for _, tc := range []answer{{"off", maxRequestTools - 1, false}, {"off", maxRequestTools, false}, {"off", maxRequestTools + 1, true}, {"auto", maxRequestTools + 1, false}} {
+		var warn bytes.Buffer
+		o := &options{toolSearch: tc.Mode}
+		if _, err := o.offeredLive(tools(tc.Tools), func(r *registry.Registry) *registry.Registry { return r }, &warn); err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("agent: -tool-search off offers all %d tools with every request; OpenAI refuses more than 128: use -tool-search auto, or fewer tools (-tools, -disable)\n", tc.Tools)
+		if warn.Len() > 0 && warn.String() != want {
+			t.Errorf("%s, %d tools: warned %q, want %q", tc.Mode, tc.Tools, warn.String(), want)
+		}
+		got = append(got, answer{tc.Mode, tc.Tools, warn.Len() > 0})
+	}
+	want := []answer{{"off", 127, false}, {"off", 128, false}, {"off", 129, true}, {"auto", 129, false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
 }

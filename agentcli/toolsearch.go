@@ -18,6 +18,11 @@ const (
 	searchAboveBytes = 16 << 10
 )
 
+// maxRequestTools is the most tools OpenAI's chat completions take in a
+// request (past it: array_above_max_length); other endpoints may take
+// more, so -tool-search off past it is warned about, not refused.
+const maxRequestTools = 128
+
 // searchMode is the -tool-search flag: auto, on or off.
 type searchMode string
 
