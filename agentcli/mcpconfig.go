@@ -7,13 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/toolreg/toolreg/redact"
 	"github.com/toolreg/toolreg/toolmcp"
 )
 
@@ -236,14 +236,14 @@ func mergeServers(servers, more []mcpServer) []mcpServer {
 }
 
 // expandRE matches ${VAR} and ${VAR:-default}.
-var expandRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
+var expandRE = lazyRE(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`)
 
 // expand replaces ${VAR} and ${VAR:-default} in s from the environment;
 // a variable that is not set and has no default is an error.
 func expand(getenv env, s string) (string, error) {
 	var missing []string
-	out := expandRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := expandRE.FindStringSubmatch(m)
+	out := expandRE().ReplaceAllStringFunc(s, func(m string) string {
+		sub := expandRE().FindStringSubmatch(m)
 		if v := getenv(sub[1]); v != "" {
 			return v
 		}
@@ -268,10 +268,6 @@ const mcpEnvArg = "__mcp-env"
 // server's env and headers pass through the agent's environment (see
 // mountServers); no variable of the environment has such a name.
 const privateEnvPrefix = "TOOLREG_MCPCONF_"
-
-// secretNameRE matches the names of variables and headers whose values
-// are secrets, redacted wherever the agent prints.
-var secretNameRE = regexp.MustCompile(`(?i)key|token|secret|passw|auth|credential|cookie|session`)
 
 // mountServers adds servers to o's -mcp mounts, as the flags would: a
 // stdio server's command, and the names of its env variables
@@ -325,7 +321,7 @@ func (c *cli) mountServers(servers []mcpServer, o *options) error {
 					o.sel.mountHeaders = serverValues{}
 				}
 				o.sel.mountHeaders[s.Name] = append(o.sel.mountHeaders[s.Name], h+": ${"+name+"}")
-				if secretNameRE.MatchString(h) {
+				if redact.CredentialName(h) {
 					c.tools.Secrets = append(slices.Clone(c.tools.Secrets), name)
 				}
 			}
@@ -354,7 +350,7 @@ func (c *cli) mountServers(servers []mcpServer, o *options) error {
 			own = true
 			private[prefix+k] = v
 			names = append(names, prefix+k)
-			if secretNameRE.MatchString(k) {
+			if redact.CredentialName(k) {
 				c.tools.Secrets = append(slices.Clone(c.tools.Secrets), prefix+k)
 			}
 		}

@@ -218,7 +218,9 @@ func TestSearchOffWarnsPastTheLimit(t *testing.T) {
 		for i := range es {
 			es[i] = registry.Entry{ID: fmt.Sprintf("t%d", i), Name: fmt.Sprintf("s__t%d", i), Description: "A tool.", Server: "s", Timeout: time.Second,
 				Parameters: `{"type":"object","properties":{}}`,
-				Bind: func(string) (registry.Run, error) { return func(context.Context) (string, error) { return "", nil }, nil }}
+				Bind: func(string) (registry.Run, error) {
+					return func(context.Context) (string, error) { return "", nil }, nil
+				}}
 		}
 		reg, err := base.With(es...)
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -73,7 +72,7 @@ func (m *mountOAuth) Set(v string) error {
 
 // secretRefRE matches a reference to the variable that holds a secret:
 // $VAR, ${VAR} or Cursor's ${env:VAR}.
-var secretRefRE = regexp.MustCompile(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\})$`)
+var secretRefRE = lazyRE(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\})$`)
 
 // set sets one key of the setting.
 func (s *oauthSetting) set(k, v string) error {
@@ -81,7 +80,7 @@ func (s *oauthSetting) set(k, v string) error {
 	case "client_id", "clientId":
 		s.cfg.ClientID = v
 	case "client_secret", "clientSecret":
-		sub := secretRefRE.FindStringSubmatch(v)
+		sub := secretRefRE().FindStringSubmatch(v)
 		if sub == nil {
 			return fmt.Errorf("%s: want the variable that holds the secret, $VAR or ${VAR}, not the secret itself", k)
 		}

@@ -65,6 +65,24 @@ var shapes = sync.OnceValue(func() []shape {
 	}
 })
 
+// credentialWords are the parts of a name that say its value is a
+// credential (see CredentialName).
+var credentialWords = []string{"key", "token", "secret", "passw", "auth", "credential", "cookie", "session"}
+
+// CredentialName reports whether the name of a header or a variable says
+// that its value is a credential (Authorization, X-Api-Key, DOCS_TOKEN,
+// DB_PASSWORD, SESSION_ID): it holds key, token, secret, passw, auth,
+// credential, cookie or session, in any case.
+func CredentialName(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range credentialWords {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // placeholder matches a value that stands for a credential in guidance
 // text rather than being one: <token>, TOKEN, API_KEY (capitals without
 // digits), $TOKEN, ${TOKEN},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -217,5 +218,31 @@ func TestKnown(t *testing.T) {
 	want := `curl -H "Authorization: Bearer x|sh" https://u:p@h/?token=t [REDACTED] [REDACTED]`
 	if got != want {
 		t.Errorf("Known = %q, want %q", got, want)
+	}
+}
+
+// TestCredentialName: the names of headers and variables whose values are
+// credentials, in any case, and not others: the same names as the
+// expression the agent and toolmcp each compiled at start-up before
+// (`(?i)key|token|secret|passw|auth|credential|cookie|session`).
+func TestCredentialName(t *testing.T) {
+	names := []string{"Authorization", "X-Api-Key", "DOCS_TOKEN", "db_password", "PASSWD", "SESSION_ID", "Cookie",
+		"Set-Cookie", "MY_SECRET", "client_credentials", "Proxy-Authorization", "monkey", "OAuth",
+		"PATH", "HOME", "LANG", "X-Title", "Content-Type", "USER", "", "tok", "pass", "ΚΕΥ", "Ke\u0079s"}
+	old := regexp.MustCompile(`(?i)key|token|secret|passw|auth|credential|cookie|session`)
+	var got, want []string
+	for _, n := range names {
+		if CredentialName(n) {
+			got = append(got, n)
+		}
+		if old.MatchString(n) {
+			want = append(want, n)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("credential names (-the expression +CredentialName):\n%s", diff)
+	}
+	if len(got) != 14 {
+		t.Errorf("%d credential names, want 14: %q", len(got), got)
 	}
 }

@@ -281,7 +281,7 @@ func Mount(ctx context.Context, specs []string, opts *MountOptions) (*Mounts, er
 			return nil, fmt.Errorf("-mcp-env %s: no stdio server of that name is mounted", name)
 		}
 		for _, v := range vars {
-			if credentialName.MatchString(v) {
+			if redact.CredentialName(v) {
 				o.Secrets.Add(o.Getenv(v))
 			}
 		}

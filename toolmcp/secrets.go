@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -58,11 +57,6 @@ func validServerName(s string) bool {
 	return err == nil
 }
 
-// credentialName matches the name of a header or a variable whose value is
-// a credential (Authorization, X-Api-Key, DOCS_TOKEN, …), as the agent
-// reads the headers of an mcpServers file.
-var credentialName = regexp.MustCompile(`(?i)key|token|secret|passw|auth|credential|cookie|session`)
-
 // expandHeaders checks the header lines of each server and expands their
 // values from the environment; the values of the variables they name that
 // are credentials (the header's name or the variable's says so) are added
@@ -87,7 +81,7 @@ func expandHeaders(specs []Spec, lines map[string][]string, getenv func(string) 
 				if x == "" {
 					missing = append(missing, "$"+v)
 				}
-				if credentialName.MatchString(name) || credentialName.MatchString(v) {
+				if redact.CredentialName(name) || redact.CredentialName(v) {
 					secrets.Add(x)
 				}
 				return x
