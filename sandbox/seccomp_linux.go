@@ -190,6 +190,16 @@ func filterRules(caps tool.Capability) []rule {
 	rules = append(rules,
 		rule{nr: unix.SYS_PRCTL, ret: retEPERM, arg: 0, test: equal, mask: ^uint32(0), value: unix.PR_SET_PDEATHSIG,
 			also: &argCond{arg: 1, test: notEqual, mask: ^uint32(0), value: uint32(unix.SIGKILL)}})
+	// No process's resource limits but its own (prlimit64 with a pid
+	// other than 0), whatever the tool: the kernel lets a process set
+	// the limits of any other of its user, with no ptrace check Landlock
+	// would scope, and without a PID namespace a tool with no capability
+	// set another process's RLIMIT_NOFILE to 1; the agent, its parent,
+	// would then open no file and no connection (or, with RLIMIT_CPU,
+	// be killed). In a PID namespace it reaches its own programs only,
+	// which set their own limits with pid 0.
+	rules = append(rules,
+		rule{nr: unix.SYS_PRLIMIT64, ret: retEPERM, arg: 0, test: notEqual, mask: ^uint32(0), value: 0})
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
