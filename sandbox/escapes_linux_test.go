@@ -528,8 +528,8 @@ func TestWithoutNamespacesReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if enf.Namespaces || len(enf.Missing) != 3 {
-		t.Errorf("enforcement without namespaces: %+v; want namespaces false and three gaps named (processes outlive the call and are not bounded, .git writable)", enf)
+	if enf.Namespaces || len(enf.Missing) != 4 {
+		t.Errorf("enforcement without namespaces: %+v; want namespaces false and four gaps named (processes outlive the call and are not bounded, other programs' System V objects, .git writable)", enf)
 	}
 	p = newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true; c.Require = true })
 	_, err = p.Enforcement(context.Background(), "x", caps)

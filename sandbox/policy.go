@@ -384,6 +384,7 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []
 	if !namespaces {
 		if caps&tool.Exec != 0 {
 			m = append(m, "programs a tool starts can outlive the call (no PID namespace: workers run without namespaces here, and the log says why)")
+			m = append(m, "System V shared memory, semaphores and message queues of the user's other programs can be read and changed (no IPC namespace: workers run without namespaces here, and the log says why)")
 		}
 		if caps&tool.WriteFiles != 0 {
 			m = append(m, "the workspace's .git, .hg and .svn are writable (no mount namespace: workers run without namespaces here, and the log says why)")

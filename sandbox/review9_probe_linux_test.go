@@ -59,6 +59,48 @@ func review9Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "", errnoOp(a.Path, err), true
 		}
 		return "done", nil, true
+	case "r9_sysv":
+		// Another program's System V object, by its id a.N: a.Path
+		// "shm" attaches segment a.N and reads it, "msg" takes a message
+		// off queue a.N, "sem" sets semaphore 0 of set a.N to 7.
+		switch a.Path {
+		case "shm":
+			addr, _, e := unix.Syscall(unix.SYS_SHMAT, uintptr(a.N), 0, unix.SHM_RDONLY)
+			if e != 0 {
+				return "", errnoOp("shmat", e), true
+			}
+			b := unsafe.Slice((*byte)(*(*unsafe.Pointer)(unsafe.Pointer(&addr))), 16)
+			out := string(b[:clen(b)])
+			_, _, _ = unix.Syscall(unix.SYS_SHMDT, addr, 0, 0)
+			return out, nil, true
+		case "msg":
+			var buf struct {
+				typ  int64
+				text [64]byte
+			}
+			n, _, e := unix.Syscall6(unix.SYS_MSGRCV, uintptr(a.N), uintptr(unsafe.Pointer(&buf)), 64, 0, unix.IPC_NOWAIT, 0)
+			if e != 0 {
+				return "", errnoOp("msgrcv", e), true
+			}
+			return string(buf.text[:n]), nil, true
+		case "sem":
+			_, _, e := unix.Syscall6(unix.SYS_SEMCTL, uintptr(a.N), 0, 16, 7, 0, 0) // SETVAL
+			if e != 0 {
+				return "", errnoOp("semctl", e), true
+			}
+			return "set", nil, true
+		}
+		return "", fmt.Errorf("no object %q", a.Path), true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
+}
+
+// clen is the length of b up to its first NUL.
+func clen(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return len(b)
 }

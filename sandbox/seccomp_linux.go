@@ -246,6 +246,14 @@ func filterRules(caps tool.Capability) []rule {
 		// memfd_create and memfd_secret are denied above. The programs a
 		// tool with exec runs may need them.
 		deny(unix.SYS_SHMGET, unix.SYS_SEMGET, unix.SYS_MSGGET, unix.SYS_MQ_OPEN)
+		// With none of its own, a System V object is another program's:
+		// the kernel checks its mode against the user alone, and Landlock
+		// does not see it. In the worker's IPC namespace there is none;
+		// without namespaces a tool with no capability attached and read
+		// another program's shared memory segment and took a message off
+		// its queue, by their ids.
+		deny(unix.SYS_SHMAT, unix.SYS_SHMCTL, unix.SYS_SEMOP, unix.SYS_SEMTIMEDOP, unix.SYS_SEMCTL,
+			unix.SYS_MSGSND, unix.SYS_MSGRCV, unix.SYS_MSGCTL)
 		rules = append(rules,
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: equal, mask: unix.MAP_SHARED | unix.MAP_ANONYMOUS, value: unix.MAP_SHARED | unix.MAP_ANONYMOUS},
 			rule{nr: unix.SYS_MMAP, ret: retEPERM, arg: 3, test: anySet, mask: unix.MAP_GROWSDOWN})

@@ -206,9 +206,9 @@ func TestMissing(t *testing.T) {
 		{0, 2, true, true, false, 2},                                           // truncate, scoping
 		{0, 0, false, true, false, 6},                                          // no Landlock, process creation, metadata, TCP, sockets, scoping
 		{0, 7, true, false, false, 0},                                          // nothing to outlive the call, nothing to write
-		{tool.Exec, 7, true, false, false, 2},                                  // programs outlive the call, and are not bounded
+		{tool.Exec, 7, true, false, false, 3},                                  // programs outlive the call, are not bounded, reach other programs' System V objects
 		{tool.WriteFiles, 7, true, false, false, 1},                            // .git writable
-		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, false, 3},
+		{tool.Exec | tool.WriteFiles | tool.Network, 7, false, false, false, 4},
 		{tool.Exec, 7, true, true, false, 0}, // bounded in the worker's user namespace
 		{tool.Exec, 7, true, true, true, 1},  // root is exempt from RLIMIT_NPROC
 		{0, 7, true, true, true, 0},          // a tool that starts nothing needs no bound
