@@ -727,8 +727,14 @@ func hasEffective(c int) bool {
 // is each entry of /dev, down the directories of /dev's file system (the
 // file systems mounted in it, /dev/shm among them, whole); what cannot
 // be looked at is left unreadable, and an entry made in / or /dev
-// afterwards too.
-func readAnywhere(handled landlock.AccessFSSet) []landlock.Rule {
+// afterwards too. With ownProcOnly (a worker without a PID namespace,
+// which has the machine's /proc), /proc is granted entry by entry too,
+// but for the directories of the other processes: the kernel shows a
+// process's command line and status to any other, with no ptrace check
+// for Landlock to scope, and the agent's command line may hold secrets
+// (an MCP server's -mcp-header). The worker's own directory stays, and
+// /proc/self with it; a program it starts has no /proc/self.
+func readAnywhere(handled landlock.AccessFSSet, ownProcOnly bool) []landlock.Rule {
 	var rules []landlock.Rule
 	// grant gives rights on p, whose (followed) stat is st.
 	grant := func(rights landlock.AccessFSSet, p string, st *unix.Stat_t) {
@@ -755,6 +761,11 @@ func readAnywhere(handled landlock.AccessFSSet) []landlock.Rule {
 		p := "/" + e.Name()
 		var st unix.Stat_t // what a rule on p holds: a link's target
 		if err := unix.Stat(p, &st); err != nil || p == "/dev" || devErr == nil && st.Dev == dev.Dev && st.Ino == dev.Ino {
+			continue
+		}
+		if p == "/proc" && ownProcOnly {
+			grant(ll.AccessFSReadDir, p, &st)
+			ownProc(grant)
 			continue
 		}
 		grant(rightsRead, p, &st)
@@ -792,6 +803,27 @@ func readAnywhere(handled landlock.AccessFSSet) []landlock.Rule {
 	}
 	walk("/dev", 0)
 	return rules
+}
+
+// ownProc grants, through grant, each entry of /proc but the
+// directories of processes other than the worker: those named by a
+// number (its own excepted), and the links to them (self and
+// thread-self name the worker's).
+func ownProc(grant func(landlock.AccessFSSet, string, *unix.Stat_t)) {
+	own := strconv.Itoa(os.Getpid())
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		name := e.Name()
+		if name != own && strings.Trim(name, "0123456789") == "" {
+			continue // another process
+		}
+		p := "/proc/" + name
+		var st unix.Stat_t
+		if err := unix.Stat(p, &st); err != nil {
+			continue
+		}
+		grant(rightsRead, p, &st)
+	}
 }
 
 // The character devices a tool with tool.ReadFiles may read: those of
@@ -870,7 +902,7 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 		return cfg, nil, err
 	}
 	if s.caps&tool.ReadFiles != 0 {
-		rules = append(rules, readAnywhere(handled)...)
+		rules = append(rules, readAnywhere(handled, !s.namespaces)...)
 	}
 	if s.caps&tool.Exec != 0 {
 		if err := add(ll.AccessFSExecute, "/"); err != nil {
