@@ -114,6 +114,10 @@ var btrfsSubvolumeIoctls = []uint32{0x40009401, 0x4000940e, 0x4000940f, 0x400094
 // ioctl of /dev/userfaultfd that makes a userfaultfd.
 const userfaultfdIocNew = 0xaa00
 
+// ioprioWhoUser is IOPRIO_WHO_USER: ioprio_set of every process of a
+// user.
+const ioprioWhoUser = 3
+
 // sockTypeNotStream are the bits of a socket type (its low four bits)
 // that SOCK_STREAM, 1, does not have: every other type has one.
 const sockTypeNotStream = 0xe
@@ -200,6 +204,24 @@ func filterRules(caps tool.Capability) []rule {
 	// which set their own limits with pid 0.
 	rules = append(rules,
 		rule{nr: unix.SYS_PRLIMIT64, ret: retEPERM, arg: 0, test: notEqual, mask: ^uint32(0), value: 0})
+	// Nor the priority, scheduling policy, CPUs or I/O priority of a
+	// process but its own (pid 0), nor those of every process of its
+	// user (setpriority's PRIO_USER, ioprio_set's IOPRIO_WHO_USER, whose
+	// 0 is root): the kernel allows them on any process of the same
+	// user, through hooks Landlock does not scope, and without a PID
+	// namespace a tool could have reniced the agent, or every process of
+	// the user (as root, every daemon of the machine), to 19, put it in
+	// SCHED_IDLE or the idle I/O class, or pinned it to one CPU. nice,
+	// ionice, taskset and chrt running a program ask with pid 0.
+	const all = ^uint32(0)
+	rules = append(rules,
+		rule{nr: unix.SYS_SETPRIORITY, ret: retEPERM, arg: 0, test: equal, mask: all, value: unix.PRIO_USER},
+		rule{nr: unix.SYS_SETPRIORITY, ret: retEPERM, arg: 1, test: notEqual, mask: all, value: 0},
+		rule{nr: unix.SYS_IOPRIO_SET, ret: retEPERM, arg: 0, test: equal, mask: all, value: ioprioWhoUser},
+		rule{nr: unix.SYS_IOPRIO_SET, ret: retEPERM, arg: 1, test: notEqual, mask: all, value: 0})
+	for _, nr := range []uint32{unix.SYS_SCHED_SETSCHEDULER, unix.SYS_SCHED_SETPARAM, unix.SYS_SCHED_SETATTR, unix.SYS_SCHED_SETAFFINITY} {
+		rules = append(rules, rule{nr: nr, ret: retEPERM, arg: 0, test: notEqual, mask: all, value: 0})
+	}
 	if caps&tool.Exec == 0 {
 		// No process creation: threads (clone with CLONE_THREAD) only.
 		deny(unix.SYS_EXECVE, unix.SYS_EXECVEAT, unix.SYS_MEMFD_CREATE)
@@ -361,7 +383,6 @@ func filterRules(caps tool.Capability) []rule {
 		// (AF_ALG) or the host's sockets (NETLINK_SOCK_DIAG), and asking
 		// for one loads its module. Unix stream pairs stay, connected to
 		// themselves; a datagram pair could send to a socket by its path.
-		const all = ^uint32(0)
 		rules = append(rules,
 			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET},
 			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET6},
