@@ -4,7 +4,9 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +17,9 @@ type r9Args struct {
 	Path string `json:"path,omitempty"`
 	N    int    `json:"n,omitempty"`
 }
+
+// r9Kept are descriptors the r9_ probes keep open across calls.
+var r9Kept []int
 
 // review9Probe runs the r9_ probes of a ninth hostile-author review.
 // ok is false for another id.
@@ -91,6 +96,42 @@ func review9Probe(ctx context.Context, fullID string, raw []byte) (text string, 
 			return "set", nil, true
 		}
 		return "", fmt.Errorf("no object %q", a.Path), true
+	case "r9_squat":
+		// An abstract unix socket name, a.Path, bound to one end of a
+		// unix stream pair and kept: the name is the machine's (its
+		// network namespace's), and the program that would bind it
+		// cannot.
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("socketpair", err), true
+		}
+		if err := unix.Bind(fds[0], &unix.SockaddrUnix{Name: "@" + a.Path}); err != nil {
+			unix.Close(fds[0])
+			unix.Close(fds[1])
+			return "", errnoOp("bind", err), true
+		}
+		r9Kept = append(r9Kept, fds[0], fds[1])
+		return "bound", nil, true
+	case "r9_listen":
+		// What an honest tool with network binds: a TCP listener and a
+		// UDP socket on the loopback address, and an IPv6 one where the
+		// machine has IPv6.
+		ln, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			return "", err, true
+		}
+		ln.Close()
+		pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+		if err != nil {
+			return "", err, true
+		}
+		pc.Close()
+		if ln, err := net.Listen("tcp6", "[::1]:0"); err == nil {
+			ln.Close()
+		} else if !errors.Is(err, unix.EADDRNOTAVAIL) && !errors.Is(err, unix.EAFNOSUPPORT) {
+			return "", err, true
+		}
+		return "listened", nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }

@@ -118,6 +118,11 @@ const userfaultfdIocNew = 0xaa00
 // user.
 const ioprioWhoUser = 3
 
+// unixAddrMax bounds the length of a unix socket address: the kernel
+// takes 110 bytes at most (sizeof(struct sockaddr_un)), and the filter
+// tests lengths below the next power of two, 128.
+const unixAddrMax = 127
+
 // sockTypeNotStream are the bits of a socket type (its low four bits)
 // that SOCK_STREAM, 1, does not have: every other type has one.
 const sockTypeNotStream = 0xe
@@ -391,6 +396,27 @@ func filterRules(caps tool.Capability) []rule {
 			rule{nr: unix.SYS_SOCKET, ret: retEPERM},
 			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 0, test: notEqual, mask: all, value: unix.AF_UNIX},
 			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeNotStream})
+		// The end of a unix pair may be bound to a name in the abstract
+		// namespace of the worker's network namespace, the machine's: a
+		// tool with network took a name and kept it, and the program
+		// that binds it (an X server's @/tmp/.X11-unix/X0, a container
+		// shim's) failed with EADDRINUSE while the worker lived.
+		// Landlock's scope sees connections, not names. Without exec, no
+		// pair: neither the Go runtime nor its standard library makes
+		// one. With exec, whose programs may (Python's asyncio does), a
+		// bind takes the length of an IPv4 (16), IPv6 (28) or netlink
+		// (12) address, a larger one (sockaddr_storage, 128), or that of
+		// an unnamed unix address (2: the kernel picks the name); a unix
+		// name is 110 bytes at most, and only those 9, 13 or 25 bytes
+		// long pass.
+		if caps&tool.Exec == 0 {
+			deny(unix.SYS_SOCKETPAIR)
+		} else {
+			for _, n := range []uint32{2, unix.SizeofSockaddrNetlink, unix.SizeofSockaddrInet4, unix.SizeofSockaddrInet6} {
+				rules = append(rules, rule{nr: unix.SYS_BIND, ret: retAllow, arg: 2, test: equal, mask: all, value: n})
+			}
+			rules = append(rules, rule{nr: unix.SYS_BIND, ret: retEPERM, arg: 2, test: equal, mask: ^uint32(unixAddrMax), value: 0})
+		}
 	}
 	return rules
 }

@@ -101,7 +101,7 @@ func TestFilterVerdicts(t *testing.T) {
 		{call{"socketpair, datagram", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_DGRAM | unix.SOCK_CLOEXEC}}, 0, retEPERM},
 		{call{"socketpair, seqpacket", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_SEQPACKET}}, tool.ReadFiles | tool.Exec, retEPERM},
 		{call{"socketpair, datagram", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_DGRAM}}, tool.Network, retEPERM},
-		{call{"socketpair, stream", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_STREAM}}, tool.Network, retAllow},
+		{call{"socketpair, stream", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX, unix.SOCK_STREAM}}, tool.Network | tool.Exec, retAllow},
 		{call{"socketpair, TIPC stream", unix.SYS_SOCKETPAIR, []uint64{unix.AF_TIPC, unix.SOCK_STREAM}}, all &^ tool.Network, retEPERM},
 		{call{"socketpair, RDS stream", unix.SYS_SOCKETPAIR, []uint64{unix.AF_RDS, unix.SOCK_STREAM | unix.SOCK_CLOEXEC}}, tool.Exec, retEPERM},
 		{call{"socketpair, unix stream, high bits", unix.SYS_SOCKETPAIR, []uint64{unix.AF_UNIX | 1<<32, unix.SOCK_STREAM}}, tool.Exec, retAllow},
