@@ -184,8 +184,9 @@ func (o *HTTPOptions) withDefaults() HTTPOptions {
 // cross-origin requests are refused with 403 (the Origin and
 // Sec-Fetch-Site headers, as the MCP spec requires); with opts.Token, a request without the
 // right bearer token gets 401; the body is read within ReadTimeout and
-// MaxBodyBytes (408, 413), and a body that is not JSON is answered with a
-// JSON-RPC parse error (-32700). A call ends when its client goes away, or
+// MaxBodyBytes (408, 413), a body that is not JSON is answered with a
+// JSON-RPC parse error (-32700), and one whose id, method or the params
+// front reads are not of their types with 400 and -32600. A call ends when its client goes away, or
 // when the same client (the same Authorization header) posts
 // notifications/cancelled with the call's request id.
 func HTTPHandler(srv *mcp.Server, opts *HTTPOptions) http.Handler {
@@ -404,21 +405,30 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// SDK takes from a client that sends no Mcp-Protocol-Version): each
 	// message of a batch is held to what a message alone is.
 	var envs []envelope
+	var err error
 	t := bytes.TrimSpace(body)
 	switch {
 	case len(t) > 0 && t[0] == '{':
 		envs = make([]envelope, 1)
-		if json.Unmarshal(t, &envs[0]) != nil {
-			envs = nil
-		}
+		err = json.Unmarshal(t, &envs[0])
 	case len(t) > 0 && t[0] == '[':
 		if !batchWithin(t, MaxBatch) {
 			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("a batch of more than %d messages: send them in several", MaxBatch))
 			return
 		}
-		if json.Unmarshal(t, &envs) != nil {
-			envs = nil
+		err = json.Unmarshal(t, &envs)
+	}
+	for i := range envs {
+		if id := envs[i].ID; err == nil && len(id) > 0 && string(id) != "null" && idKey(id) == "" {
+			err = errors.New("an id that is neither a string nor a number")
 		}
+	}
+	if err != nil {
+		// A message front cannot read is not handed to the SDK unseen:
+		// the SDK reads less of it (a tools/call whose params.reason is
+		// a number), and would run it past the scopes and the drain.
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "invalid request: "+clip.String(err.Error(), 200))
+		return
 	}
 	if len(envs) == 0 {
 		f.jsonH.ServeHTTP(w, r) // a wrong shape: the SDK answers
