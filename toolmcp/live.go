@@ -161,13 +161,14 @@ const (
 // task augmentation are left out, and so are those past the first max by
 // name; one line on the warner names them, when it differs from the last.
 // At most maxListed tools are read, and as many pages, however many a
-// server offers. Each page is held to the bounds of a tool as it arrives
-// (see keep), so that what is kept of the pages read does not grow with
-// what the server sends.
+// server offers. Each page is held to the bounds of a tool as it arrives,
+// before the SDK keeps it (see keepPages), so that what is kept of the
+// pages read does not grow with what the server sends.
 func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, error) {
 	maxListed := 4 * max
 	var tools []*mcp.Tool
-	var large, notObjects, cut []string
+	rep := &pageReport{}
+	ctx = context.WithValue(ctx, pageReportKey{}, rep)
 	params := &mcp.ListToolsParams{}
 	truncated := false
 	for pages := 0; ; pages++ {
@@ -179,28 +180,14 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range res.Tools {
-			if t == nil {
-				continue
-			}
-			k, wasCut, why := keep(t)
-			switch {
-			case why == oversized:
-				large = append(large, clipLine(t.Name, maxNameShown))
-			case why == notObject:
-				notObjects = append(notObjects, clipLine(t.Name, maxNameShown))
-			case wasCut:
-				cut = append(cut, clipLine(t.Name, maxNameShown))
-			}
-			if why == kept {
-				tools = append(tools, k)
-			}
-		}
+		// keepPages left in res only what is kept of its tools.
+		tools = append(tools, res.Tools...)
 		if res.NextCursor == "" {
 			break
 		}
 		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
+	large, notObjects, cut := rep.large, rep.notObjects, rep.cut
 	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	tools = slices.CompactFunc(tools, func(a, b *mcp.Tool) bool { return a.Name == b.Name })
 	var needTasks []string
@@ -224,6 +211,9 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 	if len(needTasks) > 0 {
 		notes = append(notes, fmt.Sprintf("left out %s, which cannot be called without task augmentation (execution.taskSupport \"required\"), which the agent does not give", strings.Join(needTasks, ", ")))
 	}
+	if rep.longCursor {
+		notes = append(notes, fmt.Sprintf("answered tools/list with a cursor of more than %d bytes: read no further", maxCursor))
+	}
 	if truncated {
 		notes = append(notes, fmt.Sprintf("answered tools/list with more than %d tools or pages: read no further", maxListed))
 	}
@@ -240,6 +230,71 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 		s.warn.printf("mcp server %q: %s", s.spec.Name, note)
 	}
 	return tools, nil
+}
+
+// maxCursor bounds the cursor of a page of tools/list, in bytes: the SDK
+// keeps each page by the cursor that asked for it (protocol 2026-07-28),
+// and sends it back whole. A longer one ends the listing.
+const maxCursor = 4 << 10
+
+// pageReport is what keepPages found in the pages of one listing: the
+// names of the tools left out or cut, and whether a cursor was past
+// maxCursor. listTools puts it in the context of its requests under
+// pageReportKey.
+type pageReport struct {
+	mu                     sync.Mutex
+	large, notObjects, cut []string
+	longCursor             bool
+}
+
+type pageReportKey struct{}
+
+// keepPages is a sending middleware of the client that leaves in each
+// answer to tools/list only what keep keeps of its tools, and no cursor
+// past maxCursor, before the SDK sees it: under protocol 2026-07-28 the
+// SDK keeps each page whole, by its cursor, for as long as the session
+// lasts, which let a hostile server have the agent hold every page it
+// read (up to 4 × MaxTools pages of 16 MiB), whatever listTools kept of
+// them. What is left out is told to the pageReport of the context, if
+// any.
+func keepPages(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok || r == nil {
+			return res, err
+		}
+		rep, _ := ctx.Value(pageReportKey{}).(*pageReport)
+		if rep == nil {
+			rep = &pageReport{}
+		}
+		rep.mu.Lock()
+		defer rep.mu.Unlock()
+		page := r.Tools
+		r.Tools, r.Meta = nil, nil
+		for _, t := range page {
+			if t == nil {
+				continue
+			}
+			k, wasCut, why := keep(t)
+			switch {
+			case why == oversized:
+				rep.large = append(rep.large, clipLine(t.Name, maxNameShown))
+			case why == notObject:
+				rep.notObjects = append(rep.notObjects, clipLine(t.Name, maxNameShown))
+			case wasCut:
+				rep.cut = append(rep.cut, clipLine(t.Name, maxNameShown))
+			}
+			if why == kept {
+				r.Tools = append(r.Tools, k)
+			}
+		}
+		if len(r.NextCursor) > maxCursor {
+			rep.longCursor = true
+			r.NextCursor = ""
+		}
+		return r, nil
+	}
 }
 
 // maxNameShown bounds a remote tool's name in a warning, which shows it

@@ -389,7 +389,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 	if len(o.Roots) > 0 {
 		copts.Capabilities.RootsV2 = &mcp.RootCapabilities{}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, copts)
+	client := newMountClient(copts)
 	for _, dir := range o.Roots {
 		client.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: dir}).String(), Name: filepathBase(dir)})
 	}
@@ -414,6 +414,14 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 	}
 	go srv.watch()
 	return srv, tools, nil
+}
+
+// newMountClient returns the client of a mounted server, whose answers to
+// tools/list keep only what listTools keeps (see keepPages).
+func newMountClient(opts *mcp.ClientOptions) *mcp.Client {
+	c := mcp.NewClient(&mcp.Implementation{Name: DefaultServerName, Version: moduleVersion()}, opts)
+	c.AddSendingMiddleware(keepPages)
+	return c
 }
 
 // closeSession closes cs, ignoring the exit status a stdio server may have

@@ -20,8 +20,13 @@ import (
 // heap of the process (the client's, in this test).
 type pagedServer struct {
 	pages, descBytes int
-	mu               sync.Mutex
-	maxHeap          uint64
+	// discover answers server/discover for protocol 2026-07-28, where
+	// the client falls back to initialize otherwise.
+	discover bool
+	// cursorBytes pads each cursor to that many bytes.
+	cursorBytes int
+	mu          sync.Mutex
+	maxHeap     uint64
 }
 
 func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -44,11 +49,18 @@ func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var result any = struct{}{}
 	switch req.Method {
+	case "server/discover":
+		if !s.discover {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "no such method"}})
+			return
+		}
+		result = map[string]any{"supportedVersions": []string{"2026-07-28"}, "capabilities": map[string]any{"tools": map[string]any{}}}
 	case "initialize":
 		result = map[string]any{"protocolVersion": req.Params.ProtocolVersion, "capabilities": map[string]any{"tools": map[string]any{}},
 			"serverInfo": map[string]any{"name": "paged", "version": "v0"}}
 	case "tools/list":
-		i, _ := strconv.Atoi(req.Params.Cursor)
+		i, _ := strconv.Atoi(strings.TrimLeft(req.Params.Cursor, "c"))
 		if i%8 == 7 || i+1 == s.pages {
 			// Every eighth page and the last: a collection per page
 			// made the test take 30 s under the race detector.
@@ -66,7 +78,8 @@ func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		page := map[string]any{"tools": []any{map[string]any{"name": name, "description": strings.Repeat("d", s.descBytes),
 			"inputSchema": map[string]any{"type": "object"}}}}
 		if i+1 < s.pages {
-			page["nextCursor"] = strconv.Itoa(i + 1)
+			next := strconv.Itoa(i + 1)
+			page["nextCursor"] = strings.Repeat("c", max(s.cursorBytes-len(next), 0)) + next
 		}
 		result = page
 	}
@@ -111,5 +124,49 @@ func TestMountPagesNotKept(t *testing.T) {
 	// once, 256 KiB.
 	if grew := int64(s.maxHeap) - int64(ms.HeapAlloc); grew > 8<<20 {
 		t.Errorf("the live heap grew by %d MiB while the pages were read", grew>>20)
+	}
+}
+
+// TestMountPagesNotCached: under protocol 2026-07-28 the SDK caches each
+// page of tools/list, whole, by its cursor, for as long as the session
+// lasts; what stays of them after Mount is what the client keeps of the
+// tools, and a cursor past maxCursor ends the listing. A hostile server
+// had the agent hold every page it read (here 64 of 256 KiB; up to
+// 4 × MaxTools pages of 16 MiB), and cursors of any size as their keys.
+func TestMountPagesNotCached(t *testing.T) {
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	s := &pagedServer{pages: 64, descBytes: 256 << 10, discover: true}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	before := heap()
+	m, err := Mount(context.Background(), []string{"paged=" + ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if n := len(m.Tools()); n != s.pages {
+		t.Fatalf("%d tools mounted, want %d", n, s.pages)
+	}
+	if grew := int64(heap()) - int64(before); grew > 8<<20 {
+		t.Errorf("the live heap grew by %d MiB with the session", grew>>20)
+	}
+	runtime.KeepAlive(m)
+
+	long := &pagedServer{pages: 4, descBytes: 10, discover: true, cursorBytes: maxCursor + 1}
+	ts2 := httptest.NewServer(long)
+	defer ts2.Close()
+	var warn syncBuffer
+	m2, err := Mount(context.Background(), []string{"long=" + ts2.URL}, &MountOptions{Warn: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	if n := len(m2.Tools()); n != 1 || !strings.Contains(warn.String(), "cursor") {
+		t.Errorf("%d tools mounted with cursors of %d bytes, want the first page's alone, and a warning; warnings:\n%s", n, long.cursorBytes, warn.String())
 	}
 }

@@ -112,7 +112,7 @@ func TestListToolsTasksStdio(t *testing.T) {
 	}
 	defer ss.Close()
 	tasks := &taskTools{}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "v0"}, nil).Connect(context.Background(), &sniffTransport{Transport: ct, tasks: tasks}, nil)
+	cs, err := newMountClient(nil).Connect(context.Background(), &sniffTransport{Transport: ct, tasks: tasks}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,18 @@ func TestListToolsBounded(t *testing.T) {
 		})
 	}
 	var warn lines
-	s := &remoteServer{spec: Spec{Name: "big"}, session: inMemory(t, srv), tasks: &taskTools{}, warn: &warner{w: &warn}}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := newMountClient(nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	s := &remoteServer{spec: Spec{Name: "big"}, session: cs, tasks: &taskTools{}, warn: &warner{w: &warn}}
 	tools, err := s.listTools(context.Background(), DefaultMaxTools)
 	if err != nil {
 		t.Fatal(err)
