@@ -66,8 +66,8 @@ type MountOptions struct {
 	Warn io.Writer
 	// Logger receives the SDK's client logs; nothing is logged when nil.
 	Logger *slog.Logger
-	// Stderr receives the standard error of stdio servers; it is
-	// discarded when nil.
+	// Stderr receives the standard error of stdio servers, without
+	// control characters but newline and tab; it is discarded when nil.
 	Stderr io.Writer
 	// ConnectTimeout bounds connecting to one server and listing its
 	// tools; DefaultConnectTimeout when zero or less.
@@ -372,7 +372,10 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		t = st
 	} else {
 		cmd := exec.Command(sp.Command[0], sp.Command[1:]...)
-		cmd.Stderr = o.Stderr
+		if o.Stderr != nil {
+			// The agent's terminal: no escape sequences of the server's.
+			cmd.Stderr = &printableWriter{w: o.Stderr}
+		}
 		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
 		t = &sniffTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}, tasks: tasks}
 	}
