@@ -168,6 +168,7 @@ func (s *remoteServer) listTools(ctx context.Context, max int) ([]*mcp.Tool, err
 	maxListed := 4 * max
 	var tools []*mcp.Tool
 	rep := &pageReport{}
+	s.tasks.reset()
 	ctx = context.WithValue(ctx, pageReportKey{}, rep)
 	params := &mcp.ListToolsParams{}
 	truncated := false
@@ -353,10 +354,26 @@ const (
 // taskTools records which tools of a server need task augmentation: their
 // execution.taskSupport is "required" (protocol 2025-11-25). The SDK's
 // Tool does not carry the field, so it is read from the answers to
-// tools/list as they arrive, before the SDK decodes them.
+// tools/list as they arrive, before the SDK decodes them. Only the names
+// of the tools that need it are kept, none longer than a kept tool's
+// (MaxRemoteDescription), at most maxTaskNames of them, and each listing
+// starts anew (reset): a server that lists more than that has all its
+// tools taken to need task augmentation.
 type taskTools struct {
-	mu  sync.Mutex
-	req map[string]bool
+	mu       sync.Mutex
+	req      map[string]bool
+	overflow bool // more than maxTaskNames tools needed tasks
+}
+
+// maxTaskNames bounds the tools that taskTools records as needing task
+// augmentation between two listings.
+const maxTaskNames = 4 * DefaultMaxTools
+
+// reset forgets what was recorded, at the start of a listing.
+func (t *taskTools) reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.req, t.overflow = nil, false
 }
 
 // required reports whether the tool named name was last listed as
@@ -364,7 +381,7 @@ type taskTools struct {
 func (t *taskTools) required(name string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.req[name]
+	return t.overflow || t.req[name]
 }
 
 // observe reads the result of a JSON-RPC response; one that lists tools
@@ -387,10 +404,24 @@ func (t *taskTools) observe(result []byte) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, tl := range r.Tools {
+		if len(tl.Name) > MaxRemoteDescription {
+			continue // keep leaves it out
+		}
+		if tl.Execution == nil || tl.Execution.TaskSupport != "required" {
+			delete(t.req, tl.Name)
+			continue
+		}
+		if t.req[tl.Name] {
+			continue
+		}
+		if len(t.req) >= maxTaskNames {
+			t.overflow = true
+			continue
+		}
 		if t.req == nil {
 			t.req = map[string]bool{}
 		}
-		t.req[tl.Name] = tl.Execution != nil && tl.Execution.TaskSupport == "required"
+		t.req[strings.Clone(tl.Name)] = true
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // pagedServer is an MCP server over HTTP, by hand, whose tools/list
@@ -23,6 +25,8 @@ type pagedServer struct {
 	// discover answers server/discover for protocol 2026-07-28, where
 	// the client falls back to initialize otherwise.
 	discover bool
+	// nameBytes pads each tool's name to that many bytes.
+	nameBytes int
 	// cursorBytes pads each cursor to that many bytes.
 	cursorBytes int
 	mu          sync.Mutex
@@ -72,6 +76,7 @@ func (s *pagedServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			s.mu.Unlock()
 		}
 		name := fmt.Sprintf("t%03d", i)
+		name += strings.Repeat("n", max(s.nameBytes-len(name), 0))
 		if i == 0 {
 			name += "\n? forged line"
 		}
@@ -168,5 +173,57 @@ func TestMountPagesNotCached(t *testing.T) {
 	defer m2.Close()
 	if n := len(m2.Tools()); n != 1 || !strings.Contains(warn.String(), "cursor") {
 		t.Errorf("%d tools mounted with cursors of %d bytes, want the first page's alone, and a warning; warnings:\n%s", n, long.cursorBytes, warn.String())
+	}
+}
+
+// TestMountTaskNamesBounded: what the client notes of which tools need
+// task augmentation, read from the answers to tools/list before the SDK
+// decodes them, holds no name longer than a kept tool's and lasts one
+// listing. It kept every name it read, of any length, for the session's
+// life: here 16 pages of one tool named with 1 MiB held 16 MiB, and a
+// server that renamed its tools at each listing grew it without end.
+func TestMountTaskNamesBounded(t *testing.T) {
+	s := &pagedServer{pages: 16, descBytes: 10, nameBytes: 1 << 20}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	m, err := Mount(context.Background(), []string{"paged=" + ts.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if len(m.servers) != 1 {
+		t.Fatal("the server was left out")
+	}
+	if n := len(m.Tools()); n != 0 {
+		t.Errorf("%d tools mounted, want none: their names are too long", n)
+	}
+	tasks := m.servers[0].tasks
+	tasks.mu.Lock()
+	held := 0
+	for name := range tasks.req {
+		held += len(name)
+	}
+	tasks.mu.Unlock()
+	if held > MaxRemoteDescription {
+		t.Errorf("the names noted for tasks hold %d bytes", held)
+	}
+
+	// A listing starts anew; past maxTaskNames tools that need tasks,
+	// every tool is taken to need them.
+	var tt taskTools
+	page := func(from, n int) []byte {
+		var tools []string
+		for i := from; i < from+n; i++ {
+			tools = append(tools, fmt.Sprintf(`{"name":"r%d","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`, i))
+		}
+		return []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`)
+	}
+	tt.observe(page(0, 1))
+	before := tt.required("r0")
+	tt.reset()
+	after := tt.required("r0")
+	tt.observe(page(0, maxTaskNames+1))
+	if got, want := []bool{before, after, tt.required("other"), len(tt.req) <= maxTaskNames}, []bool{true, false, true, true}; !cmp.Equal(got, want) {
+		t.Errorf("required r0 before and after reset, another past the bound, the bound held: %v, want %v", got, want)
 	}
 }
