@@ -358,8 +358,9 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		c.Transport = &taskSniffer{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), tasks: tasks}
 		// An answer past maxAnswer (2 GB of base64, say) is not read.
 		c.Transport = &boundTransport{base: c.Transport, max: maxAnswer}
-		// The resumptions of its event streams, paced.
-		c.Transport = &resumeLimit{base: c.Transport}
+		// The resumptions of its event streams, paced; the answers to
+		// its requests, bounded.
+		c.Transport = newReplyLimit(&resumeLimit{base: c.Transport})
 		hc = &c
 		// The standalone SSE stream carries the server's
 		// notifications/tools/list_changed.

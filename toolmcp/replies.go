@@ -1,0 +1,112 @@
+package toolmcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// maxReplies bounds the client's answers to one server's requests (ping,
+// roots/list) that are posted at once; one past it is not sent.
+const maxReplies = 16
+
+// replyTimeout bounds the POST of one answer of the client to a server's
+// request: a server takes it at once (202 Accepted).
+var replyTimeout = 30 * time.Second
+
+// replyLimit bounds the POSTs that carry the client's answers to a
+// server's requests, maxReplies at once, replyTimeout each. The SDK
+// answers each request of a server in a goroutine of its own, and posts
+// the answer without a deadline: a server that sent requests and never
+// answered the POSTs had the client hold a connection and a goroutine for
+// each, for ever, as many as it sent.
+type replyLimit struct {
+	base  http.RoundTripper
+	slots chan struct{}
+}
+
+func newReplyLimit(base http.RoundTripper) *replyLimit {
+	return &replyLimit{base: base, slots: make(chan struct{}, maxReplies)}
+}
+
+func (t *replyLimit) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodPost || !isReply(req) {
+		return t.base.RoundTrip(req)
+	}
+	select {
+	case t.slots <- struct{}{}:
+	default:
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, fmt.Errorf("%d answers to the server's requests are in flight already: it takes none", maxReplies)
+	}
+	ctx, cancel := context.WithTimeoutCause(req.Context(), replyTimeout, fmt.Errorf("the server did not take an answer within %s", replyTimeout))
+	context.AfterFunc(ctx, sync.OnceFunc(func() { <-t.slots }))
+	resp, err := t.base.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+// cancelBody is a response body whose Close ends its request's context.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+// maxReplyPeek bounds what isReply reads of a body.
+const maxReplyPeek = 4 << 10
+
+// isReply reports whether the body of req, a JSON-RPC message, is a
+// response: a "result" or an "error" member comes before any "method".
+// The SDK writes id before method, and the client's own ids are numbers,
+// so its requests and notifications are told within maxReplyPeek bytes;
+// a body not told within them (a long id, which only a server's request
+// has) is taken for a response.
+func isReply(req *http.Request) bool {
+	if req.GetBody == nil {
+		return false
+	}
+	body, err := req.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	head, _ := io.ReadAll(io.LimitReader(body, maxReplyPeek))
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false // not one message: a batch, which the client does not send
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return true
+		}
+		switch tok {
+		case "method":
+			return false
+		case "result", "error":
+			return true
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return true // a value cut at maxReplyPeek
+		}
+	}
+	return false
+}
