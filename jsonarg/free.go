@@ -59,9 +59,10 @@ func SetAny(d *Decoder, p *any) error {
 }
 
 // SetRaw reads any JSON value, null included, into p as its text, a copy
-// of the bytes sent.
+// of the bytes sent. A value nested more deeply than encoding/json reads
+// (10,000 arrays and objects) is refused, as json.Unmarshal refuses it.
 func SetRaw[T ~[]byte](d *Decoder, p *T) error {
-	start, end, err := d.Skip()
+	start, end, err := d.skip(rawMaxDepth)
 	if err != nil {
 		return err
 	}

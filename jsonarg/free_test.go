@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestMap checks maps of strings: empty, one and several keys, any key
@@ -79,6 +81,34 @@ func TestSetRaw(t *testing.T) {
 	data[1] = 'X'
 	if string(raw) != `{"a":1}` {
 		t.Errorf("SetRaw kept the input's bytes: %s", raw)
+	}
+}
+
+// TestSetRawDepth checks that SetRaw reads what encoding/json reads into a
+// json.RawMessage at the deepest nesting it takes, 10,000 arrays and
+// objects, and refuses one level more, as json.Unmarshal does.
+func TestSetRawDepth(t *testing.T) {
+	for _, tc := range []struct {
+		open, close string
+	}{{"[", "]"}, {`{"a":`, "}"}, {`[{"a":`, "}]"}} {
+		for _, n := range []int{9999 / len(tc.close), 10000 / len(tc.close), 10002 / len(tc.close)} {
+			text := strings.Repeat(tc.open, n) + "1" + strings.Repeat(tc.close, n)
+			var want json.RawMessage
+			wantErr := json.Unmarshal([]byte(text), &want)
+			d := NewStringDecoder(text)
+			var raw json.RawMessage
+			err := SetRaw(&d, &raw)
+			if (err != nil) != (wantErr != nil) {
+				t.Errorf("%s × %d: SetRaw error %v; json.Unmarshal error %v", tc.open, n, err, wantErr)
+				continue
+			}
+			if err != nil && !strings.Contains(err.Error(), "nested at most 10000 levels deep") {
+				t.Errorf("%s × %d: error %q does not say how deep a value may nest", tc.open, n, err)
+			}
+			if diff := cmp.Diff(string(want), string(raw)); diff != "" {
+				t.Errorf("%s × %d: SetRaw (-json.Unmarshal +SetRaw):\n%s", tc.open, n, diff)
+			}
+		}
 	}
 }
 

@@ -6,12 +6,27 @@ package jsonarg
 // The registry's argument repair uses it to find the members of an object
 // and the elements of an array.
 func (d *Decoder) Skip() (start, end int, err error) {
+	return d.skip(0)
+}
+
+// rawMaxDepth is the deepest nesting of arrays and objects encoding/json
+// reads (its scanner's maxNestingDepth): SetRaw refuses a value nested
+// deeper, which json.Unmarshal and json.Marshal of the json.RawMessage
+// would refuse.
+const rawMaxDepth = 10000
+
+// skip is Skip with at most limit arrays and objects open at once, any
+// number when limit is 0.
+func (d *Decoder) skip(limit int) (start, end int, err error) {
 	d.skipSpace()
 	start = d.pos
 	var open []byte // the containers entered, innermost last: '{' or '['
 	for {
 		switch c := d.peek(); c {
 		case '{', '[':
+			if limit > 0 && len(open) == limit {
+				return 0, 0, Errorf("expected a JSON value nested at most %d levels deep, as encoding/json reads it: send a shallower value", limit)
+			}
 			d.pos++
 			d.first = true
 			open = append(open, c)
