@@ -252,8 +252,20 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 			// its fields or kind do not describe, has no schema.
 			return nil
 		}
-		if hasMethod(n, "UnmarshalJSON") || hasMethod(n, "UnmarshalText") {
-			d.warn(d.at, "type %s decodes itself (UnmarshalJSON or UnmarshalText), which a JSON Schema derived from its fields would not describe: use a string, number or struct of your own", types.TypeString(n, nil))
+		if method, via := unmarshaler(n); method != "" {
+			q := types.RelativeTo(d.c.p.Types)
+			if via != nil {
+				// Promoted from an embedded field: encoding/json calls it
+				// for the whole struct, whose own fields it then leaves
+				// unread, a trap the author did not write.
+				d.warn(d.at, "type %s has the %s method of its embedded field %s, which encoding/json calls to read the whole %s, leaving its other fields unset: name the embedded field (%s %s `json:\"%s\"`)", types.TypeString(n, q), method, types.TypeString(via.Type(), q), n.Obj().Name(), via.Name(), types.TypeString(via.Type(), q), strings.ToLower(via.Name()))
+				return nil
+			}
+			instead := "a string, number or struct of your own without the method"
+			if b, ok := n.Underlying().(*types.Basic); ok {
+				instead = b.Name()
+			}
+			d.warn(d.at, "type %s decodes itself with its method %s, which encoding/json calls and the schema and the generated decoder cannot follow: take %s, and convert the value in Execute", types.TypeString(n, q), method, instead)
 			return nil
 		}
 		if !n.Obj().Exported() && n.Obj().Pkg() != nil && !d.lenient {
@@ -868,4 +880,25 @@ func tagProblem(tag string) string {
 // struct tag tag.
 func jsonSkipped(tag string) bool {
 	return parseJSONTag(reflect.StructTag(tag).Get("json")).Skip
+}
+
+// unmarshaler returns the name of the method, UnmarshalJSON or
+// UnmarshalText, that encoding/json would call to read a value of t, and
+// the embedded field it is promoted through, nil for a method of t's own.
+func unmarshaler(t *types.Named) (method string, via *types.Var) {
+	for _, name := range []string{"UnmarshalJSON", "UnmarshalText"} {
+		for _, tt := range []types.Type{t, types.NewPointer(t)} {
+			sel := types.NewMethodSet(tt).Lookup(nil, name)
+			if sel == nil {
+				continue
+			}
+			if len(sel.Index()) > 1 {
+				if st, ok := t.Underlying().(*types.Struct); ok {
+					via = st.Field(sel.Index()[0])
+				}
+			}
+			return name, via
+		}
+	}
+	return "", nil
 }
