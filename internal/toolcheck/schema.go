@@ -404,7 +404,7 @@ func (d *deriver) typeOf(t types.Type, stack []frame) *Type {
 			}
 			for _, f := range fs {
 				if other := byJSON[f.JSONName]; other != nil {
-					d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s (encoding/json would keep one of them, or neither): rename one", f.GoName, f.JSONName, other.GoName)
+					d.warn(u.Field(i).Pos(), "field %s: json name %q is also the name of field %s (%s): rename one", f.GoName, f.JSONName, other.GoName, shadowing(f, other))
 					ok = false
 					continue
 				}
@@ -901,4 +901,18 @@ func unmarshaler(t *types.Named) (method string, via *types.Var) {
 		}
 	}
 	return "", nil
+}
+
+// shadowing says which of two fields of the same json name encoding/json
+// reads it into: the one fewer embedded structs deep, the other never
+// filled; at the same depth, neither, unless only one has a json tag.
+func shadowing(a, b *Field) string {
+	da, db := strings.Count(a.GoName, "."), strings.Count(b.GoName, ".")
+	if da > db {
+		a, b = b, a
+	}
+	if da != db {
+		return fmt.Sprintf("encoding/json reads %q into %s, the less deeply embedded, and never fills %s", a.JSONName, a.GoName, b.GoName)
+	}
+	return "encoding/json reads it into neither, unless only one of them is named by a json tag"
 }
