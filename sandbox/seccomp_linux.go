@@ -273,6 +273,17 @@ func filterRules(caps tool.Capability) []rule {
 		// memfd_create and memfd_secret are denied above. The programs a
 		// tool with exec runs may need them.
 		deny(unix.SYS_SHMGET, unix.SYS_SEMGET, unix.SYS_MSGGET, unix.SYS_MQ_OPEN)
+		// Nor pipes larger than the kernel makes them (64 KiB): what a
+		// pipe holds is kernel memory the limit does not count, and its
+		// pages are charged to the user's fs.pipe-user-pages-soft, past
+		// which every pipe any program of the user makes is of one page.
+		// A tool with no capability held 71 MiB in 1,014 pipes grown to
+		// 1 MiB (F_SETPIPE_SZ) under a 64 MiB limit; at 64 KiB its
+		// descriptors (RLIMIT_NOFILE, 1,024) hold half that budget at
+		// most. Neither the Go runtime nor its standard library grows a
+		// pipe; the programs of a tool with exec may.
+		rules = append(rules,
+			rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_SETPIPE_SZ})
 		// With none of its own, a System V object is another program's:
 		// the kernel checks its mode against the user alone, and Landlock
 		// does not see it. In the worker's IPC namespace there is none;
@@ -388,9 +399,21 @@ func filterRules(caps tool.Capability) []rule {
 		// (AF_ALG) or the host's sockets (NETLINK_SOCK_DIAG), and asking
 		// for one loads its module. Unix stream pairs stay, connected to
 		// themselves; a datagram pair could send to a socket by its path.
+		//
+		// Of IPv4 and IPv6, only protocols built into the kernel are
+		// asked for: the family's default (0), TCP, UDP, ICMP
+		// (ping's datagram sockets) and MPTCP (Go's listeners ask for it
+		// first, and fall back to TCP on any error). Asking for another
+		// (SCTP, DCCP, L2TP) loads its module where it is not loaded, for
+		// any user: code of the kernel's that the machine did not run
+		// before, where its bugs have been.
+		for _, family := range []uint32{unix.AF_INET, unix.AF_INET6} {
+			for _, proto := range []uint32{0, unix.IPPROTO_TCP, unix.IPPROTO_UDP, unix.IPPROTO_ICMP, unix.IPPROTO_ICMPV6, unix.IPPROTO_MPTCP} {
+				rules = append(rules, rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: family,
+					also: &argCond{arg: 2, test: equal, mask: all, value: proto}})
+			}
+		}
 		rules = append(rules,
-			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET},
-			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_INET6},
 			rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: unix.AF_NETLINK,
 				also: &argCond{arg: 2, test: equal, mask: all, value: unix.NETLINK_ROUTE}},
 			rule{nr: unix.SYS_SOCKET, ret: retEPERM},
