@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/all"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
@@ -104,6 +105,11 @@ var honest = map[string]definer{
 	// recovers panics, a range-over-func loop over lines), which its
 	// package's Fetch calls with functions that make HTTP requests.
 	"wraphelper": wraphelper.Tool{},
+	// anyfuncs's Tool keeps functions that read files where Go keeps
+	// them as any (sync.Map, atomic.Value, a context, a channel), which
+	// its package's Plain does with functions of the same types that
+	// reach nothing.
+	"anyfuncs": anyfuncs.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -176,6 +182,7 @@ func TestTogether(t *testing.T) {
 		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
+		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

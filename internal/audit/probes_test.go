@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -19,11 +20,13 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
@@ -46,7 +49,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapchain"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
@@ -73,6 +79,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
@@ -301,6 +308,29 @@ var probes = []probe{
 	}},
 	{"globalptr", globalptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalptr.Tool{}.Execute(ctx, globalptr.Args{Dir: dir})
+	}},
+	// A function or an interface kept in a struct, a map or a slice on
+	// the heap, which the tool hands to the standard library.
+	{"heapfunc", heapfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return heapfunc.Tool{}.Execute(ctx, heapfunc.Args{Dir: dir})
+	}},
+	{"heapiface", heapiface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return heapiface.Tool{}.Execute(ctx, heapiface.Args{Dir: dir})
+	}},
+	{"heapchain", heapchain.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return heapchain.Tool{}.Execute(ctx, heapchain.Args{Dir: dir})
+	}},
+	{"atomicfunc", atomicfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return atomicfunc.Tool{}.Execute(ctx, atomicfunc.Args{Dir: dir})
+	}},
+	{"ctxfunc", ctxfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return ctxfunc.Tool{}.Execute(ctx, ctxfunc.Args{Dir: dir})
+	}},
+	{"syncmapfunc", syncmapfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return syncmapfunc.Tool{}.Execute(ctx, syncmapfunc.Args{Dir: dir})
+	}},
+	{"anyslicefunc", anyslicefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return anyslicefunc.Tool{}.Execute(ctx, anyslicefunc.Args{Dir: dir})
 	}},
 	{"globalshared", globalshared.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return globalshared.Tool{}.Execute(ctx, globalshared.Args{Dir: dir})

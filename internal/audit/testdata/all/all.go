@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
@@ -35,6 +36,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -45,11 +47,13 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
@@ -72,7 +76,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobdecode"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/gobstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapchain"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapdump"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
@@ -99,6 +106,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
@@ -205,6 +213,13 @@ type (
 	Probefddup          = fddup.Tool
 	Probeglobalfunc     = globalfunc.Tool
 	Probeglobalptr      = globalptr.Tool
+	Probeheapfunc       = heapfunc.Tool
+	Probeheapiface      = heapiface.Tool
+	Probeheapchain      = heapchain.Tool
+	Probeatomicfunc     = atomicfunc.Tool
+	Probectxfunc        = ctxfunc.Tool
+	Probesyncmapfunc    = syncmapfunc.Tool
+	Probeanyslicefunc   = anyslicefunc.Tool
 	Probeglobalcopy     = globalcopy.Tool
 	Probeglobalinit     = globalinit.Tool
 	Probeglobalshared   = globalshared.Tool
@@ -214,6 +229,8 @@ type (
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool
 	SharedFetch         = sharedhelper.Fetch
+	AnyRead             = anyfuncs.Tool
+	AnyPlain            = anyfuncs.Plain
 	WrapSizes           = wraphelper.Tool
 	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
