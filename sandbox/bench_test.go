@@ -273,3 +273,26 @@ func benchPipeRoundTrip(b *testing.B, mode string) {
 		}
 	}
 }
+
+// BenchmarkCallWorkerAfterIdle is a call to a worker idle for a while
+// before it: shorter than pauseAfter, it is still running; longer, the
+// pool has stopped it and continues it for the call.
+func BenchmarkCallWorkerAfterIdle(b *testing.B) {
+	for _, idle := range []time.Duration{pauseAfter / 4, 2 * pauseAfter} {
+		b.Run("idle="+idle.String(), func(b *testing.B) {
+			p := benchPool(b)
+			ctx := context.Background()
+			if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				b.StopTimer()
+				time.Sleep(idle)
+				b.StartTimer()
+				if _, err := p.Call(ctx, "echo", tool.Unsafe, benchArgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

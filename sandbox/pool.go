@@ -631,7 +631,13 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 				w.kill() // its reaper frees its slot
 				continue
 			}
+			w.idle = false
+			paused := w.paused
+			w.paused = false
 			p.mu.Unlock()
+			if paused {
+				w.resume()
+			}
 			return w, nil
 		}
 		if waiting && p.failures[k] > failures {
@@ -1033,7 +1039,31 @@ func (p *Pool) keep(w *worker) {
 		return
 	}
 	w.idleSince = time.Now()
+	w.idle = true
+	if w.pauseTimer == nil {
+		w.pauseTimer = time.AfterFunc(pauseAfter, func() { p.pauseIdle(w) })
+	} else {
+		w.pauseTimer.Reset(pauseAfter)
+	}
 	p.idle[w.key] = append(p.idle[w.key], w)
+}
+
+// pauseAfter is how long a worker is idle before it is stopped (see
+// worker.pause): a tool's calls in a row, a model's or a client's, find
+// it running, and what a tool leaves running goes on this long at most
+// after its call.
+const pauseAfter = 20 * time.Millisecond
+
+// pauseIdle stops w if it is still idle, unless the pool is closed or w
+// is being killed.
+func (p *Pool) pauseIdle(w *worker) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || !w.idle || w.paused || w.killed.Load() {
+		return
+	}
+	w.pause()
+	w.paused = true
 }
 
 // reapIdle ends the workers idle for longer than the idle timeout, until
@@ -1347,14 +1377,19 @@ type worker struct {
 	enf        Enforcement
 	tempDir    string
 	idleSince  time.Time // when it was last put back; under Pool.mu
-	reqW       *os.File
-	req        *poolPipe // reqW, written with raw system calls
-	respF      *os.File
-	errF       *os.File
-	resp       *bufio.Reader
-	wbuf       []byte
-	rbuf       []byte
-	tail       *tail
+	// idle is set while the pool keeps w for its tool's next call, and
+	// paused once it has stopped it there (see pause); pauseTimer stops
+	// it pauseAfter after it was last put back. Under Pool.mu.
+	idle, paused bool
+	pauseTimer   *time.Timer
+	reqW         *os.File
+	req          *poolPipe // reqW, written with raw system calls
+	respF        *os.File
+	errF         *os.File
+	resp         *bufio.Reader
+	wbuf         []byte
+	rbuf         []byte
+	tail         *tail
 
 	mu     sync.Mutex
 	reaped bool // the process is gone: its id may belong to another
@@ -1372,6 +1407,26 @@ func (w *worker) kill() {
 	defer w.mu.Unlock()
 	if !w.reaped {
 		killGroup(w.cmd.Process)
+	}
+}
+
+// pause stops the worker's process group once the pool has kept it
+// idle for pauseAfter, and resume continues it for a call: a worker runs
+// only during its tool's calls and shortly after. Nothing its tool left
+// running (a goroutine, a program it started) goes on between them.
+func (w *worker) pause() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.reaped {
+		stopGroup(w.cmd.Process)
+	}
+}
+
+func (w *worker) resume() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.reaped {
+		continueGroup(w.cmd.Process)
 	}
 }
 

@@ -88,6 +88,12 @@ func killGroup(p *os.Process) {
 	_ = unix.Kill(-p.Pid, unix.SIGKILL)
 }
 
+// stopGroup stops the worker's process group (SIGSTOP, which no process
+// catches or ignores), and continueGroup continues it. Called only while
+// the worker has not been reaped.
+func stopGroup(p *os.Process)     { _ = unix.Kill(-p.Pid, unix.SIGSTOP) }
+func continueGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGCONT) }
+
 // waitExited waits until p has exited without reaping it, so that the
 // rest of its group can still be killed by its id. It reports whether
 // it could.

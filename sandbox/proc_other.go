@@ -19,6 +19,11 @@ func endLeftovers() {}
 // killGroup kills the worker (there are no process groups to kill).
 func killGroup(p *os.Process) { _ = p.Kill() }
 
+// stopGroup and continueGroup do nothing here: there is no signal
+// that stops a process.
+func stopGroup(*os.Process)     {}
+func continueGroup(*os.Process) {}
+
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
 

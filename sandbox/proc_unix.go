@@ -22,6 +22,11 @@ func killGroup(p *os.Process) {
 	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
 }
 
+// stopGroup stops the worker's process group, and continueGroup
+// continues it.
+func stopGroup(p *os.Process)     { _ = syscall.Kill(-p.Pid, syscall.SIGSTOP) }
+func continueGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGCONT) }
+
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
 

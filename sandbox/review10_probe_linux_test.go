@@ -8,9 +8,13 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
+
+// r10Spins counts the turns of the loops r10_linger leaves running.
+var r10Spins atomic.Int64
 
 // review10Probe runs the r10_ probes of a tenth hostile-author review.
 // ok is false for another id.
@@ -20,6 +24,16 @@ func review10Probe(ctx context.Context, fullID string, raw []byte) (text string,
 		return "", err, ok
 	}
 	switch id {
+	case "r10_linger":
+		// A loop left running after the call: work the user does not
+		// see, on the machine's processor, for as long as the worker
+		// lives.
+		go func() {
+			for {
+				r10Spins.Add(1)
+			}
+		}()
+		return "left", nil, true
 	case "r10_pipesize":
 		// A pipe grown to a.N bytes (F_SETPIPE_SZ): what it may then
 		// hold is kernel memory, charged to the user's pipe budget.

@@ -1,0 +1,84 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// TestNothingRunsBetweenCalls: a tool left a loop running after its call
+// returned, and its idle worker spent the machine's processor on it for
+// as long as the pool kept it (a minute after each call): work the user
+// did not see, with whatever the tool may do. The pool stops an idle
+// worker (SIGSTOP to its group) pauseAfter after its call and continues
+// it for the next.
+func TestNothingRunsBetweenCalls(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		caps tool.Capability
+		conf func(*Config)
+	}{
+		{"none", tool.Unsafe, nil},
+		{"every capability", tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Exec | tool.Unsafe, nil},
+		{"without namespaces", tool.Unsafe, func(c *Config) { c.NoNamespaces = true }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := newPool(t, newDirs(t), c.conf)
+			if got, err := call(t, p, "r10_linger", c.caps, r9Args{}); err != nil || got != "left" {
+				t.Fatalf("r10_linger: %q, %v", got, err)
+			}
+			p.mu.Lock()
+			ws := p.idle[workerKey{"r10_linger", c.caps}]
+			p.mu.Unlock()
+			if len(ws) != 1 {
+				t.Fatalf("%d idle workers, want 1", len(ws))
+			}
+			pid := ws[0].pid()
+			// Wait for the pool to stop it: not a bound on its speed.
+			deadline := time.Now().Add(30 * time.Second)
+			for state, _ := procCPU(t, pid); state != "T"; state, _ = procCPU(t, pid) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the idle worker is in state %s, not stopped", state)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			_, before := procCPU(t, pid)
+			time.Sleep(300 * time.Millisecond)
+			state, after := procCPU(t, pid)
+			if after != before || state != "T" {
+				t.Errorf("the idle worker, in state %s, ran %d clock ticks of processor time after its call", state, after-before)
+			}
+			// The positive control: the next call continues it.
+			if got, err := call(t, p, "echo", c.caps, probeArgs{}); err != nil {
+				t.Errorf("a call after the pause: %q, %v", got, err)
+			}
+			if got, err := call(t, p, "r10_linger", c.caps, r9Args{}); err != nil || got != "left" {
+				t.Errorf("the stopped worker's next call: %q, %v", got, err)
+			}
+		})
+	}
+}
+
+// procCPU reads the state and the processor time (user and system, in
+// clock ticks) of process pid, its threads together.
+func procCPU(t *testing.T, pid int) (state string, ticks int64) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command, which is in parentheses.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("/proc/%d/stat: %q", pid, b)
+	}
+	return f[0], utime + stime
+}
