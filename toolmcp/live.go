@@ -437,20 +437,47 @@ func (t *sniffTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sniffConn{Connection: c, tasks: t.tasks}, nil
+	return &sniffConn{Connection: c, tasks: t.tasks, replies: newPendingReplies()}, nil
 }
 
+// sniffConn is a stdio server's connection: it shows tasks the answers
+// of the server, and bounds the server's requests the client has yet to
+// answer (see pendingReplies).
 type sniffConn struct {
 	mcp.Connection
-	tasks *taskTools
+	tasks   *taskTools
+	replies *pendingReplies
 }
 
 func (c *sniffConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := c.replies.wait(ctx); err != nil {
+		return nil, err
+	}
 	msg, err := c.Connection.Read(ctx)
-	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
-		c.tasks.observe(r.Result)
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		if m.Result != nil {
+			c.tasks.observe(m.Result)
+		}
+	case *jsonrpc.Request:
+		if m.IsCall() {
+			c.replies.add(m.ID)
+		}
 	}
 	return msg, err
+}
+
+func (c *sniffConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	err := c.Connection.Write(ctx, msg)
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		c.replies.done(r.ID)
+	}
+	return err
+}
+
+func (c *sniffConn) Close() error {
+	c.replies.close()
+	return c.Connection.Close()
 }
 
 // maxSniffed bounds the bytes of one message taskSniffer reads for tasks:

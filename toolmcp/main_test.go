@@ -49,6 +49,11 @@ func TestMain(m *testing.M) {
 			log.Fatalf("huge test server: %v", err)
 		}
 		os.Exit(0)
+	case "flood":
+		if err := floodServer(os.Stdin, os.Stdout); err != nil {
+			log.Fatalf("flood test server: %v", err)
+		}
+		os.Exit(0)
 	case "toolbox":
 		srv, err := NewServer(testbox.Toolbox(), e2eServerOptions())
 		if err != nil {
@@ -59,7 +64,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	default:
-		log.Fatalf("%s=%q: want remote, huge or toolbox", serverEnv, mode)
+		log.Fatalf("%s=%q: want remote, huge, flood or toolbox", serverEnv, mode)
 	}
 }
 

@@ -9,10 +9,14 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxReplies bounds the client's answers to one server's requests (ping,
-// roots/list) that are posted at once; one past it is not sent.
+// roots/list) that are posted at once, one past it not sent; and the
+// requests of a stdio server read and not yet answered (pendingReplies).
 const maxReplies = 16
 
 // replyTimeout bounds the POST of one answer of the client to a server's
@@ -110,3 +114,66 @@ func isReply(req *http.Request) bool {
 	}
 	return false
 }
+
+// pendingReplies bounds the requests of a stdio server the client has
+// read and not yet answered to maxReplies: past them, the connection
+// reads nothing more of the server until one is answered (the server's
+// writes then wait, as its pipe fills). The SDK answers each request in a
+// goroutine of its own, whose answer waits while the server does not read
+// its standard input: a server that sent pings and read none of the
+// answers had the client hold a goroutine for each, as many as it sent.
+// A request whose id is pending already is not counted: the SDK answers
+// only the first.
+type pendingReplies struct {
+	mu     sync.Mutex
+	ids    map[jsonrpc.ID]struct{}
+	freed  chan struct{} // closed and replaced when one is answered
+	closed chan struct{} // closed when the connection is
+	once   sync.Once
+}
+
+func newPendingReplies() *pendingReplies {
+	return &pendingReplies{ids: map[jsonrpc.ID]struct{}{}, freed: make(chan struct{}), closed: make(chan struct{})}
+}
+
+// wait waits until fewer than maxReplies requests are pending, ctx is
+// done or the connection closed.
+func (p *pendingReplies) wait(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		n, freed := len(p.ids), p.freed
+		p.mu.Unlock()
+		if n < maxReplies {
+			return nil
+		}
+		select {
+		case <-freed:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.closed:
+			return mcp.ErrConnectionClosed
+		}
+	}
+}
+
+// add notes a request the client read.
+func (p *pendingReplies) add(id jsonrpc.ID) {
+	p.mu.Lock()
+	p.ids[id] = struct{}{}
+	p.mu.Unlock()
+}
+
+// done notes the answer to request id written.
+func (p *pendingReplies) done(id jsonrpc.ID) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.ids[id]; !ok {
+		return
+	}
+	delete(p.ids, id)
+	close(p.freed)
+	p.freed = make(chan struct{})
+}
+
+// close wakes a wait for good.
+func (p *pendingReplies) close() { p.once.Do(func() { close(p.closed) }) }
