@@ -389,6 +389,11 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []
 		if caps&tool.WriteFiles != 0 {
 			m = append(m, "the workspace's .git, .hg and .svn are writable (no mount namespace: workers run without namespaces here, and the log says why)")
 		}
+		if caps&tool.ReadFiles != 0 {
+			// Without read_files the filter refuses inotify and fanotify
+			// instances.
+			m = append(m, "the tool may take every inotify instance and watch and fanotify group and mark of the user, which the kernel counts machine-wide (no user namespace: workers run without namespaces here, and the log says why)")
+		}
 	}
 	return m
 }

@@ -13,6 +13,7 @@ const nativeArch = unix.AUDIT_ARCH_AARCH64
 var (
 	archProcessCalls  []uint32
 	archEpollDup      []uint32
+	archInotifyInit   []uint32
 	archMetadataCalls []uint32
 	archCreateMode    []rule
 	archMknod         []rule

@@ -335,6 +335,17 @@ func filterRules(caps tool.Capability) []rule {
 		// listed, not from being watched: the names of the files made,
 		// opened or changed there, and when.
 		deny(unix.SYS_INOTIFY_ADD_WATCH, unix.SYS_FANOTIFY_INIT, unix.SYS_FANOTIFY_MARK)
+		// Nor inotify instances, which without a watch see nothing: the
+		// kernel counts them per user, machine-wide (128 by default),
+		// and where workers run without namespaces no namespace of the
+		// worker's bounds them (boundWatches), so that a tool with no
+		// capability made all of its user's and kept them, and every
+		// other program of the user (the agent, an editor's file
+		// watcher; for root, the system's daemons) got EMFILE from
+		// inotify_init1. The Go runtime and its standard library make
+		// none.
+		deny(unix.SYS_INOTIFY_INIT1)
+		deny(archInotifyInit...)
 		// Nor can it read the kernel's log through syslog(2), which
 		// Landlock does not see (it keeps /dev/kmsg unread) and the
 		// kernel gives to anyone where kernel.dmesg_restrict is 0.
