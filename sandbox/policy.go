@@ -147,8 +147,8 @@ type Limits struct {
 	// exempts from RLIMIT_NPROC, only from Linux 6.14, where the worker
 	// bounds its PID namespace's process ids instead, to the limit and
 	// the 300 ids the namespace gives first:
-	// Enforcement.Missing says when it does not for a tool with
-	// tool.Exec.
+	// Enforcement.Missing says when it does not: for a tool with
+	// tool.Exec, and without namespaces for every tool (its threads).
 	Processes int64
 }
 
@@ -382,6 +382,10 @@ func missing(caps tool.Capability, abi int, seccompOn, namespaces, root bool) []
 		}
 	}
 	if !namespaces {
+		if caps&tool.Exec == 0 {
+			// Its threads: with exec, its processes are named above.
+			m = append(m, "the threads a tool starts are not bounded (without a user namespace, RLIMIT_NPROC would count every process of the user, and root is exempt from it): a tool may take every process id of the machine")
+		}
 		if caps&tool.Exec != 0 {
 			m = append(m, "programs a tool starts can outlive the call (no PID namespace: workers run without namespaces here, and the log says why)")
 			m = append(m, "System V shared memory, semaphores and message queues of the user's other programs can be read and changed (no IPC namespace: workers run without namespaces here, and the log says why)")
