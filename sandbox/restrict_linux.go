@@ -727,19 +727,23 @@ func hasEffective(c int) bool {
 // is each entry of /dev, down the directories of /dev's file system (the
 // file systems mounted in it, /dev/shm among them, whole); what cannot
 // be looked at is left unreadable, and an entry made in / or /dev
-// afterwards too. With ownProcOnly (a worker without a PID namespace,
-// which has the machine's /proc), /proc is granted entry by entry too,
-// but for the directories of the other processes: the kernel shows a
-// process's command line and status to any other, with no ptrace check
-// for Landlock to scope, and the agent's command line may hold secrets
-// (an MCP server's -mcp-header). The worker's own directory stays, and
-// /proc/self with it; a program it starts has no /proc/self.
-func readAnywhere(handled landlock.AccessFSSet, ownProcOnly bool) []landlock.Rule {
+// afterwards too. Without namespaces (a worker that has the machine's
+// /proc and /dev/pts), /proc is granted entry by entry too, but for the
+// directories of the other processes: the kernel shows a process's
+// command line and status to any other, with no ptrace check for
+// Landlock to scope, and the agent's command line may hold secrets (an
+// MCP server's -mcp-header). The worker's own directory stays, and
+// /proc/self with it; a program it starts has no /proc/self. Nor is a
+// devpts granted, nor /dev/ptmx, which makes its terminals in the one
+// beside it: the machine's holds the user's terminals, the agent's
+// among them, owned by the user the worker runs as, and a tool with
+// read_files read what was typed in one.
+func readAnywhere(handled landlock.AccessFSSet, noNamespaces bool) []landlock.Rule {
 	var rules []landlock.Rule
 	// grant gives rights on p, whose (followed) stat is st.
 	grant := func(rights landlock.AccessFSSet, p string, st *unix.Stat_t) {
 		typ := st.Mode & unix.S_IFMT
-		if typ == unix.S_IFCHR && !readableDevice(uint64(st.Rdev)) {
+		if typ == unix.S_IFCHR && (!readableDevice(uint64(st.Rdev)) || noNamespaces && st.Rdev == devPtmx) {
 			return // a link to such a device, or one outside /dev
 		}
 		r := rights & handled
@@ -763,7 +767,7 @@ func readAnywhere(handled landlock.AccessFSSet, ownProcOnly bool) []landlock.Rul
 		if err := unix.Stat(p, &st); err != nil || p == "/dev" || devErr == nil && st.Dev == dev.Dev && st.Ino == dev.Ino {
 			continue
 		}
-		if p == "/proc" && ownProcOnly {
+		if p == "/proc" && noNamespaces {
 			grant(ll.AccessFSReadDir, p, &st)
 			ownProc(grant)
 			continue
@@ -787,6 +791,10 @@ func readAnywhere(handled landlock.AccessFSSet, ownProcOnly bool) []landlock.Rul
 					continue
 				}
 				if st.Dev != dev.Dev {
+					var fs unix.Statfs_t
+					if noNamespaces && (unix.Statfs(p, &fs) != nil || fs.Type == unix.DEVPTS_SUPER_MAGIC) {
+						continue // the machine's terminals
+					}
 					grant(rightsRead, p, &st) // a file system of its own
 				} else if depth < 4 {
 					walk(p, depth+1)
