@@ -737,13 +737,17 @@ func hasEffective(c int) bool {
 // devpts granted, nor /dev/ptmx, which makes its terminals in the one
 // beside it: the machine's holds the user's terminals, the agent's
 // among them, owned by the user the worker runs as, and a tool with
-// read_files read what was typed in one.
-func readAnywhere(handled landlock.AccessFSSet, noNamespaces bool) []landlock.Rule {
+// read_files read what was typed in one. With noZero (a worker without
+// a mount namespace, which cannot put /dev/full on /dev/zero, whose
+// tool has no tool.Exec), /dev/zero is not granted either: a shared
+// mapping of it is shared memory the data limit does not count (see
+// unmappableZero).
+func readAnywhere(handled landlock.AccessFSSet, noNamespaces, noZero bool) []landlock.Rule {
 	var rules []landlock.Rule
 	// grant gives rights on p, whose (followed) stat is st.
 	grant := func(rights landlock.AccessFSSet, p string, st *unix.Stat_t) {
 		typ := st.Mode & unix.S_IFMT
-		if typ == unix.S_IFCHR && (!readableDevice(uint64(st.Rdev)) || noNamespaces && st.Rdev == devPtmx) {
+		if typ == unix.S_IFCHR && (!readableDevice(uint64(st.Rdev)) || noNamespaces && st.Rdev == devPtmx || noZero && st.Rdev == devZero) {
 			return // a link to such a device, or one outside /dev
 		}
 		r := rights & handled
@@ -843,6 +847,7 @@ const (
 	memDevices = 1
 	devTTY     = 5<<8 | 0
 	devPtmx    = 5<<8 | 2
+	devZero    = memDevices<<8 | 5
 )
 
 // readableDevice reports whether a character device numbered rdev may
@@ -910,7 +915,7 @@ func landlockRules(s spec, abi int) (landlock.Config, []landlock.Rule, error) {
 		return cfg, nil, err
 	}
 	if s.caps&tool.ReadFiles != 0 {
-		rules = append(rules, readAnywhere(handled, !s.namespaces)...)
+		rules = append(rules, readAnywhere(handled, !s.namespaces, !s.namespaces && s.caps&tool.Exec == 0)...)
 	}
 	if s.caps&tool.Exec != 0 {
 		if err := add(ll.AccessFSExecute, "/"); err != nil {
