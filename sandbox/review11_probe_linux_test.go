@@ -5,7 +5,9 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"net/netip"
 	"os"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -50,9 +52,44 @@ func review11Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			return "", fmt.Errorf("event %#x, want IN_CREATE", ev.Mask), true
 		}
 		return "seen", nil, true
+	case "r11_reuseport":
+		// A listener on a.Path joined to the port of another program of
+		// the user that listens with SO_REUSEPORT (the kernel lets a
+		// socket of the same user share it, and spreads the connections
+		// among them), kept across calls; with a.N 1, the connections
+		// the kept listeners took, and what was sent on them.
+		if a.N == 1 {
+			return r11Taken(), nil, true
+		}
+		ap, err := netip.ParseAddrPort(a.Path)
+		if err != nil {
+			return "", err, true
+		}
+		fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+		if err != nil {
+			return "", errnoOp("socket", err), true
+		}
+		if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_REUSEPORT, 1); err != nil {
+			unix.Close(fd)
+			return "", errnoOp("setsockopt(SO_REUSEPORT)", err), true
+		}
+		if err := unix.Bind(fd, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}); err != nil {
+			unix.Close(fd)
+			return "", errnoOp("bind", err), true
+		}
+		if err := unix.Listen(fd, 128); err != nil {
+			unix.Close(fd)
+			return "", errnoOp("listen", err), true
+		}
+		r11Kept = append(r11Kept, fd)
+		return "bound", nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }
+
+// r11Kept are descriptors the r11_ probes keep across calls; they end
+// with their worker.
+var r11Kept []int
 
 // holdMany makes up to n objects with mk, closes them all, and says how
 // many it made.
@@ -74,4 +111,23 @@ func holdMany(n int, what string, mk func() (int, error)) (string, error, bool) 
 		fds = append(fds, fd)
 	}
 	return fmt.Sprintf("%d made", n), nil, true
+}
+
+// r11Taken accepts what the kept listeners hold and says what was sent
+// on each connection.
+func r11Taken() string {
+	var got []string
+	for _, l := range r11Kept {
+		for {
+			c, _, err := unix.Accept4(l, unix.SOCK_CLOEXEC)
+			if err != nil {
+				break
+			}
+			buf := make([]byte, 64)
+			n, _ := unix.Read(c, buf)
+			unix.Close(c)
+			got = append(got, string(buf[:max(n, 0)]))
+		}
+	}
+	return strings.Join(got, ",")
 }

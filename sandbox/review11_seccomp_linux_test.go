@@ -29,3 +29,24 @@ func TestFilterVerdictsInotify(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterVerdictsReusePort: no socket shares another's port.
+func TestFilterVerdictsReusePort(t *testing.T) {
+	net := tool.Network
+	for _, c := range []struct {
+		level, opt uint64
+		caps       tool.Capability
+		want       uint32
+	}{
+		{unix.SOL_SOCKET, unix.SO_REUSEPORT, net, retEPERM},
+		{unix.SOL_SOCKET, unix.SO_REUSEPORT, net | tool.Exec, retEPERM},
+		{unix.SOL_SOCKET, unix.SO_REUSEADDR, net, retAllow},
+		{unix.SOL_SOCKET, unix.SO_KEEPALIVE, net | tool.Exec, retAllow},
+		{unix.IPPROTO_TCP, unix.SO_REUSEPORT, net, retAllow}, // its number at another level
+		{unix.IPPROTO_IPV6, unix.IPV6_V6ONLY, net, retAllow},
+	} {
+		if got := verdict(t, c.caps, nativeArch, unix.SYS_SETSOCKOPT, 3, c.level, c.opt); got != c.want {
+			t.Errorf("setsockopt(3, %d, %d) with %v: %#x, want %#x", c.level, c.opt, c.caps, got, c.want)
+		}
+	}
+}

@@ -443,6 +443,18 @@ func filterRules(caps tool.Capability) []rule {
 		// an unnamed unix address (2: the kernel picks the name); a unix
 		// name is 110 bytes at most, and only those 9, 13 or 25 bytes
 		// long pass.
+		// No socket shares the port of another's (SO_REUSEPORT): the
+		// kernel lets a socket join the port of a listener that set it
+		// when both are of the same user, the worker's being the agent's
+		// (for root, that of the daemons that listen so: nginx, haproxy,
+		// unbound), and spreads the connections or datagrams to the port
+		// among them. A tool with network joined the port of such a
+		// listener and took 27 of the 64 connections meant for it, with
+		// what their clients sent. Go's net never sets it; a program
+		// that does gets EPERM.
+		rules = append(rules,
+			rule{nr: unix.SYS_SETSOCKOPT, ret: retEPERM, arg: 2, test: equal, mask: all, value: unix.SO_REUSEPORT,
+				also: &argCond{arg: 1, test: equal, mask: all, value: unix.SOL_SOCKET}})
 		if caps&tool.Exec == 0 {
 			deny(unix.SYS_SOCKETPAIR)
 		} else {
