@@ -193,9 +193,15 @@ func startInNamespaces(start func() error) error {
 	return start()
 }
 
-// removeTree removes dir and everything in it, as os.RemoveAll does;
-// where that fails, it gives each directory below dir back its owner's
-// permissions and tries again. A tool that writes files may take every
+// removeTree removes dir and everything in it. It empties dir without
+// descending into it (flatten), then removes it; where that fails, it
+// removes it as os.RemoveAll does, and where that fails too, it gives
+// each directory below dir back its owner's permissions and tries again.
+// os.RemoveAll holds a descriptor for each level of the tree, and a tool
+// that writes files made a chain of directories deeper than the agent's
+// RLIMIT_NOFILE: the removal failed with EMFILE, having taken every
+// descriptor the agent may open meanwhile, and the chain stayed after
+// its worker. A tool that writes files may take every
 // permission from a directory it made in its temp directory (chmod 0),
 // which a pool run by a user other than root then could neither list
 // nor empty: the tool's files stayed after its worker. Each directory
@@ -204,6 +210,11 @@ func startInNamespaces(start func() error) error {
 // there are no namespaces) and puts a link in a directory's place
 // changes no directory elsewhere.
 func removeTree(dir string) error {
+	if flatten(dir) == nil {
+		if err := os.Remove(dir); err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
 	err := os.RemoveAll(dir)
 	if err == nil {
 		return nil
@@ -236,4 +247,109 @@ func removeTree(dir string) error {
 		return fmt.Errorf("removing %s: %w", dir, err)
 	}
 	return nil
+}
+
+// flatten empties dir with two descriptors open at most, however deep
+// the tree in it: each entry of dir is removed, and a directory that is
+// not empty has its entries moved up into dir (under names of
+// flatten's own) before it is removed, until dir is empty. A directory
+// that cannot be opened is given back its owner's permissions first
+// (see removeTree). Nothing is followed: a symbolic link is removed as
+// the link it is, and a directory put in an entry's place meanwhile is
+// only emptied the same way.
+func flatten(dir string) error {
+	root, err := openDirOwned(unix.AT_FDCWD, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(root)
+	n := 0
+	for {
+		names, err := dirNames(root)
+		if err != nil {
+			return err
+		}
+		if len(names) == 0 {
+			return nil
+		}
+		progress := false
+		for _, name := range names {
+			if unix.Unlinkat(root, name, 0) == nil || unix.Unlinkat(root, name, unix.AT_REMOVEDIR) == nil {
+				progress = true
+				continue
+			}
+			sub, err := openDirOwned(root, name)
+			if err != nil {
+				continue
+			}
+			children, _ := dirNames(sub)
+			for _, c := range children {
+				for {
+					n++
+					err := unix.Renameat2(sub, c, root, fmt.Sprintf(".toolreg-removing-%d", n), unix.RENAME_NOREPLACE)
+					if err == nil {
+						progress = true
+					}
+					if err != unix.EEXIST {
+						break
+					}
+				}
+			}
+			unix.Close(sub)
+			if unix.Unlinkat(root, name, unix.AT_REMOVEDIR) == nil {
+				progress = true
+			}
+		}
+		if !progress {
+			return fmt.Errorf("emptying %s: %d entries cannot be removed", dir, len(names))
+		}
+	}
+}
+
+// openDirOwned opens the directory name of dirfd for reading, without
+// following a symbolic link, and gives it its owner's permissions (a
+// tool may have taken them, chmod 0 or 0500, and its entries could then
+// be neither read nor moved); where its permissions refuse the open, it
+// gives them back first.
+func openDirOwned(dirfd int, name string) (int, error) {
+	const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err := unix.Openat(dirfd, name, flags, 0)
+	if err == nil {
+		_ = unix.Fchmod(fd, 0o700)
+	}
+	if err != unix.EACCES {
+		return fd, err
+	}
+	p, perr := unix.Openat(dirfd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if perr != nil {
+		return -1, err
+	}
+	// chmod through the descriptor's /proc link: fchmod refuses an
+	// O_PATH descriptor.
+	_ = unix.Chmod(fmt.Sprintf("/proc/self/fd/%d", p), 0o700)
+	unix.Close(p)
+	return unix.Openat(dirfd, name, flags, 0)
+}
+
+// dirNames lists the entries of the directory open as fd, from its
+// start.
+func dirNames(fd int) ([]string, error) {
+	if _, err := unix.Seek(fd, 0, 0); err != nil {
+		return nil, err
+	}
+	var names []string
+	buf := make([]byte, 8192)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			return names, nil
+		}
+		_, _, names = unix.ParseDirent(buf[:n], -1, names)
+	}
 }

@@ -52,6 +52,28 @@ func review11Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			return "", fmt.Errorf("event %#x, want IN_CREATE", ev.Mask), true
 		}
 		return "seen", nil, true
+	case "r11_deep":
+		// A chain of a.N directories in the worker's temp directory, one
+		// in the other, each made from the descriptor of the one above
+		// (two descriptors open at most).
+		fd, err := unix.Open(os.TempDir(), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("open", err), true
+		}
+		for i := range a.N {
+			if err := unix.Mkdirat(fd, "d", 0o700); err != nil {
+				unix.Close(fd)
+				return "", errnoOp(fmt.Sprint("mkdirat at ", i), err), true
+			}
+			next, err := unix.Openat(fd, "d", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			unix.Close(fd)
+			if err != nil {
+				return "", errnoOp(fmt.Sprint("openat at ", i), err), true
+			}
+			fd = next
+		}
+		unix.Close(fd)
+		return fmt.Sprintf("%d deep", a.N), nil, true
 	case "r11_reuseport":
 		// A listener on a.Path joined to the port of another program of
 		// the user that listens with SO_REUSEPORT (the kernel lets a
