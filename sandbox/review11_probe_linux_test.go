@@ -74,6 +74,59 @@ func review11Probe(ctx context.Context, fullID string, raw []byte) (text string,
 		}
 		unix.Close(fd)
 		return fmt.Sprintf("%d deep", a.N), nil, true
+	case "r11_zerocopy":
+		// Loopback TCP connections whose peers never read, each sending
+		// with MSG_ZEROCOPY until the kernel refuses: what a zerocopy
+		// send queues is pinned, and counted against the locked memory
+		// of the user (user_struct's locked_vm), every process of the
+		// user together. Kept; the answer is the bytes pinned at once.
+		pinned := 0
+		buf, err := unix.Mmap(-1, 0, 1<<20, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
+		if err != nil {
+			return "", errnoOp("mmap", err), true
+		}
+		ln, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return "", errnoOp("socket", err), true
+		}
+		r11Kept = append(r11Kept, ln)
+		lo := &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}
+		if err := unix.Bind(ln, lo); err != nil {
+			return "", errnoOp("bind", err), true
+		}
+		if err := unix.Listen(ln, 64); err != nil {
+			return "", errnoOp("listen", err), true
+		}
+		sa, _ := unix.Getsockname(ln)
+		for range a.N {
+			c, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
+			if err != nil {
+				return "", errnoOp("socket", err), true
+			}
+			r11Kept = append(r11Kept, c)
+			if err := unix.SetsockoptInt(c, unix.SOL_SOCKET, unix.SO_ZEROCOPY, 1); err != nil {
+				return "", errnoOp("setsockopt(SO_ZEROCOPY)", err), true
+			}
+			if err := unix.Connect(c, sa); err != nil && err != unix.EINPROGRESS {
+				return "", errnoOp("connect", err), true
+			}
+			s, _, err := unix.Accept4(ln, unix.SOCK_CLOEXEC)
+			if err != nil {
+				return "", errnoOp("accept", err), true
+			}
+			r11Kept = append(r11Kept, s)
+			for {
+				n, err := unix.SendmsgN(c, buf[:64<<10], nil, nil, unix.MSG_ZEROCOPY|unix.MSG_DONTWAIT)
+				if err == unix.ENOBUFS {
+					return fmt.Sprintf("%d bytes pinned, then ENOBUFS", pinned), nil, true
+				}
+				if err != nil {
+					break // EAGAIN: this connection is full
+				}
+				pinned += n
+			}
+		}
+		return fmt.Sprintf("%d bytes pinned", pinned), nil, true
 	case "r11_reuseport":
 		// A listener on a.Path joined to the port of another program of
 		// the user that listens with SO_REUSEPORT (the kernel lets a

@@ -50,3 +50,21 @@ func TestFilterVerdictsReusePort(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterVerdictsZerocopy: no zerocopy sends.
+func TestFilterVerdictsZerocopy(t *testing.T) {
+	for _, c := range []struct {
+		level, opt uint64
+		caps       tool.Capability
+		want       uint32
+	}{
+		{unix.SOL_SOCKET, unix.SO_ZEROCOPY, tool.Network, retEPERM},
+		{unix.SOL_SOCKET, unix.SO_ZEROCOPY, tool.Network | tool.Exec, retEPERM},
+		{unix.SOL_SOCKET, unix.SO_SNDBUF, tool.Network, retAllow},
+		{unix.IPPROTO_IP, unix.SO_ZEROCOPY, tool.Network, retAllow}, // its number at another level
+	} {
+		if got := verdict(t, c.caps, nativeArch, unix.SYS_SETSOCKOPT, 3, c.level, c.opt); got != c.want {
+			t.Errorf("setsockopt(3, %d, %d) with %v: %#x, want %#x", c.level, c.opt, c.caps, got, c.want)
+		}
+	}
+}

@@ -430,6 +430,31 @@ func filterRules(caps tool.Capability) []rule {
 			rule{nr: unix.SYS_SOCKET, ret: retEPERM},
 			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 0, test: notEqual, mask: all, value: unix.AF_UNIX},
 			rule{nr: unix.SYS_SOCKETPAIR, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeNotStream})
+		// No socket shares the port of another's (SO_REUSEPORT): the
+		// kernel lets a socket join the port of a listener that set it
+		// when both are of the same user, the worker's being the agent's
+		// (for root, that of the daemons that listen so: nginx, haproxy,
+		// unbound), and spreads the connections or datagrams to the port
+		// among them. A tool with network joined the port of such a
+		// listener and took 27 of the 64 connections meant for it, with
+		// what their clients sent. Go's net never sets it; a program
+		// that does gets EPERM.
+		//
+		// Nor zerocopy sends (SO_ZEROCOPY, without which MSG_ZEROCOPY
+		// copies): what such a send queues is pinned, and the kernel
+		// counts it against the locked memory of the user (its
+		// user_struct's locked_vm), every process of the user together,
+		// as it does io_uring's registered buffers and perf's. A tool
+		// with network sent on loopback connections whose peers never
+		// read and pinned 7,279,616 bytes, all of its user's 8 MiB, kept
+		// across calls, and another worker's zerocopy send was refused
+		// before a byte, as would be every program of the user without
+		// CAP_IPC_LOCK. Go's net never sets it.
+		for _, opt := range []uint32{unix.SO_REUSEPORT, unix.SO_ZEROCOPY} {
+			rules = append(rules,
+				rule{nr: unix.SYS_SETSOCKOPT, ret: retEPERM, arg: 2, test: equal, mask: all, value: opt,
+					also: &argCond{arg: 1, test: equal, mask: all, value: unix.SOL_SOCKET}})
+		}
 		// The end of a unix pair may be bound to a name in the abstract
 		// namespace of the worker's network namespace, the machine's: a
 		// tool with network took a name and kept it, and the program
@@ -443,18 +468,6 @@ func filterRules(caps tool.Capability) []rule {
 		// an unnamed unix address (2: the kernel picks the name); a unix
 		// name is 110 bytes at most, and only those 9, 13 or 25 bytes
 		// long pass.
-		// No socket shares the port of another's (SO_REUSEPORT): the
-		// kernel lets a socket join the port of a listener that set it
-		// when both are of the same user, the worker's being the agent's
-		// (for root, that of the daemons that listen so: nginx, haproxy,
-		// unbound), and spreads the connections or datagrams to the port
-		// among them. A tool with network joined the port of such a
-		// listener and took 27 of the 64 connections meant for it, with
-		// what their clients sent. Go's net never sets it; a program
-		// that does gets EPERM.
-		rules = append(rules,
-			rule{nr: unix.SYS_SETSOCKOPT, ret: retEPERM, arg: 2, test: equal, mask: all, value: unix.SO_REUSEPORT,
-				also: &argCond{arg: 1, test: equal, mask: all, value: unix.SOL_SOCKET}})
 		if caps&tool.Exec == 0 {
 			deny(unix.SYS_SOCKETPAIR)
 		} else {
