@@ -130,4 +130,4 @@ func unixNano(t time.Time) uint64 {
 }
 
 // clampUint32 is n as a uint32 count, bounded to its range.
-func clampUint32(n int) uint64 { return uint64(min(max(n, 0), 1<<32-1)) }
+func clampUint32(n int) uint64 { return min(uint64(max(n, 0)), 1<<32-1) }
