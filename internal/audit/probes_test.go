@@ -76,6 +76,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -371,6 +372,14 @@ var probes = []probe{
 	// What a package of the standard library publishes at start.
 	{"expvarcmd", expvarcmd.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
 		return expvarcmd.Tool{}.Execute(ctx, expvarcmd.Args{Dir: dir})
+	}},
+	// A value another tool handed to the standard library, which keeps
+	// it in its own package state and calls it for this one.
+	{"servemux", servemux.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (servemux.Setter{}).Execute(ctx, servemux.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return servemux.Tool{}.Execute(ctx, servemux.Args{Dir: dir})
 	}},
 }
 

@@ -103,6 +103,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -225,6 +226,7 @@ type (
 	Probeglobalshared   = globalshared.Tool
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
+	Probeservemux       = servemux.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool

@@ -1,0 +1,973 @@
+package audit
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// The standard library's package state. A function value or an interface
+// the program hands to the standard library is charged to the code that
+// made it (the maker runs before the call, in the same execution), but
+// some functions keep what they are given in their package's variables
+// (http.HandleFunc in DefaultServeMux, log.SetOutput in the default
+// Logger, slog.SetDefault, sql.Register…), and whoever uses those later
+// calls it: another tool, which never ran the maker (probe servemux: a
+// tool serving a request with DefaultServeMux ran the handler another tool
+// had registered). So the summary tells, for each function of the
+// standard library, which of its parameters it may keep in which package
+// variable of the standard library (directly, or in the memory of another
+// parameter, such as a method's receiver, which the caller may take from a
+// variable), which variables' memory its results may point into, and
+// which of those variables it reads; the program's values kept there, and
+// the values the program stores there itself (http.DefaultClient.Transport
+// = t), are edges of a node for the variable (keptNode), which every
+// function of the program that reads the variable, or calls a function of
+// the standard library that does, reaches.
+
+// keepAnalysis holds the facts of the standard library's functions, by
+// function, parameters numbered as fn.Params.
+type keepAnalysis struct {
+	keepG map[*ssa.Function]map[int]map[*ssa.Global]bool // param → variables it may be kept in
+	keepP map[*ssa.Function]map[int]map[int]bool         // param → params it may be kept in the memory of
+	retG  map[*ssa.Function]map[*ssa.Global]bool         // variables a result may point into
+
+	holders  typeutil.Map // types.Type → bool, holder(t, false)
+	varHolds map[*ssa.Global]bool
+}
+
+// keepState is the per-function state of the analysis.
+type keepState struct {
+	a      *keepAnalysis
+	fn     *ssa.Function
+	roots  map[ssa.Value]map[ssa.Value]bool
+	allocs map[ssa.Value]uint64 // the params a local allocation may hold
+}
+
+// mayPoint reports whether a value of t can refer to memory: anything but
+// a basic type.
+func mayPoint(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return !ok || b.Kind() == types.UnsafePointer
+}
+
+// callee returns the function whose facts a call uses: the origin of an
+// instance without a body.
+func keepCallee(common *ssa.CallCommon) *ssa.Function {
+	c := common.StaticCallee()
+	if c != nil && len(c.Blocks) == 0 && c.Origin() != nil {
+		c = c.Origin()
+	}
+	return c
+}
+
+// rootsOf returns what memory v may point into: package variables,
+// parameters and local allocations.
+func (s *keepState) rootsOf(v ssa.Value) map[ssa.Value]bool {
+	if r, ok := s.roots[v]; ok {
+		return r
+	}
+	s.roots[v] = nil // a cycle through φ-nodes adds nothing
+	out := map[ssa.Value]bool{}
+	add := func(x ssa.Value) {
+		for r := range s.rootsOf(x) {
+			out[r] = true
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.Global:
+		if s.a.keeps(v) {
+			out[v] = true
+		}
+	case *ssa.Parameter, *ssa.Alloc:
+		out[v] = true
+	case *ssa.FieldAddr:
+		add(v.X)
+	case *ssa.IndexAddr:
+		add(v.X)
+	case *ssa.Field:
+		add(v.X)
+	case *ssa.Index:
+		add(v.X)
+	case *ssa.UnOp:
+		if mayPoint(v.Type()) {
+			add(v.X)
+		}
+	case *ssa.Lookup:
+		if mayPoint(v.Type()) {
+			add(v.X)
+		}
+	case *ssa.Slice:
+		add(v.X)
+	case *ssa.SliceToArrayPointer:
+		add(v.X)
+	case *ssa.ChangeType:
+		add(v.X)
+	case *ssa.Convert:
+		add(v.X)
+	case *ssa.ChangeInterface:
+		add(v.X)
+	case *ssa.MakeInterface:
+		add(v.X)
+	case *ssa.TypeAssert:
+		add(v.X)
+	case *ssa.Extract:
+		add(v.Tuple)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			add(e)
+		}
+	case *ssa.MakeClosure:
+		for _, b := range v.Bindings {
+			add(b)
+		}
+	case *ssa.Call:
+		if c := v.Call.StaticCallee(); c != nil && c.Object() != nil && c.Object().Pkg() != nil && c.Object().Pkg().Path() == "sync" && c.Name() == "Get" {
+			break // a pool's object: its package's scratch
+		}
+		if v.Call.IsInvoke() {
+			add(v.Call.Value)
+		}
+		for _, a := range v.Call.Args {
+			if mayPoint(a.Type()) {
+				add(a)
+			}
+		}
+		if c := keepCallee(&v.Call); c != nil {
+			for gv := range s.a.retG[c] {
+				out[gv] = true
+			}
+		}
+	}
+	s.roots[v] = out
+	return out
+}
+
+// carry returns the parameters whose value v may be or hold.
+func (s *keepState) carry(v ssa.Value, seen map[ssa.Value]bool) uint64 {
+	if seen[v] {
+		return 0
+	}
+	seen[v] = true
+	var c uint64
+	fromMemory := func(x ssa.Value) {
+		for r := range s.rootsOf(x) {
+			switch r := r.(type) {
+			case *ssa.Alloc:
+				c |= s.allocs[r]
+			case *ssa.Parameter:
+				c |= s.paramBit(r)
+			}
+		}
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		c |= s.paramBit(v)
+	case *ssa.Alloc:
+		c |= s.allocs[v]
+	case *ssa.ChangeType:
+		c |= s.carry(v.X, seen)
+	case *ssa.Convert:
+		c |= s.carry(v.X, seen)
+	case *ssa.ChangeInterface:
+		c |= s.carry(v.X, seen)
+	case *ssa.MakeInterface:
+		c |= s.carry(v.X, seen)
+	case *ssa.TypeAssert:
+		c |= s.carry(v.X, seen)
+	case *ssa.Slice:
+		c |= s.carry(v.X, seen)
+	case *ssa.SliceToArrayPointer:
+		c |= s.carry(v.X, seen)
+	case *ssa.Field:
+		c |= s.carry(v.X, seen)
+	case *ssa.Index:
+		c |= s.carry(v.X, seen)
+	case *ssa.FieldAddr:
+		c |= s.carry(v.X, seen)
+	case *ssa.IndexAddr:
+		c |= s.carry(v.X, seen)
+	case *ssa.Extract:
+		c |= s.carry(v.Tuple, seen)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			c |= s.carry(e, seen)
+		}
+	case *ssa.MakeClosure:
+		for _, b := range v.Bindings {
+			c |= s.carry(b, seen)
+		}
+	case *ssa.UnOp:
+		c |= s.carry(v.X, seen)
+		fromMemory(v.X)
+	case *ssa.Lookup:
+		c |= s.carry(v.X, seen)
+		fromMemory(v.X)
+	case *ssa.Call:
+		if v.Call.IsInvoke() {
+			c |= s.carry(v.Call.Value, seen)
+		}
+		for _, a := range v.Call.Args {
+			c |= s.carry(a, seen)
+		}
+	}
+	return c
+}
+
+func (s *keepState) paramBit(p *ssa.Parameter) uint64 {
+	for i, q := range s.fn.Params {
+		if q == p && i < 64 && s.a.holds(p.Type()) {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// holds caches holder(t, false) for parameters: the standard library's
+// constructors fill unexported fields (slog.New(h)).
+func (a *keepAnalysis) holds(t types.Type) bool {
+	if h := a.holders.At(t); h != nil {
+		return h.(bool)
+	}
+	h := holder(t, false, map[types.Type]bool{})
+	a.holders.Set(t, h)
+	return h
+}
+
+// keeps reports whether a variable can keep a value of the program.
+func (a *keepAnalysis) keeps(gv *ssa.Global) bool {
+	if h, ok := a.varHolds[gv]; ok {
+		return h
+	}
+	path := gv.Pkg.Pkg.Path()
+	h := path != "runtime" && !strings.Contains(path, "internal") && holder(gv.Type().(*types.Pointer).Elem(), false, map[types.Type]bool{})
+	a.varHolds[gv] = h
+	return h
+}
+
+// keepIn records that the params of c may be kept in the memory of roots;
+// it reports whether a local allocation changed.
+func (s *keepState) keepIn(c uint64, roots map[ssa.Value]bool) bool {
+	changed := false
+	for r := range roots {
+		switch r := r.(type) {
+		case *ssa.Alloc:
+			if s.allocs[r]|c != s.allocs[r] {
+				s.allocs[r] |= c
+				changed = true
+			}
+		case *ssa.Global:
+			for i := range 64 {
+				if c&(1<<i) != 0 {
+					set(s.a.keepG, s.fn, i, r)
+				}
+			}
+		case *ssa.Parameter:
+			j := -1
+			for k, q := range s.fn.Params {
+				if q == r {
+					j = k
+				}
+			}
+			if j < 0 {
+				continue
+			}
+			for i := range 64 {
+				if c&(1<<i) != 0 && i != j {
+					set(s.a.keepP, s.fn, i, j)
+				}
+			}
+		}
+	}
+	return changed
+}
+
+func set[K comparable](m map[*ssa.Function]map[int]map[K]bool, fn *ssa.Function, i int, k K) {
+	if m[fn] == nil {
+		m[fn] = map[int]map[K]bool{}
+	}
+	if m[fn][i] == nil {
+		m[fn][i] = map[K]bool{}
+	}
+	m[fn][i][k] = true
+}
+
+// analyse runs the analysis of fn once, with the facts of its callees as
+// they are.
+func (a *keepAnalysis) analyse(fn *ssa.Function) {
+	s := &keepState{a: a, fn: fn, allocs: map[ssa.Value]uint64{}}
+	for {
+		s.roots = map[ssa.Value]map[ssa.Value]bool{}
+		changed := false
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					if c := s.carry(instr.Val, map[ssa.Value]bool{}); c != 0 {
+						changed = s.keepIn(c, s.rootsOf(instr.Addr)) || changed
+					}
+				case *ssa.MapUpdate:
+					if c := s.carry(instr.Key, map[ssa.Value]bool{}) | s.carry(instr.Value, map[ssa.Value]bool{}); c != 0 {
+						changed = s.keepIn(c, s.rootsOf(instr.Map)) || changed
+					}
+				case *ssa.Send:
+					if c := s.carry(instr.X, map[ssa.Value]bool{}); c != 0 {
+						changed = s.keepIn(c, s.rootsOf(instr.Chan)) || changed
+					}
+				case *ssa.Return:
+					for _, r := range instr.Results {
+						for root := range s.rootsOf(r) {
+							if gv, ok := root.(*ssa.Global); ok {
+								if a.retG[fn] == nil {
+									a.retG[fn] = map[*ssa.Global]bool{}
+								}
+								a.retG[fn][gv] = true
+							}
+						}
+					}
+				case ssa.CallInstruction:
+					changed = s.call(instr.Common()) || changed
+				}
+			}
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// call applies a call's facts: what its callee keeps where.
+func (s *keepState) call(common *ssa.CallCommon) bool {
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	c := keepCallee(common)
+	changed := false
+	if c == nil || len(c.Blocks) == 0 {
+		// A call without a Go body (atomic.StorePointer) may keep any
+		// argument in the memory of any other; a call of a closure made
+		// here, in its variables'. A method called through an interface
+		// is taken to keep nothing: the standard library's own are
+		// summarised as themselves, and a program's type is its code's
+		// (http.Client.Do is not taken to keep the request in
+		// DefaultTransport, which RoundTrip only uses while it runs).
+		var all uint64
+		for _, a := range args {
+			all |= s.carry(a, map[ssa.Value]bool{})
+		}
+		if all == 0 {
+			return false
+		}
+		into := args
+		if c == nil {
+			into = nil
+			if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+				into = mc.Bindings
+			}
+		}
+		for _, a := range into {
+			if mayPoint(a.Type()) {
+				changed = s.keepIn(all, s.rootsOf(a)) || changed
+			}
+		}
+		return changed
+	}
+	for k, a := range args {
+		ck := s.carry(a, map[ssa.Value]bool{})
+		if ck == 0 {
+			continue
+		}
+		globals := map[ssa.Value]bool{}
+		for gv := range s.a.keepG[c][k] {
+			globals[gv] = true
+		}
+		changed = s.keepIn(ck, globals) || changed
+		for j := range s.a.keepP[c][k] {
+			if j < len(args) {
+				changed = s.keepIn(ck, s.rootsOf(args[j])) || changed
+			}
+		}
+	}
+	return changed
+}
+
+// analyseKeeps computes the facts of every function of the standard
+// library to a fixed point.
+func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
+	a := &keepAnalysis{
+		keepG: map[*ssa.Function]map[int]map[*ssa.Global]bool{},
+		keepP: map[*ssa.Function]map[int]map[int]bool{},
+		retG:  map[*ssa.Function]map[*ssa.Global]bool{},
+
+		varHolds: map[*ssa.Global]bool{},
+	}
+	callers := map[*ssa.Function][]*ssa.Function{}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if c := keepCallee(call.Common()); c != nil {
+						callers[c] = append(callers[c], fn)
+					}
+				}
+			}
+		}
+	}
+	size := func(fn *ssa.Function) int {
+		n := len(a.retG[fn])
+		for _, s := range a.keepG[fn] {
+			n += len(s)
+		}
+		for _, s := range a.keepP[fn] {
+			n += len(s)
+		}
+		return n
+	}
+	work := slices.Clone(fns)
+	queued := map[*ssa.Function]bool{}
+	for _, fn := range fns {
+		queued[fn] = true
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[fn] = false
+		before := size(fn)
+		a.analyse(fn)
+		if size(fn) != before {
+			for _, c := range callers[fn] {
+				if !queued[c] {
+					queued[c] = true
+					work = append(work, c)
+				}
+			}
+		}
+	}
+	return a
+}
+
+// holder reports whether a value of type t can hold a value of the
+// program: a function or an interface other than error, in it or in what
+// it points to. With exported, a struct of the standard library counts
+// by its exported fields only (all the program can fill); a type of the
+// runtime or an internal package holds none of the program's.
+func holder(t types.Type, exported bool, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	if types.Identical(t, types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	stdNamed := false
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil {
+		path := named.Obj().Pkg().Path()
+		if _, iface := t.Underlying().(*types.Interface); !iface && (path == "runtime" || strings.Contains(path, "internal")) {
+			return false
+		}
+		if path == "sync" && named.Obj().Name() == "Pool" {
+			return false // the package's scratch, reset before it is put back
+		}
+		stdNamed = !strings.Contains(path, ".")
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Signature, *types.Interface:
+		return true
+	case *types.Pointer:
+		return holder(u.Elem(), exported, seen)
+	case *types.Slice:
+		return holder(u.Elem(), exported, seen)
+	case *types.Array:
+		return holder(u.Elem(), exported, seen)
+	case *types.Chan:
+		return holder(u.Elem(), exported, seen)
+	case *types.Map:
+		return holder(u.Key(), exported, seen) || holder(u.Elem(), exported, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			if (f.Exported() || !exported || !stdNamed) && holder(f.Type(), exported, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keepLines returns the summary's lines of the standard library's
+// package state (see parseSummary): for each function the program can
+// name (an exported name), the variables it may keep each parameter in
+// ("%keep"), the parameters in whose memory (a receiver's, say) it may
+// keep each ("%keepin"), the variables its results may point into
+// ("%ret"), and the variables it reads, itself or through the functions
+// it calls or takes the value of ("%read"), of those some function keeps
+// a parameter in and the exported ones that can hold a value of the
+// program (which the program may store into itself).
+func keepLines(prog *ssa.Program, fns []*ssa.Function) []string {
+	a := analyseKeeps(fns)
+	// The variables the program can put a value of its own into: by a
+	// function it can name, by a pointer such a function returns, or
+	// itself.
+	kept := map[*ssa.Global]bool{}
+	for _, fn := range fns {
+		if !token.IsExported(fn.Name()) || fn.Parent() != nil {
+			continue
+		}
+		for _, s := range a.keepG[fn] {
+			for gv := range s {
+				kept[gv] = true
+			}
+		}
+		for gv := range a.retG[fn] {
+			kept[gv] = true
+		}
+	}
+	for _, p := range prog.AllPackages() {
+		if strings.Contains(p.Pkg.Path(), "internal") || strings.HasPrefix(p.Pkg.Path(), "vendor/") {
+			continue
+		}
+		for _, m := range p.Members {
+			if gv, ok := m.(*ssa.Global); ok && token.IsExported(gv.Name()) && holder(gv.Type().(*types.Pointer).Elem(), true, map[types.Type]bool{}) {
+				kept[gv] = true
+			}
+		}
+	}
+	// reads: direct, then through static calls and function values.
+	reads := map[*ssa.Function]map[*ssa.Global]bool{}
+	users := map[*ssa.Function][]*ssa.Function{}
+	var ops []*ssa.Value
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if c := keepCallee(call.Common()); c != nil && c != call.Common().StaticCallee() {
+						users[c] = append(users[c], fn)
+					}
+				}
+				for _, op := range instr.Operands(ops[:0]) {
+					switch v := (*op).(type) {
+					case *ssa.Global:
+						if kept[v] {
+							if reads[fn] == nil {
+								reads[fn] = map[*ssa.Global]bool{}
+							}
+							reads[fn][v] = true
+						}
+					case *ssa.Function:
+						users[v] = append(users[v], fn)
+					}
+				}
+			}
+		}
+	}
+	work := slices.Collect(maps.Keys(reads))
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, u := range users[fn] {
+			grew := false
+			for gv := range reads[fn] {
+				if !reads[u][gv] {
+					if reads[u] == nil {
+						reads[u] = map[*ssa.Global]bool{}
+					}
+					reads[u][gv] = true
+					grew = true
+				}
+			}
+			if grew {
+				work = append(work, u)
+			}
+		}
+	}
+	var lines []string
+	for _, fn := range fns {
+		if !token.IsExported(fn.Name()) || fn.Parent() != nil {
+			continue
+		}
+		key := funcKey(fn)
+		for i, s := range a.keepG[fn] {
+			for gv := range s {
+				lines = append(lines, fmt.Sprintf("%%keep\t%s\t%d\t%s", key, i, gv))
+			}
+		}
+		for i, s := range a.keepP[fn] {
+			for j := range s {
+				lines = append(lines, fmt.Sprintf("%%keepin\t%s\t%d\t%d", key, i, j))
+			}
+		}
+		for gv := range a.retG[fn] {
+			lines = append(lines, fmt.Sprintf("%%ret\t%s\t%s", key, gv))
+		}
+		if len(reads[fn]) > 0 {
+			names := slices.Sorted(func(yield func(string) bool) {
+				for gv := range reads[fn] {
+					if !yield(gv.String()) {
+						return
+					}
+				}
+			})
+			lines = append(lines, fmt.Sprintf("%%read\t%s\t%s", key, strings.Join(names, " ")))
+		}
+	}
+	return lines
+}
+
+// keeps are the parsed lines of keepLines.
+type keeps struct {
+	keepG map[string]map[int][]string
+	keepP map[string]map[int][]int
+	ret   map[string][]string
+	reads map[string][]string
+	// vars holds every variable the lines name.
+	vars map[string]bool
+}
+
+// parseKeep parses one line of keepLines, without its "%".
+func (k *keeps) parse(line string) error {
+	f := strings.Split(line, "\t")
+	if k.vars == nil {
+		k.vars = map[string]bool{}
+	}
+	bad := fmt.Errorf("standard-library summary: bad line %%%s", line)
+	switch {
+	case f[0] == "keep" && len(f) == 4, f[0] == "keepin" && len(f) == 4:
+		i, err := strconv.Atoi(f[2])
+		if err != nil {
+			return bad
+		}
+		if f[0] == "keep" {
+			if k.keepG[f[1]] == nil {
+				k.keepG[f[1]] = map[int][]string{}
+			}
+			k.keepG[f[1]][i] = append(k.keepG[f[1]][i], f[3])
+			k.vars[f[3]] = true
+			return nil
+		}
+		j, err := strconv.Atoi(f[3])
+		if err != nil {
+			return bad
+		}
+		if k.keepP[f[1]] == nil {
+			k.keepP[f[1]] = map[int][]int{}
+		}
+		k.keepP[f[1]][i] = append(k.keepP[f[1]][i], j)
+	case f[0] == "ret" && len(f) == 3:
+		k.ret[f[1]] = append(k.ret[f[1]], f[2])
+		k.vars[f[2]] = true
+	case f[0] == "read" && len(f) == 3:
+		k.reads[f[1]] = strings.Fields(f[2])
+		for _, v := range k.reads[f[1]] {
+			k.vars[v] = true
+		}
+	default:
+		return bad
+	}
+	return nil
+}
+
+// keptNode returns the node of the program's values kept in the
+// standard library's variable name (keepLines): whoever reads the
+// variable, or calls a function of the standard library that does,
+// reaches it.
+func (g *graph) keptNode(name string) *node {
+	key := "values kept in var " + name
+	if n := g.nodes[key]; n != nil {
+		return n
+	}
+	return g.add(&node{key: key, done: true})
+}
+
+// stdReads adds the edges from n to the values kept in the variables a
+// function of the standard library, fn, reads.
+func (g *graph) stdReads(n *node, fn *ssa.Function, pos token.Pos) {
+	if g.summary == nil || g.stdMode {
+		return
+	}
+	for _, name := range g.summary.keeps.reads[funcKey(fn)] {
+		n.out = append(n.out, edge{g.keptNode(name), pos})
+	}
+}
+
+// keptEdges adds the edges of every value the program keeps in the
+// standard library's package state, in any of its functions: handed to a
+// function of the standard library that keeps it (%keep, or %keepin with
+// another argument that points into a variable), or stored by the
+// program into a variable's memory.
+func (g *graph) keptEdges() {
+	if g.summary == nil {
+		return
+	}
+	k := &g.summary.keeps
+	fns := slices.SortedFunc(maps.Keys(g.funcs), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	for _, fn := range fns {
+		if g.isStd(fnPkgPath(fn)) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var into []string
+				var val []ssa.Value
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					into, val = g.stdRoots(instr.Addr, map[ssa.Value]bool{}), []ssa.Value{instr.Val}
+				case *ssa.MapUpdate:
+					into, val = g.stdRoots(instr.Map, map[ssa.Value]bool{}), []ssa.Value{instr.Key, instr.Value}
+				case *ssa.Send:
+					into, val = g.stdRoots(instr.Chan, map[ssa.Value]bool{}), []ssa.Value{instr.X}
+				case ssa.CallInstruction:
+					common := instr.Common()
+					callee := common.StaticCallee()
+					if callee == nil || !g.isStd(fnPkgPath(callee)) {
+						continue
+					}
+					key := funcKey(callee)
+					for i, names := range k.keepG[key] {
+						if i < len(common.Args) {
+							for _, name := range names {
+								g.keptValue(g.keptNode(name), common.Args[i], instr.Pos(), map[ssa.Value]bool{})
+							}
+						}
+					}
+					for i, js := range k.keepP[key] {
+						for _, j := range js {
+							if i >= len(common.Args) || j >= len(common.Args) {
+								continue
+							}
+							for _, name := range g.stdRoots(common.Args[j], map[ssa.Value]bool{}) {
+								g.keptValue(g.keptNode(name), common.Args[i], instr.Pos(), map[ssa.Value]bool{})
+							}
+						}
+					}
+					continue
+				}
+				for _, name := range into {
+					for _, v := range val {
+						g.keptValue(g.keptNode(name), v, instr.Pos(), map[ssa.Value]bool{})
+					}
+				}
+			}
+		}
+	}
+}
+
+// stdRoots returns the variables of the standard library whose memory v,
+// a value of the program, may point into.
+func (g *graph) stdRoots(v ssa.Value, seen map[ssa.Value]bool) []string {
+	if seen[v] || len(seen) > dynTraceLimit {
+		return nil
+	}
+	seen[v] = true
+	var out []string
+	switch v := v.(type) {
+	case *ssa.Global:
+		if g.isStd(v.Pkg.Pkg.Path()) {
+			out = append(out, v.String())
+		}
+	case *ssa.FieldAddr:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.IndexAddr:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.Field:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.Index:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.UnOp:
+		if mayPoint(v.Type()) {
+			out = g.stdRoots(v.X, seen)
+		}
+	case *ssa.Lookup:
+		if mayPoint(v.Type()) {
+			out = g.stdRoots(v.X, seen)
+		}
+	case *ssa.Slice:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.ChangeType:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.Convert:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.ChangeInterface:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.MakeInterface:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.TypeAssert:
+		out = g.stdRoots(v.X, seen)
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			out = append(out, g.stdRoots(e, seen)...)
+		}
+	case *ssa.Parameter:
+		if args, ok := g.arguments(v); ok {
+			for _, a := range args {
+				out = append(out, g.stdRoots(a, seen)...)
+			}
+		}
+	case *ssa.Extract:
+		if c, ok := v.Tuple.(*ssa.Call); ok {
+			out = g.callRoots(c, v.Index, seen)
+		}
+	case *ssa.Call:
+		out = g.callRoots(v, 0, seen)
+	}
+	return out
+}
+
+// callRoots returns stdRoots of the result i of call.
+func (g *graph) callRoots(call *ssa.Call, i int, seen map[ssa.Value]bool) []string {
+	var out []string
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if g.isStd(fnPkgPath(callee)) {
+		out = append(out, g.summary.keeps.ret[funcKey(callee)]...)
+		for _, a := range call.Call.Args {
+			if mayPoint(a.Type()) {
+				out = append(out, g.stdRoots(a, seen)...)
+			}
+		}
+		return out
+	}
+	if rs, ok := g.returned(call, i); ok {
+		for _, r := range rs {
+			out = append(out, g.stdRoots(r, seen)...)
+		}
+	}
+	return out
+}
+
+// keptValue adds to n the edges of v, kept in the standard library's
+// state at pos: the function or the methods of the value it is made
+// from, traced through conversions, φ-nodes and the arguments of the
+// program's calls; a value of the standard library is its maker's; one
+// the audit cannot trace is every function of the program of its type,
+// or every method of the program of its interface's (fail closed).
+func (g *graph) keptValue(n *node, v ssa.Value, pos token.Pos, seen map[ssa.Value]bool) {
+	if seen[v] {
+		return
+	}
+	seen[v] = true
+	if len(seen) > dynTraceLimit {
+		g.keptType(n, v.Type(), pos, map[types.Type]bool{})
+		return
+	}
+	switch v := v.(type) {
+	case *ssa.Const:
+		return
+	case *ssa.Function:
+		n.out = append(n.out, edge{g.nodeOf(v), pos})
+		return
+	case *ssa.MakeClosure:
+		n.out = append(n.out, edge{g.nodeOf(v.Fn.(*ssa.Function)), pos})
+		return
+	case *ssa.MakeInterface:
+		g.methodEdges(n, v.X.Type(), ifaceOf(v.Type()), pos, false)
+		g.keptValue(n, v.X, pos, seen)
+		return
+	case *ssa.ChangeType:
+		g.keptValue(n, v.X, pos, seen)
+		return
+	case *ssa.Convert:
+		g.keptValue(n, v.X, pos, seen)
+		return
+	case *ssa.ChangeInterface:
+		g.keptValue(n, v.X, pos, seen)
+		return
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			g.keptValue(n, e, pos, seen)
+		}
+		return
+	case *ssa.Parameter:
+		if args, ok := g.arguments(v); ok {
+			for _, a := range args {
+				g.keptValue(n, a, pos, seen)
+			}
+			return
+		}
+	case *ssa.UnOp:
+		if gv, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && g.isStd(gv.Pkg.Pkg.Path()) {
+			n.out = append(n.out, edge{g.globalNode(gv), pos})
+			return
+		}
+	case *ssa.Call:
+		if c := v.Call.StaticCallee(); c != nil && g.isStd(fnPkgPath(c)) {
+			// Made by the standard library, which may wrap its
+			// arguments (http.StripPrefix(prefix, h)).
+			n.out = append(n.out, edge{g.nodeOf(c), pos})
+			for _, a := range v.Call.Args {
+				if mayPoint(a.Type()) {
+					g.keptValue(n, a, pos, seen)
+				}
+			}
+			return
+		}
+		if rs, ok := g.returned(v, 0); ok {
+			for _, r := range rs {
+				g.keptValue(n, r, pos, seen)
+			}
+			return
+		}
+	}
+	if !mayPoint(v.Type()) {
+		return
+	}
+	g.keptType(n, v.Type(), pos, map[types.Type]bool{})
+}
+
+// keptType adds to n the edges of a value of t the audit cannot trace:
+// every function of the program of a func type, every method of the
+// program of an interface's, and so for what a pointer, a struct, a
+// slice, an array, a map or a channel holds.
+func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil && g.isStd(named.Obj().Pkg().Path()) {
+		switch t.Underlying().(type) {
+		case *types.Interface, *types.Signature:
+		default:
+			return // what the standard library's types hold is its own
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		for m := range u.Methods() {
+			for _, fn := range g.implementers(methodKey(m.Name(), m.Type())) {
+				if recv := fn.Signature.Recv(); recv == nil || types.Implements(recv.Type(), u) {
+					n.out = append(n.out, edge{g.nodeOf(fn), pos})
+				}
+			}
+		}
+	case *types.Signature:
+		fns := slices.SortedFunc(maps.Keys(g.funcs), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+		for _, fn := range fns {
+			if !g.isStd(fnPkgPath(fn)) && types.Identical(fn.Signature, u) {
+				n.out = append(n.out, edge{g.nodeOf(fn), pos})
+			}
+		}
+	case *types.Pointer:
+		g.keptType(n, u.Elem(), pos, seen)
+	case *types.Slice:
+		g.keptType(n, u.Elem(), pos, seen)
+	case *types.Array:
+		g.keptType(n, u.Elem(), pos, seen)
+	case *types.Chan:
+		g.keptType(n, u.Elem(), pos, seen)
+	case *types.Map:
+		g.keptType(n, u.Key(), pos, seen)
+		g.keptType(n, u.Elem(), pos, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			g.keptType(n, f.Type(), pos, seen)
+		}
+	}
+}
