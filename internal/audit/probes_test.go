@@ -2,6 +2,9 @@ package audit
 
 import (
 	"context"
+	"log"
+	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
@@ -33,6 +37,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -62,6 +67,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
@@ -77,6 +83,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/slogdefault"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -381,6 +389,63 @@ var probes = []probe{
 		}
 		return servemux.Tool{}.Execute(ctx, servemux.Args{Dir: dir})
 	}},
+	{"logdefault", logdefault.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logdefault.Setter{}).Execute(ctx, logdefault.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logdefault.Tool{}.Execute(ctx, logdefault.Args{Dir: dir})
+	}},
+	{"clienttransport", clienttransport.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (clienttransport.Setter{}).Execute(ctx, clienttransport.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { http.DefaultClient.Transport = nil }()
+		return clienttransport.Tool{}.Execute(ctx, clienttransport.Args{Dir: dir})
+	}},
+	{"slogdefault", slogdefault.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		orig := slog.Default()
+		if _, err := (slogdefault.Setter{}).Execute(ctx, slogdefault.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { slog.SetDefault(orig) }()
+		return slogdefault.Tool{}.Execute(ctx, slogdefault.Args{Dir: dir})
+	}},
+	{"sqlregister", sqlregister.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (sqlregister.Setter{}).Execute(ctx, sqlregister.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return sqlregister.Tool{}.Execute(ctx, sqlregister.Args{Dir: dir})
+	}},
+	{"flagvar", flagvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (flagvar.Setter{}).Execute(ctx, flagvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return flagvar.Tool{}.Execute(ctx, flagvar.Args{Dir: dir})
+	}},
+}
+
+// aloneProbes are audited each in a program of its own (TestProbesAlone),
+// not in TestTogether's: what they store in the standard library's
+// package state (http.DefaultClient's Transport, the output of log's
+// default Logger, which net/http logs to) every tool of their program
+// that uses it runs, the honest ones' too.
+var aloneProbes = map[string]bool{"clienttransport": true, "logdefault": true, "slogdefault": true}
+
+// TestProbesAlone audits each of aloneProbes in its own program.
+func TestProbesAlone(t *testing.T) {
+	t.Parallel()
+	for _, p := range probes {
+		if !aloneProbes[p.name] {
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			got := reaches(t, filepath.Join("testdata", "probes", p.name), "Tool")["Tool"]
+			if missed := p.want &^ got; missed != 0 {
+				t.Errorf("probe %s: the audit misses %s (it reaches %s)", p.name, missed, got)
+			}
+		})
+	}
 }
 
 // TestProbesRun runs each probe in process: a probe whose hidden action

@@ -60,6 +60,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -104,6 +105,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -227,6 +229,8 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probesqlregister    = sqlregister.Tool
+	Probeflagvar        = flagvar.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool
