@@ -154,6 +154,9 @@ type graph struct {
 	// keepText holds the summary's lines of the standard library's
 	// package state (keepLines), in standard-library mode.
 	keepText []string
+	// progStores holds the values the program stores into each of its
+	// variables, their fields and elements (keptEdges).
+	progStores map[*ssa.Global][]ssa.Value
 }
 
 func newGraph(prog *ssa.Program) *graph {

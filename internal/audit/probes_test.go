@@ -69,6 +69,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -423,14 +426,36 @@ var probes = []probe{
 		}
 		return flagvar.Tool{}.Execute(ctx, flagvar.Args{Dir: dir})
 	}},
+	{"muxvar", muxvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxvar.Setter{}).Execute(ctx, muxvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxvar.Tool{}.Execute(ctx, muxvar.Args{Dir: dir})
+	}},
+	{"muxiface", muxiface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxiface.Setter{}).Execute(ctx, muxiface.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxiface.Tool{}.Execute(ctx, muxiface.Args{Dir: dir})
+	}},
+	{"muxbound", muxbound.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxbound.Setter{}).Execute(ctx, muxbound.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxbound.Tool{}.Execute(ctx, muxbound.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
 // not in TestTogether's: what they store in the standard library's
 // package state (http.DefaultClient's Transport, the output of log's
 // default Logger, which net/http logs to) every tool of their program
-// that uses it runs, the honest ones' too.
-var aloneProbes = map[string]bool{"clienttransport": true, "logdefault": true, "slogdefault": true}
+// that uses it runs, the honest ones' too; and those that share
+// DefaultServeMux with servemux, whose handler would be charged to them.
+var aloneProbes = map[string]bool{
+	"clienttransport": true, "logdefault": true, "slogdefault": true,
+	"muxiface": true, "muxbound": true,
+}
 
 // TestProbesAlone audits each of aloneProbes in its own program.
 func TestProbesAlone(t *testing.T) {

@@ -691,7 +691,8 @@ func (g *graph) stdReads(n *node, fn *ssa.Function, pos token.Pos) {
 	if g.summary == nil || g.stdMode {
 		return
 	}
-	for _, name := range g.summary.keeps.reads[funcKey(fn)] {
+	key, _ := g.factKey(fn)
+	for _, name := range g.summary.keeps.reads[key] {
 		n.out = append(n.out, edge{g.keptNode(name), pos})
 	}
 }
@@ -699,58 +700,185 @@ func (g *graph) stdReads(n *node, fn *ssa.Function, pos token.Pos) {
 // keptEdges adds the edges of every value the program keeps in the
 // standard library's package state, in any of its functions: handed to a
 // function of the standard library that keeps it (%keep, or %keepin with
-// another argument that points into a variable), or stored by the
-// program into a variable's memory.
+// another argument that points into a variable), by a static call, a
+// method value or a call VTA resolves, or stored by the program into a
+// variable's memory. A value kept in the memory of an object the program
+// keeps in a variable of its own (a ServeMux it made) is charged to that
+// variable's users (progVar).
 func (g *graph) keptEdges() {
 	if g.summary == nil {
 		return
 	}
-	k := &g.summary.keeps
 	fns := slices.SortedFunc(maps.Keys(g.funcs), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	// The receivers the program binds each method value of the
+	// standard library to.
+	bound := map[*ssa.Function][]ssa.Value{}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mc, ok := instr.(*ssa.MakeClosure); ok && len(mc.Bindings) == 1 {
+					if c := mc.Fn.(*ssa.Function); strings.HasPrefix(c.Synthetic, "bound method wrapper") {
+						bound[c] = append(bound[c], mc.Bindings[0])
+					}
+				}
+			}
+		}
+	}
+	// What the program stores into its variables (and their fields and
+	// elements), whose memory is the stored values' (stdRoots); the
+	// standard library's types the program makes into interfaces, whose
+	// methods a call through an interface may be.
+	g.progStores = map[*ssa.Global][]ssa.Value{}
+	var stdIfaced []types.Type
+	var seenT typeutil.Map
 	for _, fn := range fns {
 		if g.isStd(fnPkgPath(fn)) {
 			continue
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				var into []string
+				switch instr := instr.(type) {
+				case *ssa.Store:
+					if v := addrGlobal(instr.Addr); v != nil && !g.isStd(v.Pkg.Pkg.Path()) {
+						g.progStores[v] = append(g.progStores[v], instr.Val)
+					}
+				case *ssa.MakeInterface:
+					if t := instr.X.Type(); g.stdType(t) && seenT.Set(t, true) == nil {
+						stdIfaced = append(stdIfaced, t)
+					}
+				}
+			}
+		}
+	}
+	for _, fn := range fns {
+		if g.isStd(fnPkgPath(fn)) {
+			continue
+		}
+		var sites map[ssa.CallInstruction][]*ssa.Function
+		if g.dyn != nil {
+			if cn := g.dyn.Nodes[fn]; cn != nil {
+				sites = map[ssa.CallInstruction][]*ssa.Function{}
+				for _, e := range cn.Out {
+					sites[e.Site] = append(sites[e.Site], e.Callee.Func)
+				}
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var into []keptAt
 				var val []ssa.Value
 				switch instr := instr.(type) {
 				case *ssa.Store:
-					into, val = g.stdRoots(instr.Addr, map[ssa.Value]bool{}), []ssa.Value{instr.Val}
+					into, val = g.stdRoots(instr.Addr, false, map[ssa.Value]bool{}), []ssa.Value{instr.Val}
 				case *ssa.MapUpdate:
-					into, val = g.stdRoots(instr.Map, map[ssa.Value]bool{}), []ssa.Value{instr.Key, instr.Value}
+					into, val = g.stdRoots(instr.Map, false, map[ssa.Value]bool{}), []ssa.Value{instr.Key, instr.Value}
 				case *ssa.Send:
-					into, val = g.stdRoots(instr.Chan, map[ssa.Value]bool{}), []ssa.Value{instr.X}
+					into, val = g.stdRoots(instr.Chan, false, map[ssa.Value]bool{}), []ssa.Value{instr.X}
 				case ssa.CallInstruction:
 					common := instr.Common()
-					callee := common.StaticCallee()
-					if callee == nil || !g.isStd(fnPkgPath(callee)) {
+					if callee := common.StaticCallee(); callee != nil {
+						g.keptCall(callee, common.Args, bound, instr.Pos())
 						continue
 					}
-					key := funcKey(callee)
-					for i, names := range k.keepG[key] {
-						if i < len(common.Args) {
-							for _, name := range names {
-								g.keptValue(g.keptNode(name), common.Args[i], instr.Pos(), map[ssa.Value]bool{})
-							}
-						}
+					args := common.Args
+					if common.IsInvoke() {
+						args = append([]ssa.Value{common.Value}, args...)
 					}
-					for i, js := range k.keepP[key] {
-						for _, j := range js {
-							if i >= len(common.Args) || j >= len(common.Args) {
+					for _, c := range sites[instr] {
+						g.keptCall(c, args, bound, instr.Pos())
+					}
+					if common.IsInvoke() {
+						// VTA resolves a call only to the functions it
+						// is given: a method of the standard library's
+						// type the program made into an interface
+						// (var reg registrar = http.DefaultServeMux).
+						for _, t := range stdIfaced {
+							sel := g.prog.MethodSets.MethodSet(t).Lookup(common.Method.Pkg(), common.Method.Name())
+							if sel == nil || !types.Identical(sel.Obj().Type().(*types.Signature).Params(), common.Method.Type().(*types.Signature).Params()) {
 								continue
 							}
-							for _, name := range g.stdRoots(common.Args[j], map[ssa.Value]bool{}) {
-								g.keptValue(g.keptNode(name), common.Args[i], instr.Pos(), map[ssa.Value]bool{})
+							if m := g.prog.MethodValue(sel); m != nil && !slices.Contains(sites[instr], m) {
+								g.keptCall(m, args, bound, instr.Pos())
 							}
 						}
 					}
 					continue
 				}
-				for _, name := range into {
+				for _, at := range into {
 					for _, v := range val {
-						g.keptValue(g.keptNode(name), v, instr.Pos(), map[ssa.Value]bool{})
+						g.keptValue(g.keptAtNode(at), v, instr.Pos(), map[ssa.Value]bool{})
+					}
+				}
+			}
+		}
+	}
+}
+
+// keptAt is where a value is kept: a variable of the standard library
+// (name) or of the program (prog).
+type keptAt struct {
+	name string
+	prog *ssa.Global
+}
+
+func (g *graph) keptAtNode(at keptAt) *node {
+	if at.prog != nil {
+		return g.progVar(at.prog)
+	}
+	return g.keptNode(at.name)
+}
+
+// factKey returns the key of the summary's facts for fn, a function of
+// the standard library, and how many parameters its own come before: a
+// method's, for its method value's wrapper ($bound, whose receiver is
+// bound) and method expression's ($thunk) and the wrapper of a value
+// method on a pointer.
+func (g *graph) factKey(fn *ssa.Function) (string, int) {
+	if fn.Synthetic != "" {
+		if f, ok := fn.Object().(*types.Func); ok && f.Signature().Recv() != nil {
+			if _, iface := f.Signature().Recv().Type().Underlying().(*types.Interface); !iface {
+				if m := g.prog.FuncValue(f); m != nil && m != fn {
+					if strings.HasPrefix(fn.Synthetic, "bound method wrapper") {
+						return funcKey(m), 1
+					}
+					return funcKey(m), 0
+				}
+			}
+		}
+	}
+	return funcKey(fn), 0
+}
+
+// keptCall adds the edges of a call of callee, a function of the
+// standard library, with args (a method's receiver first), at pos.
+func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, bound map[*ssa.Function][]ssa.Value, pos token.Pos) {
+	if !g.isStd(fnPkgPath(callee)) {
+		return
+	}
+	k := &g.summary.keeps
+	key, shift := g.factKey(callee)
+	arg := func(i int) []ssa.Value {
+		if i < shift {
+			return bound[callee]
+		}
+		if i-shift < len(args) {
+			return []ssa.Value{args[i-shift]}
+		}
+		return nil
+	}
+	for i, names := range k.keepG[key] {
+		for _, a := range arg(i) {
+			for _, name := range names {
+				g.keptValue(g.keptNode(name), a, pos, map[ssa.Value]bool{})
+			}
+		}
+	}
+	for i, js := range k.keepP[key] {
+		for _, j := range js {
+			for _, obj := range arg(j) {
+				for _, at := range g.stdRoots(obj, true, map[ssa.Value]bool{}) {
+					for _, a := range arg(i) {
+						g.keptValue(g.keptAtNode(at), a, pos, map[ssa.Value]bool{})
 					}
 				}
 			}
@@ -759,85 +887,97 @@ func (g *graph) keptEdges() {
 }
 
 // stdRoots returns the variables of the standard library whose memory v,
-// a value of the program, may point into.
-func (g *graph) stdRoots(v ssa.Value, seen map[ssa.Value]bool) []string {
+// a value of the program, may point into; with prog, those of the
+// program too.
+func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool) []keptAt {
 	if seen[v] || len(seen) > dynTraceLimit {
 		return nil
 	}
 	seen[v] = true
-	var out []string
+	var out []keptAt
 	switch v := v.(type) {
 	case *ssa.Global:
 		if g.isStd(v.Pkg.Pkg.Path()) {
-			out = append(out, v.String())
+			out = append(out, keptAt{name: v.String()})
+			break
+		}
+		if prog {
+			out = append(out, keptAt{prog: v})
+		}
+		// What it holds points where the values stored in it do.
+		for _, x := range g.progStores[v] {
+			out = append(out, g.stdRoots(x, prog, seen)...)
 		}
 	case *ssa.FieldAddr:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.IndexAddr:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.Field:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.Index:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.UnOp:
 		if mayPoint(v.Type()) {
-			out = g.stdRoots(v.X, seen)
+			out = g.stdRoots(v.X, prog, seen)
 		}
 	case *ssa.Lookup:
 		if mayPoint(v.Type()) {
-			out = g.stdRoots(v.X, seen)
+			out = g.stdRoots(v.X, prog, seen)
 		}
 	case *ssa.Slice:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.ChangeType:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.Convert:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.ChangeInterface:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.MakeInterface:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.TypeAssert:
-		out = g.stdRoots(v.X, seen)
+		out = g.stdRoots(v.X, prog, seen)
 	case *ssa.Phi:
 		for _, e := range v.Edges {
-			out = append(out, g.stdRoots(e, seen)...)
+			out = append(out, g.stdRoots(e, prog, seen)...)
 		}
 	case *ssa.Parameter:
 		if args, ok := g.arguments(v); ok {
 			for _, a := range args {
-				out = append(out, g.stdRoots(a, seen)...)
+				out = append(out, g.stdRoots(a, prog, seen)...)
 			}
 		}
 	case *ssa.Extract:
 		if c, ok := v.Tuple.(*ssa.Call); ok {
-			out = g.callRoots(c, v.Index, seen)
+			out = g.callRoots(c, v.Index, prog, seen)
 		}
 	case *ssa.Call:
-		out = g.callRoots(v, 0, seen)
+		out = g.callRoots(v, 0, prog, seen)
 	}
 	return out
 }
 
 // callRoots returns stdRoots of the result i of call.
-func (g *graph) callRoots(call *ssa.Call, i int, seen map[ssa.Value]bool) []string {
-	var out []string
+func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]bool) []keptAt {
+	var out []keptAt
 	callee := call.Call.StaticCallee()
 	if callee == nil {
 		return nil
 	}
 	if g.isStd(fnPkgPath(callee)) {
-		out = append(out, g.summary.keeps.ret[funcKey(callee)]...)
+		key, _ := g.factKey(callee)
+		for _, name := range g.summary.keeps.ret[key] {
+			out = append(out, keptAt{name: name})
+		}
 		for _, a := range call.Call.Args {
 			if mayPoint(a.Type()) {
-				out = append(out, g.stdRoots(a, seen)...)
+				out = append(out, g.stdRoots(a, prog, seen)...)
 			}
 		}
 		return out
 	}
 	if rs, ok := g.returned(call, i); ok {
 		for _, r := range rs {
-			out = append(out, g.stdRoots(r, seen)...)
+			out = append(out, g.stdRoots(r, prog, seen)...)
 		}
 	}
 	return out
@@ -968,6 +1108,28 @@ func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Ty
 	case *types.Struct:
 		for f := range u.Fields() {
 			g.keptType(n, f.Type(), pos, seen)
+		}
+	}
+}
+
+// addrGlobal returns the variable addr is the address of, or of a field
+// or element of, or of what a pointer it holds points to.
+func addrGlobal(addr ssa.Value) *ssa.Global {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Global:
+			return a
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.UnOp:
+			if a.Op != token.MUL {
+				return nil
+			}
+			addr = a.X // through a pointer the variable holds
+		default:
+			return nil
 		}
 	}
 }
