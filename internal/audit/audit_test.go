@@ -32,6 +32,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
@@ -110,6 +111,11 @@ var honest = map[string]definer{
 	// its package's Plain does with functions of the same types that
 	// reach nothing.
 	"anyfuncs": anyfuncs.Tool{},
+	// ownstate's Tool serves a file through a ServeMux and loggers of
+	// its own, which its package's Plain does with a handler
+	// that reaches nothing: neither keeps anything in the standard
+	// library's package state, and neither is charged with the other's.
+	"ownstate": ownstate.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -183,6 +189,7 @@ func TestTogether(t *testing.T) {
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
+		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

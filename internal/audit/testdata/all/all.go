@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
@@ -239,6 +240,8 @@ type (
 	SharedFetch         = sharedhelper.Fetch
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
+	OwnRead             = ownstate.Tool
+	OwnPlain            = ownstate.Plain
 	WrapSizes           = wraphelper.Tool
 	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
