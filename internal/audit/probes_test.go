@@ -30,6 +30,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
@@ -443,6 +444,12 @@ var probes = []probe{
 			return "", err
 		}
 		return muxbound.Tool{}.Execute(ctx, muxbound.Args{Dir: dir})
+	}},
+	{"ctxafter", ctxafter.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxafter.Setter{}).Execute(ctx, ctxafter.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxafter.Tool{}.Execute(ctx, ctxafter.Args{Dir: dir})
 	}},
 }
 

@@ -49,6 +49,24 @@ type keepState struct {
 	fn     *ssa.Function
 	roots  map[ssa.Value]map[ssa.Value]bool
 	allocs map[ssa.Value]uint64 // the params a local allocation may hold
+	stored map[*ssa.Alloc][]ssa.Value
+}
+
+// addrAlloc returns the local allocation addr is the address of, or of a
+// field or element of.
+func addrAlloc(addr ssa.Value) *ssa.Alloc {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return a
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		default:
+			return nil
+		}
+	}
 }
 
 // mayPoint reports whether a value of t can refer to memory: anything but
@@ -99,6 +117,16 @@ func (s *keepState) rootsOf(v ssa.Value) map[ssa.Value]bool {
 	case *ssa.UnOp:
 		if mayPoint(v.Type()) {
 			add(v.X)
+			if v.Op == token.MUL {
+				// A local variable the function's parameter was
+				// spilled into (a closure captures it), or another
+				// value stored in it: what it points to.
+				if a := addrAlloc(v.X); a != nil {
+					for _, x := range s.stored[a] {
+						add(x)
+					}
+				}
+			}
 		}
 	case *ssa.Lookup:
 		if mayPoint(v.Type()) {
@@ -302,7 +330,16 @@ func set[K comparable](m map[*ssa.Function]map[int]map[K]bool, fn *ssa.Function,
 // analyse runs the analysis of fn once, with the facts of its callees as
 // they are.
 func (a *keepAnalysis) analyse(fn *ssa.Function) {
-	s := &keepState{a: a, fn: fn, allocs: map[ssa.Value]uint64{}}
+	s := &keepState{a: a, fn: fn, allocs: map[ssa.Value]uint64{}, stored: map[*ssa.Alloc][]ssa.Value{}}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if st, ok := instr.(*ssa.Store); ok {
+				if a := addrAlloc(st.Addr); a != nil {
+					s.stored[a] = append(s.stored[a], st.Val)
+				}
+			}
+		}
+	}
 	for {
 		s.roots = map[ssa.Value]map[ssa.Value]bool{}
 		changed := false
@@ -876,7 +913,9 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, bound map[*ssa.
 	for i, js := range k.keepP[key] {
 		for _, j := range js {
 			for _, obj := range arg(j) {
-				for _, at := range g.stdRoots(obj, true, map[ssa.Value]bool{}) {
+				ats := g.stdRoots(obj, true, map[ssa.Value]bool{})
+				ats = append(ats, g.objectKept(obj)...)
+				for _, at := range ats {
 					for _, a := range arg(i) {
 						g.keptValue(g.keptAtNode(at), a, pos, map[ssa.Value]bool{})
 					}
@@ -1132,4 +1171,57 @@ func addrGlobal(addr ssa.Value) *ssa.Global {
 			return nil
 		}
 	}
+}
+
+// objectKept returns where the program keeps obj, an object of the
+// standard library a value is kept in the memory of, or a value that
+// shares its memory: the other results of the call that made it (the
+// cancel function context.WithCancel returns with its context), the
+// conversions of them, the closures that capture them. Each variable a
+// store puts one of them into is a variable whose users can reach what
+// the object keeps (probe ctxafter).
+func (g *graph) objectKept(obj ssa.Value) []keptAt {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{obj}
+	if e, ok := obj.(*ssa.Extract); ok {
+		if refs := e.Tuple.Referrers(); refs != nil {
+			for _, r := range *refs {
+				if x, ok := r.(*ssa.Extract); ok {
+					work = append(work, x)
+				}
+			}
+		}
+	}
+	var out []keptAt
+	for len(work) > 0 && len(seen) <= dynTraceLimit {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == v {
+					out = append(out, g.stdRoots(r.Addr, true, map[ssa.Value]bool{})...)
+				}
+			case *ssa.MapUpdate:
+				if r.Key == v || r.Value == v {
+					out = append(out, g.stdRoots(r.Map, true, map[ssa.Value]bool{})...)
+				}
+			case *ssa.Send:
+				if r.X == v {
+					out = append(out, g.stdRoots(r.Chan, true, map[ssa.Value]bool{})...)
+				}
+			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi, *ssa.MakeClosure:
+				work = append(work, r.(ssa.Value))
+			}
+		}
+	}
+	return out
 }
