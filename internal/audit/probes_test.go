@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
@@ -74,6 +75,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -450,6 +452,18 @@ var probes = []probe{
 			return "", err
 		}
 		return ctxafter.Tool{}.Execute(ctx, ctxafter.Args{Dir: dir})
+	}},
+	{"oncefunc", oncefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (oncefunc.Setter{}).Execute(ctx, oncefunc.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return oncefunc.Tool{}.Execute(ctx, oncefunc.Args{Dir: dir})
+	}},
+	{"bufiowrap", bufiowrap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (bufiowrap.Setter{}).Execute(ctx, bufiowrap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return bufiowrap.Tool{}.Execute(ctx, bufiowrap.Args{Dir: dir})
 	}},
 }
 

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,7 @@ type keepAnalysis struct {
 	keepG map[*ssa.Function]map[int]map[*ssa.Global]bool // param → variables it may be kept in
 	keepP map[*ssa.Function]map[int]map[int]bool         // param → params it may be kept in the memory of
 	retG  map[*ssa.Function]map[*ssa.Global]bool         // variables a result may point into
+	keepR map[*ssa.Function]uint64                       // params a result may hold or point to memory holding
 
 	holders  typeutil.Map // types.Type → bool, holder(t, false)
 	varHolds map[*ssa.Global]bool
@@ -239,6 +241,15 @@ func (s *keepState) carry(v ssa.Value, seen map[ssa.Value]bool) uint64 {
 		c |= s.carry(v.X, seen)
 		fromMemory(v.X)
 	case *ssa.Call:
+		if callee := keepCallee(&v.Call); callee != nil && len(callee.Blocks) > 0 {
+			// What the callee's result holds (keepR).
+			for i, a := range v.Call.Args {
+				if i < 64 && s.a.keepR[callee]&(1<<i) != 0 {
+					c |= s.carry(a, seen)
+				}
+			}
+			break
+		}
 		if v.Call.IsInvoke() {
 			c |= s.carry(v.Call.Value, seen)
 		}
@@ -360,6 +371,18 @@ func (a *keepAnalysis) analyse(fn *ssa.Function) {
 					}
 				case *ssa.Return:
 					for _, r := range instr.Results {
+						if a.holds(r.Type()) {
+							// A new object that holds a parameter
+							// (bufio.NewReader(rd)), or a closure
+							// that does (sync.OnceFunc(f)).
+							k := s.carry(r, map[ssa.Value]bool{})
+							for root := range s.rootsOf(r) {
+								if al, ok := root.(*ssa.Alloc); ok {
+									k |= s.allocs[al]
+								}
+							}
+							a.keepR[fn] |= k
+						}
 						for root := range s.rootsOf(r) {
 							if gv, ok := root.(*ssa.Global); ok {
 								if a.retG[fn] == nil {
@@ -443,6 +466,7 @@ func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
 		keepG: map[*ssa.Function]map[int]map[*ssa.Global]bool{},
 		keepP: map[*ssa.Function]map[int]map[int]bool{},
 		retG:  map[*ssa.Function]map[*ssa.Global]bool{},
+		keepR: map[*ssa.Function]uint64{},
 
 		varHolds: map[*ssa.Global]bool{},
 	}
@@ -459,7 +483,7 @@ func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
 		}
 	}
 	size := func(fn *ssa.Function) int {
-		n := len(a.retG[fn])
+		n := len(a.retG[fn]) + bits.OnesCount64(a.keepR[fn])
 		for _, s := range a.keepG[fn] {
 			n += len(s)
 		}
@@ -643,6 +667,11 @@ func keepLines(prog *ssa.Program, fns []*ssa.Function) []string {
 		for gv := range a.retG[fn] {
 			lines = append(lines, fmt.Sprintf("%%ret\t%s\t%s", key, gv))
 		}
+		for i := range 64 {
+			if a.keepR[fn]&(1<<i) != 0 {
+				lines = append(lines, fmt.Sprintf("%%keepret\t%s\t%d", key, i))
+			}
+		}
 		if len(reads[fn]) > 0 {
 			names := slices.Sorted(func(yield func(string) bool) {
 				for gv := range reads[fn] {
@@ -662,6 +691,7 @@ type keeps struct {
 	keepG map[string]map[int][]string
 	keepP map[string]map[int][]int
 	ret   map[string][]string
+	keepR map[string][]int
 	reads map[string][]string
 	// vars holds every variable the lines name.
 	vars map[string]bool
@@ -696,6 +726,12 @@ func (k *keeps) parse(line string) error {
 			k.keepP[f[1]] = map[int][]int{}
 		}
 		k.keepP[f[1]][i] = append(k.keepP[f[1]][i], j)
+	case f[0] == "keepret" && len(f) == 3:
+		i, err := strconv.Atoi(f[2])
+		if err != nil {
+			return bad
+		}
+		k.keepR[f[1]] = append(k.keepR[f[1]], i)
 	case f[0] == "ret" && len(f) == 3:
 		k.ret[f[1]] = append(k.ret[f[1]], f[2])
 		k.vars[f[2]] = true
@@ -814,7 +850,7 @@ func (g *graph) keptEdges() {
 				case ssa.CallInstruction:
 					common := instr.Common()
 					if callee := common.StaticCallee(); callee != nil {
-						g.keptCall(callee, common.Args, bound, instr.Pos())
+						g.keptCall(callee, common.Args, callValue(instr), bound, instr.Pos())
 						continue
 					}
 					args := common.Args
@@ -822,7 +858,7 @@ func (g *graph) keptEdges() {
 						args = append([]ssa.Value{common.Value}, args...)
 					}
 					for _, c := range sites[instr] {
-						g.keptCall(c, args, bound, instr.Pos())
+						g.keptCall(c, args, callValue(instr), bound, instr.Pos())
 					}
 					if common.IsInvoke() {
 						// VTA resolves a call only to the functions it
@@ -835,7 +871,7 @@ func (g *graph) keptEdges() {
 								continue
 							}
 							if m := g.prog.MethodValue(sel); m != nil && !slices.Contains(sites[instr], m) {
-								g.keptCall(m, args, bound, instr.Pos())
+								g.keptCall(m, args, callValue(instr), bound, instr.Pos())
 							}
 						}
 					}
@@ -888,7 +924,7 @@ func (g *graph) factKey(fn *ssa.Function) (string, int) {
 
 // keptCall adds the edges of a call of callee, a function of the
 // standard library, with args (a method's receiver first), at pos.
-func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, bound map[*ssa.Function][]ssa.Value, pos token.Pos) {
+func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, bound map[*ssa.Function][]ssa.Value, pos token.Pos) {
 	if !g.isStd(fnPkgPath(callee)) {
 		return
 	}
@@ -907,6 +943,18 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, bound map[*ssa.
 		for _, a := range arg(i) {
 			for _, name := range names {
 				g.keptValue(g.keptNode(name), a, pos, map[ssa.Value]bool{})
+			}
+		}
+	}
+	if res != nil && len(k.keepR[key]) > 0 {
+		// The result holds the arguments: where the program keeps it,
+		// it keeps them (probes bufiowrap, oncefunc).
+		ats := g.objectKept(res)
+		for _, i := range k.keepR[key] {
+			for _, at := range ats {
+				for _, a := range arg(i) {
+					g.keptValue(g.keptAtNode(at), a, pos, map[ssa.Value]bool{})
+				}
 			}
 		}
 	}
@@ -1224,4 +1272,13 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 		}
 	}
 	return out
+}
+
+// callValue returns the value of a call instruction, nil for go and
+// defer.
+func callValue(instr ssa.CallInstruction) ssa.Value {
+	if c, ok := instr.(*ssa.Call); ok {
+		return c
+	}
+	return nil
 }

@@ -98,6 +98,7 @@ func parseSummary(text string) (*summary, error) {
 		keepG: map[string]map[int][]string{},
 		keepP: map[string]map[int][]int{},
 		ret:   map[string][]string{},
+		keepR: map[string][]int{},
 		reads: map[string][]string{},
 	}}
 	sc := bufio.NewScanner(strings.NewReader(text))

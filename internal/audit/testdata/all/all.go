@@ -51,6 +51,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
@@ -95,6 +96,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -232,6 +234,8 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probeoncefunc       = oncefunc.Tool
+	Probebufiowrap      = bufiowrap.Tool
 	Probectxafter       = ctxafter.Tool
 	Probemuxvar         = muxvar.Tool
 	Probesqlregister    = sqlregister.Tool
