@@ -35,6 +35,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
@@ -464,6 +465,12 @@ var probes = []probe{
 			return "", err
 		}
 		return bufiowrap.Tool{}.Execute(ctx, bufiowrap.Args{Dir: dir})
+	}},
+	{"expvarfunc", expvarfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (expvarfunc.Setter{}).Execute(ctx, expvarfunc.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return expvarfunc.Tool{}.Execute(ctx, expvarfunc.Args{Dir: dir})
 	}},
 }
 

@@ -531,7 +531,7 @@ func holder(t types.Type, exported bool, seen map[types.Type]bool) bool {
 	stdNamed := false
 	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil {
 		path := named.Obj().Pkg().Path()
-		if _, iface := t.Underlying().(*types.Interface); !iface && (path == "runtime" || strings.Contains(path, "internal")) {
+		if _, iface := t.Underlying().(*types.Interface); !iface && runtimeOwn(path) {
 			return false
 		}
 		if path == "sync" && named.Obj().Name() == "Pool" {
@@ -1281,4 +1281,13 @@ func callValue(instr ssa.CallInstruction) ssa.Value {
 		return c
 	}
 	return nil
+}
+
+// runtimeOwn reports whether path is the runtime's or a package of types
+// the runtime keeps for itself (a type's descriptor, with its hash and
+// equality functions): they hold no value of the program. Other internal
+// packages do (internal/sync's HashTrieMap is a sync.Map's).
+func runtimeOwn(path string) bool {
+	return path == "runtime" || path == "internal/abi" || path == "internal/reflectlite" ||
+		strings.HasPrefix(path, "internal/runtime/")
 }

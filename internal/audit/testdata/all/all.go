@@ -59,6 +59,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
@@ -234,6 +235,7 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probeexpvarfunc     = expvarfunc.Tool
 	Probeoncefunc       = oncefunc.Tool
 	Probebufiowrap      = bufiowrap.Tool
 	Probectxafter       = ctxafter.Tool
