@@ -157,6 +157,10 @@ type graph struct {
 	// progStores holds the values the program stores into each of its
 	// variables, their fields and elements (keptEdges).
 	progStores map[*ssa.Global][]ssa.Value
+	// byTypeVars holds the standard library's variables the summary's
+	// keeps name, by name (rootsByType).
+	byTypeVars map[string]*ssa.Global
+	byType     typeutil.Map // types.Type → []keptAt
 }
 
 func newGraph(prog *ssa.Program) *graph {

@@ -73,6 +73,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
@@ -472,6 +473,12 @@ var probes = []probe{
 		}
 		return expvarfunc.Tool{}.Execute(ctx, expvarfunc.Args{Dir: dir})
 	}},
+	{"muxfield", muxfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxfield.Setter{}).Execute(ctx, muxfield.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxfield.Tool{}.Execute(ctx, muxfield.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
@@ -482,7 +489,7 @@ var probes = []probe{
 // DefaultServeMux with servemux, whose handler would be charged to them.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "logdefault": true, "slogdefault": true,
-	"muxiface": true, "muxbound": true,
+	"muxiface": true, "muxbound": true, "muxfield": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.

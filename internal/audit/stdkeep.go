@@ -286,7 +286,9 @@ func (a *keepAnalysis) keeps(gv *ssa.Global) bool {
 		return h
 	}
 	path := gv.Pkg.Pkg.Path()
-	h := path != "runtime" && !strings.Contains(path, "internal") && holder(gv.Type().(*types.Pointer).Elem(), false, map[types.Type]bool{})
+	// reflect's variables are caches of types, and unique's of
+	// comparable values, whose methods neither calls through them.
+	h := path != "runtime" && path != "reflect" && path != "unique" && !strings.Contains(path, "internal") && holder(gv.Type().(*types.Pointer).Elem(), false, map[types.Type]bool{})
 	a.varHolds[gv] = h
 	return h
 }
@@ -842,11 +844,11 @@ func (g *graph) keptEdges() {
 				var val []ssa.Value
 				switch instr := instr.(type) {
 				case *ssa.Store:
-					into, val = g.stdRoots(instr.Addr, false, map[ssa.Value]bool{}), []ssa.Value{instr.Val}
+					into, val = g.stdRoots(instr.Addr, false, map[ssa.Value]bool{}, nil), []ssa.Value{instr.Val}
 				case *ssa.MapUpdate:
-					into, val = g.stdRoots(instr.Map, false, map[ssa.Value]bool{}), []ssa.Value{instr.Key, instr.Value}
+					into, val = g.stdRoots(instr.Map, false, map[ssa.Value]bool{}, nil), []ssa.Value{instr.Key, instr.Value}
 				case *ssa.Send:
-					into, val = g.stdRoots(instr.Chan, false, map[ssa.Value]bool{}), []ssa.Value{instr.X}
+					into, val = g.stdRoots(instr.Chan, false, map[ssa.Value]bool{}, nil), []ssa.Value{instr.X}
 				case ssa.CallInstruction:
 					common := instr.Common()
 					if callee := common.StaticCallee(); callee != nil {
@@ -961,8 +963,16 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 	for i, js := range k.keepP[key] {
 		for _, j := range js {
 			for _, obj := range arg(j) {
-				ats := g.stdRoots(obj, true, map[ssa.Value]bool{})
+				unknown := false
+				ats := g.stdRoots(obj, true, map[ssa.Value]bool{}, &unknown)
 				ats = append(ats, g.objectKept(obj)...)
+				if unknown {
+					// The object may be any of its type: a
+					// variable's of the standard library or of the
+					// program that holds one (fail closed; probe
+					// muxfield).
+					ats = append(ats, g.rootsByType(obj.Type())...)
+				}
 				for _, at := range ats {
 					for _, a := range arg(i) {
 						g.keptValue(g.keptAtNode(at), a, pos, map[ssa.Value]bool{})
@@ -976,7 +986,7 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 // stdRoots returns the variables of the standard library whose memory v,
 // a value of the program, may point into; with prog, those of the
 // program too.
-func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool) []keptAt {
+func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknown *bool) []keptAt {
 	if seen[v] || len(seen) > dynTraceLimit {
 		return nil
 	}
@@ -993,61 +1003,84 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool) []kept
 		}
 		// What it holds points where the values stored in it do.
 		for _, x := range g.progStores[v] {
-			out = append(out, g.stdRoots(x, prog, seen)...)
+			out = append(out, g.stdRoots(x, prog, seen, unknown)...)
 		}
 	case *ssa.FieldAddr:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.IndexAddr:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.Field:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.Index:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.UnOp:
 		if mayPoint(v.Type()) {
-			out = g.stdRoots(v.X, prog, seen)
+			out = g.stdRoots(v.X, prog, seen, unknown)
 		}
 	case *ssa.Lookup:
 		if mayPoint(v.Type()) {
-			out = g.stdRoots(v.X, prog, seen)
+			out = g.stdRoots(v.X, prog, seen, unknown)
 		}
 	case *ssa.Slice:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.ChangeType:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.Convert:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.ChangeInterface:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.MakeInterface:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.TypeAssert:
-		out = g.stdRoots(v.X, prog, seen)
+		out = g.stdRoots(v.X, prog, seen, unknown)
 	case *ssa.Phi:
 		for _, e := range v.Edges {
-			out = append(out, g.stdRoots(e, prog, seen)...)
+			out = append(out, g.stdRoots(e, prog, seen, unknown)...)
 		}
 	case *ssa.Parameter:
-		if args, ok := g.arguments(v); ok {
+		if args, ok := g.paramArgs(v); ok {
 			for _, a := range args {
-				out = append(out, g.stdRoots(a, prog, seen)...)
+				out = append(out, g.stdRoots(a, prog, seen, unknown)...)
 			}
+		} else {
+			setUnknown(unknown)
+		}
+	case *ssa.FreeVar:
+		if vals, ok := bindings(v); ok {
+			for _, x := range vals {
+				out = append(out, g.stdRoots(x, prog, seen, unknown)...)
+			}
+		} else {
+			setUnknown(unknown)
+		}
+	case *ssa.Alloc:
+		// A local object: where the values stored in it point.
+		for _, x := range allocStores(v) {
+			out = append(out, g.stdRoots(x, prog, seen, unknown)...)
+		}
+	case *ssa.Const, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure, *ssa.Function:
+	default:
+		if mayPoint(v.Type()) {
+			setUnknown(unknown)
 		}
 	case *ssa.Extract:
 		if c, ok := v.Tuple.(*ssa.Call); ok {
-			out = g.callRoots(c, v.Index, prog, seen)
+			out = g.callRoots(c, v.Index, prog, seen, unknown)
+		} else if mayPoint(v.Type()) {
+			setUnknown(unknown) // a map's lookup, a channel's receive, a type assertion's
 		}
 	case *ssa.Call:
-		out = g.callRoots(v, 0, prog, seen)
+		out = g.callRoots(v, 0, prog, seen, unknown)
 	}
 	return out
 }
 
 // callRoots returns stdRoots of the result i of call.
-func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]bool) []keptAt {
+func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]bool, unknown *bool) []keptAt {
 	var out []keptAt
 	callee := call.Call.StaticCallee()
 	if callee == nil {
+		setUnknown(unknown)
 		return nil
 	}
 	if g.isStd(fnPkgPath(callee)) {
@@ -1057,15 +1090,17 @@ func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]b
 		}
 		for _, a := range call.Call.Args {
 			if mayPoint(a.Type()) {
-				out = append(out, g.stdRoots(a, prog, seen)...)
+				out = append(out, g.stdRoots(a, prog, seen, unknown)...)
 			}
 		}
 		return out
 	}
 	if rs, ok := g.returned(call, i); ok {
 		for _, r := range rs {
-			out = append(out, g.stdRoots(r, prog, seen)...)
+			out = append(out, g.stdRoots(r, prog, seen, unknown)...)
 		}
+	} else {
+		setUnknown(unknown)
 	}
 	return out
 }
@@ -1169,6 +1204,11 @@ func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Ty
 	case *types.Interface:
 		for m := range u.Methods() {
 			for _, fn := range g.implementers(methodKey(m.Name(), m.Type())) {
+				// The standard library's values are traced to the
+				// code that made them (its methods are its own).
+				if g.isStd(fnPkgPath(fn)) {
+					continue
+				}
 				if recv := fn.Signature.Recv(); recv == nil || types.Implements(recv.Type(), u) {
 					n.out = append(n.out, edge{g.nodeOf(fn), pos})
 				}
@@ -1256,15 +1296,15 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 			switch r := r.(type) {
 			case *ssa.Store:
 				if r.Val == v {
-					out = append(out, g.stdRoots(r.Addr, true, map[ssa.Value]bool{})...)
+					out = append(out, g.stdRoots(r.Addr, true, map[ssa.Value]bool{}, nil)...)
 				}
 			case *ssa.MapUpdate:
 				if r.Key == v || r.Value == v {
-					out = append(out, g.stdRoots(r.Map, true, map[ssa.Value]bool{})...)
+					out = append(out, g.stdRoots(r.Map, true, map[ssa.Value]bool{}, nil)...)
 				}
 			case *ssa.Send:
 				if r.X == v {
-					out = append(out, g.stdRoots(r.Chan, true, map[ssa.Value]bool{})...)
+					out = append(out, g.stdRoots(r.Chan, true, map[ssa.Value]bool{}, nil)...)
 				}
 			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi, *ssa.MakeClosure:
 				work = append(work, r.(ssa.Value))
@@ -1290,4 +1330,151 @@ func callValue(instr ssa.CallInstruction) ssa.Value {
 func runtimeOwn(path string) bool {
 	return path == "runtime" || path == "internal/abi" || path == "internal/reflectlite" ||
 		strings.HasPrefix(path, "internal/runtime/")
+}
+
+func setUnknown(unknown *bool) {
+	if unknown != nil {
+		*unknown = true
+	}
+}
+
+// paramArgs returns the values every call of p's function passes as p,
+// a method's receiver too, when the audit sees every call (arguments,
+// and for a method: its value never taken, its receiver's type never in
+// an interface).
+func (g *graph) paramArgs(p *ssa.Parameter) ([]ssa.Value, bool) {
+	if args, ok := g.arguments(p); ok {
+		return args, true
+	}
+	fn := p.Parent()
+	recv := fn.Signature.Recv()
+	if recv == nil || g.funcs == nil || fn.Origin() != nil {
+		return nil, false
+	}
+	i := slices.Index(fn.Params, p)
+	if i < 0 {
+		return nil, false
+	}
+	t := recv.Type()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	if g.inInterface(t) {
+		return nil, false
+	}
+	cs := g.callSites()
+	return argsAt(cs.sites[fn], cs.taken[fn], i)
+}
+
+// allocStores returns the values stored into a, its fields and elements,
+// in its function.
+func allocStores(a *ssa.Alloc) []ssa.Value {
+	var out []ssa.Value
+	work := []ssa.Value{a}
+	for len(work) > 0 {
+		addr := work[len(work)-1]
+		work = work[:len(work)-1]
+		refs := addr.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Addr == addr {
+					out = append(out, r.Val)
+				}
+			case *ssa.FieldAddr:
+				work = append(work, r)
+			case *ssa.IndexAddr:
+				work = append(work, r)
+			}
+		}
+	}
+	return out
+}
+
+// rootsByType returns the variables an object of type t the audit cannot
+// trace may be, or be held by: the standard library's the summary names
+// (keeps.vars) of type t that the program can point to (exported, or
+// returned: log.Default's), and the program's whose type holds t.
+func (g *graph) rootsByType(t types.Type) []keptAt {
+	if g.byTypeVars == nil {
+		g.byTypeVars = map[string]*ssa.Global{}
+		exposed := map[string]bool{}
+		for _, names := range g.summary.keeps.ret {
+			for _, name := range names {
+				exposed[name] = true
+			}
+		}
+		for name := range g.summary.keeps.vars {
+			i := strings.LastIndex(name, ".")
+			if i < 0 || !token.IsExported(name[i+1:]) && !exposed[name] {
+				// The program can hold no pointer to it: only the
+				// standard library's functions keep values there
+				// (%keep).
+				continue
+			}
+			if p := g.prog.ImportedPackage(name[:i]); p != nil {
+				if v, ok := p.Members[name[i+1:]].(*ssa.Global); ok {
+					g.byTypeVars[name] = v
+				}
+			}
+		}
+	}
+	if at := g.byType.At(t); at != nil {
+		return at.([]keptAt)
+	}
+	var out []keptAt
+	defer func() { g.byType.Set(t, out) }()
+	for _, name := range slices.Sorted(maps.Keys(g.byTypeVars)) {
+		if types.Identical(g.byTypeVars[name].Type().(*types.Pointer).Elem(), t) {
+			out = append(out, keptAt{name: name})
+		}
+	}
+	for _, p := range g.prog.AllPackages() {
+		if g.isStd(p.Pkg.Path()) {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(p.Members)) {
+			if v, ok := p.Members[name].(*ssa.Global); ok && typeHolds(v.Type().(*types.Pointer).Elem(), t, map[types.Type]bool{}) {
+				out = append(out, keptAt{prog: v})
+			}
+		}
+	}
+	return out
+}
+
+// typeHolds reports whether a value of type v is, or holds in its
+// fields, elements or what it points to, a value of type t.
+func typeHolds(v, t types.Type, seen map[types.Type]bool) bool {
+	if types.Identical(v, t) {
+		return true
+	}
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	if named, ok := types.Unalias(v).(*types.Named); ok && named.Obj().Pkg() != nil && !strings.Contains(named.Obj().Pkg().Path(), ".") {
+		return false // the standard library's types: what they hold is theirs
+	}
+	switch u := v.Underlying().(type) {
+	case *types.Pointer:
+		return typeHolds(u.Elem(), t, seen)
+	case *types.Slice:
+		return typeHolds(u.Elem(), t, seen)
+	case *types.Array:
+		return typeHolds(u.Elem(), t, seen)
+	case *types.Map:
+		return typeHolds(u.Key(), t, seen) || typeHolds(u.Elem(), t, seen)
+	case *types.Chan:
+		return typeHolds(u.Elem(), t, seen)
+	case *types.Struct:
+		for f := range u.Fields() {
+			if typeHolds(f.Type(), t, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
