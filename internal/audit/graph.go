@@ -161,6 +161,7 @@ type graph struct {
 	// keeps name, by name (rootsByType).
 	byTypeVars map[string]*ssa.Global
 	byType     typeutil.Map // types.Type → []keptAt
+	allocVals  map[*ssa.Alloc][]ssa.Value
 }
 
 func newGraph(prog *ssa.Program) *graph {

@@ -987,7 +987,11 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 // a value of the program, may point into; with prog, those of the
 // program too.
 func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknown *bool) []keptAt {
-	if seen[v] || len(seen) > dynTraceLimit {
+	if seen[v] {
+		return nil
+	}
+	if len(seen) > rootTraceLimit {
+		setUnknown(unknown) // fail closed (rootsByType)
 		return nil
 	}
 	seen[v] = true
@@ -1055,7 +1059,15 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknow
 		}
 	case *ssa.Alloc:
 		// A local object: where the values stored in it point.
-		for _, x := range allocStores(v) {
+		if g.allocVals == nil {
+			g.allocVals = map[*ssa.Alloc][]ssa.Value{}
+		}
+		vals, ok := g.allocVals[v]
+		if !ok {
+			vals = allocStores(v)
+			g.allocVals[v] = vals
+		}
+		for _, x := range vals {
 			out = append(out, g.stdRoots(x, prog, seen, unknown)...)
 		}
 	case *ssa.Const, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure, *ssa.Function:
@@ -1331,6 +1343,10 @@ func runtimeOwn(path string) bool {
 	return path == "runtime" || path == "internal/abi" || path == "internal/reflectlite" ||
 		strings.HasPrefix(path, "internal/runtime/")
 }
+
+// rootTraceLimit bounds stdRoots' trace: past it, the object counts as
+// unknown.
+const rootTraceLimit = 256
 
 func setUnknown(unknown *bool) {
 	if unknown != nil {
