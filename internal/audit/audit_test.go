@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
@@ -116,6 +117,9 @@ var honest = map[string]definer{
 	// that reaches nothing: neither keeps anything in the standard
 	// library's package state, and neither is charged with the other's.
 	"ownstate": ownstate.Tool{},
+	// upload posts a file with http.Post: the body it gives net/http is
+	// read while its request runs, not kept for other tools' requests.
+	"upload": upload.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -190,6 +194,7 @@ func TestTogether(t *testing.T) {
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
+		"Upload": all.Upload{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

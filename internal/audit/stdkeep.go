@@ -413,6 +413,9 @@ func (s *keepState) call(common *ssa.CallCommon) bool {
 	}
 	c := keepCallee(common)
 	changed := false
+	if c != nil && transientKeeps[funcKey(c)] {
+		return false
+	}
 	if c == nil || len(c.Blocks) == 0 {
 		// A call without a Go body (atomic.StorePointer) may keep any
 		// argument in the memory of any other; a call of a closure made
@@ -461,6 +464,22 @@ func (s *keepState) call(common *ssa.CallCommon) bool {
 	return changed
 }
 
+// transientKeeps are the functions that keep what they are given only
+// while they run, which the flow-insensitive analysis cannot see: a
+// request's body, context and callbacks wait in net/http's Transport (its
+// connection queues) until the response comes. Their facts are dropped,
+// and their callers do not inherit them: a tool posting a file (honest
+// upload) would otherwise charge its body's Read to every tool making a
+// request.
+var transientKeeps = map[string]bool{
+	"(*net/http.Client).Do":           true,
+	"(*net/http.Client).do":           true,
+	"(*net/http.Client).send":         true,
+	"net/http.send":                   true,
+	"(*net/http.Transport).RoundTrip": true,
+	"(*net/http.Transport).roundTrip": true,
+}
+
 // analyseKeeps computes the facts of every function of the standard
 // library to a fixed point.
 func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
@@ -503,6 +522,9 @@ func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
 		fn := work[len(work)-1]
 		work = work[:len(work)-1]
 		queued[fn] = false
+		if transientKeeps[funcKey(fn)] {
+			continue
+		}
 		before := size(fn)
 		a.analyse(fn)
 		if size(fn) != before {

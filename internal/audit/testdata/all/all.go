@@ -33,6 +33,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
@@ -250,6 +251,7 @@ type (
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
 	OwnPlain            = ownstate.Plain
+	Upload              = upload.Tool
 	WrapSizes           = wraphelper.Tool
 	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
