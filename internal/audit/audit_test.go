@@ -29,6 +29,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
@@ -120,6 +121,9 @@ var honest = map[string]definer{
 	// upload posts a file with http.Post: the body it gives net/http is
 	// read while its request runs, not kept for other tools' requests.
 	"upload": upload.Tool{},
+	// logprefix keeps a writer of its own, into a buffer, in log's
+	// default Logger, which net/http's requests log to.
+	"logprefix": logprefix.Tool{},
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -194,7 +198,7 @@ func TestTogether(t *testing.T) {
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
-		"Upload": all.Upload{},
+		"Upload": all.Upload{}, "LogPrefix": all.LogPrefix{}, "LogSave": all.LogSave{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

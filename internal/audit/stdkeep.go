@@ -1188,6 +1188,13 @@ func (g *graph) keptValue(n *node, v ssa.Value, pos token.Pos, seen map[ssa.Valu
 			}
 			return
 		}
+	case *ssa.Alloc:
+		if vals, ok := g.localObject(v); ok {
+			for _, x := range vals {
+				g.keptValue(n, x, pos, seen)
+			}
+			return
+		}
 	case *ssa.UnOp:
 		if gv, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL && g.isStd(gv.Pkg.Pkg.Path()) {
 			n.out = append(n.out, edge{g.globalNode(gv), pos})
@@ -1515,4 +1522,58 @@ func typeHolds(v, t types.Type, seen map[types.Type]bool) bool {
 		}
 	}
 	return false
+}
+
+// localObject returns the values stored into a, a local object, and its
+// fields and elements, when no other code can store into it: its address
+// is only loaded from, stored through here, and given (itself or in an
+// interface) to the standard library's functions, not stored, nor given
+// to the program's (honest logprefix: &prefixer{w: &buf} in log's default
+// Logger holds a bytes.Buffer, not every Write of the program).
+func (g *graph) localObject(a *ssa.Alloc) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	work := []ssa.Value{a}
+	seen := map[ssa.Value]bool{}
+	for len(work) > 0 {
+		addr := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[addr] {
+			continue
+		}
+		seen[addr] = true
+		refs := addr.Referrers()
+		if refs == nil {
+			return nil, false
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Store:
+				if r.Val == addr {
+					return nil, false // kept elsewhere
+				}
+				out = append(out, r.Val)
+			case *ssa.FieldAddr, *ssa.IndexAddr:
+				work = append(work, r.(ssa.Value))
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return nil, false
+				}
+			case *ssa.MakeInterface:
+				if addr != a {
+					return nil, false
+				}
+				work = append(work, r)
+			case ssa.CallInstruction:
+				c := r.Common()
+				callee := c.StaticCallee()
+				if callee == nil || !g.isStd(fnPkgPath(callee)) || c.Value == addr {
+					return nil, false
+				}
+			case *ssa.DebugRef:
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
 }
