@@ -71,6 +71,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
@@ -479,6 +480,13 @@ var probes = []probe{
 		}
 		return muxfield.Tool{}.Execute(ctx, muxfield.Args{Dir: dir})
 	}},
+	{"logswap", logswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logswap.Setter{}).Execute(ctx, logswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logswap.Tool{}.Execute(ctx, logswap.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
@@ -489,7 +497,7 @@ var probes = []probe{
 // DefaultServeMux with servemux, whose handler would be charged to them.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "logdefault": true, "slogdefault": true,
-	"muxiface": true, "muxbound": true, "muxfield": true,
+	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.
