@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -430,6 +431,7 @@ func (t *taskTools) observe(result []byte) {
 type sniffTransport struct {
 	mcp.Transport
 	tasks *taskTools
+	conn  atomic.Pointer[sniffConn] // the last connection made
 }
 
 func (t *sniffTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -437,7 +439,19 @@ func (t *sniffTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sniffConn{Connection: c, tasks: t.tasks, replies: newPendingReplies()}, nil
+	sc := &sniffConn{Connection: c, tasks: t.tasks, replies: newPendingReplies()}
+	t.conn.Store(sc)
+	return sc, nil
+}
+
+// abort closes the connection at once (see closeSession): the SDK
+// closes it only once the answers it is writing are written, which a
+// server that reads none of them never lets happen. Closing the server's
+// stdin ends those writes.
+func (t *sniffTransport) abort() {
+	if c := t.conn.Load(); c != nil {
+		_ = c.Close()
+	}
 }
 
 // sniffConn is a stdio server's connection: it shows tasks the answers

@@ -195,8 +195,13 @@ type remoteServer struct {
 	spec    Spec
 	tel     *clientTelemetry // nil when telemetry is off
 	session *mcp.ClientSession
-	warn    *warner
-	done    chan struct{} // closed when the session has ended
+	// abort closes a stdio server's connection at once, where closing
+	// its session has not within abortWait (see closeSession); nil for
+	// HTTP.
+	abort     func()
+	abortWait time.Duration
+	warn      *warner
+	done      chan struct{} // closed when the session has ended
 	// listChanged holds a value when the server said its tools changed
 	// and they have not been listed since.
 	listChanged chan struct{}
@@ -331,6 +336,8 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 	defer cancel()
 	tasks := &taskTools{}
 	var t mcp.Transport
+	var abort func() // closes a stdio server's connection at once
+	var abortWait time.Duration
 	if sp.URL != "" {
 		hc, err := offOrigin(o.HTTPClient, sp.URL, o.Egress)
 		if err != nil {
@@ -378,7 +385,9 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 			cmd.Stderr = &printableWriter{w: o.Stderr}
 		}
 		cmd.Env = childEnv(o.Getenv, o.Env[sp.Name])
-		t = &sniffTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)}, tasks: tasks}
+		wait := cmp.Or(max(o.TerminateWait, 0), DefaultTerminateWait)
+		sniff := &sniffTransport{Transport: &mcp.CommandTransport{Command: cmd, TerminateDuration: wait}, tasks: tasks}
+		t, abort, abortWait = sniff, sniff.abort, wait
 	}
 	srv := &remoteServer{spec: sp, warn: w, done: make(chan struct{}), tel: newClientTelemetry(o.Telemetry), calls: map[string]*mountedCall{},
 		listChanged: make(chan struct{}, 1), tasks: tasks}
@@ -404,13 +413,13 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		}
 		return nil, nil, fmt.Errorf("connect: %w", err)
 	}
-	srv.session = cs
+	srv.session, srv.abort, srv.abortWait = cs, abort, abortWait
 	tools, err := srv.listTools(ctx, maxTools)
 	if err != nil {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		}
-		return nil, nil, errors.Join(fmt.Errorf("list tools: %w", err), closeSession(cs))
+		return nil, nil, errors.Join(fmt.Errorf("list tools: %w", err), closeSession(cs, abort, abortWait))
 	}
 	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Logging != nil {
 		// Its warnings and errors are shown on the agent's trace.
@@ -429,9 +438,27 @@ func newMountClient(opts *mcp.ClientOptions) *mcp.Client {
 }
 
 // closeSession closes cs, ignoring the exit status a stdio server may have
-// when it is stopped.
-func closeSession(cs *mcp.ClientSession) error {
-	if err := cs.Close(); err != nil && !serverGone(err) {
+// when it is stopped. A stdio server's connection (abort not nil) is
+// closed at once if cs has not closed within wait: the SDK first waits
+// for its answers to the server's requests to be written, which a server
+// that reads none of them never lets happen.
+func closeSession(cs *mcp.ClientSession, abort func(), wait time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cs.Close() }()
+	var err error
+	if abort == nil {
+		err = <-done
+	} else {
+		t := time.NewTimer(wait)
+		select {
+		case err = <-done:
+		case <-t.C:
+			abort()
+			err = <-done
+		}
+		t.Stop()
+	}
+	if err != nil && !serverGone(err) {
 		return fmt.Errorf("close: %w", err)
 	}
 	return nil
@@ -921,7 +948,7 @@ func (m *Mounts) Close() error {
 				s.mu.Unlock()
 				// A server already reported unavailable may not answer
 				// the goodbye either: that is no news.
-				if err := closeSession(s.session); err != nil && !failed {
+				if err := closeSession(s.session, s.abort, s.abortWait); err != nil && !failed {
 					errs[i] = fmt.Errorf("mcp server %q: %w", s.spec.Name, err)
 				}
 				<-s.done

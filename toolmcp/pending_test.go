@@ -181,8 +181,10 @@ func floodServer(stdin io.Reader, stdout io.Writer) error {
 }
 
 // TestMountCloseFlooded: Close ends the session of a stdio server that
-// reads none of the client's answers to its pings, while the client,
-// its answers waiting, reads nothing more of the server.
+// reads none of the client's answers to its pings. The SDK closes the
+// connection only once the answers it is writing are written: Close did
+// not return (the agent could not exit), where the pipe filled before
+// Close; Close now closes the connection after TerminateWait.
 func TestMountCloseFlooded(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
