@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -24,19 +23,7 @@ import (
 // /dev/ptmx, which makes terminals in the machine's.
 func TestTerminalsOutOfReachWithoutNamespaces(t *testing.T) {
 	needLandlock(t, 1)
-	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Skipf("no terminals here: %v", err)
-	}
-	defer unix.Close(m)
-	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts := fmt.Sprintf("/dev/pts/%d", n)
+	m, pts := openTerminal(t)
 	// The user's side stays open, as a shell's would.
 	s, err := unix.Open(pts, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
 	if err != nil {

@@ -147,19 +147,7 @@ func TestNoLeases(t *testing.T) {
 // taking the user's answers to the agent's confirmations.
 func TestTerminalsOutOfReach(t *testing.T) {
 	needNamespaces(t)
-	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Skipf("no terminals here: %v", err)
-	}
-	defer unix.Close(m)
-	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts := fmt.Sprintf("/dev/pts/%d", n)
+	m, pts := openTerminal(t)
 	// The user's side stays open, as a shell's would.
 	s, err := unix.Open(pts, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -442,4 +430,24 @@ func limitHolds(t *testing.T, p *Pool) {
 	if _, err := call(t, p, "alloc", tool.Unsafe, probeArgs{N: 512}); err == nil {
 		t.Fatal("512 MiB of private memory under a 256 MiB limit: no error")
 	}
+}
+
+// openTerminal opens a new terminal's controlling side, closed when the
+// test ends, and returns it with the path of the terminal, the user's
+// side; it skips the test where the machine makes no terminals.
+func openTerminal(t *testing.T) (m int, pts string) {
+	t.Helper()
+	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no terminals here: %v", err)
+	}
+	t.Cleanup(func() { unix.Close(m) })
+	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(m, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, fmt.Sprintf("/dev/pts/%d", n)
 }

@@ -23,13 +23,7 @@ import (
 // notifications/cancelled; the scopes held only at the call itself, with
 // an isError result where the token should get 403 and its challenge.
 func TestHTTPOddMembersRefused(t *testing.T) {
-	iss := newFakeIssuer(t)
-	srv, opts := scopedServer(t, iss, tool.Exec)
-	var draining atomic.Bool
-	o := opts.withDefaults()
-	ts := httptest.NewServer(newFront(srv, &o, &draining).outer)
-	defer ts.Close()
-	token := "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+	ts, draining, token := scopedFront(t)
 	type answer struct {
 		Status int
 		Ran    bool // answered with a result
@@ -57,4 +51,19 @@ func TestHTTPOddMembersRefused(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
+}
+
+// scopedFront serves scopedServer's echo behind the HTTP front, closed
+// when the test ends, and returns it, the flag that drains it, and a
+// token for the scope tools:network alone.
+func scopedFront(t *testing.T) (ts *httptest.Server, draining *atomic.Bool, token string) {
+	t.Helper()
+	iss := newFakeIssuer(t)
+	srv, opts := scopedServer(t, iss, tool.Exec)
+	draining = new(atomic.Bool)
+	o := opts.withDefaults()
+	ts = httptest.NewServer(newFront(srv, &o, draining).outer)
+	t.Cleanup(ts.Close)
+	token = "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+	return ts, draining, token
 }

@@ -517,13 +517,7 @@ func TestHTTPBatch(t *testing.T) {
 // drain, and a call of a tool the token may not call past the scopes'
 // 403.
 func TestHTTPKeysAsTheSDKReads(t *testing.T) {
-	iss := newFakeIssuer(t)
-	srv, opts := scopedServer(t, iss, tool.Exec)
-	var draining atomic.Bool
-	o := opts.withDefaults()
-	ts := httptest.NewServer(newFront(srv, &o, &draining).outer)
-	defer ts.Close()
-	token := "Bearer " + iss.token(t, jwt.MapClaims{"iss": iss.URL, "aud": scopedResource, "exp": time.Now().Add(time.Hour).Unix(), "scope": "tools:network"}, nil)
+	ts, draining, token := scopedFront(t)
 	type answer struct {
 		Status int
 		Ran    bool // answered with a result
