@@ -151,6 +151,17 @@ type graph struct {
 	// inits maps a standard-library variable to the values its package
 	// initializer stores into it.
 	inits map[*ssa.Global][]ssa.Value
+	// keepText holds the summary's lines of the standard library's
+	// package state (keepLines), in standard-library mode.
+	keepText []string
+	// progStores holds the values the program stores into each of its
+	// variables, their fields and elements (keptEdges).
+	progStores map[*ssa.Global][]ssa.Value
+	// byTypeVars holds the standard library's variables the summary's
+	// keeps name, by name (rootsByType).
+	byTypeVars map[string]*ssa.Global
+	byType     typeutil.Map // types.Type → []keptAt
+	allocVals  map[*ssa.Alloc][]ssa.Value
 }
 
 func newGraph(prog *ssa.Program) *graph {
@@ -1205,6 +1216,9 @@ func (g *graph) scan(n *node) {
 					if !(std && reflectCallers[n.pkg] && reflectCalls[key]) {
 						n.out = append(n.out, edge{g.callTarget(callee, common.Args), call.Pos()})
 					}
+					if !std && g.isStd(fnPkgPath(callee)) {
+						g.stdReads(n, callee, call.Pos())
+					}
 					if !std && g.reflected != nil && reflectStore(callee) {
 						g.reflectStoreEdges(n, common, call.Pos())
 					}
@@ -1247,6 +1261,9 @@ func (g *graph) scan(n *node) {
 					// methodEdges), wherever it is called.
 					for _, c := range sites[call] {
 						n.out = append(n.out, edge{g.nodeOf(c), call.Pos()})
+						if g.isStd(fnPkgPath(c)) {
+							g.stdReads(n, c, call.Pos())
+						}
 					}
 					if len(sites[call]) == 0 && !g.stdMade(common.Value) {
 						// Nothing the audit can name: sound for a tool
@@ -1311,12 +1328,19 @@ func (g *graph) scan(n *node) {
 						m = g.maker(n, instr, op)
 					}
 					m.out = append(m.out, edge{g.nodeOf(v), instr.Pos()})
+					if !std && g.isStd(fnPkgPath(v)) {
+						g.stdReads(m, v, instr.Pos()) // a function value of the standard library
+					}
 					if !std && g.reflected != nil && reflectStore(v) {
 						g.reflectStoreEdges(n, nil, instr.Pos()) // a method value or expression
 					}
 				case *ssa.Global:
 					if g.isStd(v.Pkg.Pkg.Path()) {
 						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})
+						if !std && g.summary != nil && g.summary.keeps.vars[v.String()] {
+							// What the program kept in it (keptNode).
+							n.out = append(n.out, edge{g.keptNode(v.String()), instr.Pos()})
+						}
 					} else if obj, ok := v.Object().(*types.Var); ok && g.linknamed[obj] {
 						n.out = append(n.out, edge{g.pseudo("go:linkname variable", tool.Unsafe,
 							"a variable //go:linkname names, which may be another package's (the runtime's)"), instr.Pos()})

@@ -332,5 +332,6 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.instances = instances
 	g.reflected = g.reflectedIfaces()
 	g.sysNames = sysNames(l.prog)
+	g.keptEdges()
 	return g
 }

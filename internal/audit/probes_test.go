@@ -2,6 +2,9 @@ package audit
 
 import (
 	"context"
+	"log"
+	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,16 +26,21 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -62,8 +70,15 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -76,6 +91,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/slogdefault"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -372,6 +390,130 @@ var probes = []probe{
 	{"expvarcmd", expvarcmd.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
 		return expvarcmd.Tool{}.Execute(ctx, expvarcmd.Args{Dir: dir})
 	}},
+	// A value another tool handed to the standard library, which keeps
+	// it in its own package state and calls it for this one.
+	{"servemux", servemux.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (servemux.Setter{}).Execute(ctx, servemux.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return servemux.Tool{}.Execute(ctx, servemux.Args{Dir: dir})
+	}},
+	{"logdefault", logdefault.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logdefault.Setter{}).Execute(ctx, logdefault.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logdefault.Tool{}.Execute(ctx, logdefault.Args{Dir: dir})
+	}},
+	{"clienttransport", clienttransport.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (clienttransport.Setter{}).Execute(ctx, clienttransport.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { http.DefaultClient.Transport = nil }()
+		return clienttransport.Tool{}.Execute(ctx, clienttransport.Args{Dir: dir})
+	}},
+	{"slogdefault", slogdefault.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		orig := slog.Default()
+		if _, err := (slogdefault.Setter{}).Execute(ctx, slogdefault.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { slog.SetDefault(orig) }()
+		return slogdefault.Tool{}.Execute(ctx, slogdefault.Args{Dir: dir})
+	}},
+	{"sqlregister", sqlregister.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (sqlregister.Setter{}).Execute(ctx, sqlregister.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return sqlregister.Tool{}.Execute(ctx, sqlregister.Args{Dir: dir})
+	}},
+	{"flagvar", flagvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (flagvar.Setter{}).Execute(ctx, flagvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return flagvar.Tool{}.Execute(ctx, flagvar.Args{Dir: dir})
+	}},
+	{"muxvar", muxvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxvar.Setter{}).Execute(ctx, muxvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxvar.Tool{}.Execute(ctx, muxvar.Args{Dir: dir})
+	}},
+	{"muxiface", muxiface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxiface.Setter{}).Execute(ctx, muxiface.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxiface.Tool{}.Execute(ctx, muxiface.Args{Dir: dir})
+	}},
+	{"muxbound", muxbound.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxbound.Setter{}).Execute(ctx, muxbound.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxbound.Tool{}.Execute(ctx, muxbound.Args{Dir: dir})
+	}},
+	{"ctxafter", ctxafter.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxafter.Setter{}).Execute(ctx, ctxafter.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxafter.Tool{}.Execute(ctx, ctxafter.Args{Dir: dir})
+	}},
+	{"oncefunc", oncefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (oncefunc.Setter{}).Execute(ctx, oncefunc.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return oncefunc.Tool{}.Execute(ctx, oncefunc.Args{Dir: dir})
+	}},
+	{"bufiowrap", bufiowrap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (bufiowrap.Setter{}).Execute(ctx, bufiowrap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return bufiowrap.Tool{}.Execute(ctx, bufiowrap.Args{Dir: dir})
+	}},
+	{"expvarfunc", expvarfunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (expvarfunc.Setter{}).Execute(ctx, expvarfunc.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return expvarfunc.Tool{}.Execute(ctx, expvarfunc.Args{Dir: dir})
+	}},
+	{"muxfield", muxfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxfield.Setter{}).Execute(ctx, muxfield.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxfield.Tool{}.Execute(ctx, muxfield.Args{Dir: dir})
+	}},
+	{"logswap", logswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logswap.Setter{}).Execute(ctx, logswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logswap.Tool{}.Execute(ctx, logswap.Args{Dir: dir})
+	}},
+}
+
+// aloneProbes are audited each in a program of its own (TestProbesAlone),
+// not in TestTogether's: what they store in the standard library's
+// package state (http.DefaultClient's Transport, the output of log's
+// default Logger, which net/http logs to) every tool of their program
+// that uses it runs, the honest ones' too; and those that share
+// DefaultServeMux with servemux, whose handler would be charged to them.
+var aloneProbes = map[string]bool{
+	"clienttransport": true, "logdefault": true, "slogdefault": true,
+	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
+}
+
+// TestProbesAlone audits each of aloneProbes in its own program.
+func TestProbesAlone(t *testing.T) {
+	t.Parallel()
+	for _, p := range probes {
+		if !aloneProbes[p.name] {
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			got := reaches(t, filepath.Join("testdata", "probes", p.name), "Tool")["Tool"]
+			if missed := p.want &^ got; missed != 0 {
+				t.Errorf("probe %s: the audit misses %s (it reaches %s)", p.name, missed, got)
+			}
+		})
+	}
 }
 
 // TestProbesRun runs each probe in process: a probe whose hidden action

@@ -48,6 +48,9 @@ type summary struct {
 	// asserted holds the methods of the interfaces the standard library
 	// asserts values to (graph.asserted).
 	asserted map[string]bool
+	// keeps holds the facts of the standard library's package state
+	// (keepLines).
+	keeps keeps
 }
 
 // platform names the release and platform a summary is valid for.
@@ -91,7 +94,13 @@ func stdSummary(ctx context.Context) (*summary, error) {
 }
 
 func parseSummary(text string) (*summary, error) {
-	s := &summary{lines: map[string]string{}, asserted: map[string]bool{}}
+	s := &summary{lines: map[string]string{}, asserted: map[string]bool{}, keeps: keeps{
+		keepG: map[string]map[int][]string{},
+		keepP: map[string]map[int][]int{},
+		ret:   map[string][]string{},
+		keepR: map[string][]int{},
+		reads: map[string][]string{},
+	}}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -102,6 +111,12 @@ func parseSummary(text string) (*summary, error) {
 		}
 		if m, ok := strings.CutPrefix(line, "@"); ok {
 			s.asserted[m] = true
+			continue
+		}
+		if k, ok := strings.CutPrefix(line, "%"); ok {
+			if err := s.keeps.parse(k); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		key, rest, ok := strings.Cut(line, "\t")
@@ -200,6 +215,7 @@ func summaryText(g *graph) string {
 	for m := range g.asserted {
 		lines = append(lines, "@"+m)
 	}
+	lines = append(lines, g.keepText...)
 	slices.Sort(lines)
 	return "# " + platform() + "\n" + strings.Join(lines, "\n") + "\n"
 }
@@ -246,6 +262,14 @@ func stdGraph(ctx context.Context) (*graph, error) {
 		}
 	}
 	g.build()
+	var fns []*ssa.Function
+	for fn := range ssautil.AllFunctions(prog) {
+		if len(fn.Blocks) > 0 {
+			fns = append(fns, fn)
+		}
+	}
+	slices.SortFunc(fns, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	g.keepText = keepLines(prog, fns)
 	return g, nil
 }
 

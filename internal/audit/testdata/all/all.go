@@ -23,15 +23,18 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
@@ -50,16 +53,20 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fddup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
@@ -90,7 +97,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -103,6 +112,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
@@ -225,12 +236,25 @@ type (
 	Probeglobalshared   = globalshared.Tool
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
+	Probeservemux       = servemux.Tool
+	Probeexpvarfunc     = expvarfunc.Tool
+	Probeoncefunc       = oncefunc.Tool
+	Probebufiowrap      = bufiowrap.Tool
+	Probectxafter       = ctxafter.Tool
+	Probemuxvar         = muxvar.Tool
+	Probesqlregister    = sqlregister.Tool
+	Probeflagvar        = flagvar.Tool
 	FuncTable           = functable.Tool
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool
 	SharedFetch         = sharedhelper.Fetch
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
+	OwnRead             = ownstate.Tool
+	OwnPlain            = ownstate.Plain
+	Upload              = upload.Tool
+	LogPrefix           = logprefix.Tool
+	LogSave             = logprefix.Save
 	WrapSizes           = wraphelper.Tool
 	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
