@@ -38,6 +38,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
@@ -124,6 +125,35 @@ var honest = map[string]definer{
 	// logprefix keeps a writer of its own, into a buffer, in log's
 	// default Logger, which net/http's requests log to.
 	"logprefix": logprefix.Tool{},
+	// tarlist's Tool stores the errors of os.WriteFile and of
+	// tar.Reader.Next, which may point into io.Discard, in its result
+	// err, a local variable a deferred fmt.Errorf wraps; its package's
+	// Plain writes to io.Discard (TestHonestPair).
+	"tarlist": tarlist.Tool{},
+}
+
+// honestPairs are packages of the honest corpus with a second tool,
+// Plain, audited in one program with Tool, without TestTogether's
+// others: each reaches what it declares.
+var honestPairs = map[string][2]definer{
+	"tarlist": {tarlist.Tool{}, tarlist.Plain{}},
+}
+
+// TestHonestPair audits each of honestPairs' packages, Tool and Plain in
+// one program.
+func TestHonestPair(t *testing.T) {
+	t.Parallel()
+	for name, d := range honestPairs {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := reaches(t, filepath.Join("testdata", "honest", name), "Tool", "Plain")
+			for i, tl := range []string{"Tool", "Plain"} {
+				if want := d[i].Definition().Capabilities; got[tl] != want {
+					t.Errorf("%s.%s reaches %s, declares %s", name, tl, got[tl], want)
+				}
+			}
+		})
+	}
 }
 
 // reports holds the audits analyzeFor made, by directory and tool names:
@@ -199,6 +229,7 @@ func TestTogether(t *testing.T) {
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
 		"Upload": all.Upload{}, "LogPrefix": all.LogPrefix{}, "LogSave": all.LogSave{},
+		"TarList": all.TarList{}, "TarPlain": all.TarPlain{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

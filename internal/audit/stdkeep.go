@@ -866,7 +866,7 @@ func (g *graph) keptEdges() {
 				var val []ssa.Value
 				switch instr := instr.(type) {
 				case *ssa.Store:
-					into, val = g.stdRoots(instr.Addr, false, map[ssa.Value]bool{}, nil), []ssa.Value{instr.Val}
+					into, val = g.storeRoots(instr.Addr, false), []ssa.Value{instr.Val}
 				case *ssa.MapUpdate:
 					into, val = g.stdRoots(instr.Map, false, map[ssa.Value]bool{}, nil), []ssa.Value{instr.Key, instr.Value}
 				case *ssa.Send:
@@ -1107,6 +1107,39 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknow
 		out = g.callRoots(v, 0, prog, seen, unknown)
 	}
 	return out
+}
+
+// storeRoots returns the variables whose memory a store to addr writes:
+// a variable of the standard library it is the address of, or of a field
+// or element of; none for the memory of a local object or, without prog,
+// of a variable of the program (the values stored there before are not
+// where this one goes: a local error stored into the arguments of
+// fmt.Errorf was kept wherever the error it wraps pointed into); else
+// where the pointer it is taken from points (stdRoots).
+func (g *graph) storeRoots(addr ssa.Value, prog bool) []keptAt {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Alloc:
+			return nil
+		case *ssa.Global:
+			if g.isStd(a.Pkg.Pkg.Path()) {
+				return []keptAt{{name: a.String()}}
+			}
+			if prog {
+				return []keptAt{{prog: a}}
+			}
+			return nil
+		case *ssa.FieldAddr:
+			addr = a.X
+			continue
+		case *ssa.IndexAddr:
+			if _, ok := a.X.Type().Underlying().(*types.Pointer); ok {
+				addr = a.X // an array's element: the array's memory
+				continue
+			}
+		}
+		return g.stdRoots(addr, prog, map[ssa.Value]bool{}, nil)
+	}
 }
 
 // callRoots returns stdRoots of the result i of call.

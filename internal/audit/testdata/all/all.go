@@ -32,6 +32,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
@@ -255,6 +256,8 @@ type (
 	Upload              = upload.Tool
 	LogPrefix           = logprefix.Tool
 	LogSave             = logprefix.Save
+	TarList             = tarlist.Tool
+	TarPlain            = tarlist.Plain
 	WrapSizes           = wraphelper.Tool
 	WrapFetch           = wraphelper.Fetch
 	Probefdfcntl        = fdfcntl.Tool
