@@ -32,6 +32,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
@@ -455,6 +456,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctxafter.Tool{}.Execute(ctx, ctxafter.Args{Dir: dir})
+	}},
+	{"ctxcell", ctxcell.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxcell.Setter{}).Execute(ctx, ctxcell.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxcell.Tool{}.Execute(ctx, ctxcell.Args{Dir: dir})
 	}},
 	{"oncefunc", oncefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (oncefunc.Setter{}).Execute(ctx, oncefunc.Args{Dir: dir}); err != nil {

@@ -1370,7 +1370,12 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 			switch r := r.(type) {
 			case *ssa.Store:
 				if r.Val == v {
-					out = append(out, g.stdRoots(r.Addr, true, map[ssa.Value]bool{}, nil)...)
+					if a := addrAlloc(r.Addr); a != nil {
+						// Into a local object: kept where it is.
+						work = append(work, a)
+						continue
+					}
+					out = append(out, g.storeRoots(r.Addr, true)...)
 				}
 			case *ssa.MapUpdate:
 				if r.Key == v || r.Value == v {
@@ -1382,6 +1387,12 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 				}
 			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi, *ssa.MakeClosure:
 				work = append(work, r.(ssa.Value))
+			case *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr:
+				// What a local object it was stored into holds: its
+				// loads, and the addresses of its fields and elements.
+				if addrAlloc(v) != nil {
+					work = append(work, r.(ssa.Value))
+				}
 			}
 		}
 	}

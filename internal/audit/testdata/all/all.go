@@ -59,6 +59,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
@@ -242,6 +243,7 @@ type (
 	Probeoncefunc       = oncefunc.Tool
 	Probebufiowrap      = bufiowrap.Tool
 	Probectxafter       = ctxafter.Tool
+	Probectxcell        = ctxcell.Tool
 	Probemuxvar         = muxvar.Tool
 	Probesqlregister    = sqlregister.Tool
 	Probeflagvar        = flagvar.Tool
