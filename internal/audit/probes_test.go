@@ -34,6 +34,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -462,6 +463,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctxcell.Tool{}.Execute(ctx, ctxcell.Args{Dir: dir})
+	}},
+	{"ctxhelper", ctxhelper.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxhelper.Setter{}).Execute(ctx, ctxhelper.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxhelper.Tool{}.Execute(ctx, ctxhelper.Args{Dir: dir})
 	}},
 	{"oncefunc", oncefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (oncefunc.Setter{}).Execute(ctx, oncefunc.Args{Dir: dir}); err != nil {

@@ -1393,6 +1393,53 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 				if addrAlloc(v) != nil {
 					work = append(work, r.(ssa.Value))
 				}
+			case ssa.CallInstruction:
+				// Given to a function of the program: kept where it
+				// keeps its parameter.
+				callee := r.Common().StaticCallee()
+				if callee == nil || len(callee.Blocks) == 0 || g.isStd(fnPkgPath(callee)) {
+					continue
+				}
+				for i, a := range r.Common().Args {
+					if a == v && i < len(callee.Params) {
+						work = append(work, callee.Params[i])
+					}
+				}
+			case *ssa.Return:
+				// Returned: kept where the callers keep the result.
+				work = append(work, g.callResults(r, v)...)
+			}
+		}
+	}
+	return out
+}
+
+// callResults returns the values that are v, a result ret returns, in
+// the calls of its function the call graph knows of.
+func (g *graph) callResults(ret *ssa.Return, v ssa.Value) []ssa.Value {
+	if g.dyn == nil || g.dyn.Nodes[ret.Parent()] == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for i, r := range ret.Results {
+		if r != v {
+			continue
+		}
+		for _, e := range g.dyn.Nodes[ret.Parent()].In {
+			call, ok := e.Site.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if len(ret.Results) == 1 {
+				out = append(out, call)
+				continue
+			}
+			if refs := call.Referrers(); refs != nil {
+				for _, x := range *refs {
+					if x, ok := x.(*ssa.Extract); ok && x.Index == i {
+						out = append(out, x)
+					}
+				}
 			}
 		}
 	}

@@ -61,6 +61,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -244,6 +245,7 @@ type (
 	Probebufiowrap      = bufiowrap.Tool
 	Probectxafter       = ctxafter.Tool
 	Probectxcell        = ctxcell.Tool
+	Probectxhelper      = ctxhelper.Tool
 	Probemuxvar         = muxvar.Tool
 	Probesqlregister    = sqlregister.Tool
 	Probeflagvar        = flagvar.Tool
