@@ -29,6 +29,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clientswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
@@ -414,6 +415,14 @@ var probes = []probe{
 		defer func() { http.DefaultClient.Transport = nil }()
 		return clienttransport.Tool{}.Execute(ctx, clienttransport.Args{Dir: dir})
 	}},
+	{"clientswap", clientswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		old := http.DefaultClient
+		if _, err := (clientswap.Setter{}).Execute(ctx, clientswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { http.DefaultClient = old }()
+		return clientswap.Tool{}.Execute(ctx, clientswap.Args{Dir: dir})
+	}},
 	{"slogdefault", slogdefault.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		orig := slog.Default()
 		if _, err := (slogdefault.Setter{}).Execute(ctx, slogdefault.Args{Dir: dir}); err != nil {
@@ -510,7 +519,7 @@ var probes = []probe{
 // that uses it runs, the honest ones' too; and those that share
 // DefaultServeMux with servemux, whose handler would be charged to them.
 var aloneProbes = map[string]bool{
-	"clienttransport": true, "logdefault": true, "slogdefault": true,
+	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 }
 

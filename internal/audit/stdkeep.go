@@ -1261,15 +1261,22 @@ func (g *graph) keptValue(n *node, v ssa.Value, pos token.Pos, seen map[ssa.Valu
 // keptType adds to n the edges of a value of t the audit cannot trace:
 // every function of the program of a func type, every method of the
 // program of an interface's, and so for what a pointer, a struct, a
-// slice, an array, a map or a channel holds.
+// slice, an array, a map or a channel holds; of a struct of the standard
+// library, what its exported fields hold (the program may have filled
+// them: probe clientswap), its others being the standard library's.
 func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Type]bool) {
 	if seen[t] {
 		return
 	}
 	seen[t] = true
+	exported := false
 	if named, ok := types.Unalias(t).(*types.Named); ok && named.Obj().Pkg() != nil && g.isStd(named.Obj().Pkg().Path()) {
 		switch t.Underlying().(type) {
 		case *types.Interface, *types.Signature:
+		case *types.Struct:
+			// What the program can store in it: its exported fields
+			// (an http.Client's Transport).
+			exported = true
 		default:
 			return // what the standard library's types hold is its own
 		}
@@ -1308,7 +1315,9 @@ func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Ty
 		g.keptType(n, u.Elem(), pos, seen)
 	case *types.Struct:
 		for f := range u.Fields() {
-			g.keptType(n, f.Type(), pos, seen)
+			if f.Exported() || !exported {
+				g.keptType(n, f.Type(), pos, seen)
+			}
 		}
 	}
 }
