@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -266,7 +267,7 @@ func mentionsStreamOptions(e *APIError) bool {
 func retryAfter(h http.Header, now time.Time) time.Duration {
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
 		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
+			return waitOf(ms, time.Millisecond)
 		}
 	}
 	v := strings.TrimSpace(h.Get("Retry-After"))
@@ -274,10 +275,10 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if s, err := strconv.ParseFloat(v, 64); err == nil {
-		if s <= 0 {
-			return 0
+		if !(s > 0) {
+			return 0 // NaN too
 		}
-		return time.Duration(s * float64(time.Second))
+		return waitOf(s, time.Second)
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
@@ -285,6 +286,16 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// waitOf returns n units, or the longest time.Duration past it: the
+// conversion of a float beyond int64 is math.MinInt64 on amd64, a wait
+// below zero, which was retried at once after the backoff.
+func waitOf(n float64, unit time.Duration) time.Duration {
+	if d := n * float64(unit); d < math.MaxInt64 {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
 }
 
 // isHTML reports whether a body is an HTML page.

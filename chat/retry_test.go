@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -253,6 +254,17 @@ func TestRetryAfterExact(t *testing.T) {
 		{[]string{"Retry-After-Ms", "0", "Retry-After", "2"}, 2 * time.Second},
 		{[]string{"Retry-After-Ms", "-5", "Retry-After", "2"}, 2 * time.Second},
 		{[]string{"Retry-After-Ms", "x", "Retry-After", "2"}, 2 * time.Second},
+		// Past what a time.Duration holds: the longest wait, where the
+		// conversion of the float gave math.MinInt64 on amd64, a wait
+		// below zero that was retried at once.
+		{[]string{"Retry-After", "1e10"}, math.MaxInt64},
+		{[]string{"Retry-After", "9223372036.855"}, math.MaxInt64},
+		{[]string{"Retry-After", "+Inf"}, math.MaxInt64},
+		{[]string{"Retry-After-Ms", "1e300"}, math.MaxInt64},
+		{[]string{"Retry-After", "9223372036"}, 9223372036 * time.Second},
+		{[]string{"Retry-After", "NaN"}, 0},
+		{[]string{"Retry-After-Ms", "NaN", "Retry-After", "2"}, 2 * time.Second},
+		{[]string{"Retry-After", "-Inf"}, 0},
 	} {
 		h := http.Header{}
 		for i := 0; i+1 < len(tc.header); i += 2 {
@@ -260,6 +272,21 @@ func TestRetryAfterExact(t *testing.T) {
 		}
 		if got := retryAfter(h, now); got != tc.want {
 			t.Errorf("%q: %v, want %v", tc.header, got, tc.want)
+		}
+	}
+}
+
+// TestRetryAfterCenturies: a server that asks to wait longer than a
+// time.Duration holds is not retried, as one that asks for ten minutes:
+// "Retry-After: 1e10" was retried after the backoff (3 requests where 1
+// was due), the wait having become math.MinInt64.
+func TestRetryAfterCenturies(t *testing.T) {
+	for _, h := range [][]string{{"Retry-After", "1e10"}, {"Retry-After", "+Inf"}, {"Retry-After-Ms", "1e300"}} {
+		f := newFake(t, jsonReply(429, `{"error":{"message":"slow down"}}`, h...), answer("ok"))
+		s := &sleeps{}
+		_, err := (&Conversation{Client: f.client(s)}).Turn(context.Background(), "hi")
+		if err == nil || !strings.Contains(err.Error(), "before retrying") || len(s.all()) != 0 || len(f.requests()) != 1 {
+			t.Errorf("%q: err = %v, waits %v, %d requests; want one request, not retried", h, err, s.all(), len(f.requests()))
 		}
 	}
 }
