@@ -260,7 +260,7 @@ func (d *Decoder) Int(bits int) (int64, error) {
 	var buf [1 + maxIntegerDigits]byte
 	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
-		return 0, d.errorf("expected integer, got number %s", clip.String(string(lit), maxShown))
+		return 0, d.errorf("expected integer, got number %s", shown(lit))
 	}
 	if n, ok := parseInt(canon); ok && n >= lo && n <= hi {
 		return n, nil
@@ -289,7 +289,7 @@ func (d *Decoder) Uint(bits int) (uint64, error) {
 	var buf [1 + maxIntegerDigits]byte
 	canon, ok := appendIntegerLiteral(buf[:0], lit)
 	if !ok {
-		return 0, d.errorf("expected integer, got number %s", clip.String(string(lit), maxShown))
+		return 0, d.errorf("expected integer, got number %s", shown(lit))
 	}
 	if canon[0] == '-' {
 		if string(canon) == "-0" {
@@ -320,7 +320,7 @@ func (d *Decoder) float(bits int) (exact, rounded float64, err error) {
 	}
 	rounded, err = strconv.ParseFloat(string(lit), bits)
 	if err != nil {
-		return 0, 0, d.errorf("number %s is out of range", clip.String(string(lit), maxShown))
+		return 0, 0, d.errorf("number %s is out of range", shown(lit))
 	}
 	exact = rounded
 	if bits != 64 {
@@ -330,7 +330,7 @@ func (d *Decoder) float(bits int) (exact, rounded float64, err error) {
 }
 
 func (d *Decoder) rangeError(lit []byte, lo, hi string) error {
-	return d.errorf("expected integer from %s to %s, got %s", lo, hi, clip.String(string(lit), maxShown))
+	return d.errorf("expected integer from %s to %s, got %s", lo, hi, shown(lit))
 }
 
 // number reads a number literal, checking the JSON grammar, and reports
@@ -710,8 +710,8 @@ func (d *Decoder) kind() string {
 	case d.pos >= len(d.data):
 		return "end of input"
 	case c == '"':
-		if b, err := (&Decoder{data: d.data, pos: d.pos}).readString(); err == nil {
-			return "string " + strconv.Quote(clip.String(string(b), maxShown))
+		if s, ok := d.stringShown(); ok {
+			return "string " + strconv.Quote(s)
 		}
 		return "string"
 	case c == '{':
@@ -724,7 +724,7 @@ func (d *Decoder) kind() string {
 		return "null"
 	case c == '-' || c >= '0' && c <= '9':
 		if lit, _, err := (&Decoder{data: d.data, pos: d.pos}).number(""); err == nil {
-			return "number " + clip.String(string(lit), maxShown)
+			return "number " + shown(lit)
 		}
 		return "number"
 	default:
@@ -734,6 +734,85 @@ func (d *Decoder) kind() string {
 
 // maxShown bounds a value quoted in an error message.
 const maxShown = 40
+
+// shown returns b for a message, clipped at maxShown bytes, converting
+// no more of it than it shows.
+func shown(b []byte) string {
+	return clip.String(string(b[:min(len(b), maxShown+utf8.UTFMax)]), maxShown)
+}
+
+// stringShown returns the string at d.pos for a message, decoded and
+// clipped as shown clips, and ok false if it is not a valid string. It
+// decodes only the start that it shows: a message about a string of a
+// megabyte of escapes allocated three megabytes to quote 40 bytes.
+func (d *Decoder) stringShown() (string, bool) {
+	sub := Decoder{data: d.data, pos: d.pos}
+	if sub.skipString() != nil {
+		return "", false
+	}
+	raw := d.data[d.pos+1 : sub.pos-1]
+	// Each byte shown takes at most six of the text (\u0041); a cut
+	// escape or character spoils only what lies past maxShown+UTFMax.
+	cut := 0
+	for cut < len(raw) && cut < 6*(maxShown+utf8.UTFMax+1) {
+		switch {
+		case raw[cut] != '\\':
+			cut++
+		case raw[cut+1] == 'u':
+			cut += 6
+		default:
+			cut += 2
+		}
+	}
+	if cut >= len(raw) {
+		cut = len(raw)
+	}
+	q := make([]byte, 0, cut+2)
+	q = append(append(append(q, '"'), raw[:cut]...), '"')
+	b, err := (&Decoder{data: q}).readString()
+	if err != nil {
+		return "", false
+	}
+	return shown(b), true
+}
+
+// skipString reads the string at d.pos as readString does, with the same
+// errors at the same offsets, without decoding it.
+func (d *Decoder) skipString() error {
+	data := d.data
+	p := d.pos + 1
+	for {
+		end, simple, err := d.scanString(p)
+		switch {
+		case err != nil:
+			return err
+		case simple:
+			d.pos = end + 1
+			return nil
+		case data[end] != '\\':
+			p = end + 1 // invalid UTF-8, read as U+FFFD
+			continue
+		}
+		q := end + 1
+		if q >= len(data) {
+			d.pos = q
+			return d.syntax("unterminated string")
+		}
+		switch data[q] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			p = q + 1
+		case 'u':
+			if _, ok := hex4(data[q+1:]); !ok {
+				d.pos = q
+				return d.syntax(`expected four hex digits after \u`)
+			}
+			p = q + 5
+		default:
+			d.pos = q
+			return d.syntax("invalid escape in a string")
+		}
+	}
+}
 
 func (d *Decoder) mismatch(want string) error {
 	got := d.kind()

@@ -31,7 +31,7 @@ func (d *Decoder) skip(limit int) (start, end int, err error) {
 			d.first = true
 			open = append(open, c)
 		case '"':
-			if _, err := d.readString(); err != nil {
+			if err := d.skipString(); err != nil {
 				return 0, 0, err
 			}
 		case 't', 'f', 'n':
