@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -35,6 +36,21 @@ func TestBackoffCapNearTheLimit(t *testing.T) {
 	for _, n := range []int{1, 2, 3} {
 		if w := p.backoff(n); w < 1<<61 || w > 1<<62 {
 			t.Errorf("backoff(%d) = %v, want within [%v, %v]", n, w, time.Duration(1<<61), time.Duration(1<<62))
+		}
+	}
+}
+
+// TestBackoffCapAtTheLimit: with no cap short of the longest
+// time.Duration, a doubling past it is the cap. A BaseDelay of 2⁶² ns
+// doubled overflowed to math.MinInt64, and the retry panicked
+// (rand.Int64N: invalid argument) instead of waiting.
+func TestBackoffCapAtTheLimit(t *testing.T) {
+	for _, base := range []time.Duration{1 << 62, math.MaxInt64/2 + 1, math.MaxInt64} {
+		p := RetryPolicy{BaseDelay: base, MaxDelay: math.MaxInt64}.withDefaults()
+		for _, n := range []int{0, 1, 2, 64} {
+			if w := p.backoff(n); w < base/2 {
+				t.Errorf("base %v: backoff(%d) = %v, want at least %v", base, n, w, base/2)
+			}
 		}
 	}
 }

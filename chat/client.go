@@ -130,10 +130,13 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 func (p RetryPolicy) backoff(n int) time.Duration {
 	d := p.BaseDelay
 	for range n {
-		d *= 2
-		if d >= p.MaxDelay {
+		if d > p.MaxDelay/2 {
+			// Doubling would pass the cap, or overflow: 2⁶² ns doubled
+			// was math.MinInt64, and rand.Int64N below panicked.
+			d = p.MaxDelay
 			break
 		}
+		d *= 2
 	}
 	d = min(d, p.MaxDelay)
 	half := d / 2
