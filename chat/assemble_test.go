@@ -63,3 +63,56 @@ func FuzzArgsShape(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStream reads arbitrary bytes as a streamed answer. The reader never
+// panics and answers a response or an error, never both; an error never
+// shows the API key; an answer's text is what the sink was sent, and its
+// tool calls are at most MaxAnswerToolCalls, each with a unique id, type
+// "function" and arguments that are not blank.
+func FuzzStream(f *testing.F) {
+	for _, s := range []string{
+		"data: " + text("hi") + "\n\ndata: [DONE]\n\n",
+		"data: " + callStart(0, "a", "echo") + "\n\ndata: " + callArgs(0, `{"x":`) + "\n\ndata: " + callArgs(0, `1}`) + "\n\ndata: [DONE]\n\n",
+		"data: " + callStart(3, "a", "echo") + "\n\ndata: " + callStart(3, "a", "echo") + "\n\ndata: " + callArgs(7, `{}`) + "\n\ndata: [DONE]\n",
+		`data: {"choices":[{"index":0,"delta":{"tool_calls":[{"id":"x","function":{"name":"a","arguments":{"k":1}}},{"id":"x","function":{"name":"b","arguments":"{}"}}]}}]}` + "\ndata: [DONE]\n",
+		"event: error\ndata: {\"error\":{\"message\":\"" + testKey + "\"}}\n\n",
+		": keep-alive\r\n\r\nid: 1\r\nretry: 5\r\ndata: " + text("x") + "\r\n\r\ndata: [DONE]\r\n",
+		`{"error":{"message":"bad key ` + testKey + `"}}` + "\n",
+		"<html>" + testKey + "\n",
+		"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + testKey[:8] + "\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var sent strings.Builder
+		s := &streamReader{client: &Client{APIKey: testKey, MaxStreamBytes: 1 << 16}, touch: func() {}, sink: func(e Event) {
+			if e.Type == EventText {
+				sent.WriteString(e.Text)
+			}
+		}}
+		resp, err := s.read(strings.NewReader(string(body)))
+		if (resp == nil) == (err == nil) {
+			t.Fatalf("response %v and error %v", resp, err)
+		}
+		if err != nil {
+			if strings.Contains(err.Error(), testKey) {
+				t.Fatalf("the error shows the key: %v", err)
+			}
+			return
+		}
+		if resp.Message.Content != sent.String() {
+			t.Fatalf("content %q, sent %q", resp.Message.Content, sent.String())
+		}
+		calls := resp.Message.ToolCalls
+		if len(calls) > MaxAnswerToolCalls {
+			t.Fatalf("%d tool calls", len(calls))
+		}
+		seen := map[string]bool{}
+		for _, c := range calls {
+			if c.ID == "" || seen[c.ID] || c.Type != "function" || strings.TrimSpace(c.Function.Arguments) == "" {
+				t.Fatalf("call %+v (ids so far %v)", c, seen)
+			}
+			seen[c.ID] = true
+		}
+	})
+}
