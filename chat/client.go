@@ -483,15 +483,15 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 	if err != nil {
 		return nil, c.connError(ctx, err)
 	}
-	text := strings.TrimSpace(string(b))
-	if isHTML(contentType, text) {
+	text := bytes.TrimSpace(b)
+	if isHTML(contentType, string(text[:min(len(text), 64)])) {
 		e := &APIError{StatusCode: http.StatusOK}
-		e.parseErrorPayload(b, contentType)
+		e.parseErrorPayload(b[:min(len(b), maxErrorBody)], contentType)
 		return nil, e
 	}
 	var wr wireResponse
 	if err := json.Unmarshal(b, &wr); err != nil {
-		return nil, fmt.Errorf("the answer is not JSON (%v): %q", err, redact.Shorten(text, 200, c.APIKey))
+		return nil, fmt.Errorf("the answer is not JSON (%v): %q", err, shortRedacted(text, 200, c.APIKey))
 	}
 	if len(wr.Error) > 0 && string(wr.Error) != "null" {
 		return nil, c.inBandError(b)
@@ -504,7 +504,7 @@ func (c *Client) readWhole(ctx context.Context, body io.Reader, contentType stri
 		}
 	}
 	if choice == nil {
-		return nil, fmt.Errorf("the answer has no choices: %q", redact.Shorten(text, 200, c.APIKey))
+		return nil, fmt.Errorf("the answer has no choices: %q", shortRedacted(text, 200, c.APIKey))
 	}
 	m := choice.Message
 	resp := &Response{Model: wr.Model, Usage: wr.Usage}
@@ -573,7 +573,7 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 		return nil, fmt.Errorf("asking %s for its models: %w", where, redact.Error(err, c.APIKey))
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("asking %s for its models: HTTP %d: %s", where, resp.StatusCode, redact.Shorten(string(body), 200, c.APIKey))
+		return nil, fmt.Errorf("asking %s for its models: HTTP %d: %s", where, resp.StatusCode, shortRedacted(body, 200, c.APIKey))
 	}
 	var list struct {
 		Data []struct {
@@ -596,6 +596,10 @@ func (c *Client) Models(ctx context.Context) ([]string, error) {
 // in a stream.
 func (c *Client) inBandError(payload []byte) error {
 	e := &APIError{}
+	// No more of it than of an error status's body (statusError): an
+	// endpoint that sent an error of 8 MiB in its stream had it redacted
+	// whole (152 MB allocated) and made the message of the error returned.
+	payload = payload[:min(len(payload), maxErrorBody)]
 	e.parseErrorPayload([]byte(redact.String(string(payload), c.APIKey)), "application/json")
 	e.classify(c.Model, c.APIKey != "")
 	return e

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolreg/toolreg/redact"
 	"math"
 	"net/http"
 	"regexp"
@@ -127,6 +128,25 @@ func (e *APIError) Error() string {
 // Retryable reports whether the request may succeed if sent again: HTTP
 // 408, 409, 429 (except an exhausted quota) and 5xx.
 func (e *APIError) Retryable() bool { return e.retryable }
+
+// redactWindow is how much of a text shortRedacted reads to show its
+// start.
+const redactWindow = 64 << 10
+
+// shortRedacted returns redact.Shorten(string(text), n, key), reading no
+// more of text than the start it shows: a malformed chunk of 8 MiB was
+// redacted whole (104 MB allocated) to quote 200 bytes of it. The start
+// is redacted as the whole would be (a secret cut at the window's end is
+// removed in part, or is past what is shown), unless redaction shrank it
+// to near n, where the whole is read.
+func shortRedacted(text []byte, n int, key string) string {
+	if len(text) > redactWindow {
+		if r := redact.String(string(text[:redactWindow]), key); len(r) > n+4<<10 {
+			return redact.Shorten(r, n, key)
+		}
+	}
+	return redact.Shorten(string(text), n, key)
+}
 
 // maxErrorBody bounds how much of an error body is read and shown.
 const (

@@ -92,7 +92,7 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 			return false, s.client.inBandError(line)
 		}
 		if s.stray == "" {
-			s.stray = redact.Shorten(string(line), 200, s.client.APIKey)
+			s.stray = shortRedacted(line, 200, s.client.APIKey)
 		}
 		return false, nil
 	}
@@ -108,7 +108,7 @@ func (s *streamReader) line(line []byte) (done bool, err error) {
 	}
 	var chunk wireResponse
 	if err := json.Unmarshal(data, &chunk); err != nil {
-		return false, fmt.Errorf("malformed stream chunk (%v): %q", err, redact.Shorten(string(data), 200, s.client.APIKey))
+		return false, fmt.Errorf("malformed stream chunk (%v): %q", err, shortRedacted(data, 200, s.client.APIKey))
 	}
 	if len(chunk.Error) > 0 && string(chunk.Error) != "null" {
 		return false, s.client.inBandError(data)
