@@ -142,8 +142,12 @@ func TestNumberMessages(t *testing.T) {
 		{"1e999", intOf(64), "expected integer from -9223372036854775808 to 9223372036854775807, got 1e999"},
 		{"1e99999999999999999999", uintOf(64), "expected integer from 0 to 18446744073709551615, got 1e99999999999999999999"},
 		{"1e-99999999999999999999", intOf(64), "expected integer, got number 1e-99999999999999999999"},
-		{"3.5e38", floatOf(32), "number 3.5e38 is out of range"},
-		{"1.8e308", floatOf(64), "number 1.8e308 is out of range"},
+		{"3.5e38", floatOf(32), "expected number from -3.4028234663852886e+38 to 3.4028234663852886e+38 (a 32-bit float), got 3.5e38"},
+		// Past the largest float32 as sent, though it rounds to it: the
+		// range the message names is the range taken.
+		{"3.4028235e38", floatOf(32), "expected number from -3.4028234663852886e+38 to 3.4028234663852886e+38 (a 32-bit float), got 3.4028235e38"},
+		{"-3.4028235e38", floatOf(32), "expected number from -3.4028234663852886e+38 to 3.4028234663852886e+38 (a 32-bit float), got -3.4028235e38"},
+		{"1.8e308", floatOf(64), "expected number from -1.7976931348623157e+308 to 1.7976931348623157e+308 (a 64-bit float), got 1.8e308"},
 		{"1" + strings.Repeat("0", 39) + "1", intOf(64), "expected integer from -9223372036854775808 to 9223372036854775807, got 1" + strings.Repeat("0", 39) + "…"},
 		{"1" + strings.Repeat("0", 38) + "1", intOf(64), "expected integer from -9223372036854775808 to 9223372036854775807, got 1" + strings.Repeat("0", 38) + "1"},
 		{"x", intOf(64), "expected integer, got invalid character 'x'"},
@@ -160,6 +164,13 @@ func TestNumberMessages(t *testing.T) {
 		err := tc.read(&d)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: error %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// The largest float32 and its negative are taken.
+	for _, in := range []string{"3.4028234663852886e38", "-3.4028234663852886e38", "3.4028234663852886e+38"} {
+		d := NewDecoder([]byte(in))
+		if _, err := d.Float(32); err != nil {
+			t.Errorf("Float(32) of %s: %v", in, err)
 		}
 	}
 	// Big exponents: zero stays zero, whatever the exponent.

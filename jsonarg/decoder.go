@@ -320,13 +320,29 @@ func (d *Decoder) float(bits int) (exact, rounded float64, err error) {
 	}
 	rounded, err = strconv.ParseFloat(string(lit), bits)
 	if err != nil {
-		return 0, 0, d.errorf("number %s is out of range", shown(lit))
+		return 0, 0, d.floatRange(lit, bits)
 	}
 	exact = rounded
 	if bits != 64 {
 		exact, _ = strconv.ParseFloat(string(lit), 64) // in range: it is in the narrower one
+		if math.Abs(exact) > math.MaxFloat32 {
+			// Rounded down to the largest float32, as the message's
+			// bound is compared: as sent.
+			return 0, 0, d.floatRange(lit, bits)
+		}
 	}
 	return exact, rounded, nil
+}
+
+// floatRange says that lit is past the floats of the given bits, naming
+// their range as an integer's is named: "out of range" alone left the
+// model to guess which.
+func (d *Decoder) floatRange(lit []byte, bits int) error {
+	max := formatFloat(math.MaxFloat64)
+	if bits == 32 {
+		max = formatFloat(math.MaxFloat32)
+	}
+	return d.errorf("expected number from -%s to %s (a %d-bit float), got %s", max, max, bits, shown(lit))
 }
 
 func (d *Decoder) rangeError(lit []byte, lo, hi string) error {

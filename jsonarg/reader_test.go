@@ -105,7 +105,7 @@ func TestReaders(t *testing.T) {
 		{`{"u32":4294967296}`, `field "u32": expected integer from 0 to 4294967295, got 4294967296`},
 		{`{"u64":-1}`, `field "u64": expected integer from 0 to 18446744073709551615, got -1`},
 		{`{"up":10}`, `field "up": expected integer of at most 9, got 10`},
-		{`{"f32":1e39}`, `field "f32": number 1e39 is out of range`},
+		{`{"f32":1e39}`, `field "f32": expected number from -3.4028234663852886e+38 to 3.4028234663852886e+38 (a 32-bit float), got 1e39`},
 		{`{"f64":0.49}`, `field "f64": expected number of at least 0.5, got 0.49`},
 		{`{"l":[]}`, `field "l": expected at least 1 item, got 0`},
 		{`{"l":["a","b","c"]}`, `field "l": expected at most 2 items, got 3`},
