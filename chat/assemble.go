@@ -51,6 +51,9 @@ type argsShape struct {
 	junk     bool // something other than white space followed it
 	checked  bool // valid holds json.Valid of the value that ended
 	valid    bool
+	// validated counts the bytes json.Valid read, which must stay within
+	// the size of the arguments whatever the deltas.
+	validated int
 }
 
 func (a *argsShape) feed(piece string) {
@@ -108,18 +111,20 @@ func (a *argsShape) whole(args string) bool {
 	case a.junk:
 		return false
 	case a.scalar:
-		return len(args) <= maxScalarArgs && validJSON([]byte(args))
+		if len(args) > maxScalarArgs {
+			return false
+		}
+		a.validated += len(args)
+		return json.Valid([]byte(args))
 	case !a.ended:
 		return false
 	}
 	if !a.checked {
-		a.checked, a.valid = true, validJSON([]byte(args))
+		a.validated += len(args)
+		a.checked, a.valid = true, json.Valid([]byte(args))
 	}
 	return a.valid
 }
-
-// validJSON is json.Valid; tests count what it reads.
-var validJSON = json.Valid
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 

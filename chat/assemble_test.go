@@ -24,9 +24,6 @@ func TestFreshIDsOnOpenArguments(t *testing.T) {
 	b.WriteString("data: [DONE]\n\n")
 	body := b.String()
 	s := &streamReader{client: &Client{}, touch: func() {}, sink: func(Event) {}}
-	read := 0
-	validJSON = func(b []byte) bool { read += len(b); return json.Valid(b) }
-	defer func() { validJSON = json.Valid }()
 	resp, err := s.read(strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -36,6 +33,10 @@ func TestFreshIDsOnOpenArguments(t *testing.T) {
 	}
 	if got := len(resp.Message.ToolCalls[0].Function.Arguments); got != 6+n*len(piece) {
 		t.Errorf("arguments of %d bytes, want %d", got, 6+n*len(piece))
+	}
+	read := 0
+	for _, p := range s.calls.calls {
+		read += p.shape.validated
 	}
 	if read > len(body) {
 		t.Errorf("reading a stream of %d bytes validated %d bytes of arguments", len(body), read)
