@@ -3,6 +3,7 @@ package toolcheck
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -405,7 +406,8 @@ func jsonType(t *Type) string {
 
 // bounds returns the minimum and maximum of a number: the tag's, or else
 // the limits of an integer type narrower than 64 bits (and 0 for unsigned
-// types), so that the schema says what the decoder accepts.
+// types) or of a float32, so that the schema says what the decoder
+// accepts.
 func bounds(t *Type, c Constraints) (lo, hi string) {
 	lo, hi = c.Minimum, c.Maximum
 	switch t.Kind {
@@ -426,6 +428,15 @@ func bounds(t *Type, c Constraints) (lo, hi string) {
 		}
 		if hi == "" && t.Bits < 64 {
 			hi = strconv.FormatUint(1<<t.Bits-1, 10)
+		}
+	case KFloat:
+		if t.Bits == 32 {
+			if lo == "" {
+				lo = strconv.FormatFloat(-math.MaxFloat32, 'g', -1, 64)
+			}
+			if hi == "" {
+				hi = strconv.FormatFloat(math.MaxFloat32, 'g', -1, 64)
+			}
 		}
 	}
 	return lo, hi
