@@ -392,6 +392,12 @@ func TestLimits(t *testing.T) {
 	if got := reaches(t, filepath.Join("testdata", "limits", "tmplany"), "Tool")["Tool"]; got != tool.Unsafe {
 		t.Errorf("a template over map[string]any reaches %s, want unsafe", got)
 	}
+	// A flag.FlagSet's fields are not followed: one that returns its
+	// errors and prints nothing is charged with what a FlagSet does by
+	// default (a false warning, documented in docs/audit.md).
+	if got := reaches(t, filepath.Join("testdata", "limits", "flagset"), "Tool")["Tool"]; got != tool.WriteFiles|tool.Unsafe {
+		t.Errorf("a tool with a flag.FlagSet of its own reaches %s, the documented limit says write_files, unsafe", got)
+	}
 	sum, err := parseSummary(stdSummaryText)
 	if err != nil {
 		t.Fatal(err)
