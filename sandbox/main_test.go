@@ -200,6 +200,9 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	if text, err, ok := review11Probe(ctx, id, raw); ok {
 		return text, err
 	}
+	if text, err, ok := review12Probe(ctx, id, raw); ok {
+		return text, err
+	}
 	id, _, _ = strings.Cut(id, "#")
 	var a probeArgs
 	if id != "spin" && id != "echo" && len(raw) > 0 {

@@ -118,6 +118,10 @@ const userfaultfdIocNew = 0xaa00
 // user.
 const ioprioWhoUser = 3
 
+// ipv6FlowlabelMgr is IPV6_FLOWLABEL_MGR, the IPv6 socket option that
+// takes and gives back flow labels.
+const ipv6FlowlabelMgr = 32
+
 // unixAddrMax bounds the length of a unix socket address: the kernel
 // takes 110 bytes at most (sizeof(struct sockaddr_un)), and the filter
 // tests lengths below the next power of two, 128.
@@ -455,6 +459,20 @@ func filterRules(caps tool.Capability) []rule {
 				rule{nr: unix.SYS_SETSOCKOPT, ret: retEPERM, arg: 2, test: equal, mask: all, value: opt,
 					also: &argCond{arg: 1, test: equal, mask: all, value: unix.SOL_SOCKET}})
 		}
+		// Nor IPv6 flow labels (IPV6_FLOWLABEL_MGR): the kernel counts
+		// them for the whole machine, 4,096 whatever the network
+		// namespace, refuses them to every process without
+		// CAP_NET_ADMIN once three quarters are taken, and keeps each
+		// for up to 150 s after its socket closes. A tool with network
+		// took 2,049 on 96 sockets, and another worker was then refused
+		// all but one on each socket; on sockets closed as soon as they
+		// were full it took every label left, and another worker's first
+		// was refused (ENOBUFS), as would be every program of the
+		// machine's, after the worker ended too. Go's net never asks for
+		// one.
+		rules = append(rules,
+			rule{nr: unix.SYS_SETSOCKOPT, ret: retEPERM, arg: 2, test: equal, mask: all, value: ipv6FlowlabelMgr,
+				also: &argCond{arg: 1, test: equal, mask: all, value: unix.IPPROTO_IPV6}})
 		// The end of a unix pair may be bound to a name in the abstract
 		// namespace of the worker's network namespace, the machine's: a
 		// tool with network took a name and kept it, and the program

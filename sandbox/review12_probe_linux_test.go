@@ -1,0 +1,117 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// review12Probe runs the r12_ probes of a twelfth hostile-author
+// review. ok is false for another id.
+func review12Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+	id, a, err, ok := probeOf[r9Args]("r12_", fullID, raw)
+	if !ok || err != nil {
+		return "", err, ok
+	}
+	switch id {
+	case "r12_flowlabel":
+		// IPv6 flow labels, up to 32 on each of a.N sockets, each
+		// closed once it holds what the kernel gives it: a label lingers
+		// 150 s after its socket closes. The kernel counts them for the
+		// whole machine (4,096), and past three quarters of that refuses
+		// every process without CAP_NET_ADMIN. The answer is the labels
+		// taken.
+		taken := 0
+		for range a.N {
+			fd, err := unix.Socket(unix.AF_INET6, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return "", errnoOp("socket", err), true
+			}
+			held := 0
+			for range 32 {
+				err := flowLabel(fd, 150)
+				if err != nil && taken == 0 {
+					unix.Close(fd)
+					return "", errnoOp("setsockopt(IPV6_FLOWLABEL_MGR)", err), true
+				}
+				if err != nil {
+					break
+				}
+				held++
+				taken++
+			}
+			unix.Close(fd)
+			if held == 0 {
+				return fmt.Sprintf("%d labels taken, then ENOBUFS", taken), nil, true
+			}
+		}
+		return fmt.Sprintf("%d labels taken", taken), nil, true
+	case "r12_shmlock":
+		// a.N System V segments of 1 MiB, each locked in memory
+		// (SHM_LOCK), which the kernel counts against the locked memory
+		// of the user. Kept; the answer is the bytes locked.
+		locked := 0
+		for range a.N {
+			id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 1<<20, unix.IPC_CREAT|0o600)
+			if err != nil {
+				return "", errnoOp("shmget", err), true
+			}
+			r12Segments = append(r12Segments, id)
+			if _, err := unix.SysvShmCtl(id, 11 /* SHM_LOCK */, nil); err != nil {
+				if locked == 0 {
+					return "", errnoOp("shmctl(SHM_LOCK)", err), true
+				}
+				return fmt.Sprintf("%d bytes locked, then %s", locked, errnoName(err)), nil, true
+			}
+			locked += 1 << 20
+		}
+		return fmt.Sprintf("%d bytes locked", locked), nil, true
+	case "r12_shmfree":
+		// Removes the segments r12_shmlock made.
+		for _, id := range r12Segments {
+			unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+		}
+		r12Segments = nil
+		return "removed", nil, true
+	}
+	return "", fmt.Errorf("no probe %q", id), true
+}
+
+// r12Kept are descriptors, and r12Segments segments, the r12_ probes
+// keep across calls; they end with their worker.
+var (
+	r12Kept     []int
+	r12Segments []int
+)
+
+// flowLabel asks the kernel for a new exclusive IPv6 flow label on fd
+// (IPV6_FLOWLABEL_MGR, IPV6_FL_A_GET with IPV6_FL_F_CREATE), held linger
+// seconds after fd closes.
+func flowLabel(fd int, linger uint16) error {
+	// struct in6_flowlabel_req.
+	var req struct {
+		dst     [16]byte
+		label   uint32
+		action  uint8
+		share   uint8
+		flags   uint16
+		expires uint16
+		linger  uint16
+		pad     uint32
+	}
+	req.dst[15] = 1 // ::1: the kernel takes no label for any address
+	req.action = 0  // IPV6_FL_A_GET
+	req.share = 1   // IPV6_FL_S_EXCL
+	req.flags = 1   // IPV6_FL_F_CREATE
+	req.linger = linger
+	req.expires = linger
+	_, _, errno := unix.Syscall6(unix.SYS_SETSOCKOPT, uintptr(fd), unix.IPPROTO_IPV6, 32 /* IPV6_FLOWLABEL_MGR */, uintptr(unsafe.Pointer(&req)), unsafe.Sizeof(req), 0)
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
