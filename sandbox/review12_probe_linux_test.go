@@ -53,7 +53,15 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 	case "r12_shmlock":
 		// a.N System V segments of 1 MiB, each locked in memory
 		// (SHM_LOCK), which the kernel counts against the locked memory
-		// of the user. Kept; the answer is the bytes locked.
+		// of the user. Kept; the answer is the bytes locked. With a.Path
+		// "free", the segments kept are removed instead.
+		if a.Path == "free" {
+			for _, id := range r12Segments {
+				unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+			}
+			r12Segments = nil
+			return "removed", nil, true
+		}
 		locked := 0
 		for range a.N {
 			id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 1<<20, unix.IPC_CREAT|0o600)
@@ -63,6 +71,8 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			r12Segments = append(r12Segments, id)
 			if _, err := unix.SysvShmCtl(id, 11 /* SHM_LOCK */, nil); err != nil {
 				if locked == 0 {
+					unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+					r12Segments = r12Segments[:len(r12Segments)-1]
 					return "", errnoOp("shmctl(SHM_LOCK)", err), true
 				}
 				return fmt.Sprintf("%d bytes locked, then %s", locked, errnoName(err)), nil, true
@@ -70,13 +80,6 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			locked += 1 << 20
 		}
 		return fmt.Sprintf("%d bytes locked", locked), nil, true
-	case "r12_shmfree":
-		// Removes the segments r12_shmlock made.
-		for _, id := range r12Segments {
-			unix.SysvShmCtl(id, unix.IPC_RMID, nil)
-		}
-		r12Segments = nil
-		return "removed", nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }

@@ -118,6 +118,10 @@ const userfaultfdIocNew = 0xaa00
 // user.
 const ioprioWhoUser = 3
 
+// shmLock is SHM_LOCK, the shmctl command that locks a segment in
+// memory.
+const shmLock = 11
+
 // ipv6FlowlabelMgr is IPV6_FLOWLABEL_MGR, the IPv6 socket option that
 // takes and gives back flow labels.
 const ipv6FlowlabelMgr = 32
@@ -194,6 +198,20 @@ func filterRules(caps tool.Capability) []rule {
 	// keeps it.
 	rules = append(rules,
 		rule{nr: unix.SYS_FCNTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: unix.F_SETLEASE})
+	// No System V segment is locked in memory (shmctl's SHM_LOCK),
+	// whatever the tool: the kernel counts a locked segment against the
+	// locked memory of the user (its RLIMIT_MEMLOCK, counted in each
+	// user namespace up to the machine's), and keeps it locked, out of
+	// swap, while the segment lives, without a namespace of the
+	// worker's past the worker. A tool with exec locked 8,388,608 bytes
+	// in its worker and another worker 1,048,576 more; without
+	// namespaces it took all of its user's 8 MiB, another worker's
+	// first lock was refused (ENOMEM), as would be any program's of the
+	// user, and the segments stay after the worker. Without exec,
+	// shmctl is denied whole below; programs lock their memory with
+	// mlock, which counts per process.
+	rules = append(rules,
+		rule{nr: unix.SYS_SHMCTL, ret: retEPERM, arg: 1, test: equal, mask: ^uint32(0), value: shmLock})
 	// The worker's parent-death signal, SIGKILL, is what ends it, and
 	// with it every process of its PID namespace, when the agent dies
 	// without ending it (killed, out of memory): a tool that set it to
