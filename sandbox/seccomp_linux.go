@@ -135,6 +135,11 @@ const unixAddrMax = 127
 // that SOCK_STREAM, 1, does not have: every other type has one.
 const sockTypeNotStream = 0xe
 
+// sockTypeOther are the bits of a socket type (its low four bits) that
+// none of SOCK_STREAM, SOCK_DGRAM and SOCK_RAW (1, 2, 3) has: every
+// other type has one.
+const sockTypeOther = 0xc
+
 // setID are the mode bits that make a program run as its owner or
 // group.
 const setID = unix.S_ISUID | unix.S_ISGID
@@ -440,6 +445,16 @@ func filterRules(caps tool.Capability) []rule {
 		// (SCTP, DCCP, L2TP) loads its module where it is not loaded, for
 		// any user: code of the kernel's that the machine did not run
 		// before, where its bugs have been.
+		//
+		// Nor a socket of a type but stream, datagram and raw (which the
+		// kernel gives only with CAP_NET_RAW): the kernel makes an IPv4
+		// socket of type SOCK_PACKET a packet socket, loading af_packet
+		// where it is a module not loaded, and for one of a type IPv4 has
+		// no protocol for (SOCK_SEQPACKET, SOCK_RDM, SOCK_DCCP) it looks
+		// for a module, running modprobe as root, at each call. Every
+		// other type has a bit of sockTypeOther.
+		rules = append(rules,
+			rule{nr: unix.SYS_SOCKET, ret: retEPERM, arg: 1, test: anySet, mask: sockTypeOther})
 		for _, family := range []uint32{unix.AF_INET, unix.AF_INET6} {
 			for _, proto := range []uint32{0, unix.IPPROTO_TCP, unix.IPPROTO_UDP, unix.IPPROTO_ICMP, unix.IPPROTO_ICMPV6, unix.IPPROTO_MPTCP} {
 				rules = append(rules, rule{nr: unix.SYS_SOCKET, ret: retAllow, arg: 0, test: equal, mask: all, value: family,
