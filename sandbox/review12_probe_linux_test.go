@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"os"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -80,6 +81,34 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			locked += 1 << 20
 		}
 		return fmt.Sprintf("%d bytes locked", locked), nil, true
+	case "r12_sigio":
+		// A pipe whose owner (F_SETOWN) is the worker's parent, with
+		// O_ASYNC and signal SIGWINCH (F_SETSIG): a write to it signals
+		// the owner, after a check of the file's owner, not of the
+		// writer.
+		pid := os.Getppid()
+		if a.N != 0 {
+			pid = a.N
+		}
+		var fds [2]int
+		if err := unix.Pipe2(fds[:], unix.O_CLOEXEC); err != nil {
+			return "", errnoOp("pipe2", err), true
+		}
+		defer unix.Close(fds[0])
+		defer unix.Close(fds[1])
+		if _, err := unix.FcntlInt(uintptr(fds[0]), unix.F_SETOWN, pid); err != nil {
+			return "", errnoOp("F_SETOWN", err), true
+		}
+		if _, err := unix.FcntlInt(uintptr(fds[0]), unix.F_SETSIG, int(unix.SIGWINCH)); err != nil {
+			return "", errnoOp("F_SETSIG", err), true
+		}
+		if _, err := unix.FcntlInt(uintptr(fds[0]), unix.F_SETFL, unix.O_ASYNC); err != nil {
+			return "", errnoOp("F_SETFL", err), true
+		}
+		if _, err := unix.Write(fds[1], []byte("x")); err != nil {
+			return "", errnoOp("write", err), true
+		}
+		return fmt.Sprintf("owner %d signalled", pid), nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }
