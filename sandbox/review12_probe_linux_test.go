@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -109,6 +110,36 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			return "", errnoOp("write", err), true
 		}
 		return fmt.Sprintf("owner %d signalled", pid), nil, true
+	case "r12_mounts":
+		// The mounts of the worker's mount namespace, listed
+		// (listmount) and each one's mount point and source read
+		// (statmount): the answer is how many, and those mount points.
+		req := struct {
+			size, nsFD uint32
+			mntID      uint64
+			param      uint64
+		}{size: 24, mntID: ^uint64(0)} // LSMT_ROOT
+		ids := make([]uint64, 512)
+		n, _, errno := unix.Syscall6(unix.SYS_LISTMOUNT, uintptr(unsafe.Pointer(&req)), uintptr(unsafe.Pointer(&ids[0])), uintptr(len(ids)), 0, 0, 0)
+		if errno != 0 {
+			return "", errnoOp("listmount", errno), true
+		}
+		var points []string
+		buf := make([]byte, 64<<10)
+		for _, id := range ids[:n] {
+			req.mntID, req.param = id, 0x10|0x200 // STATMOUNT_MNT_POINT, STATMOUNT_SB_SOURCE
+			if _, _, errno := unix.Syscall6(unix.SYS_STATMOUNT, uintptr(unsafe.Pointer(&req)), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0, 0); errno != 0 {
+				return "", errnoOp("statmount", errno), true
+			}
+			// struct statmount: mnt_point at 108, its strings from 512.
+			off := 512 + int(*(*uint32)(unsafe.Pointer(&buf[108])))
+			end := off
+			for end < len(buf) && buf[end] != 0 {
+				end++
+			}
+			points = append(points, string(buf[off:end]))
+		}
+		return fmt.Sprintf("%d mounts: %s", n, strings.Join(points, " ")), nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }

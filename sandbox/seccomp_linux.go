@@ -373,6 +373,17 @@ func filterRules(caps tool.Capability) []rule {
 		// none.
 		deny(unix.SYS_INOTIFY_INIT1)
 		deny(archInotifyInit...)
+		// Nor the mount table, which listmount(2) and statmount(2)
+		// (Linux 6.8) give by mount id, where Landlock sees no path: a
+		// tool with no capability, which cannot read
+		// /proc/self/mountinfo, listed 23 mounts and read each one's
+		// mount point and source (home directories, volumes, network
+		// shares, and what they are mounted from). ENOSYS, as where the
+		// kernel has neither: libmount then reads /proc/self/mountinfo,
+		// which Landlock keeps unread.
+		rules = append(rules,
+			rule{nr: unix.SYS_LISTMOUNT, ret: retENOSYS},
+			rule{nr: unix.SYS_STATMOUNT, ret: retENOSYS})
 		// Nor can it read the kernel's log through syslog(2), which
 		// Landlock does not see (it keeps /dev/kmsg unread) and the
 		// kernel gives to anyone where kernel.dmesg_restrict is 0.
