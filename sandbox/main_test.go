@@ -325,7 +325,7 @@ func dial(id string, a probeArgs) (string, error) {
 var errnoNames = map[syscall.Errno]string{
 	syscall.EACCES: "EACCES", syscall.EPERM: "EPERM", syscall.EROFS: "EROFS", syscall.EBUSY: "EBUSY",
 	syscall.EBADF: "EBADF", syscall.EFBIG: "EFBIG", syscall.EAGAIN: "EAGAIN", syscall.EMFILE: "EMFILE",
-	syscall.ENOENT: "ENOENT", syscall.ENOSYS: "ENOSYS", syscall.EXDEV: "EXDEV",
+	syscall.ENOENT: "ENOENT", syscall.ENOSYS: "ENOSYS", syscall.EXDEV: "EXDEV", syscall.EOPNOTSUPP: "EOPNOTSUPP",
 }
 
 // probeOf returns the id of a probe of the family whose ids begin with

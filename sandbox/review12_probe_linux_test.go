@@ -140,6 +140,23 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			points = append(points, string(buf[off:end]))
 		}
 		return fmt.Sprintf("%d mounts: %s", n, strings.Join(points, " ")), nil, true
+	case "r12_xattr":
+		// The extended attributes of the file a.Path, listed and read.
+		buf := make([]byte, 4096)
+		n, err := unix.Listxattr(a.Path, buf)
+		if err != nil {
+			return "", errnoOp("listxattr", err), true
+		}
+		var got []string
+		for name := range strings.SplitSeq(strings.TrimRight(string(buf[:n]), "\x00"), "\x00") {
+			val := make([]byte, 4096)
+			m, err := unix.Getxattr(a.Path, name, val)
+			if err != nil {
+				return "", errnoOp("getxattr", err), true
+			}
+			got = append(got, name+"="+string(val[:m]))
+		}
+		return strings.Join(got, ","), nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }

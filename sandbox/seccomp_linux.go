@@ -33,9 +33,10 @@ const (
 // The filter's verdicts. clone3 gets ENOSYS, so that a C library falls
 // back to clone, whose flags the filter can see.
 const (
-	retAllow  = unix.SECCOMP_RET_ALLOW
-	retEPERM  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-	retENOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	retAllow   = unix.SECCOMP_RET_ALLOW
+	retEPERM   = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	retENOSYS  = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
+	retENOTSUP = unix.SECCOMP_RET_ERRNO | uint32(unix.EOPNOTSUPP)
 )
 
 // rule is one system call the filter answers with ret, always or when
@@ -373,6 +374,18 @@ func filterRules(caps tool.Capability) []rule {
 		// none.
 		deny(unix.SYS_INOTIFY_INIT1)
 		deny(archInotifyInit...)
+		// Nor extended attributes, read by path where Landlock checks
+		// nothing: the user's hold what a file's content does not say,
+		// the address a browser downloaded it from
+		// (user.xdg.origin.url), a checksum, a tag, and a tool with no
+		// capability read them off a file outside its workspace.
+		// EOPNOTSUPP, as where the file system has none: ls, cp and tar
+		// then go on without them. The Go runtime and its standard
+		// library read none.
+		for _, nr := range []uint32{unix.SYS_GETXATTR, unix.SYS_LGETXATTR, unix.SYS_FGETXATTR, unix.SYS_GETXATTRAT,
+			unix.SYS_LISTXATTR, unix.SYS_LLISTXATTR, unix.SYS_FLISTXATTR, unix.SYS_LISTXATTRAT} {
+			rules = append(rules, rule{nr: nr, ret: retENOTSUP})
+		}
 		// Nor the mount table, which listmount(2) and statmount(2)
 		// (Linux 6.8) give by mount id, where Landlock sees no path: a
 		// tool with no capability, which cannot read
