@@ -157,6 +157,17 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			got = append(got, name+"="+string(val[:m]))
 		}
 		return strings.Join(got, ","), nil, true
+	case "r12_link":
+		// A hard link at dst to the file src (a.Path is "src|dst"),
+		// then a write through it.
+		src, dst, _ := strings.Cut(a.Path, "|")
+		if err := unix.Link(src, dst); err != nil {
+			return "", errnoOp("link", err), true
+		}
+		if err := os.WriteFile(dst, []byte("changed"), 0o644); err != nil {
+			return "linked", err, true
+		}
+		return "linked and written", nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }
