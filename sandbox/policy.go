@@ -300,7 +300,8 @@ func (e Enforcement) String() string {
 
 // mountGaps returns what a tool with caps misses where no mount namespace
 // (namespaces false) keeps the files of Config.Protect read-only and
-// covers the directories of Config.Hide.
+// covers the directories of Config.Hide and the other workers' temp
+// directories.
 func mountGaps(caps tool.Capability, namespaces bool, protect, hide []string) []string {
 	if namespaces {
 		return nil
@@ -309,11 +310,18 @@ func mountGaps(caps tool.Capability, namespaces bool, protect, hide []string) []
 	if len(protect) > 0 && caps&tool.WriteFiles != 0 {
 		m = append(m, "the agent's config in the workspace can be changed ("+strings.Join(protect, ", ")+"): no mount namespace keeps it read-only; keep the config outside the workspace")
 	}
+	if caps&tool.ReadFiles != 0 {
+		m = append(m, otherTempDirsGap+": no mount namespace covers them")
+	}
 	if len(hide) > 0 && caps&tool.ReadFiles != 0 {
 		m = append(m, "the agent's own state can be read ("+strings.Join(hide, ", ")+"): no mount namespace covers it")
 	}
 	return m
 }
+
+// otherTempDirsGap names what a tool that reads files reaches where a
+// worker cannot cover the other workers' temp directories.
+const otherTempDirsGap = "the other workers' temp directories can be read, with what their tools wrote there"
 
 // placeGaps returns what a tool with caps misses for where the agent
 // runs: a workspace workDir that holds the home directory (homeInWork),

@@ -225,18 +225,18 @@ func NewPool(c Config) (*Pool, error) {
 		}
 		*d = abs
 	}
-	// Where the temp directory is the workspace or inside it, the
-	// workers' temp directories go in one of the pool's, which each
-	// worker covers but for its own (see ownTempDir): a tool that writes
-	// the workspace would otherwise write in the others'.
-	var tempParent string
-	if inWorkspace(c.WorkDir, c.TempDir) {
-		d, err := os.MkdirTemp(c.TempDir, "toolreg-workers-")
-		if err != nil {
-			return nil, fmt.Errorf("sandbox pool: the workers' temp directory: %w", err)
-		}
-		c.TempDir, tempParent = d, d
+	// The workers' temp directories go in one of the pool's, which
+	// each worker covers but for its own (see ownTempDir): a tool that
+	// writes the workspace, where the temp directory is in it, would
+	// otherwise write in the others', and a tool that reads files would
+	// read what the others' tools wrote there (a token written to a
+	// config file for a program a tool runs).
+	d, err := os.MkdirTemp(c.TempDir, "toolreg-workers-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox pool: the workers' temp directory: %w", err)
 	}
+	c.TempDir = d
+	tempParent := d
 	if c.Environ == nil {
 		c.Environ = os.Environ()
 	}

@@ -125,10 +125,13 @@ func closeInherited() error {
 type prepared struct {
 	enf Enforcement
 	// vcsErr is why the workspace's version-control directories could
-	// not be made read-only, or the other workers' temp directories in
-	// the workspace covered (ownTempDir): a tool with tool.WriteFiles is
-	// refused.
+	// not be made read-only: a tool with tool.WriteFiles is refused.
 	vcsErr error
+	// tempErr is why the other workers' temp directories could not be
+	// covered (ownTempDir): where they are in the workspace, a tool with
+	// tool.WriteFiles is refused, and a tool with tool.ReadFiles has the
+	// gap named.
+	tempErr error
 	// root is whether the worker runs as the machine's root (read
 	// before Landlock hides /proc/self/uid_map).
 	root bool
@@ -159,11 +162,11 @@ type prepared struct {
 func prepare(s spec) (prepared, error) {
 	p := prepared{enf: Enforcement{OS: runtime.GOOS}, root: hostRoot()}
 	if s.namespaces {
-		vcsErr, err := isolateMounts(s)
+		vcsErr, tempErr, err := isolateMounts(s)
 		if err != nil {
 			return p, err
 		}
-		p.vcsErr = vcsErr
+		p.vcsErr, p.tempErr = vcsErr, tempErr
 		p.ptsErr = ownTerminals()
 		p.zeroErr = unmappableZero()
 		p.watchErr = boundWatches()
@@ -201,6 +204,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	e.Caps = s.caps.String()
 	if p.vcsErr != nil && s.caps&tool.WriteFiles != 0 {
 		return e, p.vcsErr
+	}
+	if parent := filepath.Dir(s.tempDir); p.tempErr != nil && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
+		return e, p.tempErr
 	}
 	// The processes of a tool that starts programs, and the threads of
 	// every tool (a tool without tool.Exec could otherwise take every
@@ -287,6 +293,9 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 	if parent := filepath.Dir(s.tempDir); !e.Namespaces && s.caps&tool.WriteFiles != 0 && parent != s.workDir && inWorkspace(s.workDir, parent) {
 		e.Missing = append(e.Missing, "the other workers' temp directories can be changed: they are in the workspace, and no mount namespace covers them")
 	}
+	if e.Namespaces && p.tempErr != nil && s.caps&tool.ReadFiles != 0 {
+		e.Missing = append(e.Missing, otherTempDirsGap+": "+p.tempErr.Error())
+	}
 	e.Missing = append(e.Missing, mountGaps(s.caps, e.Namespaces, s.protect, s.hide)...)
 	if s.vcsPartial && e.Namespaces && s.caps&tool.WriteFiles != 0 {
 		// Past the search's bounds, which earlier tools may have filled,
@@ -301,13 +310,12 @@ func (p prepared) confine(s spec) (Enforcement, error) {
 // propagating to the host's, mounts a /proc of its PID namespace (the
 // agent and other workers are not in it), and makes the workspace's
 // version-control directories read-only and covers the other workers'
-// temp directories where they are in the workspace (ownTempDir), for
-// every worker, since it does not know its tool yet. Where those steps
-// fail, it returns why as vcsErr, which refuses a tool with
-// tool.WriteFiles only.
-func isolateMounts(s spec) (vcsErr, err error) {
+// temp directories (ownTempDir), for every worker, since it does not
+// know its tool yet. Where those steps fail, it returns why as vcsErr
+// and tempErr (see prepared).
+func isolateMounts(s spec) (vcsErr, tempErr, err error) {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return nil, fmt.Errorf("making the worker's mounts private: %w", err)
+		return nil, nil, fmt.Errorf("making the worker's mounts private: %w", err)
 	}
 	// A /proc of its own, or none: with the host's, /proc/1 would be the
 	// machine's init, not the worker, and the threads of every call that
@@ -319,9 +327,9 @@ func isolateMounts(s spec) (vcsErr, err error) {
 	// this worker only.
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		if errors.Is(err, unix.EPERM) {
-			return nil, fmt.Errorf("%w: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", errProcRefused, err)
+			return nil, nil, fmt.Errorf("%w: %w (the kernel refuses it where parts of the host's /proc are covered, as in some containers)", errProcRefused, err)
 		}
-		return nil, fmt.Errorf("%s: %w", errProcRefused.Error(), err)
+		return nil, nil, fmt.Errorf("%s: %w", errProcRefused.Error(), err)
 	}
 	// The directories between the workspace and a nested one become
 	// mount points of their own, writable: a mount point cannot be
@@ -336,7 +344,7 @@ func isolateMounts(s spec) (vcsErr, err error) {
 			continue
 		}
 		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("making %s a mount point: %w", a, err), nil
+			return fmt.Errorf("making %s a mount point: %w", a, err), nil, nil
 		}
 	}
 	dirs := make([]string, 0, len(vcsDirs)+len(s.vcs))
@@ -348,7 +356,7 @@ func isolateMounts(s spec) (vcsErr, err error) {
 			continue
 		}
 		if err := bindReadOnly(p); err != nil {
-			return fmt.Errorf("making %s read-only: %w", p, err), nil
+			return fmt.Errorf("making %s read-only: %w", p, err), nil, nil
 		}
 	}
 	// The agent's config, where the workspace holds it: a tool that
@@ -360,7 +368,7 @@ func isolateMounts(s spec) (vcsErr, err error) {
 			continue
 		}
 		if err := bindReadOnly(f); err != nil {
-			return fmt.Errorf("making %s read-only: %w", f, err), nil
+			return fmt.Errorf("making %s read-only: %w", f, err), nil, nil
 		}
 	}
 	// The agent's own state, covered by an empty file system: a tool that
@@ -372,24 +380,26 @@ func isolateMounts(s spec) (vcsErr, err error) {
 		}
 		const flags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
 		if err := unix.Mount("tmpfs", d, "tmpfs", flags, "mode=0555,size=4k,nr_inodes=1"); err != nil {
-			return nil, fmt.Errorf("hiding %s: %w", d, err)
+			return nil, nil, fmt.Errorf("hiding %s: %w", d, err)
 		}
 	}
 	// Where it fails, as where the version-control directories could not
-	// be made read-only, a tool that writes is refused.
-	return ownTempDir(s), nil
+	// be made read-only, a tool that writes is refused where the temp
+	// directories are in the workspace; a tool that reads has the gap
+	// named (see confine).
+	return nil, ownTempDir(s), nil
 }
 
 // ownTempDir covers the directory of the worker's temp directory with an
 // empty file system of its own, read-only but for the worker's temp
-// directory mounted back in it, where that directory is in the
-// workspace: the pool puts the workers' temp directories there in one
-// of its own (see NewPool), and a tool that writes the workspace would
-// write in the others', what a tool with tool.Exec writes to run among
-// it.
+// directory mounted back in it: the pool puts the workers' temp
+// directories in one of its own (see NewPool). A tool that reads files
+// would read what the others' tools wrote there, and where it is in the
+// workspace a tool that writes the workspace would write in the
+// others', what a tool with tool.Exec writes to run among it.
 func ownTempDir(s spec) error {
 	parent := filepath.Dir(s.tempDir)
-	if parent == s.workDir || !inWorkspace(s.workDir, parent) {
+	if parent == s.workDir || parent == "/" {
 		return nil
 	}
 	fd, err := unix.Open(s.tempDir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)

@@ -168,6 +168,18 @@ func review12Probe(ctx context.Context, fullID string, raw []byte) (text string,
 			return "linked", err, true
 		}
 		return "linked and written", nil, true
+	case "r12_tmpsecret":
+		// a.Path written to a file of the worker's temp directory: the
+		// answer is the file's path.
+		f, err := os.CreateTemp("", "secret")
+		if err != nil {
+			return "", err, true
+		}
+		defer f.Close()
+		if _, err := f.WriteString(a.Path); err != nil {
+			return "", err, true
+		}
+		return f.Name(), nil, true
 	}
 	return "", fmt.Errorf("no probe %q", id), true
 }

@@ -519,7 +519,7 @@ func normalizeEnv(text, temp string) string {
 	}
 	vars := strings.Split(text, "\n")
 	for i, v := range vars {
-		if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(dir) == temp {
+		if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(filepath.Dir(dir)) == temp {
 			vars[i] = "TMPDIR=private"
 		}
 	}
