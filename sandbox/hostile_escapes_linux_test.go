@@ -22,9 +22,8 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// The escapes of this file were found by a second hostile-author review;
-// each fails on the code it was written against. The probes are the hx_
-// tools of hostile_probe_linux_test.go.
+// Each test of this file fails on the code before its fix. The probes
+// are the hx_ tools of hostile_probe_linux_test.go.
 
 // TestNoDatagramsWithoutNetwork: a tool without tool.Network may make
 // no socket that reaches outside its worker. socketpair(2) is allowed
@@ -163,7 +162,7 @@ func TestSharedMemoryLimited(t *testing.T) {
 			t.Errorf("%s: 256 MiB under a 64 MiB memory limit: %q", id, got)
 		}
 	}
-	// Kernel memory in the worker's IPC namespace (a second review: 255
+	// Kernel memory in the worker's IPC namespace (a probe had 255
 	// MiB of semaphore sets and 256 MiB of message queues under a 64 MiB
 	// limit): none without exec; the control, with exec. The default
 	// limit: under 64 MiB a loaded machine's runtime threads (8 MiB of
@@ -315,7 +314,7 @@ func TestNestedVersionControlReadOnly(t *testing.T) {
 	}
 }
 
-// TestNestedVersionControlStaysPut: a second review moved a protected
+// TestNestedVersionControlStaysPut: a probe moved a protected
 // nested git directory aside with its parent (the read-only mount moved
 // with it, in the worker) and wrote a hook where git looks: the
 // directories between the workspace and a nested one cannot be renamed.
@@ -403,7 +402,7 @@ func TestNestedSearchStoppedShort(t *testing.T) {
 // TestNestedInsideTheTopRepository: a submodule's git directory in the
 // top's .git (.git/modules/sub): the directories between it and the
 // workspace are inside the read-only .git, and a writable mount made
-// there for them left .git/modules writable (a third review: a planted
+// there for them left .git/modules writable (a probe: a planted
 // .git/modules/other, which git submodule update --init reuses).
 func TestNestedInsideTheTopRepository(t *testing.T) {
 	needLandlock(t, 1)

@@ -182,25 +182,25 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	if text, err, ok := hostileProbe(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review6Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet6(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review7Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet7(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review8Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet8(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review9Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet9(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review10Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet10(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review11Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet11(ctx, id, raw); ok {
 		return text, err
 	}
-	if text, err, ok := review12Probe(ctx, id, raw); ok {
+	if text, err, ok := probeSet12(ctx, id, raw); ok {
 		return text, err
 	}
 	id, _, _ = strings.Cut(id, "#")

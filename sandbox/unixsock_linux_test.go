@@ -73,7 +73,7 @@ func TestNetworkIsTheInternetFamilies(t *testing.T) {
 	}
 	// The positive control: the same probe in process, as the agent's
 	// own code would.
-	got, err, _ := review8Probe(t.Context(), "r8_unix", []byte(`{"path":"`+sock+`"}`))
+	got, err, _ := probeSet8(t.Context(), "r8_unix", []byte(`{"path":"`+sock+`"}`))
 	if err != nil || got != "connected" {
 		t.Errorf("the probe outside a worker: %q, %v; want connected", got, err)
 	}

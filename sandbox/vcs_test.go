@@ -60,7 +60,7 @@ func TestFindNested(t *testing.T) {
 		{"a git directory outside the workspace is not its to protect", []string{".git: gitdir: " + filepath.Join(outside, "elsewhere.git")}, nil, ""},
 		{"a .git file of something else", []string{".git: not a gitdir line", "b/.git: gitdir: missing"}, []string{"b/.git"}, ""},
 		{"no symbolic link is followed", []string{"link -> " + outside, "inner/.git/", "loop -> ."}, []string{"inner/.git"}, ""},
-		// Found by a second review, as git reads them.
+		// As git reads them.
 		{"a .git that is a symbolic link to its git directory", []string{".repo/projects/lib.git/hooks/", "vendor/lib/.git -> ../../.repo/projects/lib.git"}, []string{".repo/projects/lib.git"}, "vendor/lib/.git is a symbolic link"},
 		{"a .git link out of the workspace", []string{"x/.git -> " + filepath.Join(outside, "elsewhere.git")}, nil, "x/.git is a symbolic link"},
 		{"the top .git a symbolic link to a .git file", []string{".b2/hooks/", "c/gitfile: gitdir: ../.b2\n", ".git -> c/gitfile"}, []string{".b2"}, "/.git is a symbolic link"},

@@ -23,9 +23,9 @@ type r6Args struct {
 // r6Kept are descriptors an r6_ probe keeps open across calls.
 var r6Kept = map[string]int{}
 
-// review6Probe runs the r6_ probes of a sixth hostile-author review. ok
-// is false for another id.
-func review6Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+// probeSet6 runs the r6_ probes: hostile tools, each answering
+// what it took. ok is false for another id.
+func probeSet6(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r6Args]("r6_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

@@ -29,9 +29,9 @@ type r7Args struct {
 // r7Kept are descriptors the r7_ probes keep open across calls.
 var r7Kept []int
 
-// review7Probe runs the r7_ probes of a seventh hostile-author review.
+// probeSet7 runs the r7_ probes: hostile tools, each answering what it took.
 // ok is false for another id.
-func review7Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+func probeSet7(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r7Args]("r7_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

@@ -21,9 +21,8 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// The escapes of this file were found by a seventh hostile-author
-// review; each fails on the code it was written against. The probes are
-// the r7_ tools of review7_probe_linux_test.go.
+// Each test of this file fails on the code before its fix. The probes
+// are the r7_ tools of probes7_linux_test.go.
 
 // orphanArg runs the test binary as a program with a pool whose one
 // call, of r7_pdeathsig with no capability, sets its worker's

@@ -13,9 +13,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// review11Probe runs the r11_ probes of an eleventh hostile-author
-// review. ok is false for another id.
-func review11Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+// probeSet11 runs the r11_ probes: hostile tools, each
+// answering what it took. ok is false for another id.
+func probeSet11(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r9Args]("r11_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

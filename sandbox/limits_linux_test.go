@@ -18,9 +18,8 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// The escapes of this file were found by a sixth hostile-author review;
-// each fails on the code it was written against. The probes are the r6_
-// tools of review6_probe_linux_test.go.
+// Each test of this file fails on the code before its fix. The probes
+// are the r6_ tools of probes6_linux_test.go.
 
 // TestNoStackMappingsPastTheLimit: the memory limit (RLIMIT_DATA)
 // counts private writable mappings, but not those the kernel takes for

@@ -16,9 +16,9 @@ import (
 // r10Spins counts the turns of the loops r10_linger leaves running.
 var r10Spins atomic.Int64
 
-// review10Probe runs the r10_ probes of a tenth hostile-author review.
+// probeSet10 runs the r10_ probes: hostile tools, each answering what it took.
 // ok is false for another id.
-func review10Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+func probeSet10(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r9Args]("r10_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

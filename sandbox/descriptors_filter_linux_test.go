@@ -10,9 +10,10 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// TestFilterVerdictsReview7: the verdicts of the rules this review
-// added, on the arguments the kernel reads.
-func TestFilterVerdictsReview7(t *testing.T) {
+// TestFilterVerdictsDescriptorsAndMemory: the verdicts of the rules on
+// descriptors, memory and the parent death signal, on the arguments the
+// kernel reads.
+func TestFilterVerdictsDescriptorsAndMemory(t *testing.T) {
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		name string

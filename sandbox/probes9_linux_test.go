@@ -21,9 +21,9 @@ type r9Args struct {
 // r9Kept are descriptors the r9_ probes keep open across calls.
 var r9Kept []int
 
-// review9Probe runs the r9_ probes of a ninth hostile-author review.
+// probeSet9 runs the r9_ probes: hostile tools, each answering what it took.
 // ok is false for another id.
-func review9Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+func probeSet9(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r9Args]("r9_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

@@ -12,9 +12,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// review12Probe runs the r12_ probes of a twelfth hostile-author
-// review. ok is false for another id.
-func review12Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+// probeSet12 runs the r12_ probes: hostile tools, each
+// answering what it took. ok is false for another id.
+func probeSet12(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r9Args]("r12_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

@@ -10,9 +10,10 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// TestFilterVerdictsReview8: the verdicts of the rules this review
-// added, on the arguments the kernel reads.
-func TestFilterVerdictsReview8(t *testing.T) {
+// TestFilterVerdictsKernelObjects: the verdicts of the rules on Landlock
+// rulesets, seccomp filters, times and record locks, on the arguments the
+// kernel reads.
+func TestFilterVerdictsKernelObjects(t *testing.T) {
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		name string

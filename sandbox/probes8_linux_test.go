@@ -26,9 +26,9 @@ type r8Args struct {
 // r8Kept are descriptors the r8_ probes keep open across calls.
 var r8Kept []int
 
-// review8Probe runs the r8_ probes of an eighth hostile-author review.
+// probeSet8 runs the r8_ probes: hostile tools, each answering what it took.
 // ok is false for another id.
-func review8Probe(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
+func probeSet8(ctx context.Context, fullID string, raw []byte) (text string, err error, ok bool) {
 	id, a, err, ok := probeOf[r8Args]("r8_", fullID, raw)
 	if !ok || err != nil {
 		return "", err, ok

@@ -14,9 +14,8 @@ import (
 	"github.com/toolreg/toolreg/tool"
 )
 
-// The escapes of this file were found by an eighth hostile-author
-// review; each fails on the code it was written against. The probes are
-// the r8_ tools of review8_probe_linux_test.go.
+// Each test of this file fails on the code before its fix. The probes
+// are the r8_ tools of probes8_linux_test.go.
 
 // TestNoLandlockRulesetsWithoutExec: a tool without exec has no memory
 // the limit (RLIMIT_DATA) does not count, but each rule of a Landlock
