@@ -75,6 +75,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/middleware"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
@@ -510,6 +511,12 @@ var probes = []probe{
 		defer func() { log.SetOutput(os.Stderr) }()
 		return logswap.Tool{}.Execute(ctx, logswap.Args{Dir: dir})
 	}},
+	{"middleware", middleware.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (middleware.Setter{}).Execute(ctx, middleware.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return middleware.Tool{}.Execute(ctx, middleware.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
@@ -521,6 +528,7 @@ var probes = []probe{
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
+	"middleware": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.

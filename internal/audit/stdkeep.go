@@ -1195,6 +1195,26 @@ func (g *graph) keptValue(n *node, v ssa.Value, pos token.Pos, seen map[ssa.Valu
 		return
 	case *ssa.MakeClosure:
 		n.out = append(n.out, edge{g.nodeOf(v.Fn.(*ssa.Function)), pos})
+		// What it captured is called where the closure runs, by
+		// whoever runs it there: a middleware's closure over the
+		// handler it wraps (probe middleware), its free variables'
+		// calls traced to their makers (madeHere), which are not
+		// that code.
+		for _, b := range v.Bindings {
+			if !mayPoint(b.Type()) {
+				continue
+			}
+			// A captured variable: what is stored there.
+			if a, ok := b.(*ssa.Alloc); ok {
+				if vals, ok := cellValues(a); ok {
+					for _, x := range vals {
+						g.keptValue(n, x, pos, seen)
+					}
+					continue
+				}
+			}
+			g.keptValue(n, b, pos, seen)
+		}
 		return
 	case *ssa.MakeInterface:
 		g.methodEdges(n, v.X.Type(), ifaceOf(v.Type()), pos, false)
