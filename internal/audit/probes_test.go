@@ -34,8 +34,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -516,6 +518,18 @@ var probes = []probe{
 			return "", err
 		}
 		return middleware.Tool{}.Execute(ctx, middleware.Args{Dir: dir})
+	}},
+	{"ctxdynamic", ctxdynamic.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxdynamic.Setter{}).Execute(ctx, ctxdynamic.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxdynamic.Tool{}.Execute(ctx, ctxdynamic.Args{Dir: dir})
+	}},
+	{"ctxmap", ctxmap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxmap.Setter{}).Execute(ctx, ctxmap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxmap.Tool{}.Execute(ctx, ctxmap.Args{Dir: dir})
 	}},
 }
 

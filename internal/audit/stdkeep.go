@@ -1405,14 +1405,22 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 						continue
 					}
 					out = append(out, g.storeRoots(r.Addr, true)...)
+					// Into a slice's element or a field of an object
+					// the program made: kept where that is (probe
+					// ctxmap).
+					if b := addrBase(r.Addr); b != nil {
+						work = append(work, b)
+					}
 				}
 			case *ssa.MapUpdate:
 				if r.Key == v || r.Value == v {
 					out = append(out, g.stdRoots(r.Map, true, map[ssa.Value]bool{}, nil)...)
+					work = append(work, r.Map) // a map made here: kept where it is (probe ctxmap)
 				}
 			case *ssa.Send:
 				if r.X == v {
 					out = append(out, g.stdRoots(r.Chan, true, map[ssa.Value]bool{}, nil)...)
+					work = append(work, r.Chan)
 				}
 			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi, *ssa.MakeClosure:
 				work = append(work, r.(ssa.Value))
@@ -1424,14 +1432,36 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 				}
 			case ssa.CallInstruction:
 				// Given to a function of the program: kept where it
-				// keeps its parameter.
-				callee := r.Common().StaticCallee()
-				if callee == nil || len(callee.Blocks) == 0 || g.isStd(fnPkgPath(callee)) {
-					continue
+				// keeps its parameter; by a dynamic call, in each
+				// callee the call graph gives it (probe ctxdynamic).
+				common := r.Common()
+				args := common.Args
+				var callees []*ssa.Function
+				if callee := common.StaticCallee(); callee != nil {
+					callees = append(callees, callee)
+				} else {
+					if common.IsInvoke() {
+						args = append([]ssa.Value{common.Value}, args...)
+					}
+					if g.dyn == nil {
+						continue
+					}
+					if cn := g.dyn.Nodes[r.Parent()]; cn != nil {
+						for _, e := range cn.Out {
+							if e.Site == r {
+								callees = append(callees, e.Callee.Func)
+							}
+						}
+					}
 				}
-				for i, a := range r.Common().Args {
-					if a == v && i < len(callee.Params) {
-						work = append(work, callee.Params[i])
+				for _, callee := range callees {
+					if g.isStd(fnPkgPath(callee)) {
+						continue
+					}
+					for i, a := range args {
+						if a == v && i < len(callee.Params) {
+							work = append(work, callee.Params[i])
+						}
 					}
 				}
 			case *ssa.Return:
@@ -1441,6 +1471,24 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 		}
 	}
 	return out
+}
+
+// addrBase returns the object an address is of, through fields and
+// elements, when it is one the program made other than a variable or a
+// local allocation (a slice, a map's, an object new returned).
+func addrBase(addr ssa.Value) ssa.Value {
+	for {
+		switch a := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			addr = a.X
+		case *ssa.Global, *ssa.Alloc:
+			return nil
+		default:
+			return addr
+		}
+	}
 }
 
 // callResults returns the values that are v, a result ret returns, in

@@ -60,8 +60,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -240,6 +242,8 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probectxmap         = ctxmap.Tool
+	Probectxdynamic     = ctxdynamic.Tool
 	Probeexpvarfunc     = expvarfunc.Tool
 	Probeoncefunc       = oncefunc.Tool
 	Probebufiowrap      = bufiowrap.Tool
