@@ -20,6 +20,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
@@ -130,6 +131,10 @@ var honest = map[string]definer{
 	// err, a local variable a deferred fmt.Errorf wraps; its package's
 	// Plain writes to io.Discard (TestHonestPair).
 	"tarlist": tarlist.Tool{},
+	// deadline keeps a time.AfterFunc timer of its own in a package
+	// variable and resets it: in one program with timerreset, whose
+	// timer's func reads the environment, it must not be charged with it.
+	"deadline": deadline.Tool{},
 }
 
 // honestPairs are packages of the honest corpus with a second tool,
@@ -229,7 +234,7 @@ func TestTogether(t *testing.T) {
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
 		"Upload": all.Upload{}, "LogPrefix": all.LogPrefix{}, "LogSave": all.LogSave{},
-		"TarList": all.TarList{}, "TarPlain": all.TarPlain{},
+		"TarList": all.TarList{}, "TarPlain": all.TarPlain{}, "Deadline": all.Deadline{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

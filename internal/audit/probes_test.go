@@ -104,6 +104,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
@@ -530,6 +531,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctxmap.Tool{}.Execute(ctx, ctxmap.Args{Dir: dir})
+	}},
+	{"timerreset", timerreset.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (timerreset.Setter{}).Execute(ctx, timerreset.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return timerreset.Tool{}.Execute(ctx, timerreset.Args{Dir: dir})
 	}},
 }
 

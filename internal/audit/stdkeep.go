@@ -480,6 +480,15 @@ var transientKeeps = map[string]bool{
 	"(*net/http.Transport).roundTrip": true,
 }
 
+// runtimeKeepR are the functions of the standard library whose result
+// holds some of their arguments in memory of the runtime's that its type
+// does not show, which the summary does not see (%keepret): a
+// time.Timer made by AfterFunc holds its func, which Reset or Stop and
+// Reset run again, in whatever tool calls them (probe timerreset).
+var runtimeKeepR = map[string][]int{
+	"time.AfterFunc": {1},
+}
+
 // analyseKeeps computes the facts of every function of the standard
 // library to a fixed point.
 func analyseKeeps(fns []*ssa.Function) *keepAnalysis {
@@ -970,11 +979,11 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 			}
 		}
 	}
-	if res != nil && len(k.keepR[key]) > 0 {
+	if keepR := append(slices.Clone(k.keepR[key]), runtimeKeepR[key]...); res != nil && len(keepR) > 0 {
 		// The result holds the arguments: where the program keeps it,
-		// it keeps them (probes bufiowrap, oncefunc).
+		// it keeps them (probes bufiowrap, oncefunc, timerreset).
 		ats := g.objectKept(res)
-		for _, i := range k.keepR[key] {
+		for _, i := range keepR {
 			for _, at := range ats {
 				for _, a := range arg(i) {
 					g.keptValue(g.keptAtNode(at), a, pos, map[ssa.Value]bool{})

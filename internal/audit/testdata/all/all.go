@@ -14,6 +14,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
@@ -123,6 +124,7 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
@@ -146,6 +148,7 @@ type (
 	HTTPGet             = httpget.Tool
 	JSONFmt             = jsonfmt.Tool
 	Once                = once.Tool
+	Deadline            = deadline.Tool
 	ReadAll             = readall.Tool
 	ReadLines           = readlines.Tool
 	Tmpl                = tmpl.Tool
@@ -242,6 +245,7 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probetimerreset     = timerreset.Tool
 	Probectxmap         = ctxmap.Tool
 	Probectxdynamic     = ctxdynamic.Tool
 	Probeexpvarfunc     = expvarfunc.Tool
