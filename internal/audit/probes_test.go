@@ -82,6 +82,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxnested"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
@@ -538,6 +539,12 @@ var probes = []probe{
 		}
 		return timerreset.Tool{}.Execute(ctx, timerreset.Args{Dir: dir})
 	}},
+	{"muxnested", muxnested.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (muxnested.Setter{}).Execute(ctx, muxnested.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxnested.Tool{}.Execute(ctx, muxnested.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
@@ -549,6 +556,7 @@ var probes = []probe{
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
+	"muxnested":  true,
 	"middleware": true,
 }
 

@@ -1465,6 +1465,7 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 				}
 				for _, callee := range callees {
 					if g.isStd(fnPkgPath(callee)) {
+						out = append(out, g.stdKeepsArg(callee, args, v, r, &work)...)
 						continue
 					}
 					for i, a := range args {
@@ -1480,6 +1481,46 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 		}
 	}
 	return out
+}
+
+// stdKeepsArg returns the variables of the standard library a call
+// (instr) of callee, one of its functions, with args (a method's
+// receiver first) keeps v, one of them, in (%keep: an object the
+// program made handed to http.Handle, probe muxnested), and adds to work
+// the call's result when it holds v (%keepret).
+func (g *graph) stdKeepsArg(callee *ssa.Function, args []ssa.Value, v ssa.Value, instr ssa.CallInstruction, work *[]ssa.Value) []keptAt {
+	k := &g.summary.keeps
+	key, shift := g.factKey(callee)
+	keepR := append(slices.Clone(k.keepR[key]), runtimeKeepR[key]...)
+	var out []keptAt
+	recv := callee.Signature.Recv() != nil
+	for i, a := range args {
+		if a != v {
+			continue
+		}
+		if (recv && i+shift == 0) || isContext(a.Type()) {
+			// A method's receiver, or a context: used while the
+			// call runs. The flow-insensitive facts take what a
+			// call stores in the fields of objects it shares to be
+			// kept where the values stored there point
+			// (tls.Dialer.DialContext's context, in
+			// net.DefaultResolver).
+			continue
+		}
+		for _, name := range k.keepG[key][i+shift] {
+			out = append(out, keptAt{name: name})
+		}
+		if res := callValue(instr); res != nil && slices.Contains(keepR, i+shift) {
+			*work = append(*work, res)
+		}
+	}
+	return out
+}
+
+// isContext reports whether t is context.Context.
+func isContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // addrBase returns the object an address is of, through fields and
