@@ -68,6 +68,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -284,6 +285,12 @@ var probes = []probe{
 	}},
 	{"reflectstd", reflectstd.Want, "-rw-r-----", func(ctx context.Context, dir string) (string, error) {
 		return reflectstd.Tool{}.Execute(ctx, reflectstd.Args{Dir: dir})
+	}},
+	// A type of the program made into a non-empty interface (io.Reader),
+	// whose other method the standard library asserts it to (io.Copy's
+	// io.WriterTo).
+	{"iocopywriteto", iocopywriteto.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return iocopywriteto.Tool{}.Execute(ctx, iocopywriteto.Args{Dir: dir})
 	}},
 	{"errorsas", errorsas.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return errorsas.Tool{}.Execute(ctx, errorsas.Args{Dir: dir})

@@ -95,6 +95,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
@@ -245,6 +246,7 @@ type (
 	Probehelperparam    = helperparam.Tool
 	Probeclosureescape  = closureescape.Tool
 	Probeservemux       = servemux.Tool
+	Probeiocopywriteto  = iocopywriteto.Tool
 	Probetimerreset     = timerreset.Tool
 	Probectxmap         = ctxmap.Tool
 	Probectxdynamic     = ctxdynamic.Tool
