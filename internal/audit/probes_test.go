@@ -85,6 +85,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxnested"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mwfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
@@ -552,6 +553,12 @@ var probes = []probe{
 		}
 		return muxnested.Tool{}.Execute(ctx, muxnested.Args{Dir: dir})
 	}},
+	{"mwfield", mwfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (mwfield.Setter{}).Execute(ctx, mwfield.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return mwfield.Tool{}.Execute(ctx, mwfield.Args{Dir: dir})
+	}},
 }
 
 // aloneProbes are audited each in a program of its own (TestProbesAlone),
@@ -563,6 +570,7 @@ var probes = []probe{
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
+	"mwfield":    true,
 	"muxnested":  true,
 	"middleware": true,
 }

@@ -1523,6 +1523,34 @@ func isContext(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
+// storedThrough returns the values stored into the map or the slice's
+// elements that the load v gives: the keys and values of its map
+// updates, the stores into its elements.
+func storedThrough(v *ssa.UnOp) []ssa.Value {
+	refs := v.Referrers()
+	if refs == nil {
+		return nil
+	}
+	var out []ssa.Value
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.MapUpdate:
+			if r.Map == v {
+				out = append(out, r.Key, r.Value)
+			}
+		case *ssa.IndexAddr:
+			if ers := r.Referrers(); ers != nil {
+				for _, e := range *ers {
+					if st, ok := e.(*ssa.Store); ok && st.Addr == r {
+						out = append(out, st.Val)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // addrBase returns the object an address is of, through fields and
 // elements, when it is one the program made other than a variable or a
 // local allocation (a slice, a map's, an object new returned).
@@ -1776,6 +1804,9 @@ func (g *graph) localObject(a *ssa.Alloc) ([]ssa.Value, bool) {
 				if r.Op != token.MUL {
 					return nil, false
 				}
+				// A map or a slice it holds: what is stored there
+				// through the loaded value (probe mwfield).
+				out = append(out, storedThrough(r)...)
 			case *ssa.MakeInterface:
 				if addr != a {
 					return nil, false
