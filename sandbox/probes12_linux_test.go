@@ -184,12 +184,9 @@ func probeSet12(ctx context.Context, fullID string, raw []byte) (text string, er
 	return "", fmt.Errorf("no probe %q", id), true
 }
 
-// r12Kept are descriptors, and r12Segments segments, the r12_ probes
-// keep across calls; they end with their worker.
-var (
-	r12Kept     []int
-	r12Segments []int
-)
+// r12Segments are the System V segments the r12_ probes keep across
+// calls; they end with their worker.
+var r12Segments []int
 
 // flowLabel asks the kernel for a new exclusive IPv6 flow label on fd
 // (IPV6_FLOWLABEL_MGR, IPV6_FL_A_GET with IPV6_FL_F_CREATE), held linger
