@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sashabaranov/go-openai"
+	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
 	"github.com/toolreg/toolreg/tool"
@@ -190,6 +191,11 @@ func (c *Conversation) withSystem(msgs []Message) []Message {
 	return append(out, msgs...)
 }
 
+// maxToolNameShown bounds the name of a tool call the model sent where it
+// is quoted (a message, a span's name and attribute): a model can send a
+// name of any size, which no tool has; the call itself keeps it whole.
+const maxToolNameShown = 80
+
 // runTools runs calls concurrently, at most *budget of them, and returns
 // one tool message per call, in the calls' order; with Images, also the
 // results of the calls run (the zero Result for the others), nil without.
@@ -203,7 +209,7 @@ func (c *Conversation) runTools(ctx context.Context, calls []ToolCall, budget *i
 	var wg sync.WaitGroup
 	for i, tc := range calls {
 		if *budget <= 0 {
-			text := fmt.Sprintf("Error: %s was not run: this turn reached its limit of tool calls; answer with what you have", tc.Function.Name)
+			text := fmt.Sprintf("Error: %s was not run: this turn reached its limit of tool calls; answer with what you have", clip.String(tc.Function.Name, maxToolNameShown))
 			out[i] = Message{Role: RoleTool, Content: text, ToolCallID: tc.ID}
 			em.emit(Event{Type: EventToolResult, CallID: tc.ID, Tool: tc.Function.Name, Args: tc.Function.Arguments, Result: text, Error: "tool call limit reached"})
 			continue

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/semconv/v1.41.0/genaiconv"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/toolreg/toolreg/internal/clip"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/telemetry"
 )
@@ -155,7 +156,7 @@ func (in *instruments) startTool(ctx context.Context, tc ToolCall) (context.Cont
 	if in == nil {
 		return ctx, opSpan{}
 	}
-	name := tc.Function.Name
+	name := clip.String(tc.Function.Name, maxToolNameShown)
 	attrs := []attribute.KeyValue{
 		semconv.GenAIOperationNameExecuteTool,
 		semconv.GenAIToolName(name),

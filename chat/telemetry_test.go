@@ -234,3 +234,51 @@ func TestTelemetryOff(t *testing.T) {
 		t.Error("Telemetry on: no instruments made")
 	}
 }
+
+// TestLongToolNamesClipped: a model can send a tool name of any size. A
+// call of one runs (its tools answer that no such tool exists: the
+// registry clips the name it quotes) and one past the turn's limit is not
+// run; neither puts the whole name in a span's name or attribute, nor the
+// second in the message that says it was not run.
+func TestLongToolNamesClipped(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	f := newFake(t,
+		sse(callStart(0, "c1", long), callArgs(0, `{}`), callStart(1, "c2", long), callArgs(1, `{}`), finish("tool_calls")),
+		answer("enough"),
+	)
+	rec := newTelemetryRecorder(false)
+	conv := &Conversation{Client: f.client(nil), Tools: echoTools(), Telemetry: rec.p, MaxToolCalls: 1}
+	if _, err := conv.Turn(t.Context(), "go"); err != nil {
+		t.Fatal(err)
+	}
+	clipped := strings.Repeat("n", maxToolNameShown) + "…"
+	var tools []spanView
+	for _, v := range rec.views(t) {
+		if strings.HasPrefix(v.Name, "execute_tool ") {
+			tools = append(tools, v)
+		}
+	}
+	if len(tools) != 1 {
+		t.Fatalf("%d execute_tool spans, want 1 (the call past the limit is not run)", len(tools))
+	}
+	if got := tools[0].Name; got != "execute_tool "+clipped {
+		t.Errorf("span name of %d bytes, want %d", len(got), len("execute_tool "+clipped))
+	}
+	if got := tools[0].Attrs["gen_ai.tool.name"]; got != clipped {
+		t.Errorf("gen_ai.tool.name of %d bytes, want %d", len(got), len(clipped))
+	}
+	found := false
+	for _, m := range f.requests()[1].messages() {
+		m := m.(map[string]any)
+		if m["role"] != "tool" || m["tool_call_id"] != "c2" {
+			continue
+		}
+		found = true
+		if content := m["content"].(string); len(content) > 1<<10 {
+			t.Errorf("the tool message of %v is %d bytes: %.120s…", m["tool_call_id"], len(content), content)
+		}
+	}
+	if !found {
+		t.Error("no tool message answered the call past the limit")
+	}
+}
