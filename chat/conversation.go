@@ -191,9 +191,10 @@ func (c *Conversation) withSystem(msgs []Message) []Message {
 	return append(out, msgs...)
 }
 
-// maxToolNameShown bounds the name of a tool call the model sent where it
-// is quoted (a message, a span's name and attribute): a model can send a
-// name of any size, which no tool has; the call itself keeps it whole.
+// maxToolNameShown bounds the name (and in a span, the id) of a tool call
+// the model sent where it is quoted (a message, a span's name and
+// attributes): a model can send a name or id of any size, which no tool
+// or provider's id has; the call itself keeps both whole.
 const maxToolNameShown = 80
 
 // runTools runs calls concurrently, at most *budget of them, and returns

@@ -160,7 +160,7 @@ func (in *instruments) startTool(ctx context.Context, tc ToolCall) (context.Cont
 	attrs := []attribute.KeyValue{
 		semconv.GenAIOperationNameExecuteTool,
 		semconv.GenAIToolName(name),
-		semconv.GenAIToolCallID(tc.ID),
+		semconv.GenAIToolCallID(clip.String(tc.ID, maxToolNameShown)),
 		semconv.GenAIToolTypeKey.String("function"),
 	}
 	if args, ok := in.p.ContentToRecord(tc.Function.Arguments); ok {

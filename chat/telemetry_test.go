@@ -238,12 +238,13 @@ func TestTelemetryOff(t *testing.T) {
 // TestLongToolNamesClipped: a model can send a tool name of any size. A
 // call of one runs (its tools answer that no such tool exists: the
 // registry clips the name it quotes) and one past the turn's limit is not
-// run; neither puts the whole name in a span's name or attribute, nor the
-// second in the message that says it was not run.
+// run; neither puts the whole name (or the first its whole id) in a
+// span's name or attributes, nor the second in the message that says it
+// was not run.
 func TestLongToolNamesClipped(t *testing.T) {
 	long := strings.Repeat("n", 1<<20)
 	f := newFake(t,
-		sse(callStart(0, "c1", long), callArgs(0, `{}`), callStart(1, "c2", long), callArgs(1, `{}`), finish("tool_calls")),
+		sse(callStart(0, "c1"+long, long), callArgs(0, `{}`), callStart(1, "c2", long), callArgs(1, `{}`), finish("tool_calls")),
 		answer("enough"),
 	)
 	rec := newTelemetryRecorder(false)
@@ -266,6 +267,9 @@ func TestLongToolNamesClipped(t *testing.T) {
 	}
 	if got := tools[0].Attrs["gen_ai.tool.name"]; got != clipped {
 		t.Errorf("gen_ai.tool.name of %d bytes, want %d", len(got), len(clipped))
+	}
+	if got, want := tools[0].Attrs["gen_ai.tool.call.id"], "c1"+clipped[:maxToolNameShown-2]+"…"; got != want {
+		t.Errorf("gen_ai.tool.call.id of %d bytes, want %d", len(got), len(want))
 	}
 	found := false
 	for _, m := range f.requests()[1].messages() {
