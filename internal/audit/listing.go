@@ -175,7 +175,12 @@ func newDeriver(base *listing) *deriver {
 		d.byPath[p.ImportPath] = p
 	}
 	again, ok := d.derive(base.config)
-	d.ok = ok && again.key == base.key && slices.Equal(again.std, base.std) && slices.Equal(again.tags, base.tags) &&
+	if !ok || again == nil {
+		// A constraint the deriver cannot evaluate (a release tag such as
+		// go1.27, a goexperiment): every configuration is listed.
+		return d
+	}
+	d.ok = again.key == base.key && slices.Equal(again.std, base.std) && slices.Equal(again.tags, base.tags) &&
 		again.cgo == base.cgo && len(again.pkgs) == len(base.pkgs)
 	for _, p := range again.pkgs {
 		if q := d.byPath[p.ImportPath]; d.ok && !slices.Equal(p.Imports, withoutC(q.Imports)) {

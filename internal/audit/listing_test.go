@@ -213,3 +213,19 @@ func TestGenuineXSys(t *testing.T) {
 		}
 	}
 }
+
+// TestUncertainConstraintNotDerived: a package whose files are chosen by
+// the Go release (go1.27 and !go1.27) is one the deriver cannot evaluate;
+// it derives nothing, and every configuration is listed by the go
+// command. toolgen had panicked on such a package (a nil listing ranged
+// over).
+func TestUncertainConstraintNotDerived(t *testing.T) {
+	t.Parallel()
+	base, err := listConfig(context.Background(), filepath.Join("testdata", "releasetag"), Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := newDeriver(base); d.ok {
+		t.Error("the deriver claims to reproduce a listing whose files depend on the Go release")
+	}
+}
