@@ -28,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpparse"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
@@ -61,6 +62,7 @@ var honest = map[string]definer{
 	"csvsum":    csvsum.Tool{},
 	"gitlog":    gitlog.Tool{},
 	"httpget":   httpget.Tool{},
+	"httpparse": httpparse.Tool{},
 	"jsonfmt":   jsonfmt.Tool{},
 	"once":      once.Tool{},
 	"readall":   readall.Tool{},
