@@ -1336,10 +1336,19 @@ func (g *graph) scan(n *node) {
 					}
 				case *ssa.Global:
 					if g.isStd(v.Pkg.Pkg.Path()) {
-						n.out = append(n.out, edge{g.globalNode(v), instr.Pos()})
+						m := n
+						if u, ok := instr.(*ssa.UnOp); ok && !std && u.Op == token.MUL {
+							// What it holds, loaded only to be kept in
+							// package variables of the program (var
+							// diag io.Writer = os.Stderr): a use by
+							// whoever uses those, not by the code that
+							// keeps it there.
+							m = g.maker(n, instr, nil)
+						}
+						m.out = append(m.out, edge{g.globalNode(v), instr.Pos()})
 						if !std && g.summary != nil && g.summary.keeps.vars[v.String()] {
 							// What the program kept in it (keptNode).
-							n.out = append(n.out, edge{g.keptNode(v.String()), instr.Pos()})
+							m.out = append(m.out, edge{g.keptNode(v.String()), instr.Pos()})
 						}
 					} else if obj, ok := v.Object().(*types.Var); ok && g.linknamed[obj] {
 						n.out = append(n.out, edge{g.pseudo("go:linkname variable", tool.Unsafe,
@@ -1432,8 +1441,117 @@ func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 			return false // a bound variable: the closure's code may use it
 		}
 		return g.flowsOnlyInto(instr.(ssa.Value), vars, seen)
+	case *ssa.Call:
+		// A constructor or a wrapper given v, which only keeps it in
+		// what it returns (var files = newLoader(os.ReadFile), var
+		// defaults = sync.OnceValue(load)), whose result is kept only
+		// there.
+		common := instr.Common()
+		if common.Value == v || common.IsInvoke() {
+			return false
+		}
+		for i, a := range common.Args {
+			if a == v && !g.onlyReturns(common.StaticCallee(), i) {
+				return false
+			}
+		}
+		return g.flowsOnlyInto(instr, vars, seen)
 	}
 	return false
+}
+
+// wrappers lists the functions of the standard library that return a
+// function calling their argument, and never call it themselves.
+var wrappers = map[string]bool{
+	"sync.OnceFunc":   true,
+	"sync.OnceValue":  true,
+	"sync.OnceValues": true,
+}
+
+// onlyReturns reports whether fn, called, does nothing with its i-th
+// argument but return it: directly, converted, in a closure, or in a
+// struct it makes and returns without reading (`return &loader{load:
+// f}`). A function of the standard library does so when it is one of the
+// wrappers.
+func (g *graph) onlyReturns(fn *ssa.Function, i int) bool {
+	if fn == nil {
+		return false
+	}
+	if g.isStd(fnPkgPath(fn)) {
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		return wrappers[funcKey(fn)]
+	}
+	if len(fn.Blocks) == 0 || i >= len(fn.Params) || genericBody(fn) {
+		return false
+	}
+	return returnedOnly(fn.Params[i], map[ssa.Value]bool{})
+}
+
+// returnedOnly reports whether every use of v returns it (see
+// onlyReturns).
+func returnedOnly(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.Return:
+		case *ssa.MakeInterface, *ssa.ChangeType:
+			if !returnedOnly(r.(ssa.Value), seen) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if r.Fn == v || !returnedOnly(r, seen) {
+				return false
+			}
+		case *ssa.Store:
+			// Into a field of a struct made here, which is returned
+			// and never read.
+			fa, ok := r.Addr.(*ssa.FieldAddr)
+			if !ok || r.Val != v || !written(fa) {
+				return false
+			}
+			a, ok := fa.X.(*ssa.Alloc)
+			if !ok || !returnedStruct(a, seen) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// returnedStruct reports whether the struct a is only written through
+// its fields and returned, by pointer or loaded whole.
+func returnedStruct(a *ssa.Alloc, seen map[ssa.Value]bool) bool {
+	if seen[a] {
+		return true
+	}
+	seen[a] = true
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			if !written(r) {
+				return false
+			}
+		case *ssa.Return:
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !returnedOnly(r, seen) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // flowsOnlyInto reports whether every use of v keeps it in package

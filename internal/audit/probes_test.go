@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/argsvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -304,6 +305,9 @@ var probes = []probe{
 	}},
 	{"osargs", osargs.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
 		return osargs.Tool{}.Execute(ctx, osargs.Args{Dir: dir})
+	}},
+	{"argsvar", argsvar.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
+		return argsvar.Tool{}.Execute(ctx, argsvar.Args{Dir: dir})
 	}},
 	{"gobstd", gobstd.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
 		return gobstd.Tool{}.Execute(ctx, gobstd.Args{Dir: dir})

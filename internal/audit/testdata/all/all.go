@@ -16,6 +16,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
@@ -27,7 +28,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -42,6 +45,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/argsvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -149,6 +153,9 @@ type (
 	HTTPGet             = httpget.Tool
 	JSONFmt             = jsonfmt.Tool
 	Once                = once.Tool
+	OnceValue           = oncevalue.Tool
+	NewLoader           = newloader.Tool
+	Diag                = diag.Tool
 	Deadline            = deadline.Tool
 	ReadAll             = readall.Tool
 	ReadLines           = readlines.Tool
@@ -214,6 +221,7 @@ type (
 	Probesqlscan        = sqlscan.Tool
 	Probegobstd         = gobstd.Tool
 	Probeosargs         = osargs.Tool
+	Probeargsvar        = argsvar.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
