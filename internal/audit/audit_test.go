@@ -27,6 +27,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpparse"
@@ -71,6 +72,7 @@ var honest = map[string]definer{
 	"oncevalue": oncevalue.Tool{},
 	"newloader": newloader.Tool{},
 	"diag":      diag.Tool{},
+	"gofmt":     gofmt.Tool{},
 	"readall":   readall.Tool{},
 	"readlines": readlines.Tool{},
 	"tmpl":      tmpl.Tool{},
@@ -231,7 +233,7 @@ func TestTogether(t *testing.T) {
 	want := map[string]tool.Capability{}
 	for name, d := range map[string]definer{
 		"CSVSum": all.CSVSum{}, "GitLog": all.GitLog{}, "HTTPGet": all.HTTPGet{}, "JSONFmt": all.JSONFmt{},
-		"Once": all.Once{}, "OnceValue": all.OnceValue{}, "NewLoader": all.NewLoader{}, "Diag": all.Diag{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
+		"Once": all.Once{}, "OnceValue": all.OnceValue{}, "NewLoader": all.NewLoader{}, "Diag": all.Diag{}, "GoFmt": all.GoFmt{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
 		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
 		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
 		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},

@@ -98,7 +98,7 @@ func summaryKey() string {
 	fmt.Fprintln(h, summaryFormat)
 	// The audit: its tables and the summary that ships.
 	fmt.Fprintln(h, pkgRules, asmPkgRules, asmPrefixRules, funcRules, reflectCallers, reflectCalls,
-		templateDataArg, openFlagArg, rawSyscallFuncs, sysRules, ioctlSafe, writeFlags)
+		templateDataArg, openFlagArg, sourceArg, rawSyscallFuncs, sysRules, ioctlSafe, writeFlags)
 	fmt.Fprintf(h, "%x\n", sha256.Sum256([]byte(stdSummaryText)))
 	// The standard library.
 	goroot := build.Default.GOROOT

@@ -411,6 +411,21 @@ var templateDataArg = map[string]int{
 	"(*html/template.Template).ExecuteTemplate": 3,
 }
 
+// sourceArg lists the functions that read a file unless they are given
+// its text, and the index of the text argument, then of the mode: given
+// a string or a []byte (made into an interface at the call, so never
+// nil) and a constant mode without parser.Trace (which prints to the
+// standard output), they read nothing, write nothing and call nothing of
+// the program (go/format.Source parses its []byte this way).
+var sourceArg = map[string][2]int{
+	"go/parser.ParseFile":     {2, 3},
+	"go/parser.ParseExprFrom": {2, 3},
+}
+
+// parserTrace is go/parser.Trace, the mode that prints a trace of the
+// parse to the standard output.
+const parserTrace = 1 << 3
+
 // openFlagArg lists the functions whose call opens a file with flags,
 // and the index of the flags argument: constant flags are classified by
 // openCaps, computed ones are ReadFiles and WriteFiles.

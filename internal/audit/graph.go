@@ -1201,7 +1201,11 @@ func (g *graph) scan(n *node) {
 		}
 	}
 	var ops []*ssa.Value
+	live := liveBlocks(fn)
 	for _, b := range fn.Blocks {
+		if !live[b.Index] {
+			continue // under a constant false condition: if debug {…}
+		}
 		for _, instr := range b.Instrs {
 			var skip ssa.Value
 			if call, ok := instr.(ssa.CallInstruction); ok {
@@ -1336,6 +1340,13 @@ func (g *graph) scan(n *node) {
 					}
 				case *ssa.Global:
 					if g.isStd(v.Pkg.Pkg.Path()) {
+						if std && v.String() == "os.Stderr" && panics(b) {
+							// The standard library's message of a
+							// broken invariant, printed as it panics
+							// (go/printer's unsupported argument):
+							// not a writing its callers do.
+							continue
+						}
 						m := n
 						if u, ok := instr.(*ssa.UnOp); ok && !std && u.Op == token.MUL {
 							// What it holds, loaded only to be kept in
@@ -1895,6 +1906,11 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		}
 		return g.pseudo("open with computed flags", tool.ReadFiles|tool.WriteFiles, "open with flags not known at generate time")
 	}
+	if i, ok := sourceArg[key]; ok && ruled && i[1] < len(args) && textValue(args[i[0]]) {
+		if mode, ok := constArg(args[i[1]]); ok && mode&parserTrace == 0 {
+			return g.pseudo(key+" of a text", safe, "parses the text it is given, reads no file, prints no trace")
+		}
+	}
 	if i, ok := fcntlCmdArg[key]; ok && ruled {
 		return g.fcntlTarget(args, i)
 	}
@@ -1925,6 +1941,66 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		return g.pseudo("system call with computed number", tool.Unsafe, "raw system call with a number not known at generate time")
 	}
 	return g.nodeOf(callee)
+}
+
+// liveBlocks returns which of fn's blocks may run, by index: those
+// reached from its entry and its recover block, following only the
+// branch a constant condition takes.
+func liveBlocks(fn *ssa.Function) []bool {
+	live := make([]bool, len(fn.Blocks))
+	var work []*ssa.BasicBlock
+	if len(fn.Blocks) > 0 {
+		work = append(work, fn.Blocks[0])
+	}
+	if fn.Recover != nil {
+		work = append(work, fn.Recover)
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if live[b.Index] {
+			continue
+		}
+		live[b.Index] = true
+		succs := b.Succs
+		if len(b.Instrs) > 0 {
+			if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+				if c, ok := cond.Cond.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && len(succs) == 2 {
+					if constant.BoolVal(c.Value) {
+						succs = succs[:1]
+					} else {
+						succs = succs[1:]
+					}
+				}
+			}
+		}
+		work = append(work, succs...)
+	}
+	return live
+}
+
+// panics reports whether b ends in a call of panic (not the one SSA puts
+// after a select without cases, which blocks forever).
+func panics(b *ssa.BasicBlock) bool {
+	p, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok && p.Pos().IsValid()
+}
+
+// textValue reports whether v is a string or a []byte made into an
+// interface.
+func textValue(v ssa.Value) bool {
+	mi, ok := v.(*ssa.MakeInterface)
+	if !ok {
+		return false
+	}
+	switch t := mi.X.Type().Underlying().(type) {
+	case *types.Basic:
+		return t.Info()&types.IsString != 0
+	case *types.Slice:
+		b, ok := t.Elem().Underlying().(*types.Basic)
+		return ok && b.Kind() == types.Byte
+	}
+	return false
 }
 
 // ioctlTarget classifies an ioctl(2) by its request, args[i]: a known

@@ -33,6 +33,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clientswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
@@ -308,6 +309,9 @@ var probes = []probe{
 	}},
 	{"argsvar", argsvar.Want, "-test.", func(ctx context.Context, dir string) (string, error) {
 		return argsvar.Tool{}.Execute(ctx, argsvar.Args{Dir: dir})
+	}},
+	{"constbranch", constbranch.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return constbranch.Tool{}.Execute(ctx, constbranch.Args{Dir: dir})
 	}},
 	{"gobstd", gobstd.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
 		return gobstd.Tool{}.Execute(ctx, gobstd.Args{Dir: dir})

@@ -21,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
@@ -63,6 +64,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
@@ -156,6 +158,7 @@ type (
 	OnceValue           = oncevalue.Tool
 	NewLoader           = newloader.Tool
 	Diag                = diag.Tool
+	GoFmt               = gofmt.Tool
 	Deadline            = deadline.Tool
 	ReadAll             = readall.Tool
 	ReadLines           = readlines.Tool
@@ -222,6 +225,7 @@ type (
 	Probegobstd         = gobstd.Tool
 	Probeosargs         = osargs.Tool
 	Probeargsvar        = argsvar.Tool
+	Probeconstbranch    = constbranch.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
