@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"go/token"
 	"go/types"
 	"maps"
 	"slices"
@@ -109,6 +110,25 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				return nil, false
 			}
 			work = append(work, args...)
+		case *ssa.UnOp:
+			// A package variable whose every value is an interface
+			// made and kept only in package variables (storedValues).
+			gv, ok := v.X.(*ssa.Global)
+			if !ok || v.Op != token.MUL {
+				return nil, false
+			}
+			vals, ok := g.storedValues(gv)
+			if !ok {
+				return nil, false
+			}
+			for _, s := range vals {
+				switch s.(type) {
+				case *ssa.MakeInterface, *ssa.Const:
+				default:
+					return nil, false
+				}
+			}
+			work = append(work, vals...)
 		default:
 			return nil, false
 		}

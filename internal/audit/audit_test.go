@@ -44,6 +44,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -115,6 +116,10 @@ var honest = map[string]definer{
 	// errgroup-style group, a generic map) that its package's Fetch
 	// calls with functions that make HTTP requests.
 	"sharedhelper": sharedhelper.Tool{},
+	// sharedvars's Tool passes an interface and a function its package
+	// initializer keeps in variables to helpers that call them, which its
+	// package's Env calls with values that read the environment.
+	"sharedvars": sharedvars.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -240,6 +245,7 @@ func TestTogether(t *testing.T) {
 		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
 		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
+		"SharedVars": all.SharedVars{}, "SharedVarsEnv": all.SharedVarsEnv{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},

@@ -146,6 +146,10 @@ type graph struct {
 	// other variables its maps are stored into where they are made.
 	fresh   map[*ssa.Global]bool
 	sharers map[*ssa.Global][]*ssa.Global
+	// stored holds the values stored into each of the program's
+	// variables whose address is only loaded and stored through
+	// (indexStores), made when first needed.
+	stored map[*ssa.Global][]ssa.Value
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -94,6 +95,24 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			}
 			work = append(work, args...)
 		case *ssa.UnOp:
+			if gv, ok := v.X.(*ssa.Global); ok && v.Op == token.MUL {
+				// A package variable whose every value is a function
+				// or a closure kept only in package variables: the
+				// code that loads it has the edges (progVar).
+				vals, ok := g.storedValues(gv)
+				if !ok {
+					return false
+				}
+				for _, s := range vals {
+					switch s.(type) {
+					case *ssa.Function, *ssa.MakeClosure, *ssa.Const:
+					default:
+						return false
+					}
+				}
+				work = append(work, vals...)
+				continue
+			}
 			// A variable a closure captures, which lives in a cell:
 			// what is stored there.
 			if v.Op != token.MUL {
@@ -112,6 +131,94 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// storedValues returns the values stored into the program's package
+// variable v, when the code that loads v has the edges of each: v's
+// address is only loaded and stored through, anywhere in the program,
+// and only start-up code stores into it (which the audit always scans:
+// a store in a function no tool reaches would leave v's node without the
+// edge), each value a function, nil, or a closure or an interface made
+// and kept only in package variables (see maker), whose edges are v's
+// node's (progVar).
+func (g *graph) storedValues(v *ssa.Global) ([]ssa.Value, bool) {
+	obj, _ := v.Object().(*types.Var)
+	if g.dyn == nil || v.Pkg == nil || g.isStd(v.Pkg.Pkg.Path()) || obj == nil || g.linknamed[obj] || g.asmSet[obj] != "" {
+		return nil, false
+	}
+	if g.stored == nil {
+		g.stored = g.indexStores()
+	}
+	vals, ok := g.stored[v]
+	if !ok {
+		return nil, false
+	}
+	for _, val := range vals {
+		switch val := val.(type) {
+		case *ssa.Function:
+		case *ssa.Const:
+			if !val.IsNil() {
+				return nil, false
+			}
+		case *ssa.MakeClosure, *ssa.MakeInterface:
+			vars := map[*ssa.Global]bool{}
+			if !g.flowsOnlyInto(val, vars, map[ssa.Value]bool{}) || !vars[v] {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return vals, true
+}
+
+// indexStores maps each of the program's package variables whose
+// address every function of the program only loads and stores through to
+// the values stored into it.
+func (g *graph) indexStores() map[*ssa.Global][]ssa.Value {
+	stores := map[*ssa.Global][]ssa.Value{}
+	other := map[*ssa.Global]bool{}
+	var ops []*ssa.Value
+	for fn := range g.callSites().all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				ops = instr.Operands(ops[:0])
+				for i, op := range ops {
+					gv, ok := (*op).(*ssa.Global)
+					if !ok {
+						continue
+					}
+					switch instr := instr.(type) {
+					case *ssa.UnOp:
+						if instr.Op == token.MUL {
+							continue
+						}
+					case *ssa.Store:
+						if i == 0 && instr.Addr == gv && instr.Val != gv && startupCode(fn) {
+							stores[gv] = append(stores[gv], instr.Val)
+							continue
+						}
+					case *ssa.DebugRef:
+						continue
+					}
+					other[gv] = true
+				}
+			}
+		}
+	}
+	out := map[*ssa.Global][]ssa.Value{}
+	for gv, vals := range stores {
+		if !other[gv] {
+			out[gv] = vals
+		}
+	}
+	return out
+}
+
+// startupCode reports whether fn is a package's initializer or one of
+// its init functions.
+func startupCode(fn *ssa.Function) bool {
+	return fn.Parent() == nil && fn.Signature.Recv() == nil && (fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#"))
 }
 
 // escapes reports whether the closure fn may run in code that never ran

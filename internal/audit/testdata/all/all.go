@@ -37,6 +37,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -275,6 +276,8 @@ type (
 	MmapCount           = mmapcount.Tool
 	SharedSizes         = sharedhelper.Tool
 	SharedFetch         = sharedhelper.Fetch
+	SharedVars          = sharedvars.Tool
+	SharedVarsEnv       = sharedvars.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
