@@ -222,6 +222,9 @@ type callSites struct {
 	all   map[*ssa.Function]bool
 	sites map[*ssa.Function][]*ssa.CallCommon
 	taken map[*ssa.Function]bool
+	// results are the static calls of each function that have a
+	// result: sites' *ssa.Call instructions.
+	results map[*ssa.Function][]*ssa.Call
 	// byOrigin and takenOrigin are the same for the instances of a
 	// generic function and the function itself, by their origin.
 	byOrigin    map[*ssa.Function][]*ssa.CallCommon
@@ -232,7 +235,7 @@ func (g *graph) callSites() *callSites {
 	if g.calls != nil {
 		return g.calls
 	}
-	cs := &callSites{all: g.indexedFuncs(), sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}}
+	cs := &callSites{all: g.indexedFuncs(), sites: map[*ssa.Function][]*ssa.CallCommon{}, taken: map[*ssa.Function]bool{}, results: map[*ssa.Function][]*ssa.Call{}}
 	var ops []*ssa.Value
 	for fn := range cs.all {
 		for _, b := range fn.Blocks {
@@ -244,6 +247,9 @@ func (g *graph) callSites() *callSites {
 					case *ssa.Function:
 						if !common.IsInvoke() {
 							cs.sites[callee] = append(cs.sites[callee], common)
+							if c, ok := call.(*ssa.Call); ok {
+								cs.results[callee] = append(cs.results[callee], c)
+							}
 						}
 					case *ssa.MakeClosure:
 						if f, ok := callee.Fn.(*ssa.Function); ok && !common.IsInvoke() {

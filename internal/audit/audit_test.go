@@ -21,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
@@ -120,6 +121,10 @@ var honest = map[string]definer{
 	// initializer keeps in variables to helpers that call them, which its
 	// package's Env calls with values that read the environment.
 	"sharedvars": sharedvars.Tool{},
+	// decorator's Tool calls what a helper made of strings.ToUpper, kept
+	// in a package variable; its package's Env what the helper made of
+	// os.Getenv.
+	"decorator": decorator.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -246,6 +251,7 @@ func TestTogether(t *testing.T) {
 		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
 		"SharedVars": all.SharedVars{}, "SharedVarsEnv": all.SharedVarsEnv{},
+		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},

@@ -1527,14 +1527,51 @@ func returnedOnly(v ssa.Value, seen map[ssa.Value]bool) bool {
 				return false
 			}
 		case *ssa.Store:
+			if r.Val != v {
+				return false
+			}
+			if cell, ok := r.Addr.(*ssa.Alloc); ok {
+				// The cell of a variable closures capture: only
+				// bound to closures that are returned.
+				if !returnedCell(cell, seen) {
+					return false
+				}
+				continue
+			}
 			// Into a field of a struct made here, which is returned
 			// and never read.
 			fa, ok := r.Addr.(*ssa.FieldAddr)
-			if !ok || r.Val != v || !written(fa) {
+			if !ok || !written(fa) {
 				return false
 			}
 			a, ok := fa.X.(*ssa.Alloc)
 			if !ok || !returnedStruct(a, seen) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// returnedCell reports whether the variable whose cell is a is only
+// stored into and bound to closures that are returned (see onlyReturns):
+// the function does not load it.
+func returnedCell(a *ssa.Alloc, seen map[ssa.Value]bool) bool {
+	if seen[a] {
+		return true
+	}
+	seen[a] = true
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != a || r.Val == a {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if r.Fn == a || !returnedOnly(r, seen) {
 				return false
 			}
 		default:

@@ -118,7 +118,7 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			if v.Op != token.MUL {
 				return false
 			}
-			if _, free := v.X.(*ssa.FreeVar); free && g.escapes(fn) {
+			if _, free := v.X.(*ssa.FreeVar); free && g.escapes(fn) && !g.returnedClosure(fn) {
 				return false
 			}
 			vals, ok := cellValues(v.X)
@@ -127,6 +127,48 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			}
 			work = append(work, vals...)
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// returnedClosure reports whether the closure fn is made only to be
+// returned by the function it is nested in, a function of the program
+// whose value is never taken (`func trimmed(f func(string) string)
+// func(string) string { return func(s string) string { return f(…) } }`),
+// and each call of that function keeps the closure only in package
+// variables, in start-up code (var shout = trimmed(strings.ToUpper)),
+// or only calls it. Then what the closure captured from the function's
+// parameters is made by each caller, and charged to whoever holds the
+// result: the caller, or the variables' users (keptOnlyIn through
+// onlyReturns). A closure kept anywhere else keeps VTA's edges.
+func (g *graph) returnedClosure(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil || parent.Signature.Recv() != nil || parent.Origin() != nil || genericBody(parent) || g.funcs == nil {
+		return false
+	}
+	made := false
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				made = true
+				if !returnedOnly(mc, map[ssa.Value]bool{}) {
+					return false
+				}
+			}
+		}
+	}
+	cs := g.callSites()
+	if !made || cs.taken[parent] || len(cs.sites[parent]) != len(cs.results[parent]) || len(cs.results[parent]) == 0 {
+		return false
+	}
+	for _, call := range cs.results[parent] {
+		vars := map[*ssa.Global]bool{}
+		if g.flowsOnlyInto(call, vars, map[ssa.Value]bool{}) && len(vars) > 0 && startupCode(call.Parent()) {
+			continue
+		}
+		if !g.notKept(call, map[ssa.Value]bool{}) {
 			return false
 		}
 	}

@@ -120,6 +120,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/wrapescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -312,6 +313,12 @@ var probes = []probe{
 	}},
 	{"constbranch", constbranch.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return constbranch.Tool{}.Execute(ctx, constbranch.Args{Dir: dir})
+	}},
+	{"wrapescape", wrapescape.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (wrapescape.Setter{}).Execute(ctx, wrapescape.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return wrapescape.Tool{}.Execute(ctx, wrapescape.Args{Dir: dir})
 	}},
 	{"gobstd", gobstd.Want, "package audit", func(ctx context.Context, dir string) (string, error) {
 		return gobstd.Tool{}.Execute(ctx, gobstd.Args{Dir: dir})

@@ -15,6 +15,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
@@ -143,6 +144,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/wrapescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/xmlunmarshal"
 	"github.com/toolreg/toolreg/tool"
@@ -227,6 +229,7 @@ type (
 	Probeosargs         = osargs.Tool
 	Probeargsvar        = argsvar.Tool
 	Probeconstbranch    = constbranch.Tool
+	Probewrapescape     = wrapescape.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -278,6 +281,8 @@ type (
 	SharedFetch         = sharedhelper.Fetch
 	SharedVars          = sharedvars.Tool
 	SharedVarsEnv       = sharedvars.Env
+	Decorator           = decorator.Tool
+	DecoratorEnv        = decorator.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
