@@ -190,7 +190,19 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		// parameters' types, which the trace does not follow.
 		sites, taken = cs.byOrigin[o], cs.takenOrigin[o]
 	}
+	if g.neverCalled(fn, sites, taken) {
+		return nil, true
+	}
 	return argsAt(sites, taken, i)
+}
+
+// neverCalled reports whether fn, whose calls are sites, is never
+// called: no call of the program, its value never taken, and outside the
+// package of the tools, whose functions the registry and the programs
+// that embed it may call (an unused method of a dependency,
+// singleflight's DoChan, gives its parameters no value).
+func (g *graph) neverCalled(fn *ssa.Function, sites []*ssa.CallCommon, taken bool) bool {
+	return len(sites) == 0 && !taken && g.rootPkg != nil && fn.Pkg != nil && fn.Pkg.Pkg != g.rootPkg && !g.isStd(fnPkgPath(fn))
 }
 
 // argsAt returns the i-th argument of each of the calls sites of a

@@ -134,6 +134,7 @@ func analyzeLoaded(ctx context.Context, l *loaded, typeNames []string) (*Report,
 		return nil, err
 	}
 	g := userGraph(l, sum)
+	g.rootPkg = l.root.Pkg
 	roots := map[string]*node{}
 	for _, name := range typeNames {
 		tn, ok := l.root.Pkg.Scope().Lookup(name).(*types.TypeName)

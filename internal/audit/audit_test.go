@@ -46,6 +46,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -125,6 +126,9 @@ var honest = map[string]definer{
 	// in a package variable; its package's Env what the helper made of
 	// os.Getenv.
 	"decorator": decorator.Tool{},
+	// singleflight's Tool and its package's Fetch share a
+	// golang.org/x/sync/singleflight Group.
+	"singleflight": singleflight.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -252,6 +256,7 @@ func TestTogether(t *testing.T) {
 		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
 		"SharedVars": all.SharedVars{}, "SharedVarsEnv": all.SharedVarsEnv{},
 		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
+		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},

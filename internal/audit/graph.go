@@ -146,6 +146,8 @@ type graph struct {
 	// other variables its maps are stored into where they are made.
 	fresh   map[*ssa.Global]bool
 	sharers map[*ssa.Global][]*ssa.Global
+	// rootPkg is the package of the tools (user mode).
+	rootPkg *types.Package
 	// stored holds the values stored into each of the program's
 	// variables whose address is only loaded and stored through
 	// (indexStores), made when first needed.

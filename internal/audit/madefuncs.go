@@ -515,6 +515,9 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		return nil, false
 	}
 	cs := g.callSites()
+	if g.neverCalled(fn, cs.sites[fn], cs.taken[fn]) {
+		return nil, true
+	}
 	return argsAt(cs.sites[fn], cs.taken[fn], i)
 }
 

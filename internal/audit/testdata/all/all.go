@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -283,6 +284,8 @@ type (
 	SharedVarsEnv       = sharedvars.Env
 	Decorator           = decorator.Tool
 	DecoratorEnv        = decorator.Env
+	SingleFlight        = singleflight.Tool
+	SingleFlightFetch   = singleflight.Fetch
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
