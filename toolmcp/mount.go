@@ -885,7 +885,7 @@ func renderResult(ctx context.Context, r *mcp.CallToolResult) string {
 			case c.Resource.Text != "":
 				parts = append(parts, c.Resource.Text)
 			default:
-				parts = append(parts, fmt.Sprintf("[resource: %s %s, %d bytes]", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob)))
+				parts = append(parts, fmt.Sprintf("[resource: %s %s, %d bytes]", clipLine(c.Resource.URI, maxURIShown), clipLine(c.Resource.MIMEType, maxTypeShown), len(c.Resource.Blob)))
 			}
 		default:
 			if b, err := json.Marshal(c); err == nil {
@@ -901,9 +901,12 @@ func renderResult(ctx context.Context, r *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-// maxTypeShown bounds a MIME type in a description: a server can send
-// anything.
-const maxTypeShown = 100
+// maxTypeShown bounds a MIME type in a description, and maxURIShown a
+// resource's URI: a server can send anything.
+const (
+	maxTypeShown = 100
+	maxURIShown  = 1000
+)
 
 // isKind reports whether the MIME type typ begins with prefix ("image/",
 // "audio/"), in any case.
@@ -923,9 +926,9 @@ func describeImage(mimeType string, data []byte) string {
 
 // describeLink describes a resource link with what the server said of it.
 func describeLink(c *mcp.ResourceLink) string {
-	desc := "[resource link: " + cmp.Or(c.Title, c.Name) + " " + c.URI
-	if c.MIMEType != "" {
-		desc += " (" + c.MIMEType + ")"
+	desc := "[resource link: " + clipLine(cmp.Or(c.Title, c.Name), maxNameShown) + " " + clipLine(c.URI, maxURIShown)
+	if typ := clipLine(c.MIMEType, maxTypeShown); typ != "" {
+		desc += " (" + typ + ")"
 	}
 	if c.Description != "" {
 		desc += ": " + clipLine(c.Description, 200)
