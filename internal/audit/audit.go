@@ -278,6 +278,11 @@ func (g *graph) finding(n *node, b int, pkg string) Finding {
 // pseudo node's key.
 func display(n *node) string {
 	if n.fn == nil {
+		if name, ok := strings.CutPrefix(n.key, "var "); ok {
+			// A package variable, as a function is shown:
+			// var toolbox.writeFile.
+			return "var " + name[strings.LastIndex(name, "/")+1:]
+		}
 		return n.key
 	}
 	return displayKey(funcKey(n.fn))
