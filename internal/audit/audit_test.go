@@ -40,6 +40,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -129,6 +130,10 @@ var honest = map[string]definer{
 	// singleflight's Tool and its package's Fetch share a
 	// golang.org/x/sync/singleflight Group.
 	"singleflight": singleflight.Tool{},
+	// options's Tool calls a helper with functional options that set
+	// fields; its package's Env calls it with one that reads the
+	// environment.
+	"options": options.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -257,6 +262,7 @@ func TestTogether(t *testing.T) {
 		"SharedVars": all.SharedVars{}, "SharedVarsEnv": all.SharedVarsEnv{},
 		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
 		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
+		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},

@@ -113,6 +113,17 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				work = append(work, vals...)
 				continue
 			}
+			if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+				// An element of a slice parameter the function only
+				// reads (functional options: for _, o := range opts
+				// { o(&c) }): what each call's new slice holds.
+				vals, ok := g.sliceArguments(ia)
+				if !ok {
+					return false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			// A variable a closure captures, which lives in a cell:
 			// what is stored there.
 			if v.Op != token.MUL {
@@ -131,6 +142,76 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// sliceArguments returns the elements of the slices every call passes as
+// the slice parameter whose element ia addresses, when the function only
+// reads the slice's elements and takes its length (it passes the slice
+// nowhere, so nothing else writes them), and each call passes a slice
+// made for the call (a variadic call's, or a slice literal's) that is
+// used for nothing else, whose elements are only stored into.
+func (g *graph) sliceArguments(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
+	p, ok := ia.X.(*ssa.Parameter)
+	if !ok {
+		return nil, false
+	}
+	for _, r := range *p.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.IndexAddr:
+			for _, rr := range *r.Referrers() {
+				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+					return nil, false
+				}
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	args, ok := g.arguments(p)
+	if !ok {
+		args, ok = g.methodArguments(p)
+	}
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, a := range args {
+		if c, ok := a.(*ssa.Const); ok && c.IsNil() {
+			continue // no elements
+		}
+		sl, ok := a.(*ssa.Slice)
+		if !ok || len(*sl.Referrers()) != 1 {
+			return nil, false
+		}
+		arr, ok := sl.X.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		for _, r := range *arr.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Slice:
+				if r != sl {
+					return nil, false
+				}
+			case *ssa.IndexAddr:
+				if !written(r) {
+					return nil, false
+				}
+				for _, st := range *r.Referrers() {
+					out = append(out, st.(*ssa.Store).Val)
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
 }
 
 // returnedClosure reports whether the closure fn is made only to be

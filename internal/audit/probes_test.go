@@ -90,6 +90,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mwfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -313,6 +314,9 @@ var probes = []probe{
 	}},
 	{"constbranch", constbranch.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return constbranch.Tool{}.Execute(ctx, constbranch.Args{Dir: dir})
+	}},
+	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
 	}},
 	{"wrapescape", wrapescape.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (wrapescape.Setter{}).Execute(ctx, wrapescape.Args{Dir: dir}); err != nil {
