@@ -25,6 +25,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
@@ -134,6 +135,10 @@ var honest = map[string]definer{
 	// fields; its package's Env calls it with one that reads the
 	// environment.
 	"options": options.Tool{},
+	// formatters's Tool calls the function field of package variables
+	// of a struct type, as its package's Env does of one that reads the
+	// environment.
+	"formatters": formatters.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -263,6 +268,7 @@ func TestTogether(t *testing.T) {
 		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
 		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
 		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
+		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},

@@ -151,7 +151,7 @@ type graph struct {
 	// stored holds the values stored into each of the program's
 	// variables whose address is only loaded and stored through
 	// (indexStores), made when first needed.
-	stored map[*ssa.Global][]ssa.Value
+	stored *varStores
 	// sysNames names system call numbers by their SYS_ constants.
 	sysNames map[int64]string
 	// inits maps a standard-library variable to the values its package

@@ -76,6 +76,14 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				return false
 			}
 			work = append(work, rs...)
+		case *ssa.Field:
+			// A field of a copy of struct package variables (f :=
+			// upper; f.render(s)).
+			vals, ok := g.copiedFieldValues(v)
+			if !ok {
+				return false
+			}
+			work = append(work, vals...)
 		case *ssa.FreeVar:
 			if g.escapes(fn) {
 				return false
@@ -113,6 +121,25 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				work = append(work, vals...)
 				continue
 			}
+			if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+				// A field of a struct package variable (upper.render),
+				// or of a local copy of such variables (f := upper;
+				// f.render(s)).
+				var vals []ssa.Value
+				switch x := fa.X.(type) {
+				case *ssa.Global:
+					vals, ok = g.fieldValues(x, fa.Field)
+				case *ssa.Alloc:
+					vals, ok = g.localFieldValues(x, fa.Field)
+				default:
+					ok = false
+				}
+				if !ok {
+					return false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
 				// An element of a slice parameter the function only
 				// reads (functional options: for _, o := range opts
@@ -142,6 +169,96 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// localFieldValues returns the values the field i of the local struct
+// variable a may hold, when a's address is only loaded and stored
+// through, its fields' too: what is stored into the field, and the
+// field of each struct package variable copied whole into a (fieldValues).
+func (g *graph) localFieldValues(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.Store:
+			if r.Addr != a || r.Val == a {
+				return nil, false
+			}
+			u, ok := r.Val.(*ssa.UnOp)
+			if !ok || u.Op != token.MUL {
+				return nil, false
+			}
+			gv, ok := u.X.(*ssa.Global)
+			if !ok {
+				return nil, false
+			}
+			vals, ok := g.fieldValues(gv, i)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vals...)
+		case *ssa.FieldAddr:
+			for _, rr := range *r.Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.DebugRef:
+				case *ssa.UnOp:
+					if rr.Op != token.MUL {
+						return nil, false
+					}
+				case *ssa.Store:
+					if rr.Addr != r || rr.Val == r {
+						return nil, false
+					}
+					if r.Field == i {
+						out = append(out, rr.Val)
+					}
+				default:
+					return nil, false
+				}
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// copiedFieldValues returns the values of the field f reads from a copy
+// of struct package variables (through φ-nodes), each traced by
+// fieldValues.
+func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{f.X}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		switch v := v.(type) {
+		case *ssa.Phi:
+			work = append(work, v.Edges...)
+		case *ssa.UnOp:
+			gv, ok := v.X.(*ssa.Global)
+			if !ok || v.Op != token.MUL {
+				return nil, false
+			}
+			vals, ok := g.fieldValues(gv, f.Field)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vals...)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // sliceArguments returns the elements of the slices every call passes as
@@ -265,42 +382,82 @@ func (g *graph) returnedClosure(fn *ssa.Function) bool {
 // and kept only in package variables (see maker), whose edges are v's
 // node's (progVar).
 func (g *graph) storedValues(v *ssa.Global) ([]ssa.Value, bool) {
+	if !g.traceable(v) {
+		return nil, false
+	}
+	vals, ok := g.stored.whole[v]
+	return vals, ok && g.keptValues(v, vals)
+}
+
+// fieldValues returns the values stored into the field i of the
+// program's package variable v, a struct (var upper = formatter{"upper",
+// strings.ToUpper}), as storedValues does for a whole variable: v's
+// address is only loaded, and its fields' addresses only loaded and
+// stored through, by start-up code alone.
+func (g *graph) fieldValues(v *ssa.Global, i int) ([]ssa.Value, bool) {
+	if !g.traceable(v) {
+		return nil, false
+	}
+	fields, ok := g.stored.fields[v]
+	return fields[i], ok && g.keptValues(v, fields[i])
+}
+
+// traceable reports whether the stores into the program's variable v can
+// be indexed: not the standard library's, nor one a directive gives
+// another name.
+func (g *graph) traceable(v *ssa.Global) bool {
 	obj, _ := v.Object().(*types.Var)
 	if g.dyn == nil || v.Pkg == nil || g.isStd(v.Pkg.Pkg.Path()) || obj == nil || g.linknamed[obj] || g.asmSet[obj] != "" {
-		return nil, false
+		return false
 	}
 	if g.stored == nil {
 		g.stored = g.indexStores()
 	}
-	vals, ok := g.stored[v]
-	if !ok {
-		return nil, false
-	}
+	return true
+}
+
+// keptValues reports whether each of vals, stored into v, has its edges
+// on v's node: a function, nil, or a closure or an interface kept only in
+// package variables, v among them.
+func (g *graph) keptValues(v *ssa.Global, vals []ssa.Value) bool {
 	for _, val := range vals {
 		switch val := val.(type) {
 		case *ssa.Function:
 		case *ssa.Const:
 			if !val.IsNil() {
-				return nil, false
+				return false
 			}
 		case *ssa.MakeClosure, *ssa.MakeInterface:
 			vars := map[*ssa.Global]bool{}
 			if !g.flowsOnlyInto(val, vars, map[ssa.Value]bool{}) || !vars[v] {
-				return nil, false
+				return false
 			}
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return vals, true
+	return true
 }
 
-// indexStores maps each of the program's package variables whose
-// address every function of the program only loads and stores through to
-// the values stored into it.
-func (g *graph) indexStores() map[*ssa.Global][]ssa.Value {
-	stores := map[*ssa.Global][]ssa.Value{}
-	other := map[*ssa.Global]bool{}
+// varStores holds what start-up code stores into the program's package
+// variables (indexStores).
+type varStores struct {
+	// whole holds, for each variable whose address is only loaded and
+	// stored through, the values stored into it.
+	whole map[*ssa.Global][]ssa.Value
+	// fields holds, for each struct variable whose address is only
+	// loaded, and whose fields' addresses are only loaded and stored
+	// through, the values stored into each field.
+	fields map[*ssa.Global]map[int][]ssa.Value
+}
+
+// indexStores indexes the stores into the program's package variables,
+// by every function of the program; a store outside start-up code, or
+// any other use of an address, leaves the variable out.
+func (g *graph) indexStores() *varStores {
+	whole := map[*ssa.Global][]ssa.Value{}
+	fields := map[*ssa.Global]map[int][]ssa.Value{}
+	other, otherFields := map[*ssa.Global]bool{}, map[*ssa.Global]bool{}
 	var ops []*ssa.Value
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -318,24 +475,104 @@ func (g *graph) indexStores() map[*ssa.Global][]ssa.Value {
 						}
 					case *ssa.Store:
 						if i == 0 && instr.Addr == gv && instr.Val != gv && startupCode(fn) {
-							stores[gv] = append(stores[gv], instr.Val)
+							whole[gv] = append(whole[gv], instr.Val)
+							if fields[gv] == nil {
+								fields[gv] = map[int][]ssa.Value{}
+							}
+							if !literalFields(instr.Val, fields[gv]) {
+								otherFields[gv] = true
+							}
 							continue
 						}
+					case *ssa.FieldAddr:
+						other[gv] = true
+						if fields[gv] == nil {
+							fields[gv] = map[int][]ssa.Value{}
+						}
+						if !fieldStores(instr, startupCode(fn), fields[gv]) {
+							otherFields[gv] = true
+						}
+						continue
 					case *ssa.DebugRef:
 						continue
 					}
-					other[gv] = true
+					other[gv], otherFields[gv] = true, true
 				}
 			}
 		}
 	}
-	out := map[*ssa.Global][]ssa.Value{}
-	for gv, vals := range stores {
+	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}}
+	for gv, vals := range whole {
 		if !other[gv] {
-			out[gv] = vals
+			out.whole[gv] = vals
+		}
+	}
+	for gv, f := range fields {
+		if !otherFields[gv] {
+			out.fields[gv] = f
 		}
 	}
 	return out
+}
+
+// literalFields adds to fields what a struct value v holds, when it is a
+// composite literal (`var upper = formatter{"upper", strings.ToUpper}`
+// stores a local struct whose fields' addresses are only stored
+// through, loaded whole).
+func literalFields(v ssa.Value, fields map[int][]ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	a, ok := u.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	if _, ok := a.Type().Underlying().(*types.Pointer).Elem().Underlying().(*types.Struct); !ok {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r != u {
+				return false
+			}
+		case *ssa.FieldAddr:
+			if !written(r) {
+				return false
+			}
+			for _, st := range *r.Referrers() {
+				fields[r.Field] = append(fields[r.Field], st.(*ssa.Store).Val)
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fieldStores adds to fields what is stored through the field's address
+// fa, and reports whether fa is only loaded, and stored through by
+// start-up code.
+func fieldStores(fa *ssa.FieldAddr, startup bool, fields map[int][]ssa.Value) bool {
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store:
+			if !startup || r.Addr != fa || r.Val == fa {
+				return false
+			}
+			fields[fa.Field] = append(fields[fa.Field], r.Val)
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // startupCode reports whether fn is a package's initializer or one of

@@ -47,6 +47,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fieldswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -317,6 +318,12 @@ var probes = []probe{
 	}},
 	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
+	}},
+	{"fieldswap", fieldswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (fieldswap.Setter{}).Execute(ctx, fieldswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return fieldswap.Tool{}.Execute(ctx, fieldswap.Args{Dir: dir})
 	}},
 	{"wrapescape", wrapescape.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (wrapescape.Setter{}).Execute(ctx, wrapescape.Args{Dir: dir}); err != nil {

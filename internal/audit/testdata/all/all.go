@@ -19,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
@@ -82,6 +83,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdfcntl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdmmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fdsendfile"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fieldswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
@@ -234,6 +236,7 @@ type (
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
 	Probeoptswrite      = optswrite.Tool
+	Probefieldswap      = fieldswap.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -291,6 +294,8 @@ type (
 	SingleFlightFetch   = singleflight.Fetch
 	Options             = options.Tool
 	OptionsEnv          = options.Env
+	Formatters          = formatters.Tool
+	FormattersEnv       = formatters.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
