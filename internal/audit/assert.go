@@ -197,12 +197,20 @@ func (g *graph) arguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 }
 
 // neverCalled reports whether fn, whose calls are sites, is never
-// called: no call of the program, its value never taken, and outside the
-// package of the tools, whose functions the registry and the programs
-// that embed it may call (an unused method of a dependency,
-// singleflight's DoChan, gives its parameters no value).
+// called: no call of the program, its value never taken, no
+// //go:linkname directive naming it, and outside the package of the
+// tools, whose functions the registry and the programs that embed it may
+// call (an unused method of a dependency, singleflight's DoChan, gives
+// its parameters no value).
 func (g *graph) neverCalled(fn *ssa.Function, sites []*ssa.CallCommon, taken bool) bool {
-	return len(sites) == 0 && !taken && g.rootPkg != nil && fn.Pkg != nil && fn.Pkg.Pkg != g.rootPkg && !g.isStd(fnPkgPath(fn))
+	if len(sites) > 0 || taken || g.rootPkg == nil || fn.Pkg == nil || fn.Pkg.Pkg == g.rootPkg || g.isStd(fnPkgPath(fn)) {
+		return false
+	}
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	obj, ok := fn.Object().(*types.Func)
+	return ok && !g.linknamedFuncs[obj]
 }
 
 // argsAt returns the i-th argument of each of the calls sites of a

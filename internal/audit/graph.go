@@ -100,6 +100,9 @@ type graph struct {
 	// be, another package's, the runtime's state among them, and its use
 	// is Unsafe (probe linknamevar).
 	linknamed map[*types.Var]bool
+	// linknamedFuncs holds the program's functions a //go:linkname
+	// directive names (see neverCalled).
+	linknamedFuncs map[*types.Func]bool
 	// asmSet holds the program's package variables that assembly gives
 	// their value (loaded.asmSet), with why: what they hold is code no
 	// Go names, and their use is Unsafe (probe asmdata).

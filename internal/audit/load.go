@@ -56,6 +56,9 @@ type loaded struct {
 	// linknamed holds the package variables of the non-standard code
 	// that a //go:linkname directive names, outside cgo's files.
 	linknamed map[*types.Var]bool
+	// linknamedFuncs holds the functions a //go:linkname directive
+	// names: code the audit does not see may call them.
+	linknamedFuncs map[*types.Func]bool
 	// xsys holds the packages of the genuine golang.org/x/sys
 	// (genuineXSys), to which the audit's rules that name it apply.
 	xsys map[string]bool
@@ -81,7 +84,7 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 	for path, p := range std {
 		byPath[path] = p
 	}
-	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}, linknamed: map[*types.Var]bool{}, xsys: map[string]bool{}}
+	out := &loaded{fset: fset, generated: map[string]bool{}, host: host, byPath: byPath, std: map[string]bool{}, linknamed: map[*types.Var]bool{}, linknamedFuncs: map[*types.Func]bool{}, xsys: map[string]bool{}}
 	out.prog = ssa.NewProgram(fset, ssa.InstantiateGenerics)
 	created := map[*types.Package]bool{}
 	var createStd func(p *types.Package)
@@ -175,8 +178,11 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 				for _, c := range cg.List {
 					rest, ok := strings.CutPrefix(c.Text, "//go:linkname ")
 					if fields := strings.Fields(rest); ok && len(fields) > 0 {
-						if v, ok := tp.Scope().Lookup(fields[0]).(*types.Var); ok {
-							out.linknamed[v] = true
+						switch obj := tp.Scope().Lookup(fields[0]).(type) {
+						case *types.Var:
+							out.linknamed[obj] = true
+						case *types.Func:
+							out.linknamedFuncs[obj] = true
 						}
 					}
 				}
@@ -324,6 +330,7 @@ func userGraph(l *loaded, sum *summary) *graph {
 	g.host = l.host
 	g.generated = l.generated
 	g.linknamed = l.linknamed
+	g.linknamedFuncs = l.linknamedFuncs
 	g.asmSet = l.asmSet
 	g.xsys = l.xsys
 	g.dyn = vta.CallGraph(funcs, nil)
