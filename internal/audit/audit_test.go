@@ -49,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -139,6 +140,9 @@ var honest = map[string]definer{
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
 	"formatters": formatters.Tool{},
+	// startlog keeps loggers over os.Stderr and a template with functions
+	// that read the environment in package variables.
+	"startlog": startlog.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -269,6 +273,7 @@ func TestTogether(t *testing.T) {
 		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
 		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
+		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
 		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
@@ -360,6 +365,8 @@ func TestTogether(t *testing.T) {
 		"startupjson probe.go:33 env",
 		"startupreflect probe.go:16 exec",
 		"startupreflect probe.go:16 unsafe",
+		"startuptmpl probe.go:22 env",
+		"startuptmpl probe.go:31 env",
 	}
 	slices.Sort(startup)
 	if diff := cmp.Diff(wantStartup, startup); diff != "" {

@@ -1303,7 +1303,11 @@ func (g *graph) scan(n *node) {
 			switch instr := instr.(type) {
 			case *ssa.MakeInterface:
 				n := g.maker(n, instr, nil) // the variables it is kept in, if only there
-				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), instr.Pos(), !std)
+				pos := instr.Pos()
+				if !std && startupCode(fn) {
+					pos = sitePos(instr)
+				}
+				g.methodEdges(n, instr.X.Type(), ifaceOf(instr.Type()), pos, !std)
 				if it := ifaceOf(instr.Type()); !std && g.reflected != nil && g.stdType(instr.X.Type()) && it != nil && it.Empty() {
 					// A value of the standard library made into an
 					// empty interface, whence the standard library's
@@ -1337,10 +1341,14 @@ func (g *graph) scan(n *node) {
 				switch v := (*op).(type) {
 				case *ssa.Function:
 					m := n
+					pos := instr.Pos()
 					if !std {
 						m = g.maker(n, instr, op)
 					}
-					m.out = append(m.out, edge{g.nodeOf(v), instr.Pos()})
+					if !std && startupCode(fn) {
+						pos = sitePos(instr)
+					}
+					m.out = append(m.out, edge{g.nodeOf(v), pos})
 					if !std && g.isStd(fnPkgPath(v)) {
 						g.stdReads(m, v, instr.Pos()) // a function value of the standard library
 					}
@@ -1470,40 +1478,116 @@ func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 		if common.Value == v || common.IsInvoke() {
 			return false
 		}
+		callee := common.StaticCallee()
 		for i, a := range common.Args {
-			if a == v && !g.onlyReturns(common.StaticCallee(), i) {
+			if a != v {
+				continue
+			}
+			if !g.onlyReturns(callee, i) {
+				return false
+			}
+			if k, ok := keeperOf(g, callee); ok && k.recv && i > 0 && (!g.freshTemplate(common.Args[0]) || !g.flowsOnlyInto(common.Args[0], vars, seen)) {
+				// Kept in the receiver too (t.Funcs(m)), which must be
+				// made here and kept only there: one loaded from a
+				// variable may be executed by whoever holds it
+				// (probe startuptmpl).
 				return false
 			}
 		}
+		return g.flowsOnlyInto(instr, vars, seen)
+	case *ssa.Extract:
+		// A result of such a call (t, err := t.Parse(s)).
 		return g.flowsOnlyInto(instr, vars, seen)
 	}
 	return false
 }
 
-// wrappers lists the functions of the standard library that return a
-// function calling their argument, and never call it themselves.
-var wrappers = map[string]bool{
-	"sync.OnceFunc":   true,
-	"sync.OnceValue":  true,
-	"sync.OnceValues": true,
+// A keeper is a function of the standard library that keeps arguments it
+// is given in what it returns, or ignores them, and calls nothing of them
+// (no method, no function value): the function or the writer a start-up
+// variable holds runs only when the variable's users call it.
+type keeper struct {
+	held    []int // the arguments the result may hold
+	ignored []int // the arguments neither kept nor used but compared
+	recv    bool  // held arguments are kept in the receiver too, which it returns
+}
+
+// keepers lists the standard library's keepers: wrappers that return a
+// function calling their argument, constructors of loggers, encoders and
+// buffers over a writer or a reader, and the steps of making a template
+// with functions (template.Must(template.New(n).Funcs(m).Parse(s))).
+var keepers = map[string]keeper{
+	"sync.OnceFunc":                    {held: []int{0}},
+	"sync.OnceValue":                   {held: []int{0}},
+	"sync.OnceValues":                  {held: []int{0}},
+	"log.New":                          {held: []int{0}},
+	"log/slog.New":                     {held: []int{0}},
+	"log/slog.NewJSONHandler":          {held: []int{0, 1}},
+	"log/slog.NewTextHandler":          {held: []int{0, 1}},
+	"bufio.NewReader":                  {held: []int{0}},
+	"bufio.NewReaderSize":              {held: []int{0}},
+	"bufio.NewWriter":                  {held: []int{0}},
+	"bufio.NewWriterSize":              {held: []int{0}},
+	"bufio.NewScanner":                 {held: []int{0}},
+	"encoding/json.NewEncoder":         {held: []int{0}},
+	"encoding/json.NewDecoder":         {held: []int{0}},
+	"(*text/template.Template).Funcs":  {held: []int{0, 1}, recv: true},
+	"(*html/template.Template).Funcs":  {held: []int{0, 1}, recv: true},
+	"(*text/template.Template).Parse":  {held: []int{0}},
+	"(*html/template.Template).Parse":  {held: []int{0}},
+	"(*text/template.Template).Option": {held: []int{0}},
+	"(*html/template.Template).Option": {held: []int{0}},
+	"(*text/template.Template).Delims": {held: []int{0}},
+	"(*html/template.Template).Delims": {held: []int{0}},
+	"text/template.Must":               {held: []int{0}, ignored: []int{1}},
+	"html/template.Must":               {held: []int{0}, ignored: []int{1}},
+}
+
+// freshTemplate reports whether v is a template made by the call that returns
+// it (template.New), or returned as the receiver of a keeper called on
+// one (template.New(n).Funcs(m).Delims(l, r)).
+func (g *graph) freshTemplate(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || !g.isStd(fnPkgPath(callee)) {
+		return false
+	}
+	switch funcKey(callee) {
+	case "text/template.New", "html/template.New":
+		return true
+	}
+	k, ok := keeperOf(g, callee)
+	return ok && k.recv && len(call.Call.Args) > 0 && g.freshTemplate(call.Call.Args[0])
+}
+
+// keeperOf returns the keeper fn is, if it is one.
+func keeperOf(g *graph, fn *ssa.Function) (keeper, bool) {
+	if fn == nil || !g.isStd(fnPkgPath(fn)) {
+		return keeper{}, false
+	}
+	if fn.Origin() != nil {
+		fn = fn.Origin()
+	}
+	k, ok := keepers[funcKey(fn)]
+	return k, ok
 }
 
 // onlyReturns reports whether fn, called, does nothing with its i-th
 // argument but return it: directly, converted, in a closure, or in a
 // struct it makes and returns without reading (`return &loader{load:
-// f}`). A function of the standard library does so when it is one of the
-// wrappers.
+// f}`). A function of the standard library does so when it is a keeper
+// that holds or ignores the argument.
 func (g *graph) onlyReturns(fn *ssa.Function, i int) bool {
 	if fn == nil {
 		return false
 	}
-	if g.isStd(fnPkgPath(fn)) {
-		if fn.Origin() != nil {
-			fn = fn.Origin()
-		}
-		return wrappers[funcKey(fn)]
+	if k, ok := keeperOf(g, fn); ok {
+		return slices.Contains(k.held, i) || slices.Contains(k.ignored, i)
 	}
-	if len(fn.Blocks) == 0 || i >= len(fn.Params) || genericBody(fn) {
+	if g.isStd(fnPkgPath(fn)) || len(fn.Blocks) == 0 || i >= len(fn.Params) || genericBody(fn) {
 		return false
 	}
 	return returnedOnly(fn.Params[i], map[ssa.Value]bool{})
@@ -1987,6 +2071,34 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 		return g.pseudo("system call with computed number", tool.Unsafe, "raw system call with a number not known at generate time")
 	}
 	return g.nodeOf(callee)
+}
+
+// sitePos returns the position of instr, or, for an instruction without
+// one (an implicit conversion, an element of a composite literal), of
+// the first value it is part of or used by that has one: so that a
+// start-up site (a package variable's initializer) is reported at its
+// line.
+func sitePos(instr ssa.Instruction) token.Pos {
+	seen := map[ssa.Instruction]bool{}
+	for instr != nil && !seen[instr] {
+		seen[instr] = true
+		if pos := instr.Pos(); pos.IsValid() {
+			return pos
+		}
+		var next ssa.Instruction
+		switch i := instr.(type) {
+		case *ssa.MapUpdate:
+			next, _ = i.Map.(ssa.Instruction)
+		case *ssa.Store:
+			next, _ = i.Addr.(ssa.Instruction)
+		case ssa.Value:
+			if refs := i.Referrers(); refs != nil && len(*refs) > 0 {
+				next = (*refs)[0]
+			}
+		}
+		instr = next
+	}
+	return token.NoPos
 }
 
 // liveBlocks returns which of fn's blocks may run, by index: those

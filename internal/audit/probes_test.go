@@ -110,6 +110,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
@@ -658,6 +659,9 @@ func TestProbesRun(t *testing.T) {
 	// The start-up probes ran when the test binary started.
 	if want := []string{"var:", "init:"}; !slices.Equal(startupjson.Ran, want) {
 		t.Errorf("startupjson ran %q, want %q", startupjson.Ran, want)
+	}
+	if want := []string{"log:", "tmpl:"}; !slices.Equal(startuptmpl.Ran, want) {
+		t.Errorf("startuptmpl ran %q, want %q", startuptmpl.Ran, want)
 	}
 	if startupreflect.Out != "probe-start\n" {
 		t.Errorf("startupreflect printed %q, want probe-start", startupreflect.Out)

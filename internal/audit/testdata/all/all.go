@@ -42,6 +42,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -137,6 +138,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlscan"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
+	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
@@ -296,6 +298,7 @@ type (
 	OptionsEnv          = options.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
+	StartLog            = startlog.Tool
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
