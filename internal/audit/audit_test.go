@@ -55,6 +55,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
@@ -143,6 +144,10 @@ var honest = map[string]definer{
 	// startlog keeps loggers over os.Stderr and a template with functions
 	// that read the environment in package variables.
 	"startlog": startlog.Tool{},
+	// visitor's Tool calls a local struct's function field holding a
+	// method value; its package's Env one holding a closure that reads
+	// the environment.
+	"visitor": visitor.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

@@ -174,8 +174,19 @@ func (g *graph) madeHere(v ssa.Value) bool {
 // localFieldValues returns the values the field i of the local struct
 // variable a may hold, when a's address is only loaded and stored
 // through, its fields' too: what is stored into the field, and the
-// field of each struct package variable copied whole into a (fieldValues).
+// field of each struct package variable (fieldValues) or local struct
+// copied whole into a.
 func (g *graph) localFieldValues(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
+	return g.localFields(a, i, map[*ssa.Alloc]bool{})
+}
+
+// localFields is localFieldValues, with the locals seen on the way (a
+// copy of one already seen adds nothing).
+func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ssa.Value, bool) {
+	if seen[a] {
+		return nil, true
+	}
+	seen[a] = true
 	var out []ssa.Value
 	for _, r := range *a.Referrers() {
 		switch r := r.(type) {
@@ -192,11 +203,19 @@ func (g *graph) localFieldValues(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 			if !ok || u.Op != token.MUL {
 				return nil, false
 			}
-			gv, ok := u.X.(*ssa.Global)
-			if !ok {
-				return nil, false
+			var vals []ssa.Value
+			switch x := u.X.(type) {
+			case *ssa.Global:
+				vals, ok = g.fieldValues(x, i)
+			case *ssa.Alloc:
+				// A copy of another local, a literal's.
+				if x.Parent() != a.Parent() {
+					return nil, false
+				}
+				vals, ok = g.localFields(x, i, seen)
+			default:
+				ok = false
 			}
-			vals, ok := g.fieldValues(gv, i)
 			if !ok {
 				return nil, false
 			}
@@ -228,8 +247,8 @@ func (g *graph) localFieldValues(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 }
 
 // copiedFieldValues returns the values of the field f reads from a copy
-// of struct package variables (through φ-nodes), each traced by
-// fieldValues.
+// of struct package variables or of local structs (through φ-nodes),
+// each traced by fieldValues or localFieldValues.
 func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
 	var out []ssa.Value
 	seen := map[ssa.Value]bool{}
@@ -245,11 +264,19 @@ func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
 		case *ssa.Phi:
 			work = append(work, v.Edges...)
 		case *ssa.UnOp:
-			gv, ok := v.X.(*ssa.Global)
-			if !ok || v.Op != token.MUL {
+			if v.Op != token.MUL {
 				return nil, false
 			}
-			vals, ok := g.fieldValues(gv, f.Field)
+			var vals []ssa.Value
+			var ok bool
+			switch x := v.X.(type) {
+			case *ssa.Global:
+				vals, ok = g.fieldValues(x, f.Field)
+			case *ssa.Alloc:
+				// A local struct, a literal's (v := visitor{visit:
+				// c.add}; v.visit(n)).
+				vals, ok = g.localFieldValues(x, f.Field)
+			}
 			if !ok {
 				return nil, false
 			}

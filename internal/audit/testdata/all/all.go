@@ -48,6 +48,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
@@ -299,6 +300,8 @@ type (
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
+	Visitor             = visitor.Tool
+	VisitorEnv          = visitor.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
