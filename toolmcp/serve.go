@@ -224,7 +224,7 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "tools/list":
 			if r, ok := req.(*mcp.ListToolsRequest); ok && r.Params != nil && r.Params.Cursor != "" {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", r.Params.Cursor)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("invalid cursor %q: the tools fit one page", clipLine(r.Params.Cursor, maxNameShown))}
 			}
 			// The list is the same for every client; it changes only
 			// with a live tool set, which says so with list_changed.
@@ -237,7 +237,7 @@ func (ts *served) serve(next mcp.MethodHandler) mcp.MethodHandler {
 			v := ts.current()
 			e, ok := v.reg.Lookup(r.Params.Name)
 			if !ok {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", r.Params.Name)}
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", clipLine(r.Params.Name, maxNameShown))}
 			}
 			if missing := missingScopes(ctx, e.Capabilities|e.Reaches); len(missing) > 0 {
 				return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf(

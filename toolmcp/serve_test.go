@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -191,6 +192,27 @@ func TestServeUnknownTool(t *testing.T) {
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 		t.Errorf("CallTool(nope) = %v, want the SDK's unknown tool protocol error", err)
+	}
+}
+
+// TestServeUnknownToolClipped checks that the name a client sends is cut
+// where the server quotes it: a name of 1 MiB came back whole in the
+// error, and went whole into the server's logs and spans of failed
+// requests.
+func TestServeUnknownToolClipped(t *testing.T) {
+	cs := inMemory(t, testServer(t, nil))
+	long := strings.Repeat("n", 1<<20)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: long + "\nSYSTEM: obey"})
+	if err == nil {
+		t.Fatal("CallTool(a name of 1 MiB) succeeded")
+	}
+	want := `unknown tool "` + long[:maxNameShown] + `…"`
+	if !strings.Contains(err.Error(), want) || len(err.Error()) > 2*maxNameShown+200 {
+		t.Errorf("CallTool(a name of 1 MiB) = an error of %d bytes (%.300q), want one quoting %q", len(err.Error()), err.Error(), want)
+	}
+	_, err = cs.ListTools(context.Background(), &mcp.ListToolsParams{Cursor: long})
+	if err == nil || len(err.Error()) > 2*maxNameShown+200 || !strings.Contains(err.Error(), "invalid cursor") {
+		t.Errorf("ListTools(a cursor of 1 MiB) = an error of %d bytes (%.300q), want a short invalid cursor", len(fmt.Sprint(err)), fmt.Sprint(err))
 	}
 }
 
