@@ -45,6 +45,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
@@ -148,6 +149,9 @@ var honest = map[string]definer{
 	// method value; its package's Env one holding a closure that reads
 	// the environment.
 	"visitor": visitor.Tool{},
+	// register's start-up code appends and registers functions and
+	// interfaces its tool calls later.
+	"register": register.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
@@ -370,8 +374,9 @@ func TestTogether(t *testing.T) {
 		"startupjson probe.go:33 env",
 		"startupreflect probe.go:16 exec",
 		"startupreflect probe.go:16 unsafe",
-		"startuptmpl probe.go:22 env",
-		"startuptmpl probe.go:31 env",
+		"startuptmpl probe.go:23 env",
+		"startuptmpl probe.go:32 env",
+		"startuptmpl probe.go:51 env",
 	}
 	slices.Sort(startup)
 	if diff := cmp.Diff(wantStartup, startup); diff != "" {

@@ -1478,13 +1478,24 @@ func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 		if common.Value == v || common.IsInvoke() {
 			return false
 		}
+		if b, ok := common.Value.(*ssa.Builtin); ok {
+			// append keeps its arguments' elements in its result
+			// (init() { lookups = append(lookups, os.Getenv) }).
+			return b.Name() == "append" && g.flowsOnlyInto(instr, vars, seen)
+		}
 		callee := common.StaticCallee()
 		for i, a := range common.Args {
 			if a != v {
 				continue
 			}
+			if g.keptByParam(callee, i, vars, seen) {
+				continue // a registration helper: register(name, f) keeps f in a variable
+			}
 			if !g.onlyReturns(callee, i) {
 				return false
+			}
+			if k, ok := keeperOf(g, callee); ok && k.inVar && !g.heldIn(common.Args[0], vars, seen) {
+				return false // kept in the receiver, which must be a package variable of the program
 			}
 			if k, ok := keeperOf(g, callee); ok && k.recv && i > 0 && (!g.freshTemplate(common.Args[0]) || !g.flowsOnlyInto(common.Args[0], vars, seen)) {
 				// Kept in the receiver too (t.Funcs(m)), which must be
@@ -1510,6 +1521,7 @@ type keeper struct {
 	held    []int // the arguments the result may hold
 	ignored []int // the arguments neither kept nor used but compared
 	recv    bool  // held arguments are kept in the receiver too, which it returns
+	inVar   bool  // held arguments are kept in the receiver, which must be a package variable
 }
 
 // keepers lists the standard library's keepers: wrappers that return a
@@ -1540,6 +1552,7 @@ var keepers = map[string]keeper{
 	"(*text/template.Template).Delims": {held: []int{0}},
 	"(*html/template.Template).Delims": {held: []int{0}},
 	"text/template.Must":               {held: []int{0}, ignored: []int{1}},
+	"(*sync.Map).Store":                {held: []int{1, 2}, inVar: true},
 	"html/template.Must":               {held: []int{0}, ignored: []int{1}},
 }
 
@@ -1573,6 +1586,22 @@ func keeperOf(g *graph, fn *ssa.Function) (keeper, bool) {
 	}
 	k, ok := keepers[funcKey(fn)]
 	return k, ok
+}
+
+// keptByParam reports whether fn, a function of the program called with
+// v as its i-th argument, keeps its parameter only in package variables
+// (added to vars) and does nothing else with it: a registration helper,
+// func register(name string, f func(string) string) { lookups[name] = f }.
+func (g *graph) keptByParam(fn *ssa.Function, i int, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) bool {
+	if fn == nil || g.isStd(fnPkgPath(fn)) || len(fn.Blocks) == 0 || i >= len(fn.Params) || genericBody(fn) {
+		return false
+	}
+	p := fn.Params[i]
+	refs := p.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	return g.flowsOnlyInto(p, vars, seen)
 }
 
 // onlyReturns reports whether fn, called, does nothing with its i-th
@@ -1837,6 +1866,19 @@ func (g *graph) writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
 		return instr.X == v && written(instr)
 	case *ssa.IndexAddr:
 		return instr.X == v && written(instr)
+	case *ssa.Call:
+		// A keeper that stores into it (lookups.Store(k, f), a
+		// sync.Map): its other arguments are not v.
+		k, ok := keeperOf(g, instr.Call.StaticCallee())
+		if !ok || !k.inVar || len(instr.Call.Args) == 0 || instr.Call.Args[0] != v {
+			return false
+		}
+		for _, a := range instr.Call.Args[1:] {
+			if a == v {
+				return false
+			}
+		}
+		return true
 	case *ssa.UnOp:
 		if instr.Op != token.MUL || instr.X != v || !g.freshMaps(v) {
 			return false
@@ -2080,23 +2122,37 @@ func (g *graph) callTarget(callee *ssa.Function, args []ssa.Value) *node {
 // line.
 func sitePos(instr ssa.Instruction) token.Pos {
 	seen := map[ssa.Instruction]bool{}
-	for instr != nil && !seen[instr] {
+	work := []ssa.Instruction{instr}
+	for len(work) > 0 && len(seen) < 64 {
+		instr := work[0]
+		work = work[1:]
+		if instr == nil || seen[instr] {
+			continue
+		}
 		seen[instr] = true
 		if pos := instr.Pos(); pos.IsValid() {
 			return pos
 		}
-		var next ssa.Instruction
-		switch i := instr.(type) {
-		case *ssa.MapUpdate:
-			next, _ = i.Map.(ssa.Instruction)
-		case *ssa.Store:
-			next, _ = i.Addr.(ssa.Instruction)
-		case ssa.Value:
-			if refs := i.Referrers(); refs != nil && len(*refs) > 0 {
-				next = (*refs)[0]
+		add := func(v ssa.Value) {
+			if i, ok := v.(ssa.Instruction); ok {
+				work = append(work, i)
 			}
 		}
-		instr = next
+		switch i := instr.(type) {
+		case *ssa.MapUpdate:
+			add(i.Map)
+		case *ssa.Store:
+			add(i.Addr)
+		case *ssa.IndexAddr:
+			add(i.X)
+		case *ssa.FieldAddr:
+			add(i.X)
+		}
+		if v, ok := instr.(ssa.Value); ok {
+			if refs := v.Referrers(); refs != nil {
+				work = append(work, *refs...)
+			}
+		}
 	}
 	return token.NoPos
 }

@@ -141,6 +141,22 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				continue
 			}
 			if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+				if u, ok := ia.X.(*ssa.UnOp); ok && u.Op == token.MUL {
+					// An element of a slice package variable that
+					// start-up code sets to a literal, whose elements
+					// no one writes (var order = []func(string)
+					// string{strings.TrimSpace, strings.ToLower}).
+					gv, ok := u.X.(*ssa.Global)
+					if !ok {
+						return false
+					}
+					vals, ok := g.elemValues(gv)
+					if !ok {
+						return false
+					}
+					work = append(work, vals...)
+					continue
+				}
 				// An element of a slice parameter the function only
 				// reads (functional options: for _, o := range opts
 				// { o(&c) }): what each call's new slice holds.
@@ -429,6 +445,51 @@ func (g *graph) fieldValues(v *ssa.Global, i int) ([]ssa.Value, bool) {
 	return fields[i], ok && g.keptValues(v, fields[i])
 }
 
+// elemValues returns the elements of the slice package variable v, when
+// only start-up code sets it, each time to a slice literal (whose array
+// is only stored into, and sliced once), and every load of it is only
+// indexed to read an element or measured (g.stored.readOnly): its
+// elements' edges are v's node's, as for storedValues.
+func (g *graph) elemValues(v *ssa.Global) ([]ssa.Value, bool) {
+	if !g.traceable(v) || !g.stored.readOnly[v] {
+		return nil, false
+	}
+	whole, ok := g.stored.whole[v]
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, w := range whole {
+		sl, ok := w.(*ssa.Slice)
+		if !ok || len(*sl.Referrers()) != 1 {
+			return nil, false
+		}
+		arr, ok := sl.X.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		for _, r := range *arr.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Slice:
+				if r != sl {
+					return nil, false
+				}
+			case *ssa.IndexAddr:
+				if !written(r) {
+					return nil, false
+				}
+				for _, st := range *r.Referrers() {
+					out = append(out, st.(*ssa.Store).Val)
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, g.keptValues(v, out)
+}
+
 // traceable reports whether the stores into the program's variable v can
 // be indexed: not the standard library's, nor one a directive gives
 // another name.
@@ -472,6 +533,9 @@ type varStores struct {
 	// whole holds, for each variable whose address is only loaded and
 	// stored through, the values stored into it.
 	whole map[*ssa.Global][]ssa.Value
+	// readOnly holds the variables every load of which is only
+	// indexed to read an element, or measured.
+	readOnly map[*ssa.Global]bool
 	// fields holds, for each struct variable whose address is only
 	// loaded, and whose fields' addresses are only loaded and stored
 	// through, the values stored into each field.
@@ -484,7 +548,7 @@ type varStores struct {
 func (g *graph) indexStores() *varStores {
 	whole := map[*ssa.Global][]ssa.Value{}
 	fields := map[*ssa.Global]map[int][]ssa.Value{}
-	other, otherFields := map[*ssa.Global]bool{}, map[*ssa.Global]bool{}
+	other, otherFields, written := map[*ssa.Global]bool{}, map[*ssa.Global]bool{}, map[*ssa.Global]bool{}
 	var ops []*ssa.Value
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -498,6 +562,9 @@ func (g *graph) indexStores() *varStores {
 					switch instr := instr.(type) {
 					case *ssa.UnOp:
 						if instr.Op == token.MUL {
+							if !readOnlySlice(instr) {
+								written[gv] = true
+							}
 							continue
 						}
 					case *ssa.Store:
@@ -528,10 +595,11 @@ func (g *graph) indexStores() *varStores {
 			}
 		}
 	}
-	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}}
+	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}, readOnly: map[*ssa.Global]bool{}}
 	for gv, vals := range whole {
 		if !other[gv] {
 			out.whole[gv] = vals
+			out.readOnly[gv] = !written[gv]
 		}
 	}
 	for gv, f := range fields {
@@ -571,6 +639,32 @@ func literalFields(v ssa.Value, fields map[int][]ssa.Value) bool {
 			}
 			for _, st := range *r.Referrers() {
 				fields[r.Field] = append(fields[r.Field], st.(*ssa.Store).Val)
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlySlice reports whether the slice load is only indexed to read
+// an element, or measured.
+func readOnlySlice(load *ssa.UnOp) bool {
+	if _, ok := load.Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	for _, r := range *load.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.IndexAddr:
+			for _, rr := range *r.Referrers() {
+				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+					return false
+				}
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return false
 			}
 		default:
 			return false

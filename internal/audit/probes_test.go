@@ -40,6 +40,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -319,6 +320,12 @@ var probes = []probe{
 	}},
 	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
+	}},
+	{"elemswap", elemswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (elemswap.Setter{}).Execute(ctx, elemswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return elemswap.Tool{}.Execute(ctx, elemswap.Args{Dir: dir})
 	}},
 	{"fieldswap", fieldswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (fieldswap.Setter{}).Execute(ctx, fieldswap.Args{Dir: dir}); err != nil {
@@ -660,7 +667,7 @@ func TestProbesRun(t *testing.T) {
 	if want := []string{"var:", "init:"}; !slices.Equal(startupjson.Ran, want) {
 		t.Errorf("startupjson ran %q, want %q", startupjson.Ran, want)
 	}
-	if want := []string{"log:", "tmpl:"}; !slices.Equal(startuptmpl.Ran, want) {
+	if want := []string{"log:", "tmpl:", "hook:"}; !slices.Equal(startuptmpl.Ran, want) {
 		t.Errorf("startuptmpl ran %q, want %q", startuptmpl.Ran, want)
 	}
 	if startupreflect.Out != "probe-start\n" {

@@ -2,8 +2,9 @@
 // start-up check: a template made at start with a function that reads the
 // environment is kept in a package variable, as an honest tool keeps one
 // for later, but its receiver is also executed at start, and a logger
-// made over a writer of the program's is also written to at start. Both
-// sites are to be reported. It has no tool.
+// made over a writer of the program's is also written to at start, and a
+// function registered at start is called there. Each site is to be
+// reported. It has no tool.
 package startuptmpl
 
 import (
@@ -40,4 +41,14 @@ func init() {
 	var b strings.Builder
 	_ = base.Execute(&b, nil)
 	Ran = append(Ran, "tmpl:"+b.String())
+}
+
+var hooks []func(string) string
+
+func register(f func(string) string) { hooks = append(hooks, f) }
+
+// A function registered at start, and called there too.
+func init() {
+	register(os.Getenv)
+	Ran = append(Ran, "hook:"+hooks[0]("AUDIT_PROBE_START"))
 }
