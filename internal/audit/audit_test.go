@@ -24,6 +24,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
@@ -152,6 +153,9 @@ var honest = map[string]definer{
 	// register's start-up code appends and registers functions and
 	// interfaces its tool calls later.
 	"register": register.Tool{},
+	// errgroup's Tool and its package's Env call a helper that runs
+	// their functions on an errgroup's goroutines.
+	"errgroup": errgroup.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

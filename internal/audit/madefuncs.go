@@ -776,6 +776,56 @@ func (g *graph) notKept(v ssa.Value, seen map[ssa.Value]bool) bool {
 					return false
 				}
 			}
+		case *ssa.Store:
+			// Into the cell of a variable closures capture (a
+			// parameter a goroutine's closure calls: errgroup's Go).
+			cell, ok := r.Addr.(*ssa.Alloc)
+			if !ok || r.Val != v || !g.cellNotKept(cell, seen) {
+				return false
+			}
+		case *ssa.UnOp:
+			// A load of such a cell, through a closure's free
+			// variable: what it loads is only called.
+			if r.Op != token.MUL || !g.notKept(r, seen) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cellNotKept reports whether what is stored into the cell of a local
+// variable is kept nowhere: the cell is only stored into, loaded into
+// values that are only called (notKept), and bound to closures that are
+// only called and do the same with it.
+func (g *graph) cellNotKept(cell *ssa.Alloc, seen map[ssa.Value]bool) bool {
+	if seen[cell] {
+		return true
+	}
+	seen[cell] = true
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != cell || r.Val == cell {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !g.notKept(r, seen) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			fn, ok := r.Fn.(*ssa.Function)
+			if !ok || !g.notKept(r, seen) {
+				return false
+			}
+			for i, b := range r.Bindings {
+				if b == cell && (i >= len(fn.FreeVars) || !g.notKept(fn.FreeVars[i], seen)) {
+					return false
+				}
+			}
 		default:
 			return false
 		}

@@ -28,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cellkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clientswap"
@@ -320,6 +321,12 @@ var probes = []probe{
 	}},
 	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
+	}},
+	{"cellkeep", cellkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (cellkeep.Setter{}).Execute(ctx, cellkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
 	}},
 	{"elemswap", elemswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (elemswap.Setter{}).Execute(ctx, elemswap.Args{Dir: dir}); err != nil {
