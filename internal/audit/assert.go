@@ -93,6 +93,12 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 					return nil, false
 				}
 				work = append(work, rs...)
+			case *ssa.Lookup:
+				vals, ok := g.mapLookupValues(t)
+				if !ok || v.Index != 0 || !onlyIfaces(vals) {
+					return nil, false
+				}
+				work = append(work, vals...)
 			default:
 				return nil, false
 			}
@@ -110,6 +116,14 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				return nil, false
 			}
 			work = append(work, args...)
+		case *ssa.Lookup:
+			// An interface from a map package variable (var
+			// handlers = map[string]handler{…}; handlers[k].Handle(x)).
+			vals, ok := g.mapLookupValues(v)
+			if !ok || !onlyIfaces(vals) {
+				return nil, false
+			}
+			work = append(work, vals...)
 		case *ssa.UnOp:
 			// A package variable whose every value is an interface
 			// made and kept only in package variables (storedValues).
@@ -134,6 +148,19 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 		}
 	}
 	return out, true
+}
+
+// onlyIfaces reports whether vals are all interfaces made of a value
+// (whose type dynTypes takes) or nil.
+func onlyIfaces(vals []ssa.Value) bool {
+	for _, v := range vals {
+		switch v.(type) {
+		case *ssa.MakeInterface, *ssa.Const:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // returned returns the values that the static callee of call returns

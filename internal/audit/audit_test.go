@@ -31,6 +31,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/handlers"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpparse"
@@ -156,6 +157,9 @@ var honest = map[string]definer{
 	// errgroup's Tool and its package's Env call a helper that runs
 	// their functions on an errgroup's goroutines.
 	"errgroup": errgroup.Tool{},
+	// handlers's Tool looks its own up in map literals of handlers and
+	// functions; its package's Env in others, which read the environment.
+	"handlers": handlers.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

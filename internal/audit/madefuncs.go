@@ -67,6 +67,14 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			}
 			work = append(work, rs...)
 		case *ssa.Extract:
+			if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+				vals, ok := g.mapLookupValues(l)
+				if !ok {
+					return false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			call, ok := v.Tuple.(*ssa.Call)
 			if !ok {
 				return false
@@ -76,6 +84,14 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				return false
 			}
 			work = append(work, rs...)
+		case *ssa.Lookup:
+			// A function from a map package variable (var ops =
+			// map[string]func(…){…}; ops[name](x)).
+			vals, ok := g.mapLookupValues(v)
+			if !ok {
+				return false
+			}
+			work = append(work, vals...)
 		case *ssa.Field:
 			// A field of a copy of struct package variables (f :=
 			// upper; f.render(s)).
@@ -536,6 +552,10 @@ type varStores struct {
 	// readOnly holds the variables every load of which is only
 	// indexed to read an element, or measured.
 	readOnly map[*ssa.Global]bool
+	// mapAdds holds, for each map variable every load of which is only
+	// looked up, ranged over or measured, or updated by start-up code,
+	// the values start-up code puts in it through a load.
+	mapAdds map[*ssa.Global][]ssa.Value
 	// fields holds, for each struct variable whose address is only
 	// loaded, and whose fields' addresses are only loaded and stored
 	// through, the values stored into each field.
@@ -549,6 +569,7 @@ func (g *graph) indexStores() *varStores {
 	whole := map[*ssa.Global][]ssa.Value{}
 	fields := map[*ssa.Global]map[int][]ssa.Value{}
 	other, otherFields, written := map[*ssa.Global]bool{}, map[*ssa.Global]bool{}, map[*ssa.Global]bool{}
+	mapWritten, mapAdds := map[*ssa.Global]bool{}, map[*ssa.Global][]ssa.Value{}
 	var ops []*ssa.Value
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -564,6 +585,9 @@ func (g *graph) indexStores() *varStores {
 						if instr.Op == token.MUL {
 							if !readOnlySlice(instr) {
 								written[gv] = true
+							}
+							if !readOnlyMap(instr, startupCode(fn), mapAdds, gv) {
+								mapWritten[gv] = true
 							}
 							continue
 						}
@@ -595,11 +619,14 @@ func (g *graph) indexStores() *varStores {
 			}
 		}
 	}
-	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}, readOnly: map[*ssa.Global]bool{}}
+	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}, readOnly: map[*ssa.Global]bool{}, mapAdds: map[*ssa.Global][]ssa.Value{}}
 	for gv, vals := range whole {
 		if !other[gv] {
 			out.whole[gv] = vals
 			out.readOnly[gv] = !written[gv]
+			if !mapWritten[gv] {
+				out.mapAdds[gv] = mapAdds[gv]
+			}
 		}
 	}
 	for gv, f := range fields {
@@ -645,6 +672,89 @@ func literalFields(v ssa.Value, fields map[int][]ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// readOnlyMap reports whether the map load is only looked up, ranged
+// over or measured, or, in start-up code, updated (the values it puts
+// added to adds[gv]).
+func readOnlyMap(load *ssa.UnOp, startup bool, adds map[*ssa.Global][]ssa.Value, gv *ssa.Global) bool {
+	if _, ok := load.Type().Underlying().(*types.Map); !ok {
+		return false
+	}
+	for _, r := range *load.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef, *ssa.Lookup, *ssa.Range:
+		case *ssa.MapUpdate:
+			if !startup || r.Map != load || r.Value == load || r.Key == load {
+				return false
+			}
+			adds[gv] = append(adds[gv], r.Value)
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// mapValues returns the values the map package variable v may hold, when
+// only start-up code sets it, each time to a map made there (a literal)
+// that is only updated before it is stored, and every load of it is only
+// looked up, ranged over or measured, or updated by start-up code: each
+// value's edges are v's node's, as for storedValues.
+func (g *graph) mapValues(v *ssa.Global) ([]ssa.Value, bool) {
+	if !g.traceable(v) {
+		return nil, false
+	}
+	whole, ok := g.stored.whole[v]
+	adds, okAdds := g.stored.mapAdds[v]
+	if !ok || !okAdds {
+		return nil, false
+	}
+	out := slices.Clone(adds)
+	for _, w := range whole {
+		mm, ok := w.(*ssa.MakeMap)
+		if !ok {
+			return nil, false
+		}
+		for _, r := range *mm.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.MapUpdate:
+				if r.Map != mm || r.Value == mm || r.Key == mm {
+					return nil, false
+				}
+				out = append(out, r.Value)
+			case *ssa.Store:
+				if r.Addr != v || r.Val != mm {
+					return nil, false
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, g.keptValues(v, out)
+}
+
+// mapLookupValues returns the values a lookup in a map package variable
+// may give (mapValues), when the lookup's map is a load of one.
+func (g *graph) mapLookupValues(l *ssa.Lookup) ([]ssa.Value, bool) {
+	u, ok := l.X.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil, false
+	}
+	gv, ok := u.X.(*ssa.Global)
+	if !ok {
+		return nil, false
+	}
+	if _, ok := gv.Type().(*types.Pointer).Elem().Underlying().(*types.Map); !ok {
+		return nil, false
+	}
+	return g.mapValues(gv)
 }
 
 // readOnlySlice reports whether the slice load is only indexed to read

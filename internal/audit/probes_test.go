@@ -83,6 +83,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/middleware"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxbound"
@@ -327,6 +328,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
+	}},
+	{"mapswap", mapswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (mapswap.Setter{}).Execute(ctx, mapswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return mapswap.Tool{}.Execute(ctx, mapswap.Args{Dir: dir})
 	}},
 	{"elemswap", elemswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (elemswap.Setter{}).Execute(ctx, elemswap.Args{Dir: dir}); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/handlers"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
@@ -121,6 +122,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
@@ -246,6 +248,7 @@ type (
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
+	Probemapswap        = mapswap.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -311,6 +314,8 @@ type (
 	Register            = register.Tool
 	ErrGroup            = errgroup.Tool
 	ErrGroupEnv         = errgroup.Env
+	Handlers            = handlers.Tool
+	HandlersEnv         = handlers.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
