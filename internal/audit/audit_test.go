@@ -56,6 +56,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpldata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
@@ -160,6 +161,10 @@ var honest = map[string]definer{
 	// handlers's Tool looks its own up in map literals of handlers and
 	// functions; its package's Env in others, which read the environment.
 	"handlers": handlers.Tool{},
+	// tmpldata renders templates over a map literal of strings and
+	// numbers, directly and through a helper its package's Env calls with
+	// data whose method reads the environment.
+	"tmpldata": tmpldata.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

@@ -1023,15 +1023,74 @@ func (g *graph) methodEdges(n *node, t types.Type, iface *types.Interface, pos t
 // methods and functions return). Data of a type not known at the call,
 // or holding interface values, fails closed.
 func (g *graph) templateEdges(n *node, data ssa.Value, pos token.Pos) {
+	g.templateData(n, data, pos, map[ssa.Value]bool{})
+}
+
+// templateData adds the edges of the template data v (see
+// templateEdges): a conversion's type's methods; for a map literal of
+// interfaces made for the call (map[string]any{"name": s}), its keys'
+// and each value's; for a parameter of a function whose calls are all the
+// program's (a helper render(data any)), every argument's, charged to
+// the caller that passes it, which runs the template through the helper.
+func (g *graph) templateData(n *node, data ssa.Value, pos token.Pos, seen map[ssa.Value]bool) {
+	if seen[data] {
+		return
+	}
+	seen[data] = true
 	switch d := data.(type) {
 	case *ssa.Const:
 		return // nil
 	case *ssa.MakeInterface:
+		if m, ok := d.X.(*ssa.MakeMap); ok && isInterface(m.Type().Underlying().(*types.Map).Elem()) {
+			if vals, ok := literalMap(m, d); ok {
+				g.exportedEdges(n, m.Type().Underlying().(*types.Map).Key(), pos, map[types.Type]bool{})
+				for _, v := range vals {
+					g.templateData(n, v, pos, seen)
+				}
+				return
+			}
+		}
 		g.exportedEdges(n, d.X.Type(), pos, map[types.Type]bool{})
-	default:
-		n.out = append(n.out, edge{g.pseudo("template data of a type not known at the call", tool.Unsafe,
-			"a template calls the methods of its data by name"), pos})
+		return
+	case *ssa.Parameter:
+		if args, ok := g.arguments(d); ok && g.funcs != nil {
+			// Each caller, which runs the template through the
+			// helper, is charged with what it passes.
+			for _, a := range args {
+				if fn := a.Parent(); fn != nil {
+					g.templateData(g.nodeOf(fn), a, pos, seen)
+				} else {
+					g.templateData(n, a, pos, seen)
+				}
+			}
+			return
+		}
 	}
+	n.out = append(n.out, edge{g.pseudo("template data of a type not known at the call", tool.Unsafe,
+		"a template calls the methods of its data by name"), pos})
+}
+
+// literalMap returns the values put in the map m, when it is only
+// updated and converted by conv (a literal made for a template's call).
+func literalMap(m *ssa.MakeMap, conv *ssa.MakeInterface) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	for _, r := range *m.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.MapUpdate:
+			if r.Map != m || r.Key == m || r.Value == m {
+				return nil, false
+			}
+			out = append(out, r.Value)
+		case *ssa.MakeInterface:
+			if r != conv {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // templateData returns the data argument of a call of fn with common, if

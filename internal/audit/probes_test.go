@@ -121,6 +121,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfuncarg"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
@@ -328,6 +329,9 @@ var probes = []probe{
 			return "", err
 		}
 		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
+	}},
+	{"tmplhelper", tmplhelper.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return tmplhelper.Tool{}.Execute(ctx, tmplhelper.Args{Dir: dir})
 	}},
 	{"mapswap", mapswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (mapswap.Setter{}).Execute(ctx, mapswap.Args{Dir: dir}); err != nil {

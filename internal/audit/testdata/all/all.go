@@ -49,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpldata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
@@ -153,6 +154,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplctx"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplfuncarg"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
@@ -249,6 +251,7 @@ type (
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
 	Probemapswap        = mapswap.Tool
+	Probetmplhelper     = tmplhelper.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -316,6 +319,8 @@ type (
 	ErrGroupEnv         = errgroup.Env
 	Handlers            = handlers.Tool
 	HandlersEnv         = handlers.Env
+	TmplData            = tmpldata.Tool
+	TmplDataEnv         = tmpldata.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
