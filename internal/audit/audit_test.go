@@ -25,6 +25,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
@@ -165,6 +166,10 @@ var honest = map[string]definer{
 	// numbers, directly and through a helper its package's Env calls with
 	// data whose method reads the environment.
 	"tmpldata": tmpldata.Tool{},
+	// fieldmethod's Tool calls a method that calls its value receiver's
+	// function field; its package's Env does on a value holding
+	// os.Getenv.
+	"fieldmethod": fieldmethod.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

@@ -149,6 +149,8 @@ type graph struct {
 	// other variables its maps are stored into where they are made.
 	fresh   map[*ssa.Global]bool
 	sharers map[*ssa.Global][]*ssa.Global
+	// fieldDepth bounds the recursion of structFieldValues.
+	fieldDepth int
 	// rootPkg is the package of the tools (user mode).
 	rootPkg *types.Package
 	// stored holds the values stored into each of the program's

@@ -233,7 +233,18 @@ func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ss
 			}
 			u, ok := r.Val.(*ssa.UnOp)
 			if !ok || u.Op != token.MUL {
-				return nil, false
+				// A parameter spilled into its variable (a value
+				// receiver whose field is addressed).
+				p, ok := r.Val.(*ssa.Parameter)
+				if !ok {
+					return nil, false
+				}
+				vals, ok := g.structFieldValues(p, i)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, vals...)
+				continue
 			}
 			var vals []ssa.Value
 			switch x := u.X.(type) {
@@ -282,9 +293,22 @@ func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ss
 // of struct package variables or of local structs (through φ-nodes),
 // each traced by fieldValues or localFieldValues.
 func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
+	return g.structFieldValues(f.X, f.Field)
+}
+
+// structFieldValues returns the values the field i of the struct value x
+// may hold (see copiedFieldValues).
+func (g *graph) structFieldValues(x ssa.Value, i int) ([]ssa.Value, bool) {
+	// Locals, parameters and receivers lead to each other (a method that
+	// calls itself with its receiver): past a depth, unknown.
+	if g.fieldDepth > 16 {
+		return nil, false
+	}
+	g.fieldDepth++
+	defer func() { g.fieldDepth-- }()
 	var out []ssa.Value
 	seen := map[ssa.Value]bool{}
-	work := []ssa.Value{f.X}
+	work := []ssa.Value{x}
 	for len(work) > 0 {
 		v := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -295,6 +319,18 @@ func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
 		switch v := v.(type) {
 		case *ssa.Phi:
 			work = append(work, v.Edges...)
+		case *ssa.Parameter:
+			// A struct parameter, or a method's value receiver
+			// (func (c cache) get(k string) string { return
+			// c.load(k) }): what each call passes.
+			args, ok := g.arguments(v)
+			if !ok {
+				args, ok = g.receiverArguments(v)
+			}
+			if !ok {
+				return nil, false
+			}
+			work = append(work, args...)
 		case *ssa.UnOp:
 			if v.Op != token.MUL {
 				return nil, false
@@ -303,11 +339,11 @@ func (g *graph) copiedFieldValues(f *ssa.Field) ([]ssa.Value, bool) {
 			var ok bool
 			switch x := v.X.(type) {
 			case *ssa.Global:
-				vals, ok = g.fieldValues(x, f.Field)
+				vals, ok = g.fieldValues(x, i)
 			case *ssa.Alloc:
 				// A local struct, a literal's (v := visitor{visit:
 				// c.add}; v.visit(n)).
-				vals, ok = g.localFieldValues(x, f.Field)
+				vals, ok = g.localFieldValues(x, i)
 			}
 			if !ok {
 				return nil, false
@@ -1118,6 +1154,26 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		return nil, true
 	}
 	return argsAt(cs.sites[fn], cs.taken[fn], i)
+}
+
+// receiverArguments returns the receivers every call of p's method
+// passes, when p is the value receiver of a method of a struct type no
+// interface may hold (inInterface), whose value is never taken: its
+// calls are all static calls of the program.
+func (g *graph) receiverArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	recv := fn.Signature.Recv()
+	if recv == nil || g.funcs == nil || fn.Origin() != nil || len(fn.Params) == 0 || fn.Params[0] != p {
+		return nil, false
+	}
+	if _, ptr := recv.Type().(*types.Pointer); ptr {
+		return nil, false
+	}
+	if g.inInterface(recv.Type()) {
+		return nil, false
+	}
+	cs := g.callSites()
+	return argsAt(cs.sites[fn], cs.taken[fn], 0)
 }
 
 // inInterface reports whether a value of t or *t may be held by an

@@ -97,6 +97,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
@@ -329,6 +330,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
+	}},
+	{"recvswap", recvswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (recvswap.Setter{}).Execute(ctx, recvswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return recvswap.Tool{}.Execute(ctx, recvswap.Args{Dir: dir})
 	}},
 	{"tmplhelper", tmplhelper.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return tmplhelper.Tool{}.Execute(ctx, tmplhelper.Args{Dir: dir})

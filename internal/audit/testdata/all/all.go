@@ -19,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
@@ -131,6 +132,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
@@ -252,6 +254,7 @@ type (
 	Probecellkeep       = cellkeep.Tool
 	Probemapswap        = mapswap.Tool
 	Probetmplhelper     = tmplhelper.Tool
+	Proberecvswap       = recvswap.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -321,6 +324,8 @@ type (
 	HandlersEnv         = handlers.Env
 	TmplData            = tmpldata.Tool
 	TmplDataEnv         = tmpldata.Env
+	FieldMethod         = fieldmethod.Tool
+	FieldMethodEnv      = fieldmethod.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
