@@ -776,6 +776,11 @@ func (m *Mounts) Entries() []registry.Entry {
 	return out
 }
 
+// maxErrorShown bounds the message of a JSON-RPC error a mounted server
+// answers a call with, which the model reads: the protocol asks for a
+// short sentence, and a server can send anything.
+const maxErrorShown = 1000
+
 // codeRejected is the code of the JSON-RPC error the SDK returns when its
 // transport could not send a request (jsonrpc2.ErrRejected): no server
 // answered.
@@ -830,7 +835,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 		// The server answered, with a protocol error (say, invalid
 		// params): the model may correct the call.
 		end(strconv.FormatInt(werr.Code, 10))
-		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q refused the call: %s", server, werr.Message)}
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q refused the call: %s", server, clipLine(werr.Message, maxErrorShown))}
 	default:
 		end(telemetry.ErrorType(&registry.Error{Kind: registry.KindRemote}))
 		rt.srv.failed(err)
