@@ -781,6 +781,15 @@ func (m *Mounts) Entries() []registry.Entry {
 // short sentence, and a server can send anything.
 const maxErrorShown = 1000
 
+// clippedError is an error whose text is on one line and cut to
+// maxErrorShown, for the model: the SDK's errors may quote what a server
+// sent (the message of a JSON-RPC error in the body of an HTTP error). It
+// unwraps to the error.
+type clippedError struct{ err error }
+
+func (e clippedError) Error() string { return clipLine(e.err.Error(), maxErrorShown) }
+func (e clippedError) Unwrap() error { return e.err }
+
 // codeRejected is the code of the JSON-RPC error the SDK returns when its
 // transport could not send a request (jsonrpc2.ErrRejected): no server
 // answered.
@@ -804,7 +813,7 @@ func (rt *remoteTool) bind(args string) (registry.Run, error) {
 func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	server := rt.srv.spec.Name
 	if err := rt.srv.gone(); err != nil {
-		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, clippedError{err})}
 	}
 	params := &mcp.CallToolParams{Name: rt.info.Remote, Arguments: json.RawMessage(args)}
 	// A progress token, so that the server's progress reaches the call.
@@ -839,7 +848,7 @@ func (rt *remoteTool) invoke(ctx context.Context, args []byte) (string, error) {
 	default:
 		end(telemetry.ErrorType(&registry.Error{Kind: registry.KindRemote}))
 		rt.srv.failed(err)
-		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, err)}
+		return "", &registry.Error{Kind: registry.KindRemote, Err: fmt.Errorf("server %q is unavailable: %w", server, clippedError{err})}
 	}
 	text := renderResult(ctx, r)
 	if r.IsError {
