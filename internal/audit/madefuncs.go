@@ -396,32 +396,11 @@ func (g *graph) sliceArguments(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
 		if c, ok := a.(*ssa.Const); ok && c.IsNil() {
 			continue // no elements
 		}
-		sl, ok := a.(*ssa.Slice)
-		if !ok || len(*sl.Referrers()) != 1 {
-			return nil, false
-		}
-		arr, ok := sl.X.(*ssa.Alloc)
+		elems, ok := sliceLiteral(a)
 		if !ok {
 			return nil, false
 		}
-		for _, r := range *arr.Referrers() {
-			switch r := r.(type) {
-			case *ssa.DebugRef:
-			case *ssa.Slice:
-				if r != sl {
-					return nil, false
-				}
-			case *ssa.IndexAddr:
-				if !written(r) {
-					return nil, false
-				}
-				for _, st := range *r.Referrers() {
-					out = append(out, st.(*ssa.Store).Val)
-				}
-			default:
-				return nil, false
-			}
-		}
+		out = append(out, elems...)
 	}
 	return out, true
 }
@@ -497,6 +476,40 @@ func (g *graph) fieldValues(v *ssa.Global, i int) ([]ssa.Value, bool) {
 	return fields[i], ok && g.keptValues(v, fields[i])
 }
 
+// sliceLiteral returns the elements stored into the new array the slice
+// v is made of, when v is such a slice used once (a slice literal's, a
+// variadic call's), and the array is only stored into and sliced there.
+func sliceLiteral(v ssa.Value) ([]ssa.Value, bool) {
+	sl, ok := v.(*ssa.Slice)
+	if !ok || len(*sl.Referrers()) != 1 {
+		return nil, false
+	}
+	arr, ok := sl.X.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, r := range *arr.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Slice:
+			if r != sl {
+				return nil, false
+			}
+		case *ssa.IndexAddr:
+			if !written(r) {
+				return nil, false
+			}
+			for _, st := range *r.Referrers() {
+				out = append(out, st.(*ssa.Store).Val)
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, true
+}
+
 // elemValues returns the elements of the slice package variable v, when
 // only start-up code sets it, each time to a slice literal (whose array
 // is only stored into, and sliced once), and every load of it is only
@@ -512,32 +525,11 @@ func (g *graph) elemValues(v *ssa.Global) ([]ssa.Value, bool) {
 	}
 	var out []ssa.Value
 	for _, w := range whole {
-		sl, ok := w.(*ssa.Slice)
-		if !ok || len(*sl.Referrers()) != 1 {
-			return nil, false
-		}
-		arr, ok := sl.X.(*ssa.Alloc)
+		elems, ok := sliceLiteral(w)
 		if !ok {
 			return nil, false
 		}
-		for _, r := range *arr.Referrers() {
-			switch r := r.(type) {
-			case *ssa.DebugRef:
-			case *ssa.Slice:
-				if r != sl {
-					return nil, false
-				}
-			case *ssa.IndexAddr:
-				if !written(r) {
-					return nil, false
-				}
-				for _, st := range *r.Referrers() {
-					out = append(out, st.(*ssa.Store).Val)
-				}
-			default:
-				return nil, false
-			}
-		}
+		out = append(out, elems...)
 	}
 	return out, g.keptValues(v, out)
 }
