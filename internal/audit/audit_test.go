@@ -49,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/registry"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
@@ -170,6 +171,10 @@ var honest = map[string]definer{
 	// function field; its package's Env does on a value holding
 	// os.Getenv.
 	"fieldmethod": fieldmethod.Tool{},
+	// registry's Tool looks handlers up in a map init functions fill
+	// through a registration helper; its package's Env in a map of its
+	// own whose handler reads the environment.
+	"registry": registry.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

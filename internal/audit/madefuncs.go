@@ -614,7 +614,7 @@ func (g *graph) indexStores() *varStores {
 							if !readOnlySlice(instr) {
 								written[gv] = true
 							}
-							if !readOnlyMap(instr, startupCode(fn), mapAdds, gv) {
+							if !readOnlyMap(instr, startupCode(fn) || g.calledAtStartupOnly(fn), mapAdds, gv) {
 								mapWritten[gv] = true
 							}
 							continue
@@ -702,6 +702,25 @@ func literalFields(v ssa.Value, fields map[int][]ssa.Value) bool {
 	return true
 }
 
+// calledAtStartupOnly reports whether every call of fn, a function of the
+// program whose value is never taken, is a call of start-up code (a
+// registration helper init functions call).
+func (g *graph) calledAtStartupOnly(fn *ssa.Function) bool {
+	if fn.Signature.Recv() != nil || fn.Origin() != nil || fn.Parent() != nil {
+		return false
+	}
+	cs := g.callSites()
+	if cs.taken[fn] || len(cs.sites[fn]) == 0 || len(cs.sites[fn]) != len(cs.results[fn]) {
+		return false
+	}
+	for _, c := range cs.results[fn] {
+		if !startupCode(c.Parent()) {
+			return false
+		}
+	}
+	return true
+}
+
 // readOnlyMap reports whether the map load is only looked up, ranged
 // over or measured, or, in start-up code, updated (the values it puts
 // added to adds[gv]).
@@ -742,7 +761,21 @@ func (g *graph) mapValues(v *ssa.Global) ([]ssa.Value, bool) {
 	if !ok || !okAdds {
 		return nil, false
 	}
-	out := slices.Clone(adds)
+	var out []ssa.Value
+	for _, a := range adds {
+		if p, ok := a.(*ssa.Parameter); ok {
+			// A registration helper's parameter (func register(name
+			// string, h handler) { handlers[name] = h }, called only
+			// by start-up code): what each call passes.
+			args, ok := g.arguments(p)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, args...)
+			continue
+		}
+		out = append(out, a)
+	}
 	for _, w := range whole {
 		mm, ok := w.(*ssa.MakeMap)
 		if !ok {

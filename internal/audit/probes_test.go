@@ -107,6 +107,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/regswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/slogdefault"
@@ -330,6 +331,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
+	}},
+	{"regswap", regswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (regswap.Setter{}).Execute(ctx, regswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return regswap.Tool{}.Execute(ctx, regswap.Args{Dir: dir})
 	}},
 	{"recvswap", recvswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (recvswap.Setter{}).Execute(ctx, recvswap.Args{Dir: dir}); err != nil {

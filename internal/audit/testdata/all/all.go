@@ -42,6 +42,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/registry"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
@@ -142,6 +143,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/regswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
@@ -255,6 +257,7 @@ type (
 	Probemapswap        = mapswap.Tool
 	Probetmplhelper     = tmplhelper.Tool
 	Proberecvswap       = recvswap.Tool
+	Proberegswap        = regswap.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
@@ -326,6 +329,8 @@ type (
 	TmplDataEnv         = tmpldata.Env
 	FieldMethod         = fieldmethod.Tool
 	FieldMethodEnv      = fieldmethod.Env
+	Registry            = registry.Tool
+	RegistryEnv         = registry.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
