@@ -46,6 +46,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
@@ -175,6 +176,9 @@ var honest = map[string]definer{
 	// through a registration helper; its package's Env in a map of its
 	// own whose handler reads the environment.
 	"registry": registry.Tool{},
+	// ptrcache's Tool calls a method that calls its pointer receiver's
+	// loader field; its package's Env does on a cache over os.Getenv.
+	"ptrcache": ptrcache.Tool{},
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its

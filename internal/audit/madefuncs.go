@@ -147,6 +147,10 @@ func (g *graph) madeHere(v ssa.Value) bool {
 					vals, ok = g.fieldValues(x, fa.Field)
 				case *ssa.Alloc:
 					vals, ok = g.localFieldValues(x, fa.Field)
+				case *ssa.Parameter:
+					// A pointer receiver's field (func (c *Cache)
+					// Get(k string) string { return c.load(k) }).
+					vals, ok = g.receiverFieldValues(x, fa.Field)
 				default:
 					ok = false
 				}
@@ -1179,6 +1183,86 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 		return nil, true
 	}
 	return argsAt(cs.sites[fn], cs.taken[fn], i)
+}
+
+// receiverFieldValues returns the values the unexported field i of what
+// the pointer receiver p points to may hold: every call of the method
+// passes a struct the caller made (&Cache{load: f}), and the field is
+// written nowhere in the program but where such a struct is made
+// (fieldSetAtLiterals): what each one's literal stores there.
+func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	recv := fn.Signature.Recv()
+	if recv == nil || g.funcs == nil || fn.Origin() != nil || len(fn.Params) == 0 || fn.Params[0] != p {
+		return nil, false
+	}
+	ptr, ok := recv.Type().(*types.Pointer)
+	if !ok || g.inInterface(ptr.Elem()) {
+		return nil, false
+	}
+	st, ok := ptr.Elem().Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() || st.Field(i).Exported() || !g.fieldSetAtLiterals(ptr.Elem(), i) {
+		return nil, false
+	}
+	cs := g.callSites()
+	args, ok := argsAt(cs.sites[fn], cs.taken[fn], 0)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, a := range args {
+		alloc, ok := a.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		for _, r := range *alloc.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
+				return nil, false // the whole struct stored (*c = Cache{…})
+			}
+			if fa, ok := r.(*ssa.FieldAddr); ok && fa.Field == i {
+				for _, rr := range *fa.Referrers() {
+					if st, ok := rr.(*ssa.Store); ok && st.Addr == fa {
+						out = append(out, st.Val)
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// fieldSetAtLiterals reports whether every store into the field i of a
+// struct of type t, anywhere in the program, is into a struct made in the
+// same function (a literal's, &T{f: v}), never through a pointer from
+// elsewhere, and no struct of type t is stored whole but into a local
+// variable.
+func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
+	for fn := range g.callSites().all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				if types.Identical(st.Val.Type(), t) {
+					// The whole struct stored (*c = Cache{…}), but
+					// into a local variable.
+					if _, ok := st.Addr.(*ssa.Alloc); !ok {
+						return false
+					}
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok || fa.Field != i || !types.Identical(fa.X.Type().Underlying().(*types.Pointer).Elem(), t) {
+					continue
+				}
+				if _, ok := fa.X.(*ssa.Alloc); !ok {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // receiverArguments returns the receivers every call of p's method

@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
@@ -331,6 +332,8 @@ type (
 	FieldMethodEnv      = fieldmethod.Env
 	Registry            = registry.Tool
 	RegistryEnv         = registry.Env
+	PtrCache            = ptrcache.Tool
+	PtrCacheEnv         = ptrcache.Env
 	AnyRead             = anyfuncs.Tool
 	AnyPlain            = anyfuncs.Plain
 	OwnRead             = ownstate.Tool
