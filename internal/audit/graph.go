@@ -1555,10 +1555,10 @@ func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 			if !g.onlyReturns(callee, i) {
 				return false
 			}
-			if k, ok := keeperOf(g, callee); ok && k.inVar && !g.heldIn(common.Args[0], vars, seen) {
+			if k, ok := g.keeperOf(callee); ok && k.inVar && !g.heldIn(common.Args[0], vars, seen) {
 				return false // kept in the receiver, which must be a package variable of the program
 			}
-			if k, ok := keeperOf(g, callee); ok && k.recv && i > 0 && (!g.freshTemplate(common.Args[0]) || !g.flowsOnlyInto(common.Args[0], vars, seen)) {
+			if k, ok := g.keeperOf(callee); ok && k.recv && i > 0 && (!g.freshTemplate(common.Args[0]) || !g.flowsOnlyInto(common.Args[0], vars, seen)) {
 				// Kept in the receiver too (t.Funcs(m)), which must be
 				// made here and kept only there: one loaded from a
 				// variable may be executed by whoever holds it
@@ -1633,12 +1633,12 @@ func (g *graph) freshTemplate(v ssa.Value) bool {
 	case "text/template.New", "html/template.New":
 		return true
 	}
-	k, ok := keeperOf(g, callee)
+	k, ok := g.keeperOf(callee)
 	return ok && k.recv && len(call.Call.Args) > 0 && g.freshTemplate(call.Call.Args[0])
 }
 
 // keeperOf returns the keeper fn is, if it is one.
-func keeperOf(g *graph, fn *ssa.Function) (keeper, bool) {
+func (g *graph) keeperOf(fn *ssa.Function) (keeper, bool) {
 	if fn == nil || !g.isStd(fnPkgPath(fn)) {
 		return keeper{}, false
 	}
@@ -1674,7 +1674,7 @@ func (g *graph) onlyReturns(fn *ssa.Function, i int) bool {
 	if fn == nil {
 		return false
 	}
-	if k, ok := keeperOf(g, fn); ok {
+	if k, ok := g.keeperOf(fn); ok {
 		return slices.Contains(k.held, i) || slices.Contains(k.ignored, i)
 	}
 	if g.isStd(fnPkgPath(fn)) || len(fn.Blocks) == 0 || i >= len(fn.Params) || genericBody(fn) {
@@ -1930,7 +1930,7 @@ func (g *graph) writesOnly(instr ssa.Instruction, v *ssa.Global) bool {
 	case *ssa.Call:
 		// A keeper that stores into it (lookups.Store(k, f), a
 		// sync.Map): its other arguments are not v.
-		k, ok := keeperOf(g, instr.Call.StaticCallee())
+		k, ok := g.keeperOf(instr.Call.StaticCallee())
 		if !ok || !k.inVar || len(instr.Call.Args) == 0 || instr.Call.Args[0] != v {
 			return false
 		}
