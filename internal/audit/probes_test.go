@@ -117,6 +117,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -331,6 +332,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cellkeep.Tool{}.Execute(ctx, cellkeep.Args{Dir: dir})
+	}},
+	{"syncmapswap", syncmapswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (syncmapswap.Setter{}).Execute(ctx, syncmapswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return syncmapswap.Tool{}.Execute(ctx, syncmapswap.Args{Dir: dir})
 	}},
 	{"regswap", regswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (regswap.Setter{}).Execute(ctx, regswap.Args{Dir: dir}); err != nil {

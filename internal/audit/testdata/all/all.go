@@ -153,6 +153,7 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplbound"
@@ -259,6 +260,7 @@ type (
 	Probetmplhelper     = tmplhelper.Tool
 	Proberecvswap       = recvswap.Tool
 	Proberegswap        = regswap.Tool
+	Probesyncmapswap    = syncmapswap.Tool
 	Probeasmdata        = asmdata.Tool
 	Probelinknamevar    = linknamevar.Tool
 	Probenamedbasic     = namedbasic.Tool
