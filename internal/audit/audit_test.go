@@ -44,6 +44,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -144,6 +145,9 @@ var honest = map[string]definer{
 	// fields; its package's Env calls it with one that reads the
 	// environment.
 	"options": options.Tool{},
+	// optconv's options store a function into the configuration its
+	// helper calls; Env's reads the environment.
+	"optconv": optconv.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -308,6 +312,7 @@ func TestTogether(t *testing.T) {
 		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
 		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
 		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
+		"OptConv": all.OptConv{}, "OptConvEnv": all.OptConvEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

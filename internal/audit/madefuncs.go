@@ -30,6 +30,14 @@ import (
 // closure may run in code that never ran its maker, another tool's that
 // loads it from a variable (probe closureescape).
 func (g *graph) madeHere(v ssa.Value) bool {
+	_, ok := g.madeValues(v)
+	return ok
+}
+
+// madeValues returns the functions and closures (*ssa.Function,
+// *ssa.MakeClosure) the function value v may hold, when madeHere traces
+// it.
+func (g *graph) madeValues(v ssa.Value) (made []ssa.Value, ok bool) {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 {
@@ -40,20 +48,21 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		}
 		seen[v] = true
 		if len(seen) > dynTraceLimit {
-			return false
+			return nil, false
 		}
 		switch v := v.(type) {
 		case *ssa.Function, *ssa.MakeClosure:
+			made = append(made, v)
 			continue
 		case *ssa.Const:
 			if !v.IsNil() {
-				return false
+				return nil, false
 			}
 			continue
 		}
 		fn := v.Parent()
 		if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) {
-			return false
+			return nil, false
 		}
 		switch v := v.(type) {
 		case *ssa.Phi:
@@ -63,25 +72,25 @@ func (g *graph) madeHere(v ssa.Value) bool {
 		case *ssa.Call:
 			rs, ok := g.returned(v, 0)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, rs...)
 		case *ssa.Extract:
 			if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
 				vals, ok := g.mapLookupValues(l)
 				if !ok {
-					return false
+					return nil, false
 				}
 				work = append(work, vals...)
 				continue
 			}
 			call, ok := v.Tuple.(*ssa.Call)
 			if !ok {
-				return false
+				return nil, false
 			}
 			rs, ok := g.returned(call, v.Index)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, rs...)
 		case *ssa.Lookup:
@@ -89,7 +98,7 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			// map[string]func(…){…}; ops[name](x)).
 			vals, ok := g.mapLookupValues(v)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, vals...)
 		case *ssa.Field:
@@ -97,16 +106,16 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			// upper; f.render(s)).
 			vals, ok := g.copiedFieldValues(v)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, vals...)
 		case *ssa.FreeVar:
 			if g.escapes(fn) {
-				return false
+				return nil, false
 			}
 			bs, ok := bindings(v)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, bs...)
 		case *ssa.Parameter:
@@ -115,7 +124,7 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				args, ok = g.methodArguments(v)
 			}
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, args...)
 		case *ssa.UnOp:
@@ -125,13 +134,13 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				// code that loads it has the edges (progVar).
 				vals, ok := g.storedValues(gv)
 				if !ok {
-					return false
+					return nil, false
 				}
 				for _, s := range vals {
 					switch s.(type) {
 					case *ssa.Function, *ssa.MakeClosure, *ssa.Const:
 					default:
-						return false
+						return nil, false
 					}
 				}
 				work = append(work, vals...)
@@ -155,7 +164,7 @@ func (g *graph) madeHere(v ssa.Value) bool {
 					ok = false
 				}
 				if !ok {
-					return false
+					return nil, false
 				}
 				work = append(work, vals...)
 				continue
@@ -168,11 +177,11 @@ func (g *graph) madeHere(v ssa.Value) bool {
 					// string{strings.TrimSpace, strings.ToLower}).
 					gv, ok := u.X.(*ssa.Global)
 					if !ok {
-						return false
+						return nil, false
 					}
 					vals, ok := g.elemValues(gv)
 					if !ok {
-						return false
+						return nil, false
 					}
 					work = append(work, vals...)
 					continue
@@ -182,7 +191,7 @@ func (g *graph) madeHere(v ssa.Value) bool {
 				// { o(&c) }): what each call's new slice holds.
 				vals, ok := g.sliceArguments(ia)
 				if !ok {
-					return false
+					return nil, false
 				}
 				work = append(work, vals...)
 				continue
@@ -190,21 +199,21 @@ func (g *graph) madeHere(v ssa.Value) bool {
 			// A variable a closure captures, which lives in a cell:
 			// what is stored there.
 			if v.Op != token.MUL {
-				return false
+				return nil, false
 			}
 			if _, free := v.X.(*ssa.FreeVar); free && g.escapes(fn) && !g.returnedClosure(fn) {
-				return false
+				return nil, false
 			}
 			vals, ok := cellValues(v.X)
 			if !ok {
-				return false
+				return nil, false
 			}
 			work = append(work, vals...)
 		default:
-			return false
+			return nil, false
 		}
 	}
-	return true
+	return made, true
 }
 
 // localFieldValues returns the values the field i of the local struct
@@ -286,8 +295,89 @@ func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ss
 					return nil, false
 				}
 			}
+		case *ssa.Call:
+			// Its address passed to a function of the program that
+			// sets its fields (a functional option: for _, o := range
+			// opts { o(&c) }).
+			vals, ok := g.paramFieldStores(r, a, i)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vals...)
 		default:
 			return nil, false
+		}
+	}
+	return out, true
+}
+
+// paramFieldStores returns the values the functions call may call store
+// into the field i of the struct x points to, an argument of the call:
+// each callee a function of the program (a static callee, or each
+// function and closure madeValues traces the called value to) that only
+// loads and stores the fields of the parameter it is given x in, so
+// that nothing but those stores sets the field through it.
+func (g *graph) paramFieldStores(call *ssa.Call, x ssa.Value, i int) ([]ssa.Value, bool) {
+	common := &call.Call
+	if common.IsInvoke() || common.Value == x {
+		return nil, false
+	}
+	var callees []*ssa.Function
+	if fn := common.StaticCallee(); fn != nil {
+		callees = append(callees, fn)
+	} else {
+		made, ok := g.madeValues(common.Value)
+		if !ok {
+			return nil, false
+		}
+		for _, m := range made {
+			switch m := m.(type) {
+			case *ssa.Function:
+				callees = append(callees, m)
+			case *ssa.MakeClosure:
+				fn, ok := m.Fn.(*ssa.Function)
+				if !ok {
+					return nil, false
+				}
+				callees = append(callees, fn)
+			}
+		}
+	}
+	var out []ssa.Value
+	for _, fn := range callees {
+		if len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) || len(fn.Params) != len(common.Args) {
+			return nil, false
+		}
+		for j, arg := range common.Args {
+			if arg != x {
+				continue
+			}
+			for _, r := range *fn.Params[j].Referrers() {
+				switch r := r.(type) {
+				case *ssa.DebugRef:
+				case *ssa.FieldAddr:
+					for _, rr := range *r.Referrers() {
+						switch rr := rr.(type) {
+						case *ssa.DebugRef:
+						case *ssa.UnOp:
+							if rr.Op != token.MUL {
+								return nil, false
+							}
+						case *ssa.Store:
+							if rr.Addr != r || rr.Val == r {
+								return nil, false
+							}
+							if r.Field == i {
+								out = append(out, rr.Val)
+							}
+						default:
+							return nil, false
+						}
+					}
+				default:
+					return nil, false
+				}
+			}
 		}
 	}
 	return out, true
@@ -904,6 +994,66 @@ func (g *graph) escapes(fn *ssa.Function) bool {
 	return !made
 }
 
+// elemNotKept reports whether what is stored at ia, an element of a
+// slice literal's array (sliceLiteral), is kept nowhere: the slice is
+// only passed to functions of the program, whose parameter for it they
+// only index to load an element that is only called (notKept), and
+// measure.
+func (g *graph) elemNotKept(ia *ssa.IndexAddr, seen map[ssa.Value]bool) bool {
+	arr, ok := ia.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	var sl *ssa.Slice
+	for _, r := range *arr.Referrers() {
+		if s, ok := r.(*ssa.Slice); ok {
+			if sl != nil {
+				return false
+			}
+			sl = s
+		}
+	}
+	if sl == nil {
+		return false
+	}
+	if _, ok := sliceLiteral(sl); !ok {
+		return false
+	}
+	for _, r := range *sl.Referrers() {
+		call, ok := r.(*ssa.Call)
+		if !ok || call.Call.IsInvoke() || call.Call.Value == sl {
+			return false
+		}
+		fn := call.Call.StaticCallee()
+		if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) || len(fn.Params) != len(call.Call.Args) {
+			return false
+		}
+		for j, a := range call.Call.Args {
+			if a != sl {
+				continue
+			}
+			for _, pr := range *fn.Params[j].Referrers() {
+				switch pr := pr.(type) {
+				case *ssa.DebugRef:
+				case *ssa.IndexAddr:
+					for _, rr := range *pr.Referrers() {
+						if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL || !g.notKept(u, seen) {
+							return false
+						}
+					}
+				case *ssa.Call:
+					if b, ok := pr.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
 // notKept reports whether the function value v is kept nowhere, only
 // called: by the code that holds it, by the standard library it is passed
 // to (what the standard library keeps is charged to the code that made
@@ -952,10 +1102,21 @@ func (g *graph) notKept(v ssa.Value, seen map[ssa.Value]bool) bool {
 				}
 			}
 		case *ssa.Store:
+			if r.Val != v {
+				return false
+			}
+			if ia, ok := r.Addr.(*ssa.IndexAddr); ok {
+				// An element of a slice literal, a variadic call's
+				// (apply(s, WithConv(strings.ToUpper))).
+				if !g.elemNotKept(ia, seen) {
+					return false
+				}
+				continue
+			}
 			// Into the cell of a variable closures capture (a
 			// parameter a goroutine's closure calls: errgroup's Go).
 			cell, ok := r.Addr.(*ssa.Alloc)
-			if !ok || r.Val != v || !g.cellNotKept(cell, seen) {
+			if !ok || !g.cellNotKept(cell, seen) {
 				return false
 			}
 		case *ssa.UnOp:

@@ -94,6 +94,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mwfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -326,6 +328,18 @@ var probes = []probe{
 	}},
 	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
+	}},
+	{"optfield", optfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (optfield.Setter{}).Execute(ctx, optfield.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return optfield.Tool{}.Execute(ctx, optfield.Args{Dir: dir})
+	}},
+	{"optkeep", optkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (optkeep.Setter{}).Execute(ctx, optkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return optkeep.Tool{}.Execute(ctx, optkeep.Args{Dir: dir})
 	}},
 	{"cellkeep", cellkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (cellkeep.Setter{}).Execute(ctx, cellkeep.Args{Dir: dir}); err != nil {

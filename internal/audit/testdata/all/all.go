@@ -37,6 +37,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -131,6 +132,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optfield"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -252,6 +255,8 @@ type (
 	Probeargsvar        = argsvar.Tool
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
+	Probeoptfield       = optfield.Tool
+	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
@@ -318,6 +323,8 @@ type (
 	SingleFlightFetch   = singleflight.Fetch
 	Options             = options.Tool
 	OptionsEnv          = options.Env
+	OptConv             = optconv.Tool
+	OptConvEnv          = optconv.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
