@@ -29,6 +29,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
@@ -148,6 +149,9 @@ var honest = map[string]definer{
 	// optconv's options store a function into the configuration its
 	// helper calls; Env's reads the environment.
 	"optconv": optconv.Tool{},
+	// gencache reads through a generic cache a constructor made over its
+	// function; Env's reads the environment.
+	"gencache": gencache.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -313,6 +317,7 @@ func TestTogether(t *testing.T) {
 		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
 		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
 		"OptConv": all.OptConv{}, "OptConvEnv": all.OptConvEnv{},
+		"GenCache": all.GenCache{}, "GenCacheEnv": all.GenCacheEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

@@ -1354,11 +1354,11 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool) {
 	fn := p.Parent()
 	recv := fn.Signature.Recv()
-	if recv == nil || g.funcs == nil || fn.Origin() != nil || len(fn.Params) == 0 || fn.Params[0] != p {
+	if recv == nil || g.funcs == nil || genericBody(fn) || len(fn.Params) == 0 || fn.Params[0] != p {
 		return nil, false
 	}
 	ptr, ok := recv.Type().(*types.Pointer)
-	if !ok || g.inInterface(ptr.Elem()) {
+	if !ok || g.heldByInterface(ptr.Elem()) {
 		return nil, false
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
@@ -1370,12 +1370,16 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 	if !ok {
 		return nil, false
 	}
-	var out []ssa.Value
+	var allocs []*ssa.Alloc
 	for _, a := range args {
-		alloc, ok := a.(*ssa.Alloc)
+		made, ok := g.madeStruct(a)
 		if !ok {
 			return nil, false
 		}
+		allocs = append(allocs, made...)
+	}
+	var out []ssa.Value
+	for _, alloc := range allocs {
 		for _, r := range *alloc.Referrers() {
 			if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
 				return nil, false // the whole struct stored (*c = Cache{…})
@@ -1397,6 +1401,32 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 // same function (a literal's, &T{f: v}), never through a pointer from
 // elsewhere, and no struct of type t is stored whole but into a local
 // variable.
+// madeStruct returns the structs the pointer a is to, when it is a
+// struct its code made (&cache{load: f}), or the result of a call of a
+// function of the program that returns only such structs, a
+// constructor's (NewCache(f)).
+func (g *graph) madeStruct(a ssa.Value) ([]*ssa.Alloc, bool) {
+	switch a := a.(type) {
+	case *ssa.Alloc:
+		return []*ssa.Alloc{a}, true
+	case *ssa.Call:
+		rs, ok := g.returned(a, 0)
+		if !ok || a.Call.Signature().Results().Len() != 1 {
+			return nil, false
+		}
+		var out []*ssa.Alloc
+		for _, r := range rs {
+			alloc, ok := r.(*ssa.Alloc)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, alloc)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
 func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -1453,8 +1483,18 @@ func (g *graph) receiverArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 // elements, keys, pointers, a func's parameters and results, as
 // reflection walks them).
 func (g *graph) inInterface(t types.Type) bool {
+	if named, ok := types.Unalias(t).(*types.Named); ok && named.TypeArgs().Len() > 0 {
+		return true
+	}
+	return g.heldByInterface(t)
+}
+
+// heldByInterface is inInterface for an instance of a generic type too,
+// which a runtime type names as it names any other (Cache[string,
+// string]).
+func (g *graph) heldByInterface(t types.Type) bool {
 	named, ok := types.Unalias(t).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
+	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) {
 		return true
 	}
 	if g.heldByIface == nil {

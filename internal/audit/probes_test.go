@@ -35,6 +35,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
@@ -328,6 +329,12 @@ var probes = []probe{
 	}},
 	{"optswrite", optswrite.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return optswrite.Tool{}.Execute(ctx, optswrite.Args{Dir: dir})
+	}},
+	{"ctorcache", ctorcache.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctorcache.Setter{}).Execute(ctx, ctorcache.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
 	}},
 	{"optfield", optfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (optfield.Setter{}).Execute(ctx, optfield.Args{Dir: dir}); err != nil {

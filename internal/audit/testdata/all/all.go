@@ -23,6 +23,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
@@ -81,6 +82,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
@@ -255,6 +257,7 @@ type (
 	Probeargsvar        = argsvar.Tool
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
+	Probectorcache      = ctorcache.Tool
 	Probeoptfield       = optfield.Tool
 	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
@@ -325,6 +328,8 @@ type (
 	OptionsEnv          = options.Env
 	OptConv             = optconv.Tool
 	OptConvEnv          = optconv.Env
+	GenCache            = gencache.Tool
+	GenCacheEnv         = gencache.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
