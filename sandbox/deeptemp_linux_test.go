@@ -16,7 +16,7 @@ import (
 // worker, whatever its tool left there. os.RemoveAll holds a descriptor
 // for each level of the tree it removes, and a tool with write_files
 // made a chain of directories deeper than the agent's RLIMIT_NOFILE
-// (20,000 here; the test lowers its own to 1,024 and makes 3,000): the
+// (20,000 here; the test lowers its own to 256 and makes 600): the
 // removal failed with EMFILE, having held every descriptor the agent
 // may open meanwhile (its connections and the next workers' pipes
 // failed), and the chain, the worker's temp directory and the pool's
@@ -24,7 +24,7 @@ import (
 // descending into it: each directory's entries move up, two
 // descriptors open at most.
 func TestDeepTempTreeRemoved(t *testing.T) {
-	const depth, files = 3000, 1024
+	const depth, files = 600, 256
 	var old unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &old); err != nil {
 		t.Fatal(err)
