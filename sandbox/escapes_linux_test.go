@@ -129,15 +129,27 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 		t.Error("the daemon a call started from an ended thread outlived the call")
 	}
 
-	// One started in a call that times out is gone when its worker is
-	// reaped, and does not keep the pool from closing by holding the
-	// worker's stderr.
+	// One started in a call cut short (cancelled once the daemon holds
+	// its lock, as a timeout would) is gone when its worker is reaped,
+	// and does not keep the pool from closing by holding the worker's
+	// stderr.
 	p2 := newPool(t, d, nil)
 	lock2 := filepath.Join(d.work, "lock2")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	_, err = p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
-	wantKind(t, "daemon_block", err, registry.KindTimeout, "killed")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p2.Call(ctx, "daemon_block", caps, []byte(`{"path":"`+lock2+`"}`))
+		errc <- err
+	}()
+	for ctx.Err() == nil {
+		if _, err := os.Stat(lock2); err == nil && locked(t, lock2) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	wantKind(t, "daemon_block", <-errc, registry.KindCancelled, "killed")
 	if err := p2.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +157,7 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 		t.Fatalf("the daemon never ran: %v", err)
 	}
 	if locked(t, lock2) {
-		t.Error("the daemon of a timed-out call outlived its worker")
+		t.Error("the daemon of a call cut short outlived its worker")
 	}
 }
 
