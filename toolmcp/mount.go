@@ -56,6 +56,10 @@ const (
 	// (notifications/tools/list_changed): the notifications that arrive
 	// meanwhile make one listing.
 	DefaultRefreshInterval = time.Second
+	// DefaultReplyTimeout bounds the POST of one answer of the client
+	// to an HTTP server's request (ping, roots/list): a server takes it
+	// at once (202 Accepted).
+	DefaultReplyTimeout = 30 * time.Second
 )
 
 // MountOptions configures Mount. The zero value is ready to use.
@@ -80,6 +84,9 @@ type MountOptions struct {
 	// after closing its stdin before it signals the process;
 	// DefaultTerminateWait when zero or less.
 	TerminateWait time.Duration
+	// ReplyTimeout bounds the POST of one answer of the client to an
+	// HTTP server's request; DefaultReplyTimeout when zero or less.
+	ReplyTimeout time.Duration
 	// HTTPClient makes the requests to HTTP servers; when nil, Mount
 	// makes its own, whose idle connections Close closes.
 	HTTPClient *http.Client
@@ -367,7 +374,7 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		c.Transport = &boundTransport{base: c.Transport, max: maxAnswer}
 		// The resumptions of its event streams, paced; the answers to
 		// its requests, bounded.
-		c.Transport = newReplyLimit(&resumeLimit{base: c.Transport})
+		c.Transport = newReplyLimit(&resumeLimit{base: c.Transport}, cmp.Or(max(o.ReplyTimeout, 0), DefaultReplyTimeout))
 		hc = &c
 		// The standalone SSE stream carries the server's
 		// notifications/tools/list_changed.

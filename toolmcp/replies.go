@@ -19,23 +19,20 @@ import (
 // requests of a stdio server read and not yet answered (pendingReplies).
 const maxReplies = 16
 
-// replyTimeout bounds the POST of one answer of the client to a server's
-// request: a server takes it at once (202 Accepted).
-var replyTimeout = 30 * time.Second
-
 // replyLimit bounds the POSTs that carry the client's answers to a
-// server's requests, maxReplies at once, replyTimeout each. The SDK
+// server's requests, maxReplies at once, timeout each. The SDK
 // answers each request of a server in a goroutine of its own, and posts
 // the answer without a deadline: a server that sent requests and never
 // answered the POSTs had the client hold a connection and a goroutine for
 // each, for ever, as many as it sent.
 type replyLimit struct {
-	base  http.RoundTripper
-	slots chan struct{}
+	base    http.RoundTripper
+	slots   chan struct{}
+	timeout time.Duration
 }
 
-func newReplyLimit(base http.RoundTripper) *replyLimit {
-	return &replyLimit{base: base, slots: make(chan struct{}, maxReplies)}
+func newReplyLimit(base http.RoundTripper, timeout time.Duration) *replyLimit {
+	return &replyLimit{base: base, slots: make(chan struct{}, maxReplies), timeout: timeout}
 }
 
 func (t *replyLimit) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -50,7 +47,7 @@ func (t *replyLimit) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		return nil, fmt.Errorf("%d answers to the server's requests are in flight already: it takes none", maxReplies)
 	}
-	ctx, cancel := context.WithTimeoutCause(req.Context(), replyTimeout, fmt.Errorf("the server did not take an answer within %s", replyTimeout))
+	ctx, cancel := context.WithTimeoutCause(req.Context(), t.timeout, fmt.Errorf("the server did not take an answer within %s", t.timeout))
 	context.AfterFunc(ctx, sync.OnceFunc(func() { <-t.slots }))
 	resp, err := t.base.RoundTrip(req.WithContext(ctx))
 	if err != nil {

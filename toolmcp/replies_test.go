@@ -14,12 +14,12 @@ import (
 
 // TestMountRepliesBounded: the client's answers to a server's requests
 // (here 100 pings sent on the stream of tools/list) are posted at most
-// maxReplies at once, each for replyTimeout at most: a server that
+// maxReplies at once, each for ReplyTimeout at most: a server that
 // never answers those POSTs had the client hold one connection and
 // goroutine for each of its requests, for ever, as many as it sent.
 func TestMountRepliesBounded(t *testing.T) {
-	defer func(d time.Duration) { replyTimeout = d }(replyTimeout)
-	replyTimeout = 500 * time.Millisecond
+	t.Parallel() // it waits: for timeouts, or for other processes
+	const replyTimeout = 500 * time.Millisecond
 	const pings = 100
 	var held, most, ended atomic.Int64
 	release := make(chan struct{})
@@ -70,7 +70,7 @@ func TestMountRepliesBounded(t *testing.T) {
 		}
 	}))
 	defer ts.Close()
-	m := mount(t, []string{"p=" + ts.URL}, nil)
+	m := mount(t, []string{"p=" + ts.URL}, &MountOptions{ReplyTimeout: replyTimeout})
 	if len(m.Tools()) != 1 {
 		t.Fatalf("tools %v", m.Names())
 	}
