@@ -350,16 +350,16 @@ func connect(ctx context.Context, sp Spec, o *MountOptions, header http.Header, 
 		if err != nil {
 			return nil, nil, err
 		}
+		u, err := url.Parse(sp.URL)
+		if err != nil {
+			return nil, nil, fmt.Errorf("url: %w", redact.Error(err))
+		}
 		if o.Telemetry.Enabled() {
 			c := *hc
-			c.Transport = &traceTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), prop: o.Telemetry.TextMapPropagator()}
+			c.Transport = &traceTransport{base: cmp.Or[http.RoundTripper](c.Transport, http.DefaultTransport), prop: o.Telemetry.TextMapPropagator(), origin: origin.Of(u)}
 			hc = &c
 		}
 		if len(header) > 0 {
-			u, err := url.Parse(sp.URL)
-			if err != nil {
-				return nil, nil, fmt.Errorf("url: %w", redact.Error(err))
-			}
 			c := *hc
 			base := c.Transport
 			if base == nil {

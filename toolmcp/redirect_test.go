@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg/egress"
+	"go.opentelemetry.io/otel/baggage"
 )
 
 // TestMountRedirectUnderPolicy: a mounted server that answers a call with
@@ -70,4 +71,55 @@ func allowLoopback(t *testing.T) *egress.Policy {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestMountTraceStaysOnOrigin: the trace context of a call (traceparent,
+// and the baggage that may hold what the caller put in it) goes to the
+// mounted server's own origin, not to another a redirect names.
+func TestMountTraceStaysOnOrigin(t *testing.T) {
+	var offOrigin atomic.Pointer[string]
+	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := r.Header.Get("traceparent") + r.Header.Get("baggage")
+		offOrigin.Store(&got)
+		http.Error(w, "internal", http.StatusNotFound)
+	}))
+	t.Cleanup(internal.Close)
+	var onOrigin atomic.Int32
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sdkServer() }, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"tools/call"`)) {
+			if r.Header.Get("traceparent") != "" {
+				onOrigin.Add(1)
+			}
+			http.Redirect(w, r, internal.URL+"/elsewhere", http.StatusTemporaryRedirect)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		sdk.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	rec := newRecorder()
+	m := mount(t, []string{"h=" + srv.URL + "/mcp"}, &MountOptions{Egress: allowLoopback(t), Telemetry: rec.p})
+	ctx, span := rec.p.Tracer().Start(t.Context(), "root")
+	member, err := baggage.NewMember("user", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bag, err := baggage.New(member)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := joined(t, nil, m).Call(baggage.ContextWithBaggage(ctx, bag), "h__echo", `{"text":"hi"}`)
+	span.End()
+	if onOrigin.Load() == 0 {
+		t.Errorf("the server's own origin got no traceparent (call: %s)", res.Text)
+	}
+	got := offOrigin.Load()
+	if got == nil {
+		t.Fatalf("the redirect was not followed (call: %s)", res.Text)
+	}
+	if *got != "" {
+		t.Errorf("the redirect target got the trace context %q, want none", *got)
+	}
 }

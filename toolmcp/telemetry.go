@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/toolreg/toolreg/internal/origin"
 	"github.com/toolreg/toolreg/telemetry"
 )
 
@@ -195,15 +196,18 @@ func (ct *clientTelemetry) startCall(ctx context.Context, server, remote string,
 }
 
 // traceTransport writes the trace context of each request's context into
-// its headers (traceparent, tracestate), for HTTP servers that read it
-// there.
+// its headers (traceparent, tracestate, baggage), for HTTP servers that
+// read it there: only into the requests to the server's own origin, not
+// along a redirect elsewhere (the baggage may hold what the caller put
+// in it).
 type traceTransport struct {
-	base http.RoundTripper
-	prop propagation.TextMapPropagator
+	base   http.RoundTripper
+	prop   propagation.TextMapPropagator
+	origin origin.Origin
 }
 
 func (t *traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if trace.SpanContextFromContext(r.Context()).IsValid() {
+	if t.origin.Has(r.URL) && trace.SpanContextFromContext(r.Context()).IsValid() {
 		r = r.Clone(r.Context())
 		t.prop.Inject(r.Context(), propagation.HeaderCarrier(r.Header))
 	}
