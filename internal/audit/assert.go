@@ -127,8 +127,23 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 		case *ssa.UnOp:
 			// A package variable whose every value is an interface
 			// made and kept only in package variables (storedValues).
+			if v.Op != token.MUL {
+				return nil, false
+			}
+			if fa, ok := v.X.(*ssa.FieldAddr); ok {
+				// An interface field of a local struct, a value
+				// receiver's among them (type trimmed struct{ inner
+				// lookuper }; t.inner.Lookup(s)), or of a struct
+				// package variable.
+				vals, ok := g.fieldAddrValues(fa)
+				if !ok || !onlyIfaces(vals) {
+					return nil, false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			gv, ok := v.X.(*ssa.Global)
-			if !ok || v.Op != token.MUL {
+			if !ok {
 				return nil, false
 			}
 			vals, ok := g.storedValues(gv)
@@ -141,6 +156,15 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				default:
 					return nil, false
 				}
+			}
+			work = append(work, vals...)
+		case *ssa.Field:
+			// An interface field of a struct its code made, or of a
+			// value receiver every call passes one (type trimmed
+			// struct{ inner lookuper }; t.inner.Lookup(s)).
+			vals, ok := g.structFieldValues(v.X, v.Field)
+			if !ok || !onlyIfaces(vals) {
+				return nil, false
 			}
 			work = append(work, vals...)
 		default:

@@ -67,6 +67,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
@@ -152,6 +153,9 @@ var honest = map[string]definer{
 	// gencache reads through a generic cache a constructor made over its
 	// function; Env's reads the environment.
 	"gencache": gencache.Tool{},
+	// wrapiface reads through a wrapper whose interface field holds its
+	// source; Env's reads the environment.
+	"wrapiface": wrapiface.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -318,6 +322,7 @@ func TestTogether(t *testing.T) {
 		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
 		"OptConv": all.OptConv{}, "OptConvEnv": all.OptConvEnv{},
 		"GenCache": all.GenCache{}, "GenCacheEnv": all.GenCacheEnv{},
+		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

@@ -147,22 +147,7 @@ func (g *graph) madeValues(v ssa.Value) (made []ssa.Value, ok bool) {
 				continue
 			}
 			if fa, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
-				// A field of a struct package variable (upper.render),
-				// or of a local copy of such variables (f := upper;
-				// f.render(s)).
-				var vals []ssa.Value
-				switch x := fa.X.(type) {
-				case *ssa.Global:
-					vals, ok = g.fieldValues(x, fa.Field)
-				case *ssa.Alloc:
-					vals, ok = g.localFieldValues(x, fa.Field)
-				case *ssa.Parameter:
-					// A pointer receiver's field (func (c *Cache)
-					// Get(k string) string { return c.load(k) }).
-					vals, ok = g.receiverFieldValues(x, fa.Field)
-				default:
-					ok = false
-				}
+				vals, ok := g.fieldAddrValues(fa)
 				if !ok {
 					return nil, false
 				}
@@ -214,6 +199,23 @@ func (g *graph) madeValues(v ssa.Value) (made []ssa.Value, ok bool) {
 		}
 	}
 	return made, true
+}
+
+// fieldAddrValues returns the values a load through fa may give: a
+// field of a struct package variable (upper.render), of a local struct
+// (f := upper; f.render(s)), a value receiver's copy among them, or of a
+// pointer receiver (func (c *Cache) Get(k string) string { return
+// c.load(k) }).
+func (g *graph) fieldAddrValues(fa *ssa.FieldAddr) ([]ssa.Value, bool) {
+	switch x := fa.X.(type) {
+	case *ssa.Global:
+		return g.fieldValues(x, fa.Field)
+	case *ssa.Alloc:
+		return g.localFieldValues(x, fa.Field)
+	case *ssa.Parameter:
+		return g.receiverFieldValues(x, fa.Field)
+	}
+	return nil, false
 }
 
 // localFieldValues returns the values the field i of the local struct

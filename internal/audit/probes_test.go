@@ -74,6 +74,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -335,6 +336,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
+	}},
+	{"ifaceswap", ifaceswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ifaceswap.Setter{}).Execute(ctx, ifaceswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ifaceswap.Tool{}.Execute(ctx, ifaceswap.Args{Dir: dir})
 	}},
 	{"optfield", optfield.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (optfield.Setter{}).Execute(ctx, optfield.Args{Dir: dir}); err != nil {

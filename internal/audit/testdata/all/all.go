@@ -60,6 +60,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/argsvar"
@@ -121,6 +122,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -258,6 +260,7 @@ type (
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
 	Probectorcache      = ctorcache.Tool
+	Probeifaceswap      = ifaceswap.Tool
 	Probeoptfield       = optfield.Tool
 	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
@@ -330,6 +333,8 @@ type (
 	OptConvEnv          = optconv.Env
 	GenCache            = gencache.Tool
 	GenCacheEnv         = gencache.Env
+	WrapIface           = wrapiface.Tool
+	WrapIfaceEnv        = wrapiface.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
