@@ -24,6 +24,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
@@ -156,6 +157,9 @@ var honest = map[string]definer{
 	// wrapiface reads through a wrapper whose interface field holds its
 	// source; Env's reads the environment.
 	"wrapiface": wrapiface.Tool{},
+	// embediface passes a wrapper that embeds an interface to a helper
+	// that takes the interface; Env's wraps the environment.
+	"embediface": embediface.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -323,6 +327,7 @@ func TestTogether(t *testing.T) {
 		"OptConv": all.OptConv{}, "OptConvEnv": all.OptConvEnv{},
 		"GenCache": all.GenCache{}, "GenCacheEnv": all.GenCacheEnv{},
 		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
+		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

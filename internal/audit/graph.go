@@ -145,6 +145,12 @@ type graph struct {
 	// heldByIface holds the types the program's runtime types are or
 	// hold (inInterface), made once.
 	heldByIface *typeutil.Map
+	// partOfIface holds the types that are parts of the program's
+	// runtime types (typeParts, transitively), and conversions the
+	// program's conversions to interfaces by the converted type: both
+	// made once, for ifaceReceivers.
+	partOfIface *typeutil.Map
+	conversions *typeutil.Map
 	// fresh caches freshMaps; sharers holds, for such a variable, the
 	// other variables its maps are stored into where they are made.
 	fresh   map[*ssa.Global]bool

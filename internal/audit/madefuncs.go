@@ -424,6 +424,9 @@ func (g *graph) structFieldValues(x ssa.Value, i int) ([]ssa.Value, bool) {
 				args, ok = g.receiverArguments(v)
 			}
 			if !ok {
+				args, ok = g.ifaceReceivers(v)
+			}
+			if !ok {
 				return nil, false
 			}
 			work = append(work, args...)
@@ -1476,6 +1479,218 @@ func (g *graph) receiverArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 	}
 	cs := g.callSites()
 	return argsAt(cs.sites[fn], cs.taken[fn], 0)
+}
+
+// ifaceReceivers returns the receivers p's method runs on, when p is the
+// value receiver of a method of a struct type of the program that
+// interfaces hold (type trimmed struct{ lookuper }, called as
+// show(trimmed{upper{}}, s)), and every value of the type the method may
+// run on is a struct literal of the code that calls the method or
+// converts the struct to an interface: each conversion is only invoked
+// or passed to functions of the program that only invoke it or pass it
+// on so (ifaceNotKept), no conversion is of a pointer to the type, the
+// method's value is never taken, no other runtime type holds the type
+// (reflection could reach it there), and it is no type argument. Then
+// the struct a call of the method is given was made in the same chain of
+// calls, and so was what its fields hold.
+func (g *graph) ifaceReceivers(p *ssa.Parameter) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	recv := fn.Signature.Recv()
+	if recv == nil || g.funcs == nil || fn.Origin() != nil || len(fn.Params) == 0 || fn.Params[0] != p {
+		return nil, false
+	}
+	named, ok := types.Unalias(recv.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
+		return nil, false
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return nil, false
+	}
+	ptr := types.NewPointer(named)
+	for _, t := range g.instances {
+		if types.Identical(t, named) || types.Identical(t, ptr) {
+			return nil, false
+		}
+	}
+	g.indexIfaces()
+	if g.partOfIface.At(named) != nil || g.conversions.At(ptr) != nil {
+		return nil, false
+	}
+	cs := g.callSites()
+	if cs.taken[fn] {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, site := range cs.sites[fn] {
+		if len(site.Args) > 0 && g.pointerWrapperCall(site.Args[0], ptr) {
+			continue
+		}
+		if len(site.Args) == 0 || !structLiteral(site.Args[0]) {
+			return nil, false
+		}
+		out = append(out, site.Args[0])
+	}
+	convs, _ := g.conversions.At(named).([]*ssa.MakeInterface)
+	for _, mi := range convs {
+		if !structLiteral(mi.X) || !g.ifaceNotKept(mi, map[ssa.Value]bool{}) {
+			return nil, false
+		}
+		out = append(out, mi.X)
+	}
+	return out, true
+}
+
+// pointerWrapperCall reports whether recv, the receiver a call of a
+// method of ptr's element type is given, is the load of the receiver of
+// the method's wrapper for ptr, which the SSA builder makes for the
+// method set of ptr (a runtime type beside the element's), when the
+// wrapper is never called but through an interface: nothing calls it
+// directly or takes its value. ifaceReceivers checks that no pointer of
+// the type is converted to an interface.
+func (g *graph) pointerWrapperCall(recv ssa.Value, ptr types.Type) bool {
+	u, ok := recv.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	x := u.X
+	if c, ok := x.(*ssa.Call); ok {
+		// ssa:wrapnilchk(p, …), the wrapper's check of a nil receiver.
+		if b, ok := c.Call.Value.(*ssa.Builtin); !ok || b.Name() != "ssa:wrapnilchk" || len(c.Call.Args) == 0 {
+			return false
+		}
+		x = c.Call.Args[0]
+	}
+	p, ok := x.(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	w := p.Parent()
+	if w.Synthetic == "" || w.Signature.Recv() == nil || len(w.Params) == 0 || w.Params[0] != p || !types.Identical(w.Signature.Recv().Type(), ptr) {
+		return false
+	}
+	cs := g.callSites()
+	return !cs.taken[w] && len(cs.sites[w]) == 0
+}
+
+// indexIfaces makes g.partOfIface and g.conversions, once.
+func (g *graph) indexIfaces() {
+	if g.partOfIface != nil {
+		return
+	}
+	g.partOfIface = &typeutil.Map{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		t = types.Unalias(t)
+		if g.partOfIface.Set(t, true) != nil {
+			return
+		}
+		typeParts(t, walk)
+	}
+	for _, rt := range g.prog.RuntimeTypes() {
+		// A pointer to a runtime type is one too (its method set),
+		// which holds nothing but what the pointers the program
+		// converts point to (g.conversions says which).
+		if p, ok := types.Unalias(rt).(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		typeParts(rt, walk)
+	}
+	g.conversions = &typeutil.Map{}
+	for fn := range g.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					t := mi.X.Type()
+					convs, _ := g.conversions.At(t).([]*ssa.MakeInterface)
+					g.conversions.Set(t, append(convs, mi))
+				}
+			}
+		}
+	}
+}
+
+// structLiteral reports whether v is a struct literal: a load of a
+// local variable of its function that is only loaded and whose fields
+// are only loaded and stored into (trimmed{upper{}}).
+func structLiteral(v ssa.Value) bool {
+	u, ok := v.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return false
+	}
+	a, ok := u.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.FieldAddr:
+			for _, rr := range *r.Referrers() {
+				switch rr := rr.(type) {
+				case *ssa.DebugRef:
+				case *ssa.UnOp:
+					if rr.Op != token.MUL {
+						return false
+					}
+				case *ssa.Store:
+					if rr.Addr != r || rr.Val == r {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ifaceNotKept reports whether the interface value v is kept nowhere:
+// only invoked, or passed to functions of the program (static calls)
+// whose parameter for it is only invoked or passed on so.
+func (g *graph) ifaceNotKept(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	if len(seen) > dynTraceLimit {
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Call:
+			common := &r.Call
+			if common.IsInvoke() && common.Value == v {
+				if slices.Contains(common.Args, v) {
+					return false
+				}
+				continue
+			}
+			fn := common.StaticCallee()
+			if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) || len(fn.Params) != len(common.Args) {
+				return false
+			}
+			for j, a := range common.Args {
+				if a == v && !g.ifaceNotKept(fn.Params[j], seen) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // inInterface reports whether a value of t or *t may be held by an

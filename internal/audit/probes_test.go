@@ -43,6 +43,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -336,6 +339,24 @@ var probes = []probe{
 			return "", err
 		}
 		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
+	}},
+	{"embedswap", embedswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (embedswap.Setter{}).Execute(ctx, embedswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return embedswap.Tool{}.Execute(ctx, embedswap.Args{Dir: dir})
+	}},
+	{"embedwrap", embedwrap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (embedwrap.Setter{}).Execute(ctx, embedwrap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return embedwrap.Tool{}.Execute(ctx, embedwrap.Args{Dir: dir})
+	}},
+	{"embedbound", embedbound.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (embedbound.Setter{}).Execute(ctx, embedbound.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return embedbound.Tool{}.Execute(ctx, embedbound.Args{Dir: dir})
 	}},
 	{"ifaceswap", ifaceswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (ifaceswap.Setter{}).Execute(ctx, ifaceswap.Args{Dir: dir}); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
@@ -91,6 +92,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarcmd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/expvarfunc"
@@ -260,6 +264,9 @@ type (
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
 	Probectorcache      = ctorcache.Tool
+	Probeembedbound     = embedbound.Tool
+	Probeembedswap      = embedswap.Tool
+	Probeembedwrap      = embedwrap.Tool
 	Probeifaceswap      = ifaceswap.Tool
 	Probeoptfield       = optfield.Tool
 	Probeoptkeep        = optkeep.Tool
@@ -335,6 +342,8 @@ type (
 	GenCacheEnv         = gencache.Env
 	WrapIface           = wrapiface.Tool
 	WrapIfaceEnv        = wrapiface.Env
+	EmbedIface          = embediface.Tool
+	EmbedIfaceEnv       = embediface.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
