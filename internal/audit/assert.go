@@ -136,7 +136,7 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				// lookuper }; t.inner.Lookup(s)), or of a struct
 				// package variable.
 				vals, ok := g.fieldAddrValues(fa)
-				if !ok || !onlyIfaces(vals) {
+				if !ok {
 					return nil, false
 				}
 				work = append(work, vals...)
@@ -163,7 +163,7 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			// value receiver every call passes one (type trimmed
 			// struct{ inner lookuper }; t.inner.Lookup(s)).
 			vals, ok := g.structFieldValues(v.X, v.Field)
-			if !ok || !onlyIfaces(vals) {
+			if !ok {
 				return nil, false
 			}
 			work = append(work, vals...)

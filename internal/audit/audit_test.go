@@ -39,6 +39,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpparse"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/inject"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
@@ -160,6 +161,9 @@ var honest = map[string]definer{
 	// embediface passes a wrapper that embeds an interface to a helper
 	// that takes the interface; Env's wraps the environment.
 	"embediface": embediface.Tool{},
+	// inject's service keeps the runner its constructor is given in a
+	// field of an interface type; Exec's runs a program.
+	"inject": inject.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -328,6 +332,7 @@ func TestTogether(t *testing.T) {
 		"GenCache": all.GenCache{}, "GenCacheEnv": all.GenCacheEnv{},
 		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
 		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
+		"Inject": all.Inject{}, "InjectExec": all.InjectExec{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

@@ -78,6 +78,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/injectswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -357,6 +358,12 @@ var probes = []probe{
 			return "", err
 		}
 		return embedbound.Tool{}.Execute(ctx, embedbound.Args{Dir: dir})
+	}},
+	{"injectswap", injectswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (injectswap.Setter{}).Execute(ctx, injectswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return injectswap.Tool{}.Execute(ctx, injectswap.Args{Dir: dir})
 	}},
 	{"ifaceswap", ifaceswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (ifaceswap.Setter{}).Execute(ctx, ifaceswap.Args{Dir: dir}); err != nil {

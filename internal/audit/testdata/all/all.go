@@ -32,6 +32,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/inject"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
@@ -127,6 +128,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/injectswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
@@ -268,6 +270,7 @@ type (
 	Probeembedswap      = embedswap.Tool
 	Probeembedwrap      = embedwrap.Tool
 	Probeifaceswap      = ifaceswap.Tool
+	Probeinjectswap     = injectswap.Tool
 	Probeoptfield       = optfield.Tool
 	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
@@ -344,6 +347,8 @@ type (
 	WrapIfaceEnv        = wrapiface.Env
 	EmbedIface          = embediface.Tool
 	EmbedIfaceEnv       = embediface.Env
+	Inject              = inject.Tool
+	InjectExec          = inject.Exec
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
