@@ -1409,23 +1409,31 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 // madeStruct returns the structs the pointer a is to, when it is a
 // struct its code made (&cache{load: f}), or the result of a call of a
 // function of the program that returns only such structs, a
-// constructor's (NewCache(f)).
+// constructor's (NewCache(f)), or the results of other such calls (a
+// helper that returns NewCache(f)), four calls deep at most.
 func (g *graph) madeStruct(a ssa.Value) ([]*ssa.Alloc, bool) {
+	return g.madeStructs(a, 4)
+}
+
+func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 	switch a := a.(type) {
 	case *ssa.Alloc:
 		return []*ssa.Alloc{a}, true
 	case *ssa.Call:
+		if depth == 0 || a.Call.Signature().Results().Len() != 1 {
+			return nil, false
+		}
 		rs, ok := g.returned(a, 0)
-		if !ok || a.Call.Signature().Results().Len() != 1 {
+		if !ok {
 			return nil, false
 		}
 		var out []*ssa.Alloc
 		for _, r := range rs {
-			alloc, ok := r.(*ssa.Alloc)
+			allocs, ok := g.madeStructs(r, depth-1)
 			if !ok {
 				return nil, false
 			}
-			out = append(out, alloc)
+			out = append(out, allocs...)
 		}
 		return out, true
 	}

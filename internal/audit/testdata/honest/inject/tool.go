@@ -1,8 +1,9 @@
 // Package inject is an honest pair of tools of the capability audit's
 // precision corpus: both call a service whose constructor is given the
 // runner it keeps in a field of an interface type (dependency injection:
-// newService(echoRunner{}).do(ctx, text)). Tool's runner echoes; Exec's
-// runs a program, and Tool reaches none of it.
+// newService(echoRunner{}).do(ctx, text)), Tool through a helper that
+// returns the service. Tool's runner echoes; Exec's runs a program, and
+// Tool reaches none of it.
 package inject
 
 import (
@@ -50,6 +51,8 @@ func (s *service) do(ctx context.Context, text string) (string, error) {
 	return strings.TrimSpace(out), nil
 }
 
+func echoService() *service { return newService(echoRunner{}, "echo") }
+
 // Tool echoes a text through the service.
 type Tool struct{}
 
@@ -60,7 +63,7 @@ func (Tool) Definition() tool.Definition {
 
 // Execute echoes args.Text.
 func (Tool) Execute(ctx context.Context, args Args) (string, error) {
-	return newService(echoRunner{}, "echo").do(ctx, args.Text)
+	return echoService().do(ctx, args.Text)
 }
 
 // Exec runs echo through the service.
