@@ -279,23 +279,12 @@ func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ss
 			}
 			out = append(out, vals...)
 		case *ssa.FieldAddr:
-			for _, rr := range *r.Referrers() {
-				switch rr := rr.(type) {
-				case *ssa.DebugRef:
-				case *ssa.UnOp:
-					if rr.Op != token.MUL {
-						return nil, false
-					}
-				case *ssa.Store:
-					if rr.Addr != r || rr.Val == r {
-						return nil, false
-					}
-					if r.Field == i {
-						out = append(out, rr.Val)
-					}
-				default:
-					return nil, false
-				}
+			stored, ok := fieldStored(r)
+			if !ok {
+				return nil, false
+			}
+			if r.Field == i {
+				out = append(out, stored...)
 			}
 		case *ssa.Call:
 			// Its address passed to a function of the program that
@@ -358,23 +347,12 @@ func (g *graph) paramFieldStores(call *ssa.Call, x ssa.Value, i int) ([]ssa.Valu
 				switch r := r.(type) {
 				case *ssa.DebugRef:
 				case *ssa.FieldAddr:
-					for _, rr := range *r.Referrers() {
-						switch rr := rr.(type) {
-						case *ssa.DebugRef:
-						case *ssa.UnOp:
-							if rr.Op != token.MUL {
-								return nil, false
-							}
-						case *ssa.Store:
-							if rr.Addr != r || rr.Val == r {
-								return nil, false
-							}
-							if r.Field == i {
-								out = append(out, rr.Val)
-							}
-						default:
-							return nil, false
-						}
+					stored, ok := fieldStored(r)
+					if !ok {
+						return nil, false
+					}
+					if r.Field == i {
+						out = append(out, stored...)
 					}
 				default:
 					return nil, false
@@ -1637,26 +1615,37 @@ func structLiteral(v ssa.Value) bool {
 				return false
 			}
 		case *ssa.FieldAddr:
-			for _, rr := range *r.Referrers() {
-				switch rr := rr.(type) {
-				case *ssa.DebugRef:
-				case *ssa.UnOp:
-					if rr.Op != token.MUL {
-						return false
-					}
-				case *ssa.Store:
-					if rr.Addr != r || rr.Val == r {
-						return false
-					}
-				default:
-					return false
-				}
+			if _, ok := fieldStored(r); !ok {
+				return false
 			}
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// fieldStored returns the values stored through fa, when fa is only
+// loaded and stored through.
+func fieldStored(fa *ssa.FieldAddr) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.Store:
+			if r.Addr != fa || r.Val == fa {
+				return nil, false
+			}
+			out = append(out, r.Val)
+		default:
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // ifaceNotKept reports whether the interface value v is kept nowhere:
