@@ -21,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decoiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
@@ -164,6 +165,9 @@ var honest = map[string]definer{
 	// inject's service keeps the runner its constructor is given in a
 	// field of an interface type; Exec's runs a program.
 	"inject": inject.Tool{},
+	// decoiface reads through a decorator that returns a caching struct
+	// over its source as the interface; Env's source reads the environment.
+	"decoiface": decoiface.Tool{},
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
@@ -333,6 +337,7 @@ func TestTogether(t *testing.T) {
 		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
 		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
 		"Inject": all.Inject{}, "InjectExec": all.InjectExec{},
+		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
 		"StartLog":  all.StartLog{},
 		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},

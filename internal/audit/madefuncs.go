@@ -1341,7 +1341,7 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 		return nil, false
 	}
 	ptr, ok := recv.Type().(*types.Pointer)
-	if !ok || g.heldByInterface(ptr.Elem()) {
+	if !ok {
 		return nil, false
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
@@ -1349,8 +1349,25 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 		return nil, false
 	}
 	cs := g.callSites()
-	args, ok := argsAt(cs.sites[fn], cs.taken[fn], 0)
-	if !ok {
+	if cs.taken[fn] {
+		return nil, false
+	}
+	var args []ssa.Value
+	if len(cs.sites[fn]) > 0 {
+		if args, ok = argsAt(cs.sites[fn], false, 0); !ok {
+			return nil, false
+		}
+	}
+	if g.heldByInterface(ptr.Elem()) {
+		// Held in interfaces too: the pointers converted, when each
+		// conversion stays in its chain of calls.
+		convs, ok := g.localPtrConversions(ptr)
+		if !ok {
+			return nil, false
+		}
+		args = append(args, convs...)
+	}
+	if len(args) == 0 {
 		return nil, false
 	}
 	var allocs []*ssa.Alloc
@@ -1556,6 +1573,67 @@ func (g *graph) pointerWrapperCall(recv ssa.Value, ptr types.Type) bool {
 	}
 	cs := g.callSites()
 	return !cs.taken[w] && len(cs.sites[w]) == 0
+}
+
+// localPtrConversions returns the pointers ptr's values converted to
+// interfaces are, when ptr points to a struct type of the program that
+// no other runtime type holds and that is no type argument, and each
+// conversion is kept nowhere (ifaceNotKept) or only returned by a
+// function whose every call keeps its result nowhere (a decorator,
+// withCache(f) fetcher { return &cached{next: f} }). Then a method of
+// ptr invoked through an interface runs on a pointer converted in the
+// same chain of calls.
+func (g *graph) localPtrConversions(ptr *types.Pointer) ([]ssa.Value, bool) {
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
+		return nil, false
+	}
+	for _, t := range g.instances {
+		if types.Identical(t, named) || types.Identical(t, ptr) {
+			return nil, false
+		}
+	}
+	g.indexIfaces()
+	if g.partOfIface.At(named) != nil {
+		return nil, false
+	}
+	convs, _ := g.conversions.At(ptr).([]*ssa.MakeInterface)
+	var out []ssa.Value
+	for _, mi := range convs {
+		if !g.ifaceNotKept(mi, map[ssa.Value]bool{}) && !g.returnedIface(mi) {
+			return nil, false
+		}
+		out = append(out, mi.X)
+	}
+	return out, true
+}
+
+// returnedIface reports whether the interface value mi is only returned,
+// as the one result of a function of the program whose value is never
+// taken, and every call of that function keeps the result nowhere
+// (ifaceNotKept).
+func (g *graph) returnedIface(mi *ssa.MakeInterface) bool {
+	for _, r := range *mi.Referrers() {
+		switch r.(type) {
+		case *ssa.DebugRef, *ssa.Return:
+		default:
+			return false
+		}
+	}
+	fn := mi.Parent()
+	if fn.Signature.Results().Len() != 1 || fn.Origin() != nil || genericBody(fn) {
+		return false
+	}
+	cs := g.callSites()
+	if cs.taken[fn] || len(cs.results[fn]) == 0 || len(cs.sites[fn]) != len(cs.results[fn]) {
+		return false
+	}
+	for _, call := range cs.results[fn] {
+		if !g.ifaceNotKept(call, map[ssa.Value]bool{}) {
+			return false
+		}
+	}
+	return true
 }
 
 // indexIfaces makes g.partOfIface and g.conversions, once.

@@ -42,6 +42,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
@@ -340,6 +341,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
+	}},
+	{"decokeep", decokeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (decokeep.Setter{}).Execute(ctx, decokeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return decokeep.Tool{}.Execute(ctx, decokeep.Args{Dir: dir})
 	}},
 	{"embedswap", embedswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (embedswap.Setter{}).Execute(ctx, embedswap.Args{Dir: dir}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decoiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
@@ -92,6 +93,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
@@ -266,6 +268,7 @@ type (
 	Probeconstbranch    = constbranch.Tool
 	Probewrapescape     = wrapescape.Tool
 	Probectorcache      = ctorcache.Tool
+	Probedecokeep       = decokeep.Tool
 	Probeembedbound     = embedbound.Tool
 	Probeembedswap      = embedswap.Tool
 	Probeembedwrap      = embedwrap.Tool
@@ -349,6 +352,8 @@ type (
 	EmbedIfaceEnv       = embediface.Env
 	Inject              = inject.Tool
 	InjectExec          = inject.Exec
+	DecoIface           = decoiface.Tool
+	DecoIfaceEnv        = decoiface.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
