@@ -1502,21 +1502,12 @@ func (g *graph) ifaceReceivers(p *ssa.Parameter) ([]ssa.Value, bool) {
 	if recv == nil || g.funcs == nil || fn.Origin() != nil || len(fn.Params) == 0 || fn.Params[0] != p {
 		return nil, false
 	}
-	named, ok := types.Unalias(recv.Type()).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
-		return nil, false
-	}
-	if _, ok := named.Underlying().(*types.Struct); !ok {
+	named, ok := g.ownedStruct(recv.Type())
+	if !ok {
 		return nil, false
 	}
 	ptr := types.NewPointer(named)
-	for _, t := range g.instances {
-		if types.Identical(t, named) || types.Identical(t, ptr) {
-			return nil, false
-		}
-	}
-	g.indexIfaces()
-	if g.partOfIface.At(named) != nil || g.conversions.At(ptr) != nil {
+	if g.conversions.At(ptr) != nil {
 		return nil, false
 	}
 	cs := g.callSites()
@@ -1584,17 +1575,7 @@ func (g *graph) pointerWrapperCall(recv ssa.Value, ptr types.Type) bool {
 // ptr invoked through an interface runs on a pointer converted in the
 // same chain of calls.
 func (g *graph) localPtrConversions(ptr *types.Pointer) ([]ssa.Value, bool) {
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
-		return nil, false
-	}
-	for _, t := range g.instances {
-		if types.Identical(t, named) || types.Identical(t, ptr) {
-			return nil, false
-		}
-	}
-	g.indexIfaces()
-	if g.partOfIface.At(named) != nil {
+	if _, ok := g.ownedStruct(ptr.Elem()); !ok {
 		return nil, false
 	}
 	convs, _ := g.conversions.At(ptr).([]*ssa.MakeInterface)
@@ -1634,6 +1615,29 @@ func (g *graph) returnedIface(mi *ssa.MakeInterface) bool {
 		}
 	}
 	return true
+}
+
+// ownedStruct returns t as a named struct type of the program, when
+// reflection cannot reach its values but from a conversion of its own:
+// it is no instance of a generic type, no type argument (nor a pointer
+// to it), and no part of another runtime type. It makes g.conversions
+// (indexIfaces) for its callers.
+func (g *graph) ownedStruct(t types.Type) (*types.Named, bool) {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || g.isStd(named.Obj().Pkg().Path()) || named.TypeArgs().Len() > 0 {
+		return nil, false
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return nil, false
+	}
+	ptr := types.NewPointer(named)
+	for _, t := range g.instances {
+		if types.Identical(t, named) || types.Identical(t, ptr) {
+			return nil, false
+		}
+	}
+	g.indexIfaces()
+	return named, g.partOfIface.At(named) == nil
 }
 
 // indexIfaces makes g.partOfIface and g.conversions, once.
