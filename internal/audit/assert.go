@@ -125,8 +125,6 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			}
 			work = append(work, vals...)
 		case *ssa.UnOp:
-			// A package variable whose every value is an interface
-			// made and kept only in package variables (storedValues).
 			if v.Op != token.MUL {
 				return nil, false
 			}
@@ -142,6 +140,8 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				work = append(work, vals...)
 				continue
 			}
+			// A package variable whose every value is an interface
+			// made and kept only in package variables (storedValues).
 			gv, ok := v.X.(*ssa.Global)
 			if !ok {
 				return nil, false
