@@ -128,6 +128,16 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			if v.Op != token.MUL {
 				return nil, false
 			}
+			if ia, ok := v.X.(*ssa.IndexAddr); ok {
+				// An element of a slice field that is only read
+				// (for _, st := range p.steps { st.Apply(s) }).
+				vals, ok := g.fieldElems(ia)
+				if !ok {
+					return nil, false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			if fa, ok := v.X.(*ssa.FieldAddr); ok {
 				// An interface field of a local struct, a value
 				// receiver's among them (type trimmed struct{ inner

@@ -201,6 +201,142 @@ func (g *graph) madeValues(v ssa.Value) (made []ssa.Value, ok bool) {
 	return made, true
 }
 
+// fieldElems returns the elements a load through ia may give, when ia
+// indexes a slice loaded from a field of a struct type of the program
+// (p.steps[i]) that is only read anywhere (sliceFieldReadOnly), and
+// every value stored into the field (fieldAddrValues) is a slice literal
+// or the slice parameter of a function that only stores it there, every
+// call of which passes a slice literal made for it (a variadic call's):
+// newPipeline(trim{}, upper{}) with func newPipeline(steps ...step)
+// *pipeline { return &pipeline{steps: steps} }.
+func (g *graph) fieldElems(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
+	u, ok := ia.X.(*ssa.UnOp)
+	if !ok || u.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := u.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok || !g.sliceFieldReadOnly(ptr.Elem(), fa.Field) {
+		return nil, false
+	}
+	stored, ok := g.fieldAddrValues(fa)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, v := range stored {
+		if p, ok := v.(*ssa.Parameter); ok {
+			// Only stored, into the field.
+			for _, r := range *p.Referrers() {
+				switch r := r.(type) {
+				case *ssa.DebugRef:
+				case *ssa.Store:
+					if r.Val != p {
+						return nil, false
+					}
+					if f, ok := r.Addr.(*ssa.FieldAddr); !ok || f.Field != fa.Field || !types.Identical(f.X.Type(), fa.X.Type()) {
+						return nil, false
+					}
+				default:
+					return nil, false
+				}
+			}
+			args, ok := g.arguments(p)
+			if !ok {
+				return nil, false
+			}
+			for _, a := range args {
+				if c, ok := a.(*ssa.Const); ok && c.IsNil() {
+					continue // no elements
+				}
+				elems, ok := sliceLiteral(a)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, elems...)
+			}
+			continue
+		}
+		elems, ok := sliceLiteral(v)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, elems...)
+	}
+	return out, true
+}
+
+// sliceFieldReadOnly reports whether the slice field i of the struct
+// type t is only read anywhere in the program: every load of it, through
+// a pointer, is only indexed to load an element or measured.
+func (g *graph) sliceFieldReadOnly(t types.Type, i int) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() || st.Field(i).Exported() {
+		return false
+	}
+	if _, ok := st.Field(i).Type().Underlying().(*types.Slice); !ok {
+		return false
+	}
+	for fn := range g.callSites().all {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Field:
+					if x.Field == i && types.Identical(x.X.Type(), t) {
+						return false // a copy of the struct's slice
+					}
+				case *ssa.FieldAddr:
+					if x.Field != i || !types.Identical(x.X.Type().Underlying().(*types.Pointer).Elem(), t) {
+						continue
+					}
+					for _, r := range *x.Referrers() {
+						switch r := r.(type) {
+						case *ssa.DebugRef:
+						case *ssa.Store:
+							if r.Addr != x || r.Val == x {
+								return false
+							}
+						case *ssa.UnOp:
+							if r.Op != token.MUL || !readOnlyElems(r) {
+								return false
+							}
+						default:
+							return false
+						}
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// readOnlyElems reports whether the slice s is only indexed to load an
+// element, and measured.
+func readOnlyElems(s ssa.Value) bool {
+	for _, r := range *s.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.IndexAddr:
+			for _, rr := range *r.Referrers() {
+				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+					return false
+				}
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // fieldAddrValues returns the values a load through fa may give: a
 // field of a struct package variable (upper.render), of a local struct
 // (f := upper; f.render(s)), a value receiver's copy among them, or of a

@@ -105,6 +105,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -341,6 +342,12 @@ var probes = []probe{
 			return "", err
 		}
 		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
+	}},
+	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pipeswap.Tool{}.Execute(ctx, pipeswap.Args{Dir: dir})
 	}},
 	{"decokeep", decokeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (decokeep.Setter{}).Execute(ctx, decokeep.Args{Dir: dir}); err != nil {

@@ -44,6 +44,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -148,6 +149,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -277,6 +279,7 @@ type (
 	Probeoptfield       = optfield.Tool
 	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
+	Probepipeswap       = pipeswap.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
@@ -354,6 +357,8 @@ type (
 	InjectExec          = inject.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
+	Pipeline            = pipeline.Tool
+	PipelineEnv         = pipeline.Env
 	Formatters          = formatters.Tool
 	FormattersEnv       = formatters.Env
 	StartLog            = startlog.Tool
