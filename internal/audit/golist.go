@@ -33,6 +33,8 @@ type listedPackage struct {
 	GoFiles         []string
 	CgoFiles        []string
 	CompiledGoFiles []string
+	SwigFiles       []string
+	SwigCXXFiles    []string
 	IgnoredGoFiles  []string
 	Imports         []string
 	ImportMap       map[string]string
@@ -87,7 +89,7 @@ func (e PackageError) Error() string {
 
 // The fields a listing asks for: nothing the go command computes slowly
 // (no Stale, no Deps).
-const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors"
+const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCXXFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors"
 
 // goList runs `go list -e` with args in dir and env, and returns the
 // packages it prints, in its order (with -deps, every package after its

@@ -52,20 +52,24 @@ type listing struct {
 	loadable bool
 }
 
-// listConfig lists the program in dir as built in c: one `go list -deps`
-// (with -compiled for the host with cgo).
+// listConfig lists the program in dir as built in c: one `go list -deps`,
+// and for the host with cgo a second, with -compiled, when a package
+// outside the standard library has files cgo or SWIG turns into Go.
 func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
-	args := []string{"-deps", "-json=" + listFields}
-	if c.Cgo && c.isHost() {
-		// The files cgo writes, which the audit reads; for another
-		// platform cgo needs a C cross-compiler, and that configuration
-		// is not loaded.
-		args = []string{"-deps", "-compiled", "-json=" + listFields + ",CompiledGoFiles"}
-	}
-	args = append(append(args, c.flags()...), ".")
+	args := append(append([]string{"-deps", "-json=" + listFields}, c.flags()...), ".")
 	pkgs, err := goList(ctx, dir, c.env(), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list %s for %s: %w", dir, c, err)
+	}
+	if c.Cgo && c.isHost() && slices.ContainsFunc(pkgs, generatesGo) {
+		// The files cgo writes, which the audit reads, only the go
+		// command can name, by running cgo (twice the time of a plain
+		// listing, paid only here). For another platform cgo needs a C
+		// cross-compiler, and that configuration is not loaded.
+		args = append(append([]string{"-deps", "-compiled", "-json=" + listFields + ",CompiledGoFiles"}, c.flags()...), ".")
+		if pkgs, err = goList(ctx, dir, c.env(), args...); err != nil {
+			return nil, fmt.Errorf("list %s for %s: %w", dir, c, err)
+		}
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
@@ -104,6 +108,12 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	l.std = sortedKeys(std)
 	l.finish(fileTags)
 	return l, nil
+}
+
+// generatesGo reports whether p is a package outside the standard library
+// whose compiled files the go command generates: cgo's or SWIG's.
+func generatesGo(p *listedPackage) bool {
+	return !p.Standard && len(p.CgoFiles)+len(p.SwigFiles)+len(p.SwigCXXFiles) > 0
 }
 
 // finish computes the key and the tags of l from its packages, with

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -227,5 +228,49 @@ func TestUncertainConstraintNotDerived(t *testing.T) {
 	}
 	if d := newDeriver(base); d.ok {
 		t.Error("the deriver claims to reproduce a listing whose files depend on the Go release")
+	}
+}
+
+// TestListCompiled lists the host's configuration with cgo: with
+// -compiled, and so the Go files cgo writes, for a program with a
+// package outside the standard library that imports "C" (testdata/cgolist,
+// which the audit then loads); without, for one that has none
+// (testdata/configs, whose files only name cgo in build constraints),
+// which costs the go command half the time.
+func TestListCompiled(t *testing.T) {
+	t.Parallel()
+	if !build.Default.CgoEnabled {
+		t.Skip("cgo is off on this machine")
+	}
+	host := Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true}
+	for _, tc := range []struct {
+		dir       string
+		generated bool
+	}{{"cgolist", true}, {"configs", false}} {
+		t.Run(tc.dir, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("testdata", tc.dir)
+			l, err := listConfig(t.Context(), dir, host)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A plain listing has no CompiledGoFiles; one with -compiled
+			// has cgo's files among them.
+			var generated []string
+			for _, f := range l.root.CompiledGoFiles {
+				if !slices.Contains(l.root.GoFiles, f) {
+					generated = append(generated, f)
+				}
+			}
+			if tc.generated && len(generated) == 0 {
+				t.Errorf("CompiledGoFiles %q: no file of cgo's, want some", l.root.CompiledGoFiles)
+			}
+			if !tc.generated && l.root.CompiledGoFiles != nil {
+				t.Errorf("CompiledGoFiles %q, want none: listed with -compiled", l.root.CompiledGoFiles)
+			}
+			if _, err := AnalyzeConfig(t.Context(), dir, host, []string{"Tool"}); err != nil {
+				t.Errorf("audit %s: %v", dir, err)
+			}
+		})
 	}
 }
