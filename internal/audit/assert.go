@@ -150,6 +150,22 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				work = append(work, vals...)
 				continue
 			}
+			if _, free := v.X.(*ssa.FreeVar); free {
+				// A variable of the function that made the closure,
+				// which lives in a cell (func WithRunner(r runner)
+				// Option { return func(s *service) { s.r = r } }):
+				// what is stored there, when the closure runs only in
+				// the chain of calls that made it (as madeValues).
+				if g.escapes(fn) && !g.returnedClosure(fn) {
+					return nil, false
+				}
+				vals, ok := cellValues(v.X)
+				if !ok {
+					return nil, false
+				}
+				work = append(work, vals...)
+				continue
+			}
 			// A package variable whose every value is an interface
 			// made and kept only in package variables (storedValues).
 			gv, ok := v.X.(*ssa.Global)

@@ -50,6 +50,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -166,6 +167,9 @@ var honest = map[string]definer{
 	// inject's service keeps the runner its constructor is given in a
 	// field of an interface type; Exec's runs a program.
 	"inject": inject.Tool{},
+	// optservice's constructor applies functional options to the service
+	// it returns, one of which sets its runner; Exec's runs a program.
+	"optservice": optservice.Tool{},
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
 	"decoiface": decoiface.Tool{},
@@ -341,6 +345,7 @@ func TestTogether(t *testing.T) {
 		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
 		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
 		"Inject": all.Inject{}, "InjectExec": all.InjectExec{},
+		"OptService": all.OptService{}, "OptServiceExec": all.OptServiceExec{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

@@ -446,7 +446,45 @@ func (g *graph) localFields(a *ssa.Alloc, i int, seen map[*ssa.Alloc]bool) ([]ss
 // that nothing but those stores sets the field through it.
 func (g *graph) paramFieldStores(call *ssa.Call, x ssa.Value, i int) ([]ssa.Value, bool) {
 	common := &call.Call
-	if common.IsInvoke() || common.Value == x {
+	if common.Value == x {
+		return nil, false
+	}
+	callees, ok := g.programCallees(common)
+	if !ok {
+		return nil, false
+	}
+	var out []ssa.Value
+	for _, fn := range callees {
+		for j, arg := range common.Args {
+			if arg != x {
+				continue
+			}
+			for _, r := range *fn.Params[j].Referrers() {
+				switch r := r.(type) {
+				case *ssa.DebugRef:
+				case *ssa.FieldAddr:
+					stored, ok := fieldStored(r)
+					if !ok {
+						return nil, false
+					}
+					if r.Field == i {
+						out = append(out, stored...)
+					}
+				default:
+					return nil, false
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// programCallees returns the functions common may call, when each is a
+// function of the program with a body and a parameter for each argument:
+// its static callee, or each function and closure madeValues traces the
+// called value to. An interface method's call has none.
+func (g *graph) programCallees(common *ssa.CallCommon) ([]*ssa.Function, bool) {
+	if common.IsInvoke() {
 		return nil, false
 	}
 	var callees []*ssa.Function
@@ -470,33 +508,12 @@ func (g *graph) paramFieldStores(call *ssa.Call, x ssa.Value, i int) ([]ssa.Valu
 			}
 		}
 	}
-	var out []ssa.Value
 	for _, fn := range callees {
 		if len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) || len(fn.Params) != len(common.Args) {
 			return nil, false
 		}
-		for j, arg := range common.Args {
-			if arg != x {
-				continue
-			}
-			for _, r := range *fn.Params[j].Referrers() {
-				switch r := r.(type) {
-				case *ssa.DebugRef:
-				case *ssa.FieldAddr:
-					stored, ok := fieldStored(r)
-					if !ok {
-						return nil, false
-					}
-					if r.Field == i {
-						out = append(out, stored...)
-					}
-				default:
-					return nil, false
-				}
-			}
-		}
 	}
-	return out, true
+	return callees, true
 }
 
 // copiedFieldValues returns the values of the field f reads from a copy
@@ -1481,9 +1498,10 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 		return nil, false
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() || st.Field(i).Exported() || !g.fieldSetAtLiterals(ptr.Elem(), i) {
+	if !ok || i >= st.NumFields() || st.Field(i).Exported() {
 		return nil, false
 	}
+	atLiterals := g.fieldSetAtLiterals(ptr.Elem(), i)
 	cs := g.callSites()
 	if cs.taken[fn] {
 		return nil, false
@@ -1516,6 +1534,16 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 	}
 	var out []ssa.Value
 	for _, alloc := range allocs {
+		if !atLiterals {
+			// Set elsewhere too (a functional option, func(s *service)
+			// { s.r = r }): where the struct's pointer goes.
+			vals, ok := g.ptrFieldStores(alloc, i)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vals...)
+			continue
+		}
 		for _, r := range *alloc.Referrers() {
 			if st, ok := r.(*ssa.Store); ok && st.Addr == alloc {
 				return nil, false // the whole struct stored (*c = Cache{…})
@@ -1532,11 +1560,6 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 	return out, true
 }
 
-// fieldSetAtLiterals reports whether every store into the field i of a
-// struct of type t, anywhere in the program, is into a struct made in the
-// same function (a literal's, &T{f: v}), never through a pointer from
-// elsewhere, and no struct of type t is stored whole but into a local
-// variable.
 // madeStruct returns the structs the pointer a is to, when it is a
 // struct its code made (&cache{load: f}), or the result of a call of a
 // function of the program that returns only such structs, a
@@ -1571,6 +1594,11 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 	return nil, false
 }
 
+// fieldSetAtLiterals reports whether every store into the field i of a
+// struct of type t, anywhere in the program, is into a struct made in the
+// same function (a literal's, &T{f: v}), never through a pointer from
+// elsewhere, and no struct of type t is stored whole but into a local
+// variable.
 func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -1595,6 +1623,130 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 					return false
 				}
 			}
+		}
+	}
+	return true
+}
+
+// ptrFieldStores returns the values stored into the field i of the
+// struct a made, when its pointer is kept nowhere, so that every store
+// through it is one of the program's code this finds: the pointer, and
+// what it becomes, is only
+//   - loaded whole, compared, or had a field's address taken that is only
+//     loaded and stored through (another field's also passed to the
+//     standard library's methods: s.mu.Lock());
+//   - passed to functions of the program (programCallees: a functional
+//     option, o(s); a method), whose parameter is followed;
+//   - returned by a function of the program that is no method and whose
+//     value is never taken, whose every call's result is followed (a
+//     constructor, newService(opts...)).
+//
+// Stored anywhere, converted (to an interface, to unsafe.Pointer), bound
+// to a closure or passed to the standard library, it is not traced.
+func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
+	const limit = 256 // values followed
+	cs := g.callSites()
+	var out []ssa.Value
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{a}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[v] {
+			continue
+		}
+		if seen[v] = true; len(seen) > limit {
+			return nil, false
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.UnOp:
+				if r.Op != token.MUL {
+					return nil, false
+				}
+			case *ssa.BinOp:
+				if r.Op != token.EQL && r.Op != token.NEQ {
+					return nil, false
+				}
+			case *ssa.Phi:
+				work = append(work, r)
+			case *ssa.FieldAddr:
+				if r.Field == i {
+					stored, ok := fieldStored(r)
+					if !ok {
+						return nil, false
+					}
+					out = append(out, stored...)
+				} else if !g.otherFieldUsed(r) {
+					return nil, false
+				}
+			case ssa.CallInstruction:
+				common := r.Common()
+				callees, ok := g.programCallees(common)
+				if !ok || common.Value == v {
+					return nil, false
+				}
+				for _, fn := range callees {
+					for j, arg := range common.Args {
+						if arg == v {
+							work = append(work, fn.Params[j])
+						}
+					}
+				}
+			case *ssa.Return:
+				fn := r.Parent()
+				if fn.Signature.Recv() != nil || cs.taken[fn] || genericBody(fn) || fn.Origin() != nil {
+					return nil, false
+				}
+				k := slices.Index(r.Results, v)
+				if k < 0 || slices.Contains(r.Results[k+1:], v) {
+					return nil, false
+				}
+				for _, c := range cs.results[fn] {
+					if len(r.Results) == 1 {
+						work = append(work, c)
+						continue
+					}
+					for _, rr := range *c.Referrers() {
+						if e, ok := rr.(*ssa.Extract); ok && e.Index == k {
+							work = append(work, e)
+						}
+					}
+				}
+			default:
+				return nil, false
+			}
+		}
+	}
+	return out, true
+}
+
+// otherFieldUsed reports whether the field address fa, of a field other
+// than the one traced, is only loaded and stored through, or is the
+// receiver of the standard library's methods (s.mu.Lock()), which reach
+// no other field of the struct.
+func (g *graph) otherFieldUsed(fa *ssa.FieldAddr) bool {
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store:
+			if r.Addr != fa || r.Val == fa {
+				return false
+			}
+		case ssa.CallInstruction:
+			common := r.Common()
+			fn := common.StaticCallee()
+			if fn == nil || fn.Signature.Recv() == nil || !g.isStd(fnPkgPath(fn)) ||
+				len(common.Args) == 0 || common.Args[0] != fa || slices.Contains(common.Args[1:], ssa.Value(fa)) {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true

@@ -103,6 +103,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
@@ -126,6 +127,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -342,6 +344,18 @@ var probes = []probe{
 			return "", err
 		}
 		return ctorcache.Tool{}.Execute(ctx, ctorcache.Args{Dir: dir})
+	}},
+	{"optswap", optswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (optswap.Setter{}).Execute(ctx, optswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return optswap.Tool{}.Execute(ctx, optswap.Args{Dir: dir})
+	}},
+	{"svcalias", svcalias.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (svcalias.Setter{}).Execute(ctx, svcalias.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return svcalias.Tool{}.Execute(ctx, svcalias.Args{Dir: dir})
 	}},
 	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {

@@ -43,6 +43,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -147,6 +148,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
@@ -169,6 +171,7 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -280,6 +283,8 @@ type (
 	Probeoptkeep        = optkeep.Tool
 	Probeoptswrite      = optswrite.Tool
 	Probepipeswap       = pipeswap.Tool
+	Probeoptswap        = optswap.Tool
+	Probesvcalias       = svcalias.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
@@ -355,6 +360,8 @@ type (
 	EmbedIfaceEnv       = embediface.Env
 	Inject              = inject.Tool
 	InjectExec          = inject.Exec
+	OptService          = optservice.Tool
+	OptServiceExec      = optservice.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool
