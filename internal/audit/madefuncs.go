@@ -1638,8 +1638,8 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 //   - passed to functions of the program (programCallees: a functional
 //     option, o(s); a method), whose parameter is followed;
 //   - returned by a function of the program that is no method and whose
-//     value is never taken, whose every call's result is followed (a
-//     constructor, newService(opts...)).
+//     value is never taken, whose every call is a static call whose
+//     result is followed (a constructor, newService(opts...)).
 //
 // Stored anywhere, converted (to an interface, to unsafe.Pointer), bound
 // to a closure or passed to the standard library, it is not traced.
@@ -1696,7 +1696,10 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 				}
 			case *ssa.Return:
 				fn := r.Parent()
-				if fn.Signature.Recv() != nil || cs.taken[fn] || genericBody(fn) || fn.Origin() != nil {
+				// Every call of fn has its result among cs.results:
+				// a closure's calls have none there.
+				if fn.Signature.Recv() != nil || cs.taken[fn] || genericBody(fn) || fn.Origin() != nil ||
+					len(cs.results[fn]) != len(cs.sites[fn]) {
 					return nil, false
 				}
 				k := slices.Index(r.Results, v)

@@ -128,6 +128,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -356,6 +357,12 @@ var probes = []probe{
 			return "", err
 		}
 		return svcalias.Tool{}.Execute(ctx, svcalias.Args{Dir: dir})
+	}},
+	{"svcclosure", svcclosure.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (svcclosure.Setter{}).Execute(ctx, svcclosure.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return svcclosure.Tool{}.Execute(ctx, svcclosure.Args{Dir: dir})
 	}},
 	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {

@@ -172,6 +172,7 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -285,6 +286,7 @@ type (
 	Probepipeswap       = pipeswap.Tool
 	Probeoptswap        = optswap.Tool
 	Probesvcalias       = svcalias.Tool
+	Probesvcclosure     = svcclosure.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
