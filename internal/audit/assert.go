@@ -20,18 +20,21 @@ const dynTraceLimit = 4096
 // whose operand's type is the dynamic type), conversions between
 // interfaces and type assertions to an interface (which keep it),
 // φ-nodes, nil, the results of static calls of functions with a body
-// outside the standard library (their returns), and the parameters of
-// functions that are called and never taken as values (the arguments of
-// every call in the program: callSites). Anything else may hold a value
-// the audit cannot trace, and makes the answer unknown: a load from
-// memory (a variable, a field, an element, a map, a channel, a named
-// result a deferred function may set), a free variable of a closure, a
-// parameter of a method (an interface, the registry or reflection may
-// call it) or of a function whose value is taken (the standard library
-// may call it: sort, iterators, sync.OnceValue), a call of the standard
-// library, of a function without a body or of a function value or an
-// interface, recover, and the code of a generic function's body before
-// instantiation.
+// outside the standard library (their returns), the parameters of
+// functions that are called and never taken as values and of methods
+// whose calls are all static (the arguments of every call in the
+// program: callSites, methodArguments), a variable a closure captures,
+// in a closure that runs only in the chain of calls that made it, and
+// the fields, elements and package variables the cases below trace.
+// Anything else may hold a value the audit cannot trace, and makes the
+// answer unknown: any other load from memory (a variable, a field, an
+// element, a map, a channel, a named result a deferred function may
+// set), a parameter of a method an interface, the registry or
+// reflection may call, or of a function whose value is taken (the
+// standard library may call it: sort, iterators, sync.OnceValue), a call
+// of the standard library, of a function without a body or of a function
+// value or an interface, recover, and the code of a generic function's
+// body before instantiation.
 func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 	var out []types.Type
 	seen := map[ssa.Value]bool{}
@@ -112,6 +115,10 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			work = append(work, v.Edges...)
 		case *ssa.Parameter:
 			args, ok := g.arguments(v)
+			if !ok {
+				// A method's, whose calls are all static.
+				args, ok = g.methodArguments(v)
+			}
 			if !ok {
 				return nil, false
 			}

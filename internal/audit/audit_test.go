@@ -18,6 +18,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/all"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -63,6 +64,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/svcerr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -170,6 +172,12 @@ var honest = map[string]definer{
 	// optservice's constructor applies functional options to the service
 	// it returns, one of which sets its runner; Exec's runs a program.
 	"optservice": optservice.Tool{},
+	// svcerr's constructor returns the service with an error, and its
+	// method locks the service's mutex; Exec's runs a program.
+	"svcerr": svcerr.Tool{},
+	// builder sets its service's runner with a method that returns the
+	// service; Exec's runs a program.
+	"builder": builder.Tool{},
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
 	"decoiface": decoiface.Tool{},
@@ -346,6 +354,8 @@ func TestTogether(t *testing.T) {
 		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
 		"Inject": all.Inject{}, "InjectExec": all.InjectExec{},
 		"OptService": all.OptService{}, "OptServiceExec": all.OptServiceExec{},
+		"SvcErr": all.SvcErr{}, "SvcErrExec": all.SvcErrExec{},
+		"Builder": all.Builder{}, "BuilderExec": all.BuilderExec{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

@@ -1570,14 +1570,54 @@ func (g *graph) madeStruct(a ssa.Value) ([]*ssa.Alloc, bool) {
 }
 
 func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
+	var call *ssa.Call
+	index := 0
 	switch a := a.(type) {
 	case *ssa.Alloc:
 		return []*ssa.Alloc{a}, true
+	case *ssa.Const:
+		// A nil pointer (return nil, err), which holds no struct.
+		return nil, a.IsNil()
 	case *ssa.Call:
-		if depth == 0 || a.Call.Signature().Results().Len() != 1 {
+		if a.Call.Signature().Results().Len() != 1 {
 			return nil, false
 		}
-		rs, ok := g.returned(a, 0)
+		call = a
+	case *ssa.Parameter:
+		// The receiver of a builder's method (func (s *service)
+		// WithRunner(r runner) *service { s.r = r; return s }): what
+		// each call passes.
+		fn := a.Parent()
+		if depth == 0 || fn.Signature.Recv() == nil || len(fn.Params) == 0 || fn.Params[0] != a || !g.staticOnly(fn) {
+			return nil, false
+		}
+		cs := g.callSites()
+		args, ok := argsAt(cs.sites[fn], false, 0)
+		if !ok {
+			return nil, false
+		}
+		var out []*ssa.Alloc
+		for _, r := range args {
+			allocs, ok := g.madeStructs(r, depth-1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, allocs...)
+		}
+		return out, true
+	case *ssa.Extract:
+		// A constructor's with an error (s, err := newService(…)).
+		c, ok := a.Tuple.(*ssa.Call)
+		if !ok {
+			return nil, false
+		}
+		call, index = c, a.Index
+	}
+	if call != nil {
+		if depth == 0 {
+			return nil, false
+		}
+		rs, ok := g.returned(call, index)
 		if !ok {
 			return nil, false
 		}
@@ -1637,9 +1677,9 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 //     standard library's methods: s.mu.Lock());
 //   - passed to functions of the program (programCallees: a functional
 //     option, o(s); a method), whose parameter is followed;
-//   - returned by a function of the program that is no method and whose
-//     value is never taken, whose every call is a static call whose
-//     result is followed (a constructor, newService(opts...)).
+//   - returned by a function of the program whose every call is a static
+//     call whose result is followed (staticOnly: a constructor,
+//     newService(opts...); a builder's method, s.WithRunner(r)).
 //
 // Stored anywhere, converted (to an interface, to unsafe.Pointer), bound
 // to a closure or passed to the standard library, it is not traced.
@@ -1697,8 +1737,9 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 			case *ssa.Return:
 				fn := r.Parent()
 				// Every call of fn has its result among cs.results:
-				// a closure's calls have none there.
-				if fn.Signature.Recv() != nil || cs.taken[fn] || genericBody(fn) || fn.Origin() != nil ||
+				// a closure's calls have none there, nor do a method's
+				// through an interface.
+				if !g.staticOnly(fn) || genericBody(fn) || fn.Origin() != nil ||
 					len(cs.results[fn]) != len(cs.sites[fn]) {
 					return nil, false
 				}
@@ -1753,6 +1794,25 @@ func (g *graph) otherFieldUsed(fa *ssa.FieldAddr) bool {
 		}
 	}
 	return true
+}
+
+// staticOnly reports whether every call of fn is a static call of the
+// program (callSites): its value is never taken, and, for a method, no
+// value of its receiver's type, nor of a pointer to it, is ever made into
+// an interface or by reflection (inInterface).
+func (g *graph) staticOnly(fn *ssa.Function) bool {
+	if g.funcs == nil || g.callSites().taken[fn] {
+		return false
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return true
+	}
+	t := recv.Type()
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = ptr.Elem()
+	}
+	return !g.inInterface(t)
 }
 
 // receiverArguments returns the receivers every call of p's method

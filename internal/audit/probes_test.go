@@ -28,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/buildkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cellkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -363,6 +364,12 @@ var probes = []probe{
 			return "", err
 		}
 		return svcclosure.Tool{}.Execute(ctx, svcclosure.Args{Dir: dir})
+	}},
+	{"buildkeep", buildkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (buildkeep.Setter{}).Execute(ctx, buildkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return buildkeep.Tool{}.Execute(ctx, buildkeep.Args{Dir: dir})
 	}},
 	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -56,6 +57,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/svcerr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
@@ -83,6 +85,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/buildkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cellkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
@@ -287,6 +290,7 @@ type (
 	Probeoptswap        = optswap.Tool
 	Probesvcalias       = svcalias.Tool
 	Probesvcclosure     = svcclosure.Tool
+	Probebuildkeep      = buildkeep.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
@@ -364,6 +368,10 @@ type (
 	InjectExec          = inject.Exec
 	OptService          = optservice.Tool
 	OptServiceExec      = optservice.Exec
+	SvcErr              = svcerr.Tool
+	SvcErrExec          = svcerr.Exec
+	Builder             = builder.Tool
+	BuilderExec         = builder.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool
