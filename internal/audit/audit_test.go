@@ -19,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -178,6 +179,9 @@ var honest = map[string]definer{
 	// builder sets its service's runner with a method that returns the
 	// service; Exec's runs a program.
 	"builder": builder.Tool{},
+	// cfgclient's client keeps the configuration struct its constructor
+	// is given, whose runner its method calls; Exec's runs a program.
+	"cfgclient": cfgclient.Tool{},
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
 	"decoiface": decoiface.Tool{},
@@ -356,6 +360,7 @@ func TestTogether(t *testing.T) {
 		"OptService": all.OptService{}, "OptServiceExec": all.OptServiceExec{},
 		"SvcErr": all.SvcErr{}, "SvcErrExec": all.SvcErrExec{},
 		"Builder": all.Builder{}, "BuilderExec": all.BuilderExec{},
+		"CfgClient": all.CfgClient{}, "CfgClientExec": all.CfgClientExec{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

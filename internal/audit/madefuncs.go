@@ -349,7 +349,13 @@ func (g *graph) fieldAddrValues(fa *ssa.FieldAddr) ([]ssa.Value, bool) {
 	case *ssa.Alloc:
 		return g.localFieldValues(x, fa.Field)
 	case *ssa.Parameter:
-		return g.receiverFieldValues(x, fa.Field)
+		return g.receiverFieldValues(x, fa.Field, -1)
+	case *ssa.FieldAddr:
+		// A field of a struct field of a pointer receiver
+		// (c.cfg.Runner).
+		if p, ok := x.X.(*ssa.Parameter); ok {
+			return g.receiverFieldValues(p, x.Field, fa.Field)
+		}
 	}
 	return nil, false
 }
@@ -544,6 +550,9 @@ func (g *graph) structFieldValues(x ssa.Value, i int) ([]ssa.Value, bool) {
 		}
 		seen[v] = true
 		switch v := v.(type) {
+		case *ssa.Const:
+			// A struct's zero value (newClient(Config{})): its fields
+			// hold nothing.
 		case *ssa.Phi:
 			work = append(work, v.Edges...)
 		case *ssa.Parameter:
@@ -1487,7 +1496,11 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 // passes a struct the caller made (&Cache{load: f}), and the field is
 // written nowhere in the program but where such a struct is made
 // (fieldSetAtLiterals): what each one's literal stores there.
-func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool) {
+//
+// With sub ≥ 0, the field i holds a struct (type client struct{ cfg
+// Config }), and the values are those of its field sub (c.cfg.Runner),
+// traced where the receiver's pointer goes (ptrFieldStores).
+func (g *graph) receiverFieldValues(p *ssa.Parameter, i, sub int) ([]ssa.Value, bool) {
 	fn := p.Parent()
 	recv := fn.Signature.Recv()
 	if recv == nil || g.funcs == nil || genericBody(fn) || len(fn.Params) == 0 || fn.Params[0] != p {
@@ -1501,7 +1514,7 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 	if !ok || i >= st.NumFields() || st.Field(i).Exported() {
 		return nil, false
 	}
-	atLiterals := g.fieldSetAtLiterals(ptr.Elem(), i)
+	atLiterals := sub < 0 && g.fieldSetAtLiterals(ptr.Elem(), i)
 	cs := g.callSites()
 	if cs.taken[fn] {
 		return nil, false
@@ -1537,7 +1550,7 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i int) ([]ssa.Value, bool)
 		if !atLiterals {
 			// Set elsewhere too (a functional option, func(s *service)
 			// { s.r = r }): where the struct's pointer goes.
-			vals, ok := g.ptrFieldStores(alloc, i)
+			vals, ok := g.ptrFieldStores(alloc, i, sub)
 			if !ok {
 				return nil, false
 			}
@@ -1683,7 +1696,11 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 //
 // Stored anywhere, converted (to an interface, to unsafe.Pointer), bound
 // to a closure or passed to the standard library, it is not traced.
-func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
+//
+// With sub ≥ 0, the values are those of the field sub of the struct the
+// field i holds: stored into it, or a field of a struct stored whole
+// into the field i (structFieldValues).
+func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 	const limit = 256 // values followed
 	cs := g.callSites()
 	var out []ssa.Value
@@ -1712,7 +1729,13 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 			case *ssa.Phi:
 				work = append(work, r)
 			case *ssa.FieldAddr:
-				if r.Field == i {
+				if r.Field == i && sub >= 0 {
+					vals, ok := g.nestedFieldStores(r, sub)
+					if !ok {
+						return nil, false
+					}
+					out = append(out, vals...)
+				} else if r.Field == i {
 					stored, ok := fieldStored(r)
 					if !ok {
 						return nil, false
@@ -1761,6 +1784,48 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i int) ([]ssa.Value, bool) {
 			default:
 				return nil, false
 			}
+		}
+	}
+	return out, true
+}
+
+// nestedFieldStores returns the values the field sub of the struct at fa
+// may hold, when fa is only loaded through, stored into whole (each value
+// traced by structFieldValues), or has its fields' addresses taken that
+// are only loaded and stored through (otherFieldUsed for fields other
+// than sub).
+func (g *graph) nestedFieldStores(fa *ssa.FieldAddr, sub int) ([]ssa.Value, bool) {
+	var out []ssa.Value
+	for _, r := range *fa.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.Store:
+			if r.Addr != fa || r.Val == fa {
+				return nil, false
+			}
+			vals, ok := g.structFieldValues(r.Val, sub)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, vals...)
+		case *ssa.FieldAddr:
+			if r.Field != sub {
+				if !g.otherFieldUsed(r) {
+					return nil, false
+				}
+				continue
+			}
+			stored, ok := fieldStored(r)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, stored...)
+		default:
+			return nil, false
 		}
 	}
 	return out, true

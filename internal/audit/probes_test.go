@@ -30,6 +30,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/buildkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cellkeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cfgaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clientswap"
@@ -370,6 +371,12 @@ var probes = []probe{
 			return "", err
 		}
 		return buildkeep.Tool{}.Execute(ctx, buildkeep.Args{Dir: dir})
+	}},
+	{"cfgaddr", cfgaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (cfgaddr.Setter{}).Execute(ctx, cfgaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
 	}},
 	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -87,6 +88,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/bufiowrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/buildkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cellkeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cfgaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
@@ -291,6 +293,7 @@ type (
 	Probesvcalias       = svcalias.Tool
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
+	Probecfgaddr        = cfgaddr.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
@@ -372,6 +375,8 @@ type (
 	SvcErrExec          = svcerr.Exec
 	Builder             = builder.Tool
 	BuilderExec         = builder.Exec
+	CfgClient           = cfgclient.Tool
+	CfgClientExec       = cfgclient.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool
