@@ -129,8 +129,9 @@ type graph struct {
 	// were not charged with them.
 	reflected   []*types.Interface
 	reflectedOf typeutil.Map
-	// stdStored holds the methods reflectStoreEdges adds, made once.
-	stdStored []*ssa.Function
+	// unknownStored holds the methods reflectStoreEdges adds for a value
+	// it cannot trace, made once.
+	unknownStored []*ssa.Function
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -702,12 +703,15 @@ func reflectStore(fn *ssa.Function) bool {
 
 // reflectStoreEdges adds the edges of a reflective store in the
 // program's code at pos, the call common (nil for a method value or
-// expression): the methods of g.reflected's interfaces on the types of
-// the standard library the stored value can have that implement one (the
-// program's own types charge them where they are made,
-// reflectedMethods). The value's types are those of x in a stored
-// reflect.ValueOf(x) when the audit traces x (dynTypes); otherwise every
-// type of the standard library reflection reaches (fail closed).
+// expression): the methods of g.reflected's interfaces on the types the
+// stored value can have that implement one. The value's types are those
+// of x in a stored reflect.ValueOf(x) when the audit traces x (dynTypes),
+// and then only the standard library's count: the program's own charge
+// them where they are made, in the same chain of calls
+// (reflectedMethods). Otherwise every type reflection reaches counts,
+// the program's too (fail closed): a value another tool made and kept in
+// a variable, stored by reflection into an interface field where VTA does
+// not see it, runs its methods in this chain (probe svcreflect).
 func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos) {
 	if known, ok := g.storedTypes(common); ok {
 		for _, t := range known {
@@ -720,25 +724,22 @@ func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos
 		}
 		return
 	}
-	if g.stdStored == nil {
-		g.stdStored = []*ssa.Function{}
+	if g.unknownStored == nil {
+		g.unknownStored = []*ssa.Function{}
 		var seen typeutil.Map
 		g.reflectable(func(t types.Type) bool {
-			if !g.stdType(t) {
-				return true
-			}
 			for _, mt := range []types.Type{t, types.NewPointer(t)} {
 				if _, ok := mt.Underlying().(*types.Interface); ok || seen.Set(mt, true) != nil {
 					continue
 				}
-				g.stdStored = append(g.stdStored, g.reflectedImpls(mt)...)
+				g.unknownStored = append(g.unknownStored, g.reflectedImpls(mt)...)
 			}
 			return true
 		})
-		slices.SortFunc(g.stdStored, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
-		g.stdStored = slices.Compact(g.stdStored)
+		slices.SortFunc(g.unknownStored, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+		g.unknownStored = slices.Compact(g.unknownStored)
 	}
-	for _, fn := range g.stdStored {
+	for _, fn := range g.unknownStored {
 		n.out = append(n.out, edge{g.nodeOf(fn), pos})
 	}
 }

@@ -131,6 +131,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -377,6 +378,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"svcreflect", svcreflect.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (svcreflect.Setter{}).Execute(ctx, svcreflect.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return svcreflect.Tool{}.Execute(ctx, svcreflect.Args{Dir: dir})
 	}},
 	{"pipeswap", pipeswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pipeswap.Setter{}).Execute(ctx, pipeswap.Args{Dir: dir}); err != nil {
@@ -743,14 +750,17 @@ var probes = []probe{
 // not in TestTogether's: what they store in the standard library's
 // package state (http.DefaultClient's Transport, the output of log's
 // default Logger, which net/http logs to) every tool of their program
-// that uses it runs, the honest ones' too; and those that share
-// DefaultServeMux with servemux, whose handler would be charged to them.
+// that uses it runs, the honest ones' too; those that share
+// DefaultServeMux with servemux, whose handler would be charged to them;
+// and svcreflect, whose reflective store TestTogether's program charges
+// with every capability through the standard library's types alone.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 	"mwfield":    true,
 	"muxnested":  true,
 	"middleware": true,
+	"svcreflect": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.

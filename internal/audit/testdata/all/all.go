@@ -178,6 +178,7 @@ import (
 	_ "github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
@@ -294,6 +295,7 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probesvcreflect     = svcreflect.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
 	Probecellkeep       = cellkeep.Tool
