@@ -27,6 +27,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
@@ -182,6 +183,9 @@ var honest = map[string]definer{
 	// cfgclient's client keeps the configuration struct its constructor
 	// is given, whose runner its method calls; Exec's runs a program.
 	"cfgclient": cfgclient.Tool{},
+	// embedcfg's client embeds its configuration, whose exported runner
+	// field its method calls; Exec's runs a program.
+	"embedcfg": embedcfg.Tool{},
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
 	"decoiface": decoiface.Tool{},
@@ -361,6 +365,7 @@ func TestTogether(t *testing.T) {
 		"SvcErr": all.SvcErr{}, "SvcErrExec": all.SvcErrExec{},
 		"Builder": all.Builder{}, "BuilderExec": all.BuilderExec{},
 		"CfgClient": all.CfgClient{}, "CfgClientExec": all.CfgClientExec{},
+		"EmbedCfg": all.EmbedCfg{}, "EmbedCfgExec": all.EmbedCfgExec{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

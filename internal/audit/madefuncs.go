@@ -1491,11 +1491,13 @@ func (g *graph) methodArguments(p *ssa.Parameter) ([]ssa.Value, bool) {
 	return argsAt(cs.sites[fn], cs.taken[fn], i)
 }
 
-// receiverFieldValues returns the values the unexported field i of what
+// receiverFieldValues returns the values the field i of what
 // the pointer receiver p points to may hold: every call of the method
-// passes a struct the caller made (&Cache{load: f}), and the field is
-// written nowhere in the program but where such a struct is made
-// (fieldSetAtLiterals): what each one's literal stores there.
+// passes a struct the caller made (&Cache{load: f}), and an unexported
+// field is written nowhere in the program but where such a struct is
+// made (fieldSetAtLiterals): what each one's literal stores there; or,
+// for any field, what is stored through the pointer to each such
+// struct, which is kept nowhere (ptrFieldStores).
 //
 // With sub ≥ 0, the field i holds a struct (type client struct{ cfg
 // Config }), and the values are those of its field sub (c.cfg.Runner),
@@ -1511,10 +1513,13 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i, sub int) ([]ssa.Value, 
 		return nil, false
 	}
 	st, ok := ptr.Elem().Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() || st.Field(i).Exported() {
+	if !ok || i >= st.NumFields() {
 		return nil, false
 	}
-	atLiterals := sub < 0 && g.fieldSetAtLiterals(ptr.Elem(), i)
+	// An exported field, which reflection may set through any pointer
+	// (json.Unmarshal), is traced only where the pointer goes, as is a
+	// field of a struct field.
+	atLiterals := sub < 0 && !st.Field(i).Exported() && g.fieldSetAtLiterals(ptr.Elem(), i)
 	cs := g.callSites()
 	if cs.taken[fn] {
 		return nil, false

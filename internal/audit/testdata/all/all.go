@@ -21,6 +21,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
@@ -379,6 +380,8 @@ type (
 	BuilderExec         = builder.Exec
 	CfgClient           = cfgclient.Tool
 	CfgClientExec       = cfgclient.Exec
+	EmbedCfg            = embedcfg.Tool
+	EmbedCfgExec        = embedcfg.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool
