@@ -176,6 +176,9 @@ type probeArgs struct {
 // calls and answers "ok", or fails with the errno's name. A suffix from '#' on names a tool of its own that does the same
 // (read#1 reads).
 func probe(ctx context.Context, id string, raw []byte) (string, error) {
+	if text, err, ok := probeSet13(ctx, id, raw); ok {
+		return text, err
+	}
 	if text, err, ok := attackProbe(ctx, id, raw); ok {
 		return text, err
 	}

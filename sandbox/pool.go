@@ -1062,7 +1062,10 @@ func (p *Pool) pauseIdle(w *worker) {
 	if p.closed || !w.idle || w.paused || w.killed.Load() {
 		return
 	}
-	w.pause()
+	if w.pause() {
+		p.log.Warn("a tool started a program after its call was answered; its worker is ended", "tool", w.key.id, "caps", w.key.caps.String())
+		return
+	}
 	w.paused = true
 }
 
@@ -1414,12 +1417,27 @@ func (w *worker) kill() {
 // idle for pauseAfter, and resume continues it for a call: a worker runs
 // only during its tool's calls and shortly after. Nothing its tool left
 // running (a goroutine, a program it started) goes on between them.
-func (w *worker) pause() {
+//
+// The worker ended what its call started before it answered, so a
+// process it has once stopped was started after the answer, by a
+// goroutine the tool left behind, perhaps in a session of its own that
+// the stop does not reach (and that would continue the worker: SIGCONT
+// to the init of a PID namespace is not dropped). Such a worker is
+// killed instead, and with it, the init, its namespace; pause reports
+// whether it was.
+func (w *worker) pause() (killed bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if !w.reaped {
-		stopGroup(w.cmd.Process)
+	if w.reaped {
+		return false
 	}
+	stopGroup(w.cmd.Process)
+	if stoppedAlone(w.pid()) {
+		return false
+	}
+	killGroup(w.cmd.Process)
+	w.killed.Store(true)
+	return true
 }
 
 func (w *worker) resume() {

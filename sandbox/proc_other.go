@@ -24,6 +24,10 @@ func killGroup(p *os.Process) { _ = p.Kill() }
 func stopGroup(*os.Process)     {}
 func continueGroup(*os.Process) {}
 
+// stoppedAlone reports true: nothing here tells a worker's children, and
+// no restriction is enforced here anyway.
+func stoppedAlone(int) bool { return true }
+
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
 

@@ -27,6 +27,10 @@ func killGroup(p *os.Process) {
 func stopGroup(p *os.Process)     { _ = syscall.Kill(-p.Pid, syscall.SIGSTOP) }
 func continueGroup(p *os.Process) { _ = syscall.Kill(-p.Pid, syscall.SIGCONT) }
 
+// stoppedAlone reports true: nothing here tells a worker's children, and
+// no restriction is enforced here anyway.
+func stoppedAlone(int) bool { return true }
+
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
 

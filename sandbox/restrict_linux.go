@@ -335,9 +335,17 @@ func isolateMounts(s spec) (vcsErr, tempErr, err error) {
 	// mount points of their own, writable: a mount point cannot be
 	// renamed (EBUSY), and the read-only mount below would otherwise
 	// move with its renamed parent, leaving its path to a git directory
-	// a tool makes there. Top down, and recursive, so that each keeps
-	// what is mounted below it.
-	for _, a := range vcsAncestors(s.workDir, slices.Concat(s.vcs, s.protect)) {
+	// a tool makes there. The same holds for the directory of the
+	// workers' temp directories (ownTempDir covers it), whose parent a
+	// tool would rename and make again: the pool's next worker, another
+	// tool's, would get its temp directory there, out of the first
+	// tool's covering mount; and for the agent's hidden state. Top down,
+	// and recursive, so that each keeps what is mounted below it.
+	guarded := slices.Concat(s.vcs, s.protect, resolved(s.hide))
+	if s.tempDir != "" {
+		guarded = append(guarded, resolved([]string{filepath.Dir(s.tempDir)})...)
+	}
+	for _, a := range vcsAncestors(s.workDir, guarded) {
 		// Gone since the pool's search (a repository removed), or no
 		// longer a directory: nothing below it to keep in place.
 		if fi, err := os.Lstat(a); err != nil || !fi.IsDir() {
@@ -388,6 +396,20 @@ func isolateMounts(s spec) (vcsErr, tempErr, err error) {
 	// directories are in the workspace; a tool that reads has the gap
 	// named (see confine).
 	return nil, ownTempDir(s), nil
+}
+
+// resolved returns paths with their symbolic links resolved, as the
+// workspace's are (vcsAncestors); a path that cannot be resolved is
+// kept as it is.
+func resolved(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // ownTempDir covers the directory of the worker's temp directory with an
