@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -364,6 +365,10 @@ func members(d *jsonarg.Decoder, b []byte, member func(key []byte, raw json.RawM
 		if err != nil || !ok {
 			return err
 		}
+		// An escaped key is unescaped into the decoder's buffer, which
+		// skipping a value with escaped keys of its own reuses: the key
+		// read would be another than the SDK reads.
+		k = bytes.Clone(k)
 		start, end, err := d.Skip()
 		if err != nil {
 			return err
@@ -420,7 +425,7 @@ func (f *front) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	for i := range envs {
 		if id := envs[i].ID; err == nil && len(id) > 0 && string(id) != "null" && idKey(id) == "" {
-			err = errors.New("an id that is neither a string nor a number")
+			err = errors.New("an id that is neither a string nor an integer of at most 2^53 in size")
 		}
 	}
 	if err != nil {
@@ -620,18 +625,35 @@ func (f *front) idleChan() <-chan struct{} {
 	return f.idle
 }
 
-// idKey returns a JSON-RPC id in a canonical form (1 and 1.0 are the same
-// number), or "" when raw is no id.
+// idKey returns a JSON-RPC id in a canonical form, or "" when raw is no
+// id the SDK keeps as it is (see the number case).
 func idKey(raw json.RawMessage) string {
 	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	if len(raw) == 0 || d.Decode(&v) != nil {
 		return ""
 	}
 	switch v := v.(type) {
 	case string:
 		return "s" + v
-	case float64:
-		return "n" + strconv.FormatFloat(v, 'g', -1, 64)
+	case json.Number:
+		// The SDK keeps a number id as an int64: 1.5 would be answered
+		// as 1, 2^53+1 as 2^53, and two requests would share an answer.
+		// Only an integer that a float64 holds exactly (1, 1.0) is the
+		// same id on both sides.
+		n, err := strconv.ParseInt(string(v), 10, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(string(v), 64)
+			if ferr != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<53 {
+				return ""
+			}
+			n = int64(f)
+		}
+		if n > 1<<53 || n < -(1<<53) {
+			return ""
+		}
+		return "n" + strconv.FormatInt(n, 10)
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolreg/toolreg/registry"
@@ -50,7 +51,9 @@ const hashLen = 8
 // every character outside [a-zA-Z0-9_-] replaced by _, cut to fit in
 // MaxToolName, and followed by _ and hashLen hex digits of a hash of both
 // names. taken reports names already in use; one that is gets a longer
-// hash.
+// hash, up to the whole name, and past that a counter: a server chooses
+// its tools' names, and so can take every hashed one of another of its
+// tools (names whose plain form is valid are handed out first).
 func exposedName(server, remote string, taken func(string) bool) string {
 	plain := server + Separator + remote
 	if registry.ValidName(plain) && !taken(plain) {
@@ -59,19 +62,29 @@ func exposedName(server, remote string, taken func(string) bool) string {
 	sum := sha256.Sum256([]byte(server + "\x00" + remote))
 	h := hex.EncodeToString(sum[:])
 	base := sanitize(plain)
-	for n := hashLen; ; n += 4 {
-		if n > len(h) {
-			// Cannot happen for distinct names short of a hash collision;
-			// stay total all the same.
-			n = len(h)
-		}
-		keep := min(len(base), MaxToolName-n-1)
-		name := base[:keep] + "_" + h[:n]
-		if !taken(name) || n == len(h) {
+	fit := func(suffix string) string {
+		return base[:min(len(base), MaxToolName-len(suffix))] + suffix
+	}
+	for n := hashLen; n < MaxToolName && n <= len(h); n += 4 {
+		if name := fit("_" + h[:n]); !taken(name) {
 			return name
 		}
 	}
+	// Distinct for each i: among more of them than names are taken (the
+	// tools of every mounted server and the local ones, far fewer), one
+	// is free.
+	name := ""
+	for i := 2; i < maxCounted; i++ {
+		if name = fit("_" + h[:hashLen] + "_" + strconv.Itoa(i)); !taken(name) {
+			break
+		}
+	}
+	return name
 }
+
+// maxCounted bounds the counters exposedName tries, past the number of
+// names that can be taken, so that it stays total whatever taken says.
+const maxCounted = 1 << 20
 
 // nameByte reports whether c may be part of a tool name (see
 // registry.ValidName).
