@@ -1060,27 +1060,8 @@ func (g *graph) mapLookupValues(l *ssa.Lookup) ([]ssa.Value, bool) {
 // readOnlySlice reports whether the slice load is only indexed to read
 // an element, or measured.
 func readOnlySlice(load *ssa.UnOp) bool {
-	if _, ok := load.Type().Underlying().(*types.Slice); !ok {
-		return false
-	}
-	for _, r := range *load.Referrers() {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.IndexAddr:
-			for _, rr := range *r.Referrers() {
-				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
-					return false
-				}
-			}
-		case *ssa.Call:
-			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
+	_, ok := load.Type().Underlying().(*types.Slice)
+	return ok && readOnlyElems(load)
 }
 
 // fieldStores adds to fields what is stored through the field's address
