@@ -1062,11 +1062,26 @@ func (p *Pool) pauseIdle(w *worker) {
 	if p.closed || !w.idle || w.paused || w.killed.Load() {
 		return
 	}
-	if w.pause() {
-		p.log.Warn("a tool started a program after its call was answered; its worker is ended", "tool", w.key.id, "caps", w.key.caps.String())
-		return
-	}
+	p.settlePause(w, w.pause())
 	w.paused = true
+}
+
+// settlePause acts on what pause or check found of w: a worker still
+// running a thread is looked at again after pauseAfter, while it stays
+// idle and paused. Call with p.mu held.
+func (p *Pool) settlePause(w *worker, st pauseState) {
+	switch st {
+	case pauseKilled:
+		p.log.Warn("a tool started a program after its call was answered; its worker is ended", "tool", w.key.id, "caps", w.key.caps.String())
+	case pauseUnsettled:
+		time.AfterFunc(pauseAfter, func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if !p.closed && w.idle && w.paused && !w.killed.Load() {
+				p.settlePause(w, w.check())
+			}
+		})
+	}
 }
 
 // reapIdle ends the workers idle for longer than the idle timeout, until
@@ -1423,21 +1438,47 @@ func (w *worker) kill() {
 // goroutine the tool left behind, perhaps in a session of its own that
 // the stop does not reach (and that would continue the worker: SIGCONT
 // to the init of a PID namespace is not dropped). Such a worker is
-// killed instead, and with it, the init, its namespace; pause reports
-// whether it was.
-func (w *worker) pause() (killed bool) {
+// killed instead, and with it, the init, its namespace (check).
+func (w *worker) pause() pauseState {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.reaped {
-		return false
+		return pauseAlone
 	}
 	stopGroup(w.cmd.Process)
-	if stoppedAlone(w.pid()) {
-		return false
+	return w.checkLocked()
+}
+
+// pauseState is what pause and check found of a stopped worker.
+type pauseState int
+
+const (
+	pauseAlone     pauseState = iota // stopped, without a child
+	pauseKilled                      // it had a child, and is killed
+	pauseUnsettled                   // a thread still runs: check again later
+)
+
+// check stops again, and looks again at, a worker pause left unsettled.
+func (w *worker) check() pauseState {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.reaped {
+		return pauseAlone
+	}
+	stopGroup(w.cmd.Process)
+	return w.checkLocked()
+}
+
+func (w *worker) checkLocked() pauseState {
+	switch alone, settled := stoppedAlone(w.pid()); {
+	case !settled:
+		return pauseUnsettled
+	case alone:
+		return pauseAlone
 	}
 	killGroup(w.cmd.Process)
 	w.killed.Store(true)
-	return true
+	return pauseKilled
 }
 
 func (w *worker) resume() {

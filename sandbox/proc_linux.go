@@ -94,55 +94,59 @@ func killGroup(p *os.Process) {
 func stopGroup(p *os.Process)     { _ = unix.Kill(-p.Pid, unix.SIGSTOP) }
 func continueGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGCONT) }
 
-// stoppedAlone waits until every thread of the process pid is stopped
-// (SIGSTOP sent to it), then reports whether it has no child process:
+// stoppedAlone reports, once every thread of the process pid is stopped
+// (SIGSTOP sent to it) within stopWait, whether it has no child process:
 // stopped, it starts none, and as the init of a PID namespace it is the
 // parent of every orphan there, so that without a child it is alone in
-// its namespace. What cannot be read, or a thread that does not stop
-// within stopWait, counts as a child (fail closed).
-func stoppedAlone(pid int) bool {
+// its namespace. settled is false while a thread is still running (a
+// busy machine schedules it late): the caller asks again later. What
+// cannot be read counts as a child (fail closed).
+func stoppedAlone(pid int) (alone, settled bool) {
 	task := fmt.Sprintf("/proc/%d/task", pid)
 	deadline := time.Now().Add(stopWait)
 	for {
 		tids, err := os.ReadDir(task)
 		if err != nil {
-			return false
+			return false, true
+		}
+		// A child found counts whether or not the process has stopped
+		// yet: a program it started may keep continuing it.
+		for _, t := range tids {
+			b, err := os.ReadFile(filepath.Join(task, t.Name(), "children"))
+			if err != nil || len(strings.TrimSpace(string(b))) > 0 {
+				return false, true
+			}
 		}
 		stopped := true
 		for _, t := range tids {
 			b, err := os.ReadFile(filepath.Join(task, t.Name(), "stat"))
 			if err != nil {
-				return false
+				return false, true
 			}
 			// pid (comm) state …: the comm may hold anything but the
 			// last ')'.
 			i := strings.LastIndexByte(string(b), ')')
 			if i < 0 || i+2 >= len(b) {
-				return false
+				return false, true
 			}
 			if st := b[i+2]; st != 'T' && st != 't' {
 				stopped = false
 			}
 		}
 		if stopped {
-			for _, t := range tids {
-				b, err := os.ReadFile(filepath.Join(task, t.Name(), "children"))
-				if err != nil || len(strings.TrimSpace(string(b))) > 0 {
-					return false
-				}
-			}
-			return true
+			// Stopped, it started no child since the look above.
+			return true, true
 		}
 		if time.Now().After(deadline) {
-			return false
+			return false, false
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
 }
 
 // stopWait bounds how long stoppedAlone waits for a worker's threads to
-// stop.
-const stopWait = 50 * time.Millisecond
+// stop before it says so.
+const stopWait = 5 * time.Millisecond
 
 // waitExited waits until p has exited without reaping it, so that the
 // rest of its group can still be killed by its id. It reports whether

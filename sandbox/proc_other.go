@@ -26,7 +26,7 @@ func continueGroup(*os.Process) {}
 
 // stoppedAlone reports true: nothing here tells a worker's children, and
 // no restriction is enforced here anyway.
-func stoppedAlone(int) bool { return true }
+func stoppedAlone(int) (alone, settled bool) { return true, true }
 
 // waitExited cannot wait without reaping here.
 func waitExited(*os.Process) bool { return false }
