@@ -56,6 +56,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -186,6 +187,10 @@ var honest = map[string]definer{
 	// embedcfg's client embeds its configuration, whose exported runner
 	// field its method calls; Exec's runs a program.
 	"embedcfg": embedcfg.Tool{},
+	// pkgsvc calls methods of services start-up code made and keeps in
+	// package variables, whose runner an option or a literal sets;
+	// Exec's services run a program.
+	"pkgsvc": pkgsvc.Tool{},
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
 	"decoiface": decoiface.Tool{},
@@ -366,6 +371,7 @@ func TestTogether(t *testing.T) {
 		"Builder": all.Builder{}, "BuilderExec": all.BuilderExec{},
 		"CfgClient": all.CfgClient{}, "CfgClientExec": all.CfgClientExec{},
 		"EmbedCfg": all.EmbedCfg{}, "EmbedCfgExec": all.EmbedCfgExec{},
+		"PkgSvc": all.PkgSvc{}, "PkgSvcExec": all.PkgSvcExec{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

@@ -132,6 +132,10 @@ type graph struct {
 	// unknownStored holds the methods reflectStoreEdges adds for a value
 	// it cannot trace, made once.
 	unknownStored []*ssa.Function
+	// flows holds what the program's reflective stores of values the
+	// audit traces put where VTA does not see it (reflectFlows), made
+	// once.
+	flows *reflectFlow
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -724,6 +728,15 @@ func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos
 		}
 		return
 	}
+	for _, fn := range g.unknownStoredMethods() {
+		n.out = append(n.out, edge{g.nodeOf(fn), pos})
+	}
+}
+
+// unknownStoredMethods returns the methods of g.reflected's interfaces on
+// every type reflection reaches, the program's too: what a reflective
+// store of a value the audit cannot trace may put into an interface.
+func (g *graph) unknownStoredMethods() []*ssa.Function {
 	if g.unknownStored == nil {
 		g.unknownStored = []*ssa.Function{}
 		var seen typeutil.Map
@@ -739,9 +752,7 @@ func (g *graph) reflectStoreEdges(n *node, common *ssa.CallCommon, pos token.Pos
 		slices.SortFunc(g.unknownStored, func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
 		g.unknownStored = slices.Compact(g.unknownStored)
 	}
-	for _, fn := range g.unknownStored {
-		n.out = append(n.out, edge{g.nodeOf(fn), pos})
-	}
+	return g.unknownStored
 }
 
 // registerStores are the functions of the standard library that
@@ -801,6 +812,25 @@ func (g *graph) reflectedImpls(t types.Type) []*ssa.Function {
 // stores, when the audit can tell each (valueTypes): Set's, Send's and
 // TrySend's argument, SetMapIndex's key and element, Convert's receiver.
 func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
+	vals, ok := storedArgs(common)
+	if !ok {
+		return nil, false
+	}
+	var out []types.Type
+	for _, v := range vals {
+		known, ok := g.valueTypes(v, map[ssa.Value]bool{})
+		if !ok {
+			return nil, false
+		}
+		out = append(out, known...)
+	}
+	return out, true
+}
+
+// storedArgs returns the reflect.Values a call of reflectStores stores:
+// Set's, Send's and TrySend's argument, SetMapIndex's key and element,
+// Convert's receiver; false for the others, and for a $thunk.
+func storedArgs(common *ssa.CallCommon) ([]ssa.Value, bool) {
 	if common == nil || common.IsInvoke() {
 		return nil, false
 	}
@@ -827,18 +857,7 @@ func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
 			vals = args[:1]
 		}
 	}
-	if vals == nil {
-		return nil, false
-	}
-	var out []types.Type
-	for _, v := range vals {
-		known, ok := g.valueTypes(v, map[ssa.Value]bool{})
-		if !ok {
-			return nil, false
-		}
-		out = append(out, known...)
-	}
-	return out, true
+	return vals, vals != nil
 }
 
 // valueTypes returns the types of the value a reflect.Value v holds, when
@@ -1345,6 +1364,9 @@ func (g *graph) scan(n *node) {
 						if g.isStd(fnPkgPath(c)) {
 							g.stdReads(n, c, call.Pos())
 						}
+					}
+					if !std && g.reflected != nil {
+						g.reflectFlowEdges(n, common, call.Pos())
 					}
 					if len(sites[call]) == 0 && !g.stdMade(common.Value) {
 						// Nothing the audit can name: sound for a tool

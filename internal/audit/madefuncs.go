@@ -827,6 +827,9 @@ type varStores struct {
 	// loaded, and whose fields' addresses are only loaded and stored
 	// through, the values stored into each field.
 	fields map[*ssa.Global]map[int][]ssa.Value
+	// loads holds every load of each variable, in every function of
+	// the program.
+	loads map[*ssa.Global][]*ssa.UnOp
 }
 
 // indexStores indexes the stores into the program's package variables,
@@ -837,6 +840,7 @@ func (g *graph) indexStores() *varStores {
 	fields := map[*ssa.Global]map[int][]ssa.Value{}
 	other, otherFields, written := map[*ssa.Global]bool{}, map[*ssa.Global]bool{}, map[*ssa.Global]bool{}
 	mapWritten, mapAdds := map[*ssa.Global]bool{}, map[*ssa.Global][]ssa.Value{}
+	loads := map[*ssa.Global][]*ssa.UnOp{}
 	var ops []*ssa.Value
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
@@ -850,6 +854,7 @@ func (g *graph) indexStores() *varStores {
 					switch instr := instr.(type) {
 					case *ssa.UnOp:
 						if instr.Op == token.MUL {
+							loads[gv] = append(loads[gv], instr)
 							if !readOnlySlice(instr) {
 								written[gv] = true
 							}
@@ -886,7 +891,7 @@ func (g *graph) indexStores() *varStores {
 			}
 		}
 	}
-	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}, readOnly: map[*ssa.Global]bool{}, mapAdds: map[*ssa.Global][]ssa.Value{}}
+	out := &varStores{whole: map[*ssa.Global][]ssa.Value{}, fields: map[*ssa.Global]map[int][]ssa.Value{}, readOnly: map[*ssa.Global]bool{}, mapAdds: map[*ssa.Global][]ssa.Value{}, loads: loads}
 	for gv, vals := range whole {
 		if !other[gv] {
 			out.whole[gv] = vals
@@ -1611,6 +1616,30 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 			return nil, false
 		}
 		call, index = c, a.Index
+	case *ssa.UnOp:
+		// A package variable only start-up code sets (var echoSvc =
+		// newService(echoRunner{})): what it stores there. What the
+		// start-up code made is charged to it, or to the variable's
+		// users (maker); its field is traced where the struct's pointer
+		// goes from there (ptrFieldStores), every load of the variable
+		// among them.
+		gv, ok := a.X.(*ssa.Global)
+		if a.Op != token.MUL || !ok || depth == 0 || !g.traceable(gv) {
+			return nil, false
+		}
+		stored, ok := g.stored.whole[gv]
+		if !ok {
+			return nil, false
+		}
+		var out []*ssa.Alloc
+		for _, v := range stored {
+			allocs, ok := g.madeStructs(v, depth-1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, allocs...)
+		}
+		return out, true
 	}
 	if call != nil {
 		if depth == 0 {
@@ -1680,8 +1709,11 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 //     call whose result is followed (staticOnly: a constructor,
 //     newService(opts...); a builder's method, s.WithRunner(r)).
 //
-// Stored anywhere, converted (to an interface, to unsafe.Pointer), bound
-// to a closure or passed to the standard library, it is not traced.
+// Stored into a package variable only start-up code sets, it is followed
+// from every load of the variable, where the field is only read: a
+// service made at start-up (var echoSvc = newService(echoRunner{})).
+// Stored anywhere else, converted (to an interface, to unsafe.Pointer),
+// bound to a closure or passed to the standard library, it is not traced.
 //
 // With sub ≥ 0, the values are those of the field sub of the struct the
 // field i holds: stored into it, or a field of a struct stored whole
@@ -1690,17 +1722,26 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 	const limit = 256 // values followed
 	cs := g.callSites()
 	var out []ssa.Value
-	seen := map[ssa.Value]bool{}
-	work := []ssa.Value{a}
+	// A pointer loaded from a package variable is shared: any code that
+	// loads the variable holds it, and what that code stores into the
+	// field runs in every other user's chain with its maker's edges
+	// elsewhere. Through it the field is only read.
+	type ptr struct {
+		v      ssa.Value
+		shared bool
+	}
+	seen := map[ptr]bool{}
+	work := []ptr{{a, false}}
 	for len(work) > 0 {
-		v := work[len(work)-1]
+		p := work[len(work)-1]
 		work = work[:len(work)-1]
-		if seen[v] {
+		if seen[p] {
 			continue
 		}
-		if seen[v] = true; len(seen) > limit {
+		if seen[p] = true; len(seen) > limit {
 			return nil, false
 		}
+		v := p.v
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.DebugRef:
@@ -1713,22 +1754,34 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 					return nil, false
 				}
 			case *ssa.Phi:
-				work = append(work, r)
+				work = append(work, ptr{r, p.shared})
 			case *ssa.FieldAddr:
+				var vals []ssa.Value
+				ok := true
 				if r.Field == i && sub >= 0 {
-					vals, ok := g.nestedFieldStores(r, sub)
-					if !ok {
-						return nil, false
-					}
-					out = append(out, vals...)
+					vals, ok = g.nestedFieldStores(r, sub)
 				} else if r.Field == i {
-					stored, ok := fieldStored(r)
-					if !ok {
-						return nil, false
-					}
-					out = append(out, stored...)
-				} else if !g.otherFieldUsed(r) {
+					vals, ok = fieldStored(r)
+				} else {
+					ok = g.otherFieldUsed(r)
+				}
+				if !ok || p.shared && len(vals) > 0 {
 					return nil, false
+				}
+				out = append(out, vals...)
+			case *ssa.Store:
+				// Kept in a package variable only start-up code sets
+				// (var echoSvc = newService(…)): followed from every
+				// load of it, shared.
+				gv, ok := r.Addr.(*ssa.Global)
+				if !ok || r.Val != v || p.shared || !startupCode(r.Parent()) || !g.traceable(gv) {
+					return nil, false
+				}
+				if _, ok := g.stored.whole[gv]; !ok {
+					return nil, false
+				}
+				for _, load := range g.stored.loads[gv] {
+					work = append(work, ptr{load, true})
 				}
 			case ssa.CallInstruction:
 				common := r.Common()
@@ -1739,7 +1792,7 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 				for _, fn := range callees {
 					for j, arg := range common.Args {
 						if arg == v {
-							work = append(work, fn.Params[j])
+							work = append(work, ptr{fn.Params[j], p.shared})
 						}
 					}
 				}
@@ -1758,12 +1811,12 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 				}
 				for _, c := range cs.results[fn] {
 					if len(r.Results) == 1 {
-						work = append(work, c)
+						work = append(work, ptr{c, p.shared})
 						continue
 					}
 					for _, rr := range *c.Referrers() {
 						if e, ok := rr.(*ssa.Extract); ok && e.Index == k {
-							work = append(work, e)
+							work = append(work, ptr{e, p.shared})
 						}
 					}
 				}

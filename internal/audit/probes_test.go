@@ -109,6 +109,11 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvaropt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflectfn"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarset"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -378,6 +383,36 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"pkgvarset", pkgvarset.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvarset.Setter{}).Execute(ctx, pkgvarset.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvarset.Tool{}.Execute(ctx, pkgvarset.Args{Dir: dir})
+	}},
+	{"pkgvaropt", pkgvaropt.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvaropt.Setter{}).Execute(ctx, pkgvaropt.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvaropt.Tool{}.Execute(ctx, pkgvaropt.Args{Dir: dir})
+	}},
+	{"pkgvarwhole", pkgvarwhole.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvarwhole.Setter{}).Execute(ctx, pkgvarwhole.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvarwhole.Tool{}.Execute(ctx, pkgvarwhole.Args{Dir: dir})
+	}},
+	{"pkgvarreflect", pkgvarreflect.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvarreflect.Setter{}).Execute(ctx, pkgvarreflect.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvarreflect.Tool{}.Execute(ctx, pkgvarreflect.Args{Dir: dir})
+	}},
+	{"pkgvarreflectfn", pkgvarreflectfn.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvarreflectfn.Setter{}).Execute(ctx, pkgvarreflectfn.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvarreflectfn.Tool{}.Execute(ctx, pkgvarreflectfn.Args{Dir: dir})
 	}},
 	{"svcreflect", svcreflect.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (svcreflect.Setter{}).Execute(ctx, svcreflect.Args{Dir: dir}); err != nil {
@@ -752,15 +787,19 @@ var probes = []probe{
 // default Logger, which net/http logs to) every tool of their program
 // that uses it runs, the honest ones' too; those that share
 // DefaultServeMux with servemux, whose handler would be charged to them;
-// and svcreflect, whose reflective store TestTogether's program charges
-// with every capability through the standard library's types alone.
+// svcreflect, whose reflective store TestTogether's program charges
+// with every capability through the standard library's types alone; and
+// pkgvarreflect and pkgvarreflectfn, whose reflective stores every
+// dynamic call of the interface or function type they store is charged
+// with, the honest tools' too (they are not in that program).
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
-	"mwfield":    true,
-	"muxnested":  true,
-	"middleware": true,
-	"svcreflect": true,
+	"mwfield":       true,
+	"muxnested":     true,
+	"middleware":    true,
+	"svcreflect":    true,
+	"pkgvarreflect": true, "pkgvarreflectfn": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.

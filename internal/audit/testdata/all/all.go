@@ -49,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
@@ -158,6 +159,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optswrite"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/osargs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pipeswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvaropt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarset"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
@@ -296,6 +300,9 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probepkgvarset      = pkgvarset.Tool
+	Probepkgvaropt      = pkgvaropt.Tool
+	Probepkgvarwhole    = pkgvarwhole.Tool
 	Probesvcreflect     = svcreflect.Tool
 	Probefieldswap      = fieldswap.Tool
 	Probeelemswap       = elemswap.Tool
@@ -382,6 +389,8 @@ type (
 	CfgClientExec       = cfgclient.Exec
 	EmbedCfg            = embedcfg.Tool
 	EmbedCfgExec        = embedcfg.Exec
+	PkgSvc              = pkgsvc.Tool
+	PkgSvcExec          = pkgsvc.Exec
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool

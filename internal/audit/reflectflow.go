@@ -1,0 +1,150 @@
+package audit
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// reflectFlow holds what the program's reflective stores put into memory
+// where VTA, which does not model package reflect, does not see it: a
+// value one tool stores by reflection into a field every tool shares,
+// whose method or function another tool's dynamic call runs (probes
+// pkgvarreflect, pkgvarreflectfn). The code that made the value has its
+// edges, but that code is not in the caller's chain.
+//
+// Only the values the audit traces are held here. A store of a value it
+// cannot trace charges the storing code with the methods of every type
+// reflection reaches (reflectStoreEdges); charging every dynamic call of
+// the program with them too would charge every tool of a program that
+// decodes YAML with everything.
+type reflectFlow struct {
+	// types holds the types of the stored values.
+	types []types.Type
+	// funcs holds the functions and closures stored as function values.
+	funcs []*ssa.Function
+	// reflected holds g.reflected, the interfaces whose variables
+	// reflection reaches.
+	reflected typeutil.Map
+}
+
+// reflectFlows returns what the reflective stores of the program's code
+// (reflectStores) store, made once.
+func (g *graph) reflectFlows() *reflectFlow {
+	if g.flows != nil {
+		return g.flows
+	}
+	f := &reflectFlow{}
+	g.flows = f
+	for _, it := range g.reflected {
+		f.reflected.Set(it, true)
+	}
+	for fn := range g.callSites().all {
+		if g.isStd(fnPkgPath(fn)) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(ssa.CallInstruction); ok {
+					if callee := call.Common().StaticCallee(); callee != nil && reflectStore(callee) {
+						g.addFlow(f, call.Common())
+					}
+				}
+			}
+		}
+	}
+	return f
+}
+
+// addFlow adds to f what the reflective store common stores, of the
+// values the audit traces: the functions a function value is made of
+// (madeValues), the types of others (valueTypes).
+func (g *graph) addFlow(f *reflectFlow, common *ssa.CallCommon) {
+	vals, _ := storedArgs(common)
+	for _, v := range vals {
+		if x, ok := valueOfArg(v); ok {
+			if _, isFunc := x.Type().Underlying().(*types.Signature); isFunc {
+				made, _ := g.madeValues(x)
+				for _, m := range made {
+					switch m := m.(type) {
+					case *ssa.Function:
+						f.funcs = append(f.funcs, m)
+					case *ssa.MakeClosure:
+						f.funcs = append(f.funcs, m.Fn.(*ssa.Function))
+					}
+				}
+				continue
+			}
+		}
+		ts, _ := g.valueTypes(v, map[ssa.Value]bool{})
+		f.types = append(f.types, ts...)
+	}
+}
+
+// valueOfArg returns x of reflect.ValueOf(x), the conversion to an
+// interface undone.
+func valueOfArg(v ssa.Value) (ssa.Value, bool) {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return nil, false
+	}
+	fn := call.Call.StaticCallee()
+	if fn == nil {
+		return nil, false
+	}
+	if f, ok := fn.Object().(*types.Func); !ok || f.FullName() != "reflect.ValueOf" {
+		return nil, false
+	}
+	mi, ok := call.Call.Args[0].(*ssa.MakeInterface)
+	if !ok {
+		return nil, false
+	}
+	return mi.X, true
+}
+
+// reflectFlowEdges adds to n, which makes the dynamic call common at pos
+// that VTA resolves, the edges of what a reflective store may have put
+// where the call finds it (reflectFlows): for a method of an interface
+// whose variables reflection reaches, that method of each stored type
+// that implements the interface; for a function value, each stored
+// function of its signature.
+func (g *graph) reflectFlowEdges(n *node, common *ssa.CallCommon, pos token.Pos) {
+	f := g.reflectFlows()
+	add := func(fn *ssa.Function) {
+		n.out = append(n.out, edge{g.nodeOf(fn), pos})
+		if g.isStd(fnPkgPath(fn)) {
+			g.stdReads(n, fn, pos)
+		}
+	}
+	if !common.IsInvoke() {
+		sig := common.Signature()
+		for _, fn := range f.funcs {
+			if types.Identical(fn.Signature, sig) {
+				add(fn)
+			}
+		}
+		return
+	}
+	it, ok := common.Value.Type().Underlying().(*types.Interface)
+	if !ok || f.reflected.At(it) == nil {
+		return // reflection reaches no variable of this interface
+	}
+	m := common.Method
+	for _, t := range f.types {
+		for _, mt := range []types.Type{t, types.NewPointer(t)} {
+			if _, isPtr := t.Underlying().(*types.Pointer); isPtr && mt != t {
+				continue
+			}
+			if !types.Implements(mt, it) {
+				continue
+			}
+			if sel := g.prog.MethodSets.MethodSet(mt).Lookup(m.Pkg(), m.Name()); sel != nil {
+				if fn := g.prog.MethodValue(sel); fn != nil {
+					add(fn)
+				}
+			}
+		}
+	}
+}
