@@ -112,6 +112,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvaropt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflectfn"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflectvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
@@ -413,6 +414,15 @@ var probes = []probe{
 			return "", err
 		}
 		return pkgvarreflectfn.Tool{}.Execute(ctx, pkgvarreflectfn.Args{Dir: dir})
+	}},
+	{"pkgvarreflectvar", pkgvarreflectvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (pkgvarreflectvar.Maker{}).Execute(ctx, pkgvarreflectvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		if _, err := (pkgvarreflectvar.Setter{}).Execute(ctx, pkgvarreflectvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return pkgvarreflectvar.Tool{}.Execute(ctx, pkgvarreflectvar.Args{Dir: dir})
 	}},
 	{"svcreflect", svcreflect.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (svcreflect.Setter{}).Execute(ctx, svcreflect.Args{Dir: dir}); err != nil {
@@ -789,9 +799,10 @@ var probes = []probe{
 // DefaultServeMux with servemux, whose handler would be charged to them;
 // svcreflect, whose reflective store TestTogether's program charges
 // with every capability through the standard library's types alone; and
-// pkgvarreflect and pkgvarreflectfn, whose reflective stores every
-// dynamic call of the interface or function type they store is charged
-// with, the honest tools' too (they are not in that program).
+// pkgvarreflect, pkgvarreflectfn and pkgvarreflectvar, with whose
+// reflective stores every dynamic call of the interface or function type
+// they store is charged, the honest tools' too (they are not in that
+// program).
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
@@ -799,7 +810,7 @@ var aloneProbes = map[string]bool{
 	"muxnested":     true,
 	"middleware":    true,
 	"svcreflect":    true,
-	"pkgvarreflect": true, "pkgvarreflectfn": true,
+	"pkgvarreflect": true, "pkgvarreflectfn": true, "pkgvarreflectvar": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program.

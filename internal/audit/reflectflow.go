@@ -3,6 +3,9 @@ package audit
 import (
 	"go/token"
 	"go/types"
+	"maps"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -15,16 +18,23 @@ import (
 // pkgvarreflect, pkgvarreflectfn). The code that made the value has its
 // edges, but that code is not in the caller's chain.
 //
-// Only the values the audit traces are held here. A store of a value it
-// cannot trace charges the storing code with the methods of every type
-// reflection reaches (reflectStoreEdges); charging every dynamic call of
-// the program with them too would charge every tool of a program that
-// decodes YAML with everything.
+// Of a function value the audit cannot trace, every function of its type
+// whose value the program takes counts. Of other values, only those the
+// audit traces are held here: a store of a value it cannot trace charges
+// the storing code with the methods of every type reflection reaches
+// (reflectStoreEdges); charging every dynamic call of the program with
+// them too would charge every tool of a program that decodes YAML with
+// everything.
 type reflectFlow struct {
 	// types holds the types of the stored values.
 	types []types.Type
 	// funcs holds the functions and closures stored as function values.
 	funcs []*ssa.Function
+	// untraced holds the types of the function values stored that the
+	// audit does not trace (os.Getenv, which another tool left in a
+	// variable): any function of such a type whose value the program
+	// takes may be stored.
+	untraced []*types.Signature
 	// reflected holds g.reflected, the interfaces whose variables
 	// reflection reaches.
 	reflected typeutil.Map
@@ -65,8 +75,12 @@ func (g *graph) addFlow(f *reflectFlow, common *ssa.CallCommon) {
 	vals, _ := storedArgs(common)
 	for _, v := range vals {
 		if x, ok := valueOfArg(v); ok {
-			if _, isFunc := x.Type().Underlying().(*types.Signature); isFunc {
-				made, _ := g.madeValues(x)
+			if sig, isFunc := x.Type().Underlying().(*types.Signature); isFunc {
+				made, ok := g.madeValues(x)
+				if !ok {
+					f.untraced = append(f.untraced, sig)
+					continue
+				}
 				for _, m := range made {
 					switch m := m.(type) {
 					case *ssa.Function:
@@ -123,6 +137,14 @@ func (g *graph) reflectFlowEdges(n *node, common *ssa.CallCommon, pos token.Pos)
 		for _, fn := range f.funcs {
 			if types.Identical(fn.Signature, sig) {
 				add(fn)
+			}
+		}
+		if slices.ContainsFunc(f.untraced, func(u *types.Signature) bool { return types.Identical(u, sig) }) {
+			taken := g.callSites().taken
+			for _, fn := range slices.SortedFunc(maps.Keys(taken), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) }) {
+				if taken[fn] && types.Identical(fn.Signature, sig) {
+					add(fn)
+				}
 			}
 		}
 		return
