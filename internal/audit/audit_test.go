@@ -32,6 +32,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fillnil"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
@@ -126,6 +127,9 @@ var honest = map[string]definer{
 	"defaults": defaults.Tool{},
 	// merge sets a field of one struct from another's by reflection.
 	"merge": merge.Tool{},
+	// fillnil makes its options' nil pointers, maps, slices and channels
+	// by reflection, each of its field's own type; Read reads files.
+	"fillnil": fillnil.Tool{},
 	// httpsjson (http.Get of an https URL) and tlsroots (tls.Dialer with
 	// x509.SystemCertPool) reach the resolver's files, the system's roots
 	// and the proxy variables only through the standard library's own
@@ -372,6 +376,7 @@ func TestTogether(t *testing.T) {
 		"CfgClient": all.CfgClient{}, "CfgClientExec": all.CfgClientExec{},
 		"EmbedCfg": all.EmbedCfg{}, "EmbedCfgExec": all.EmbedCfgExec{},
 		"PkgSvc": all.PkgSvc{}, "PkgSvcExec": all.PkgSvcExec{},
+		"FillNil": all.FillNil{}, "FillNilRead": all.FillNilRead{},
 		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
 		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
 		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},

@@ -817,7 +817,10 @@ func (g *graph) storedTypes(common *ssa.CallCommon) ([]types.Type, bool) {
 		return nil, false
 	}
 	var out []types.Type
-	for _, v := range vals {
+	for i, v := range vals {
+		if path, ok := targetPath(common, i); ok && freshOf(v, common.Args[0], path, map[ssa.Value]bool{}) {
+			continue // of the variable's own type: no type new to it
+		}
 		known, ok := g.valueTypes(v, map[ssa.Value]bool{})
 		if !ok {
 			return nil, false

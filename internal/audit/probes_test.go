@@ -60,6 +60,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/freshphi"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
@@ -300,6 +301,9 @@ var probes = []probe{
 	}},
 	{"reflectset", reflectset.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return reflectset.Tool{}.Execute(ctx, reflectset.Args{Dir: dir})
+	}},
+	{"freshphi", freshphi.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		return freshphi.Tool{}.Execute(ctx, freshphi.Args{Dir: dir})
 	}},
 	{"gobiface", gobiface.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		return gobiface.Tool{}.Execute(ctx, gobiface.Args{Dir: dir})

@@ -170,3 +170,107 @@ func (g *graph) reflectFlowEdges(n *node, common *ssa.CallCommon, pos token.Pos)
 		}
 	}
 }
+
+// targetPath returns the methods of reflect.Type that lead from the type
+// of the receiver of the reflective store common to the type of the
+// variable its i-th stored value (storedArgs) goes into: none for Set,
+// Elem for what Send and TrySend send and for a map's element, Key for a
+// map's key; false for Convert.
+func targetPath(common *ssa.CallCommon, i int) ([]string, bool) {
+	switch reflectName(common) {
+	case "(reflect.Value).Set":
+		return nil, true
+	case "(reflect.Value).Send", "(reflect.Value).TrySend":
+		return []string{"Elem"}, true
+	case "(reflect.Value).SetMapIndex":
+		return [][]string{{"Key"}, {"Elem"}}[i], i < 2
+	}
+	return nil, false
+}
+
+// freshOf reports whether v, a reflect.Value stored into a variable whose
+// type is recv.Type() followed by path (targetPath), is a value
+// reflection made of that very type, or of a pointer to it (New, Zero,
+// MakeSlice, MakeMap, MakeMapWithSize, MakeChan, New's Elem), or recv
+// sliced: decoders fill what they are given so (toml's v.Set(reflect.New(
+// v.Type().Elem()))). Such a value holds nothing the program made, and
+// its type is the variable's (or the store panics): it adds no type to an
+// interface.
+func freshOf(v, recv ssa.Value, path []string, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	switch v := v.(type) {
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			if !freshOf(e, recv, path, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		args := v.Call.Args
+		switch reflectName(&v.Call) {
+		case "reflect.Zero", "reflect.MakeSlice", "reflect.MakeMap", "reflect.MakeMapWithSize", "reflect.MakeChan":
+			return len(args) > 0 && typeOf(args[0], recv, path, map[ssa.Value]bool{})
+		case "reflect.New":
+			// A pointer to the variable's element: of the variable's
+			// type when that is a pointer; Elem panics on an
+			// interface, and Set on any other type.
+			return len(args) == 1 && typeOf(args[0], recv, append(slices.Clip(path), "Elem"), map[ssa.Value]bool{})
+		case "(reflect.Value).Elem":
+			if len(args) != 1 {
+				return false
+			}
+			n, ok := args[0].(*ssa.Call)
+			return ok && reflectName(&n.Call) == "reflect.New" && len(n.Call.Args) == 1 &&
+				typeOf(n.Call.Args[0], recv, path, map[ssa.Value]bool{})
+		case "(reflect.Value).Slice", "(reflect.Value).Slice3":
+			return len(path) == 0 && len(args) > 0 && args[0] == recv
+		}
+	}
+	return false
+}
+
+// typeOf reports whether the reflect.Type t is recv.Type() followed by
+// the methods path (Elem, Key) of reflect.Type.
+func typeOf(t, recv ssa.Value, path []string, seen map[ssa.Value]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch t := t.(type) {
+	case *ssa.Phi:
+		for _, e := range t.Edges {
+			if !typeOf(e, recv, path, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		if t.Call.IsInvoke() {
+			m := t.Call.Method
+			return len(path) > 0 && len(t.Call.Args) == 0 && m.Name() == path[len(path)-1] &&
+				types.TypeString(t.Call.Value.Type(), nil) == "reflect.Type" &&
+				typeOf(t.Call.Value, recv, path[:len(path)-1], seen)
+		}
+		return len(path) == 0 && reflectName(&t.Call) == "(reflect.Value).Type" &&
+			len(t.Call.Args) == 1 && t.Call.Args[0] == recv
+	}
+	return false
+}
+
+// reflectName returns the full name of the function of package reflect
+// common calls statically, or "".
+func reflectName(common *ssa.CallCommon) string {
+	fn := common.StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "reflect" {
+		return ""
+	}
+	f, ok := fn.Object().(*types.Func)
+	if !ok || fn.Signature.Recv() == nil && f.Signature().Recv() != nil {
+		return "" // a $thunk, whose receiver is its first argument
+	}
+	return f.FullName()
+}

@@ -26,6 +26,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fillnil"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
@@ -118,6 +119,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/flagvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/fmtint32"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/freshphi"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/funcinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/genericfield"
@@ -300,6 +302,7 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probefreshphi       = freshphi.Tool
 	Probepkgvarset      = pkgvarset.Tool
 	Probepkgvaropt      = pkgvaropt.Tool
 	Probepkgvarwhole    = pkgvarwhole.Tool
@@ -391,6 +394,8 @@ type (
 	EmbedCfgExec        = embedcfg.Exec
 	PkgSvc              = pkgsvc.Tool
 	PkgSvcExec          = pkgsvc.Exec
+	FillNil             = fillnil.Tool
+	FillNilRead         = fillnil.Read
 	DecoIface           = decoiface.Tool
 	DecoIfaceEnv        = decoiface.Env
 	Pipeline            = pipeline.Tool
