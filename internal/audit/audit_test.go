@@ -20,6 +20,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -30,10 +31,13 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fillnil"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fmtstringer"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fsyscount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
@@ -46,11 +50,14 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/inject"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonsecret"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/methodval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncecache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
@@ -58,21 +65,27 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/progress"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/registry"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/resultgen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/slogbuf"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/storeiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/svcerr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpldata"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmplfuncs"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/uatransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
@@ -266,6 +279,45 @@ var honest = map[string]definer{
 	// variable and resets it: in one program with timerreset, whose
 	// timer's func reads the environment, it must not be charged with it.
 	"deadline": deadline.Tool{},
+	// jsonsecret's Tool decodes JSON into a type whose UnmarshalJSON parses durations;
+	// its package's Load into one whose UnmarshalJSON may read the environment.
+	"jsonsecret": jsonsecret.Tool{},
+	// fmtstringer's Tool formats a value whose String method fmt calls;
+	// its package's Home formats one whose String reads the home directory.
+	"fmtstringer": fmtstringer.Tool{},
+	// slogbuf's Tool logs into a buffer through a slog.Handler wrapper;
+	// its package's Debug logs to os.Stderr through the same helper.
+	"slogbuf": slogbuf.Tool{},
+	// tmplfuncs's Tool renders a template through a helper given a FuncMap;
+	// its package's Env gives it os.Getenv.
+	"tmplfuncs": tmplfuncs.Tool{},
+	// storeiface's Tool counts in a memory Store its package keeps;
+	// its package's Save in a file Store, through the same helpers.
+	"storeiface": storeiface.Tool{},
+	// resultgen's Tool chains steps through a generic Result[T] with Try and Then;
+	// its package's Env's first step reads the environment.
+	"resultgen": resultgen.Tool{},
+	// methodval's Tool passes a method value to a per-line helper;
+	// its package's Env one that expands environment variables.
+	"methodval": methodval.Tool{},
+	// uatransport's Tool only builds and prints a request; its package's
+	// Fetch sends it with a kept client whose Transport sets the User-Agent.
+	"uatransport": uatransport.Tool{},
+	// oncecache's Tool uses a sync.Pool and a sync.OnceValue of a map;
+	// its package's Config another OnceValue of a map, read from a file.
+	"oncecache": oncecache.Tool{},
+	// codecs's Tool compresses into a buffer with a strategy map of encoders;
+	// its package's Save into a sink from a second map (a file, stdout).
+	"codecs": codecs.Tool{},
+	// fsyscount's Tool counts lines of a fstest.MapFS through fs.WalkDir;
+	// its package's Dir of os.DirFS, through the same helper.
+	"fsyscount": fsyscount.Tool{},
+	// errwrap's Tool wraps errors and looks into them with errors.As;
+	// its package's Exec does so with *exec.ExitError.
+	"errwrap": errwrap.Tool{},
+	// progress's Tool copies through a copier with a progress callback field;
+	// its package's Verbose's callback prints to os.Stderr.
+	"progress": progress.Tool{},
 }
 
 // honestPairs are packages of the honest corpus with a second tool,
@@ -287,6 +339,50 @@ func TestHonestPair(t *testing.T) {
 				if want := d[i].Definition().Capabilities; got[tl] != want {
 					t.Errorf("%s.%s reaches %s, declares %s", name, tl, got[tl], want)
 				}
+			}
+		})
+	}
+}
+
+// honestWith are packages of the honest corpus with a second tool, of
+// the name given, audited in one program with Tool: each reaches what
+// it declares, and neither is charged with the other's capabilities
+// through the helpers and types they share.
+var honestWith = map[string]struct {
+	name string
+	d    [2]definer
+}{
+	"fmtstringer": {"Home", [2]definer{fmtstringer.Tool{}, fmtstringer.Home{}}},
+	"slogbuf":     {"Debug", [2]definer{slogbuf.Tool{}, slogbuf.Debug{}}},
+	"tmplfuncs":   {"Env", [2]definer{tmplfuncs.Tool{}, tmplfuncs.Env{}}},
+	"storeiface":  {"Save", [2]definer{storeiface.Tool{}, storeiface.Save{}}},
+	"resultgen":   {"Env", [2]definer{resultgen.Tool{}, resultgen.Env{}}},
+	"methodval":   {"Env", [2]definer{methodval.Tool{}, methodval.Env{}}},
+	"uatransport": {"Fetch", [2]definer{uatransport.Tool{}, uatransport.Fetch{}}},
+	"oncecache":   {"Config", [2]definer{oncecache.Tool{}, oncecache.Config{}}},
+	"codecs":      {"Save", [2]definer{codecs.Tool{}, codecs.Save{}}},
+	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
+	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
+	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"jsonsecret":  {"Load", [2]definer{jsonsecret.Tool{}, jsonsecret.Load{}}},
+}
+
+// TestHonestWith audits each of honestWith's packages, Tool and its
+// second tool in one program.
+func TestHonestWith(t *testing.T) {
+	t.Parallel()
+	for name, w := range honestWith {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join("testdata", "honest", name)
+			got := reaches(t, dir, "Tool", w.name)
+			for i, tl := range []string{"Tool", w.name} {
+				if want := w.d[i].Definition().Capabilities; got[tl] != want {
+					t.Errorf("%s.%s reaches %s, declares %s", name, tl, got[tl], want)
+				}
+			}
+			for _, f := range analyzeFor(t, dir, "Tool", w.name).Startup {
+				t.Errorf("start-up of %s reaches %s: %s", f.Pkg, f.Cap, f.Path(filepath.Base, true))
 			}
 		})
 	}
@@ -386,6 +482,19 @@ func TestTogether(t *testing.T) {
 		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
 		"Upload": all.Upload{}, "LogPrefix": all.LogPrefix{}, "LogSave": all.LogSave{},
 		"TarList": all.TarList{}, "TarPlain": all.TarPlain{}, "Deadline": all.Deadline{},
+		"Jsonsecret": all.Jsonsecret{}, "JsonsecretLoad": all.JsonsecretLoad{},
+		"Fmtstringer": all.Fmtstringer{}, "FmtstringerHome": all.FmtstringerHome{},
+		"Slogbuf": all.Slogbuf{}, "SlogbufDebug": all.SlogbufDebug{},
+		"Tmplfuncs": all.Tmplfuncs{}, "TmplfuncsEnv": all.TmplfuncsEnv{},
+		"Storeiface": all.Storeiface{}, "StoreifaceSave": all.StoreifaceSave{},
+		"Resultgen": all.Resultgen{}, "ResultgenEnv": all.ResultgenEnv{},
+		"Methodval": all.Methodval{}, "MethodvalEnv": all.MethodvalEnv{},
+		"Uatransport": all.Uatransport{}, "UatransportFetch": all.UatransportFetch{},
+		"Oncecache": all.Oncecache{}, "OncecacheConfig": all.OncecacheConfig{},
+		"Codecs": all.Codecs{}, "CodecsSave": all.CodecsSave{},
+		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
+		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
+		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
@@ -24,10 +25,13 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fillnil"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fmtstringer"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fsyscount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
@@ -39,11 +43,14 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/inject"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonsecret"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/methodval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncecache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
@@ -51,21 +58,27 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/progress"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/registry"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/resultgen"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/slogbuf"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/storeiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/svcerr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpldata"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmplfuncs"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/uatransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
@@ -436,6 +449,32 @@ type (
 	Probeexpvarcmd      = expvarcmd.Tool
 	HTTPSJSON           = httpsjson.Tool
 	TLSRoots            = tlsroots.Tool
+	Jsonsecret          = jsonsecret.Tool
+	JsonsecretLoad      = jsonsecret.Load
+	Fmtstringer         = fmtstringer.Tool
+	FmtstringerHome     = fmtstringer.Home
+	Slogbuf             = slogbuf.Tool
+	SlogbufDebug        = slogbuf.Debug
+	Tmplfuncs           = tmplfuncs.Tool
+	TmplfuncsEnv        = tmplfuncs.Env
+	Storeiface          = storeiface.Tool
+	StoreifaceSave      = storeiface.Save
+	Resultgen           = resultgen.Tool
+	ResultgenEnv        = resultgen.Env
+	Methodval           = methodval.Tool
+	MethodvalEnv        = methodval.Env
+	Uatransport         = uatransport.Tool
+	UatransportFetch    = uatransport.Fetch
+	Oncecache           = oncecache.Tool
+	OncecacheConfig     = oncecache.Config
+	Codecs              = codecs.Tool
+	CodecsSave          = codecs.Save
+	Fsyscount           = fsyscount.Tool
+	FsyscountDir        = fsyscount.Dir
+	Errwrap             = errwrap.Tool
+	ErrwrapExec         = errwrap.Exec
+	Progress            = progress.Tool
+	ProgressVerbose     = progress.Verbose
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
