@@ -52,6 +52,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonsecret"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/memo"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/methodval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
@@ -64,6 +65,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/progress"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -318,6 +320,12 @@ var honest = map[string]definer{
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
 	"progress": progress.Tool{},
+	// pkgdefault's Tool calls a service its package makes at start-up with an echoing
+	// runner; Exec makes one of its own over a runner that runs a program.
+	"pkgdefault": pkgdefault.Tool{},
+	// memo's Tool reads through a cache a constructor makes for one call over its
+	// function; its package's Lookup uses one its package keeps over os.Getenv.
+	"memo": memo.Tool{},
 }
 
 // honestPairs are packages of the honest corpus with a second tool,
@@ -364,6 +372,8 @@ var honestWith = map[string]struct {
 	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
 	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
 	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"pkgdefault":  {"Exec", [2]definer{pkgdefault.Tool{}, pkgdefault.Exec{}}},
+	"memo":        {"Lookup", [2]definer{memo.Tool{}, memo.Lookup{}}},
 	"jsonsecret":  {"Load", [2]definer{jsonsecret.Tool{}, jsonsecret.Load{}}},
 }
 
@@ -495,6 +505,8 @@ func TestTogether(t *testing.T) {
 		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
 		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
 		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
+		"Pkgdefault": all.Pkgdefault{}, "PkgdefaultExec": all.PkgdefaultExec{},
+		"Memo": all.Memo{}, "MemoLookup": all.MemoLookup{},
 	} {
 		want[name] = d.Definition().Capabilities
 	}

@@ -45,6 +45,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonsecret"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/memo"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/methodval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
@@ -57,6 +58,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/progress"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
@@ -475,6 +477,10 @@ type (
 	ErrwrapExec         = errwrap.Exec
 	Progress            = progress.Tool
 	ProgressVerbose     = progress.Verbose
+	Pkgdefault          = pkgdefault.Tool
+	PkgdefaultExec      = pkgdefault.Exec
+	Memo                = memo.Tool
+	MemoLookup          = memo.Lookup
 )
 
 // Lister lists Go packages with golang.org/x/tools/go/packages, which
