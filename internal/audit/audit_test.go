@@ -28,6 +28,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedbase"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
@@ -320,6 +321,9 @@ var honest = map[string]definer{
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
 	"progress": progress.Tool{},
+	// embedbase's services embed a base struct whose promoted method calls its
+	// notifier; Tool's notes in memory, Exec's run a program.
+	"embedbase": embedbase.Tool{},
 	// pkgdefault's Tool calls a service its package makes at start-up with an echoing
 	// runner; Exec makes one of its own over a runner that runs a program.
 	"pkgdefault": pkgdefault.Tool{},
@@ -372,6 +376,7 @@ var honestWith = map[string]struct {
 	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
 	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
 	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"embedbase":   {"Exec", [2]definer{embedbase.Tool{}, embedbase.Exec{}}},
 	"pkgdefault":  {"Exec", [2]definer{pkgdefault.Tool{}, pkgdefault.Exec{}}},
 	"memo":        {"Lookup", [2]definer{memo.Tool{}, memo.Lookup{}}},
 	"jsonsecret":  {"Load", [2]definer{jsonsecret.Tool{}, jsonsecret.Load{}}},
@@ -505,6 +510,7 @@ func TestTogether(t *testing.T) {
 		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
 		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
 		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
+		"Embedbase": all.Embedbase{}, "EmbedbaseExec": all.EmbedbaseExec{},
 		"Pkgdefault": all.Pkgdefault{}, "PkgdefaultExec": all.PkgdefaultExec{},
 		"Memo": all.Memo{}, "MemoLookup": all.MemoLookup{},
 	} {

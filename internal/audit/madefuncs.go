@@ -1528,20 +1528,41 @@ func (g *graph) receiverFieldValues(p *ssa.Parameter, i, sub int) ([]ssa.Value, 
 	if len(args) == 0 {
 		return nil, false
 	}
-	var allocs []*ssa.Alloc
+	field := []int{i}
+	if sub >= 0 {
+		field = append(field, sub)
+	}
+	type made struct {
+		alloc *ssa.Alloc
+		path  []int
+	}
+	var allocs []made
 	for _, a := range args {
-		made, ok := g.madeStruct(a)
+		var outer []int
+		if fa, ok := a.(*ssa.FieldAddr); ok {
+			// A struct embedded in, or held by, one the caller made
+			// (s.notify(…) of a promoted method, &s.base): traced
+			// where the outer struct's pointer goes.
+			if _, isStruct := fa.Type().(*types.Pointer).Elem().Underlying().(*types.Struct); !isStruct {
+				return nil, false
+			}
+			a, outer = fa.X, []int{fa.Field}
+		}
+		structs, ok := g.madeStruct(a)
 		if !ok {
 			return nil, false
 		}
-		allocs = append(allocs, made...)
+		for _, alloc := range structs {
+			allocs = append(allocs, made{alloc, append(outer, field...)})
+		}
 	}
 	var out []ssa.Value
-	for _, alloc := range allocs {
-		if !atLiterals {
+	for _, m := range allocs {
+		alloc := m.alloc
+		if !atLiterals || len(m.path) > 1 {
 			// Set elsewhere too (a functional option, func(s *service)
 			// { s.r = r }): where the struct's pointer goes.
-			vals, ok := g.ptrFieldStores(alloc, i, sub)
+			vals, ok := g.ptrFieldStores(alloc, m.path)
 			if !ok {
 				return nil, false
 			}
@@ -1696,13 +1717,19 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 	return true
 }
 
-// ptrFieldStores returns the values stored into the field i of the
+// ptrFieldStores returns the values stored into the field reached by
+// path (field indices, each but the last of a struct held by value: a
+// configuration, c.cfg.Runner; an embedded struct, s.base.n) of the
 // struct a made, when its pointer is kept nowhere, so that every store
 // through it is one of the program's code this finds: the pointer, and
 // what it becomes, is only
 //   - loaded whole, compared, or had a field's address taken that is only
 //     loaded and stored through (another field's also passed to the
 //     standard library's methods: s.mu.Lock());
+//   - for a field on the path, followed as a pointer itself, to the next
+//     field (&s.base passed to a method of the embedded struct);
+//   - stored into whole, when it points to a field on the path, each
+//     value traced by structFieldValues;
 //   - passed to functions of the program (programCallees: a functional
 //     option, o(s); a method), whose parameter is followed;
 //   - returned by a function of the program whose every call is a static
@@ -1714,11 +1741,7 @@ func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
 // service made at start-up (var echoSvc = newService(echoRunner{})).
 // Stored anywhere else, converted (to an interface, to unsafe.Pointer),
 // bound to a closure or passed to the standard library, it is not traced.
-//
-// With sub ≥ 0, the values are those of the field sub of the struct the
-// field i holds: stored into it, or a field of a struct stored whole
-// into the field i (structFieldValues).
-func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
+func (g *graph) ptrFieldStores(a *ssa.Alloc, path []int) ([]ssa.Value, bool) {
 	const limit = 256 // values followed
 	cs := g.callSites()
 	var out []ssa.Value
@@ -1728,10 +1751,11 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 	// elsewhere. Through it the field is only read.
 	type ptr struct {
 		v      ssa.Value
+		depth  int // path[depth] is the field of what v points to
 		shared bool
 	}
 	seen := map[ptr]bool{}
-	work := []ptr{{a, false}}
+	work := []ptr{{a, 0, false}}
 	for len(work) > 0 {
 		p := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -1741,7 +1765,7 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 		if seen[p] = true; len(seen) > limit {
 			return nil, false
 		}
-		v := p.v
+		v, i := p.v, path[p.depth]
 		for _, r := range *v.Referrers() {
 			switch r := r.(type) {
 			case *ssa.DebugRef:
@@ -1754,15 +1778,16 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 					return nil, false
 				}
 			case *ssa.Phi:
-				work = append(work, ptr{r, p.shared})
+				work = append(work, ptr{r, p.depth, p.shared})
 			case *ssa.FieldAddr:
 				var vals []ssa.Value
 				ok := true
-				if r.Field == i && sub >= 0 {
-					vals, ok = g.nestedFieldStores(r, sub)
-				} else if r.Field == i {
+				switch {
+				case r.Field == i && p.depth < len(path)-1:
+					work = append(work, ptr{r, p.depth + 1, p.shared})
+				case r.Field == i:
 					vals, ok = fieldStored(r)
-				} else {
+				default:
 					ok = g.otherFieldUsed(r)
 				}
 				if !ok || p.shared && len(vals) > 0 {
@@ -1770,18 +1795,28 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 				}
 				out = append(out, vals...)
 			case *ssa.Store:
+				if r.Addr == v && r.Val != v && p.depth > 0 {
+					// A struct on the path stored whole (c.cfg =
+					// cfg): its field's values.
+					vals, ok := g.structFieldValues(r.Val, i)
+					if !ok || p.shared && len(vals) > 0 {
+						return nil, false
+					}
+					out = append(out, vals...)
+					continue
+				}
 				// Kept in a package variable only start-up code sets
 				// (var echoSvc = newService(…)): followed from every
 				// load of it, shared.
 				gv, ok := r.Addr.(*ssa.Global)
-				if !ok || r.Val != v || p.shared || !startupCode(r.Parent()) || !g.traceable(gv) {
+				if !ok || r.Val != v || p.shared || p.depth > 0 || !startupCode(r.Parent()) || !g.traceable(gv) {
 					return nil, false
 				}
 				if _, ok := g.stored.whole[gv]; !ok {
 					return nil, false
 				}
 				for _, load := range g.stored.loads[gv] {
-					work = append(work, ptr{load, true})
+					work = append(work, ptr{load, 0, true})
 				}
 			case ssa.CallInstruction:
 				common := r.Common()
@@ -1792,7 +1827,7 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 				for _, fn := range callees {
 					for j, arg := range common.Args {
 						if arg == v {
-							work = append(work, ptr{fn.Params[j], p.shared})
+							work = append(work, ptr{fn.Params[j], p.depth, p.shared})
 						}
 					}
 				}
@@ -1811,60 +1846,18 @@ func (g *graph) ptrFieldStores(a *ssa.Alloc, i, sub int) ([]ssa.Value, bool) {
 				}
 				for _, c := range cs.results[fn] {
 					if len(r.Results) == 1 {
-						work = append(work, ptr{c, p.shared})
+						work = append(work, ptr{c, p.depth, p.shared})
 						continue
 					}
 					for _, rr := range *c.Referrers() {
 						if e, ok := rr.(*ssa.Extract); ok && e.Index == k {
-							work = append(work, ptr{e, p.shared})
+							work = append(work, ptr{e, p.depth, p.shared})
 						}
 					}
 				}
 			default:
 				return nil, false
 			}
-		}
-	}
-	return out, true
-}
-
-// nestedFieldStores returns the values the field sub of the struct at fa
-// may hold, when fa is only loaded through, stored into whole (each value
-// traced by structFieldValues), or has its fields' addresses taken that
-// are only loaded and stored through (otherFieldUsed for fields other
-// than sub).
-func (g *graph) nestedFieldStores(fa *ssa.FieldAddr, sub int) ([]ssa.Value, bool) {
-	var out []ssa.Value
-	for _, r := range *fa.Referrers() {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.UnOp:
-			if r.Op != token.MUL {
-				return nil, false
-			}
-		case *ssa.Store:
-			if r.Addr != fa || r.Val == fa {
-				return nil, false
-			}
-			vals, ok := g.structFieldValues(r.Val, sub)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, vals...)
-		case *ssa.FieldAddr:
-			if r.Field != sub {
-				if !g.otherFieldUsed(r) {
-					return nil, false
-				}
-				continue
-			}
-			stored, ok := fieldStored(r)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, stored...)
-		default:
-			return nil, false
 		}
 	}
 	return out, true

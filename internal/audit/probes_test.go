@@ -46,7 +46,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
@@ -388,6 +390,18 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"embedinit", embedinit.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (embedinit.Setter{}).Execute(ctx, embedinit.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return embedinit.Tool{}.Execute(ctx, embedinit.Args{Dir: dir})
+	}},
+	{"embedaddr", embedaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (embedaddr.Setter{}).Execute(ctx, embedaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return embedaddr.Tool{}.Execute(ctx, embedaddr.Args{Dir: dir})
 	}},
 	{"pkgvarset", pkgvarset.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (pkgvarset.Setter{}).Execute(ctx, pkgvarset.Args{Dir: dir}); err != nil {

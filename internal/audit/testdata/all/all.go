@@ -22,6 +22,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedbase"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
@@ -120,7 +121,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedinit"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedwrap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/errorsas"
@@ -317,6 +320,8 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probeembedinit      = embedinit.Tool
+	Probeembedaddr      = embedaddr.Tool
 	Probefreshphi       = freshphi.Tool
 	Probepkgvarset      = pkgvarset.Tool
 	Probepkgvaropt      = pkgvaropt.Tool
@@ -477,6 +482,8 @@ type (
 	ErrwrapExec         = errwrap.Exec
 	Progress            = progress.Tool
 	ProgressVerbose     = progress.Verbose
+	Embedbase           = embedbase.Tool
+	EmbedbaseExec       = embedbase.Exec
 	Pkgdefault          = pkgdefault.Tool
 	PkgdefaultExec      = pkgdefault.Exec
 	Memo                = memo.Tool
