@@ -137,8 +137,13 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			}
 			if ia, ok := v.X.(*ssa.IndexAddr); ok {
 				// An element of a slice field that is only read
-				// (for _, st := range p.steps { st.Apply(s) }).
+				// (for _, st := range p.steps { st.Apply(s) }), or
+				// of a slice parameter every call makes for it
+				// (runAll(ctx, tasks) over append(tasks, hashTask{s})).
 				vals, ok := g.fieldElems(ia)
+				if !ok {
+					vals, ok = g.sliceArguments(ia)
+				}
 				if !ok {
 					return nil, false
 				}

@@ -93,6 +93,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/workerpool"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
@@ -321,6 +322,9 @@ var honest = map[string]definer{
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
 	"progress": progress.Tool{},
+	// workerpool's Tool runs hashing tasks it appends to a slice in a pool of
+	// goroutines; its package's Fetch runs tasks that fetch URLs in the same pool.
+	"workerpool": workerpool.Tool{},
 	// embedbase's services embed a base struct whose promoted method calls its
 	// notifier; Tool's notes in memory, Exec's run a program.
 	"embedbase": embedbase.Tool{},
@@ -376,6 +380,7 @@ var honestWith = map[string]struct {
 	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
 	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
 	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"workerpool":  {"Fetch", [2]definer{workerpool.Tool{}, workerpool.Fetch{}}},
 	"embedbase":   {"Exec", [2]definer{embedbase.Tool{}, embedbase.Exec{}}},
 	"pkgdefault":  {"Exec", [2]definer{pkgdefault.Tool{}, pkgdefault.Exec{}}},
 	"memo":        {"Lookup", [2]definer{memo.Tool{}, memo.Lookup{}}},
@@ -510,6 +515,7 @@ func TestTogether(t *testing.T) {
 		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
 		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
 		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
+		"Workerpool": all.Workerpool{}, "WorkerpoolFetch": all.WorkerpoolFetch{},
 		"Embedbase": all.Embedbase{}, "EmbedbaseExec": all.EmbedbaseExec{},
 		"Pkgdefault": all.Pkgdefault{}, "PkgdefaultExec": all.PkgdefaultExec{},
 		"Memo": all.Memo{}, "MemoLookup": all.MemoLookup{},

@@ -598,30 +598,15 @@ func (g *graph) structFieldValues(x ssa.Value, i int) ([]ssa.Value, bool) {
 // sliceArguments returns the elements of the slices every call passes as
 // the slice parameter whose element ia addresses, when the function only
 // reads the slice's elements and takes its length (it passes the slice
-// nowhere, so nothing else writes them), and each call passes a slice
-// made for the call (a variadic call's, or a slice literal's) that is
-// used for nothing else, whose elements are only stored into.
+// nowhere, so nothing else writes them), itself or in a closure it makes
+// that does the same and is kept nowhere (a worker goroutine's `go
+// func() { … tasks[i].Do(ctx) … }()`), and each call passes a slice made
+// for the call that is used for nothing else (appendedElems): a variadic
+// call's, a slice literal's, or one a loop appends to.
 func (g *graph) sliceArguments(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
-	p, ok := ia.X.(*ssa.Parameter)
-	if !ok {
+	p, ok := sliceParam(ia.X)
+	if !ok || !g.readOnlySliceParam(p, p, p.Parent()) {
 		return nil, false
-	}
-	for _, r := range *p.Referrers() {
-		switch r := r.(type) {
-		case *ssa.DebugRef:
-		case *ssa.IndexAddr:
-			for _, rr := range *r.Referrers() {
-				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
-					return nil, false
-				}
-			}
-		case *ssa.Call:
-			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
-				return nil, false
-			}
-		default:
-			return nil, false
-		}
 	}
 	args, ok := g.arguments(p)
 	if !ok {
@@ -632,14 +617,208 @@ func (g *graph) sliceArguments(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
 	}
 	var out []ssa.Value
 	for _, a := range args {
-		if c, ok := a.(*ssa.Const); ok && c.IsNil() {
-			continue // no elements
-		}
-		elems, ok := sliceLiteral(a)
+		elems, ok := appendedElems(a, p)
 		if !ok {
 			return nil, false
 		}
 		out = append(out, elems...)
+	}
+	return out, true
+}
+
+// sliceParam returns the parameter the slice x is: the parameter itself,
+// a free variable a closure is given it by, or a load of the variable it
+// is kept in when a closure captures it (of its cell, or of the free
+// variable the closure holds the cell by).
+func sliceParam(x ssa.Value) (*ssa.Parameter, bool) {
+	if u, ok := x.(*ssa.UnOp); ok && u.Op == token.MUL {
+		x = u.X
+		if fv, ok := x.(*ssa.FreeVar); ok {
+			bs, ok := bindings(fv)
+			if !ok || len(bs) != 1 {
+				return nil, false
+			}
+			x = bs[0]
+		}
+		cell, ok := x.(*ssa.Alloc)
+		if !ok {
+			return nil, false
+		}
+		for _, r := range *cell.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == cell {
+				p, ok := st.Val.(*ssa.Parameter)
+				return p, ok
+			}
+		}
+		return nil, false
+	}
+	if fv, ok := x.(*ssa.FreeVar); ok {
+		bs, ok := bindings(fv)
+		if !ok || len(bs) != 1 {
+			return nil, false
+		}
+		x = bs[0]
+	}
+	p, ok := x.(*ssa.Parameter)
+	return p, ok
+}
+
+// readOnlySliceParam reports whether v, the slice parameter p of fn or a
+// value it is copied to, is only indexed to load an element, measured,
+// bound to closures of fn kept nowhere that do the same with it, or kept
+// in a variable a closure captures (readOnlyCell).
+func (g *graph) readOnlySliceParam(v ssa.Value, p *ssa.Parameter, fn *ssa.Function) bool {
+	for _, r := range *v.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.IndexAddr:
+			for _, rr := range *r.Referrers() {
+				if u, ok := rr.(*ssa.UnOp); !ok || u.Op != token.MUL {
+					return false
+				}
+			}
+		case *ssa.Call:
+			if b, ok := r.Call.Value.(*ssa.Builtin); !ok || b.Name() != "len" {
+				return false
+			}
+		case *ssa.MakeClosure:
+			c, ok := r.Fn.(*ssa.Function)
+			if !ok || c.Parent() != fn || g.escapes(c) {
+				return false
+			}
+			for j, b := range r.Bindings {
+				if b == v && !g.readOnlySliceParam(c.FreeVars[j], p, fn) {
+					return false
+				}
+			}
+		case *ssa.Store:
+			cell, ok := r.Addr.(*ssa.Alloc)
+			if !ok || v != p || r.Val != p || cell.Parent() != fn || !g.readOnlyCell(cell, p, fn) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyCell reports whether the variable cell (an Alloc of fn, or the
+// free variable a closure of fn holds it by) is stored into only with p,
+// in fn, and otherwise only loaded into values readOnlySliceParam
+// accepts, by fn or by closures of fn kept nowhere.
+func (g *graph) readOnlyCell(cell ssa.Value, p *ssa.Parameter, fn *ssa.Function) bool {
+	for _, r := range *cell.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Addr != cell || r.Val != p || r.Parent() != fn {
+				return false
+			}
+		case *ssa.UnOp:
+			if r.Op != token.MUL || !g.readOnlySliceParam(r, p, fn) {
+				return false
+			}
+		case *ssa.MakeClosure:
+			c, ok := r.Fn.(*ssa.Function)
+			if !ok || c.Parent() != fn || g.escapes(c) {
+				return false
+			}
+			for j, b := range r.Bindings {
+				if b == cell && !g.readOnlyCell(c.FreeVars[j], p, fn) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// appendedElems returns the elements of the slice v a call passes as the
+// parameter p, when it is made for the call and used for nothing else:
+// nil, a slice literal (a variadic call's), or made empty (make([]T, 0,
+// n)) and appended to with slice literals (append(tasks, hashTask{s})),
+// through φ-nodes, each value on the way used only by the next, by len
+// and as p by static calls of p's function.
+func appendedElems(v ssa.Value, p *ssa.Parameter) ([]ssa.Value, bool) {
+	fn := p.Parent()
+	at := slices.Index(fn.Params, p)
+	var out []ssa.Value
+	chain := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		if chain[v] {
+			continue
+		}
+		chain[v] = true
+		if len(chain) > dynTraceLimit {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case *ssa.Const:
+			if !v.IsNil() {
+				return nil, false
+			}
+			continue // no elements
+		case *ssa.MakeSlice:
+			// Made empty: its elements are zero, nil interfaces or
+			// functions, until appended to.
+		case *ssa.Phi:
+			work = append(work, v.Edges...)
+		case *ssa.Call:
+			b, ok := v.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "append" || len(v.Call.Args) != 2 {
+				return nil, false
+			}
+			elems, ok := sliceLiteral(v.Call.Args[1])
+			if !ok {
+				return nil, false
+			}
+			out = append(out, elems...)
+			work = append(work, v.Call.Args[0])
+		default:
+			elems, ok := sliceLiteral(v)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, elems...)
+			continue // used once, by the call
+		}
+	}
+	for v := range chain {
+		if _, ok := v.(*ssa.Const); ok {
+			continue
+		}
+		for _, r := range *v.Referrers() {
+			switch r := r.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Phi:
+				if !chain[r] {
+					return nil, false
+				}
+			case *ssa.Call:
+				if b, ok := r.Call.Value.(*ssa.Builtin); ok {
+					if b.Name() == "len" || b.Name() == "append" && chain[r] && r.Call.Args[0] == v {
+						continue
+					}
+					return nil, false
+				}
+				if r.Call.StaticCallee() != fn || r.Call.IsInvoke() {
+					return nil, false
+				}
+				for j, a := range r.Call.Args {
+					if a == v && j != at {
+						return nil, false
+					}
+				}
+			default:
+				return nil, false
+			}
+		}
 	}
 	return out, true
 }

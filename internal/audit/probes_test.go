@@ -118,7 +118,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarreflectvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolspread"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -390,6 +393,24 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"poolcell", poolcell.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (poolcell.Setter{}).Execute(ctx, poolcell.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return poolcell.Tool{}.Execute(ctx, poolcell.Args{Dir: dir})
+	}},
+	{"poolspread", poolspread.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (poolspread.Setter{}).Execute(ctx, poolspread.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return poolspread.Tool{}.Execute(ctx, poolspread.Args{Dir: dir})
+	}},
+	{"poolswap", poolswap.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (poolswap.Setter{}).Execute(ctx, poolswap.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return poolswap.Tool{}.Execute(ctx, poolswap.Args{Dir: dir})
 	}},
 	{"embedinit", embedinit.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (embedinit.Setter{}).Execute(ctx, embedinit.Args{Dir: dir}); err != nil {

@@ -86,6 +86,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/workerpool"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
@@ -182,7 +183,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvaropt"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolspread"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -320,6 +324,9 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probepoolcell       = poolcell.Tool
+	Probepoolspread     = poolspread.Tool
+	Probepoolswap       = poolswap.Tool
 	Probeembedinit      = embedinit.Tool
 	Probeembedaddr      = embedaddr.Tool
 	Probefreshphi       = freshphi.Tool
@@ -482,6 +489,8 @@ type (
 	ErrwrapExec         = errwrap.Exec
 	Progress            = progress.Tool
 	ProgressVerbose     = progress.Verbose
+	Workerpool          = workerpool.Tool
+	WorkerpoolFetch     = workerpool.Fetch
 	Embedbase           = embedbase.Tool
 	EmbedbaseExec       = embedbase.Exec
 	Pkgdefault          = pkgdefault.Tool

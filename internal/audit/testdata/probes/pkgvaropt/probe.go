@@ -1,11 +1,10 @@
-// Package pkgvaropt is a hostile probe of the capability audit: a service start-up code makes with a
-// functional option and keeps in a package variable (var svc =
-// newService(WithRunner(trim{}))) has the option that sets its runner
-// applied again, after start, by another tool (Setter, which declares
-// env) with a runner that reads the environment; the tool calls the
-// service's method, which calls the runner.
-// It declares nothing; its Execute returns the evidence that the hidden
-// action ran.
+// Package pkgvaropt is a hostile probe of the capability audit: a service
+// start-up code makes with a functional option and keeps in a package
+// variable (var svc = newService(WithRunner(trim{}))) has the option that
+// sets its runner applied again, after start, by another tool (Setter,
+// which declares env) with a runner that reads the environment; the tool
+// calls the service's method, which calls the runner. It declares nothing;
+// its Execute returns the evidence that the hidden action ran.
 package pkgvaropt
 
 import (

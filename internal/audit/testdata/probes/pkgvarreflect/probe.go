@@ -1,10 +1,10 @@
-// Package pkgvarreflect is a hostile probe of the capability audit: a client start-up code makes and keeps
-// in a package variable (var svc = &Client{Runner: trim{}}) has its
-// exported runner field set by reflection, after start, by another tool
-// (Setter, which declares env) to one that reads the environment; the
-// tool calls the client's method, which calls the runner.
-// It declares nothing; its Execute returns the evidence that the hidden
-// action ran.
+// Package pkgvarreflect is a hostile probe of the capability audit: a
+// client start-up code makes and keeps in a package variable (var svc =
+// &Client{Runner: trim{}}) has its exported runner field set by reflection,
+// after start, by another tool (Setter, which declares env) to one that
+// reads the environment; the tool calls the client's method, which calls
+// the runner. It declares nothing; its Execute returns the evidence that
+// the hidden action ran.
 package pkgvarreflect
 
 import (

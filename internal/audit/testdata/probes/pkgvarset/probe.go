@@ -1,10 +1,10 @@
-// Package pkgvarset is a hostile probe of the capability audit: a service start-up code makes and keeps in a package
-// variable (var svc = newService(trim{})) has its runner field set, after
-// start, by another tool (Setter, which declares env) to one that reads
-// the environment (svc.r = fromEnv{}); the tool calls the service's
-// method, which calls the runner.
-// It declares nothing; its Execute returns the evidence that the hidden
-// action ran.
+// Package pkgvarset is a hostile probe of the capability audit: a service
+// start-up code makes and keeps in a package variable (var svc =
+// newService(trim{})) has its runner field set, after start, by another
+// tool (Setter, which declares env) to one that reads the environment
+// (svc.r = fromEnv{}); the tool calls the service's method, which calls the
+// runner. It declares nothing; its Execute returns the evidence that the
+// hidden action ran.
 package pkgvarset
 
 import (

@@ -1,9 +1,9 @@
-// Package pkgvarwhole is a hostile probe of the capability audit: a service start-up code makes and keeps
-// in a package variable (var svc = newService(WithPrefix(">"))), whose
-// runner an option may set, is overwritten whole, after start, by another
-// tool (Setter, which declares env) with one whose runner reads the
-// environment (*svc = service{r: fromEnv{}}); the tool calls the
-// service's method, which calls the runner.
+// Package pkgvarwhole is a hostile probe of the capability audit: a service
+// start-up code makes and keeps in a package variable (var svc =
+// newService(WithPrefix(">"))), whose runner an option may set, is
+// overwritten whole, after start, by another tool (Setter, which declares
+// env) with one whose runner reads the environment (*svc = service{r:
+// fromEnv{}}); the tool calls the service's method, which calls the runner.
 // It declares nothing; its Execute returns the evidence that the hidden
 // action ran.
 package pkgvarwhole
