@@ -1525,7 +1525,37 @@ func (g *graph) maker(n *node, instr ssa.Instruction, op *ssa.Value) *node {
 	} else if v, isVal := instr.(ssa.Value); isVal {
 		ok = g.flowsOnlyInto(v, vars, map[ssa.Value]bool{})
 	}
-	if !ok || len(vars) == 0 {
+	if !ok {
+		// Used here and also kept in package variables (f is called
+		// and stored, hook = f): both this code and the variables'
+		// users, who may hand it to the standard library that calls
+		// it, have the edges (probe oncedo).
+		also := map[*ssa.Global]bool{}
+		if op != nil {
+			g.alsoKeptIn(instr, *op, also, map[ssa.Value]bool{})
+		} else if v, isVal := instr.(ssa.Value); isVal {
+			g.alsoFlowsInto(v, also, map[ssa.Value]bool{})
+		}
+		if len(also) == 0 {
+			return n
+		}
+		globals := slices.SortedFunc(maps.Keys(also), func(a, b *ssa.Global) int { return strings.Compare(a.String(), b.String()) })
+		var names []string
+		for _, v := range globals {
+			names = append(names, v.String())
+		}
+		key := "values " + n.key + " also keeps in " + strings.Join(names, ", ")
+		if m := g.nodes[key]; m != nil {
+			return m
+		}
+		m := g.add(&node{key: key, pkg: n.pkg, done: true})
+		n.out = append(n.out, edge{m, instr.Pos()})
+		for _, v := range globals {
+			g.progVar(v).out = append(g.progVar(v).out, edge{m, v.Pos()})
+		}
+		return m
+	}
+	if len(vars) == 0 {
 		return n
 	}
 	globals := slices.SortedFunc(maps.Keys(vars), func(a, b *ssa.Global) int { return strings.Compare(a.String(), b.String()) })
@@ -1834,6 +1864,44 @@ func (g *graph) flowsOnlyInto(v ssa.Value, vars map[*ssa.Global]bool, seen map[s
 		}
 	}
 	return true
+}
+
+// alsoFlowsInto adds to vars the package variables of the program v is
+// kept in, directly or as a conversion, a closure or a φ of it, whatever
+// else uses it (alsoKeptIn).
+func (g *graph) alsoFlowsInto(v ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) {
+	if seen[v] {
+		return
+	}
+	seen[v] = true
+	if refs := v.Referrers(); refs != nil {
+		for _, r := range *refs {
+			g.alsoKeptIn(r, v, vars, seen)
+		}
+	}
+}
+
+// alsoKeptIn adds to vars the package variables of the program instr,
+// with v as an operand, keeps v in (keptOnlyIn's stores and map updates,
+// and what a conversion, a closure or a φ of v flows into).
+func (g *graph) alsoKeptIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.Value]bool) {
+	held := map[*ssa.Global]bool{}
+	switch instr := instr.(type) {
+	case *ssa.Store:
+		if instr.Val == v && instr.Addr != v && g.heldIn(instr.Addr, held, map[ssa.Value]bool{}) {
+			maps.Copy(vars, held)
+		}
+	case *ssa.MapUpdate:
+		if instr.Map != v && g.heldIn(instr.Map, held, map[ssa.Value]bool{}) {
+			maps.Copy(vars, held)
+		}
+	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface, *ssa.Phi:
+		g.alsoFlowsInto(instr.(ssa.Value), vars, seen)
+	case *ssa.MakeClosure:
+		if instr.Fn == v {
+			g.alsoFlowsInto(instr, vars, seen)
+		}
+	}
 }
 
 // heldIn reports whether what addr (an address, or a map) holds is held

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"log"
 	"log/slog"
@@ -13,7 +14,9 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/appendkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/argsvar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/arrconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -40,10 +43,12 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxchain"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxparent"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
@@ -83,6 +88,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/injectswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
@@ -102,9 +108,11 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxnested"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxstore"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mwfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/namedbasic"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncedo"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/oncefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/optkeep"
@@ -120,8 +128,11 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolput"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolspread"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ptrload"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/readerkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
@@ -133,6 +144,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/regswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/selectvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/slogdefault"
@@ -141,6 +153,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupjson"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startupreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/startuptmpl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/stringerkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcreflect"
@@ -156,6 +169,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/uniqueval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/wrapescape"
@@ -393,6 +407,86 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"readerkeep", readerkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (readerkeep.Setter{}).Execute(ctx, readerkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return readerkeep.Tool{}.Execute(ctx, readerkeep.Args{Dir: dir})
+	}},
+	{"stringerkeep", stringerkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (stringerkeep.Setter{}).Execute(ctx, stringerkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return stringerkeep.Tool{}.Execute(ctx, stringerkeep.Args{Dir: dir})
+	}},
+	{"uniqueval", uniqueval.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (uniqueval.Setter{}).Execute(ctx, uniqueval.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return uniqueval.Tool{}.Execute(ctx, uniqueval.Args{Dir: dir})
+	}},
+	{"selectvta", selectvta.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (selectvta.Setter{}).Execute(ctx, selectvta.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return selectvta.Tool{}.Execute(ctx, selectvta.Args{Dir: dir})
+	}},
+	{"ptrload", ptrload.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ptrload.Setter{}).Execute(ctx, ptrload.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ptrload.Tool{}.Execute(ctx, ptrload.Args{Dir: dir})
+	}},
+	{"poolput", poolput.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (poolput.Setter{}).Execute(ctx, poolput.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return poolput.Tool{}.Execute(ctx, poolput.Args{Dir: dir})
+	}},
+	{"oncedo", oncedo.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (oncedo.Setter{}).Execute(ctx, oncedo.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return oncedo.Tool{}.Execute(ctx, oncedo.Args{Dir: dir})
+	}},
+	{"muxstore", muxstore.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		mux := http.DefaultServeMux
+		defer func() { http.DefaultServeMux = mux }()
+		if _, err := (muxstore.Setter{}).Execute(ctx, muxstore.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return muxstore.Tool{}.Execute(ctx, muxstore.Args{Dir: dir})
+	}},
+	{"ifaceconv", ifaceconv.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ifaceconv.Setter{}).Execute(ctx, ifaceconv.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ifaceconv.Tool{}.Execute(ctx, ifaceconv.Args{Dir: dir})
+	}},
+	{"ctxparent", ctxparent.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxparent.Setter{}).Execute(ctx, ctxparent.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxparent.Tool{}.Execute(ctx, ctxparent.Args{Dir: dir})
+	}},
+	{"ctxchain", ctxchain.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxchain.Setter{}).Execute(ctx, ctxchain.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxchain.Tool{}.Execute(ctx, ctxchain.Args{Dir: dir})
+	}},
+	{"arrconv", arrconv.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (arrconv.Setter{}).Execute(ctx, arrconv.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return arrconv.Tool{}.Execute(ctx, arrconv.Args{Dir: dir})
+	}},
+	{"appendkeep", appendkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (appendkeep.Setter{}).Execute(ctx, appendkeep.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return appendkeep.Tool{}.Execute(ctx, appendkeep.Args{Dir: dir})
 	}},
 	{"poolcell", poolcell.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (poolcell.Setter{}).Execute(ctx, poolcell.Args{Dir: dir}); err != nil {
@@ -841,7 +935,13 @@ var probes = []probe{
 // pkgvarreflect, pkgvarreflectfn and pkgvarreflectvar, with whose
 // reflective stores every dynamic call of the interface or function type
 // they store is charged, the honest tools' too (they are not in that
-// program).
+// program); ctxparent, whose context with a Value method that reads the
+// environment is kept where the resolver's contexts may be, which charges
+// every tool of that program that dials; muxstore, which shares
+// DefaultServeMux; and ptrload, oncedo, stringerkeep and readerkeep,
+// whose Setter stores at run time what the tool uses: in that program the
+// Setters are no tools, and the audit scans the code a tool or start-up
+// code reaches.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
@@ -850,9 +950,12 @@ var aloneProbes = map[string]bool{
 	"middleware":    true,
 	"svcreflect":    true,
 	"pkgvarreflect": true, "pkgvarreflectfn": true, "pkgvarreflectvar": true,
+	"ctxparent": true, "muxstore": true, "ptrload": true, "oncedo": true, "stringerkeep": true, "readerkeep": true,
 }
 
-// TestProbesAlone audits each of aloneProbes in its own program.
+// TestProbesAlone audits each of aloneProbes in its own program, with
+// the other tools of its package (Setter, Maker), as toolgen audits every
+// tool of a toolbox in one program.
 func TestProbesAlone(t *testing.T) {
 	t.Parallel()
 	for _, p := range probes {
@@ -860,7 +963,18 @@ func TestProbesAlone(t *testing.T) {
 			continue
 		}
 		t.Run(p.name, func(t *testing.T) {
-			got := reaches(t, filepath.Join("testdata", "probes", p.name), "Tool")["Tool"]
+			dir := filepath.Join("testdata", "probes", p.name)
+			src, err := os.ReadFile(filepath.Join(dir, "probe.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := []string{"Tool"}
+			for _, other := range []string{"Setter", "Maker"} {
+				if bytes.Contains(src, []byte("\ntype "+other+" struct")) {
+					names = append(names, other)
+				}
+			}
+			got := reaches(t, dir, names...)["Tool"]
 			if missed := p.want &^ got; missed != 0 {
 				t.Errorf("probe %s: the audit misses %s (it reaches %s)", p.name, missed, got)
 			}

@@ -91,7 +91,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/anyslicefunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/appendkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/argsvar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/arrconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/asmdata"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertctx"
@@ -116,6 +118,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxchain"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
@@ -159,6 +162,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/injectswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
@@ -185,6 +189,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/pkgvarwhole"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolnew"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolput"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolspread"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
@@ -198,6 +203,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/regswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/selectvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/sqlregister"
@@ -220,6 +226,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/uniqueval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/wrapescape"
@@ -324,6 +331,13 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probeuniqueval      = uniqueval.Tool
+	Probeselectvta      = selectvta.Tool
+	Probepoolput        = poolput.Tool
+	Probeifaceconv      = ifaceconv.Tool
+	Probectxchain       = ctxchain.Tool
+	Probearrconv        = arrconv.Tool
+	Probeappendkeep     = appendkeep.Tool
 	Probepoolcell       = poolcell.Tool
 	Probepoolspread     = poolspread.Tool
 	Probepoolswap       = poolswap.Tool
