@@ -49,6 +49,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxparent"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxtuple"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
@@ -93,6 +94,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/injectswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iocopywriteto"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ioctl"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/iterpull"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonelem"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonkey"
@@ -144,6 +146,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectsliceat"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectstd"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/regswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/selectsend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/selectvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servefile"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/servemux"
@@ -407,6 +410,24 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"selectsend", selectsend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (selectsend.Setter{}).Execute(ctx, selectsend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return selectsend.Tool{}.Execute(ctx, selectsend.Args{Dir: dir})
+	}},
+	{"ctxtuple", ctxtuple.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxtuple.Setter{}).Execute(ctx, ctxtuple.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxtuple.Tool{}.Execute(ctx, ctxtuple.Args{Dir: dir})
+	}},
+	{"iterpull", iterpull.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (iterpull.Setter{}).Execute(ctx, iterpull.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return iterpull.Tool{}.Execute(ctx, iterpull.Args{Dir: dir})
 	}},
 	{"readerkeep", readerkeep.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (readerkeep.Setter{}).Execute(ctx, readerkeep.Args{Dir: dir}); err != nil {
@@ -941,7 +962,8 @@ var probes = []probe{
 // DefaultServeMux; and ptrload, oncedo, stringerkeep and readerkeep,
 // whose Setter stores at run time what the tool uses: in that program the
 // Setters are no tools, and the audit scans the code a tool or start-up
-// code reaches.
+// code reaches (and iterpull, ctxtuple and selectsend, which that
+// program catches only through other probes' values).
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
@@ -951,6 +973,7 @@ var aloneProbes = map[string]bool{
 	"svcreflect":    true,
 	"pkgvarreflect": true, "pkgvarreflectfn": true, "pkgvarreflectvar": true,
 	"ctxparent": true, "muxstore": true, "ptrload": true, "oncedo": true, "stringerkeep": true, "readerkeep": true,
+	"iterpull": true, "ctxtuple": true, "selectsend": true,
 }
 
 // TestProbesAlone audits each of aloneProbes in its own program, with

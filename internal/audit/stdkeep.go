@@ -1431,6 +1431,20 @@ func (g *graph) objectKept(obj ssa.Value) []keptAt {
 					out = append(out, g.stdRoots(r.Chan, true, map[ssa.Value]bool{}, nil)...)
 					work = append(work, r.Chan)
 				}
+			case *ssa.Select:
+				// Sent in a select statement's case (probe selectsend).
+				for _, st := range r.States {
+					if st.Dir == types.SendOnly && st.Send == v {
+						out = append(out, g.stdRoots(st.Chan, true, map[ssa.Value]bool{}, nil)...)
+						work = append(work, st.Chan)
+					}
+				}
+			case *ssa.Extract:
+				// A result of a call that returns several, each of
+				// which may hold it (next, stop := iter.Pull(seq);
+				// ctx, cancel := context.WithCancel(…): probes
+				// iterpull, ctxtuple).
+				work = append(work, r)
 			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.ChangeInterface, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi, *ssa.MakeClosure:
 				work = append(work, r.(ssa.Value))
 			case *ssa.UnOp, *ssa.FieldAddr, *ssa.IndexAddr:
