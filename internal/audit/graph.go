@@ -136,6 +136,9 @@ type graph struct {
 	// audit traces put where VTA does not see it (reflectFlows), made
 	// once.
 	flows *reflectFlow
+	// convs holds what conversions between struct types of the same
+	// fields hide from VTA (structConvs), made once.
+	convs *structConv
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -1370,6 +1373,7 @@ func (g *graph) scan(n *node) {
 					}
 					if !std && g.reflected != nil {
 						g.reflectFlowEdges(n, common, call.Pos())
+						g.convEdges(n, common, call.Pos())
 					}
 					if len(sites[call]) == 0 && !g.stdMade(common.Value) {
 						// Nothing the audit can name: sound for a tool

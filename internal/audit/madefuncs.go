@@ -274,8 +274,8 @@ func (g *graph) fieldElems(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
 // a pointer, is only indexed to load an element or measured.
 func (g *graph) sliceFieldReadOnly(t types.Type, i int) bool {
 	st, ok := t.Underlying().(*types.Struct)
-	if !ok || i >= st.NumFields() || st.Field(i).Exported() {
-		return false
+	if !ok || i >= st.NumFields() || st.Field(i).Exported() || g.converted(t) {
+		return false // a converted one's field may be written as the other's (probe convsteps)
 	}
 	if _, ok := st.Field(i).Type().Underlying().(*types.Slice); !ok {
 		return false
@@ -1868,6 +1868,9 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 // elsewhere, and no struct of type t is stored whole but into a local
 // variable.
 func (g *graph) fieldSetAtLiterals(t types.Type, i int) bool {
+	if g.converted(t) {
+		return false // its field may be set as the other's (probe convalias)
+	}
 	for fn := range g.callSites().all {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {

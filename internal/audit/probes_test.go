@@ -40,6 +40,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convsteps"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
@@ -410,6 +413,24 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"convvta", convvta.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (convvta.Setter{}).Execute(ctx, convvta.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return convvta.Tool{}.Execute(ctx, convvta.Args{Dir: dir})
+	}},
+	{"convsteps", convsteps.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (convsteps.Setter{}).Execute(ctx, convsteps.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return convsteps.Tool{}.Execute(ctx, convsteps.Args{Dir: dir})
+	}},
+	{"convalias", convalias.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (convalias.Setter{}).Execute(ctx, convalias.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return convalias.Tool{}.Execute(ctx, convalias.Args{Dir: dir})
 	}},
 	{"selectsend", selectsend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (selectsend.Setter{}).Execute(ctx, selectsend.Args{Dir: dir}); err != nil {

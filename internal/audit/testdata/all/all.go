@@ -115,6 +115,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/closureescape"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/constbranch"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convsteps"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
@@ -331,6 +334,9 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probeconvvta        = convvta.Tool
+	Probeconvsteps      = convsteps.Tool
+	Probeconvalias      = convalias.Tool
 	Probeuniqueval      = uniqueval.Tool
 	Probeselectvta      = selectvta.Tool
 	Probepoolput        = poolput.Tool
