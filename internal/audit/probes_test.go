@@ -54,6 +54,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxparent"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxtuple"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
@@ -139,6 +140,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ptrload"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/readerkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
@@ -413,6 +415,18 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"elemptr", elemptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (elemptr.Setter{}).Execute(ctx, elemptr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return elemptr.Tool{}.Execute(ctx, elemptr.Args{Dir: dir})
+	}},
+	{"reflectaddr", reflectaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (reflectaddr.Setter{}).Execute(ctx, reflectaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return reflectaddr.Tool{}.Execute(ctx, reflectaddr.Args{Dir: dir})
 	}},
 	{"convvta", convvta.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (convvta.Setter{}).Execute(ctx, convvta.Args{Dir: dir}); err != nil {

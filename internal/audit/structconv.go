@@ -18,7 +18,10 @@ import (
 // from the field of the original with no edge (probe convvta), and the
 // rules that take a field to be set only by literals or only read, which
 // look at one struct type, miss the stores through the other (probes
-// convalias, convsteps).
+// convalias, convsteps). So do type assertions to a pointer to an
+// interface or a function (any(&s.R).(*runner)): VTA does not link a
+// store through the pointer to the variable it points to (probes
+// reflectaddr, elemptr).
 type structConv struct {
 	// structs holds both struct types of every such conversion.
 	structs typeutil.Map
@@ -48,6 +51,19 @@ func (g *graph) structConvs() *structConv {
 					from, to = instr.X.Type(), instr.Type()
 				case *ssa.Convert:
 					from, to = instr.X.Type(), instr.Type()
+				case *ssa.TypeAssert:
+					// A pointer to an interface or a function taken
+					// out of an interface (any(&s.R).(*runner),
+					// Field(0).Addr().Interface()): a store through it
+					// writes a variable VTA does not link it to
+					// (probes reflectaddr, elemptr).
+					if p, ok := instr.AssertedType.Underlying().(*types.Pointer); ok {
+						switch p.Elem().Underlying().(type) {
+						case *types.Interface, *types.Signature:
+							c.addFields(p.Elem())
+						}
+					}
+					continue
 				default:
 					continue
 				}

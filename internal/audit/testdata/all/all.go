@@ -127,6 +127,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/embedbound"
@@ -196,6 +197,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolspread"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/poolswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
@@ -334,6 +336,8 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probeelemptr        = elemptr.Tool
+	Probereflectaddr    = reflectaddr.Tool
 	Probeconvvta        = convvta.Tool
 	Probeconvsteps      = convsteps.Tool
 	Probeconvalias      = convalias.Tool
