@@ -107,6 +107,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/makefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/middleware"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
@@ -415,6 +416,12 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"makefunc", makefunc.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (makefunc.Setter{}).Execute(ctx, makefunc.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return makefunc.Tool{}.Execute(ctx, makefunc.Args{Dir: dir})
 	}},
 	{"elemptr", elemptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (elemptr.Setter{}).Execute(ctx, elemptr.Args{Dir: dir}); err != nil {

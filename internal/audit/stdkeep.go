@@ -481,12 +481,18 @@ var transientKeeps = map[string]bool{
 }
 
 // runtimeKeepR are the functions of the standard library whose result
-// holds some of their arguments in memory of the runtime's that its type
-// does not show, which the summary does not see (%keepret): a
-// time.Timer made by AfterFunc holds its func, which Reset or Stop and
-// Reset run again, in whatever tool calls them (probe timerreset).
+// holds some of their arguments (a method's receiver is 0) in memory of
+// the runtime's that its type does not show, which the summary does not
+// see (%keepret): a time.Timer made by AfterFunc holds its func, which
+// Reset or Stop and Reset run again, in whatever tool calls them (probe
+// timerreset); the Value reflect.MakeFunc makes holds its func behind an
+// unsafe.Pointer, and what Value.Interface returns holds what the Value
+// does (probe makefunc).
 var runtimeKeepR = map[string][]int{
-	"time.AfterFunc": {1},
+	"time.AfterFunc":             {1},
+	"reflect.MakeFunc":           {1},
+	"(reflect.Value).Interface":  {0},
+	"(*reflect.Value).Interface": {0},
 }
 
 // analyseKeeps computes the facts of every function of the standard
@@ -1510,6 +1516,10 @@ func (g *graph) stdKeepsArg(callee *ssa.Function, args []ssa.Value, v ssa.Value,
 	recv := callee.Signature.Recv() != nil
 	for i, a := range args {
 		if a != v {
+			continue
+		}
+		if res := callValue(instr); recv && i+shift == 0 && res != nil && slices.Contains(keepR, 0) {
+			*work = append(*work, res) // a receiver the result holds (Value.Interface)
 			continue
 		}
 		if (recv && i+shift == 0) || isContext(a.Type()) {

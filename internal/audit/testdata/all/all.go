@@ -177,6 +177,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/makefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/multipart"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/muxvar"
@@ -336,6 +337,7 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probemakefunc       = makefunc.Tool
 	Probeelemptr        = elemptr.Tool
 	Probereflectaddr    = reflectaddr.Tool
 	Probeconvvta        = convvta.Tool
