@@ -139,6 +139,8 @@ type graph struct {
 	// convs holds what conversions between struct types of the same
 	// fields hide from VTA (structConvs), made once.
 	convs *structConv
+	// escaping caches addrEscapes.
+	escaping map[*ssa.Global]bool
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -1490,6 +1492,14 @@ func (g *graph) scan(n *node) {
 							m = g.maker(n, instr, nil)
 						}
 						m.out = append(m.out, edge{g.progVar(v), instr.Pos()})
+						if _, ok := instr.(*ssa.MakeClosure); ok {
+							// Bound to a closure (lookup = table.Load):
+							// whoever has the closure's edges uses the
+							// variable (probe boundload).
+							if c := g.maker(n, instr, nil); c != n {
+								c.out = append(c.out, edge{g.progVar(v), instr.Pos()})
+							}
+						}
 					}
 				}
 			}
@@ -1918,9 +1928,10 @@ func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.V
 	switch a := addr.(type) {
 	case *ssa.Global:
 		// Not one of the standard library, whose code may call what it
-		// holds, nor one a directive gives another name.
+		// holds, nor one a directive gives another name, nor one whose
+		// address the program hands on (addrEscapes).
 		obj, _ := a.Object().(*types.Var)
-		if a.Pkg == nil || g.isStd(a.Pkg.Pkg.Path()) || obj == nil || g.linknamed[obj] || g.asmSet[obj] != "" {
+		if a.Pkg == nil || g.isStd(a.Pkg.Pkg.Path()) || obj == nil || g.linknamed[obj] || g.asmSet[obj] != "" || g.addrEscapes(a) {
 			return false
 		}
 		vars[a] = true
@@ -1958,6 +1969,81 @@ func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.V
 		}
 	}
 	return false
+}
+
+// addrEscapes reports whether the address of the program's variable v,
+// or of a field or element of it, goes anywhere but into loads, stores,
+// the calls of the standard library (whose keeping the summary knows),
+// other variables of the program, and closures that are only called or
+// kept only in package variables (whose users have v's edges, see the
+// scan): sent on a channel, stored, converted, given to a
+// function of the program. Whoever gets it uses v without naming it, so
+// what v holds is not only kept there (probe chanaddr).
+func (g *graph) addrEscapes(v *ssa.Global) bool {
+	if esc, ok := g.escaping[v]; ok {
+		return esc
+	}
+	if g.escaping == nil {
+		g.escaping = map[*ssa.Global]bool{}
+	}
+	g.escaping[v] = false // a cycle through v adds nothing
+	esc := false
+	var ops []*ssa.Value
+	var check func(addr ssa.Value, instr ssa.Instruction, depth int) bool
+	check = func(addr ssa.Value, instr ssa.Instruction, depth int) bool {
+		switch r := instr.(type) {
+		case *ssa.DebugRef, *ssa.UnOp:
+			return false
+		case *ssa.Store:
+			// Kept in another variable of the program (var current =
+			// &defaults): a use by whoever uses that one (probe
+			// globalptr).
+			return r.Val == addr && !g.heldIn(r.Addr, map[*ssa.Global]bool{}, map[ssa.Value]bool{})
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			if depth > 4 {
+				return true
+			}
+			for _, rr := range *r.(ssa.Value).Referrers() {
+				if check(r.(ssa.Value), rr, depth+1) {
+					return true
+				}
+			}
+			return false
+		case *ssa.MakeClosure:
+			// A bound method's closure only called where it is made,
+			// or kept only in package variables, whose users have the
+			// variable's edges (see the scan).
+			if r.Fn == addr || g.notKept(r, map[ssa.Value]bool{}) {
+				return false
+			}
+			vars := map[*ssa.Global]bool{}
+			return !g.flowsOnlyInto(r, vars, map[ssa.Value]bool{}) || len(vars) == 0
+		case ssa.CallInstruction:
+			common := r.Common()
+			if common.Value == addr {
+				return true
+			}
+			callee := common.StaticCallee()
+			return callee == nil || !g.isStd(fnPkgPath(callee))
+		}
+		return true
+	}
+	for fn := range g.callSites().all {
+		if g.isStd(fnPkgPath(fn)) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				for _, op := range instr.Operands(ops[:0]) {
+					if *op == v && check(v, instr, 0) {
+						esc = true
+					}
+				}
+			}
+		}
+	}
+	g.escaping[v] = esc
+	return esc
 }
 
 // written reports whether an address of a field or element is only
