@@ -1980,25 +1980,41 @@ func (g *graph) heldIn(addr ssa.Value, vars map[*ssa.Global]bool, seen map[ssa.V
 // function of the program. Whoever gets it uses v without naming it, so
 // what v holds is not only kept there (probe chanaddr).
 func (g *graph) addrEscapes(v *ssa.Global) bool {
-	if esc, ok := g.escaping[v]; ok {
-		return esc
-	}
 	if g.escaping == nil {
+		// Asked again while indexing (heldIn, for a closure kept in a
+		// variable): none yet; indexEscapes follows such variables.
 		g.escaping = map[*ssa.Global]bool{}
+		g.escaping = g.indexEscapes()
 	}
-	g.escaping[v] = false // a cycle through v adds nothing
-	esc := false
-	var ops []*ssa.Value
+	return g.escaping[v]
+}
+
+// indexEscapes finds, in one pass over the program's code, the variables
+// whose address escapes (addrEscapes).
+func (g *graph) indexEscapes() map[*ssa.Global]bool {
+	esc := map[*ssa.Global]bool{}
+	// keptIn holds, for each variable whose address is kept in other
+	// variables of the program, those: it escapes when one of them does.
+	keptIn := map[*ssa.Global][]*ssa.Global{}
+	var root *ssa.Global
 	var check func(addr ssa.Value, instr ssa.Instruction, depth int) bool
 	check = func(addr ssa.Value, instr ssa.Instruction, depth int) bool {
 		switch r := instr.(type) {
 		case *ssa.DebugRef, *ssa.UnOp:
 			return false
 		case *ssa.Store:
+			if r.Val != addr {
+				return false
+			}
 			// Kept in another variable of the program (var current =
 			// &defaults): a use by whoever uses that one (probe
-			// globalptr).
-			return r.Val == addr && !g.heldIn(r.Addr, map[*ssa.Global]bool{}, map[ssa.Value]bool{})
+			// globalptr), unless its address escapes in turn.
+			w := varOf(r.Addr)
+			if w == nil || !g.traceable(w) {
+				return true
+			}
+			keptIn[root] = append(keptIn[root], w)
+			return false
 		case *ssa.FieldAddr, *ssa.IndexAddr:
 			if depth > 4 {
 				return true
@@ -2017,7 +2033,13 @@ func (g *graph) addrEscapes(v *ssa.Global) bool {
 				return false
 			}
 			vars := map[*ssa.Global]bool{}
-			return !g.flowsOnlyInto(r, vars, map[ssa.Value]bool{}) || len(vars) == 0
+			if !g.flowsOnlyInto(r, vars, map[ssa.Value]bool{}) || len(vars) == 0 {
+				return true
+			}
+			for w := range vars {
+				keptIn[root] = append(keptIn[root], w)
+			}
+			return false
 		case ssa.CallInstruction:
 			common := r.Common()
 			if common.Value == addr {
@@ -2028,6 +2050,7 @@ func (g *graph) addrEscapes(v *ssa.Global) bool {
 		}
 		return true
 	}
+	var ops []*ssa.Value
 	for fn := range g.callSites().all {
 		if g.isStd(fnPkgPath(fn)) {
 			continue
@@ -2035,15 +2058,46 @@ func (g *graph) addrEscapes(v *ssa.Global) bool {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, op := range instr.Operands(ops[:0]) {
-					if *op == v && check(v, instr, 0) {
-						esc = true
+					if v, ok := (*op).(*ssa.Global); ok && !esc[v] {
+						root = v
+						if check(v, instr, 0) {
+							esc[v] = true
+						}
 					}
 				}
 			}
 		}
 	}
-	g.escaping[v] = esc
+	for changed := true; changed; {
+		changed = false
+		for v, ws := range keptIn {
+			if !esc[v] && slices.ContainsFunc(ws, func(w *ssa.Global) bool { return esc[w] }) {
+				esc[v], changed = true, true
+			}
+		}
+	}
 	return esc
+}
+
+// varOf returns the program's variable an address is of: the variable,
+// or a field or element of it (not of what a pointer it holds points
+// to); nil for any other.
+func varOf(addr ssa.Value) *ssa.Global {
+	for {
+		switch a := addr.(type) {
+		case *ssa.Global:
+			return a
+		case *ssa.FieldAddr:
+			addr = a.X
+		case *ssa.IndexAddr:
+			if _, ok := a.X.Type().Underlying().(*types.Slice); ok {
+				return nil
+			}
+			addr = a.X
+		default:
+			return nil
+		}
+	}
 }
 
 // written reports whether an address of a field or element is only
