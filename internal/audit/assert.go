@@ -36,7 +36,14 @@ const dynTraceLimit = 4096
 // value or an interface, recover, and the code of a generic function's
 // body before instantiation.
 func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
+	ts, _, ok := g.dynConversions(v)
+	return ts, ok
+}
+
+// dynConversions is dynTypes with the conversions the types come from.
+func (g *graph) dynConversions(v ssa.Value) ([]types.Type, []*ssa.MakeInterface, bool) {
 	var out []types.Type
+	var convs []*ssa.MakeInterface
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
 	for len(work) > 0 {
@@ -47,32 +54,33 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 		}
 		seen[v] = true
 		if len(seen) > dynTraceLimit {
-			return nil, false
+			return nil, nil, false
 		}
 		if c, ok := v.(*ssa.Const); ok {
 			if !c.IsNil() {
-				return nil, false // not an interface's constant
+				return nil, nil, false // not an interface's constant
 			}
 			continue // nil: no dynamic type
 		}
 		fn := v.Parent()
 		if fn == nil || len(fn.Blocks) == 0 || g.isStd(fnPkgPath(fn)) || genericBody(fn) {
-			return nil, false
+			return nil, nil, false
 		}
 		switch v := v.(type) {
 		case *ssa.MakeInterface:
 			t := v.X.Type()
 			if hasTypeParam(t, map[types.Type]bool{}) {
-				return nil, false
+				return nil, nil, false
 			}
 			if !containsType(out, t) {
 				out = append(out, t)
 			}
+			convs = append(convs, v)
 		case *ssa.ChangeInterface:
 			work = append(work, v.X)
 		case *ssa.ChangeType:
 			if !types.IsInterface(v.X.Type()) {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, v.X)
 		case *ssa.TypeAssert:
@@ -80,35 +88,41 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			// Extract below): to an interface, the dynamic type is
 			// the operand's.
 			if v.CommaOk || !types.IsInterface(v.AssertedType) {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, v.X)
 		case *ssa.Extract:
 			switch t := v.Tuple.(type) {
 			case *ssa.TypeAssert:
 				if v.Index != 0 || !types.IsInterface(t.AssertedType) {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, t.X)
 			case *ssa.Call:
 				rs, ok := g.returned(t, v.Index)
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, rs...)
 			case *ssa.Lookup:
 				vals, ok := g.mapLookupValues(t)
 				if !ok || v.Index != 0 || !onlyIfaces(vals) {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, vals...)
 			default:
-				return nil, false
+				return nil, nil, false
 			}
 		case *ssa.Call:
+			if vals, ok := g.contextValues(&v.Call); ok {
+				// ctx.Value(key{}): what the program stores under
+				// a key of that type.
+				work = append(work, vals...)
+				continue
+			}
 			rs, ok := g.returned(v, 0)
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, rs...)
 		case *ssa.Phi:
@@ -120,7 +134,7 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				args, ok = g.methodArguments(v)
 			}
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, args...)
 		case *ssa.Lookup:
@@ -128,12 +142,12 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			// handlers = map[string]handler{…}; handlers[k].Handle(x)).
 			vals, ok := g.mapLookupValues(v)
 			if !ok || !onlyIfaces(vals) {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, vals...)
 		case *ssa.UnOp:
 			if v.Op != token.MUL {
-				return nil, false
+				return nil, nil, false
 			}
 			if ia, ok := v.X.(*ssa.IndexAddr); ok {
 				// An element of a slice field that is only read
@@ -145,7 +159,7 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 					vals, ok = g.sliceArguments(ia)
 				}
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, vals...)
 				continue
@@ -157,7 +171,7 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				// package variable.
 				vals, ok := g.fieldAddrValues(fa)
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, vals...)
 				continue
@@ -169,11 +183,11 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 				// what is stored there, when the closure runs only in
 				// the chain of calls that made it (as madeValues).
 				if g.escapes(fn) && !g.returnedClosure(fn) {
-					return nil, false
+					return nil, nil, false
 				}
 				vals, ok := cellValues(v.X)
 				if !ok {
-					return nil, false
+					return nil, nil, false
 				}
 				work = append(work, vals...)
 				continue
@@ -182,17 +196,17 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			// made and kept only in package variables (storedValues).
 			gv, ok := v.X.(*ssa.Global)
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			vals, ok := g.storedValues(gv)
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			for _, s := range vals {
 				switch s.(type) {
 				case *ssa.MakeInterface, *ssa.Const:
 				default:
-					return nil, false
+					return nil, nil, false
 				}
 			}
 			work = append(work, vals...)
@@ -202,14 +216,14 @@ func (g *graph) dynTypes(v ssa.Value) ([]types.Type, bool) {
 			// struct{ inner lookuper }; t.inner.Lookup(s)).
 			vals, ok := g.structFieldValues(v.X, v.Field)
 			if !ok {
-				return nil, false
+				return nil, nil, false
 			}
 			work = append(work, vals...)
 		default:
-			return nil, false
+			return nil, nil, false
 		}
 	}
-	return out, true
+	return out, convs, true
 }
 
 // onlyIfaces reports whether vals are all interfaces made of a value

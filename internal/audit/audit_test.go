@@ -23,6 +23,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ctxrecorder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decoiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
@@ -322,6 +323,9 @@ var honest = map[string]definer{
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
 	"progress": progress.Tool{},
+	// ctxrecorder's tools put a recorder in their own context that a shared
+	// helper takes out (ctx.Value(key{}).(recorder)); Journal's writes a file.
+	"ctxrecorder": ctxrecorder.Tool{},
 	// workerpool's Tool runs hashing tasks it appends to a slice in a pool of
 	// goroutines; its package's Fetch runs tasks that fetch URLs in the same pool.
 	"workerpool": workerpool.Tool{},
@@ -380,6 +384,7 @@ var honestWith = map[string]struct {
 	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
 	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
 	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"ctxrecorder": {"Journal", [2]definer{ctxrecorder.Tool{}, ctxrecorder.Journal{}}},
 	"workerpool":  {"Fetch", [2]definer{workerpool.Tool{}, workerpool.Fetch{}}},
 	"embedbase":   {"Exec", [2]definer{embedbase.Tool{}, embedbase.Exec{}}},
 	"pkgdefault":  {"Exec", [2]definer{pkgdefault.Tool{}, pkgdefault.Exec{}}},
@@ -515,6 +520,7 @@ func TestTogether(t *testing.T) {
 		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
 		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
 		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
+		"Ctxrecorder": all.Ctxrecorder{}, "CtxrecorderJournal": all.CtxrecorderJournal{},
 		"Workerpool": all.Workerpool{}, "WorkerpoolFetch": all.WorkerpoolFetch{},
 		"Embedbase": all.Embedbase{}, "EmbedbaseExec": all.EmbedbaseExec{},
 		"Pkgdefault": all.Pkgdefault{}, "PkgdefaultExec": all.PkgdefaultExec{},

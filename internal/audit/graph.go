@@ -141,6 +141,9 @@ type graph struct {
 	convs *structConv
 	// escaping caches addrEscapes.
 	escaping map[*ssa.Global]bool
+	// ctxIdx holds the program's context.WithValue calls
+	// (contextIndex), made once.
+	ctxIdx *contextIndex
 	// byMethod indexes the methods of the program's types by methodKey,
 	// for the type assertions of non-standard code (implementers).
 	byMethod map[string][]*ssa.Function
@@ -496,13 +499,26 @@ func assertedIface(instr ssa.Instruction) *types.Interface {
 // and another tool's types do not widen this one's.
 func (g *graph) assertEdges(n *node, it *types.Interface, instr ssa.Instruction) {
 	var known []types.Type
+	var convs []*ssa.MakeInterface
 	traced := false
 	if ta, ok := instr.(*ssa.TypeAssert); ok {
-		known, traced = g.dynTypes(ta.X)
+		known, convs, traced = g.dynConversions(ta.X)
 	}
 	for m := range it.Methods() {
 		key := methodKey(m.Name(), m.Type())
 		if g.asserted[key] {
+			continue
+		}
+		if traced && len(convs) > 0 && !slices.ContainsFunc(convs, func(c *ssa.MakeInterface) bool {
+			ci := ifaceOf(c.Type())
+			return ci == nil || !slices.ContainsFunc(slices.Collect(ci.Methods()), func(cm *types.Func) bool {
+				return methodKey(cm.Name(), cm.Type()) == key
+			})
+		}) {
+			// Every value traced to a conversion, in this chain of
+			// calls, to an interface with the method: its maker has
+			// the edge (a recorder put in a context and asserted back,
+			// honest ctxrecorder).
 			continue
 		}
 		if !traced {

@@ -55,8 +55,10 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxkept"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxparent"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxsend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxtuple"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemptr"
@@ -423,6 +425,18 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"ctxkept", ctxkept.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxkept.Setter{}).Execute(ctx, ctxkept.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxkept.Tool{}.Execute(ctx, ctxkept.Args{Dir: dir})
+	}},
+	{"ctxsend", ctxsend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxsend.Setter{}).Execute(ctx, ctxsend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxsend.Tool{}.Execute(ctx, ctxsend.Args{Dir: dir})
 	}},
 	{"errvar", errvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		errLength := hex.ErrLength

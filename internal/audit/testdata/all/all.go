@@ -17,6 +17,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ctxrecorder"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decoiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
@@ -125,7 +126,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxkept"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxsend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemswap"
@@ -337,6 +340,8 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probectxkept        = ctxkept.Tool
+	Probectxsend        = ctxsend.Tool
 	Probemakefunc       = makefunc.Tool
 	Probeelemptr        = elemptr.Tool
 	Probereflectaddr    = reflectaddr.Tool
@@ -515,6 +520,8 @@ type (
 	ErrwrapExec         = errwrap.Exec
 	Progress            = progress.Tool
 	ProgressVerbose     = progress.Verbose
+	Ctxrecorder         = ctxrecorder.Tool
+	CtxrecorderJournal  = ctxrecorder.Journal
 	Workerpool          = workerpool.Tool
 	WorkerpoolFetch     = workerpool.Fetch
 	Embedbase           = embedbase.Tool
