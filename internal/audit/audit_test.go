@@ -19,6 +19,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/bushooks"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
@@ -323,6 +324,9 @@ var honest = map[string]definer{
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
 	"progress": progress.Tool{},
+	// bushooks's tools each make a bus whose Use method appends hooks to a
+	// slice field its publish runs; Audit's last hook appends to a file.
+	"bushooks": bushooks.Tool{},
 	// ctxrecorder's tools put a recorder in their own context that a shared
 	// helper takes out (ctx.Value(key{}).(recorder)); Journal's writes a file.
 	"ctxrecorder": ctxrecorder.Tool{},
@@ -384,6 +388,7 @@ var honestWith = map[string]struct {
 	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
 	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
 	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
+	"bushooks":    {"Audit", [2]definer{bushooks.Tool{}, bushooks.Audit{}}},
 	"ctxrecorder": {"Journal", [2]definer{ctxrecorder.Tool{}, ctxrecorder.Journal{}}},
 	"workerpool":  {"Fetch", [2]definer{workerpool.Tool{}, workerpool.Fetch{}}},
 	"embedbase":   {"Exec", [2]definer{embedbase.Tool{}, embedbase.Exec{}}},
@@ -520,6 +525,7 @@ func TestTogether(t *testing.T) {
 		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
 		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
 		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
+		"Bushooks": all.Bushooks{}, "BushooksAudit": all.BushooksAudit{},
 		"Ctxrecorder": all.Ctxrecorder{}, "CtxrecorderJournal": all.CtxrecorderJournal{},
 		"Workerpool": all.Workerpool{}, "WorkerpoolFetch": all.WorkerpoolFetch{},
 		"Embedbase": all.Embedbase{}, "EmbedbaseExec": all.EmbedbaseExec{},

@@ -160,20 +160,29 @@ func (g *graph) madeValues(v ssa.Value) (made []ssa.Value, ok bool) {
 					// start-up code sets to a literal, whose elements
 					// no one writes (var order = []func(string)
 					// string{strings.TrimSpace, strings.ToLower}).
-					gv, ok := u.X.(*ssa.Global)
-					if !ok {
-						return nil, false
+					if gv, ok := u.X.(*ssa.Global); ok {
+						vals, ok := g.elemValues(gv)
+						if !ok {
+							return nil, false
+						}
+						work = append(work, vals...)
+						continue
 					}
-					vals, ok := g.elemValues(gv)
-					if !ok {
-						return nil, false
+					// An element of a slice field that is only read
+					// and appended to (for _, h := range b.hooks).
+					if _, ok := u.X.(*ssa.FieldAddr); ok {
+						vals, ok := g.fieldElems(ia)
+						if !ok {
+							return nil, false
+						}
+						work = append(work, vals...)
+						continue
 					}
-					work = append(work, vals...)
-					continue
 				}
 				// An element of a slice parameter the function only
 				// reads (functional options: for _, o := range opts
-				// { o(&c) }): what each call's new slice holds.
+				// { o(&c) }), itself or captured: what each call's
+				// new slice holds.
 				vals, ok := g.sliceArguments(ia)
 				if !ok {
 					return nil, false
@@ -226,6 +235,7 @@ func (g *graph) fieldElems(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
 	if !ok {
 		return nil, false
 	}
+
 	var out []ssa.Value
 	for _, v := range stored {
 		if p, ok := v.(*ssa.Parameter); ok {
@@ -259,6 +269,17 @@ func (g *graph) fieldElems(ia *ssa.IndexAddr) ([]ssa.Value, bool) {
 				out = append(out, elems...)
 			}
 			continue
+		}
+		if c, ok := v.(*ssa.Call); ok {
+			// Appended to the field's own elements (b.hooks =
+			// append(b.hooks, h)): the elements appended, every store
+			// into the field being among these.
+			if u, ok := c.Call.Args[0].(*ssa.UnOp); ok && selfAppend(u) == c {
+				v = c.Call.Args[1]
+			}
+		}
+		if c, ok := v.(*ssa.Const); ok && c.IsNil() {
+			continue // no elements
 		}
 		elems, ok := sliceLiteral(v)
 		if !ok {
@@ -300,7 +321,7 @@ func (g *graph) sliceFieldReadOnly(t types.Type, i int) bool {
 								return false
 							}
 						case *ssa.UnOp:
-							if r.Op != token.MUL || !readOnlyElems(r) {
+							if r.Op != token.MUL || !readOnlyElems(r) && selfAppend(r) == nil {
 								return false
 							}
 						default:
@@ -312,6 +333,47 @@ func (g *graph) sliceFieldReadOnly(t types.Type, i int) bool {
 		}
 	}
 	return true
+}
+
+// sameField reports whether the addresses a and b are of the same field of
+// the same struct (one FieldAddr, or two of the same pointer).
+func sameField(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	fa, ok := a.(*ssa.FieldAddr)
+	fb, ok2 := b.(*ssa.FieldAddr)
+	return ok && ok2 && fa.X == fb.X && fa.Field == fb.Field
+}
+
+// selfAppend returns the append call when the load of a slice field is
+// only appended to and the result stored back into the same field
+// through the same address (b.hooks = append(b.hooks, h)), which adds
+// the appended elements and writes none of those already there.
+func selfAppend(load *ssa.UnOp) *ssa.Call {
+	refs := *load.Referrers()
+	if len(refs) != 1 {
+		return nil
+	}
+	call, ok := refs[0].(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" || len(call.Call.Args) != 2 || call.Call.Args[0] != load {
+		return nil
+	}
+	for _, r := range *call.Referrers() {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			if r.Val != call || !sameField(r.Addr, load.X) {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
+	return call
 }
 
 // readOnlyElems reports whether the slice s is only indexed to load an

@@ -101,6 +101,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/hookalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/hookshared"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
@@ -425,6 +427,18 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"hookalias", hookalias.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (hookalias.Setter{}).Execute(ctx, hookalias.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return hookalias.Tool{}.Execute(ctx, hookalias.Args{Dir: dir})
+	}},
+	{"hookshared", hookshared.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (hookshared.Setter{}).Execute(ctx, hookshared.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return hookshared.Tool{}.Execute(ctx, hookshared.Args{Dir: dir})
 	}},
 	{"ctxkept", ctxkept.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (ctxkept.Setter{}).Execute(ctx, ctxkept.Args{Dir: dir}); err != nil {

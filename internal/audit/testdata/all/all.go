@@ -13,6 +13,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
+	"github.com/toolreg/toolreg/internal/audit/testdata/honest/bushooks"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
 	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
@@ -168,6 +169,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/heapiface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/helperparam"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/hookalias"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/hookshared"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/httpdir"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceconv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ifaceswap"
@@ -340,6 +343,8 @@ type (
 	Probesvcclosure     = svcclosure.Tool
 	Probebuildkeep      = buildkeep.Tool
 	Probecfgaddr        = cfgaddr.Tool
+	Probehookalias      = hookalias.Tool
+	Probehookshared     = hookshared.Tool
 	Probectxkept        = ctxkept.Tool
 	Probectxsend        = ctxsend.Tool
 	Probemakefunc       = makefunc.Tool
@@ -520,6 +525,8 @@ type (
 	ErrwrapExec         = errwrap.Exec
 	Progress            = progress.Tool
 	ProgressVerbose     = progress.Verbose
+	Bushooks            = bushooks.Tool
+	BushooksAudit       = bushooks.Audit
 	Ctxrecorder         = ctxrecorder.Tool
 	CtxrecorderJournal  = ctxrecorder.Journal
 	Workerpool          = workerpool.Tool
