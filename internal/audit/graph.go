@@ -2099,21 +2099,8 @@ func (g *graph) indexEscapes() map[*ssa.Global]bool {
 // or a field or element of it (not of what a pointer it holds points
 // to); nil for any other.
 func varOf(addr ssa.Value) *ssa.Global {
-	for {
-		switch a := addr.(type) {
-		case *ssa.Global:
-			return a
-		case *ssa.FieldAddr:
-			addr = a.X
-		case *ssa.IndexAddr:
-			if _, ok := a.X.Type().Underlying().(*types.Slice); ok {
-				return nil
-			}
-			addr = a.X
-		default:
-			return nil
-		}
-	}
+	v, _ := addrRoot(addr, false).(*ssa.Global)
+	return v
 }
 
 // written reports whether an address of a field or element is only

@@ -1862,15 +1862,7 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 		if !ok {
 			return nil, false
 		}
-		var out []*ssa.Alloc
-		for _, r := range args {
-			allocs, ok := g.madeStructs(r, depth-1)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, allocs...)
-		}
-		return out, true
+		return g.madeStructsOf(args, depth-1)
 	case *ssa.Extract:
 		// A constructor's with an error (s, err := newService(…)).
 		c, ok := a.Tuple.(*ssa.Call)
@@ -1893,15 +1885,7 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 		if !ok {
 			return nil, false
 		}
-		var out []*ssa.Alloc
-		for _, v := range stored {
-			allocs, ok := g.madeStructs(v, depth-1)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, allocs...)
-		}
-		return out, true
+		return g.madeStructsOf(stored, depth-1)
 	}
 	if call != nil {
 		if depth == 0 {
@@ -1911,17 +1895,22 @@ func (g *graph) madeStructs(a ssa.Value, depth int) ([]*ssa.Alloc, bool) {
 		if !ok {
 			return nil, false
 		}
-		var out []*ssa.Alloc
-		for _, r := range rs {
-			allocs, ok := g.madeStructs(r, depth-1)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, allocs...)
-		}
-		return out, true
+		return g.madeStructsOf(rs, depth-1)
 	}
 	return nil, false
+}
+
+// madeStructsOf is madeStructs of each of vs.
+func (g *graph) madeStructsOf(vs []ssa.Value, depth int) ([]*ssa.Alloc, bool) {
+	var out []*ssa.Alloc
+	for _, v := range vs {
+		allocs, ok := g.madeStructs(v, depth)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, allocs...)
+	}
+	return out, true
 }
 
 // fieldSetAtLiterals reports whether every store into the field i of a

@@ -57,16 +57,24 @@ type keepState struct {
 // addrAlloc returns the local allocation addr is the address of, or of a
 // field or element of.
 func addrAlloc(addr ssa.Value) *ssa.Alloc {
+	a, _ := addrRoot(addr, true).(*ssa.Alloc)
+	return a
+}
+
+// addrRoot returns what addr is the address of, or of a field or element
+// of: through the elements of a slice's array too when elems is set.
+func addrRoot(addr ssa.Value, elems bool) ssa.Value {
 	for {
 		switch a := addr.(type) {
-		case *ssa.Alloc:
-			return a
 		case *ssa.FieldAddr:
 			addr = a.X
 		case *ssa.IndexAddr:
+			if _, ok := a.X.Type().Underlying().(*types.Slice); ok && !elems {
+				return nil
+			}
 			addr = a.X
 		default:
-			return nil
+			return addr
 		}
 	}
 }
