@@ -1615,6 +1615,10 @@ func (g *graph) keptOnlyIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 	switch instr := instr.(type) {
 	case *ssa.Store:
 		return instr.Val == v && instr.Addr != v && g.heldIn(instr.Addr, vars, seen)
+	case *ssa.Send, *ssa.Select:
+		// Sent on a channel a package variable holds: whoever uses the
+		// variable may receive it (probes chanonce, chanstringer).
+		return g.sentIn(instr, v, vars)
 	case *ssa.MapUpdate:
 		return instr.Map != v && g.heldIn(instr.Map, vars, seen)
 	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.MakeClosure:
@@ -1925,6 +1929,10 @@ func (g *graph) alsoKeptIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 		if instr.Map != v && g.heldIn(instr.Map, held, map[ssa.Value]bool{}) {
 			maps.Copy(vars, held)
 		}
+	case *ssa.Send, *ssa.Select:
+		if g.sentIn(instr, v, held) {
+			maps.Copy(vars, held)
+		}
 	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface, *ssa.Phi:
 		g.alsoFlowsInto(instr.(ssa.Value), vars, seen)
 	case *ssa.MakeClosure:
@@ -1932,6 +1940,39 @@ func (g *graph) alsoKeptIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Glo
 			g.alsoFlowsInto(instr, vars, seen)
 		}
 	}
+}
+
+// sentIn reports whether instr, a send or a select statement, only sends
+// v, on channels the program's package variables hold (added to vars).
+func (g *graph) sentIn(instr ssa.Instruction, v ssa.Value, vars map[*ssa.Global]bool) bool {
+	var chans []ssa.Value
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		if instr.X != v || instr.Chan == v {
+			return false
+		}
+		chans = append(chans, instr.Chan)
+	case *ssa.Select:
+		for _, st := range instr.States {
+			if st.Chan == v {
+				return false
+			}
+			if st.Dir == types.SendOnly && st.Send == v {
+				chans = append(chans, st.Chan)
+			}
+		}
+	}
+	for _, c := range chans {
+		u, ok := c.(*ssa.UnOp)
+		if !ok || u.Op != token.MUL {
+			return false
+		}
+		gv, ok := u.X.(*ssa.Global)
+		if !ok || !g.heldIn(gv, vars, map[ssa.Value]bool{}) {
+			return false
+		}
+	}
+	return len(chans) > 0
 }
 
 // heldIn reports whether what addr (an address, or a map) holds is held

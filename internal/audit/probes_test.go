@@ -29,6 +29,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrange"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/assertrecover"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/astype"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/atomicfunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchsetenv"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/benchtempdir"
@@ -39,6 +40,8 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/cfgaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanonce"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chanstringer"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/chmodreflect"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clientswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/clienttransport"
@@ -153,6 +156,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/readerkeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/recvswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectaddr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectchan"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectconvert"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfield"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/reflectfuncin"
@@ -177,7 +181,9 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcalias"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcclosure"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/svcreflect"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapptr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/syncmapswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/timerreset"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tlskeypair"
@@ -189,6 +195,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmpliface"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethod"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/tmplmethodexpr"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/uniqueaddr"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/uniqueval"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafeslice"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/unsafestring"
@@ -427,6 +434,48 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"reflectchan", reflectchan.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (reflectchan.Setter{}).Execute(ctx, reflectchan.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return reflectchan.Tool{}.Execute(ctx, reflectchan.Args{Dir: dir})
+	}},
+	{"uniqueaddr", uniqueaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (uniqueaddr.Setter{}).Execute(ctx, uniqueaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return uniqueaddr.Tool{}.Execute(ctx, uniqueaddr.Args{Dir: dir})
+	}},
+	{"atomicaddr", atomicaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (atomicaddr.Setter{}).Execute(ctx, atomicaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return atomicaddr.Tool{}.Execute(ctx, atomicaddr.Args{Dir: dir})
+	}},
+	{"syncmapptr", syncmapptr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (syncmapptr.Setter{}).Execute(ctx, syncmapptr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return syncmapptr.Tool{}.Execute(ctx, syncmapptr.Args{Dir: dir})
+	}},
+	{"syncmapaddr", syncmapaddr.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (syncmapaddr.Setter{}).Execute(ctx, syncmapaddr.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return syncmapaddr.Tool{}.Execute(ctx, syncmapaddr.Args{Dir: dir})
+	}},
+	{"chanstringer", chanstringer.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (chanstringer.Setter{}).Execute(ctx, chanstringer.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return chanstringer.Tool{}.Execute(ctx, chanstringer.Args{Dir: dir})
+	}},
+	{"chanonce", chanonce.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (chanonce.Setter{}).Execute(ctx, chanonce.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return chanonce.Tool{}.Execute(ctx, chanonce.Args{Dir: dir})
 	}},
 	{"hookalias", hookalias.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (hookalias.Setter{}).Execute(ctx, hookalias.Args{Dir: dir}); err != nil {
@@ -1073,7 +1122,8 @@ var probes = []probe{
 // Setters are no tools, and the audit scans the code a tool or start-up
 // code reaches (and iterpull, ctxtuple and selectsend, which that
 // program catches only through other probes' values); chanaddr, caught at
-// start-up (atStartup).
+// start-up (atStartup); and chanonce, chanstringer, syncmapaddr and
+// syncmapptr, whose Setter sends what the tool uses.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
@@ -1084,6 +1134,7 @@ var aloneProbes = map[string]bool{
 	"pkgvarreflect": true, "pkgvarreflectfn": true, "pkgvarreflectvar": true,
 	"ctxparent": true, "muxstore": true, "ptrload": true, "oncedo": true, "stringerkeep": true, "readerkeep": true, "boundload": true,
 	"iterpull": true, "ctxtuple": true, "selectsend": true, "chanaddr": true,
+	"chanonce": true, "chanstringer": true, "syncmapaddr": true, "syncmapptr": true,
 }
 
 // atStartup are the probes the audit charges to their package's start-up
@@ -1134,9 +1185,16 @@ func TestProbesAlone(t *testing.T) {
 // tool keeps in, or passes through, an error the standard library holds
 // (hex.ErrLength set to it, fmt.Errorf's %w, the cause given to
 // WithCancelCause's cancel) is charged to its maker only, the summary
-// taking an error to hold nothing. TestProbesMissed fails when one is
+// taking an error to hold nothing; and a function another tool keeps in
+// a variable whose address it hands to the standard library
+// ((*atomic.Pointer).Store(&hook), unique.Make(&hook)), or sends inside a
+// reflect.Value, runs in the tool that takes it out with nothing charged:
+// VTA sees through neither. TestProbesMissed fails when one is
 // caught, so that it moves to the probes the audit must catch.
-var missedProbes = map[string]bool{"errvar": true, "errwrap": true, "ctxcause": true}
+var missedProbes = map[string]bool{
+	"errvar": true, "errwrap": true, "ctxcause": true,
+	"atomicaddr": true, "uniqueaddr": true, "reflectchan": true,
+}
 
 // TestProbesMissed audits each of missedProbes with its Setter and
 // checks it is still missed.
