@@ -30,7 +30,10 @@ func TestMessageOfALongString(t *testing.T) {
 		if len(msg) > 120 || !strings.HasPrefix(msg, "expected object, got ") || !strings.HasSuffix(msg, clip.Ellipsis+`"`) && !strings.HasSuffix(msg, clip.Ellipsis) {
 			t.Errorf("%.20s…: message %q", data, msg)
 		}
-		if got := allocated(func() { Valid(b) }); got > 0 {
+		// Valid allocates nothing; the bound leaves room for what the
+		// runtime allocates meanwhile (1 byte a run on average in a
+		// -race run of CI), far below the 2.5 MB of a copy.
+		if got := allocated(func() { Valid(b) }); got > 64 {
 			t.Errorf("%.20s…: Valid allocated %d bytes", data, got)
 		}
 	}
