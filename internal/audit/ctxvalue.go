@@ -2,6 +2,7 @@ package audit
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -30,13 +31,20 @@ func (g *graph) contextValues(call *ssa.CallCommon) ([]ssa.Value, bool) {
 		return nil, false
 	}
 	var out []ssa.Value
-	for _, c := range idx.withValue {
+	for _, site := range idx.withValue {
+		c := site.Common()
 		ts, ok := g.dynTypes(c.Args[1])
 		if !ok {
 			return nil, false // a key the audit cannot tell
 		}
 		for _, t := range ts {
 			if types.Identical(t, key) {
+				// Only a context that stays in its chain of calls:
+				// one another tool's code may get could hold another
+				// tool's value (probes ctxgosend, ctxslicesend).
+				if res := callValue(site); res == nil || !g.ctxKeptNowhere(res, map[ssa.Value]bool{}) {
+					return nil, false
+				}
 				out = append(out, c.Args[2])
 				break
 			}
@@ -45,12 +53,95 @@ func (g *graph) contextValues(call *ssa.CallCommon) ([]ssa.Value, bool) {
 	return out, true
 }
 
+// ctxKeptNowhere reports whether the context v, and every context made
+// from it, is kept nowhere: only asked (its methods called), passed to
+// functions of the program whose parameter is followed, returned by one
+// whose every call is a static call whose result is followed, or given
+// to a function of the standard library that returns a context made from
+// it (context.WithCancel), which is followed. Stored, sent, bound to a
+// closure or converted, it may reach code that never ran its maker.
+func (g *graph) ctxKeptNowhere(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	if seen[v] = true; len(seen) > dynTraceLimit {
+		return false
+	}
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	cs := g.callSites()
+	for _, r := range *refs {
+		switch r := r.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Phi:
+			if !g.ctxKeptNowhere(r, seen) {
+				return false
+			}
+		case *ssa.Return:
+			fn := r.Parent()
+			if !g.staticOnly(fn) || len(cs.results[fn]) != len(cs.sites[fn]) || len(r.Results) != 1 {
+				return false
+			}
+			for _, c := range cs.results[fn] {
+				if !g.ctxKeptNowhere(c, seen) {
+					return false
+				}
+			}
+		case ssa.CallInstruction:
+			common := r.Common()
+			if common.IsInvoke() && common.Value == v {
+				if slices.Contains(common.Args, v) {
+					return false
+				}
+				continue // its own method
+			}
+			callee := common.StaticCallee()
+			if callee == nil || common.Value == v {
+				return false
+			}
+			if g.isStd(fnPkgPath(callee)) {
+				// A context made from it, followed; anything else the
+				// standard library does with a context it is given
+				// ends with the call.
+				if res := callValue(r); res != nil && !g.ctxResults(res, seen) {
+					return false
+				}
+				continue
+			}
+			for i, a := range common.Args {
+				if a == v && (i >= len(callee.Params) || !g.ctxKeptNowhere(callee.Params[i], seen)) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// ctxResults reports whether the contexts among the results of a call of
+// the standard library (res, or its tuple's Extracts) are kept nowhere.
+func (g *graph) ctxResults(res ssa.Value, seen map[ssa.Value]bool) bool {
+	if _, tuple := res.Type().(*types.Tuple); tuple {
+		for _, r := range *res.Referrers() {
+			if e, ok := r.(*ssa.Extract); ok && isContext(e.Type()) && !g.ctxKeptNowhere(e, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return !isContext(res.Type()) || g.ctxKeptNowhere(res, seen)
+}
+
 // contextIndex holds the program's context.WithValue calls and whether a
 // context may hold what the audit does not see: a type of the program
 // has a Value method of a context's own, or context.WithValue's value is
 // taken.
 type contextIndex struct {
-	withValue []*ssa.CallCommon
+	withValue []ssa.CallInstruction
 	ownValue  bool
 }
 
@@ -77,7 +168,7 @@ func (g *graph) contextIndex(ctx *types.Interface) *contextIndex {
 				}
 				common := call.Common()
 				if callee := common.StaticCallee(); callee != nil && callee.String() == "context.WithValue" && len(common.Args) == 3 {
-					idx.withValue = append(idx.withValue, common)
+					idx.withValue = append(idx.withValue, call)
 				}
 			}
 		}

@@ -52,16 +52,20 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/convvta"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctorcache"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxafter"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxappendsend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcause"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxcell"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxchain"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdefersend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxdynamic"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxfunc"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxgosend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxhelper"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxkept"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxmap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxparent"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxsend"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxslicesend"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/ctxtuple"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/decokeep"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/elemptr"
@@ -434,6 +438,30 @@ var probes = []probe{
 			return "", err
 		}
 		return cfgaddr.Tool{}.Execute(ctx, cfgaddr.Args{Dir: dir})
+	}},
+	{"ctxappendsend", ctxappendsend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxappendsend.Setter{}).Execute(ctx, ctxappendsend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxappendsend.Tool{}.Execute(ctx, ctxappendsend.Args{Dir: dir})
+	}},
+	{"ctxslicesend", ctxslicesend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxslicesend.Setter{}).Execute(ctx, ctxslicesend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxslicesend.Tool{}.Execute(ctx, ctxslicesend.Args{Dir: dir})
+	}},
+	{"ctxdefersend", ctxdefersend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxdefersend.Setter{}).Execute(ctx, ctxdefersend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxdefersend.Tool{}.Execute(ctx, ctxdefersend.Args{Dir: dir})
+	}},
+	{"ctxgosend", ctxgosend.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (ctxgosend.Setter{}).Execute(ctx, ctxgosend.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return ctxgosend.Tool{}.Execute(ctx, ctxgosend.Args{Dir: dir})
 	}},
 	{"reflectchan", reflectchan.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (reflectchan.Setter{}).Execute(ctx, reflectchan.Args{Dir: dir}); err != nil {
@@ -1122,8 +1150,9 @@ var probes = []probe{
 // Setters are no tools, and the audit scans the code a tool or start-up
 // code reaches (and iterpull, ctxtuple and selectsend, which that
 // program catches only through other probes' values); chanaddr, caught at
-// start-up (atStartup); and chanonce, chanstringer, syncmapaddr and
-// syncmapptr, whose Setter sends what the tool uses.
+// start-up (atStartup); and chanonce, chanstringer, syncmapaddr,
+// syncmapptr and the ctx…send probes, whose Setter sends what the tool
+// uses.
 var aloneProbes = map[string]bool{
 	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
@@ -1135,6 +1164,7 @@ var aloneProbes = map[string]bool{
 	"ctxparent": true, "muxstore": true, "ptrload": true, "oncedo": true, "stringerkeep": true, "readerkeep": true, "boundload": true,
 	"iterpull": true, "ctxtuple": true, "selectsend": true, "chanaddr": true,
 	"chanonce": true, "chanstringer": true, "syncmapaddr": true, "syncmapptr": true,
+	"ctxgosend": true, "ctxdefersend": true, "ctxslicesend": true, "ctxappendsend": true,
 }
 
 // atStartup are the probes the audit charges to their package's start-up
