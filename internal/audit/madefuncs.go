@@ -744,14 +744,8 @@ func (g *graph) readOnlySliceParam(v ssa.Value, p *ssa.Parameter, fn *ssa.Functi
 				return false
 			}
 		case *ssa.MakeClosure:
-			c, ok := r.Fn.(*ssa.Function)
-			if !ok || c.Parent() != fn || g.escapes(c) {
+			if !g.boundOnly(r, v, fn, func(fv ssa.Value) bool { return g.readOnlySliceParam(fv, p, fn) }) {
 				return false
-			}
-			for j, b := range r.Bindings {
-				if b == v && !g.readOnlySliceParam(c.FreeVars[j], p, fn) {
-					return false
-				}
 			}
 		case *ssa.Store:
 			cell, ok := r.Addr.(*ssa.Alloc)
@@ -782,16 +776,25 @@ func (g *graph) readOnlyCell(cell ssa.Value, p *ssa.Parameter, fn *ssa.Function)
 				return false
 			}
 		case *ssa.MakeClosure:
-			c, ok := r.Fn.(*ssa.Function)
-			if !ok || c.Parent() != fn || g.escapes(c) {
+			if !g.boundOnly(r, cell, fn, func(fv ssa.Value) bool { return g.readOnlyCell(fv, p, fn) }) {
 				return false
 			}
-			for j, b := range r.Bindings {
-				if b == cell && !g.readOnlyCell(c.FreeVars[j], p, fn) {
-					return false
-				}
-			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// boundOnly reports whether mc makes a closure of fn that is kept nowhere
+// and does with each free variable it binds v to what ok accepts.
+func (g *graph) boundOnly(mc *ssa.MakeClosure, v ssa.Value, fn *ssa.Function, ok func(ssa.Value) bool) bool {
+	c, isFn := mc.Fn.(*ssa.Function)
+	if !isFn || c.Parent() != fn || g.escapes(c) {
+		return false
+	}
+	for j, b := range mc.Bindings {
+		if b == v && !ok(c.FreeVars[j]) {
 			return false
 		}
 	}
