@@ -126,26 +126,15 @@ func valueOfArg(v ssa.Value) (ssa.Value, bool) {
 // function of its signature.
 func (g *graph) reflectFlowEdges(n *node, common *ssa.CallCommon, pos token.Pos) {
 	f := g.reflectFlows()
-	add := func(fn *ssa.Function) {
-		n.out = append(n.out, edge{g.nodeOf(fn), pos})
-		if g.isStd(fnPkgPath(fn)) {
-			g.stdReads(n, fn, pos)
-		}
-	}
 	if !common.IsInvoke() {
 		sig := common.Signature()
 		for _, fn := range f.funcs {
 			if types.Identical(fn.Signature, sig) {
-				add(fn)
+				g.calledEdge(n, fn, pos)
 			}
 		}
 		if slices.ContainsFunc(f.untraced, func(u *types.Signature) bool { return types.Identical(u, sig) }) {
-			taken := g.callSites().taken
-			for _, fn := range slices.SortedFunc(maps.Keys(taken), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) }) {
-				if taken[fn] && types.Identical(fn.Signature, sig) {
-					add(fn)
-				}
-			}
+			g.takenEdges(n, sig, pos)
 		}
 		return
 	}
@@ -164,7 +153,7 @@ func (g *graph) reflectFlowEdges(n *node, common *ssa.CallCommon, pos token.Pos)
 			}
 			if sel := g.prog.MethodSets.MethodSet(mt).Lookup(m.Pkg(), m.Name()); sel != nil {
 				if fn := g.prog.MethodValue(sel); fn != nil {
-					add(fn)
+					g.calledEdge(n, fn, pos)
 				}
 			}
 		}
@@ -273,4 +262,25 @@ func reflectName(common *ssa.CallCommon) string {
 		return "" // a $thunk, whose receiver is its first argument
 	}
 	return f.FullName()
+}
+
+// calledEdge adds to n the edge of a call of fn at pos, with what the
+// standard library's function reads.
+func (g *graph) calledEdge(n *node, fn *ssa.Function, pos token.Pos) {
+	n.out = append(n.out, edge{g.nodeOf(fn), pos})
+	if g.isStd(fnPkgPath(fn)) {
+		g.stdReads(n, fn, pos)
+	}
+}
+
+// takenEdges adds to n, which calls a function value of type sig at pos
+// that may be any, the edges to every function of that type whose value
+// the program takes.
+func (g *graph) takenEdges(n *node, sig *types.Signature, pos token.Pos) {
+	taken := g.callSites().taken
+	for _, fn := range slices.SortedFunc(maps.Keys(taken), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) }) {
+		if taken[fn] && types.Identical(fn.Signature, sig) {
+			g.calledEdge(n, fn, pos)
+		}
+	}
 }

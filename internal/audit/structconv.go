@@ -3,9 +3,7 @@ package audit
 import (
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -135,13 +133,5 @@ func (g *graph) convEdges(n *node, common *ssa.CallCommon, pos token.Pos) {
 	if !slices.ContainsFunc(c.sigs, func(f types.Type) bool { return types.Identical(f.Underlying(), sig) }) {
 		return
 	}
-	taken := g.callSites().taken
-	for _, fn := range slices.SortedFunc(maps.Keys(taken), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) }) {
-		if taken[fn] && types.Identical(fn.Signature, sig) {
-			n.out = append(n.out, edge{g.nodeOf(fn), pos})
-			if g.isStd(fnPkgPath(fn)) {
-				g.stdReads(n, fn, pos)
-			}
-		}
-	}
+	g.takenEdges(n, sig, pos)
 }
