@@ -4,8 +4,6 @@ import (
 	"go/token"
 	"go/types"
 	"maps"
-	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -411,7 +409,7 @@ func (g *graph) callSites() *callSites {
 	}
 	cs.byOrigin, cs.takenOrigin = map[*ssa.Function][]*ssa.CallCommon{}, map[*ssa.Function]bool{}
 	// In a fixed order, so that the audit is the same every run.
-	fns := slices.SortedFunc(maps.Keys(cs.sites), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	fns := byName(maps.Keys(cs.sites))
 	for _, f := range fns {
 		o := f.Origin()
 		if o == nil {

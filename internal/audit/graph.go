@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"iter"
 	"maps"
 	"math/bits"
 	"slices"
@@ -155,6 +156,10 @@ type graph struct {
 	// from them when first needed, where each is called (see dynTypes).
 	funcs map[*ssa.Function]bool
 	calls *callSites
+	// userBySig holds the functions of funcs outside the standard
+	// library by signature, each list in the order of byName: made once,
+	// for keptType.
+	userBySig *typeutil.Map
 	// heldByIface holds the types the program's runtime types are or
 	// hold (inInterface), made once.
 	heldByIface *typeutil.Map
@@ -223,6 +228,43 @@ func (g *graph) pseudo(key string, caps tool.Capability, why string) *node {
 // count as Unsafe (fail closed), never as the summary's silence.
 func (g *graph) isStd(path string) bool {
 	return g.stdMode || g.std[path]
+}
+
+// byName returns fns sorted by their names (ssa.Function.String), so
+// that what the audit does with them is the same every run. Each name is
+// made once: a sort that made them in each comparison spent most of the
+// audit's time making them.
+func byName(fns iter.Seq[*ssa.Function]) []*ssa.Function {
+	type named struct {
+		fn   *ssa.Function
+		name string
+	}
+	var s []named
+	for fn := range fns {
+		s = append(s, named{fn, fn.String()})
+	}
+	slices.SortFunc(s, func(a, b named) int { return strings.Compare(a.name, b.name) })
+	out := make([]*ssa.Function, len(s))
+	for i, n := range s {
+		out[i] = n.fn
+	}
+	return out
+}
+
+// userFuncsOf returns the functions of the program outside the standard
+// library whose signature is identical to sig, in the order of byName.
+func (g *graph) userFuncsOf(sig *types.Signature) []*ssa.Function {
+	if g.userBySig == nil {
+		g.userBySig = new(typeutil.Map)
+		for _, fn := range byName(maps.Keys(g.funcs)) {
+			if !g.isStd(fnPkgPath(fn)) {
+				fns, _ := g.userBySig.At(fn.Signature).([]*ssa.Function)
+				g.userBySig.Set(fn.Signature, append(fns, fn))
+			}
+		}
+	}
+	fns, _ := g.userBySig.At(sig).([]*ssa.Function)
+	return fns
 }
 
 func fnPkgPath(fn *ssa.Function) string {

@@ -5,7 +5,6 @@ import (
 	"go/types"
 	"maps"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/types/typeutil"
@@ -278,7 +277,7 @@ func (g *graph) calledEdge(n *node, fn *ssa.Function, pos token.Pos) {
 // the program takes.
 func (g *graph) takenEdges(n *node, sig *types.Signature, pos token.Pos) {
 	taken := g.callSites().taken
-	for _, fn := range slices.SortedFunc(maps.Keys(taken), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) }) {
+	for _, fn := range byName(maps.Keys(taken)) {
 		if taken[fn] && types.Identical(fn.Signature, sig) {
 			g.calledEdge(n, fn, pos)
 		}

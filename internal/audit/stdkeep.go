@@ -829,7 +829,7 @@ func (g *graph) keptEdges() {
 	if g.summary == nil {
 		return
 	}
-	fns := slices.SortedFunc(maps.Keys(g.funcs), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
+	fns := byName(maps.Keys(g.funcs))
 	// The receivers the program binds each method value of the
 	// standard library to.
 	bound := map[*ssa.Function][]ssa.Value{}
@@ -1339,11 +1339,8 @@ func (g *graph) keptType(n *node, t types.Type, pos token.Pos, seen map[types.Ty
 			}
 		}
 	case *types.Signature:
-		fns := slices.SortedFunc(maps.Keys(g.funcs), func(a, b *ssa.Function) int { return strings.Compare(a.String(), b.String()) })
-		for _, fn := range fns {
-			if !g.isStd(fnPkgPath(fn)) && types.Identical(fn.Signature, u) {
-				n.out = append(n.out, edge{g.nodeOf(fn), pos})
-			}
+		for _, fn := range g.userFuncsOf(u) {
+			n.out = append(n.out, edge{g.nodeOf(fn), pos})
 		}
 	case *types.Pointer:
 		g.keptType(n, u.Elem(), pos, seen)
