@@ -116,10 +116,15 @@ func AnalyzeConfig(ctx context.Context, dir string, c Config, typeNames []string
 	if err != nil {
 		return nil, err
 	}
+	return analyzeListing(ctx, dir, list, typeNames)
+}
+
+// analyzeListing is AnalyzeConfig for the program in dir as list lists it.
+func analyzeListing(ctx context.Context, dir string, list *listing, typeNames []string) (*Report, error) {
 	if len(list.errs) > 0 {
-		return nil, fmt.Errorf("list %s for %s: %v", dir, c, list.errs[0])
+		return nil, fmt.Errorf("list %s for %s: %v", dir, list.config, list.errs[0])
 	}
-	p := &program{config: c, list: list}
+	p := &program{config: list.config, list: list}
 	(&Programs{dir: dir}).loadPrograms(ctx, []*program{p})
 	if p.err != nil {
 		return nil, p.err

@@ -37,11 +37,14 @@ type listedPackage struct {
 	SwigCXXFiles    []string
 	IgnoredGoFiles  []string
 	Imports         []string
-	ImportMap       map[string]string
-	Export          string
-	Module          *Module
-	Error           *listError
-	DepsErrors      []*listError
+	// Deps, every package the package depends on, is listed only by
+	// the tests, which list many programs with one go command.
+	Deps       []string
+	ImportMap  map[string]string
+	Export     string
+	Module     *Module
+	Error      *listError
+	DepsErrors []*listError
 }
 
 // Module is the module of a listed package.

@@ -74,6 +74,13 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
 	}
+	return newListing(c, pkgs), nil
+}
+
+// newListing is the listing of the program in configuration c whose
+// packages the go command listed as pkgs (with -deps: each after its
+// imports, the program's own package last).
+func newListing(c Config, pkgs []*listedPackage) *listing {
 	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs), standard: map[string]bool{}}
 	for _, p := range pkgs {
 		if p.Standard {
@@ -107,7 +114,7 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	}
 	l.std = sortedKeys(std)
 	l.finish(fileTags)
-	return l, nil
+	return l
 }
 
 // generatesGo reports whether p is a package outside the standard library

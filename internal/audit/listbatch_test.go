@@ -1,0 +1,100 @@
+package audit
+
+import (
+	"context"
+	"go/build"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// hostListings lists the packages of testdata/probes and testdata/honest
+// as built for the host with one go command, where each audit of them
+// would ask for its own (a go command is most of a small audit's time),
+// and returns the listing of each as listConfig makes it, by its
+// absolute directory. A package whose listing cannot be made that way (one
+// with cgo's files, which need -compiled) is left out, and listed by its
+// audit as usual.
+var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
+	var dirs []string
+	for _, parent := range []string{"probes", "honest"} {
+		entries, err := os.ReadDir(filepath.Join("testdata", parent))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.IsDir() {
+				dirs = append(dirs, "./"+filepath.ToSlash(filepath.Join("testdata", parent, e.Name())))
+			}
+		}
+	}
+	c := Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: build.Default.CgoEnabled}
+	args := append(append([]string{"-deps", "-json=" + listFields + ",Deps"}, c.flags()...), dirs...)
+	pkgs, err := goList(context.Background(), ".", c.env(), args...)
+	if err != nil {
+		return nil, err
+	}
+	return splitListing(c, pkgs), nil
+})
+
+// splitListing returns the listing of each package of pkgs that no
+// other imports (a root of the go command's listing of several
+// packages), by its directory: its dependencies in the go command's
+// order, itself last.
+func splitListing(c Config, pkgs []*listedPackage) map[string]*listing {
+	imported := map[string]bool{}
+	for _, p := range pkgs {
+		for _, d := range p.Deps {
+			imported[d] = true
+		}
+	}
+	out := map[string]*listing{}
+	for _, root := range pkgs {
+		if imported[root.ImportPath] || root.Standard {
+			continue
+		}
+		var mine []*listedPackage
+		for _, p := range pkgs {
+			if p == root || slices.Contains(root.Deps, p.ImportPath) {
+				mine = append(mine, p)
+			}
+		}
+		if slices.ContainsFunc(mine, generatesGo) {
+			continue
+		}
+		out[root.Dir] = newListing(c, mine)
+	}
+	return out
+}
+
+// TestSplitListing checks that the listing of a probe split from the
+// listing of them all is the listing of its own go command.
+func TestSplitListing(t *testing.T) {
+	all, err := hostListings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"appendkeep", "httpdir"} {
+		dir, err := filepath.Abs(filepath.Join("testdata", "probes", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		split := all[dir]
+		if split == nil {
+			t.Fatalf("%s: no listing of its own in the split", name)
+		}
+		own, err := listConfig(t.Context(), dir, split.config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(own, split, cmp.AllowUnexported(listing{}), cmpopts.EquateEmpty(), cmpopts.IgnoreFields(listedPackage{}, "Deps")); diff != "" {
+			t.Errorf("%s: split listing differs from its own (-own +split):\n%s", name, diff)
+		}
+	}
+}
