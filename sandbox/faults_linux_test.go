@@ -447,7 +447,11 @@ func gone(pid int) ([]byte, bool) {
 // left the worker running until its call ended).
 func TestCloseDuringStarts(t *testing.T) {
 	dir := t.TempDir()
-	for round := range 50 {
+	rounds := 50
+	if testing.Short() {
+		rounds = 10 // each of the ten waits before Close once
+	}
+	for round := range rounds {
 		p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)

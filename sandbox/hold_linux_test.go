@@ -184,12 +184,16 @@ func TestSpareHoldStress(t *testing.T) {
 				}
 			}()
 			tools := []string{"echo", "fail", "panic", "exit", "block", "nap"}
+			calls := 12 // each goroutine's
+			if testing.Short() {
+				calls = 5 // (g+i)%5 takes each of its values: each way, in each goroutine
+			}
 			var wg sync.WaitGroup
 			for g := range 8 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					for i := range 12 {
+					for i := range calls {
 						id := fmt.Sprintf("%s#%d", tools[rand.IntN(len(tools))], rand.IntN(4))
 						ctx, cancel := context.WithTimeout(context.Background(), time.Duration(rand.IntN(150)+5)*time.Millisecond)
 						switch (g + i) % 5 {

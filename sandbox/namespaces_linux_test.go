@@ -235,7 +235,10 @@ func poolWithCoveredProc(mode string) int {
 		return coveredProcOneSlot(dir)
 	}
 	if mode == "stress" {
-		return coveredProcStress(dir)
+		return coveredProcStress(dir, 60)
+	}
+	if mode == "stress-short" {
+		return coveredProcStress(dir, 20) // each of the 20 waits before Close once
 	}
 	var log bytes.Buffer
 	c := Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Require: mode == "require",
@@ -379,10 +382,11 @@ func TestCoveredProcRequired(t *testing.T) {
 // coveredProcStress starts pools of one or two workers, with a spare or
 // without, where /proc is covered, calls four tools at once with short
 // deadlines or none, closes the pool at once or after a while, and
-// reports in Err any slot, count or spare left once all is reaped.
-func coveredProcStress(dir string) int {
+// reports in Err any slot, count or spare left once all is reaped, in
+// each of rounds rounds.
+func coveredProcStress(dir string, rounds int) int {
 	var r refusedReport
-	for round := range 60 {
+	for round := range rounds {
 		p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{},
 			MaxWorkers: 1 + round%2, Spares: round % 3 / 2,
 			Logger: slog.New(slog.DiscardHandler)})
@@ -428,7 +432,11 @@ func coveredProcStress(dir string) int {
 // deadlines and a pool closed during the starts that try again leave no
 // slot, count or spare behind.
 func TestCoveredProcSlots(t *testing.T) {
-	if r := runCoveredProc(t, "stress"); r.Err != "" {
+	mode := "stress"
+	if testing.Short() {
+		mode = "stress-short"
+	}
+	if r := runCoveredProc(t, mode); r.Err != "" {
 		t.Error(r.Err)
 	}
 }
