@@ -18,7 +18,8 @@ import (
 // as built for the host with one go command, where each audit of them
 // would ask for its own (a go command is most of a small audit's time),
 // and returns the listing of each as listConfig makes it, by its
-// absolute directory. A package whose listing cannot be made that way (one
+// absolute directory; it also asks, with one go command, for the export
+// data of the standard library's packages they import. A package whose listing cannot be made that way (one
 // with cgo's files, which need -compiled) is left out, and listed by its
 // audit as usual.
 var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
@@ -40,7 +41,20 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return splitListing(c, pkgs), nil
+	all := splitListing(c, pkgs)
+	// The export data of their standard-library packages, with one go
+	// command too, which the audits then find in stdExports.
+	std, goroot := map[string]bool{}, ""
+	for _, l := range all {
+		for _, path := range l.std {
+			std[path] = true
+		}
+		goroot = l.goroot
+	}
+	if _, _, err := exportFiles(context.Background(), ".", goroot, c.env(), sortedKeys(std)); err != nil {
+		return nil, err
+	}
+	return all, nil
 })
 
 // splitListing returns the listing of each package of pkgs that no
