@@ -11,6 +11,7 @@ import (
 )
 
 func TestAnnotations(t *testing.T) {
+	t.Parallel()
 	yes, no := true, false
 	tests := []struct {
 		e    registry.Entry

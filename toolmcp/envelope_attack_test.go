@@ -15,6 +15,7 @@ import (
 // overwritten before member() sees it. front then reads another message
 // than the SDK (which unescapes keys as JSON says) runs.
 func TestAttackEnvelopeEscapedKeys(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		msg      string
 		name     string
@@ -46,6 +47,7 @@ func TestAttackEnvelopeEscapedKeys(t *testing.T) {
 // request (only the tool handler's own check refuses it, as an isError
 // result with 200).
 func TestAttackScopeByEscapedKey(t *testing.T) {
+	t.Parallel()
 	ts, _, token := scopedFront(t)
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","p\u0061rams":{"n\u0061me":"echo","arguments":{"text":"raw"}}}`
 	status, h, body := post(t, ts.Client(), ts.URL, call, "Authorization", token)

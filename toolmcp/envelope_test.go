@@ -23,6 +23,7 @@ import (
 // notifications/cancelled; the scopes held only at the call itself, with
 // an isError result where the token should get 403 and its challenge.
 func TestHTTPOddMembersRefused(t *testing.T) {
+	t.Parallel()
 	ts, draining, token := scopedFront(t)
 	type answer struct {
 		Status int

@@ -13,6 +13,7 @@ import (
 // token, no path, method, encoding or header trick reaches MCP without
 // it, and the DNS-rebinding and cross-origin checks hold.
 func TestAttackTokenEverywhere(t *testing.T) {
+	t.Parallel()
 	const token = "attack-token-0123456789abcdef"
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -46,6 +46,7 @@ func post(t *testing.T, c *http.Client, url, body string, header ...string) (int
 }
 
 func TestHTTPToken(t *testing.T) {
+	t.Parallel()
 	const token = "s3cret-token-of-the-test"
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{Token: token}))
 	defer ts.Close()
@@ -79,6 +80,7 @@ func TestHTTPToken(t *testing.T) {
 }
 
 func TestHTTPOrigin(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
 	defer ts.Close()
 	tests := []struct {
@@ -151,6 +153,7 @@ func padded(t *testing.T, call string, n int) string {
 // is not read; once the calls in flight are answered, their bytes are
 // free again.
 func TestHTTPBodiesInFlight(t *testing.T) {
+	t.Parallel()
 	reg, release, started, ended := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {
@@ -229,6 +232,7 @@ func TestHTTPBodiesInFlight(t *testing.T) {
 // only the bodies' bytes were bounded, which let hundreds of thousands of
 // small calls wait at once.
 func TestHTTPRequestsInFlight(t *testing.T) {
+	t.Parallel()
 	reg, release, started, ended := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {
@@ -293,6 +297,7 @@ func TestHTTPRequestsInFlight(t *testing.T) {
 // answers 408 once the read timeout passes instead of holding the
 // connection.
 func TestHTTPStalledUpload(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), &HTTPOptions{ReadTimeout: 100 * time.Millisecond}))
 	defer ts.Close()
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
@@ -341,6 +346,7 @@ const slowCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name"
 // TestHTTPClientGoneCancels drops the connection of a call in flight: the
 // tool's context is cancelled.
 func TestHTTPClientGoneCancels(t *testing.T) {
+	t.Parallel()
 	reg, _, started, ended := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {
@@ -375,6 +381,7 @@ func TestHTTPClientGoneCancels(t *testing.T) {
 // reachable, so a load balancer learns it is going); the call in flight is
 // answered, then the listener closes and ServeHTTP returns nil.
 func TestServeHTTPDrains(t *testing.T) {
+	t.Parallel()
 	reg, release, started, _ := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {
@@ -469,6 +476,7 @@ func TestServeHTTPGraceExceeded(t *testing.T) {
 }
 
 func TestHTTPOptionsDefaults(t *testing.T) {
+	t.Parallel()
 	got := (*HTTPOptions)(nil).withDefaults()
 	got.Logger = nil
 	want := HTTPOptions{MaxBodyBytes: DefaultMaxBodyBytes, BodyBytesInFlight: DefaultBodyBytesInFlight, ReadHeaderTimeout: DefaultReadHeaderTimeout,
@@ -500,6 +508,7 @@ func TestHTTPOptionsDefaults(t *testing.T) {
 // for it as for a call, the whole grace period, and then reported calls
 // cut off (agent mcp exited 1 at each shutdown with such a client).
 func TestServeHTTPDrainsListens(t *testing.T) {
+	t.Parallel()
 	reg := registry.MustNew(testTable())
 	srv, err := NewServer(reg, &ServerOptions{Tools: func() *registry.Registry { return reg }})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 // fractional or out-of-int64-precision id should be refused as well (400,
 // -32600), or answered with the id it came with.
 func TestAttackFractionalIDs(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
 	defer ts.Close()
 	for _, tt := range []struct{ body, proto string }{

@@ -82,6 +82,7 @@ func (l *lines) String() string {
 // seen by waiting on Changed, which a lost notification would leave
 // waiting. A tool renamed onto a local tool's name does not take it.
 func TestMountListChanged(t *testing.T) {
+	t.Parallel()
 	ls := newLiveServer(t, "a")
 	var warn lines
 	m, err := Mount(context.Background(), []string{"s=" + ls.url}, &MountOptions{
@@ -131,6 +132,7 @@ func TestMountListChanged(t *testing.T) {
 // TestMountListChangedCap: a server that grows past MaxTools keeps the
 // first MaxTools by name, with a line naming where the cut is, once.
 func TestMountListChangedCap(t *testing.T) {
+	t.Parallel()
 	ls := newLiveServer(t, "t1", "t2")
 	var warn lines
 	m, err := Mount(context.Background(), []string{"s=" + ls.url}, &MountOptions{Warn: &warn, MaxTools: 2, RefreshInterval: time.Nanosecond})
@@ -157,6 +159,7 @@ func TestMountListChangedCap(t *testing.T) {
 // TestToolsChangedCoalesced: notifications that arrive before the tools
 // are listed make one listing, however many they are.
 func TestToolsChangedCoalesced(t *testing.T) {
+	t.Parallel()
 	s := &remoteServer{listChanged: make(chan struct{}, 1)}
 	for range 1000 {
 		s.toolsChanged(context.Background(), nil)
@@ -172,6 +175,7 @@ func TestToolsChangedCoalesced(t *testing.T) {
 // message that follows them on the same stream; the test waits for that
 // message, then counts the listings.
 func TestMountListChangedInterval(t *testing.T) {
+	t.Parallel()
 	ls := newLiveServer(t, "a")
 	var mu sync.Mutex
 	marked := make(chan struct{})
@@ -215,6 +219,7 @@ func TestMountListChangedInterval(t *testing.T) {
 // session; the end of stdin ends the server, though the subscription is
 // still open.
 func TestServeLiveStdio(t *testing.T) {
+	t.Parallel()
 	full := testbox.Toolbox()
 	small, err := full.Select([]string{"count"}, nil)
 	if err != nil {

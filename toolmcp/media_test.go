@@ -26,6 +26,7 @@ import (
 // neither image nor audio is not; each one left out has a note, up to
 // maxNotes, and then one line counts the rest.
 func TestRelayBounds(t *testing.T) {
+	t.Parallel()
 	var media []registry.Media
 	for _, size := range []int{3, 4, 5, 3, 1, 0} {
 		media = append(media, registry.Media{MIMEType: "audio/wav", Data: make([]byte, size)})
@@ -138,6 +139,7 @@ func TestServeRelaysMedia(t *testing.T) {
 // kind is described and never attached: a model or a client is never
 // handed HTML as an image; a type of a megabyte is shown cut.
 func TestMountMediaKind(t *testing.T) {
+	t.Parallel()
 	long := "image/" + strings.Repeat("x", 1<<20)
 	spec := imageServer(t,
 		&mcp.ImageContent{MIMEType: "text/html", Data: []byte("<script>")},
@@ -218,6 +220,7 @@ func (h *hugeAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // and the session goes on; over server-sent events the SDK bounds the
 // event (once told its bound) and ends the session.
 func TestMountHugeAnswer(t *testing.T) {
+	t.Parallel()
 	for _, sse := range []bool{false, true} {
 		t.Run(map[bool]string{false: "json", true: "sse"}[sse], func(t *testing.T) {
 			m, res := callHuge(t, &hugeAnswers{sse: sse})
@@ -251,6 +254,7 @@ func TestMountHugeAnswer(t *testing.T) {
 // "Application/JSON; charset=UTF-8" with 2 GB is read no further than
 // maxAnswer either, and the session goes on.
 func TestMountHugeAnswerAnyCase(t *testing.T) {
+	t.Parallel()
 	_, res := callHuge(t, &hugeAnswers{ctype: "Application/JSON; charset=UTF-8"})
 	if want := "Error: img__shot: server \"img\" refused the call: the server's answer is over 16777216 bytes, the most read from a mounted server"; res.Text != want {
 		t.Errorf("call: %q, want %q", res.Text, want)
@@ -264,6 +268,7 @@ func TestMountHugeAnswerAnyCase(t *testing.T) {
 // text/event-stream) and no end to it had the agent read it into memory
 // until the call's timeout.
 func TestMountHugeErrorAnswer(t *testing.T) {
+	t.Parallel()
 	for _, ctype := range []string{"text/plain", "text/event-stream"} {
 		t.Run(ctype, func(t *testing.T) {
 			_, res := callHuge(t, &hugeAnswers{ctype: ctype, status: http.StatusBadRequest})

@@ -63,6 +63,7 @@ func notifyServer(t *testing.T, seen <-chan struct{}) string {
 
 // TestMountRoots: the client claims roots only with some to list.
 func TestMountRoots(t *testing.T) {
+	t.Parallel()
 	url := notifyServer(t, nil)
 	dir := t.TempDir()
 	for _, tt := range []struct {
@@ -88,6 +89,7 @@ func TestMountRoots(t *testing.T) {
 // call as tool.Progress, and its log messages the warner; the call is
 // answered once both arrived (it would hang otherwise).
 func TestMountNotifications(t *testing.T) {
+	t.Parallel()
 	seenCh := make(chan struct{})
 	var once sync.Once
 	var mu sync.Mutex

@@ -15,6 +15,7 @@ import (
 // 8, 12, … 60 hex digits, and at 64 computes keep = MaxToolName-64-1 = -1
 // and slices base[:-1]: it panics instead of returning the full-hash name.
 func TestAttackExposedNameAllTaken(t *testing.T) {
+	t.Parallel()
 	defer func() {
 		if r := recover(); r != nil {
 			t.Errorf("exposedName panicked when every shorter hashed name is taken: %v", r)
@@ -50,6 +51,7 @@ func hashedCandidates(server, remote string) []string {
 // notifications/tools/list_changed, in the follow goroutine, where nothing
 // recovers).
 func TestAttackMountedServerCrashesAgent(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "evil", Version: "v0"}, nil)
 	schema := map[string]any{"type": "object"}
 	handler := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

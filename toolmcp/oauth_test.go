@@ -82,6 +82,7 @@ func (f *fakeIssuer) token(t *testing.T, claims jwt.MapClaims, key *rsa.PrivateK
 // metadata, 401 with resource_metadata, tokens checked for signature,
 // issuer, audience and expiry, and the scope tools:exec needed to call it.
 func TestOAuthResourceServer(t *testing.T) {
+	t.Parallel()
 	iss := newFakeIssuer(t)
 	tab := testTable()
 	tab.Entries[2].Capabilities = tool.Exec // echo
@@ -148,6 +149,7 @@ func TestOAuthResourceServer(t *testing.T) {
 // refuses a call whose token lacks a scope with 403 and a challenge that
 // names the scopes to ask for (step-up authorization).
 func TestOAuthInsufficientScope(t *testing.T) {
+	t.Parallel()
 	iss := newFakeIssuer(t)
 	srv, opts := scopedServer(t, iss, tool.Exec|tool.Network)
 	ts := httptest.NewServer(HTTPHandler(srv, opts))
@@ -168,6 +170,7 @@ func TestOAuthInsufficientScope(t *testing.T) {
 // point it names, short coordinates padded; a point off the curve and an
 // unknown curve are left out.
 func TestJWKSECKeys(t *testing.T) {
+	t.Parallel()
 	var keys []*ecdsa.PrivateKey
 	for _, c := range []elliptic.Curve{elliptic.P256(), elliptic.P384(), elliptic.P521()} {
 		k, err := ecdsa.GenerateKey(c, rand.Reader)
@@ -257,6 +260,7 @@ func TestJWKSFailureRemembered(t *testing.T) {
 // ID, whose scp holds the scopes separated by spaces, as scope does): an
 // scp string read as no scopes refused every call that needed one.
 func TestTokenScopeClaims(t *testing.T) {
+	t.Parallel()
 	var got [][]string
 	for _, claims := range []jwt.MapClaims{
 		{"scope": "tools:exec tools:network"},

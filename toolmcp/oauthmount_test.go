@@ -46,6 +46,7 @@ var _ auth.OAuthHandler = (*staticOAuth)(nil)
 // TestMountOAuth mounts a server that needs a bearer token through the
 // server's OAuth handler, which signs in at the first 401.
 func TestMountOAuth(t *testing.T) {
+	t.Parallel()
 	srv := sdkServer()
 	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{Stateless: true})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -70,6 +71,7 @@ func TestMountOAuth(t *testing.T) {
 // TestOAuthTokenStaysHome: a redirect from the server to another origin
 // loses the Authorization header.
 func TestOAuthTokenStaysHome(t *testing.T) {
+	t.Parallel()
 	var got []string
 	var mu sync.Mutex
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -99,6 +101,7 @@ func TestOAuthTokenStaysHome(t *testing.T) {
 // TestConnectTimeoutSignIn: a server with an OAuth handler gets the
 // sign-in time on top of the connect timeout; others do not.
 func TestConnectTimeoutSignIn(t *testing.T) {
+	t.Parallel()
 	o := &MountOptions{ConnectTimeout: time.Second, SignInTimeout: time.Minute, OAuth: map[string]auth.OAuthHandler{"a": &staticOAuth{}}}
 	for _, tt := range []struct {
 		sp   Spec

@@ -183,6 +183,7 @@ func TestMountPagesNotCached(t *testing.T) {
 // life: here 16 pages of one tool named with 1 MiB held 16 MiB, and a
 // server that renamed its tools at each listing grew it without end.
 func TestMountTaskNamesBounded(t *testing.T) {
+	t.Parallel()
 	s := &pagedServer{pages: 16, descBytes: 10, nameBytes: 1 << 20}
 	ts := httptest.NewServer(s)
 	defer ts.Close()

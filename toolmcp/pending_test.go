@@ -99,6 +99,7 @@ func TestMountPendingRepliesBounded(t *testing.T) {
 // TestPendingReplies: a request read counts until its answer is written;
 // one whose id is pending already is not counted again.
 func TestPendingReplies(t *testing.T) {
+	t.Parallel()
 	p := newPendingReplies()
 	id := func(n int64) jsonrpc.ID { i, _ := jsonrpc.MakeID(float64(n)); return i }
 	ctx := context.Background()
@@ -186,6 +187,7 @@ func floodServer(stdin io.Reader, stdout io.Writer) error {
 // not return (the agent could not exit), where the pipe filled before
 // Close; Close now closes the connection after TerminateWait.
 func TestMountCloseFlooded(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

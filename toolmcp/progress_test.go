@@ -57,6 +57,7 @@ var wantProgress = []progressSeen{{"p1", 1, 3, "step"}, {"p1", 2, 3, "step"}, {"
 // greater than the last, then the result. Without a token the answer is
 // plain JSON and carries no notification.
 func TestHTTPProgress(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(progressServer(t), nil))
 	defer ts.Close()
 	call := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":"p1"}}}`
@@ -103,6 +104,7 @@ func TestHTTPProgress(t *testing.T) {
 // TestProgressSession receives the progress of a call over a session (as
 // over stdio).
 func TestProgressSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	seen := make(chan progressSeen, 10)
 	ct, st := mcp.NewInMemoryTransports()
@@ -138,6 +140,7 @@ func TestProgressSession(t *testing.T) {
 // logging/setLevel, the server sends its own messages about calls once the
 // client sets a level, and none before.
 func TestLoggingSetLevel(t *testing.T) {
+	t.Parallel()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	served := make(chan error, 1)
@@ -196,6 +199,7 @@ func TestLoggingSetLevel(t *testing.T) {
 // each request (_meta), over a session as over stateless HTTP, where the
 // answer then streams the messages before the result.
 func TestLoggingRequestLevel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	logs := make(chan string, 10)
 	ct, st := mcp.NewInMemoryTransports()
@@ -249,6 +253,7 @@ func TestLoggingRequestLevel(t *testing.T) {
 // TestToolsListCacheScope: tools/list carries a valid cacheScope, as the
 // current schema requires (an empty one is invalid).
 func TestToolsListCacheScope(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
 	defer ts.Close()
 	_, _, body := post(t, ts.Client(), ts.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
@@ -266,6 +271,7 @@ func TestToolsListCacheScope(t *testing.T) {
 // TestHTTPParseError: a body that is not JSON is answered with a JSON-RPC
 // parse error, not a plain-text 400.
 func TestHTTPParseError(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
 	defer ts.Close()
 	for _, body := range []string{`{"jsonrpc":`, `not json`, `{"a":1}{"b":2}`} {
@@ -287,6 +293,7 @@ func TestHTTPParseError(t *testing.T) {
 // the tool's context ends, as over stdio. A cancellation sent with
 // another Authorization header (another client) does not touch it.
 func TestHTTPCancelled(t *testing.T) {
+	t.Parallel()
 	reg, _, started, ended := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {
@@ -321,6 +328,7 @@ func TestHTTPCancelled(t *testing.T) {
 // server, which echoes the key it was given) that names a secret in its
 // progress handed it to every MCP client that asked for progress.
 func TestHTTPProgressRedacted(t *testing.T) {
+	t.Parallel()
 	const key = "brv-0123456789abcdefghij"
 	tab := testTable()
 	tab.Entries[5].Bind = runs(func(ctx context.Context, args string) (string, error) {
@@ -353,6 +361,7 @@ func TestHTTPProgressRedacted(t *testing.T) {
 // keeps the connection open. The buffers are made small, so that a few
 // reports fill them.
 func TestHTTPUnreadAnswer(t *testing.T) {
+	t.Parallel()
 	ended := make(chan error, 1)
 	tab := testTable()
 	tab.Entries[5].Timeout = time.Hour
@@ -443,6 +452,7 @@ func TestServeHTTPLongCall(t *testing.T) {
 // the scopes got an isError result where a client expects the 403 to step
 // up from.
 func TestHTTPBatch(t *testing.T) {
+	t.Parallel()
 	batch := func(calls ...string) string { return "[" + strings.Join(calls, ",") + "]" }
 	ping := `{"jsonrpc":"2.0","id":9,"method":"ping"}`
 	postOld := func(t *testing.T, ts *httptest.Server, body string, header ...string) (int, string) {
@@ -517,6 +527,7 @@ func TestHTTPBatch(t *testing.T) {
 // drain, and a call of a tool the token may not call past the scopes'
 // 403.
 func TestHTTPKeysAsTheSDKReads(t *testing.T) {
+	t.Parallel()
 	ts, draining, token := scopedFront(t)
 	type answer struct {
 		Status int
@@ -548,6 +559,7 @@ func TestHTTPKeysAsTheSDKReads(t *testing.T) {
 // for 1 MiB of notifications, of a request any client could send
 // sixteen at once.
 func TestHTTPBatchBounded(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)

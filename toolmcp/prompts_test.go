@@ -25,6 +25,7 @@ func testSkills() *skill.Set {
 // skill's body as one user message; an unknown prompt or an argument is an
 // error.
 func TestPrompts(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(testTable()), &ServerOptions{Skills: testSkills()})
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestPrompts(t *testing.T) {
 
 // TestNoPrompts: without skills the server announces no prompts.
 func TestNoPrompts(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)

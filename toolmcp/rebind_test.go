@@ -16,6 +16,7 @@ import (
 // notifications/cancelled with their guessable ids: it is refused with
 // 403 before anything reads it, as the SDK refuses its other requests.
 func TestHTTPRebindingCannotCancel(t *testing.T) {
+	t.Parallel()
 	reg, release, started, ended := slowServer(t)
 	srv, err := NewServer(reg(), nil)
 	if err != nil {

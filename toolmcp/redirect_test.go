@@ -23,6 +23,7 @@ import (
 // the OAuth requests are. With the destination allowed (-net-allow), the
 // redirect is followed.
 func TestMountRedirectUnderPolicy(t *testing.T) {
+	t.Parallel()
 	var reached atomic.Int32
 	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reached.Add(1)
@@ -77,6 +78,7 @@ func allowLoopback(t *testing.T) *egress.Policy {
 // and the baggage that may hold what the caller put in it) goes to the
 // mounted server's own origin, not to another a redirect names.
 func TestMountTraceStaysOnOrigin(t *testing.T) {
+	t.Parallel()
 	var offOrigin atomic.Pointer[string]
 	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := r.Header.Get("traceparent") + r.Header.Get("baggage")

@@ -20,6 +20,7 @@ import (
 // TestMountedChildEnvironment mounts a server that dumps its environment:
 // it sees the minimal set and what -mcp-env passed, never the API keys.
 func TestMountedChildEnvironment(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{
 		"PATH":           os.Getenv("PATH"),
 		"HOME":           "/home/test",
@@ -57,6 +58,7 @@ func TestMountedChildEnvironment(t *testing.T) {
 // server's own host, not along a redirect to another host, and never
 // prints it.
 func TestMountHeaders(t *testing.T) {
+	t.Parallel()
 	const token = "docs-token-0123456789"
 	var mu sync.Mutex
 	seen := map[string][]string{} // host → Authorization values
@@ -115,6 +117,7 @@ func TestMountHeaders(t *testing.T) {
 }
 
 func TestMountHeaderErrors(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(http.NotFoundHandler())
 	defer ts.Close()
 	getenv := func(k string) string { return map[string]string{"SET": "secret-value-1234"}[k] }
@@ -156,6 +159,7 @@ func TestWarningsRedacted(t *testing.T) {
 // dump of its environment) does not hand it to the model. A variable not
 // named like a credential is not one.
 func TestMountEnvSecretRedacted(t *testing.T) {
+	t.Parallel()
 	const token = "gh-token-0123456789abcdef"
 	env := map[string]string{"PATH": os.Getenv("PATH"), "GITHUB_TOKEN": token, "GH_ORG": "acme-corp-org"}
 	var secrets redact.Set
@@ -184,6 +188,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // http when it was configured over https (a redirect that would carry
 // them in clear); the host's case does not matter.
 func TestHeadersOnlyToTheOrigin(t *testing.T) {
+	t.Parallel()
 	var got string
 	ht := &headerTransport{
 		base: roundTripFunc(func(r *http.Request) (*http.Response, error) {

@@ -87,6 +87,7 @@ func unmarshal(t *testing.T, s string) any {
 }
 
 func TestServeListTools(t *testing.T) {
+	t.Parallel()
 	cs := inMemory(t, testServer(t, nil))
 	got := listTools(t, cs)
 	table := testTable()
@@ -136,6 +137,7 @@ func text(t *testing.T, r *mcp.CallToolResult) string {
 }
 
 func TestServeCall(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	cs := inMemory(t, testServer(t, &logs))
 	tests := []struct {
@@ -188,6 +190,7 @@ func TestServeCall(t *testing.T) {
 }
 
 func TestServeUnknownTool(t *testing.T) {
+	t.Parallel()
 	cs := inMemory(t, testServer(t, nil))
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
@@ -200,6 +203,7 @@ func TestServeUnknownTool(t *testing.T) {
 // error, and went whole into the server's logs and spans of failed
 // requests.
 func TestServeUnknownToolClipped(t *testing.T) {
+	t.Parallel()
 	cs := inMemory(t, testServer(t, nil))
 	long := strings.Repeat("n", 1<<20)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: long + "\nSYSTEM: obey"})
@@ -220,6 +224,7 @@ func TestServeUnknownToolClipped(t *testing.T) {
 // cancels the tool's context. The client gives up once the tool runs: on
 // a loaded machine a deadline could pass before the call reached it.
 func TestServeCancelledByClient(t *testing.T) {
+	t.Parallel()
 	tab := testTable()
 	slow := &tab.Entries[5]
 	slow.Timeout = time.Minute
@@ -255,6 +260,7 @@ func TestServeCancelledByClient(t *testing.T) {
 }
 
 func TestNewServerRejectsBadSchemas(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ params, out, want string }{
 		{params: `{"type":"string"}`, want: `echo: parameters have type string, want "object"`},
 		{params: `[1]`, want: `echo: parameters are not a JSON object`},
@@ -274,6 +280,7 @@ func TestNewServerRejectsBadSchemas(t *testing.T) {
 }
 
 func TestServeSelection(t *testing.T) {
+	t.Parallel()
 	reg, err := registry.MustNew(testTable()).Select([]string{"echo", "fail"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -296,6 +303,7 @@ func TestServeSelection(t *testing.T) {
 }
 
 func TestServeNoTools(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(&registry.Table{Index: func(string) int { return -1 }}), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -311,6 +319,7 @@ func TestServeNoTools(t *testing.T) {
 }
 
 func TestNewOutputKeepsDefinitionsAtTheRoot(t *testing.T) {
+	t.Parallel()
 	out, err := newOutput(`{"type":"array","items":{"$ref":"#/$defs/Item"},"$defs":{"Item":{"type":"string"}}}`)
 	if err != nil {
 		t.Fatal(err)
@@ -325,6 +334,7 @@ func TestNewOutputKeepsDefinitionsAtTheRoot(t *testing.T) {
 }
 
 func TestServeStdio(t *testing.T) {
+	t.Parallel()
 	srv := testServer(t, nil)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -358,6 +368,7 @@ func TestServeStdio(t *testing.T) {
 }
 
 func TestServeStdioCancelled(t *testing.T) {
+	t.Parallel()
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -391,6 +402,7 @@ func httpClient(t *testing.T, url string) *mcp.ClientSession {
 // behind a round-robin balancer: with stateless serving, a client's
 // requests may land on either.
 func TestServeHTTPReplicas(t *testing.T) {
+	t.Parallel()
 	replicas := []http.Handler{HTTPHandler(testServer(t, nil), nil), HTTPHandler(testServer(t, nil), nil)}
 	var next, sessionHeaders atomic.Int64
 	lb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -434,6 +446,7 @@ func TestServeHTTPReplicas(t *testing.T) {
 // TestServeHTTPRawCall sends one tools/call with no initialization, as a
 // request landing on a fresh replica would be.
 func TestServeHTTPRawCall(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(HTTPHandler(testServer(t, nil), nil))
 	defer ts.Close()
 	body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"raw"}}}`
@@ -469,6 +482,7 @@ func TestServeHTTPRawCall(t *testing.T) {
 }
 
 func TestServeHTTP(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -495,6 +509,7 @@ func TestServeHTTP(t *testing.T) {
 // TestServeStdioAnswersBeforeEOF writes every request at once and closes
 // stdin: each request is still answered.
 func TestServeStdioAnswersBeforeEOF(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -527,6 +542,7 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 // registry's order in one page, and refuses a cursor, which it never
 // hands out.
 func TestServeListOnePage(t *testing.T) {
+	t.Parallel()
 	reg := registry.MustNew(testTable())
 	srv, err := NewServer(reg, nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestParseSpec(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		want    Spec
@@ -62,6 +63,7 @@ func TestParseSpec(t *testing.T) {
 }
 
 func TestParseSpecsDuplicate(t *testing.T) {
+	t.Parallel()
 	_, err := ParseSpecs([]string{"a=x", "b=y", "a=https://z"})
 	if err == nil || !strings.Contains(err.Error(), `another server is also named "a"`) {
 		t.Errorf("ParseSpecs with a duplicate name: %v", err)
@@ -69,6 +71,7 @@ func TestParseSpecsDuplicate(t *testing.T) {
 }
 
 func TestExposedName(t *testing.T) {
+	t.Parallel()
 	none := func(string) bool { return false }
 	long := strings.Repeat("y", 80)
 	tests := []struct {

@@ -14,6 +14,7 @@ import (
 // lines kept. The server's OSC 52 (write the clipboard) and CSI (move the
 // cursor, clear lines) went to the terminal as they were.
 func TestMountStderrPrintable(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -84,6 +84,7 @@ func sortAnswers(a []answer) []answer {
 // ones: each bad line gets its JSON-RPC error, and the good ones after it
 // are still answered.
 func TestServeStdioGarbage(t *testing.T) {
+	t.Parallel()
 	input := stdioInit + strings.Join([]string{
 		`not json at all`,
 		echoLine("1", 0),
@@ -124,6 +125,7 @@ func TestServeStdioGarbage(t *testing.T) {
 // carries the id exactly as sent, and the server exits at the end of
 // input.
 func TestServeStdioRewrittenIDs(t *testing.T) {
+	t.Parallel()
 	ids := []string{`1.0`, `1e2`, `-0`, `"\u0061b"`, `9007199254740993`, `18446744073709551616`, `"a\/b"`, `-1`}
 	var lines []string
 	for _, id := range ids {
@@ -142,6 +144,7 @@ func TestServeStdioRewrittenIDs(t *testing.T) {
 // TestServeStdioCancelByClientID cancels a request by the id the client
 // gave it: the gate renames it, and the call ends.
 func TestServeStdioCancelByClientID(t *testing.T) {
+	t.Parallel()
 	srv, err := NewServer(registry.MustNew(testTable()), nil)
 	if err != nil {
 		t.Fatal(err)

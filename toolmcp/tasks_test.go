@@ -60,6 +60,7 @@ func (w rewriter) Flush() {
 // left out with one line naming it, over HTTP with JSON answers and with
 // event streams; one that takes it optionally is kept.
 func TestMountLeavesOutTaskTools(t *testing.T) {
+	t.Parallel()
 	for _, jsonResponse := range []bool{true, false} {
 		srv := taskServer()
 		h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
@@ -105,6 +106,7 @@ func (t execTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // TestListToolsTasksStdio: the connection of a stdio server (here an
 // in-memory one) reads which tools require task augmentation.
 func TestListToolsTasksStdio(t *testing.T) {
+	t.Parallel()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := taskServer().Connect(context.Background(), execTransport{st}, nil)
 	if err != nil {
@@ -140,6 +142,7 @@ func TestListToolsTasksStdio(t *testing.T) {
 // past MaxRemoteDescription bytes is cut, each with one warning naming the
 // tools; at the bounds they are kept whole.
 func TestListToolsBounded(t *testing.T) {
+	t.Parallel()
 	schema := func(n int) map[string]any { // a schema of n bytes as the client reads it
 		pad := n - len(`{"description":"","type":"object"}`)
 		return map[string]any{"type": "object", "description": strings.Repeat("s", pad)}
@@ -242,6 +245,7 @@ func rawToolsServer(tools string) http.Handler {
 // description is replaced as an empty one is; the tools whose schema is
 // not an object's are left out, with a line naming them.
 func TestMountToolsTheRegistryTakes(t *testing.T) {
+	t.Parallel()
 	ts := httptest.NewServer(rawToolsServer(`[
 		{"name":"ok","description":"Fine.","inputSchema":{"type":"object"}},
 		{"name":"blank","description":" \n","inputSchema":{"type":"object"}},

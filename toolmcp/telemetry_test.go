@@ -110,6 +110,7 @@ func telemetryServer(t *testing.T, p *telemetry.Providers) *mcp.Server {
 // trace context in params._meta, and checks the server span, its parent
 // and the duration metric; a failed call has the registry's error.type.
 func TestTelemetryServer(t *testing.T) {
+	t.Parallel()
 	rec := newRecorder()
 	cs := inMemory(t, telemetryServer(t, rec.p))
 	parent := trace.NewSpanContext(trace.SpanContextConfig{
@@ -159,6 +160,7 @@ func TestTelemetryServer(t *testing.T) {
 // "tools/call" span, whose parent is the caller's, across the process
 // boundary (params._meta and the traceparent header).
 func TestTelemetryMountPropagates(t *testing.T) {
+	t.Parallel()
 	serverRec, clientRec := newRecorder(), newRecorder()
 	var mu sync.Mutex
 	var headers []string
@@ -202,6 +204,7 @@ func TestTelemetryMountPropagates(t *testing.T) {
 // TestServeHTTPReady checks that /readyz follows HTTPOptions.Ready, and
 // that /healthz does not.
 func TestServeHTTPReady(t *testing.T) {
+	t.Parallel()
 	var notReady atomic.Pointer[error]
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -257,6 +260,7 @@ func TestServeHTTPReady(t *testing.T) {
 // TestMountsReady checks that a server left out at start makes the mounts
 // not ready, and that live servers do not.
 func TestMountsReady(t *testing.T) {
+	t.Parallel()
 	live, _ := httpSpec(t, "live")
 	if err := mount(t, []string{live}, nil).Ready(t.Context()); err != nil {
 		t.Errorf("live server: Ready = %v", err)
@@ -274,6 +278,7 @@ func TestMountsReady(t *testing.T) {
 // (up to the 4 MiB a body may hold) added a data point the meter keeps
 // for as long as the process lives, up to its 2,000 a metric.
 func TestTelemetryUnknownTools(t *testing.T) {
+	t.Parallel()
 	rec := newRecorder()
 	cs := inMemory(t, telemetryServer(t, rec.p))
 	for i := range 3 {
