@@ -15,6 +15,7 @@ import (
 // netlink's addresses (and larger ones) only, on the arguments the
 // kernel reads.
 func TestFilterVerdictsAbstract(t *testing.T) {
+	t.Parallel()
 	net, netExec := tool.Network, tool.Network|tool.Exec
 	for _, c := range []struct {
 		name string

@@ -19,6 +19,7 @@ import (
 // shim's would, failed with EADDRINUSE. Landlock's scope sees
 // connections, not names.
 func TestNoAbstractNamesTaken(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

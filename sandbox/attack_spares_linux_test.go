@@ -36,6 +36,7 @@ import (
 // the worker dies rather than read it as a request, and the tool's next
 // worker is restricted as the first.
 func TestAttackSecondAssignment(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	secret := filepath.Join(d.other, "secret")
@@ -270,6 +271,7 @@ func TestAttackCrashLoopStartsNoStorm(t *testing.T) {
 // root, it would leave a program that runs as root for anyone who can
 // reach the workspace (a container's bind mount, a shared directory).
 func TestAttackSetuidInWorkspace(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
@@ -300,6 +302,7 @@ func TestAttackSetuidInWorkspace(t *testing.T) {
 // through /proc: not its request pipe, to give it an assignment of its
 // own, nor its environment or memory.
 func TestAttackSpareReachedByTool(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, func(c *Config) { c.NoNamespaces = true })
@@ -340,6 +343,7 @@ func TestAttackSpareReachedByTool(t *testing.T) {
 // tool cannot make a .git of its own in a workspace that has none (the
 // hooks and configuration of a repository, which git runs unconfined).
 func TestAttackGitAfterSpare(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	wr := tool.WriteFiles | tool.Unsafe
@@ -609,6 +613,7 @@ func TestAttackAsUser(t *testing.T) {
 // its response pipe is read as its answer, which fails the call; the
 // next workers, spares and started from spawn, have their namespaces.
 func TestAttackCannotDropNamespaces(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	var log bytes.Buffer
 	p := newPool(t, newDirs(t), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })

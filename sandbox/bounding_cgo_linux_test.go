@@ -29,6 +29,7 @@ func init() {
 // bounding set of every thread before the Go runtime ran; without it,
 // the set is whole.
 func TestBoundingSetConstructor(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	last, ok := readSysctl("/proc/sys/kernel/cap_last_cap")
 	if !ok {

@@ -14,6 +14,7 @@ import (
 // descriptors, memory and the parent death signal, on the arguments the
 // kernel reads.
 func TestFilterVerdictsDescriptorsAndMemory(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		name string

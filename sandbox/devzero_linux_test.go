@@ -19,6 +19,7 @@ import (
 // /dev/zero; one with exec, whose programs' memory is not bounded
 // anyway, still does.
 func TestNoSharedZeroMappingWithoutNamespaces(t *testing.T) {
+	t.Parallel()
 	if raceEnabled {
 		t.Skip("no data limit in race-detector builds")
 	}

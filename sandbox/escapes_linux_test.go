@@ -52,6 +52,7 @@ func wantErrno(t *testing.T, what string, err error, names ...string) {
 }
 
 func TestNoProcessesWithoutExec(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	p := newPool(t, newDirs(t), nil)
 	for _, tc := range []struct{ id, errno string }{
@@ -99,6 +100,7 @@ func locked(t *testing.T, path string) bool {
 }
 
 func TestNothingOutlivesTheCall(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -165,6 +167,7 @@ func TestNothingOutlivesTheCall(t *testing.T) {
 // PID namespace of its own the agent is not there to be named; without
 // one, Landlock's signal scope refuses it.
 func TestSignalsStayInside(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	needLandlock(t, 6)
 	d := newDirs(t)
@@ -191,6 +194,7 @@ func TestSignalsStayInside(t *testing.T) {
 // worker's request and response pipes, through which it could read the
 // next calls' arguments or write answers of its own.
 func TestPipesNotInherited(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	got, err := call(t, p, "child_pipes", tool.Exec|tool.Unsafe, probeArgs{})
 	if want := "3:false 4:false"; err != nil || got != want {
@@ -234,6 +238,7 @@ func TestInheritedDescriptors(t *testing.T) {
 }
 
 func TestOneToolPerWorker(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	// forge writes answers ahead into its response pipe: only its own
 	// later calls could read them.
@@ -264,6 +269,7 @@ func TestOneToolPerWorker(t *testing.T) {
 }
 
 func TestCapabilitiesDropped(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.Unsafe, tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe} {
 		if got, err := call(t, p, "caps", caps, probeArgs{}); err != nil || got != "" {
@@ -281,6 +287,7 @@ func TestCapabilitiesDropped(t *testing.T) {
 }
 
 func TestMetadataChanges(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
@@ -327,6 +334,7 @@ func TestMetadataChanges(t *testing.T) {
 }
 
 func TestVersionControlReadOnly(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -365,6 +373,7 @@ func TestVersionControlReadOnly(t *testing.T) {
 }
 
 func TestPrivateTempDir(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
@@ -399,6 +408,7 @@ func TestParentEnvironmentOutOfReach(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	d := newDirs(t)
 	p := newPool(t, d, func(c *Config) {
@@ -434,6 +444,7 @@ func TestLimits(t *testing.T) {
 }
 
 func TestDeniedToEveryTool(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	all := tool.ReadFiles | tool.WriteFiles | tool.Exec | tool.Network | tool.Env | tool.Unsafe
 	// A process in a user namespace of its own would hold every
@@ -446,6 +457,7 @@ func TestDeniedToEveryTool(t *testing.T) {
 }
 
 func TestWorkerLimit(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), func(c *Config) { c.MaxWorkers = 2 })
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
@@ -533,6 +545,7 @@ func TestIdleWorkers(t *testing.T) {
 }
 
 func TestWithoutNamespacesReported(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	caps := tool.Exec | tool.WriteFiles | tool.Unsafe
 	p := newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true })
@@ -549,6 +562,7 @@ func TestWithoutNamespacesReported(t *testing.T) {
 }
 
 func TestUndumpable(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -590,6 +604,7 @@ func TestUndumpable(t *testing.T) {
 }
 
 func TestBusyToolGetsAnotherWorker(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	if err := p.Warm(context.Background(), "nap", tool.Unsafe); err != nil {
 		t.Fatal(err)

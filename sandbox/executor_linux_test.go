@@ -45,6 +45,7 @@ func probeRegistry(t *testing.T, caps tool.Capability, ids ...string) *registry.
 }
 
 func TestExecutorMapsKinds(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	ids := []string{"echo", "fail", "badargs", "panic", "goroutine_panic", "spin"}
 	r := probeRegistry(t, tool.Unsafe, ids...).WithExecutor(p.Executor(IsolateAll))
@@ -80,6 +81,7 @@ func TestExecutorMapsKinds(t *testing.T) {
 }
 
 func TestExecutorCapable(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	pure := probeRegistry(t, 0, "echo").WithExecutor(p.Executor(IsolateCapable))
 	if res := pure.Call(context.Background(), "echo", `{}`); res.Text != "in process" {
@@ -100,6 +102,7 @@ func TestExecutorCapable(t *testing.T) {
 // and never runs, so an isolated tool runs in its worker only, and bad
 // arguments never reach one.
 func TestExecutorChecksWithoutRunning(t *testing.T) {
+	t.Parallel()
 	var inProcess atomic.Int32
 	tab := &registry.Table{Index: func(name string) int {
 		if name == "echo" {

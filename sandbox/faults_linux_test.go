@@ -70,6 +70,7 @@ func unsettled(p *Pool) int {
 }
 
 func TestToolErrorsKeepTheWorker(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	for _, tc := range []struct {
 		id   string
@@ -101,6 +102,7 @@ func TestToolErrorsKeepTheWorker(t *testing.T) {
 }
 
 func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	for _, tc := range []struct {
 		id, msg string
@@ -118,6 +120,7 @@ func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
 }
 
 func TestWorkerKilledMidCall(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	if err := p.Warm(context.Background(), "block", tool.Unsafe); err != nil {
 		t.Fatal(err)
@@ -148,6 +151,7 @@ func TestWorkerKilledMidCall(t *testing.T) {
 }
 
 func TestCancelKillsTheWorker(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -182,6 +186,7 @@ func TestCancelKillsTheWorker(t *testing.T) {
 }
 
 func TestRequireRefusesUnenforced(t *testing.T) {
+	t.Parallel()
 	for _, require := range []bool{true, false} {
 		t.Run(fmt.Sprint("require=", require), func(t *testing.T) {
 			p := newPool(t, newDirs(t), func(c *Config) { c.Arg = fakeArg; c.Require = require })

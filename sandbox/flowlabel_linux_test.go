@@ -17,6 +17,7 @@ import (
 // the machine that asks for one. IPV6_FLOWLABEL_MGR is refused to every
 // tool; Go's net never sets it.
 func TestNoFlowLabelsOfTheMachine(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

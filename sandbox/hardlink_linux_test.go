@@ -18,6 +18,7 @@ import (
 // the file rights it has not (EXDEV), in namespaces and without. Held;
 // kept as a regression test.
 func TestNoHardLinkIntoTheWorkspace(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 2)
 	for _, noNS := range []bool{false, true} {
 		d := newDirs(t)

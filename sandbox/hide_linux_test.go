@@ -17,6 +17,7 @@ import (
 // file system. Where no mount namespace can, a tool that reads files has
 // that gap named, and Require refuses it.
 func TestHiddenState(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	state := filepath.Join(d.other, "state")

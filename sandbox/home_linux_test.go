@@ -18,6 +18,7 @@ import (
 // an exec it was not given. No worker restriction prevents that, so the
 // tool's enforcement says so, and Require refuses it.
 func TestWorkspaceHoldingHome(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	const gap = "holds the home directory"
 	d := newDirs(t)

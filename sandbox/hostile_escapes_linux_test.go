@@ -34,6 +34,7 @@ import (
 // the host's network namespace and receive what other processes send
 // there.
 func TestNoDatagramsWithoutNetwork(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 6)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -98,6 +99,7 @@ func posixACL(user, group, other uint16) string {
 // POSIX ACL (system.posix_acl_access) is a chmod: a worker of root makes
 // a root-owned file writable by every user.
 func TestNoXattrsWithoutWriteFiles(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -182,6 +184,7 @@ func TestSharedMemoryLimited(t *testing.T) {
 // inotify_add_watch(2) is outside Landlock's reach: the tool learns the
 // name of every file created, opened or changed there, and when.
 func TestNoInotifyWithoutReadFiles(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -211,6 +214,7 @@ func TestNoInotifyWithoutReadFiles(t *testing.T) {
 // holds only because its probe writes after creating, and a write clears
 // set-user-ID: created with 04755 and left empty, the file keeps it.)
 func TestNoSetgidProgram(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -260,6 +264,7 @@ func TestNoSetgidProgram(t *testing.T) {
 // -workers 16, one tool with 16 calls in flight makes the agent hold
 // 1 GiB.
 func TestLargeAnswersNotKept(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	p := newPool(t, d, nil)
 	if _, err := call(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{N: 48}); err != nil {
@@ -288,6 +293,7 @@ func TestLargeAnswersNotKept(t *testing.T) {
 // .bare"), and the repositories in the workspace's subdirectories, take
 // hooks.
 func TestNestedVersionControlReadOnly(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -321,6 +327,7 @@ func TestNestedVersionControlReadOnly(t *testing.T) {
 // And a .git that is a symbolic link to its git directory (Google's repo
 // tool) is protected as the directory it names.
 func TestNestedVersionControlStaysPut(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -367,6 +374,7 @@ func TestNestedVersionControlStaysPut(t *testing.T) {
 // enforcement, and refused when the sandbox is required. One fewer
 // repository, and nothing is missing.
 func TestNestedSearchStoppedShort(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	for _, c := range []struct {
@@ -405,6 +413,7 @@ func TestNestedSearchStoppedShort(t *testing.T) {
 // there for them left .git/modules writable (a probe: a planted
 // .git/modules/other, which git submodule update --init reuses).
 func TestNestedInsideTheTopRepository(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -428,6 +437,7 @@ func TestNestedInsideTheTopRepository(t *testing.T) {
 // directory of its own in its place: the search says so, and a tool
 // that writes has it among its missing restrictions.
 func TestNestedGitLinkNamed(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -456,6 +466,7 @@ func TestNestedGitLinkNamed(t *testing.T) {
 // after the pool's search (rm -rf, a branch switch) does not make every
 // later worker refuse the tools that write.
 func TestNestedRemovedAfterTheSearch(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)
@@ -477,6 +488,7 @@ func TestNestedRemovedAfterTheSearch(t *testing.T) {
 // beside the mount points that keep a nested repository in place; a
 // rename across one of them gets EXDEV, as docs/security.md says.
 func TestNestedHonestRenames(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	needNamespaces(t)
 	d := newDirs(t)

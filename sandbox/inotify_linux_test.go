@@ -21,6 +21,7 @@ import (
 // read_files adds no watch: it makes none. The test asks for one more
 // than a worker in namespaces may hold, not for all of the user's.
 func TestNoInotifyInstancesWithoutReadFiles(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

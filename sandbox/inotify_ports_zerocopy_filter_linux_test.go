@@ -12,6 +12,7 @@ import (
 
 // TestFilterVerdictsInotify: no inotify instance without read_files.
 func TestFilterVerdictsInotify(t *testing.T) {
+	t.Parallel()
 	nrs := append([]uint32{unix.SYS_INOTIFY_INIT1}, archInotifyInit...)
 	for _, nr := range nrs {
 		for _, c := range []struct {
@@ -32,6 +33,7 @@ func TestFilterVerdictsInotify(t *testing.T) {
 
 // TestFilterVerdictsReusePort: no socket shares another's port.
 func TestFilterVerdictsReusePort(t *testing.T) {
+	t.Parallel()
 	net := tool.Network
 	for _, c := range []struct {
 		level, opt uint64
@@ -53,6 +55,7 @@ func TestFilterVerdictsReusePort(t *testing.T) {
 
 // TestFilterVerdictsZerocopy: no zerocopy sends.
 func TestFilterVerdictsZerocopy(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		level, opt uint64
 		caps       tool.Capability

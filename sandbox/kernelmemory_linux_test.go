@@ -24,6 +24,7 @@ import (
 // 293 MiB of unreclaimable kernel memory, under a 256 MiB limit, and
 // kept them across calls; its descriptors allowed a thousand rulesets.
 func TestNoLandlockRulesetsWithoutExec(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -50,6 +51,7 @@ func TestNoLandlockRulesetsWithoutExec(t *testing.T) {
 // with no capability set the modification time of a file outside its
 // workspace to 1970-01-01 00:00:01.
 func TestNoTimesChangedWithoutWriteFiles(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -126,6 +128,7 @@ func TestTerminalsBounded(t *testing.T) {
 // (241 MiB of slab, 335 MiB of vmalloc) under a 256 MiB limit, across
 // calls.
 func TestNoSeccompFiltersWithoutExec(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -157,6 +160,7 @@ func TestNoSeccompFiltersWithoutExec(t *testing.T) {
 // across calls. A tool that reads and writes no file of its own takes
 // none.
 func TestNoRecordLocksWithoutFiles(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

@@ -14,6 +14,7 @@ import (
 // rulesets, seccomp filters, times and record locks, on the arguments the
 // kernel reads.
 func TestFilterVerdictsKernelObjects(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		name string

@@ -64,6 +64,7 @@ func poolToOrphan(dir string) int {
 // was killed (a closed terminal, the OOM killer), with whatever the tool
 // computed or held, and every program a tool with exec had started.
 func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -111,6 +112,7 @@ func TestWorkerKeepsItsParentDeathSignal(t *testing.T) {
 // swapped. A tool with no capability held 1 GiB so under a 256 MiB
 // limit, and kept it across calls.
 func TestNoSecretMemoryWithoutExec(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -337,6 +339,7 @@ func TestNoTerminalsOutsidePts(t *testing.T) {
 // dumpable anyway). The core limit of a worker is 1 for good, which the
 // kernel takes as no dump at all, to a file or to a pipe.
 func TestNoCoreDumps(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	p := newPool(t, d, nil)
 	for _, caps := range []tool.Capability{tool.Unsafe, tool.Exec | tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Unsafe} {
@@ -513,6 +516,7 @@ func TestNoSubvolumesPastLandlock(t *testing.T) {
 // it. The workers' temp directories are then in one of the pool's, which
 // each worker covers with an empty file system but for its own.
 func TestTempDirsApartInTheWorkspace(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	needLandlock(t, 1)
 	d := newDirs(t)

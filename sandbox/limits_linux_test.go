@@ -28,6 +28,7 @@ import (
 // MiB that way under a 64 MiB limit, kept across calls, and could take
 // the machine's memory, as shared memory could before it was refused.
 func TestNoStackMappingsPastTheLimit(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -72,6 +73,7 @@ func fileVersion(t *testing.T, path string) int64 {
 // makes a file read-only for good and FS_IOC_SET_ENCRYPTION_POLICY
 // encrypts an empty directory (their verdicts are in TestFilterVerdicts).
 func TestNoMetadataIoctlsWithoutWriteFiles(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
@@ -113,6 +115,7 @@ func TestNoMetadataIoctlsWithoutWriteFiles(t *testing.T) {
 // stalls the user's editor, git or the agent itself on any file the
 // user owns.
 func TestNoLeases(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -221,6 +224,7 @@ func TestInotifyInstancesBounded(t *testing.T) {
 // a tool with write_files waited for it until its timeout, and Close,
 // which waits for the search, never returned, so the agent never exited.
 func TestNestedSearchNotHeldByAFifo(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	sub := filepath.Join(d.work, "sub")
 	fifo := filepath.Join(sub, "g", "commondir")
@@ -277,6 +281,7 @@ func TestNestedSearchNotHeldByAFifo(t *testing.T) {
 // under a 64 MiB limit on a machine where wmem_max is 4 MiB (225 MiB
 // with the default buffers), kept across calls.
 func TestNoSocketBuffersPastTheLimit(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
@@ -306,6 +311,7 @@ func TestNoSocketBuffersPastTheLimit(t *testing.T) {
 // its initial stack under a 256 MiB limit, and could have gone on until
 // it met the memory mapped below.
 func TestNoStackGrowthPastTheLimit(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	p := limitedPool(t, d)
 	for _, caps := range withoutExec {
@@ -331,6 +337,7 @@ func TestNoStackGrowthPastTheLimit(t *testing.T) {
 // a byte of every 2 MiB, which took 512 MiB of page tables, kernel
 // memory, under a 256 MiB limit; the address space holds 128 TiB.
 func TestNoPageTablesPastTheLimit(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	p := limitedPool(t, d)
 	for _, caps := range withoutExec {
@@ -383,6 +390,7 @@ func TestPendingSignalsBounded(t *testing.T) {
 // 512 MiB that way under a 256 MiB limit, kept across calls. A worker's
 // /dev/zero is /dev/full now, which reads as zeros and cannot be mapped.
 func TestNoSharedZeroMapping(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	d := newDirs(t)
 	p := limitedPool(t, d)

@@ -19,6 +19,7 @@ import (
 // they are mounted from: 23 mounts in its namespaces, 20 without.
 // Without read_files both answer ENOSYS.
 func TestNoMountTableWithoutReadFiles(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

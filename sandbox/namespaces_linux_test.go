@@ -129,6 +129,7 @@ func runRefused(t *testing.T, mode string) refusedReport {
 // pool starts workers without them, says so once in its log, and the
 // worker's Enforcement names what is lost; the call is answered.
 func TestNamespacesRefusedFallBack(t *testing.T) {
+	t.Parallel()
 	r := runRefused(t, "")
 	if r.Err != "" || r.Answer != `{"n":1}` {
 		t.Fatalf("echo answered %q, error %q; want its arguments", r.Answer, r.Err)
@@ -166,6 +167,7 @@ func TestNamespacesRefusedRequired(t *testing.T) {
 // (the bind mount fails), a write_files tool does not run: the worker
 // says why and the call fails, naming .git.
 func TestGitBindFailureRefusesTheTool(t *testing.T) {
+	t.Parallel()
 	r := runRefused(t, "nobind")
 	if r.Answer != "" || !strings.Contains(r.Err, ".git read-only") || !strings.Contains(r.Err, "operation not permitted") {
 		t.Errorf("with bind mounts refused: answer %q, error %q; want the call refused, naming .git", r.Answer, r.Err)
@@ -179,6 +181,7 @@ func TestGitBindFailureRefusesTheTool(t *testing.T) {
 // whoever takes every namespace of the machine for a moment does not
 // leave every worker after it without.
 func TestLimitIsNotRefusal(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err   error
 		limit int
@@ -373,6 +376,7 @@ func TestCoveredProcFallsBack(t *testing.T) {
 // TestCoveredProcRequired: with Require, a tool whose restrictions need
 // the namespaces is refused there instead, saying why.
 func TestCoveredProcRequired(t *testing.T) {
+	t.Parallel()
 	r := runCoveredProc(t, "require")
 	if r.Answer != "" || !strings.Contains(r.Err, RequireEnv+"=1") || !strings.Contains(r.Err, "namespace") {
 		t.Errorf("with Require: answer %q, error %q; want a refusal naming %s and the namespaces", r.Answer, r.Err, RequireEnv)

@@ -170,6 +170,7 @@ func TestWorkerPipeWriteToClosedReader(t *testing.T) {
 }
 
 func TestPoolPipeRoundTrip(t *testing.T) {
+	t.Parallel()
 	r, w := pipe(t)
 	pr, pw := poolPipeOf(t, r), poolPipeOf(t, w)
 	// More than the pipe holds: the write waits for the reader.
@@ -202,6 +203,7 @@ func TestPoolPipeRoundTrip(t *testing.T) {
 // process keeps open (a descendant of the worker that outlived it)
 // ends when the pool closes the pipe, and so does a write to a full one.
 func TestPoolPipeCloseEndsRead(t *testing.T) {
+	t.Parallel()
 	r, _ := pipe(t) // its writer stays open: nothing will come
 	pr := poolPipeOf(t, r)
 	errc := make(chan error, 1)
@@ -229,6 +231,7 @@ func TestPoolPipeCloseEndsRead(t *testing.T) {
 // TestWorkerWithProcessors: a worker started with GOMAXPROCS above 1
 // does not make its pipes direct, and serves as well.
 func TestWorkerWithProcessors(t *testing.T) {
+	t.Parallel()
 	d := t.TempDir()
 	p, err := NewPool(Config{Arg: workerArg, WorkDir: d, TempDir: d, Environ: append(os.Environ(), "GOMAXPROCS=2")})
 	if err != nil {
@@ -251,6 +254,7 @@ func TestWorkerWithProcessors(t *testing.T) {
 // is made once call i-1's request has come, and none is answered before
 // the last.
 func TestCallTellsTheWorkerWhenToRelease(t *testing.T) {
+	t.Parallel()
 	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
 	cpus := runtime.NumCPU()
 	n := 2*cpus + 1

@@ -12,6 +12,7 @@ import (
 
 // TestFilterVerdictsPipeSize: no pipe grows without exec.
 func TestFilterVerdictsPipeSize(t *testing.T) {
+	t.Parallel()
 	all := tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		cmd  uint64
@@ -33,6 +34,7 @@ func TestFilterVerdictsPipeSize(t *testing.T) {
 // TestFilterVerdictsProtocols: a tool with network makes sockets of
 // IPv4 and IPv6 of the protocols built into the kernel only.
 func TestFilterVerdictsProtocols(t *testing.T) {
+	t.Parallel()
 	net := tool.Network
 	for _, c := range []struct {
 		family, typ, proto uint64

@@ -14,6 +14,7 @@ import (
 // policy, CPUs or I/O priority of a process but its own, nor of every
 // process of its user, on the arguments the kernel reads.
 func TestFilterVerdictsPriority(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		name string

@@ -19,6 +19,7 @@ import (
 // every process of the user). Some kernels refuse these already; the
 // filter's verdicts are TestFilterVerdictsPriority's.
 func TestNoPriorityOfOtherProcesses(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

@@ -13,6 +13,7 @@ import (
 // TestFilterVerdictsPrlimit: no tool sets the limits of a process but
 // its own (pid 0), on the arguments the kernel reads.
 func TestFilterVerdictsPrlimit(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	for _, c := range []struct {
 		args []uint64

@@ -18,6 +18,7 @@ import (
 // agent's user to 1: the agent, its parent, would open no file and no
 // connection after (or, with RLIMIT_CPU, be killed).
 func TestNoLimitsOfOtherProcesses(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

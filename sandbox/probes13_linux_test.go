@@ -221,6 +221,7 @@ func TestNoDescriptorsBeyondTheRuntimes(t *testing.T) {
 // a mount point in each worker and its parent is the workspace, which a
 // tool cannot rename: the move of TestTempDirsNotMovedAside fails.
 func TestPoolDirAtTheWorkspaceStays(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	needLandlock(t, 1)
 	d := newDirs(t)
@@ -240,6 +241,7 @@ func TestPoolDirAtTheWorkspaceStays(t *testing.T) {
 // tool would read what the other wrote there. That directory is a mount
 // point in each worker, which cannot be renamed (EBUSY).
 func TestTempDirsNotMovedAside(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	needLandlock(t, 1)
 	d := newDirs(t)
@@ -274,6 +276,7 @@ func TestTempDirsNotMovedAside(t *testing.T) {
 // later writes would land in a directory the tool made in its place.
 // That directory is a mount point in each worker (EBUSY).
 func TestHiddenStateNotMovedAside(t *testing.T) {
+	t.Parallel()
 	needNamespaces(t)
 	needLandlock(t, 1)
 	d := newDirs(t)

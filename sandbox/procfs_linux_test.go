@@ -18,6 +18,7 @@ import (
 // agent's command line (where an MCP server's -mcp-header, its
 // credentials among them, is given) through /proc/<its parent>/cmdline.
 func TestNoOtherProcessesWithoutPIDNamespace(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	p := newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true })
 	agent := "/proc/" + strconv.Itoa(os.Getpid())

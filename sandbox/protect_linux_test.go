@@ -21,6 +21,7 @@ import (
 // Without namespaces, or through a symbolic link in the workspace, the
 // gap is named for tools that write, and refused under Require.
 func TestProtectedConfig(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	config := filepath.Join(d.work, "project", ".agent", "config.toml")
@@ -134,6 +135,7 @@ func TestProtectedConfig(t *testing.T) {
 // (home in the workspace, a config through a link, without namespaces
 // the state and the config).
 func TestConfigCheck(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	config := filepath.Join(d.work, "config.toml")

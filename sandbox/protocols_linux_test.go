@@ -17,6 +17,7 @@ import (
 // SCTP and DCCP sockets of IPv4 and IPv6. It makes those of the
 // protocols built in: the family's default, TCP, UDP, ICMP and MPTCP.
 func TestNoProtocolModulesLoaded(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

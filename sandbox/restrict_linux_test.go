@@ -5,6 +5,7 @@ package sandbox
 import "testing"
 
 func TestCapBnd(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		status string
 		want   uint64

@@ -27,6 +27,7 @@ import (
 // was not free: the tool got it only by sharing. SO_REUSEPORT is
 // refused to every tool; Go's net never sets it.
 func TestNoPortsSharedWithOthers(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

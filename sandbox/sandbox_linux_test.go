@@ -88,6 +88,7 @@ func exists(path string) bool {
 }
 
 func TestWriteFiles(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
@@ -140,6 +141,7 @@ func TestWriteFiles(t *testing.T) {
 }
 
 func TestReadFiles(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
@@ -167,6 +169,7 @@ func TestReadFiles(t *testing.T) {
 }
 
 func TestExec(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	prog := "/bin/true"
 	if _, err := os.Stat(prog); err != nil {
@@ -267,6 +270,7 @@ func TestNetwork(t *testing.T) {
 }
 
 func TestEnvironment(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
 	environ := []string{"LLM_API_KEY=sk-secret", "SEARXNG_URL=http://127.0.0.1:1", "HOME=/root", "PATH=/usr/bin", "TZ=UTC", "TMPDIR=/elsewhere"}
 	p := newPool(t, d, func(c *Config) {
@@ -300,6 +304,7 @@ func TestEnvironment(t *testing.T) {
 }
 
 func TestEnforcementReported(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	p := newPool(t, newDirs(t), nil)
 	got, err := p.Enforcement(context.Background(), "echo", tool.Unsafe)

@@ -48,6 +48,7 @@ func verdict(t *testing.T, caps tool.Capability, arch, nr uint32, args ...uint64
 }
 
 func TestFilterVerdicts(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network | tool.ReadFiles | tool.Env
 	type call struct {
 		name string
@@ -174,6 +175,7 @@ func TestFilterVerdicts(t *testing.T) {
 // architecture's numbers (i386's int 0x80 from an x86-64 process, whose
 // 11 is execve) or with the x32 bit is denied, whatever its number.
 func TestFilterDeniesOtherArchitectures(t *testing.T) {
+	t.Parallel()
 	all := tool.Exec | tool.WriteFiles | tool.Network
 	for _, arch := range []uint32{unix.AUDIT_ARCH_I386, unix.AUDIT_ARCH_ARM, unix.AUDIT_ARCH_X86_64 ^ unix.AUDIT_ARCH_AARCH64 ^ nativeArch} {
 		if arch == nativeArch {

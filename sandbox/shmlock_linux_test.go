@@ -18,6 +18,7 @@ import (
 // namespaces it locked all of its user's 8 MiB, and another worker's
 // first lock was refused (ENOMEM). SHM_LOCK is refused to every tool.
 func TestNoSharedMemoryLocked(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

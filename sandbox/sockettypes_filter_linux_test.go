@@ -18,6 +18,7 @@ import (
 // protocol for (SOCK_SEQPACKET, SOCK_DCCP) has the kernel look for a
 // module, running modprobe as root, on each call.
 func TestFilterVerdictsSocketTypes(t *testing.T) {
+	t.Parallel()
 	net := tool.Network
 	for _, c := range []struct {
 		family, typ, proto uint64

@@ -18,6 +18,7 @@ import (
 // that worker lived. In namespaces each worker covers the others'
 // temp directories, wherever they are; without, the gap is named.
 func TestNoOtherWorkersTempDirs(t *testing.T) {
+	t.Parallel()
 	needLandlock(t, 1)
 	const secret = "token ghp_r12"
 	for _, noNS := range []bool{false, true} {

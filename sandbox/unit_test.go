@@ -17,6 +17,7 @@ import (
 )
 
 func TestFrameRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, release := range []bool{false, true} {
 		var b bytes.Buffer
 		hdr, err := requestHeader(42, "calculator", release)
@@ -50,6 +51,7 @@ func TestFrameRoundTrip(t *testing.T) {
 }
 
 func TestFrameLimits(t *testing.T) {
+	t.Parallel()
 	// At the limit a frame passes; past it, it is refused both ways.
 	big := make([]byte, maxFrame)
 	if _, err := writeFrame(io.Discard, nil, big); err != nil {
@@ -73,6 +75,7 @@ func TestFrameLimits(t *testing.T) {
 }
 
 func TestWorkerEnv(t *testing.T) {
+	t.Parallel()
 	environ := []string{"LLM_API_KEY=k", "A=1", "B=2", "TZ=UTC", "PATH=/bin", "TMPDIR=/x", "HOME=/h", "P=p"}
 	for _, tc := range []struct {
 		caps tool.Capability
@@ -98,6 +101,7 @@ func TestWorkerEnv(t *testing.T) {
 }
 
 func TestSpecRoundTrip(t *testing.T) {
+	t.Parallel()
 	want := spec{workDir: "/w", tempDir: "/t", namespaces: true, limits: Limits{Memory: 1, Files: -1, FileSize: 3, Processes: 4}}
 	got, err := parseSpec(want.args())
 	if err != nil {
@@ -163,6 +167,7 @@ func TestAssignment(t *testing.T) {
 // TestAssignedEnv: an assignment adds what the capabilities call for to
 // what every worker starts with, and never LLM_API_KEY.
 func TestAssignedEnv(t *testing.T) {
+	t.Parallel()
 	environ := []string{"PATH=/bin", "HOME=/h", "A=1", "B=2", "P=3", "TZ=UTC", "LLM_API_KEY=k", "HTTPS_PROXY=http://p"}
 	for _, tc := range []struct {
 		caps tool.Capability
@@ -182,6 +187,7 @@ func TestAssignedEnv(t *testing.T) {
 }
 
 func TestMissing(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		if m := missing(0, 0, false, false, false); len(m) != 1 {
 			t.Errorf("missing on %s: %q, want one entry", runtime.GOOS, m)
@@ -223,6 +229,7 @@ func TestMissing(t *testing.T) {
 // TestSparesStarting: the spares under way that a call may wait for;
 // none for a pool that starts no more spares or is closed.
 func TestSparesStarting(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name             string
 		nspares, ready   int
@@ -247,6 +254,7 @@ func TestSparesStarting(t *testing.T) {
 // TestReleaseAfter: a worker holds its processor for the next request
 // only when the pool has from 2 to twice its cores calls in flight.
 func TestReleaseAfter(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		n    int64
 		cpus int

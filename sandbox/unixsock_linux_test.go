@@ -19,6 +19,7 @@ import (
 // other families reach the hypervisor's services (vsock) or the kernel's
 // crypto (AF_ALG), and asking for one loads its module.
 func TestNetworkIsTheInternetFamilies(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

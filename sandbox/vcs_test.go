@@ -42,6 +42,7 @@ func mkTree(t *testing.T, root string, tree ...string) {
 }
 
 func TestFindNested(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	mkTree(t, outside, "elsewhere.git/hooks/")
 	cases := []struct {
@@ -101,6 +102,7 @@ func TestFindNested(t *testing.T) {
 // TestFindNestedBounds: the search stops at nestedMax directories found
 // and nestedDirs read, and says so; one fewer of either is no note.
 func TestFindNestedBounds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		repos    int
 		wantN    int
@@ -145,6 +147,7 @@ func TestFindNestedBounds(t *testing.T) {
 // nested repositories ended has none of them read-only, so it cannot
 // serve a tool that writes once the search ended.
 func TestStaleBeforeTheSearch(t *testing.T) {
+	t.Parallel()
 	const git = 1 // vcsDirs[0]
 	for _, c := range []struct {
 		started, present uint8
@@ -163,6 +166,7 @@ func TestStaleBeforeTheSearch(t *testing.T) {
 }
 
 func TestVCSAncestors(t *testing.T) {
+	t.Parallel()
 	w := t.TempDir()
 	real, err := filepath.EvalSymlinks(w)
 	if err != nil {
@@ -182,6 +186,7 @@ func TestVCSAncestors(t *testing.T) {
 // which it waits for (agent call in /usr waited 50-150 ms for it at
 // exit): with its context ended, nothing more is read.
 func TestFindNestedStopsWithItsContext(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	mkTree(t, root, "a/.git/", "b/c/.git/")
 	ctx, cancel := context.WithCancel(context.Background())

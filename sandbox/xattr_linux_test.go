@@ -21,6 +21,7 @@ import (
 // a checksum, a tag. A tool with no capability read them off a file
 // outside its workspace.
 func TestNoExtendedAttributesWithoutReadFiles(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}

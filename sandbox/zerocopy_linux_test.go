@@ -20,6 +20,7 @@ import (
 // without CAP_IPC_LOCK. SO_ZEROCOPY is refused to every tool; Go's net
 // never sets it, and without it MSG_ZEROCOPY copies.
 func TestNoLockedMemoryOfTheUser(t *testing.T) {
+	t.Parallel()
 	if !Check(tool.Unsafe).Seccomp {
 		t.Skip("no seccomp here")
 	}
