@@ -343,6 +343,8 @@ type callSites struct {
 	all   map[*ssa.Function]bool
 	sites map[*ssa.Function][]*ssa.CallCommon
 	taken map[*ssa.Function]bool
+	// takenByName is taken's functions in the order of byName.
+	takenByName []*ssa.Function
 	// results are the static calls of each function that have a
 	// result: sites' *ssa.Call instructions.
 	results map[*ssa.Function][]*ssa.Call
@@ -417,6 +419,7 @@ func (g *graph) callSites() *callSites {
 		}
 		cs.byOrigin[o] = append(cs.byOrigin[o], cs.sites[f]...)
 	}
+	cs.takenByName = byName(maps.Keys(cs.taken))
 	for f := range cs.taken {
 		o := f.Origin()
 		if o == nil {

@@ -156,9 +156,10 @@ type graph struct {
 	// from them when first needed, where each is called (see dynTypes).
 	funcs map[*ssa.Function]bool
 	calls *callSites
-	// userBySig holds the functions of funcs outside the standard
-	// library by signature, each list in the order of byName: made once,
-	// for keptType.
+	// named is funcs in the order of byName, and userBySig those
+	// outside the standard library by signature, each list in that
+	// order: both made once (funcsByName, userFuncsOf).
+	named     []*ssa.Function
 	userBySig *typeutil.Map
 	// heldByIface holds the types the program's runtime types are or
 	// hold (inInterface), made once.
@@ -251,12 +252,21 @@ func byName(fns iter.Seq[*ssa.Function]) []*ssa.Function {
 	return out
 }
 
+// funcsByName returns the functions of the program in the order of
+// byName.
+func (g *graph) funcsByName() []*ssa.Function {
+	if g.named == nil {
+		g.named = byName(maps.Keys(g.funcs))
+	}
+	return g.named
+}
+
 // userFuncsOf returns the functions of the program outside the standard
 // library whose signature is identical to sig, in the order of byName.
 func (g *graph) userFuncsOf(sig *types.Signature) []*ssa.Function {
 	if g.userBySig == nil {
 		g.userBySig = new(typeutil.Map)
-		for _, fn := range byName(maps.Keys(g.funcs)) {
+		for _, fn := range g.funcsByName() {
 			if !g.isStd(fnPkgPath(fn)) {
 				fns, _ := g.userBySig.At(fn.Signature).([]*ssa.Function)
 				g.userBySig.Set(fn.Signature, append(fns, fn))

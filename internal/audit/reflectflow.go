@@ -3,7 +3,6 @@ package audit
 import (
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -276,9 +275,8 @@ func (g *graph) calledEdge(n *node, fn *ssa.Function, pos token.Pos) {
 // that may be any, the edges to every function of that type whose value
 // the program takes.
 func (g *graph) takenEdges(n *node, sig *types.Signature, pos token.Pos) {
-	taken := g.callSites().taken
-	for _, fn := range byName(maps.Keys(taken)) {
-		if taken[fn] && types.Identical(fn.Signature, sig) {
+	for _, fn := range g.callSites().takenByName {
+		if types.Identical(fn.Signature, sig) {
 			g.calledEdge(n, fn, pos)
 		}
 	}

@@ -829,7 +829,7 @@ func (g *graph) keptEdges() {
 	if g.summary == nil {
 		return
 	}
-	fns := byName(maps.Keys(g.funcs))
+	fns := g.funcsByName()
 	// The receivers the program binds each method value of the
 	// standard library to.
 	bound := map[*ssa.Function][]ssa.Value{}
