@@ -265,6 +265,7 @@ func TestNoSetgidProgram(t *testing.T) {
 // 1 GiB.
 func TestLargeAnswersNotKept(t *testing.T) {
 	t.Parallel()
+	returnMemoryAfter(t)
 	d := newDirs(t)
 	p := newPool(t, d, nil)
 	if _, err := call(t, p, "hx_biganswer", tool.Unsafe, hostileArgs{N: 48}); err != nil {
