@@ -43,7 +43,7 @@ func TestAttackSecondAssignment(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := newPool(t, d, nil)
+	p := newPool(t, d, keepSpare)
 	ctx := context.Background()
 
 	// The pool's side: an assignment frame after the hello.
@@ -274,7 +274,7 @@ func TestAttackSetuidInWorkspace(t *testing.T) {
 	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
-	p := newPool(t, d, nil)
+	p := newPool(t, d, keepSpare)
 	for n, how := range []string{"created with the bit", "given it by chmod"} {
 		path := filepath.Join(d.work, fmt.Sprintf("suid%d", n))
 		text, err := call(t, p, "atk_suid", tool.WriteFiles|tool.Unsafe, attackArgs{Path: path, N: n})
@@ -305,7 +305,7 @@ func TestAttackSpareReachedByTool(t *testing.T) {
 	t.Parallel()
 	needLandlock(t, 1)
 	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.NoNamespaces = true })
+	p := newPool(t, d, func(c *Config) { keepSpare(c); c.NoNamespaces = true })
 	rf := tool.ReadFiles | tool.Unsafe
 	// The spy's own workers first: they take the first spares.
 	for _, id := range []string{"atk_inject", "atk_open"} {
@@ -349,7 +349,7 @@ func TestAttackGitAfterSpare(t *testing.T) {
 	wr := tool.WriteFiles | tool.Unsafe
 	t.Run("git init after the spare", func(t *testing.T) {
 		d := newDirs(t)
-		p := newPool(t, d, nil)
+		p := newPool(t, d, keepSpare)
 		s := waitSpare(t, p)
 		if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
 			t.Fatal(err)
@@ -364,7 +364,7 @@ func TestAttackGitAfterSpare(t *testing.T) {
 	})
 	t.Run("git init after the tool's worker", func(t *testing.T) {
 		d := newDirs(t)
-		p := newPool(t, d, nil)
+		p := newPool(t, d, keepSpare)
 		if _, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, "f")}); err != nil {
 			t.Fatal(err)
 		}
@@ -616,7 +616,7 @@ func TestAttackCannotDropNamespaces(t *testing.T) {
 	t.Parallel()
 	needNamespaces(t)
 	var log bytes.Buffer
-	p := newPool(t, newDirs(t), func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
+	p := newPool(t, newDirs(t), func(c *Config) { keepSpare(c); c.Logger = slog.New(slog.NewTextHandler(&log, nil)) })
 	for i, caps := range []tool.Capability{0, tool.Exec | tool.WriteFiles, tool.Unsafe | tool.Exec} {
 		for n := range 2 {
 			id := fmt.Sprintf("atk_coverproc#%d%d", i, n)

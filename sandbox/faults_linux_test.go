@@ -71,7 +71,7 @@ func unsettled(p *Pool) int {
 
 func TestToolErrorsKeepTheWorker(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	for _, tc := range []struct {
 		id   string
 		kind registry.Kind
@@ -103,7 +103,7 @@ func TestToolErrorsKeepTheWorker(t *testing.T) {
 
 func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	for _, tc := range []struct {
 		id, msg string
 	}{
@@ -121,7 +121,7 @@ func TestWorkerDeathFailsOnlyThatCall(t *testing.T) {
 
 func TestWorkerKilledMidCall(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	if err := p.Warm(context.Background(), "block", tool.Unsafe); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestWorkerKilledMidCall(t *testing.T) {
 
 func TestCancelKillsTheWorker(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := p.Call(ctx, "echo", tool.Unsafe, nil)

@@ -15,10 +15,16 @@ import (
 )
 
 // holdPool is a pool whose hold on spares (assignSpare) never times out:
-// a path that leaves it is seen as p.assigning stuck above zero.
+// a path that leaves it is seen as p.assigning stuck above zero. It
+// replaces each spare given a tool unless edit sets Spares.
 func holdPool(t *testing.T, edit func(*Config)) *Pool {
 	t.Helper()
-	p := newPool(t, newDirs(t), edit)
+	p := newPool(t, newDirs(t), func(c *Config) {
+		keepSpare(c)
+		if edit != nil {
+			edit(c)
+		}
+	})
 	p.mu.Lock()
 	p.spareWait = time.Hour
 	p.mu.Unlock()

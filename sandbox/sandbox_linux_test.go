@@ -37,22 +37,39 @@ func newDirs(t *testing.T) dirs {
 	return d
 }
 
-// newPool returns a pool for d that keeps a spare worker, as agent mcp
-// does, so that each test's probes run in workers that were started
-// ahead for no tool and then given theirs; edit may change that.
+// newPool returns a pool for d that starts a spare worker as it is
+// made, as agent mcp does, so that the test's first probe runs in a
+// worker started ahead for no tool and then given its tool, and the
+// probes of other tools after it in workers started for them, as those
+// of agent call and a busy tool's second worker are. The spare given a
+// tool is not replaced: the test's last replacement was never used, 165
+// of a short run's 816 worker starts. An edit that sets Spares keeps
+// them replaced, as agent mcp does (keepSpare for one).
 func newPool(t *testing.T, d dirs, edit func(*Config)) *Pool {
 	t.Helper()
-	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}, Spares: 1}
+	const unset = -1
+	c := Config{Arg: workerArg, WorkDir: d.work, TempDir: d.temp, Environ: []string{}, Spares: unset}
 	if edit != nil {
 		edit(&c)
+	}
+	oneSpare := c.Spares == unset
+	if oneSpare {
+		c.Spares = 1
 	}
 	p, err := NewPool(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if oneSpare {
+		p.SetSpares(0) // the spare under way stays for the first call
+	}
 	t.Cleanup(func() { p.Close() })
 	return p
 }
+
+// keepSpare has newPool's pool replace each spare given a tool, as agent
+// mcp does, for the tests of spares.
+func keepSpare(c *Config) { c.Spares = 1 }
 
 // needLandlock skips a test on a kernel without the Landlock ABI it
 // needs.

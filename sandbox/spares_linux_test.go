@@ -121,7 +121,7 @@ func idleOf(p *Pool, id string, caps tool.Capability) []*worker {
 // TestSpareIsGivenTheFirstCall: a tool's first call takes the spare
 // rather than starting a worker, and another spare takes its place.
 func TestSpareIsGivenTheFirstCall(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	s := waitSpare(t, p)
 	if got, err := call(t, p, "echo", tool.Unsafe, probeArgs{N: 1}); err != nil || got != `{"n":1}` {
 		t.Fatalf("echo: %q, %v", got, err)
@@ -173,7 +173,7 @@ func blockOnSpare(t *testing.T, p *Pool) (end func()) {
 // while it runs, and a worker started ahead waits as well: on two cores
 // either start beside the call made it take 7 to 11 times a warm call.
 func TestSpareReplacedAfterTheFirstCall(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	p.mu.Lock()
 	p.spareWait = time.Hour
 	p.mu.Unlock()
@@ -189,7 +189,7 @@ func TestSpareReplacedAfterTheFirstCall(t *testing.T) {
 // TestSpareReplacedDuringALongFirstCall: a first call that runs longer
 // than spareWait holds back the next spare for spareWait only.
 func TestSpareReplacedDuringALongFirstCall(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	p.mu.Lock()
 	p.spareWait = 10 * time.Millisecond
 	p.mu.Unlock()
@@ -209,7 +209,7 @@ func TestSpareReplacedDuringALongFirstCall(t *testing.T) {
 func poolWithSpareUnderWay(t *testing.T) (*Pool, *worker) {
 	t.Helper()
 	for range 10 {
-		p := newPool(t, newDirs(t), nil)
+		p := newPool(t, newDirs(t), keepSpare)
 		var w *worker
 		for w == nil {
 			p.mu.Lock()
@@ -328,7 +328,7 @@ func TestPrestartAfterTheSpare(t *testing.T) {
 // Prestart goes on. A call whose context ends during the assignment
 // leaves a spare started in its place too.
 func TestSpareGivenItsToolFirst(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	s := waitSpare(t, p)
 	stopWorker(t, s)
 	done := callUntil(t, p, "echo", 1, func() bool { return p.assigning == 1 }, "for a stopped spare")
@@ -406,7 +406,7 @@ func TestSetSpares(t *testing.T) {
 // started from spawn for its tool, and the spare stays a spare for the
 // first call of another tool; Warm, as a call, takes the spare.
 func TestPrestartLeavesTheSpare(t *testing.T) {
-	p := newPool(t, newDirs(t), nil)
+	p := newPool(t, newDirs(t), keepSpare)
 	s := waitSpare(t, p)
 	ctx := context.Background()
 	if err := p.Prestart(ctx, "echo", tool.Unsafe); err != nil {
@@ -534,6 +534,7 @@ func TestSpareThatCannotStart(t *testing.T) {
 	var log bytes.Buffer
 	d := newDirs(t)
 	p := newPool(t, d, func(c *Config) {
+		keepSpare(c)
 		c.Executable = filepath.Join(d.other, "missing")
 		c.Logger = slog.New(slog.NewTextHandler(&log, nil))
 	})
