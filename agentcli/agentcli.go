@@ -22,6 +22,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/toolreg/toolreg/registry"
@@ -75,6 +76,26 @@ func Main(t CompiledTools) int {
 		terminate := make(chan os.Signal, 1)
 		signal.Notify(terminate, syscall.SIGTERM)
 		c.terminate = terminate
+		if percent, ok := serverGCPercent(os.Getenv); ok {
+			debug.SetGCPercent(percent)
+		}
 	}
 	return c.run(context.Background(), os.Args[1:])
+}
+
+// serverGCPercent returns the garbage collector's target for agent mcp,
+// and false when the environment sets one (GOGC), which stays. The
+// server's live heap is about a megabyte, and the MCP SDK allocates
+// about 300 kB a call (a 32 kB buffer for each JSON value it decodes),
+// so at Go's default of 100 it collects every ten calls or so: at 200,
+// half as often, it answers 1.4 times the calls a second in process and
+// 1.2 times with workers, for 5-6 MB more at the peak of a load of 20
+// sessions and nothing more at idle (BENCHMARKS.md, "agent mcp under
+// load"). Workers keep the runtime's default: their environment is the
+// pool's.
+func serverGCPercent(getenv func(string) string) (int, bool) {
+	if getenv("GOGC") != "" {
+		return 0, false
+	}
+	return 200, true
 }

@@ -353,3 +353,31 @@ func TestMountHeaderSecretRedacted(t *testing.T) {
 		t.Errorf("the header's key reached the output: stdout %q, stderr %q", stdout.String(), stderr.String())
 	}
 }
+
+// TestServerGCPercent checks agent mcp's collector target: 200 when the
+// environment sets none, and the environment's own, any value, when it
+// does.
+func TestServerGCPercent(t *testing.T) {
+	for _, tc := range []struct {
+		gogc    string
+		percent int
+		set     bool
+	}{
+		{"", 200, true},
+		{"100", 0, false},
+		{"50", 0, false},
+		{"off", 0, false},
+		{"400", 0, false},
+	} {
+		getenv := func(name string) string {
+			if name == "GOGC" {
+				return tc.gogc
+			}
+			return ""
+		}
+		percent, set := serverGCPercent(getenv)
+		if percent != tc.percent || set != tc.set {
+			t.Errorf("GOGC=%q: serverGCPercent = %d, %t; want %d, %t", tc.gogc, percent, set, tc.percent, tc.set)
+		}
+	}
+}
