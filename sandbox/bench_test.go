@@ -296,3 +296,41 @@ func BenchmarkCallWorkerAfterIdle(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCallWorkerFirst is the first call of a worker started ahead
+// and stopped for its idleness (first), against a call after the same
+// idleness to a worker that has answered one before (served): what a
+// tool's first call costs beyond the continue of a stopped worker, the
+// worker's own first request and answer. Each round starts a pool and a
+// worker, untimed.
+func BenchmarkCallWorkerFirst(b *testing.B) {
+	for _, served := range []bool{false, true} {
+		name := "first"
+		if served {
+			name = "served"
+		}
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			for b.Loop() {
+				b.StopTimer()
+				p := benchPool(b)
+				if err := p.Warm(ctx, "echo", tool.Unsafe); err != nil {
+					b.Fatal(err)
+				}
+				if served {
+					if _, err := p.Call(ctx, "echo", tool.Unsafe, benchArgs); err != nil {
+						b.Fatal(err)
+					}
+				}
+				time.Sleep(2 * pauseAfter)
+				b.StartTimer()
+				if _, err := p.Call(ctx, "echo", tool.Unsafe, benchArgs); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				p.Close()
+				b.StartTimer()
+			}
+		})
+	}
+}
