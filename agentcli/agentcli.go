@@ -89,10 +89,11 @@ func Main(t CompiledTools) int {
 // about 300 kB a call (a 32 kB buffer for each JSON value it decodes),
 // so at Go's default of 100 it collects every ten calls or so: at 200,
 // half as often, it answers 1.4 times the calls a second in process and
-// 1.2 times with workers, for 5-6 MB more at the peak of a load of 20
-// sessions and nothing more at idle (BENCHMARKS.md, "agent mcp under
-// load"). Workers keep the runtime's default: their environment is the
-// pool's.
+// 1.2 times with workers, for 4.5-6.5 MiB more at the peak of a load of
+// 20 sessions and nothing more at idle (BENCHMARKS.md, "agent mcp under
+// load"). SetGCPercent sets no variable: workers keep Go's default
+// unless GOGC is in the environment, which they are given with the
+// runtime's other variables (see sandbox's workerEnv).
 func serverGCPercent(getenv func(string) string) (int, bool) {
 	if getenv("GOGC") != "" {
 		return 0, false

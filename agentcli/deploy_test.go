@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -73,9 +72,6 @@ type (
 		} `yaml:"env"`
 		Readiness *probe `yaml:"readinessProbe"`
 		Liveness  *probe `yaml:"livenessProbe"`
-		Resources struct {
-			Limits map[string]string `yaml:"limits"`
-		} `yaml:"resources"`
 	}
 	probe struct {
 		HTTPGet *struct {
@@ -255,24 +251,6 @@ func TestDeployManifests(t *testing.T) {
 	if !tokenFromSecret {
 		t.Errorf("the container does not take %s from a Secret", envMCPToken)
 	}
-	for _, e := range c.Env {
-		if e.Name != "GOMEMLIMIT" {
-			continue
-		}
-		// Go's soft limit must leave room under the container's, or
-		// the kernel ends the server before the collector works harder.
-		soft, err := goMemLimit(e.Value)
-		if err != nil {
-			t.Errorf("GOMEMLIMIT %q: %v", e.Value, err)
-		}
-		hard, err := k8sBytes(c.Resources.Limits["memory"])
-		if err != nil {
-			t.Errorf("the container's memory limit %q: %v", c.Resources.Limits["memory"], err)
-		}
-		if err == nil && soft >= hard*95/100 {
-			t.Errorf("GOMEMLIMIT %s (%d bytes) leaves less than 5%% of the container's memory limit %s (%d bytes)", e.Value, soft, c.Resources.Limits["memory"], hard)
-		}
-	}
 	// Without the token, the binary refuses this address (before it
 	// listens): the Secret is needed.
 	if ln, err := listenMCP(context.Background(), addr, "", resolveIP, false); err == nil {
@@ -300,85 +278,6 @@ func TestDeployManifests(t *testing.T) {
 	}
 	if hpa.MinReplicas < 1 || hpa.MaxReplicas < hpa.MinReplicas {
 		t.Errorf("replicas %d to %d", hpa.MinReplicas, hpa.MaxReplicas)
-	}
-}
-
-// binaryUnits are the suffixes of Go's GOMEMLIMIT and of Kubernetes'
-// binary quantities, without the trailing B that Go's take.
-var binaryUnits = map[string]int64{"": 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40}
-
-// goMemLimit parses a GOMEMLIMIT value as the runtime does: a number of
-// bytes, with B, KiB, MiB, GiB or TiB after it or nothing.
-func goMemLimit(v string) (int64, error) {
-	num, unit := splitUnit(v)
-	mult, ok := binaryUnits[strings.TrimSuffix(unit, "B")]
-	if !ok || (unit != "" && !strings.HasSuffix(unit, "B")) {
-		return 0, fmt.Errorf("unit %q, want B, KiB, MiB, GiB or TiB", unit)
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive number of bytes", num)
-	}
-	return n * mult, nil
-}
-
-// k8sBytes parses a Kubernetes memory quantity with a binary suffix (Ki,
-// Mi, Gi, Ti) or none; the decimal ones (k, M, G) are refused, which this
-// repository's manifests do not use.
-func k8sBytes(v string) (int64, error) {
-	num, unit := splitUnit(v)
-	mult, ok := binaryUnits[unit]
-	if !ok {
-		return 0, fmt.Errorf("unit %q, want Ki, Mi, Gi, Ti or none", unit)
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q is not a positive number", num)
-	}
-	return n * mult, nil
-}
-
-// splitUnit splits v after its leading digits.
-func splitUnit(v string) (num, unit string) {
-	i := strings.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' })
-	if i < 0 {
-		return v, ""
-	}
-	return v[:i], v[i:]
-}
-
-// TestMemoryUnits checks the parsers of TestDeployManifests' memory
-// check at their edges.
-func TestMemoryUnits(t *testing.T) {
-	for _, tc := range []struct {
-		v    string
-		k8s  bool
-		want int64
-		ok   bool
-	}{
-		{"460MiB", false, 460 << 20, true},
-		{"512", false, 512, true},
-		{"512B", false, 512, true},
-		{"1GiB", false, 1 << 30, true},
-		{"460Mi", false, 0, false}, // Go's units end in B
-		{"460MB", false, 0, false}, // decimal: not Go's
-		{"MiB", false, 0, false},
-		{"0MiB", false, 0, false},
-		{"512Mi", true, 512 << 20, true},
-		{"1Gi", true, 1 << 30, true},
-		{"1024", true, 1024, true},
-		{"512M", true, 0, false}, // decimal: refused
-		{"512MiB", true, 0, false},
-		{"", true, 0, false},
-	} {
-		parse, name := goMemLimit, "goMemLimit"
-		if tc.k8s {
-			parse, name = k8sBytes, "k8sBytes"
-		}
-		got, err := parse(tc.v)
-		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("%s(%q) = %d, %v; want %d, ok %t", name, tc.v, got, err, tc.want, tc.ok)
-		}
 	}
 }
 

@@ -374,8 +374,9 @@ const envHelp = `environment:
   OTEL_METRICS_EXPORTER         otlp, console or none (default): metrics
   OTEL_EXPORTER_OTLP_ENDPOINT   and the other OTEL_* variables of the exporters
   TOOLREG_OTEL_RECORD_CONTENT   true records tool arguments and results on spans (redacted)
-  GOGC        Go's collector target; agent mcp sets 200 when it is unset
-  GOMEMLIMIT  Go's soft memory limit: a little under a container's limit
+  GOGC                          Go's collector target: agent mcp's is 200 when it is
+                                unset; workers get the variable itself, as they do
+                                GOMEMLIMIT, GOMAXPROCS and GODEBUG
 `
 
 // topicFlags are the flags agent help TOPIC shows, besides the
