@@ -87,7 +87,7 @@ func Main(t CompiledTools) int {
 // and false when the environment sets one (GOGC), which stays. The
 // server's live heap is about a megabyte, and the MCP SDK allocates
 // about 300 kB a call (a 32 kB buffer for each JSON value it decodes),
-// so at Go's default of 100 it collects every ten calls or so: at 200,
+// so at Go's default of 100 it collects every five calls or so: at 200,
 // half as often, it answers 1.4 times the calls a second in process and
 // 1.2 times with workers, for 4.5-6.5 MiB more at the peak of a load of
 // 20 sessions and nothing more at idle (BENCHMARKS.md, "agent mcp under
