@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"sync"
 
@@ -88,6 +89,12 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		// The runtime's own figure: GOGC's, or serverGCPercent's.
+		gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(gogc)
+		if gogc[0].Value.Kind() == metrics.KindUint64 {
+			logger.Debug("mcp: the garbage collector's target", "gogc", gogc[0].Value.Uint64())
+		}
 	}
 	sel.warm = true
 	reg, closeTools, err := sel.toolSet(ctx, c.stderr, logger)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -378,6 +379,39 @@ func TestServerGCPercent(t *testing.T) {
 		percent, set := serverGCPercent(getenv)
 		if percent != tc.percent || set != tc.set {
 			t.Errorf("GOGC=%q: serverGCPercent = %d, %t; want %d, %t", tc.gogc, percent, set, tc.percent, tc.set)
+		}
+	}
+}
+
+// TestServerGCPercentInMain runs the agent's main as agent mcp -v over
+// stdio, its stdin closed at once, and reads the collector's target it
+// logs, which is the runtime's own: 200 without GOGC, the environment's
+// with it.
+func TestServerGCPercentInMain(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		gogc string
+		want string
+	}{
+		{"", "gogc=200"},
+		{"50", "gogc=50"},
+		{"100", "gogc=100"},
+	} {
+		cmd := exec.Command(os.Args[0], "mcp", "-v", "-isolate", "none", "-tools", "calculator")
+		cmd.Env = append(os.Environ(), agentMainEnv+"=1", "GOGC="+tc.gogc, "XDG_CONFIG_HOME="+t.TempDir(), "TOOLREG_CONFIG=", "TOOLREG_PROFILE=")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("GOGC=%q: agent mcp: %v\n%s", tc.gogc, err, stderr.Bytes())
+		}
+		line := ""
+		for l := range strings.Lines(stderr.String()) {
+			if strings.Contains(l, "garbage collector's target") {
+				line = l
+			}
+		}
+		if !strings.Contains(line, " "+tc.want) {
+			t.Errorf("GOGC=%q: agent mcp -v logged %q, want %s; stderr:\n%s", tc.gogc, line, tc.want, stderr.Bytes())
 		}
 	}
 }
