@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -93,7 +94,12 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
 		metrics.Read(gogc)
 		if gogc[0].Value.Kind() == metrics.KindUint64 {
-			logger.Debug("mcp: the garbage collector's target", "gogc", gogc[0].Value.Uint64())
+			// GOGC=off reads as -1, in a uint64.
+			v := strconv.FormatInt(int64(gogc[0].Value.Uint64()), 10)
+			if v == "-1" {
+				v = "off"
+			}
+			logger.Debug("mcp: the garbage collector's target", "gogc", v)
 		}
 	}
 	sel.warm = true

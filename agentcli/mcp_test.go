@@ -355,38 +355,10 @@ func TestMountHeaderSecretRedacted(t *testing.T) {
 	}
 }
 
-// TestServerGCPercent checks agent mcp's collector target: 200 when the
-// environment sets none, and the environment's own, any value, when it
-// does.
-func TestServerGCPercent(t *testing.T) {
-	for _, tc := range []struct {
-		gogc    string
-		percent int
-		set     bool
-	}{
-		{"", 200, true},
-		{"100", 0, false},
-		{"50", 0, false},
-		{"off", 0, false},
-		{"400", 0, false},
-	} {
-		getenv := func(name string) string {
-			if name == "GOGC" {
-				return tc.gogc
-			}
-			return ""
-		}
-		percent, set := serverGCPercent(getenv)
-		if percent != tc.percent || set != tc.set {
-			t.Errorf("GOGC=%q: serverGCPercent = %d, %t; want %d, %t", tc.gogc, percent, set, tc.percent, tc.set)
-		}
-	}
-}
-
 // TestServerGCPercentInMain runs the agent's main as agent mcp -v over
 // stdio, its stdin closed at once, and reads the collector's target it
 // logs, which is the runtime's own: 200 without GOGC, the environment's
-// with it.
+// with it, off included.
 func TestServerGCPercentInMain(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -396,6 +368,7 @@ func TestServerGCPercentInMain(t *testing.T) {
 		{"", "gogc=200"},
 		{"50", "gogc=50"},
 		{"100", "gogc=100"},
+		{"off", "gogc=off"},
 	} {
 		cmd := exec.Command(os.Args[0], "mcp", "-v", "-isolate", "none", "-tools", "calculator")
 		cmd.Env = append(os.Environ(), agentMainEnv+"=1", "GOGC="+tc.gogc, "XDG_CONFIG_HOME="+t.TempDir(), "TOOLREG_CONFIG=", "TOOLREG_PROFILE=")
