@@ -601,7 +601,12 @@ func TestAttackAsUser(t *testing.T) {
 	if v := r["threads"]; !strings.HasPrefix(v, "error:") && !strings.Contains(v, "no more") {
 		t.Errorf("a tool without exec: 64 threads under a process limit of 16: %q", v)
 	}
-	if v := r["fork bomb"]; !strings.Contains(v, "fork") {
+	// The bomb is stopped by the shell's fork failing or, when the
+	// worker's runtime needs a thread while the bomb holds every slot, by
+	// the worker's death, which ends the bomb with it: either is an error
+	// for the model, and the bomb never starts its 64 children.
+	if v := r["fork bomb"]; !strings.HasPrefix(v, "error:") || strings.Contains(v, "started") ||
+		!strings.Contains(v, "fork") && !strings.Contains(v, "the process running it died") {
 		t.Errorf("a fork bomb under a process limit of 16: %q, want it stopped", v)
 	}
 }
