@@ -151,6 +151,13 @@ type Pool struct {
 	// fail and returns its error, rather than starting another.
 	failures map[workerKey]int
 	failed   map[workerKey]error
+	// busyFor is how long each tool's calls have held a worker lately,
+	// and startFor how long the pool's workers have taken from spawn to
+	// ready, moving averages (see average): a call that finds its tool's
+	// workers busy has one more started only once waiting for them looks
+	// slower than a start (see get).
+	busyFor  map[workerKey]time.Duration
+	startFor time.Duration
 	// spares are the workers started ahead for no tool and ready for
 	// one; nspares counts them with those whose start is under way.
 	// noSpares is set when a spare failed to start: none are tried again.
@@ -269,6 +276,7 @@ func NewPool(c Config) (*Pool, error) {
 		count:    map[workerKey]int{},
 		starting: map[workerKey]int{},
 		waiting:  map[workerKey]int{},
+		busyFor:  map[workerKey]time.Duration{},
 		failures: map[workerKey]int{},
 		failed:   map[workerKey]error{},
 		freed:    make(chan struct{}),
@@ -459,11 +467,13 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	// here) a worker that held made a lone call 65 µs instead of 41 µs
 	// (bench/results/isolated-call.md). The request says which.
 	release := releaseAfter(p.inflight.Add(1), runtime.NumCPU())
+	began := time.Now()
 	text, err, keep := w.call(ctx, id, args, release)
+	held := time.Since(began)
 	p.inflight.Add(-1)
 	w.unhold()
 	if keep {
-		p.put(w)
+		p.putAnswered(w, held)
 		return text, err
 	}
 	w.kill()
@@ -564,7 +574,12 @@ func (p *Pool) Close() error {
 // busy waits for the first of them to be free, and meanwhile has one
 // more started in the background for each call that waits, so that a
 // short call never waits for a start and the tool's workers grow to the
-// demand. A start that finds MaxWorkers alive ends the longest idle
+// demand. Unless the tool's calls have been short enough that the calls
+// waiting would have a busy worker before a new one is ready
+// (waitBeatsStart): then a call waits as long as a start takes before one
+// is started for it, so that a tool whose calls take well under a start
+// keeps few workers (each start is a clone of the agent, and takes a
+// core). A start that finds MaxWorkers alive ends the longest idle
 // worker of another tool, or waits for a slot.
 //
 // With useSpares false, get starts workers from spawn and leaves the
@@ -585,9 +600,17 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 	// when it fires.
 	var spareTimer *time.Timer
 	spareExpired := false
+	// aheadTimer bounds this call's wait for its tool's busy workers
+	// before one more is started for it (see waitBeatsStart), nil until
+	// it first waits so; aheadExpired is set when it fires.
+	var aheadTimer *time.Timer
+	aheadExpired := false
 	defer func() {
 		if spareTimer != nil {
 			spareTimer.Stop()
+		}
+		if aheadTimer != nil {
+			aheadTimer.Stop()
 		}
 		if awaitingSpare {
 			p.mu.Lock()
@@ -653,6 +676,12 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		}
 		startNow := p.count[k] == 0
 		startAhead := waiting && p.starting[k] < p.waiting[k]
+		if startAhead && !aheadExpired && p.waitBeatsStart(k) {
+			startAhead = false
+			if aheadTimer == nil {
+				aheadTimer = time.NewTimer(p.startFor)
+			}
+		}
 		if startNow || startAhead {
 			// A spare, if there is one, holds its slot already.
 			var spare *worker
@@ -712,9 +741,12 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		}
 		freed := p.freed
 		p.mu.Unlock()
-		var spareWaited <-chan time.Time
+		var spareWaited, aheadWaited <-chan time.Time
 		if spareTimer != nil {
 			spareWaited = spareTimer.C
+		}
+		if aheadTimer != nil {
+			aheadWaited = aheadTimer.C
 		}
 		select {
 		case <-ctx.Done():
@@ -722,8 +754,24 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		case <-freed:
 		case <-spareWaited:
 			spareExpired = true
+		case <-aheadWaited:
+			aheadExpired = true
 		}
 	}
+}
+
+// waitBeatsStart reports whether the calls that wait for k's busy
+// workers would have one sooner than a worker started now would be
+// ready: when each call holds a worker for busyFor and the waiting
+// calls are served by count workers, the last of them waits about
+// waiting/count × busyFor. Unknown until k has answered and the pool
+// has started a worker from spawn. Call with p.mu held.
+func (p *Pool) waitBeatsStart(k workerKey) bool {
+	busy := p.busyFor[k]
+	if busy == 0 || p.startFor == 0 || p.count[k] == 0 {
+		return false
+	}
+	return busy*time.Duration(p.waiting[k]) < p.startFor*time.Duration(p.count[k])
 }
 
 // startAhead starts a worker for k in the background, holding a slot,
@@ -959,6 +1007,7 @@ func (p *Pool) fillSpares() {
 // and keeps it once it is ready for a tool.
 func (p *Pool) startSpare() {
 	defer p.procs.Done()
+	began := time.Now()
 	w, err := p.launch(workerKey{}, true)
 	if err == nil {
 		stop := context.AfterFunc(p.ctx, w.kill)
@@ -970,6 +1019,9 @@ func (p *Pool) startSpare() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if err == nil {
+		p.startFor = average(p.startFor, time.Since(began))
+	}
 	if err != nil {
 		// The calls that wait for this spare (see get) start their own.
 		p.wake()
@@ -1029,6 +1081,26 @@ func (p *Pool) put(w *worker) {
 	p.keep(w)
 	p.wake()
 	p.mu.Unlock()
+}
+
+// putAnswered is put for a worker that answered a call it held for
+// held: its tool's busyFor learns it.
+func (p *Pool) putAnswered(w *worker, held time.Duration) {
+	w.unhold()
+	p.mu.Lock()
+	p.busyFor[w.key] = average(p.busyFor[w.key], held)
+	p.keep(w)
+	p.wake()
+	p.mu.Unlock()
+}
+
+// average returns the moving average avg with the new sample d, which
+// weighs an eighth; d alone when avg is 0, no sample yet.
+func average(avg, d time.Duration) time.Duration {
+	if avg == 0 {
+		return max(d, 1)
+	}
+	return avg + (d-avg)/8
 }
 
 // keep makes w idle for its tool's next call, or kills it once the pool
@@ -1122,11 +1194,18 @@ func (p *Pool) reapIdle() {
 // process starts; once one has, the goroutine that reaps it gives it
 // back.
 func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
+	began := time.Now()
 	w, err := p.launch(k, false)
 	if err != nil {
 		return nil, err
 	}
 	w, err = p.assign(ctx, w)
+	if err == nil {
+		took := time.Since(began)
+		p.mu.Lock()
+		p.startFor = average(p.startFor, took)
+		p.mu.Unlock()
+	}
 	if p.namespacesUnusable(err) {
 		// The worker that said so frees its slot when it is reaped; the
 		// caller starts another, without namespaces, as any start: its

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -282,6 +283,22 @@ func TestReleaseAfter(t *testing.T) {
 	} {
 		if got := releaseAfter(c.n, c.cpus); got != c.want {
 			t.Errorf("releaseAfter(%d, %d) = %v, want %v", c.n, c.cpus, got, c.want)
+		}
+	}
+}
+
+// TestAverage: the first sample stands alone, even a zero one (zero
+// means none yet); each later one weighs an eighth.
+func TestAverage(t *testing.T) {
+	for _, c := range []struct{ avg, d, want time.Duration }{
+		{0, 8 * time.Millisecond, 8 * time.Millisecond},
+		{0, 0, 1},
+		{8 * time.Millisecond, 16 * time.Millisecond, 9 * time.Millisecond},
+		{8 * time.Millisecond, 0, 7 * time.Millisecond},
+		{8 * time.Millisecond, 8 * time.Millisecond, 8 * time.Millisecond},
+	} {
+		if got := average(c.avg, c.d); got != c.want {
+			t.Errorf("average(%v, %v) = %v, want %v", c.avg, c.d, got, c.want)
 		}
 	}
 }
