@@ -16,30 +16,36 @@ import (
 // worker busy has no worker started for it while the tool's calls have
 // been so short that waiting beats a start (waitBeatsStart), and has one
 // started at once when they have been long, or once it has waited as
-// long as a start takes; before its tool has answered, and before the
-// pool has started a worker, it is as when they have been long.
+// long as the fastest start took; before its tool has answered, and
+// before the pool has started a worker, it is as when they have been
+// long. The pool learns both figures from the calls and starts it sees.
 func TestShortCallsWaitForABusyWorker(t *testing.T) {
 	t.Parallel()
 	k := workerKey{"block", tool.Unsafe}
 	for _, c := range []struct {
-		name          string
-		busy, start   time.Duration
-		wantStarted   bool
-		wantBeatStart bool
+		name        string
+		busy, start time.Duration
+		wantStarted bool
 	}{
-		{"short calls", time.Microsecond, time.Hour, false, true},
-		{"long calls", time.Hour, time.Microsecond, true, false},
-		{"calls not yet timed", 0, time.Hour, true, false},
-		{"no start timed", time.Microsecond, 0, true, false},
-		// Waiting beats a start, but the wait lasts as long as a start
-		// at most: then one starts for the call.
-		{"short calls, the wait over", time.Microsecond, 20 * time.Millisecond, true, true},
+		{"short calls", time.Microsecond, time.Hour, false},
+		{"long calls", time.Hour, time.Microsecond, true},
+		{"calls not yet timed", 0, time.Hour, true},
+		{"no start timed", time.Microsecond, 0, true},
+		// Waiting beats a start, but the wait lasts as long as the
+		// fastest start at most: then one starts for the call.
+		{"short calls, the wait over", time.Microsecond, 20 * time.Millisecond, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
 			if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
 				t.Fatal(err)
+			}
+			p.mu.Lock()
+			learnt := p.fastestStart
+			p.mu.Unlock()
+			if learnt <= 0 {
+				t.Fatalf("after a worker's start the pool's fastest start is %v", learnt)
 			}
 			// The first call holds the tool's only worker.
 			ctx1, cancel1 := context.WithCancel(context.Background())
@@ -50,7 +56,7 @@ func TestShortCallsWaitForABusyWorker(t *testing.T) {
 			}()
 			waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
 			p.mu.Lock()
-			p.busyFor[k], p.startFor = c.busy, c.start
+			p.busyFor[k], p.fastestStart = c.busy, c.start
 			p.mu.Unlock()
 			ctx2, cancel2 := context.WithCancel(context.Background())
 			second := make(chan error, 1)
@@ -58,16 +64,16 @@ func TestShortCallsWaitForABusyWorker(t *testing.T) {
 				_, err := p.Call(ctx2, k.id, k.caps, nil)
 				second <- err
 			}()
-			waitLocked(t, p, "the second call to wait", func() bool { return p.waiting[k] == 1 })
-			if c.wantStarted && c.wantBeatStart {
+			if c.wantStarted {
+				// Once started, a worker stays counted: this holds.
 				waitLocked(t, p, "a worker started for the waiting call", func() bool { return p.count[k] > 1 })
-			}
-			p.mu.Lock()
-			count, beats := p.count[k], p.waitBeatsStart(k)
-			p.mu.Unlock()
-			if started := count > 1; started != c.wantStarted || beats != c.wantBeatStart {
-				t.Errorf("busy for %v, a start %v: a worker started for the waiting call %v (%d alive or starting), waiting beats a start %v; want %v and %v",
-					c.busy, c.start, started, count, beats, c.wantStarted, c.wantBeatStart)
+			} else {
+				// Nothing starts for an hour: this holds too.
+				var count int
+				waitLocked(t, p, "the second call to wait", func() bool { count = p.count[k]; return p.waiting[k] == 1 })
+				if count != 1 {
+					t.Errorf("%d workers alive or starting while the call waits, want the busy one", count)
+				}
 			}
 			cancel2()
 			cancel1()
@@ -77,7 +83,77 @@ func TestShortCallsWaitForABusyWorker(t *testing.T) {
 					t.Errorf("a cancelled call: %v, want a cancellation", err)
 				}
 			}
+			// The call cut short held its worker: that counts.
+			p.mu.Lock()
+			busy := p.busyFor[k]
+			p.mu.Unlock()
+			if busy == c.busy {
+				t.Errorf("a call cut short left the tool's time %v as set", busy)
+			}
 		})
+	}
+}
+
+// TestCallsTimed: an answered call teaches the pool how long its tool's
+// calls hold a worker, and a spare's start how long a start takes; a
+// call refused for its arguments before the tool ran teaches nothing.
+func TestCallsTimed(t *testing.T) {
+	t.Parallel()
+	returnMemoryAfter(t)
+	p := newPool(t, newDirs(t), nil)
+	k := workerKey{"echo", tool.Unsafe}
+	if _, err := call(t, p, k.id, k.caps, probeArgs{}); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	busy, start := p.busyFor[k], p.fastestStart
+	p.mu.Unlock()
+	if busy <= 0 {
+		t.Fatalf("after an answered call the tool's time is %v", busy)
+	}
+	// The call was given newPool's spare: its start is timed too.
+	if start <= 0 {
+		t.Errorf("after a spare's start the pool's fastest start is %v", start)
+	}
+	big := make([]byte, maxFrame+1)
+	if _, err := p.Call(context.Background(), k.id, k.caps, big); err == nil {
+		t.Fatal("a request past the frame limit was sent")
+	}
+	p.mu.Lock()
+	after := p.busyFor[k]
+	p.mu.Unlock()
+	if after != busy {
+		t.Errorf("a request refused before the tool ran changed the tool's time from %v to %v", busy, after)
+	}
+}
+
+// TestWaitBeatsStart: the calls waiting times how long a call holds a
+// worker against the workers times the fastest start, and false when
+// either figure is unknown or no worker is there.
+func TestWaitBeatsStart(t *testing.T) {
+	k := workerKey{"t", 0}
+	ms := time.Millisecond
+	for _, c := range []struct {
+		busy, start    time.Duration
+		waiting, count int
+		want           bool
+	}{
+		{1 * ms, 20 * ms, 1, 1, true},
+		{1 * ms, 20 * ms, 19, 1, true},
+		{1 * ms, 20 * ms, 20, 1, false}, // 20 ms either way: start
+		{1 * ms, 20 * ms, 21, 1, false},
+		{1 * ms, 20 * ms, 40, 2, false},
+		{1 * ms, 20 * ms, 39, 2, true},
+		{30 * ms, 20 * ms, 1, 1, false},
+		{0, 20 * ms, 1, 1, false},
+		{1 * ms, 0, 1, 1, false},
+		{1 * ms, 20 * ms, 1, 0, false},
+	} {
+		p := &Pool{busyFor: map[workerKey]time.Duration{k: c.busy}, fastestStart: c.start,
+			waiting: map[workerKey]int{k: c.waiting}, count: map[workerKey]int{k: c.count}}
+		if got := p.waitBeatsStart(k); got != c.want {
+			t.Errorf("busy %v, fastest start %v, %d waiting, %d workers: %v, want %v", c.busy, c.start, c.waiting, c.count, got, c.want)
+		}
 	}
 }
 

@@ -151,13 +151,16 @@ type Pool struct {
 	// fail and returns its error, rather than starting another.
 	failures map[workerKey]int
 	failed   map[workerKey]error
-	// busyFor is how long each tool's calls have held a worker lately,
-	// and startFor how long the pool's workers have taken from spawn to
-	// ready, moving averages (see average): a call that finds its tool's
-	// workers busy has one more started only once waiting for them looks
-	// slower than a start (see get).
-	busyFor  map[workerKey]time.Duration
-	startFor time.Duration
+	// busyFor is how long each tool's calls have held a worker lately, a
+	// moving average (see average), and fastestStart the shortest time a
+	// worker of the pool has taken from spawn to ready for a call (its
+	// restrictions included) or, a spare, for a tool: a call that finds
+	// its tool's workers busy has one more started only once waiting for
+	// them looks slower than a start (see get). The fastest, not an
+	// average: a tool that takes the processors while others start makes
+	// their starts slow, and must not make their calls wait the longer.
+	busyFor      map[workerKey]time.Duration
+	fastestStart time.Duration
 	// spares are the workers started ahead for no tool and ready for
 	// one; nspares counts them with those whose start is under way.
 	// noSpares is set when a spare failed to start: none are tried again.
@@ -472,12 +475,22 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	held := time.Since(began)
 	p.inflight.Add(-1)
 	w.unhold()
+	// A request the worker never read (too large, or a header that
+	// could not be made) and bad arguments, refused before the tool
+	// ran, say nothing of how long the tool's calls take.
+	var e *registry.Error
+	timed := !errors.As(err, &e) || e.Kind != registry.KindArguments
 	if keep {
-		p.putAnswered(w, held)
+		p.putAnswered(w, held, timed)
 		return text, err
 	}
 	w.kill()
-	var e *registry.Error
+	if timed {
+		// A call cut short, or whose worker died, held its worker too.
+		p.mu.Lock()
+		p.busyFor[w.key] = average(p.busyFor[w.key], held)
+		p.mu.Unlock()
+	}
 	if errors.As(err, &e) && e.Kind == registry.KindCrashed {
 		p.log.Error("tool worker died during a call", "tool", id, "caps", caps.String(), "pid", w.pid(), "error", e.Err, "stderr", w.tail.String())
 	}
@@ -576,8 +589,8 @@ func (p *Pool) Close() error {
 // short call never waits for a start and the tool's workers grow to the
 // demand. Unless the tool's calls have been short enough that the calls
 // waiting would have a busy worker before a new one is ready
-// (waitBeatsStart): then a call waits as long as a start takes before one
-// is started for it, so that a tool whose calls take well under a start
+// (waitBeatsStart): then a call waits as long as the pool's fastest start
+// took before one is started for it, so that a tool whose calls take well under a start
 // keeps few workers (each start is a clone of the agent, and takes a
 // core). A start that finds MaxWorkers alive ends the longest idle
 // worker of another tool, or waits for a slot.
@@ -679,7 +692,7 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		if startAhead && !aheadExpired && p.waitBeatsStart(k) {
 			startAhead = false
 			if aheadTimer == nil {
-				aheadTimer = time.NewTimer(p.startFor)
+				aheadTimer = time.NewTimer(p.fastestStart)
 			}
 		}
 		if startNow || startAhead {
@@ -762,16 +775,17 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 
 // waitBeatsStart reports whether the calls that wait for k's busy
 // workers would have one sooner than a worker started now would be
-// ready: when each call holds a worker for busyFor and the waiting
-// calls are served by count workers, the last of them waits about
-// waiting/count × busyFor. Unknown until k has answered and the pool
-// has started a worker from spawn. Call with p.mu held.
+// ready at best: when each call holds a worker for busyFor and the
+// waiting calls are served by count workers (those starting and those
+// ending counted too), the last of them waits about waiting/count ×
+// busyFor. Unknown, and false, until k has answered and the pool has
+// started a worker. Call with p.mu held.
 func (p *Pool) waitBeatsStart(k workerKey) bool {
 	busy := p.busyFor[k]
-	if busy == 0 || p.startFor == 0 || p.count[k] == 0 {
+	if busy == 0 || p.fastestStart == 0 || p.count[k] == 0 {
 		return false
 	}
-	return busy*time.Duration(p.waiting[k]) < p.startFor*time.Duration(p.count[k])
+	return busy*time.Duration(p.waiting[k]) < p.fastestStart*time.Duration(p.count[k])
 }
 
 // startAhead starts a worker for k in the background, holding a slot,
@@ -1020,7 +1034,7 @@ func (p *Pool) startSpare() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err == nil {
-		p.startFor = average(p.startFor, time.Since(began))
+		p.fastestStart = fastest(p.fastestStart, time.Since(began))
 	}
 	if err != nil {
 		// The calls that wait for this spare (see get) start their own.
@@ -1084,14 +1098,26 @@ func (p *Pool) put(w *worker) {
 }
 
 // putAnswered is put for a worker that answered a call it held for
-// held: its tool's busyFor learns it.
-func (p *Pool) putAnswered(w *worker, held time.Duration) {
+// held: its tool's busyFor learns it, if timed.
+func (p *Pool) putAnswered(w *worker, held time.Duration, timed bool) {
 	w.unhold()
 	p.mu.Lock()
-	p.busyFor[w.key] = average(p.busyFor[w.key], held)
+	if timed {
+		p.busyFor[w.key] = average(p.busyFor[w.key], held)
+	}
 	p.keep(w)
 	p.wake()
 	p.mu.Unlock()
+}
+
+// fastest returns the shorter of least and d, or d when least is 0, none
+// yet; never 0.
+func fastest(least, d time.Duration) time.Duration {
+	d = max(d, 1)
+	if least == 0 {
+		return d
+	}
+	return min(least, d)
 }
 
 // average returns the moving average avg with the new sample d, which
@@ -1203,7 +1229,7 @@ func (p *Pool) start(ctx context.Context, k workerKey) (*worker, error) {
 	if err == nil {
 		took := time.Since(began)
 		p.mu.Lock()
-		p.startFor = average(p.startFor, took)
+		p.fastestStart = fastest(p.fastestStart, took)
 		p.mu.Unlock()
 	}
 	if p.namespacesUnusable(err) {

@@ -302,3 +302,18 @@ func TestAverage(t *testing.T) {
 		}
 	}
 }
+
+// TestFastest: the shortest of the samples, never 0 (none yet).
+func TestFastest(t *testing.T) {
+	for _, c := range []struct{ least, d, want time.Duration }{
+		{0, 8 * time.Millisecond, 8 * time.Millisecond},
+		{0, 0, 1},
+		{8 * time.Millisecond, 16 * time.Millisecond, 8 * time.Millisecond},
+		{8 * time.Millisecond, 2 * time.Millisecond, 2 * time.Millisecond},
+		{8 * time.Millisecond, 0, 1},
+	} {
+		if got := fastest(c.least, c.d); got != c.want {
+			t.Errorf("fastest(%v, %v) = %v, want %v", c.least, c.d, got, c.want)
+		}
+	}
+}
