@@ -5,6 +5,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,5 +173,41 @@ func waitLocked(t *testing.T, p *Pool, what string, cond func() bool) {
 			t.Fatalf("a minute without %s", what)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestHostileToolCannotSlowOthersWait: a tool that takes the processors
+// while workers start (calls that spin, each to its own worker) made the
+// pool's figure for a start rise, and with it how long other tools'
+// short calls waited for their busy workers: 150–230 ms where a start
+// took 22 ms (found in review). The pool bounds the wait by the fastest
+// start it has seen, which no slow start raises.
+func TestHostileToolCannotSlowOthersWait(t *testing.T) {
+	t.Parallel()
+	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
+	if err := p.Warm(context.Background(), "nap", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	before := p.fastestStart
+	p.mu.Unlock()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			p.Call(ctx, "spin", tool.Unsafe, nil)
+		})
+		time.Sleep(20 * time.Millisecond)
+	}
+	wg.Wait()
+	p.mu.Lock()
+	after, spins := p.fastestStart, p.busyFor[workerKey{"spin", tool.Unsafe}]
+	p.mu.Unlock()
+	if after <= 0 || after > before {
+		t.Errorf("the pool's fastest start went from %v to %v while a tool spun on every processor", before, after)
+	}
+	if spins <= 0 {
+		t.Errorf("the spinning calls, cut short at their timeout, left their tool's time at %v", spins)
 	}
 }
