@@ -589,11 +589,11 @@ func (p *Pool) Close() error {
 // short call never waits for a start and the tool's workers grow to the
 // demand. Unless the tool's calls have been short enough that the calls
 // waiting would have a busy worker before a new one is ready
-// (waitBeatsStart): then a call waits as long as the pool's fastest start
-// took before one is started for it, so that a tool whose calls take well under a start
-// keeps few workers (each start is a clone of the agent, and takes a
-// core). A start that finds MaxWorkers alive ends the longest idle
-// worker of another tool, or waits for a slot.
+// (waitBeatsStart): then a call waits as long as the pool's fastest
+// start took before one is started for it, so that a tool whose calls
+// take well under a start keeps few workers (each start is a clone of
+// the agent, and takes a core). A start that finds MaxWorkers alive ends
+// the longest idle worker of another tool, or waits for a slot.
 //
 // With useSpares false, get starts workers from spawn and leaves the
 // spares alone (see Prestart).
