@@ -287,33 +287,30 @@ func TestReleaseAfter(t *testing.T) {
 	}
 }
 
-// TestAverage: the first sample stands alone, even a zero one (zero
-// means none yet); each later one weighs an eighth.
-func TestAverage(t *testing.T) {
-	for _, c := range []struct{ avg, d, want time.Duration }{
-		{0, 8 * time.Millisecond, 8 * time.Millisecond},
-		{0, 0, 1},
-		{8 * time.Millisecond, 16 * time.Millisecond, 9 * time.Millisecond},
-		{8 * time.Millisecond, 0, 7 * time.Millisecond},
-		{8 * time.Millisecond, 8 * time.Millisecond, 8 * time.Millisecond},
+// TestAverageAndFastest: the pool's two figures of time. The average's
+// first sample stands alone, even a zero one (zero means none yet), and
+// each later one weighs an eighth; the fastest is the shortest sample,
+// never 0.
+func TestAverageAndFastest(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name         string
+		f            func(time.Duration, time.Duration) time.Duration
+		had, d, want time.Duration
+	}{
+		{"average", average, 0, 8 * ms, 8 * ms},
+		{"average", average, 0, 0, 1},
+		{"average", average, 8 * ms, 16 * ms, 9 * ms},
+		{"average", average, 8 * ms, 0, 7 * ms},
+		{"average", average, 8 * ms, 8 * ms, 8 * ms},
+		{"fastest", fastest, 0, 8 * ms, 8 * ms},
+		{"fastest", fastest, 0, 0, 1},
+		{"fastest", fastest, 8 * ms, 16 * ms, 8 * ms},
+		{"fastest", fastest, 8 * ms, 2 * ms, 2 * ms},
+		{"fastest", fastest, 8 * ms, 0, 1},
 	} {
-		if got := average(c.avg, c.d); got != c.want {
-			t.Errorf("average(%v, %v) = %v, want %v", c.avg, c.d, got, c.want)
-		}
-	}
-}
-
-// TestFastest: the shortest of the samples, never 0 (none yet).
-func TestFastest(t *testing.T) {
-	for _, c := range []struct{ least, d, want time.Duration }{
-		{0, 8 * time.Millisecond, 8 * time.Millisecond},
-		{0, 0, 1},
-		{8 * time.Millisecond, 16 * time.Millisecond, 8 * time.Millisecond},
-		{8 * time.Millisecond, 2 * time.Millisecond, 2 * time.Millisecond},
-		{8 * time.Millisecond, 0, 1},
-	} {
-		if got := fastest(c.least, c.d); got != c.want {
-			t.Errorf("fastest(%v, %v) = %v, want %v", c.least, c.d, got, c.want)
+		if got := c.f(c.had, c.d); got != c.want {
+			t.Errorf("%s(%v, %v) = %v, want %v", c.name, c.had, c.d, got, c.want)
 		}
 	}
 }
