@@ -181,12 +181,18 @@ func waitLocked(t *testing.T, p *Pool, what string, cond func() bool) {
 // pool's figure for a start rise, and with it how long other tools'
 // short calls waited for their busy workers: 150–230 ms where a start
 // took 22 ms (found in review). The pool bounds the wait by the fastest
-// start it has seen, which no slow start raises.
+// start it has seen, which no slow start raises. (That calls cut short
+// count in their tool's time is TestShortCallsWaitForABusyWorker's: here
+// a call may end while it still waits for its worker's start.)
 func TestHostileToolCannotSlowOthersWait(t *testing.T) {
 	t.Parallel()
 	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
-	if err := p.Warm(context.Background(), "nap", tool.Unsafe); err != nil {
-		t.Fatal(err)
+	// nap's start, and one of the spinning tool's, ready for its first
+	// call: the others start while it spins.
+	for _, id := range []string{"nap", "spin"} {
+		if err := p.Warm(context.Background(), id, tool.Unsafe); err != nil {
+			t.Fatal(err)
+		}
 	}
 	p.mu.Lock()
 	before := p.fastestStart
@@ -202,12 +208,9 @@ func TestHostileToolCannotSlowOthersWait(t *testing.T) {
 	}
 	wg.Wait()
 	p.mu.Lock()
-	after, spins := p.fastestStart, p.busyFor[workerKey{"spin", tool.Unsafe}]
+	after := p.fastestStart
 	p.mu.Unlock()
 	if after <= 0 || after > before {
 		t.Errorf("the pool's fastest start went from %v to %v while a tool spun on every processor", before, after)
-	}
-	if spins <= 0 {
-		t.Errorf("the spinning calls, cut short at their timeout, left their tool's time at %v", spins)
 	}
 }
