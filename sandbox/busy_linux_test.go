@@ -5,6 +5,9 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -210,5 +213,152 @@ func TestHostileToolCannotSlowOthersWait(t *testing.T) {
 	p.mu.Unlock()
 	if after <= 0 || after > before {
 		t.Errorf("the pool's fastest start went from %v to %v while a tool spun on every processor", before, after)
+	}
+}
+
+// gated starts a call of the gate probe for k that holds its worker
+// until path exists, and returns its result when it ends.
+func gated(p *Pool, k workerKey, path string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		out, err := p.Call(context.Background(), k.id, k.caps, []byte(`{"path":"`+path+`"}`))
+		if err == nil && out != "ok" {
+			err = errors.New("the gate answered " + out)
+		}
+		done <- err
+	}()
+	return done
+}
+
+// open creates path, which opens the gates that wait for it.
+func open(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWaitingCallsServedInOrder: the calls that wait for a busy tool's
+// worker are handed it in the order they began to wait, not raced for
+// it; a call that leaves the queue is taken out of it.
+func TestWaitingCallsServedInOrder(t *testing.T) {
+	t.Parallel()
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.Spares = 0 })
+	k := workerKey{"gate", tool.ReadFiles | tool.Unsafe}
+	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
+		t.Fatal(err)
+	}
+	// No worker starts for the calls that wait: they wait for an hour.
+	p.mu.Lock()
+	p.busyFor[k], p.fastestStart = time.Microsecond, time.Hour
+	p.mu.Unlock()
+	first, second := filepath.Join(d.work, "first"), filepath.Join(d.work, "second")
+	holder := gated(p, k, first)
+	waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
+	a := gated(p, k, second)
+	var wa, wb *waiter
+	waitLocked(t, p, "the second call to wait", func() bool {
+		if len(p.queue[k]) == 1 {
+			wa = p.queue[k][0]
+		}
+		return wa != nil
+	})
+	// A call that leaves while it waits is taken out of the queue.
+	ctx, cancel := context.WithCancel(context.Background())
+	left := make(chan error, 1)
+	go func() {
+		_, err := p.Call(ctx, k.id, k.caps, []byte(`{"path":"`+second+`"}`))
+		left <- err
+	}()
+	waitLocked(t, p, "the third call to wait", func() bool { return len(p.queue[k]) == 2 })
+	cancel()
+	var e *registry.Error
+	if err := <-left; !errors.As(err, &e) || e.Kind != registry.KindCancelled {
+		t.Errorf("a call cancelled while it waited: %v, want a cancellation", err)
+	}
+	b := gated(p, k, second)
+	waitLocked(t, p, "the fourth call to wait", func() bool {
+		if q := p.queue[k]; len(q) == 2 {
+			wb = q[1]
+		}
+		return wb != nil
+	})
+	p.mu.Lock()
+	if q := p.queue[k]; q[0] != wa {
+		t.Errorf("the queue after a call left it does not start with the call that waited first")
+	}
+	p.mu.Unlock()
+	open(t, first)
+	if err := <-holder; err != nil {
+		t.Fatal(err)
+	}
+	waitLocked(t, p, "the worker handed on", func() bool { return len(p.queue[k]) < 2 })
+	p.mu.Lock()
+	if q := p.queue[k]; len(q) != 1 || q[0] != wb {
+		t.Errorf("the worker freed went to a call other than the one that waited longest")
+	}
+	count := p.count[k]
+	p.mu.Unlock()
+	if count != 1 {
+		t.Errorf("%d workers of the tool alive or starting, want 1", count)
+	}
+	open(t, second)
+	for _, ch := range []<-chan error{a, b} {
+		if err := <-ch; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestHandOffWithoutCalls: keep hands a worker to the first call in its
+// tool's queue and wakes it; a call that leaves with a worker handed to
+// it and not taken passes it to the next; requeue puts a call back
+// first, to be woken again.
+func TestHandOffWithoutCalls(t *testing.T) {
+	k := workerKey{"t", 0}
+	p := &Pool{queue: map[workerKey][]*waiter{}, freed: make(chan struct{})}
+	a, b := &waiter{handed: make(chan struct{})}, &waiter{handed: make(chan struct{})}
+	p.queue[k] = []*waiter{a, b}
+	w := &worker{key: k}
+	p.keep(w)
+	select {
+	case <-a.handed:
+	default:
+		t.Fatal("the first waiter was not woken")
+	}
+	if a.w != w || w.idle {
+		t.Fatalf("after keep: the first waiter holds %p (want %p), idle %v", a.w, w, w.idle)
+	}
+	if q := p.queue[k]; !slices.Equal(q, []*waiter{b}) {
+		t.Fatalf("the queue after keep: %p, want [%p]", q, b)
+	}
+	p.leave(k, a)
+	select {
+	case <-b.handed:
+	default:
+		t.Fatal("the next waiter was not woken when the first left")
+	}
+	if a.w != nil || b.w != w {
+		t.Fatalf("after the first left: it holds %p, the next %p; want nil and %p", a.w, b.w, w)
+	}
+	if _, ok := p.queue[k]; ok {
+		t.Fatalf("the queue is left as %v", p.queue[k])
+	}
+	b.w = nil // taken; the worker died before it could be used
+	p.queue[k] = []*waiter{a}
+	p.requeue(k, b)
+	if q := p.queue[k]; !slices.Equal(q, []*waiter{b, a}) {
+		t.Fatalf("the queue after requeue: %p, want [%p %p]", q, b, a)
+	}
+	select {
+	case <-b.handed:
+		t.Fatal("a requeued waiter's channel is already closed")
+	default:
+	}
+	p.leave(k, b)
+	p.leave(k, a)
+	if len(p.queue) != 0 {
+		t.Errorf("the queues after both left: %v", p.queue)
 	}
 }

@@ -267,6 +267,15 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	case "block":
 		fmt.Println("blocking")
 		select {}
+	case "gate":
+		// Holds its worker until a.Path exists.
+		for {
+			var st syscall.Stat_t
+			if err := syscall.Stat(a.Path, &st); err == nil {
+				return "ok", nil
+			}
+			time.Sleep(time.Millisecond)
+		}
 	case "selfkill":
 		// As the init of its PID namespace the worker cannot be killed
 		// from inside it; SIGABRT crashes it through the runtime's

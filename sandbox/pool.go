@@ -146,6 +146,10 @@ type Pool struct {
 	// starting those started ahead and not yet ready; waiting the calls
 	// that wait for a busy tool's worker.
 	count, starting, waiting map[workerKey]int
+	// queue holds the calls that wait for a busy tool's worker, the
+	// longest waiting first: a worker freed goes to the first (keep),
+	// not to whichever call wakes first.
+	queue map[workerKey][]*waiter
 	// failures counts the starts ahead of each tool that failed, and
 	// failed holds the last one's error: a call that waits sees a start
 	// fail and returns its error, rather than starting another.
@@ -279,6 +283,7 @@ func NewPool(c Config) (*Pool, error) {
 		count:    map[workerKey]int{},
 		starting: map[workerKey]int{},
 		waiting:  map[workerKey]int{},
+		queue:    map[workerKey][]*waiter{},
 		busyFor:  map[workerKey]time.Duration{},
 		failures: map[workerKey]int{},
 		failed:   map[workerKey]error{},
@@ -583,8 +588,9 @@ func (p *Pool) Close() error {
 }
 
 // get pops an idle worker of k that is still alive. A tool without a
-// live worker starts one and waits for it. A tool whose workers are all
-// busy waits for the first of them to be free, and meanwhile has one
+// live worker starts one and waits for it. A call whose tool's workers
+// are all busy waits in the tool's queue until one is handed to it, the
+// calls that have waited longer first (see keep), and meanwhile has one
 // more started in the background for each call that waits, so that a
 // short call never waits for a start and the tool's workers grow to the
 // demand. Unless the tool's calls have been short enough that the calls
@@ -599,11 +605,13 @@ func (p *Pool) Close() error {
 // spares alone (see Prestart).
 func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, error) {
 	waiting := false
-	failures := 0 // of starts ahead when this call began to wait
+	failures := 0  // of starts ahead when this call began to wait
+	var me *waiter // this call in k's queue, once it waits
 	defer func() {
 		if waiting {
 			p.mu.Lock()
 			p.waiting[k]--
+			p.leave(k, me)
 			p.mu.Unlock()
 		}
 	}()
@@ -655,6 +663,21 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			p.mu.Unlock()
 			return nil, callError(k.id, registry.KindNotStarted, "the pool is closed")
 		}
+		if me != nil && me.w != nil {
+			w := me.w
+			me.w = nil
+			select {
+			case <-w.exited:
+				p.requeue(k, me) // its reaper frees its slot
+			default:
+				if !stale(w, present) {
+					p.mu.Unlock()
+					return w, nil
+				}
+				w.kill() // its reaper frees its slot
+				p.requeue(k, me)
+			}
+		}
 		for ws := p.idle[k]; len(ws) > 0; ws = p.idle[k] {
 			w := ws[len(ws)-1]
 			p.idle[k] = ws[:len(ws)-1]
@@ -686,6 +709,8 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			waiting = true
 			failures = p.failures[k]
 			p.waiting[k]++
+			me = &waiter{handed: make(chan struct{})}
+			p.queue[k] = append(p.queue[k], me)
 		}
 		startNow := p.count[k] == 0
 		startAhead := waiting && p.starting[k] < p.waiting[k]
@@ -753,6 +778,10 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			}
 		}
 		freed := p.freed
+		var handed chan struct{}
+		if me != nil {
+			handed = me.handed
+		}
 		p.mu.Unlock()
 		var spareWaited, aheadWaited <-chan time.Time
 		if spareTimer != nil {
@@ -765,12 +794,50 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		case <-ctx.Done():
 			return nil, callError(k.id, kindOf(ctx.Err()), "while it waited for a worker: %w", ctx.Err())
 		case <-freed:
+		case <-handed:
 		case <-spareWaited:
 			spareExpired = true
 		case <-aheadWaited:
 			aheadExpired = true
 		}
 	}
+}
+
+// waiter is a call in a tool's queue (see get): keep hands it a worker,
+// w, and closes handed.
+type waiter struct {
+	w      *worker
+	handed chan struct{}
+}
+
+// leave takes me, if not nil, out of k's queue; a worker handed to it
+// and not taken goes to the next call or is kept idle. Call with p.mu
+// held.
+func (p *Pool) leave(k workerKey, me *waiter) {
+	if me == nil {
+		return
+	}
+	q := p.queue[k]
+	if i := slices.Index(q, me); i >= 0 {
+		q = slices.Delete(q, i, i+1)
+	}
+	if len(q) == 0 {
+		delete(p.queue, k)
+	} else {
+		p.queue[k] = q
+	}
+	if w := me.w; w != nil {
+		me.w = nil
+		p.keep(w)
+		p.wake()
+	}
+}
+
+// requeue puts me back first in k's queue, after the worker handed to
+// it had died or was stale. Call with p.mu held.
+func (p *Pool) requeue(k workerKey, me *waiter) {
+	me.handed = make(chan struct{})
+	p.queue[k] = slices.Insert(p.queue[k], 0, me)
 }
 
 // waitBeatsStart reports whether the calls that wait for k's busy
@@ -1129,11 +1196,24 @@ func average(avg, d time.Duration) time.Duration {
 	return avg + (d-avg)/8
 }
 
-// keep makes w idle for its tool's next call, or kills it once the pool
-// is closed. Call with p.mu held.
+// keep hands w to the call that has waited longest for one of its
+// tool's workers, or makes it idle for the tool's next call, or kills it
+// once the pool is closed. Call with p.mu held.
 func (p *Pool) keep(w *worker) {
 	if p.closed {
 		w.kill()
+		return
+	}
+	if q := p.queue[w.key]; len(q) > 0 {
+		first := q[0]
+		q[0] = nil
+		if len(q) == 1 {
+			delete(p.queue, w.key)
+		} else {
+			p.queue[w.key] = q[1:]
+		}
+		first.w = w
+		close(first.handed)
 		return
 	}
 	w.idleSince = time.Now()
