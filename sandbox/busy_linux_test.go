@@ -61,7 +61,6 @@ func TestShortCallsWaitForABusyWorker(t *testing.T) {
 			waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
 			p.mu.Lock()
 			p.busyFor[k], p.fastestStart = c.busy, c.start
-			p.cpus = 16 // the processor bound is TestProcessorBound's
 			p.mu.Unlock()
 			ctx2, cancel2 := context.WithCancel(context.Background())
 			second := make(chan error, 1)
@@ -252,7 +251,7 @@ func TestWaitingCallsServedInOrder(t *testing.T) {
 	}
 	// No worker starts for the calls that wait: they wait for an hour.
 	p.mu.Lock()
-	p.busyFor[k], p.fastestStart, p.cpus = time.Microsecond, time.Hour, 16
+	p.busyFor[k], p.fastestStart = time.Microsecond, time.Hour
 	p.mu.Unlock()
 	first, second := filepath.Join(d.work, "first"), filepath.Join(d.work, "second")
 	holder := gated(p, k, first)
@@ -322,15 +321,14 @@ func TestHandOffWithoutCalls(t *testing.T) {
 	a, b := &waiter{handed: make(chan struct{})}, &waiter{handed: make(chan struct{})}
 	p.queue[k] = []*waiter{a, b}
 	w := &worker{key: k}
-	w.callSince.Store(1)
 	p.keep(w)
 	select {
 	case <-a.handed:
 	default:
 		t.Fatal("the first waiter was not woken")
 	}
-	if a.w != w || w.callSince.Load() != 0 || w.idle {
-		t.Fatalf("after keep: the first waiter holds %p (want %p), the worker's call began at %d, idle %v", a.w, w, w.callSince.Load(), w.idle)
+	if a.w != w || w.idle {
+		t.Fatalf("after keep: the first waiter holds %p (want %p), idle %v", a.w, w, w.idle)
 	}
 	if q := p.queue[k]; !slices.Equal(q, []*waiter{b}) {
 		t.Fatalf("the queue after keep: %p, want [%p]", q, b)
@@ -362,144 +360,5 @@ func TestHandOffWithoutCalls(t *testing.T) {
 	p.leave(k, a)
 	if len(p.queue) != 0 {
 		t.Errorf("the queues after both left: %v", p.queue)
-	}
-}
-
-// TestProcessorBound: a tool with as many workers as the machine has
-// processors has no more started for the calls that wait, however long
-// its calls have been, until one of its workers has held its call for
-// longer than the pool's fastest start; the call that waits looks again
-// when the busy worker's call reaches that age.
-func TestProcessorBound(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		name        string
-		cpus        int
-		start       time.Duration
-		wantStarted bool
-	}{
-		{"as many workers as processors", 1, time.Hour, false},
-		{"fewer workers than processors", 2, time.Hour, true},
-		{"a call held past the fastest start", 1, time.Microsecond, true},
-		// The busy call is younger than the fastest start when the
-		// second call comes, and reaches it while nothing else
-		// happens in the pool.
-		{"a call that grows old while the other waits", 1, 300 * time.Millisecond, true},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			d := newDirs(t)
-			p := newPool(t, d, func(c *Config) { c.Spares = 0 })
-			k := workerKey{"gate", tool.ReadFiles | tool.Unsafe}
-			if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
-				t.Fatal(err)
-			}
-			// Long calls: without the bound, one starts at once.
-			p.mu.Lock()
-			p.busyFor[k], p.fastestStart, p.cpus = time.Hour, c.start, c.cpus
-			p.mu.Unlock()
-			gate := filepath.Join(d.work, "gate")
-			holder := gated(p, k, gate)
-			waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
-			waiter := gated(p, k, gate)
-			if c.wantStarted {
-				// Once started, a worker stays counted: this holds.
-				waitLocked(t, p, "a worker started for the waiting call", func() bool { return p.count[k] > 1 })
-			} else {
-				var count int
-				waitLocked(t, p, "the second call to wait", func() bool { count = p.count[k]; return p.waiting[k] == 1 })
-				if count != 1 {
-					t.Errorf("%d workers alive or starting while the call waits, want the busy one", count)
-				}
-			}
-			open(t, gate)
-			for _, ch := range []<-chan error{holder, waiter} {
-				if err := <-ch; err != nil {
-					t.Error(err)
-				}
-			}
-		})
-	}
-}
-
-// TestStuck: a worker of the tool whose call is older than the fastest
-// start is stuck; otherwise stuck says when the first busy one will be,
-// a millisecond at least.
-func TestStuck(t *testing.T) {
-	k := workerKey{"t", 0}
-	ms := time.Millisecond
-	now := time.Now()
-	for _, c := range []struct {
-		name  string
-		ages  []time.Duration // of the tool's calls in flight; -1 for a worker between calls
-		other time.Duration   // of another tool's call, or 0
-		want  bool
-		next  time.Duration // when not stuck
-	}{
-		{"no worker", nil, 0, false, 100 * ms},
-		{"between calls", []time.Duration{-1}, 0, false, 100 * ms},
-		{"young calls", []time.Duration{10 * ms, 40 * ms}, 0, false, 60 * ms},
-		{"a call as old as a start", []time.Duration{10 * ms, 100 * ms}, 0, true, 0},
-		{"one old call", []time.Duration{10 * ms, 101 * ms}, 0, true, 0},
-		{"another tool's old call", []time.Duration{10 * ms}, time.Second, false, 90 * ms},
-		{"a call nearly old", []time.Duration{99*ms + 900*time.Microsecond}, 0, false, ms},
-	} {
-		p := &Pool{fastestStart: 100 * ms, live: map[*worker]struct{}{}}
-		add := func(key workerKey, age time.Duration) {
-			w := &worker{key: key}
-			if age >= 0 {
-				w.callSince.Store(now.Add(-age).UnixNano())
-			}
-			p.live[w] = struct{}{}
-		}
-		for _, a := range c.ages {
-			add(k, a)
-		}
-		if c.other > 0 {
-			add(workerKey{"other", 0}, c.other)
-		}
-		spare := &worker{spare: true}
-		spare.callSince.Store(now.Add(-time.Hour).UnixNano())
-		p.live[spare] = struct{}{}
-		stuck, next := p.stuck(k, now)
-		if stuck != c.want || (!stuck && next != c.next) {
-			t.Errorf("%s: stuck %v, next %v; want %v, next %v", c.name, stuck, next, c.want, c.next)
-		}
-	}
-}
-
-// TestStartsAtOnceBounded: past the processor bound, a tool whose
-// workers are stuck has no more starts under way at once than there are
-// processors: more would not be ready sooner.
-func TestStartsAtOnceBounded(t *testing.T) {
-	t.Parallel()
-	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Spares = 0 })
-	k := workerKey{"gate", tool.ReadFiles | tool.Unsafe}
-	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.busyFor[k], p.fastestStart, p.cpus = time.Hour, time.Microsecond, 1
-	p.mu.Unlock()
-	gate := filepath.Join(d.work, "gate")
-	calls := []<-chan error{gated(p, k, gate)}
-	waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
-	for range 2 {
-		calls = append(calls, gated(p, k, gate))
-	}
-	most := 0
-	waitLocked(t, p, "a worker for each call", func() bool {
-		most = max(most, p.starting[k])
-		return p.count[k] == 3 && p.starting[k] == 0
-	})
-	if most != 1 {
-		t.Errorf("%d workers of the tool started at once, past the bound of one processor; want 1", most)
-	}
-	open(t, gate)
-	for _, ch := range calls {
-		if err := <-ch; err != nil {
-			t.Error(err)
-		}
 	}
 }

@@ -165,10 +165,6 @@ type Pool struct {
 	// their starts slow, and must not make their calls wait the longer.
 	busyFor      map[workerKey]time.Duration
 	fastestStart time.Duration
-	// cpus is the machine's processor count: a tool with as many
-	// workers, none held past the fastest start, has no more started
-	// (see get).
-	cpus int
 	// spares are the workers started ahead for no tool and ready for
 	// one; nspares counts them with those whose start is under way.
 	// noSpares is set when a spare failed to start: none are tried again.
@@ -289,7 +285,6 @@ func NewPool(c Config) (*Pool, error) {
 		waiting:  map[workerKey]int{},
 		queue:    map[workerKey][]*waiter{},
 		busyFor:  map[workerKey]time.Duration{},
-		cpus:     runtime.NumCPU(),
 		failures: map[workerKey]int{},
 		failed:   map[workerKey]error{},
 		freed:    make(chan struct{}),
@@ -481,7 +476,6 @@ func (p *Pool) Call(ctx context.Context, id string, caps tool.Capability, args [
 	// (bench/results/isolated-call.md). The request says which.
 	release := releaseAfter(p.inflight.Add(1), runtime.NumCPU())
 	began := time.Now()
-	w.callSince.Store(began.UnixNano())
 	text, err, keep := w.call(ctx, id, args, release)
 	held := time.Since(began)
 	p.inflight.Add(-1)
@@ -604,11 +598,8 @@ func (p *Pool) Close() error {
 // (waitBeatsStart): then a call waits as long as the pool's fastest
 // start took before one is started for it, so that a tool whose calls
 // take well under a start keeps few workers (each start is a clone of
-// the agent, and takes a core). And a tool with as many workers as the
-// machine has processors has more started only while one of them has
-// held its call past the fastest start, no more at once than processors
-// (see stuck). A start that finds MaxWorkers alive ends the longest idle
-// worker of another tool, or waits for a slot.
+// the agent, and takes a core). A start that finds MaxWorkers alive ends
+// the longest idle worker of another tool, or waits for a slot.
 //
 // With useSpares false, get starts workers from spawn and leaves the
 // spares alone (see Prestart).
@@ -635,18 +626,12 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 	// it first waits so; aheadExpired is set when it fires.
 	var aheadTimer *time.Timer
 	aheadExpired := false
-	// lookTimer wakes this call when its tool's processor bound may end
-	// (see stuck), nil until the bound first holds a start back.
-	var lookTimer *time.Timer
 	defer func() {
 		if spareTimer != nil {
 			spareTimer.Stop()
 		}
 		if aheadTimer != nil {
 			aheadTimer.Stop()
-		}
-		if lookTimer != nil {
-			lookTimer.Stop()
 		}
 		if awaitingSpare {
 			p.mu.Lock()
@@ -735,25 +720,6 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 				aheadTimer = time.NewTimer(p.fastestStart)
 			}
 		}
-		if startAhead && p.fastestStart > 0 && p.count[k] >= p.cpus {
-			// The processor bound (see stuck): past it, a start only
-			// for a tool whose worker is stuck, and no more under way
-			// at once than processors, which would not be ready
-			// sooner. A call held back by a start under way is woken
-			// when it ends; one held back by the bound, when a busy
-			// worker of its tool may be stuck.
-			switch stuck, next := p.stuck(k, time.Now()); {
-			case !stuck:
-				startAhead = false
-				if lookTimer == nil {
-					lookTimer = time.NewTimer(next)
-				} else {
-					lookTimer.Reset(next)
-				}
-			case p.starting[k] >= p.cpus:
-				startAhead = false
-			}
-		}
 		if startNow || startAhead {
 			// A spare, if there is one, holds its slot already.
 			var spare *worker
@@ -817,15 +783,12 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			handed = me.handed
 		}
 		p.mu.Unlock()
-		var spareWaited, aheadWaited, looked <-chan time.Time
+		var spareWaited, aheadWaited <-chan time.Time
 		if spareTimer != nil {
 			spareWaited = spareTimer.C
 		}
 		if aheadTimer != nil {
 			aheadWaited = aheadTimer.C
-		}
-		if lookTimer != nil {
-			looked = lookTimer.C
 		}
 		select {
 		case <-ctx.Done():
@@ -836,39 +799,8 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			spareExpired = true
 		case <-aheadWaited:
 			aheadExpired = true
-		case <-looked:
 		}
 	}
-}
-
-// stuck reports whether a worker of k has held its call for longer than
-// the pool's fastest start at now, when a worker started then would
-// have been ready sooner; if none has, next is how long until the first
-// could, a millisecond at least.
-// A tool with as many workers as the machine has processors, and none
-// stuck, has no more started for its waiting calls (see get): its calls
-// are bound by the processors, not by its workers, and a start would
-// take a processor from them for as long as it takes. Under a load of
-// short calls the time a call holds a worker grows with the load (the
-// calling goroutine waits for a processor too), while a start ahead
-// only adds to it. Call with p.mu held.
-func (p *Pool) stuck(k workerKey, now time.Time) (stuck bool, next time.Duration) {
-	next = p.fastestStart
-	for w := range p.live {
-		if w.spare || w.key != k {
-			continue
-		}
-		since := w.callSince.Load()
-		if since == 0 {
-			continue
-		}
-		left := time.Duration(since-now.UnixNano()) + p.fastestStart
-		if left <= 0 {
-			return true, 0
-		}
-		next = min(next, left)
-	}
-	return false, max(next, time.Millisecond)
 }
 
 // waiter is a call in a tool's queue (see get): keep hands it a worker,
@@ -1268,7 +1200,6 @@ func average(avg, d time.Duration) time.Duration {
 // tool's workers, or makes it idle for the tool's next call, or kills it
 // once the pool is closed. Call with p.mu held.
 func (p *Pool) keep(w *worker) {
-	w.callSince.Store(0)
 	if p.closed {
 		w.kill()
 		return
@@ -1649,9 +1580,6 @@ type worker struct {
 	enf        Enforcement
 	tempDir    string
 	idleSince  time.Time // when it was last put back; under Pool.mu
-	// callSince is when its call began, in Unix nanoseconds, 0 once it
-	// is put back (see Pool.stuck).
-	callSince atomic.Int64
 	// idle is set while the pool keeps w for its tool's next call, and
 	// paused once it has stopped it there (see pause); pauseTimer stops
 	// it pauseAfter after it was last put back. Under Pool.mu.
