@@ -143,12 +143,12 @@ type Pool struct {
 	idle   map[workerKey][]*worker
 	live   map[*worker]struct{}
 	// count is the number of live or starting workers of each tool;
-	// starting those started ahead and not yet ready; waiting the calls
-	// that wait for a busy tool's worker.
-	count, starting, waiting map[workerKey]int
+	// starting those started ahead and not yet ready.
+	count, starting map[workerKey]int
 	// queue holds the calls that wait for a busy tool's worker, the
 	// longest waiting first: a worker freed goes to the first (keep),
-	// not to whichever call wakes first.
+	// not to whichever call wakes first. A call handed one is out of
+	// it: no worker is started ahead for a call already served.
 	queue map[workerKey][]*waiter
 	// failures counts the starts ahead of each tool that failed, and
 	// failed holds the last one's error: a call that waits sees a start
@@ -282,7 +282,6 @@ func NewPool(c Config) (*Pool, error) {
 		live:     map[*worker]struct{}{},
 		count:    map[workerKey]int{},
 		starting: map[workerKey]int{},
-		waiting:  map[workerKey]int{},
 		queue:    map[workerKey][]*waiter{},
 		busyFor:  map[workerKey]time.Duration{},
 		failures: map[workerKey]int{},
@@ -610,7 +609,6 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 	defer func() {
 		if waiting {
 			p.mu.Lock()
-			p.waiting[k]--
 			p.leave(k, me)
 			p.mu.Unlock()
 		}
@@ -708,12 +706,11 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 		if !waiting && p.count[k] > 0 {
 			waiting = true
 			failures = p.failures[k]
-			p.waiting[k]++
 			me = &waiter{handed: make(chan struct{})}
 			p.queue[k] = append(p.queue[k], me)
 		}
 		startNow := p.count[k] == 0
-		startAhead := waiting && p.starting[k] < p.waiting[k]
+		startAhead := waiting && p.starting[k] < len(p.queue[k])
 		if startAhead && !aheadExpired && p.waitBeatsStart(k) {
 			startAhead = false
 			if aheadTimer == nil {
@@ -843,8 +840,8 @@ func (p *Pool) requeue(k workerKey, me *waiter) {
 // waitBeatsStart reports whether the calls that wait for k's busy
 // workers would have one sooner than a worker started now would be
 // ready at best: when each call holds a worker for busyFor and the
-// waiting calls are served by count workers (those starting and those
-// ending counted too), the last of them waits about waiting/count ×
+// calls in its queue are served by count workers (those starting and
+// those ending counted too), the last of them waits about queued/count ×
 // busyFor. Unknown, and false, until k has answered and the pool has
 // started a worker. Call with p.mu held.
 func (p *Pool) waitBeatsStart(k workerKey) bool {
@@ -852,7 +849,7 @@ func (p *Pool) waitBeatsStart(k workerKey) bool {
 	if busy == 0 || p.fastestStart == 0 || p.count[k] == 0 {
 		return false
 	}
-	return busy*time.Duration(p.waiting[k]) < p.fastestStart*time.Duration(p.count[k])
+	return busy*time.Duration(len(p.queue[k])) < p.fastestStart*time.Duration(p.count[k])
 }
 
 // startAhead starts a worker for k in the background, holding a slot,
