@@ -409,8 +409,12 @@ func TestShortWaitingCallsGrow(t *testing.T) {
 	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
 		t.Fatal(err)
 	}
+	// The naps below teach the first; the second is a start on this
+	// machine, which starts under way can only lower: a start slower
+	// than the 16 calls' turns makes waiting the right choice, and the
+	// test would see one worker (found in review, under -race -cpu 1).
 	p.mu.Lock()
-	p.busyFor[k] = 10 * time.Millisecond // as the naps below teach it
+	p.busyFor[k], p.fastestStart = 10*time.Millisecond, 20*time.Millisecond
 	p.mu.Unlock()
 	var wg sync.WaitGroup
 	for range 16 {
@@ -430,4 +434,51 @@ func TestShortWaitingCallsGrow(t *testing.T) {
 	if count <= 2 {
 		t.Errorf("%d workers of the tool after 16 callers' calls that wait 10 ms; want more than 2", count)
 	}
+}
+
+// TestNoStartForACallThatStartsItsOwn: a call that waits for its tool's
+// busy worker, and finds none left when that worker dies, starts its own
+// and is out of the queue: the calls still waiting start no worker for
+// it, nor are handed one that it would hold unused. It stayed in the
+// queue, and a wake from any call of another tool started a third worker
+// for two calls (found in review).
+func TestNoStartForACallThatStartsItsOwn(t *testing.T) {
+	t.Parallel()
+	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
+	k := workerKey{"block", tool.Unsafe}
+	for _, id := range []string{"echo", k.id} {
+		if err := p.Warm(context.Background(), id, tool.Unsafe); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.mu.Lock()
+	learnt := p.fastestStart
+	p.busyFor[k], p.fastestStart = time.Microsecond, time.Hour // the two calls below wait, and start nothing
+	p.mu.Unlock()
+	ctxA, cancelA := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Call(ctxA, k.id, k.caps, nil) })
+	waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
+	for i := range 2 {
+		wg.Go(func() { p.Call(ctx, k.id, k.caps, nil) })
+		waitLocked(t, p, "a call to wait", func() bool { return len(p.queue[k]) == i+1 })
+	}
+	p.mu.Lock()
+	p.busyFor[k], p.fastestStart = time.Hour, learnt // from now on, a start at once for a call that waits
+	p.mu.Unlock()
+	cancelA() // the tool's only worker is killed: the first waiting call starts its own
+	waitLocked(t, p, "a call's own start and one ahead", func() bool { return p.starting[k] == 1 && p.count[k] == 2 })
+	if _, err := p.Call(context.Background(), "echo", tool.Unsafe, nil); err != nil { // wakes the calls that wait
+		t.Fatal(err)
+	}
+	waitLocked(t, p, "both calls served", func() bool { return len(p.queue[k]) == 0 && p.starting[k] == 0 && p.count[k] >= 2 })
+	p.mu.Lock()
+	count := p.count[k]
+	p.mu.Unlock()
+	if count != 2 {
+		t.Errorf("%d workers of the tool for 2 calls, want 2", count)
+	}
+	cancel()
+	wg.Wait()
 }

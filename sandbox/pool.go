@@ -759,6 +759,12 @@ func (p *Pool) get(ctx context.Context, k workerKey, useSpares bool) (*worker, e
 			}
 			switch {
 			case startNow:
+				// This call serves itself: out of the queue, so that
+				// no worker is started ahead, or handed, for it.
+				if waiting {
+					p.leave(k, me)
+					waiting, me = false, nil
+				}
 				p.mu.Unlock()
 				if spare != nil {
 					return p.assignSpare(ctx, spare)
