@@ -238,21 +238,33 @@ func open(t *testing.T, path string) {
 	}
 }
 
+// warmOne returns a pool for d without spares, with one worker of k
+// ready and the pool's figures for k's calls and for a start set to
+// busy and start; a start of 0 keeps the one the pool learnt.
+func warmOne(t *testing.T, d dirs, k workerKey, busy, start time.Duration) *Pool {
+	t.Helper()
+	p := newPool(t, d, func(c *Config) { c.Spares = 0 })
+	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.busyFor[k] = busy
+	if start != 0 {
+		p.fastestStart = start
+	}
+	return p
+}
+
 // TestWaitingCallsServedInOrder: the calls that wait for a busy tool's
 // worker are handed it in the order they began to wait, not raced for
 // it; a call that leaves the queue is taken out of it.
 func TestWaitingCallsServedInOrder(t *testing.T) {
 	t.Parallel()
 	d := newDirs(t)
-	p := newPool(t, d, func(c *Config) { c.Spares = 0 })
 	k := workerKey{"gate", tool.ReadFiles | tool.Unsafe}
-	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
-		t.Fatal(err)
-	}
 	// No worker starts for the calls that wait: they wait for an hour.
-	p.mu.Lock()
-	p.busyFor[k], p.fastestStart = time.Microsecond, time.Hour
-	p.mu.Unlock()
+	p := warmOne(t, d, k, time.Microsecond, time.Hour)
 	first, second := filepath.Join(d.work, "first"), filepath.Join(d.work, "second")
 	holder := gated(p, k, first)
 	waitLocked(t, p, "the first call to take the worker", func() bool { return len(p.idle[k]) == 0 })
@@ -370,14 +382,9 @@ func TestHandOffWithoutCalls(t *testing.T) {
 // counted as waiting, a fourth started each time (found in review).
 func TestNoStartForAServedCall(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
 	k := workerKey{"nap", tool.Unsafe}
-	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
-		t.Fatal(err)
-	}
-	p.mu.Lock()
-	p.busyFor[k] = time.Hour // long calls: a start at once for each call that waits
-	p.mu.Unlock()
+	// Long calls: a start at once for each call that waits.
+	p := warmOne(t, newDirs(t), k, time.Hour, 0)
 	const n = 3
 	var wg sync.WaitGroup
 	for range n {
@@ -404,18 +411,13 @@ func TestNoStartForAServedCall(t *testing.T) {
 // against 1,396 without it (found in review, and reverted).
 func TestShortWaitingCallsGrow(t *testing.T) {
 	t.Parallel()
-	p := newPool(t, newDirs(t), func(c *Config) { c.Spares = 0 })
 	k := workerKey{"nap", tool.Unsafe}
-	if err := p.Warm(context.Background(), k.id, k.caps); err != nil {
-		t.Fatal(err)
-	}
-	// The naps below teach the first; the second is a start on this
-	// machine, which starts under way can only lower: a start slower
-	// than the 16 calls' turns makes waiting the right choice, and the
-	// test would see one worker (found in review, under -race -cpu 1).
-	p.mu.Lock()
-	p.busyFor[k], p.fastestStart = 10*time.Millisecond, 20*time.Millisecond
-	p.mu.Unlock()
+	// The naps below teach the first figure; the second is a start on
+	// this machine, which starts under way can only lower: a start
+	// slower than the 16 calls' turns makes waiting the right choice,
+	// and the test would see one worker (found in review, under -race
+	// -cpu 1).
+	p := warmOne(t, newDirs(t), k, 10*time.Millisecond, 20*time.Millisecond)
 	var wg sync.WaitGroup
 	for range 16 {
 		wg.Go(func() {
