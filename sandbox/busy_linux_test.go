@@ -230,8 +230,8 @@ func gated(p *Pool, k workerKey, path string) <-chan error {
 	return done
 }
 
-// open creates path, which opens the gates that wait for it.
-func open(t *testing.T, path string) {
+// openGate creates path, which opens the gates that wait for it.
+func openGate(t *testing.T, path string) {
 	t.Helper()
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -301,7 +301,7 @@ func TestWaitingCallsServedInOrder(t *testing.T) {
 		t.Errorf("the queue after a call left it does not start with the call that waited first")
 	}
 	p.mu.Unlock()
-	open(t, first)
+	openGate(t, first)
 	if err := <-holder; err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestWaitingCallsServedInOrder(t *testing.T) {
 	if count != 1 {
 		t.Errorf("%d workers of the tool alive or starting, want 1", count)
 	}
-	open(t, second)
+	openGate(t, second)
 	for _, ch := range []<-chan error{a, b} {
 		if err := <-ch; err != nil {
 			t.Error(err)
