@@ -820,6 +820,17 @@ func (p *Pool) leave(k workerKey, me *waiter) {
 	if me == nil {
 		return
 	}
+	p.unqueue(k, me)
+	if w := me.w; w != nil {
+		me.w = nil
+		p.keep(w)
+		p.wake()
+	}
+}
+
+// unqueue takes me out of k's queue, if it is there. Call with p.mu
+// held.
+func (p *Pool) unqueue(k workerKey, me *waiter) {
 	q := p.queue[k]
 	if i := slices.Index(q, me); i >= 0 {
 		q = slices.Delete(q, i, i+1)
@@ -828,11 +839,6 @@ func (p *Pool) leave(k workerKey, me *waiter) {
 		delete(p.queue, k)
 	} else {
 		p.queue[k] = q
-	}
-	if w := me.w; w != nil {
-		me.w = nil
-		p.keep(w)
-		p.wake()
 	}
 }
 
@@ -1159,13 +1165,7 @@ func (w *worker) awaitReady() error {
 }
 
 // put keeps w for its tool's next call.
-func (p *Pool) put(w *worker) {
-	w.unhold()
-	p.mu.Lock()
-	p.keep(w)
-	p.wake()
-	p.mu.Unlock()
-}
+func (p *Pool) put(w *worker) { p.putAnswered(w, 0, false) }
 
 // putAnswered is put for a worker that answered a call it held for
 // held: its tool's busyFor learns it, if timed.
@@ -1209,12 +1209,7 @@ func (p *Pool) keep(w *worker) {
 	}
 	if q := p.queue[w.key]; len(q) > 0 {
 		first := q[0]
-		q[0] = nil
-		if len(q) == 1 {
-			delete(p.queue, w.key)
-		} else {
-			p.queue[w.key] = q[1:]
-		}
+		p.unqueue(w.key, first)
 		first.w = w
 		close(first.handed)
 		return
