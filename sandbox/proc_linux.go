@@ -150,8 +150,13 @@ const stopWait = 5 * time.Millisecond
 
 // waitExited waits until p has exited without reaping it, so that the
 // rest of its group can still be killed by its id. It reports whether
-// it could.
+// it could. It waits on the runtime's poller, through a pidfd (Linux
+// 5.3), so that a worker alive holds no thread of the agent's; where
+// there is none, on a thread blocked in waitid.
 func waitExited(p *os.Process) bool {
+	if exited, ok := pollExited(p.Pid); ok {
+		return exited
+	}
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_PID, p.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -160,6 +165,44 @@ func waitExited(p *os.Process) bool {
 		}
 		return err == nil
 	}
+}
+
+// pollExited waits on the poller until the process pid, a child not
+// yet reaped, has exited, and reports whether it has; ok is false when
+// it cannot wait so (no pidfd, or one the poller does not take), and
+// nothing was waited for.
+func pollExited(pid int) (exited, ok bool) {
+	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	if err != nil {
+		return false, false
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false, false
+	}
+	// A pidfd turns readable when its process has exited; Read calls
+	// the function again each time it does, and waitid, without
+	// blocking, says whether the process is there to reap.
+	err = rc.Read(func(uintptr) bool {
+		var info unix.Siginfo
+		var err error = unix.EINTR
+		for errors.Is(err, unix.EINTR) {
+			err = unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil)
+		}
+		if err != nil {
+			return true // not a child to wait for: exited stays false
+		}
+		exited = info.Signo != 0 // zero: it has not exited yet
+		return exited
+	})
+	if err != nil {
+		// Not pollable: the fd was registered with no poller, and
+		// nothing was waited for.
+		return false, false
+	}
+	return exited, true
 }
 
 // leftoverWait bounds how long a worker waits for the processes a call

@@ -1,0 +1,123 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// threadsInWaitid counts the threads of the test's process blocked in
+// waitid.
+func threadsInWaitid(t *testing.T) int {
+	t.Helper()
+	tids, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tid := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + tid.Name() + "/syscall")
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, unix.ESRCH) {
+			continue // the thread ended
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		// "nr args… sp pc" while in a call, "running" otherwise.
+		f := strings.Fields(string(b))
+		if len(f) > 0 && f[0] == strconv.Itoa(unix.SYS_WAITID) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWorkersHoldNoThread: the pool waited for each worker's exit on a
+// thread of its own, blocked in waitid for the worker's life: an agent
+// with 9 workers alive ran 16 threads. It waits on the runtime's poller
+// through a pidfd now. Not parallel: the other tests' exec.Cmd.Wait
+// calls would block threads in waitid of their own.
+func TestWorkersHoldNoThread(t *testing.T) {
+	// The control: a goroutine in exec.Cmd.Wait blocks a thread in
+	// waitid, which the count sees.
+	child := exec.Command(os.Args[0], sleepArg)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan struct{})
+	go func() { _ = child.Wait(); close(waited) }()
+	seen := false
+	for deadline := time.Now().Add(10 * time.Second); !seen && time.Now().Before(deadline); {
+		seen = threadsInWaitid(t) > 0
+		time.Sleep(time.Millisecond)
+	}
+	_ = child.Process.Kill()
+	<-waited
+	if !seen {
+		t.Fatal("the control: no thread in waitid while a goroutine waits for a child")
+	}
+
+	p := newPool(t, newDirs(t), nil)
+	const workers = 3
+	for i := range workers {
+		if err := p.Warm(context.Background(), fmt.Sprintf("echo#%d", i), tool.Unsafe); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.mu.Lock()
+	live := len(p.live)
+	p.mu.Unlock()
+	if live < workers {
+		t.Fatalf("%d workers alive, want %d at least", live, workers)
+	}
+	for range 20 {
+		if n := threadsInWaitid(t); n != 0 {
+			t.Fatalf("%d threads blocked in waitid with %d workers alive; want none", n, workers)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestPollExited: pollExited waits for a child's exit and leaves it to
+// reap; it says so for a process that is not a child, and cannot open a
+// pidfd for a process that is gone.
+func TestPollExited(t *testing.T) {
+	t.Parallel()
+	child := exec.Command(os.Args[0], exit42Arg)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := child.Process.Pid
+	if exited, ok := pollExited(pid); !exited || !ok {
+		t.Fatalf("a child that exits: exited %v, ok %v; want true, true", exited, ok)
+	}
+	// Not reaped: its status is still there to take.
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT|unix.WNOHANG, nil); err != nil || info.Signo == 0 {
+		t.Fatalf("the child after pollExited: waitid %v, signal %d; want it waiting to be reaped", err, info.Signo)
+	}
+	if err := child.Wait(); child.ProcessState == nil || child.ProcessState.ExitCode() != 42 {
+		t.Fatalf("reaping the child: %v; want exit status 42", err)
+	}
+	// Reaped, it is gone: no pidfd, and nothing waited for.
+	if exited, ok := pollExited(pid); exited || ok {
+		t.Errorf("a child reaped: exited %v, ok %v; want false, false", exited, ok)
+	}
+	// The test's parent is not its child.
+	if exited, ok := pollExited(os.Getppid()); exited || !ok {
+		t.Errorf("a process that is not a child: exited %v, ok %v; want false, true", exited, ok)
+	}
+}
