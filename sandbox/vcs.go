@@ -79,36 +79,39 @@ func findNested(ctx context.Context, workDir string) nestedScan {
 			continue
 		}
 		for _, e := range entries {
+			if !isVCSDir(e.Name()) {
+				if e.IsDir() && d.depth < nestedDepth {
+					queue = append(queue, dir{filepath.Join(d.path, e.Name()), d.depth + 1})
+				}
+				continue
+			}
+			// The path is made for these only: a workspace's files are
+			// most of what is read, and a path for each was most of
+			// what the search allocated.
 			p := filepath.Join(d.path, e.Name())
-			if isVCSDir(e.Name()) {
-				if d.depth > 0 && (e.IsDir() || e.Type().IsRegular()) {
-					add(p)
-				}
-				if e.Type()&fs.ModeSymlink != 0 {
-					// Git follows the link (the layout of Google's
-					// repo tool: .git -> ../../.repo/projects/x.git):
-					// to a directory, or to a .git file. The link
-					// itself cannot be mounted over: a tool that
-					// writes may replace it with a directory of its
-					// own, which the note says.
-					linked = append(linked, p)
-					if r, ok := inside(workDir, p); ok {
-						add(r)
-					} else if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && e.Name() == ".git" {
-						for _, g := range gitDirsOf(workDir, p) {
-							add(g)
-						}
-					}
-				}
-				if e.Name() == ".git" && e.Type().IsRegular() {
+			if d.depth > 0 && (e.IsDir() || e.Type().IsRegular()) {
+				add(p)
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				// Git follows the link (the layout of Google's
+				// repo tool: .git -> ../../.repo/projects/x.git):
+				// to a directory, or to a .git file. The link
+				// itself cannot be mounted over: a tool that
+				// writes may replace it with a directory of its
+				// own, which the note says.
+				linked = append(linked, p)
+				if r, ok := inside(workDir, p); ok {
+					add(r)
+				} else if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && e.Name() == ".git" {
 					for _, g := range gitDirsOf(workDir, p) {
 						add(g)
 					}
 				}
-				continue
 			}
-			if e.IsDir() && d.depth < nestedDepth {
-				queue = append(queue, dir{p, d.depth + 1})
+			if e.Name() == ".git" && e.Type().IsRegular() {
+				for _, g := range gitDirsOf(workDir, p) {
+					add(g)
+				}
 			}
 		}
 	}

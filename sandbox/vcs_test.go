@@ -15,7 +15,7 @@ import (
 // mkTree makes the directories and files of tree under root: a name
 // ending in "/" is a directory, "a -> b" a symbolic link, "name: text" a
 // file holding text.
-func mkTree(t *testing.T, root string, tree ...string) {
+func mkTree(t testing.TB, root string, tree ...string) {
 	t.Helper()
 	for _, e := range tree {
 		var err error
@@ -196,5 +196,30 @@ func TestFindNestedStopsWithItsContext(t *testing.T) {
 	}
 	if got := findNested(context.Background(), root); len(got.dirs) != 2 {
 		t.Errorf("the control found %q; want a/.git and b/c/.git", got.dirs)
+	}
+}
+
+// BenchmarkFindNested searches a workspace of 20 packages of 40 files
+// and 4 directories each, one of them a repository of its own.
+func BenchmarkFindNested(b *testing.B) {
+	root := b.TempDir()
+	var tree []string
+	for i := range 20 {
+		for j := range 40 {
+			tree = append(tree, fmt.Sprintf("pkg%d/file%d.go: package pkg", i, j))
+		}
+		for j := range 4 {
+			tree = append(tree, fmt.Sprintf("pkg%d/dir%d/", i, j))
+		}
+	}
+	tree = append(tree, "pkg3/.git/")
+	mkTree(b, root, tree...)
+	want := []string{filepath.Join(root, "pkg3", ".git")}
+	if got := findNested(context.Background(), root).dirs; !slices.Equal(got, want) {
+		b.Fatalf("findNested: %q, want %q", got, want)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		findNested(context.Background(), root)
 	}
 }
