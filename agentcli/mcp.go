@@ -11,7 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime/metrics"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,17 +90,17 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 	logger := slog.New(slog.DiscardHandler)
 	if *verbose {
 		logger = slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
-		// The runtime's own figure: GOGC's, or serverGCPercent's.
-		gogc := []metrics.Sample{{Name: "/gc/gogc:percent"}}
-		metrics.Read(gogc)
-		if gogc[0].Value.Kind() == metrics.KindUint64 {
-			// GOGC=off reads as -1, in a uint64.
-			v := strconv.FormatInt(int64(gogc[0].Value.Uint64()), 10)
-			if v == "-1" {
-				v = "off"
-			}
-			logger.Debug("mcp: the garbage collector's target", "gogc", v)
+		// The runtime's own figure, GOGC's or serverGCPercent's, read
+		// by setting it back: runtime/metrics, which would read it,
+		// builds a table of every metric as the agent and each of its
+		// workers start.
+		percent := debug.SetGCPercent(-1)
+		debug.SetGCPercent(percent)
+		v := strconv.Itoa(percent)
+		if percent < 0 {
+			v = "off"
 		}
+		logger.Debug("mcp: the garbage collector's target", "gogc", v)
 	}
 	sel.warm = true
 	reg, closeTools, err := sel.toolSet(ctx, c.stderr, logger)
