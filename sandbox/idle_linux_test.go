@@ -3,11 +3,16 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -81,4 +86,84 @@ func procCPU(t *testing.T, pid int) (state string, ticks int64) {
 		t.Fatalf("/proc/%d/stat: %q", pid, b)
 	}
 	return f[0], utime + stime
+}
+
+// TestStoppedAlone: stoppedAlone tells a stopped process with no child
+// from one still running (unsettled), one with a child, and one gone.
+func TestStoppedAlone(t *testing.T) {
+	t.Parallel()
+	start := func(cmd *exec.Cmd) int {
+		t.Helper()
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
+			_ = cmd.Wait()
+		})
+		return cmd.Process.Pid
+	}
+	alone := start(exec.Command(os.Args[0], sleepArg))
+	if got, settled := stoppedAlone(alone); got || settled {
+		t.Errorf("a process running (asleep): alone %v, settled %v; want false, false", got, settled)
+	}
+	if err := unix.Kill(alone, unix.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// Settled once every thread has stopped: not a bound on the speed.
+	deadline := time.Now().Add(10 * time.Second)
+	got, settled := stoppedAlone(alone)
+	for ; !settled && time.Now().Before(deadline); got, settled = stoppedAlone(alone) {
+	}
+	if !got || !settled {
+		t.Errorf("a process stopped, without a child: alone %v, settled %v; want true, true", got, settled)
+	}
+
+	parent := start(exec.Command("/bin/sh", "-c", "sleep 60 & wait"))
+	for children := ""; children == ""; {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", parent, parent))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if children = strings.TrimSpace(string(b)); children == "" && time.Now().After(deadline) {
+			t.Fatal("the shell started no child")
+		}
+	}
+	if err := unix.Kill(-parent, unix.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if got, settled := stoppedAlone(parent); got || !settled {
+		t.Errorf("a process with a child: alone %v, settled %v; want false, true", got, settled)
+	}
+
+	gone := exec.Command(os.Args[0], exit42Arg)
+	_ = gone.Run()
+	if got, settled := stoppedAlone(gone.Process.Pid); got || !settled {
+		t.Errorf("a process gone: alone %v, settled %v; want false, true", got, settled)
+	}
+}
+
+// BenchmarkStoppedAlone looks at a stopped process without a child, as
+// the pool does each time it stops an idle worker.
+func BenchmarkStoppedAlone(b *testing.B) {
+	cmd := exec.Command(os.Args[0], sleepArg)
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	pid := cmd.Process.Pid
+	if err := unix.Kill(pid, unix.SIGSTOP); err != nil {
+		b.Fatal(err)
+	}
+	for alone, settled := stoppedAlone(pid); !alone || !settled; alone, settled = stoppedAlone(pid) {
+		if !settled {
+			continue
+		}
+		b.Fatal("a stopped process without a child is not alone")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		stoppedAlone(pid)
+	}
 }

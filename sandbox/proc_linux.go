@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -102,30 +103,35 @@ func continueGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGCONT) }
 // busy machine schedules it late): the caller asks again later. What
 // cannot be read counts as a child (fail closed).
 func stoppedAlone(pid int) (alone, settled bool) {
-	task := fmt.Sprintf("/proc/%d/task", pid)
+	task := fmt.Sprintf("/proc/%d/task/", pid)
 	deadline := time.Now().Add(stopWait)
+	// The pool stops each idle worker, after each of its tool's spells
+	// of calls: what is read here is read into buf, a line's head, and
+	// with three calls a file (os.ReadFile makes seven and a buffer).
+	var buf [256]byte
 	for {
-		tids, err := os.ReadDir(task)
+		tids, err := threadIDs(task)
 		if err != nil {
 			return false, true
 		}
 		// A child found counts whether or not the process has stopped
 		// yet: a program it started may keep continuing it.
 		for _, t := range tids {
-			b, err := os.ReadFile(filepath.Join(task, t.Name(), "children"))
-			if err != nil || len(strings.TrimSpace(string(b))) > 0 {
+			b, err := readHead(task+t+"/children", buf[:])
+			if err != nil || len(bytes.TrimSpace(b)) > 0 {
 				return false, true
 			}
 		}
 		stopped := true
 		for _, t := range tids {
-			b, err := os.ReadFile(filepath.Join(task, t.Name(), "stat"))
+			b, err := readHead(task+t+"/stat", buf[:])
 			if err != nil {
 				return false, true
 			}
-			// pid (comm) state …: the comm may hold anything but the
-			// last ')'.
-			i := strings.LastIndexByte(string(b), ')')
+			// pid (comm) state …: the comm (16 bytes at most) may
+			// hold anything but the last ')', and the fields after
+			// it are numbers.
+			i := bytes.LastIndexByte(b, ')')
 			if i < 0 || i+2 >= len(b) {
 				return false, true
 			}
@@ -142,6 +148,38 @@ func stoppedAlone(pid int) (alone, settled bool) {
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
+}
+
+// threadIDs returns the names in the task directory dir of a process:
+// its threads' ids.
+func threadIDs(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// readHead reads the start of the file at path into buf, up to its
+// length, with one read.
+func readHead(path string, buf []byte) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	for errors.Is(err, unix.EINTR) {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	n, err := unix.Read(fd, buf)
+	for errors.Is(err, unix.EINTR) {
+		n, err = unix.Read(fd, buf)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return buf[:n], nil
 }
 
 // stopWait bounds how long stoppedAlone waits for a worker's threads to
