@@ -7,12 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/toolreg/toolreg/egress"
 	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/sandbox"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // workerArg is the hidden first argument that makes the agent a tool
@@ -78,6 +80,7 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		Limits:     sandbox.Limits{Memory: int64(s.memory)},
 		Hide:       hide,
 		Protect:    s.protect,
+		NoWriters:  !writes(reg.Tools(), mode),
 		Logger:     logger,
 	})
 	if err != nil {
@@ -163,4 +166,13 @@ func (s *selection) hidden() []string {
 		return nil
 	}
 	return []string{d}
+}
+
+// writes reports whether one of tools that mode runs in a worker may
+// write files: only then does the pool search the workspace for nested
+// repositories as it is made (sandbox.Config.NoWriters).
+func writes(tools []registry.Entry, mode sandbox.Isolation) bool {
+	return slices.ContainsFunc(tools, func(e registry.Entry) bool {
+		return mode.Isolated(e) && e.AllCapabilities()&tool.WriteFiles != 0
+	})
 }

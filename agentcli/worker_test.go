@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/sandbox"
+	"github.com/toolreg/toolreg/tool"
 )
 
 // workerChildren returns the pids of this process's children that are
@@ -137,6 +141,36 @@ func TestWorkersHideTheState(t *testing.T) {
 		_, o := c.newFlags("")
 		if got := o.sel.hidden(); !slices.Equal(got, tc.want) {
 			t.Errorf("environment %v: hidden %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
+
+// TestWrites: the pool searches for nested repositories as it is made
+// only when a tool it runs may write files.
+func TestWrites(t *testing.T) {
+	t.Parallel()
+	reader := registry.Entry{Name: "read", Capabilities: tool.ReadFiles}
+	writer := registry.Entry{Name: "write", Capabilities: tool.ReadFiles | tool.WriteFiles}
+	mounted := registry.Entry{Name: "srv__write", Server: "srv", Capabilities: tool.WriteFiles}
+	for _, tc := range []struct {
+		tools []registry.Entry
+		mode  sandbox.Isolation
+		want  bool
+	}{
+		{nil, sandbox.IsolateAll, false},
+		{[]registry.Entry{reader}, sandbox.IsolateAll, false},
+		{[]registry.Entry{reader, writer}, sandbox.IsolateAll, true},
+		{[]registry.Entry{reader, writer}, sandbox.IsolateCapable, true},
+		{[]registry.Entry{reader, writer}, sandbox.IsolateNone, false},
+		// A mounted server's tool runs in its server, not in a worker.
+		{[]registry.Entry{reader, mounted}, sandbox.IsolateAll, false},
+	} {
+		var names []string
+		for _, e := range tc.tools {
+			names = append(names, e.Name)
+		}
+		if got := writes(tc.tools, tc.mode); got != tc.want {
+			t.Errorf("writes(%q, %v) = %v, want %v", names, tc.mode, got, tc.want)
 		}
 	}
 }

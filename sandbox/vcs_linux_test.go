@@ -1,0 +1,93 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/registry"
+	"github.com/toolreg/toolreg/tool"
+)
+
+// TestNestedSearchedOnlyForWriters: the search for nested repositories
+// reads up to nestedDirs directories, 4-6 ms of the processor in this
+// project's repository, and ran as each pool was made; only workers of
+// tools that write files need what it finds. It still does by default;
+// with NoWriters, a pool whose calls are of tools that do not write
+// never searches, the first worker of a tool that writes is started
+// once the search has ended, with what it found
+// (TestNestedVersionControlReadOnly checks the mounts), and a pool
+// closed before any search refuses such a tool at once.
+func TestNestedSearchedOnlyForWriters(t *testing.T) {
+	t.Parallel()
+	d := newDirs(t)
+	if err := os.MkdirAll(filepath.Join(d.work, "sub", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// By default the search starts as the pool is made.
+	eager := newPool(t, d, nil)
+	select {
+	case <-eager.nestedDone:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a pool without NoWriters did not search as it was made")
+	}
+
+	p := newPool(t, d, func(c *Config) { c.NoWriters = true })
+	ctx := context.Background()
+	for _, caps := range []tool.Capability{0, tool.ReadFiles, tool.Network | tool.Exec | tool.Unsafe} {
+		if got, err := p.Call(ctx, "echo", caps, []byte("hi")); err != nil || got != "hi" {
+			t.Fatalf("echo with %s: %q, %v", caps, got, err)
+		}
+	}
+	p.mu.Lock()
+	asked := p.nestedAsked
+	p.mu.Unlock()
+	if asked {
+		t.Error("a pool whose tools do not write asked for the search for nested repositories")
+	}
+	select {
+	case <-p.nestedDone:
+		t.Error("a pool whose tools do not write searched for nested repositories")
+	default:
+	}
+
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := p.Warm(wctx, "echo", tool.WriteFiles); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.nestedDone:
+	default:
+		t.Fatal("a worker of a tool that writes was ready before the search ended")
+	}
+	work, err := filepath.EvalSymlinks(d.work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{filepath.Join(work, "sub", ".git")}, p.nested.dirs); diff != "" {
+		t.Errorf("the nested repositories found (-want +got):\n%s", diff)
+	}
+	p.mu.Lock()
+	var vcs []uint8
+	for w := range p.live {
+		if w.key.caps&tool.WriteFiles != 0 {
+			vcs = append(vcs, w.vcs)
+		}
+	}
+	p.mu.Unlock()
+	if len(vcs) != 1 || vcs[0]&nestedKnown == 0 {
+		t.Errorf("the workers of the tool that writes were started knowing the nested repositories: %08b; want one, with nestedKnown", vcs)
+	}
+
+	closed := newPool(t, newDirs(t), func(c *Config) { c.NoWriters = true })
+	closed.Close()
+	_, err = closed.Call(wctx, "echo", tool.WriteFiles, []byte("hi"))
+	wantKind(t, "a tool that writes, the pool closed", err, registry.KindNotStarted, "closed")
+}
