@@ -93,7 +93,9 @@ func (c *cli) runMCP(ctx context.Context, args []string) int {
 		// The runtime's own figure, GOGC's or serverGCPercent's, read
 		// by setting it back: runtime/metrics, which would read it,
 		// builds a table of every metric as the agent and each of its
-		// workers start.
+		// workers start. SetGCPercent(-1) waits for a collection that
+		// is marking to end; at start, on a heap of a megabyte, that is
+		// little, and only under -v.
 		percent := debug.SetGCPercent(-1)
 		debug.SetGCPercent(percent)
 		v := strconv.Itoa(percent)

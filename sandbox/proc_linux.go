@@ -210,8 +210,15 @@ func waitExited(p *os.Process) bool {
 // it cannot wait so (no pidfd, or one the poller does not take), and
 // nothing was waited for.
 func pollExited(pid int) (exited, ok bool) {
-	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
+	// Made non-blocking after it is opened: PIDFD_NONBLOCK came with
+	// Linux 5.10, polling a pidfd with 5.3. os.NewFile gives the poller
+	// a non-blocking descriptor.
+	fd, err := unix.PidfdOpen(pid, 0)
 	if err != nil {
+		return false, false
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
 		return false, false
 	}
 	f := os.NewFile(uintptr(fd), "pidfd")

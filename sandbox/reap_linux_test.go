@@ -45,12 +45,24 @@ func threadsInWaitid(t *testing.T) int {
 	return n
 }
 
+// needPidfd skips a test on a kernel, or under a seccomp filter, that
+// gives no pidfd (Linux 5.3), where waitExited waits on a thread.
+func needPidfd(t *testing.T) {
+	t.Helper()
+	fd, err := unix.PidfdOpen(os.Getpid(), 0)
+	if err != nil {
+		t.Skipf("no pidfd here (%v): a worker's exit is waited for on a thread", err)
+	}
+	unix.Close(fd)
+}
+
 // TestWorkersHoldNoThread: the pool waited for each worker's exit on a
 // thread of its own, blocked in waitid for the worker's life: an agent
 // with 9 workers alive ran 16 threads. It waits on the runtime's poller
 // through a pidfd now. Not parallel: the other tests' exec.Cmd.Wait
 // calls would block threads in waitid of their own.
 func TestWorkersHoldNoThread(t *testing.T) {
+	needPidfd(t)
 	// The control: a goroutine in exec.Cmd.Wait blocks a thread in
 	// waitid, which the count sees.
 	child := exec.Command(os.Args[0], sleepArg)
@@ -91,11 +103,13 @@ func TestWorkersHoldNoThread(t *testing.T) {
 	}
 }
 
-// TestPollExited: pollExited waits for a child's exit and leaves it to
-// reap; it says so for a process that is not a child, and cannot open a
-// pidfd for a process that is gone.
+// TestPollExited: pollExited waits for a child's exit, whatever stops
+// and continues it first, and leaves it to reap; it says so for a
+// process that is not a child, and cannot open a pidfd for a process
+// that is gone.
 func TestPollExited(t *testing.T) {
 	t.Parallel()
+	needPidfd(t)
 	child := exec.Command(os.Args[0], exit42Arg)
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
@@ -116,8 +130,43 @@ func TestPollExited(t *testing.T) {
 	if exited, ok := pollExited(pid); exited || ok {
 		t.Errorf("a child reaped: exited %v, ok %v; want false, false", exited, ok)
 	}
-	// The test's parent is not its child.
-	if exited, ok := pollExited(os.Getppid()); exited || !ok {
+	// Init is not a child of the test's (nor of itself, where the test
+	// runs as init).
+	if exited, ok := pollExited(1); exited || !ok {
 		t.Errorf("a process that is not a child: exited %v, ok %v; want false, true", exited, ok)
+	}
+
+	// A child stopped and continued, as the pool does an idle worker, is
+	// still alive: pollExited returns once it is killed.
+	sleeper := exec.Command(os.Args[0], sleepArg)
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	type result struct{ exited, ok bool }
+	got := make(chan result, 1)
+	go func() {
+		exited, ok := pollExited(sleeper.Process.Pid)
+		got <- result{exited, ok}
+	}()
+	for _, sig := range []unix.Signal{unix.SIGSTOP, unix.SIGCONT, unix.SIGSTOP} {
+		if err := unix.Kill(sleeper.Process.Pid, sig); err != nil {
+			t.Fatal(err)
+		}
+		// Time for a wrong answer to come: not a bound on a speed.
+		time.Sleep(20 * time.Millisecond)
+		select {
+		case r := <-got:
+			t.Fatalf("pollExited returned %+v after %v, the child alive", r, sig)
+		default:
+		}
+	}
+	if err := sleeper.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-got; !r.exited || !r.ok {
+		t.Errorf("a stopped child killed: %+v; want exited and ok", r)
+	}
+	if err := sleeper.Wait(); err == nil {
+		t.Error("the killed child exited without an error")
 	}
 }
