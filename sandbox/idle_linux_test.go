@@ -144,6 +144,54 @@ func TestStoppedAlone(t *testing.T) {
 	}
 }
 
+// TestStoppedAloneEveryThread: stoppedAloneIn on task directories made
+// for the test: every thread must be stopped and have no child, and a
+// file that cannot be read counts as a child (fail closed).
+func TestStoppedAloneEveryThread(t *testing.T) {
+	t.Parallel()
+	task := func(threads map[string][2]string) string {
+		t.Helper()
+		dir := t.TempDir() + "/"
+		for tid, files := range threads {
+			if err := os.Mkdir(dir+tid, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for i, name := range []string{"stat", "children"} {
+				if files[i] == "-" {
+					continue // not there: it cannot be read
+				}
+				if err := os.WriteFile(dir+tid+"/"+name, []byte(files[i]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return dir
+	}
+	const stopped, running = "7 (w) T 1 7 7 0 -1", "8 (w) S 1 7 7 0 -1"
+	for _, c := range []struct {
+		name           string
+		threads        map[string][2]string
+		alone, settled bool
+	}{
+		{"every thread stopped", map[string][2]string{"7": {stopped, ""}, "8": {stopped, ""}}, true, true},
+		{"the second thread running", map[string][2]string{"7": {stopped, ""}, "8": {running, ""}}, false, false},
+		{"the first thread running", map[string][2]string{"7": {running, ""}, "8": {stopped, ""}}, false, false},
+		{"a child of the second thread", map[string][2]string{"7": {stopped, ""}, "8": {stopped, "12 "}}, false, true},
+		{"the second thread's children unreadable", map[string][2]string{"7": {stopped, ""}, "8": {stopped, "-"}}, false, true},
+		{"the second thread's stat unreadable", map[string][2]string{"7": {stopped, ""}, "8": {"-", ""}}, false, true},
+		{"a comm of parentheses", map[string][2]string{"7": {"7 ()) T) T 1", ""}, "8": {"8 (a) S) S 1", ""}}, false, false},
+		{"a stat line cut before the state", map[string][2]string{"7": {"7 (w)", ""}}, false, true},
+	} {
+		alone, settled := stoppedAloneIn(task(c.threads))
+		if alone != c.alone || settled != c.settled {
+			t.Errorf("%s: alone %v, settled %v; want %v, %v", c.name, alone, settled, c.alone, c.settled)
+		}
+	}
+	if alone, settled := stoppedAloneIn(t.TempDir() + "/none/"); alone || !settled {
+		t.Errorf("no task directory: alone %v, settled %v; want false, true", alone, settled)
+	}
+}
+
 // BenchmarkStoppedAlone looks at a stopped process without a child, as
 // the pool does each time it stops an idle worker.
 func BenchmarkStoppedAlone(b *testing.B) {

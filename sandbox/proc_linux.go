@@ -103,11 +103,17 @@ func continueGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGCONT) }
 // busy machine schedules it late): the caller asks again later. What
 // cannot be read counts as a child (fail closed).
 func stoppedAlone(pid int) (alone, settled bool) {
-	task := fmt.Sprintf("/proc/%d/task/", pid)
+	return stoppedAloneIn(fmt.Sprintf("/proc/%d/task/", pid))
+}
+
+// stoppedAloneIn is stoppedAlone for the process whose task directory
+// is task, ending in '/'.
+func stoppedAloneIn(task string) (alone, settled bool) {
 	deadline := time.Now().Add(stopWait)
 	// The pool stops each idle worker, after each of its tool's spells
 	// of calls: what is read here is read into buf, a line's head, and
-	// with three calls a file (os.ReadFile makes seven and a buffer).
+	// with three system calls a file (os.ReadFile makes ten, and a
+	// buffer).
 	var buf [256]byte
 	for {
 		tids, err := threadIDs(task)
@@ -128,7 +134,7 @@ func stoppedAlone(pid int) (alone, settled bool) {
 			if err != nil {
 				return false, true
 			}
-			// pid (comm) state …: the comm (16 bytes at most) may
+			// pid (comm) state …: the comm (15 bytes at most) may
 			// hold anything but the last ')', and the fields after
 			// it are numbers.
 			i := bytes.LastIndexByte(b, ')')
