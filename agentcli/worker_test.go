@@ -151,6 +151,7 @@ func TestWrites(t *testing.T) {
 	t.Parallel()
 	reader := registry.Entry{Name: "read", Capabilities: tool.ReadFiles}
 	writer := registry.Entry{Name: "write", Capabilities: tool.ReadFiles | tool.WriteFiles}
+	found := registry.Entry{Name: "found", Capabilities: tool.ReadFiles, Reaches: tool.WriteFiles}
 	mounted := registry.Entry{Name: "srv__write", Server: "srv", Capabilities: tool.WriteFiles}
 	for _, tc := range []struct {
 		tools []registry.Entry
@@ -162,6 +163,8 @@ func TestWrites(t *testing.T) {
 		{[]registry.Entry{reader, writer}, sandbox.IsolateAll, true},
 		{[]registry.Entry{reader, writer}, sandbox.IsolateCapable, true},
 		{[]registry.Entry{reader, writer}, sandbox.IsolateNone, false},
+		// What the audit found the tool reaches counts as declared.
+		{[]registry.Entry{reader, found}, sandbox.IsolateAll, true},
 		// A mounted server's tool runs in its server, not in a worker.
 		{[]registry.Entry{reader, mounted}, sandbox.IsolateAll, false},
 	} {

@@ -191,12 +191,15 @@ type Pool struct {
 	warned    map[tool.Capability]bool
 
 	// nested are the version-control directories below the workspace's
-	// top, searched for once (findNested) when a tool that writes first
-	// asks for a worker (lookForNested, which sets nestedAsked under
-	// mu), set before nestedDone closes.
+	// top, searched for once (findNested) as the pool is made or, with
+	// Config.NoWriters, when a tool that writes first asks for a worker
+	// (lookForNested, which sets nestedAsked under mu); set before
+	// nestedDone closes.
 	nested      nestedScan
 	nestedAsked bool
 	nestedDone  chan struct{}
+	// search is findNested (a test holds it back).
+	search func(ctx context.Context, workDir string) nestedScan
 
 	procs sync.WaitGroup // the goroutines that reap workers, drain their stderr and reap idle ones
 
@@ -306,6 +309,7 @@ func NewPool(c Config) (*Pool, error) {
 	}
 	p.noNamespaces.Store(c.NoNamespaces)
 	p.nestedDone = make(chan struct{})
+	p.search = findNested
 	if !c.NoWriters {
 		p.mu.Lock()
 		p.lookForNested()
@@ -994,10 +998,11 @@ func (p *Pool) lookForNested() {
 		close(p.nestedDone)
 		return
 	}
+	search := p.search
 	p.procs.Go(func() {
 		// Close waits for it, and ends it: a one-shot call in a large
 		// workspace would otherwise wait for the whole search at exit.
-		p.nested = findNested(p.ctx, p.cfg.WorkDir)
+		p.nested = search(p.ctx, p.cfg.WorkDir)
 		if p.nested.note != "" && p.ctx.Err() == nil {
 			p.log.Warn("sandbox: " + p.nested.note)
 		}

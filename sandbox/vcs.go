@@ -18,8 +18,10 @@ import (
 // the workspace: the git directory a .git file names (a worktree, a
 // submodule, a bare repository beside its files) and the repositories
 // of its subdirectories (vendored, or a workspace that holds several).
-// The pool looks for them once, when it is made (findNested), since a
-// search at each worker's start would cost more than the start.
+// The pool looks for them once (findNested), when it is made or, where
+// none of its tools writes files (Config.NoWriters), when one that does
+// first asks for a worker, since a search at each worker's start would
+// cost more than the start.
 
 // The bounds of the search: directories nestedDepth levels below the
 // workspace at most, nestedDirs of them read at most, nestedMax found at

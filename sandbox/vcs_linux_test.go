@@ -57,15 +57,41 @@ func TestNestedSearchedOnlyForWriters(t *testing.T) {
 	default:
 	}
 
+	// The search is held until the test lets it go: no worker of a tool
+	// that writes is ready meanwhile.
+	release := make(chan struct{})
+	p.mu.Lock()
+	p.search = func(ctx context.Context, dir string) nestedScan {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return findNested(ctx, dir)
+	}
+	p.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := p.Warm(wctx, "echo", tool.WriteFiles); err != nil {
-		t.Fatal(err)
+	warmed := make(chan error, 1)
+	go func() { warmed <- p.Warm(wctx, "echo", tool.WriteFiles) }()
+	for asked := false; !asked; {
+		p.mu.Lock()
+		asked = p.nestedAsked
+		p.mu.Unlock()
+		if !asked && wctx.Err() != nil {
+			t.Fatal("a tool that writes did not ask for the search")
+		}
+		time.Sleep(time.Millisecond)
 	}
+	// Time for a wrong answer to come: not a bound on a speed.
+	time.Sleep(50 * time.Millisecond)
 	select {
-	case <-p.nestedDone:
+	case err := <-warmed:
+		t.Fatalf("a worker of a tool that writes was ready (%v) while the search was held", err)
 	default:
-		t.Fatal("a worker of a tool that writes was ready before the search ended")
+	}
+	close(release)
+	if err := <-warmed; err != nil {
+		t.Fatal(err)
 	}
 	work, err := filepath.EvalSymlinks(d.work)
 	if err != nil {
