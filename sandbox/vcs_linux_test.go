@@ -117,3 +117,53 @@ func TestNestedSearchedOnlyForWriters(t *testing.T) {
 	_, err = closed.Call(wctx, "echo", tool.WriteFiles, []byte("hi"))
 	wantKind(t, "a tool that writes, the pool closed", err, registry.KindNotStarted, "closed")
 }
+
+// TestNestedReadOnlyWithNoWriters: with NoWriters, the workers of a tool
+// that writes still find every nested repository read-only, whichever
+// way the first is started: the spare, ready before any search, is not
+// given it (stale), and Call, Warm, Enforcement and Prestart wait for
+// the search. A hook planted in a nested repository is refused (EROFS);
+// the workspace itself stays writable.
+func TestNestedReadOnlyWithNoWriters(t *testing.T) {
+	t.Parallel()
+	needLandlock(t, 1)
+	needNamespaces(t)
+	ctx := context.Background()
+	for _, first := range []string{"call", "warm", "enforcement", "prestart"} {
+		t.Run(first, func(t *testing.T) {
+			t.Parallel()
+			d := newDirs(t)
+			if err := os.MkdirAll(filepath.Join(d.work, "vendor", "lib", ".git", "hooks"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p := newPool(t, d, func(c *Config) { c.NoWriters, c.Spares = true, 1 })
+			s := waitSpare(t, p) // started before any search
+			const id, caps = "hx_write", tool.WriteFiles | tool.Unsafe
+			var err error
+			switch first {
+			case "warm":
+				err = p.Warm(ctx, id, caps)
+			case "enforcement":
+				_, err = p.Enforcement(ctx, id, caps)
+			case "prestart":
+				err = p.Prestart(ctx, id, caps)
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", first, err)
+			}
+			hook := filepath.Join(d.work, "vendor", "lib", ".git", "hooks", "pre-commit")
+			_, err = call(t, p, id, caps, hostileArgs{Path: hook, Value: "#!/bin/sh\necho planted\n"})
+			wantErrno(t, "a hook in a nested repository", err, "EROFS")
+			if got, err := call(t, p, id, caps, hostileArgs{Path: filepath.Join(d.work, "main.go"), Value: "package main\n"}); err != nil || got != "written" {
+				t.Errorf("a file in the workspace: %q, %v; want written", got, err)
+			}
+			p.mu.Lock()
+			for w := range p.live {
+				if w == s && w.key.id == id {
+					t.Errorf("the spare started before the search serves %s", id)
+				}
+			}
+			p.mu.Unlock()
+		})
+	}
+}
