@@ -246,3 +246,57 @@ func TestCredentialName(t *testing.T) {
 		t.Errorf("%d credential names, want 14: %q", len(got), got)
 	}
 }
+
+// FuzzShapePrefilter: no shape matches text that mayHoldShape rejects,
+// so String skips nothing it would have redacted; and text it accepts
+// for its words alone is not all it accepts (the seeds cover each).
+func FuzzShapePrefilter(f *testing.F) {
+	for _, s := range []string{
+		"agent: serving 8 tools over MCP at http://127.0.0.1:8080/ (no token: loopback only)",
+		"the weather is fine", "GET https://bob:hunter2@api.example/v1", "http://h/x@y",
+		"Authorization: Bearer abc", "AUTHORIZATION=xyz", "proxy-authorization: q", "X-Api-Key: k123456",
+		"x-goog-api-key=v", "X-Subscription-Token: BSA1", "bEaReR tok", "api_key=1", "monkey=banana",
+		"sk-abcdefghijklmnop", "sk_abcdefghijklmnop", "task-list", "tvly-ABCDEFGHIJKLMNOP", "xoxb_123456789012",
+		"ghp_123456789012345", "gho-123456789012345", "github_pat_123456789012", "api-\u212aey: v",
+		"\u017fecret=v", "bearer\u00a0x", "Bearer", "a://b", "@://", "ask me", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if mayHoldShape(s) {
+			return
+		}
+		for _, sh := range shapes() {
+			if m := sh.re.FindString(s); m != "" {
+				t.Fatalf("mayHoldShape(%q) is false, but %v matches %q", s, sh.re, m)
+			}
+		}
+		if got := String(s); got != s {
+			t.Fatalf("String(%q) = %q, want it unchanged", s, got)
+		}
+	})
+}
+
+// TestShapePrefilter: the words and marks that let text through to the
+// shapes, each alone, and text without them.
+func TestShapePrefilter(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"agent: serving 8 tools over MCP at http://127.0.0.1:8080/ (no token: loopback only)", false},
+		{"the weather is fine", false},
+		{"a task for you", false},
+		{"http://h/x", false},
+		{"user@host", false},
+		{"http://u@h", true},
+		{"a=b", true},
+		{"sk-x", true}, {"sk_x", true}, {"tvly-x", true}, {"xoxb_x", true}, {"ghp_x", true}, {"gho-x", true}, {"github_pat_x", true},
+		{"AuThOrIzAtIoN", true}, {"API-KEY", true}, {"X-Subscription-Token", true}, {"BEARER", true},
+		{"caf\u00e9", true}, // outside ASCII: always through the shapes
+	} {
+		if got := mayHoldShape(c.s); got != c.want {
+			t.Errorf("mayHoldShape(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+}
