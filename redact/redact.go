@@ -84,8 +84,8 @@ func mayHoldShape(s string) bool {
 		return true
 	}
 	// Keys with a known prefix, which the shape wants as written.
-	for _, p := range []string{"sk", "tvly", "xoxb", "ghp", "gho", "github_pat"} {
-		if strings.Contains(s, p+"-") || strings.Contains(s, p+"_") {
+	for _, p := range keyPrefixes {
+		if strings.Contains(s, p) {
 			return true
 		}
 	}
@@ -97,6 +97,10 @@ func mayHoldShape(s string) bool {
 	}
 	return false
 }
+
+// keyPrefixes are the prefixes of the keys the last shape finds, each
+// with the - or _ that must follow it.
+var keyPrefixes = []string{"sk-", "sk_", "tvly-", "tvly_", "xoxb-", "xoxb_", "ghp-", "ghp_", "gho-", "gho_", "github_pat-", "github_pat_"}
 
 // containsFold reports whether s holds word, lower-case ASCII, in any
 // case of its ASCII letters.
