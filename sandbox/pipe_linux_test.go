@@ -269,7 +269,12 @@ func TestCallTellsTheWorkerWhenToRelease(t *testing.T) {
 	for i := range n {
 		reqR, reqW := pipe(t)
 		respR, respW := pipe(t)
-		w := &worker{key: k, reqW: reqW, req: poolPipeOf(t, reqW), respF: respR, resp: bufio.NewReader(poolPipeOf(t, respR)), exited: make(chan struct{}), tail: &tail{max: 8 << 10}}
+		// No process: reaped, so that the pool's stop of an idle worker
+		// (pauseAfter after its call, which a slow run of the test
+		// reaches), its continue and its kill signal nothing. Without
+		// it the stop dereferenced the missing process and the test
+		// binary panicked (CI, under -race).
+		w := &worker{key: k, reqW: reqW, req: poolPipeOf(t, reqW), respF: respR, resp: bufio.NewReader(poolPipeOf(t, respR)), exited: make(chan struct{}), tail: &tail{max: 8 << 10}, reaped: true}
 		p.mu.Lock()
 		p.idle[k] = append(p.idle[k], w)
 		p.count[k]++
