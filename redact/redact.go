@@ -66,8 +66,8 @@ var shapes = sync.OnceValue(func() []shape {
 })
 
 // mayHoldShape reports false only when no shape can match s, so that
-// text without any of the words and marks a shape needs (most of what
-// the agent prints, and many tool results) costs a few scans and no
+// text without any of the words and marks a shape needs (the line agent
+// mcp prints before it serves, for one) costs a few scans and no
 // regular expression: the first use compiles them (0.65-0.9 ms, and
 // 55 kB), on agent mcp's path to its first answer. Text with a byte
 // outside ASCII always goes through the shapes: (?i) folds K and ſ
