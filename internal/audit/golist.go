@@ -149,13 +149,21 @@ func (p *listedPackage) resolve(path string) string {
 // the tests of the audit and toolgen, audit programs that import the same
 // packages, and each `go list -export` is a go command of its own. A file
 // gone since (a build cache cleaned meanwhile) is asked for again.
+//
+// One go command at a time lists for a key: with an empty build cache,
+// two at once would each compile the same packages, since go commands
+// share the cache's results but not the work under way. The second waits
+// for the first and asks only for what it did not list.
 type exportMemo struct {
 	mu    sync.Mutex
 	files map[string]map[string]string // key (see exportKey) -> import path -> file
+	busy  map[string]chan struct{}     // key -> closed when its go command is done
+	// list runs the go command; goList when nil.
+	list func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error)
 }
 
 // stdExports is the memo of this process.
-var stdExports = &exportMemo{files: map[string]map[string]string{}}
+var stdExports = &exportMemo{}
 
 // exportKey is the memo's key for packages built by the go command of
 // goroot with env; "" (no memo) when goroot is unknown.
@@ -167,21 +175,62 @@ func exportKey(goroot string, env []string) string {
 }
 
 // exportFiles lists the export data of the standard-library packages
+// paths as built with env by the go command of goroot, with this
+// process's memo.
+func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
+	return stdExports.exportFiles(ctx, dir, goroot, env, paths)
+}
+
+// hold waits until no other call lists for key and takes the key; the
+// function it returns gives it back.
+func (m *exportMemo) hold(ctx context.Context, key string) (func(), error) {
+	for {
+		m.mu.Lock()
+		done, busy := m.busy[key]
+		if !busy {
+			done = make(chan struct{})
+			if m.busy == nil {
+				m.busy = map[string]chan struct{}{}
+			}
+			m.busy[key] = done
+			m.mu.Unlock()
+			return func() {
+				m.mu.Lock()
+				delete(m.busy, key)
+				m.mu.Unlock()
+				close(done)
+			}, nil
+		}
+		m.mu.Unlock()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("load the standard library's types: waiting for another go command: %w", ctx.Err())
+		}
+	}
+}
+
+// exportFiles lists the export data of the standard-library packages
 // paths as built with env by the go command of goroot: one `go list
 // -export` for those this process has not asked of before. Each package
 // that does not build there has its error instead.
-func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
+func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
 	files, errs := map[string]string{}, map[string]error{}
 	key := exportKey(goroot, env)
 	known := map[string]string{}
 	if key != "" {
-		stdExports.mu.Lock()
+		release, err := m.hold(ctx, key)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer release()
+		m.mu.Lock()
 		for _, path := range paths {
-			if f, ok := stdExports.files[key][path]; ok {
+			if f, ok := m.files[key][path]; ok {
 				known[path] = f
 			}
 		}
-		stdExports.mu.Unlock()
+		m.mu.Unlock()
 	}
 	var ask []string
 	for _, path := range paths {
@@ -196,7 +245,11 @@ func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []
 	if len(ask) == 0 {
 		return files, errs, nil
 	}
-	pkgs, err := goList(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, ask...)...)
+	list := m.list
+	if list == nil {
+		list = goList
+	}
+	pkgs, err := list(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, ask...)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load the standard library's types: %w", err)
 	}
@@ -213,14 +266,17 @@ func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []
 		}
 	}
 	if key != "" && len(learned) > 0 {
-		stdExports.mu.Lock()
-		m := stdExports.files[key]
-		if m == nil {
-			m = map[string]string{}
-			stdExports.files[key] = m
+		m.mu.Lock()
+		if m.files == nil {
+			m.files = map[string]map[string]string{}
 		}
-		maps.Copy(m, learned)
-		stdExports.mu.Unlock()
+		f := m.files[key]
+		if f == nil {
+			f = map[string]string{}
+			m.files[key] = f
+		}
+		maps.Copy(f, learned)
+		m.mu.Unlock()
 	}
 	return files, errs, nil
 }

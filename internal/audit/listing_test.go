@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"go/build"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -167,6 +169,128 @@ func TestExportMemo(t *testing.T) {
 			t.Errorf("%s: answered %v without the go command", name, files)
 		}
 	}
+}
+
+// TestExportMemoOneCommandAKey checks that calls for the same key wait
+// for the go command under way and ask only for what it did not list:
+// with an empty build cache, go commands at once would each compile the
+// same packages. Calls for another key do not wait.
+func TestExportMemoOneCommandAKey(t *testing.T) {
+	dir := t.TempDir()
+	export := func(path string) string { return filepath.Join(dir, strings.ReplaceAll(path, "/", "_")+".a") }
+	for _, p := range []string{"strings", "unicode", "bytes", "os"} {
+		if err := os.WriteFile(export(p), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var asked [][]string
+		release := make(chan struct{}) // the go commands' answer, when closed
+		m := &exportMemo{list: func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
+			paths := args[2:]
+			mu.Lock()
+			asked = append(asked, append([]string{env[0]}, paths...))
+			gate := release
+			mu.Unlock()
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if env[0] == "FAIL=1" {
+				return nil, errors.New("the go command failed")
+			}
+			var out []*listedPackage
+			for _, p := range paths {
+				out = append(out, &listedPackage{ImportPath: p, Export: export(p)})
+			}
+			return out, nil
+		}}
+		type answer struct {
+			files map[string]string
+			err   error
+		}
+		call := func(ctx context.Context, env string, paths ...string) <-chan answer {
+			c := make(chan answer, 1)
+			go func() {
+				files, _, err := m.exportFiles(ctx, dir, "/goroot", []string{env}, paths)
+				c <- answer{files, err}
+			}()
+			return c
+		}
+		first := call(context.Background(), "K=1", "strings", "unicode")
+		synctest.Wait()
+		second := call(context.Background(), "K=1", "unicode", "strings", "bytes")
+		third := call(context.Background(), "K=1", "strings")
+		other := call(context.Background(), "K=2", "strings")
+		cancelled, cancel := context.WithCancel(context.Background())
+		gaveUp := call(cancelled, "K=1", "os")
+		synctest.Wait()
+		mu.Lock()
+		want := [][]string{{"K=1", "strings", "unicode"}, {"K=2", "strings"}}
+		if diff := cmp.Diff(want, asked); diff != "" {
+			t.Errorf("go commands while the first runs (-want +got):\n%s", diff)
+		}
+		mu.Unlock()
+		cancel()
+		if a := <-gaveUp; !errors.Is(a.err, context.Canceled) {
+			t.Errorf("a call given up while it waited: %v, want context.Canceled", a.err)
+		}
+		close(release)
+		for name, c := range map[string]struct {
+			got  <-chan answer
+			want []string
+		}{
+			"first":   {first, []string{"strings", "unicode"}},
+			"second":  {second, []string{"bytes", "strings", "unicode"}},
+			"third":   {third, []string{"strings"}},
+			"another": {other, []string{"strings"}},
+		} {
+			a := <-c.got
+			if a.err != nil {
+				t.Errorf("%s: %v", name, a.err)
+				continue
+			}
+			wantFiles := map[string]string{}
+			for _, p := range c.want {
+				wantFiles[p] = export(p)
+			}
+			if diff := cmp.Diff(wantFiles, a.files); diff != "" {
+				t.Errorf("%s: export files (-want +got):\n%s", name, diff)
+			}
+		}
+		// The second asked for what the first had not listed, and the
+		// third for nothing; the one given up, for nothing.
+		want = append(want, []string{"K=1", "bytes"})
+		if diff := cmp.Diff(want, asked); diff != "" {
+			t.Errorf("go commands in all (-want +got):\n%s", diff)
+		}
+		// A go command that fails leaves the key to the next call, which
+		// asks again.
+		mu.Lock()
+		release = make(chan struct{})
+		mu.Unlock()
+		failed := call(context.Background(), "FAIL=1", "strings")
+		synctest.Wait()
+		next := call(context.Background(), "FAIL=1", "strings")
+		synctest.Wait()
+		mu.Lock()
+		if n := len(asked); n != 4 {
+			t.Errorf("%d go commands with the failing one under way, want 4", n)
+		}
+		close(release)
+		mu.Unlock()
+		if a := <-failed; a.err == nil {
+			t.Errorf("the failing go command's call answered %v", a.files)
+		}
+		if a := <-next; a.err == nil {
+			t.Errorf("the call after it answered %v", a.files)
+		}
+		if n := len(asked); n != 5 {
+			t.Errorf("%d go commands after the failing one, want 5: the next call asks again", n)
+		}
+	})
 }
 
 func TestGorootOf(t *testing.T) {
