@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -81,8 +82,8 @@ func TestMCPSkills(t *testing.T) {
 	}
 }
 
-// TestSkillsCompiledIn builds the agent from a copy of the module, moves
-// the skills folder away, and runs agent skills and agent call use_skill:
+// TestSkillsCompiledIn builds the agent from a copy of the module, removes
+// the copy's skills folder, and runs agent skills and agent call use_skill:
 // the skills are compiled in, so both still answer, from the directory
 // where the folder was.
 func TestSkillsCompiledIn(t *testing.T) {
@@ -100,18 +101,20 @@ func TestSkillsCompiledIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	src := filepath.Join(dir, "src")
+	src, trimpath := moduleCopyDir(t, root)
 	copyModule(t, root, src)
 	exe := filepath.Join(dir, "agent")
-	// -trimpath leaves the copy's directory out of the build cache's keys,
-	// so that its packages are compiled once, not once a run.
-	build := exec.Command(goTool, "build", "-buildvcs=false", "-trimpath", "-o", exe, "./cmd/agent")
+	args := append([]string{"build", "-buildvcs=false", "-o", exe}, buildFlags()...)
+	if trimpath {
+		args = append(args, "-trimpath")
+	}
+	build := exec.Command(goTool, append(args, "./cmd/agent")...)
 	build.Dir = src
 	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	if err := os.Rename(filepath.Join(src, "skills"), filepath.Join(dir, "moved")); err != nil {
+	if err := os.RemoveAll(filepath.Join(src, "skills")); err != nil {
 		t.Fatal(err)
 	}
 	run := func(args ...string) string {
@@ -154,6 +157,25 @@ func TestSkillsCompiledIn(t *testing.T) {
 			t.Errorf("use_skill %s file %s after the folder moved = %q, want %q", k.Name, files[0], text, k.Files[files[0]])
 		}
 	}
+}
+
+// buildFlags are the flags of the go command that built this test binary
+// which decide how every package is compiled (-race under go test -race):
+// a build with them finds in the build cache the packages go test
+// compiled, where one without compiled them all again.
+func buildFlags() []string {
+	var flags []string
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "-race", "-msan", "-asan":
+				if s.Value == "true" {
+					flags = append(flags, s.Key)
+				}
+			}
+		}
+	}
+	return flags
 }
 
 // copyModule copies the files of the module at root to dst, leaving out
