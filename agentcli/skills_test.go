@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/buildcache"
 	"github.com/toolreg/toolreg/skill"
 )
 
@@ -101,10 +101,12 @@ func TestSkillsCompiledIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	src, trimpath := moduleCopyDir(t, root)
+	// A directory that is the same each run, and go test's own -race:
+	// the build finds in the cache what go test and the last run compiled.
+	src, trimpath := buildcache.Dir(t, "agentcli TestSkillsCompiledIn "+root)
 	copyModule(t, root, src)
 	exe := filepath.Join(dir, "agent")
-	args := append([]string{"build", "-buildvcs=false", "-o", exe}, buildFlags()...)
+	args := append([]string{"build", "-buildvcs=false", "-o", exe}, buildcache.Flags()...)
 	if trimpath {
 		args = append(args, "-trimpath")
 	}
@@ -157,25 +159,6 @@ func TestSkillsCompiledIn(t *testing.T) {
 			t.Errorf("use_skill %s file %s after the folder moved = %q, want %q", k.Name, files[0], text, k.Files[files[0]])
 		}
 	}
-}
-
-// buildFlags are the flags of the go command that built this test binary
-// which decide how every package is compiled (-race under go test -race):
-// a build with them finds in the build cache the packages go test
-// compiled, where one without compiled them all again.
-func buildFlags() []string {
-	var flags []string
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "-race", "-msan", "-asan":
-				if s.Value == "true" {
-					flags = append(flags, s.Key)
-				}
-			}
-		}
-	}
-	return flags
 }
 
 // copyModule copies the files of the module at root to dst, leaving out

@@ -1,0 +1,77 @@
+//go:build unix
+
+package buildcache
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Dir returns an empty directory for a module a test writes and builds,
+// the same one each run for the same name, held with a lock until the
+// test ends and removed then: the build cache's keys for a module's
+// packages hold its directory, so a new one each run would compile them
+// each run. Names must differ between the directories a process holds at
+// once: a second Dir of a name waits for the first's test to end.
+//
+// Where no such directory can be had, Dir returns a new temporary one and
+// trimpath true: a build there needs -trimpath, which leaves the
+// directory out of the keys (and of every other package's, which it then
+// compiles once more).
+func Dir(t testing.TB, name string) (dir string, trimpath bool) {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Logf("no cache directory for a module to build (%v): a new directory, with -trimpath", err)
+		return t.TempDir(), true
+	}
+	dir, release, err := hold(filepath.Join(cache, "toolreg-test"), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := release(); err != nil {
+			t.Error(err)
+		}
+	})
+	return dir, false
+}
+
+// hold makes the directory of name in base, empty, and holds its lock;
+// release removes the directory and lets the lock go.
+func hold(base, name string) (dir string, release func() error, err error) {
+	if err := os.MkdirAll(base, 0o700); err != nil {
+		return "", nil, err
+	}
+	sum := sha256.Sum256([]byte(name))
+	dir = filepath.Join(base, fmt.Sprintf("%x", sum[:8]))
+	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR|unix.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return "", nil, fmt.Errorf("open the lock of a directory to build in: %w", err)
+	}
+	// Another test process may be building there: the lock is held
+	// until release, and let go if the process dies.
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		lock.Close()
+		return "", nil, fmt.Errorf("lock %s: %w", lock.Name(), err)
+	}
+	if err := os.RemoveAll(dir); err == nil {
+		err = os.Mkdir(dir, 0o700)
+	}
+	if err != nil {
+		lock.Close()
+		return "", nil, fmt.Errorf("make %s: %w", dir, err)
+	}
+	return dir, func() error {
+		defer lock.Close()
+		if err := os.RemoveAll(dir); err != nil {
+			return fmt.Errorf("remove %s: %w", dir, err)
+		}
+		return nil
+	}, nil
+}

@@ -1,0 +1,106 @@
+//go:build unix
+
+package buildcache
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// locked reports whether the lock of dir is held by an open file other
+// than one opened here.
+func locked(t *testing.T, dir string) bool {
+	t.Helper()
+	f, err := os.Open(dir + ".lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	switch {
+	case err == nil:
+		unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		return false
+	case errors.Is(err, unix.EWOULDBLOCK):
+		return true
+	}
+	t.Fatal(err)
+	return false
+}
+
+func TestDir(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	var first string
+	t.Run("held", func(t *testing.T) {
+		dir, trimpath := Dir(t, "a")
+		if trimpath {
+			t.Fatal("trimpath with a cache directory")
+		}
+		first = dir
+		if names, err := os.ReadDir(dir); err != nil || len(names) > 0 {
+			t.Fatalf("the directory: %v %v, want it empty", names, err)
+		}
+		if !locked(t, dir) {
+			t.Error("the directory is not locked while its test runs")
+		}
+		other, _ := Dir(t, "b")
+		if other == dir {
+			t.Errorf("two names have the same directory %s", dir)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if _, err := os.Stat(first); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the directory after its test: %v, want it removed", err)
+	}
+	if locked(t, first) {
+		t.Error("the directory is still locked after its test")
+	}
+	// What a test killed mid-way left is removed.
+	if err := os.MkdirAll(filepath.Join(first, "left"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("again", func(t *testing.T) {
+		dir, _ := Dir(t, "a")
+		if dir != first {
+			t.Errorf("the second directory of a name is %s, want %s", dir, first)
+		}
+		if names, err := os.ReadDir(dir); err != nil || len(names) > 0 {
+			t.Errorf("the directory: %v %v, want it empty", names, err)
+		}
+	})
+}
+
+// TestHoldRefusesALinkedLock checks that hold does not follow a
+// symbolic link planted where its lock goes, nor make a directory.
+func TestHoldRefusesALinkedLock(t *testing.T) {
+	base := t.TempDir()
+	dir, release, err := hold(base, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir + ".lock"); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "target")
+	if err := os.Symlink(target, dir+".lock"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := hold(base, "c"); !errors.Is(err, unix.ELOOP) {
+		t.Errorf("hold with a link for its lock: %v, want ELOOP", err)
+	}
+	for _, p := range []string{target, dir} {
+		if _, err := os.Lstat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v, want it not made", p, err)
+		}
+	}
+}

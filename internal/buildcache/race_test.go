@@ -1,0 +1,5 @@
+//go:build race
+
+package buildcache
+
+func init() { raceEnabled = true }
