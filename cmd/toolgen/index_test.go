@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/toolreg/toolreg/internal/buildcache"
 )
 
 // indexNameSets are sets of tool names: realistic ones, and random ones
@@ -171,14 +173,14 @@ func TestIndexRuns(t *testing.T) {
 	}
 }
 `)
-	dir := t.TempDir()
+	dir, trimpath := buildcache.Dir(t, "toolgen "+t.Name()+" "+mod(t))
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), prog.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module indextest\n\ngo 1.26\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", "-trimpath", ".")
+	cmd := exec.Command("go", append(append([]string{"run"}, goFlags(trimpath)...), ".")...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {

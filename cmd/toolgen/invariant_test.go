@@ -460,7 +460,7 @@ func TestInvariant(t *testing.T) {
 		t.Skip("builds a module of several hundred tools; skipped with -short")
 	}
 	t.Parallel()
-	dir := testModule(t)
+	dir, flags := buildModule(t)
 	inv := filepath.Join(dir, "inv")
 	box := filepath.Join(inv, "toolbox")
 	if err := os.MkdirAll(box, 0o755); err != nil {
@@ -553,7 +553,7 @@ func TestInvariant(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(inv, "zz_registry_gen.go"), res.Source, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "./inv/...")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "./inv/...")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolreg/toolreg/internal/buildcache"
 	"github.com/toolreg/toolreg/internal/strictrules"
 	"github.com/toolreg/toolreg/internal/toolcheck"
 	"github.com/toolreg/toolreg/jsonarg"
@@ -136,14 +137,14 @@ func TestGoldenBuilds(t *testing.T) {
 		t.Skip("runs go build; skipped with -short")
 	}
 	t.Parallel()
-	dir := testModule(t)
+	dir, flags := buildModule(t)
 	pkgs := []string{"./good/...", "./found/...", "./types/..."}
 	if _, err := exec.LookPath("gcc"); err == nil {
 		pkgs = append(pkgs, "./cgo/...")
 	} else {
 		t.Log("no gcc: the cgo case is not built")
 	}
-	cmd := exec.Command("go", append([]string{"build", "-trimpath"}, pkgs...)...)
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), pkgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -250,12 +251,39 @@ func copyTree(t *testing.T, src, dst string) {
 }
 
 // testModule copies the test module to a temporary directory, pointing its
-// replace directive at this checkout. (The tests build in their copies
-// with -trimpath, which leaves the directory out of the build cache's
-// keys: the packages of a copy are compiled once, not once a run.)
+// replace directive at this checkout. Tests that build its programs use
+// buildModule.
 func testModule(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	copyTestModule(t, dir)
+	return dir
+}
+
+// buildModule is testModule for a test that builds its programs: the
+// directory is the same each run (buildcache.Dir), and flags, for go
+// build, are go test's own (-race under go test -race), so that the build
+// finds in the cache what go test and the test's last run compiled.
+func buildModule(t *testing.T) (dir string, flags []string) {
+	t.Helper()
+	dir, trimpath := buildcache.Dir(t, "toolgen "+t.Name()+" "+mod(t))
+	copyTestModule(t, dir)
+	return dir, goFlags(trimpath)
+}
+
+// goFlags are the flags for go build in a directory of buildcache.Dir.
+func goFlags(trimpath bool) []string {
+	flags := buildcache.Flags()
+	if trimpath {
+		flags = append(flags, "-trimpath")
+	}
+	return flags
+}
+
+// copyTestModule copies testdata/mod to dir, its replace directive made
+// to name this module's root.
+func copyTestModule(t *testing.T, dir string) {
+	t.Helper()
 	copyTree(t, mod(t), dir)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -270,7 +298,6 @@ func testModule(t *testing.T) string {
 	if err := os.WriteFile(gomod, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 func runToolgen(t *testing.T, dir string, args ...string) (code int, stderr string) {
@@ -332,7 +359,7 @@ func TestDropIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program; skipped with -short")
 	}
-	dir := testModule(t)
+	dir, flags := buildModule(t)
 	good := filepath.Join(dir, "good")
 	tool := `package toolbox
 
@@ -393,7 +420,7 @@ func main() {
 	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(prog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "run", "-trimpath", "./cmd/call")
+	cmd := exec.Command("go", append(append([]string{"run"}, flags...), "./cmd/call")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -567,7 +594,7 @@ func TestStaleRegistry(t *testing.T) {
 		t.Skip("runs go build; skipped with -short")
 	}
 	t.Parallel()
-	dir := testModule(t)
+	dir, flags := buildModule(t)
 	echo := filepath.Join(dir, "good", "toolbox", "echo_tool.go")
 	b, err := os.ReadFile(echo)
 	if err != nil {
@@ -581,7 +608,7 @@ func TestStaleRegistry(t *testing.T) {
 	if err := os.WriteFile(echo, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "./good/...")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "./good/...")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
@@ -706,7 +733,7 @@ func TestTypesDecoders(t *testing.T) {
 		t.Skip("builds a program; skipped with -short")
 	}
 	t.Parallel()
-	dir := testModule(t)
+	dir, flags := buildModule(t)
 	mainDir := filepath.Join(dir, "cmd", "types")
 	if err := os.MkdirAll(mainDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -815,7 +842,7 @@ func TestTypesDecoders(t *testing.T) {
 		in.WriteString(c.call + "\n")
 		want.WriteString(c.want + "\n")
 	}
-	cmd := exec.Command("go", "run", "-trimpath", "./cmd/types")
+	cmd := exec.Command("go", append(append([]string{"run"}, flags...), "./cmd/types")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
 	cmd.Stdin = strings.NewReader(in.String())
