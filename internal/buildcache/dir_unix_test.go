@@ -104,3 +104,20 @@ func TestHoldRefusesALinkedLock(t *testing.T) {
 		}
 	}
 }
+
+// TestDirFallsBack checks that a cache directory that cannot be had
+// gives a new directory and -trimpath, not a failed test.
+func TestDirFallsBack(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", file)
+	dir, trimpath := Dir(t, "d")
+	if !trimpath {
+		t.Error("no -trimpath for a new directory")
+	}
+	if names, err := os.ReadDir(dir); err != nil || len(names) > 0 {
+		t.Errorf("the directory: %v %v, want it empty", names, err)
+	}
+}
