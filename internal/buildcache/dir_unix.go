@@ -62,7 +62,8 @@ func hold(base, name string) (dir string, release func() error, err error) {
 		lock.Close()
 		return "", nil, fmt.Errorf("lock %s: %w", lock.Name(), err)
 	}
-	if err := os.RemoveAll(dir); err == nil {
+	err = os.RemoveAll(dir)
+	if err == nil {
 		err = os.Mkdir(dir, 0o700)
 	}
 	if err != nil {

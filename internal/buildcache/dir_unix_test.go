@@ -121,3 +121,4 @@ func TestDirFallsBack(t *testing.T) {
 		t.Errorf("the directory: %v %v, want it empty", names, err)
 	}
 }
+
