@@ -121,4 +121,3 @@ func TestDirFallsBack(t *testing.T) {
 		t.Errorf("the directory: %v %v, want it empty", names, err)
 	}
 }
-
