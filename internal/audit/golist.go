@@ -153,7 +153,8 @@ func (p *listedPackage) resolve(path string) string {
 // One go command at a time lists for a key: with an empty build cache,
 // two at once would each compile the same packages, since go commands
 // share the cache's results but not the work under way. The second waits
-// for the first and asks only for what it did not list.
+// for the first and asks only for what it did not list; a call the memo
+// answers whole does not wait.
 type exportMemo struct {
 	mu    sync.Mutex
 	files map[string]map[string]string // key (see exportKey) -> import path -> file
@@ -179,6 +180,32 @@ func exportKey(goroot string, env []string) string {
 // process's memo.
 func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
 	return stdExports.exportFiles(ctx, dir, goroot, env, paths)
+}
+
+// lookup returns the export files of paths in the memo under key, each
+// checked to be there still, and the paths it has none for.
+func (m *exportMemo) lookup(key string, paths []string) (files map[string]string, missing []string) {
+	known := map[string]string{}
+	if key != "" {
+		m.mu.Lock()
+		for _, path := range paths {
+			if f, ok := m.files[key][path]; ok {
+				known[path] = f
+			}
+		}
+		m.mu.Unlock()
+	}
+	files = map[string]string{}
+	for _, path := range paths {
+		if f, ok := known[path]; ok {
+			if _, err := os.Stat(f); err == nil {
+				files[path] = f
+				continue
+			}
+		}
+		missing = append(missing, path)
+	}
+	return files, missing
 }
 
 // hold waits until no other call lists for key and takes the key; the
@@ -215,35 +242,22 @@ func (m *exportMemo) hold(ctx context.Context, key string) (func(), error) {
 // -export` for those this process has not asked of before. Each package
 // that does not build there has its error instead.
 func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
-	files, errs := map[string]string{}, map[string]error{}
+	errs := map[string]error{}
 	key := exportKey(goroot, env)
-	known := map[string]string{}
+	files, ask := m.lookup(key, paths)
+	if len(ask) == 0 {
+		return files, errs, nil
+	}
 	if key != "" {
+		// What is missing may be what a go command under way lists.
 		release, err := m.hold(ctx, key)
 		if err != nil {
 			return nil, nil, err
 		}
 		defer release()
-		m.mu.Lock()
-		for _, path := range paths {
-			if f, ok := m.files[key][path]; ok {
-				known[path] = f
-			}
+		if files, ask = m.lookup(key, paths); len(ask) == 0 {
+			return files, errs, nil
 		}
-		m.mu.Unlock()
-	}
-	var ask []string
-	for _, path := range paths {
-		if f, ok := known[path]; ok {
-			if _, err := os.Stat(f); err == nil {
-				files[path] = f
-				continue
-			}
-		}
-		ask = append(ask, path)
-	}
-	if len(ask) == 0 {
-		return files, errs, nil
 	}
 	list := m.list
 	if list == nil {

@@ -222,7 +222,7 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		first := call(context.Background(), "K=1", "strings", "unicode")
 		synctest.Wait()
 		second := call(context.Background(), "K=1", "unicode", "strings", "bytes")
-		third := call(context.Background(), "K=1", "strings")
+		third := call(context.Background(), "K=1", "strings", "bytes")
 		other := call(context.Background(), "K=2", "strings")
 		cancelled, cancel := context.WithCancel(context.Background())
 		gaveUp := call(cancelled, "K=1", "os")
@@ -244,7 +244,7 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		}{
 			"first":   {first, []string{"strings", "unicode"}},
 			"second":  {second, []string{"bytes", "strings", "unicode"}},
-			"third":   {third, []string{"strings"}},
+			"third":   {third, []string{"bytes", "strings"}},
 			"another": {other, []string{"strings"}},
 		} {
 			a := <-c.got
@@ -260,8 +260,9 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 				t.Errorf("%s: export files (-want +got):\n%s", name, diff)
 			}
 		}
-		// The second asked for what the first had not listed, and the
-		// third for nothing; the one given up, for nothing.
+		// The second or the third asked for what the first had not
+		// listed, and the other, which waited for it, for nothing; the
+		// one given up, for nothing.
 		want = append(want, []string{"K=1", "bytes"})
 		if diff := cmp.Diff(want, asked); diff != "" {
 			t.Errorf("go commands in all (-want +got):\n%s", diff)
@@ -289,6 +290,26 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		}
 		if n := len(asked); n != 5 {
 			t.Errorf("%d go commands after the failing one, want 5: the next call asks again", n)
+		}
+		// A call the memo answers whole does not wait for a go command
+		// under way for its key.
+		mu.Lock()
+		release = make(chan struct{})
+		mu.Unlock()
+		slow := call(context.Background(), "K=1", "os")
+		synctest.Wait()
+		fast := call(context.Background(), "K=1", "strings", "bytes")
+		// A wait would leave every goroutine blocked here, which
+		// synctest reports.
+		if a := <-fast; a.err != nil || len(a.files) != 2 {
+			t.Errorf("a call the memo answers: %v %v", a.files, a.err)
+		}
+		close(release)
+		if a := <-slow; a.err != nil || a.files["os"] != export("os") {
+			t.Errorf("the call for os: %v %v", a.files, a.err)
+		}
+		if n := len(asked); n != 6 {
+			t.Errorf("%d go commands, want 6: os only", n)
 		}
 	})
 }
