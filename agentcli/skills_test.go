@@ -146,23 +146,24 @@ func TestSkillsCompiledIn(t *testing.T) {
 		t.Fatal("no skills are compiled in")
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("agent skills -json after the folder moved (-want +got):\n%s", diff)
+		t.Errorf("agent skills -json after the folder was removed (-want +got):\n%s", diff)
 	}
 	k := toolreg.Skills().List()[0]
 	body := run("call", "use_skill", `{"name":"`+k.Name+`"}`)
 	if !strings.HasPrefix(body, k.Body) {
-		t.Errorf("use_skill %s after the folder moved = %q, want the body %q first", k.Name, body, k.Body)
+		t.Errorf("use_skill %s after the folder was removed = %q, want the body %q first", k.Name, body, k.Body)
 	}
 	if files := k.FileNames(); len(files) > 0 {
 		text := run("call", "-isolate", "none", "use_skill", `{"name":"`+k.Name+`","file":"`+files[0]+`"}`)
 		if text != k.Files[files[0]]+"\n" && text != k.Files[files[0]] {
-			t.Errorf("use_skill %s file %s after the folder moved = %q, want %q", k.Name, files[0], text, k.Files[files[0]])
+			t.Errorf("use_skill %s file %s after the folder was removed = %q, want %q", k.Name, files[0], text, k.Files[files[0]])
 		}
 	}
 }
 
-// copyModule copies the files of the module at root to dst, leaving out
-// .git, node_modules and built binaries that .gitignore keeps out.
+// copyModule copies the regular files of the module at root to dst,
+// leaving out .git and node_modules; what .gitignore keeps out of git, a
+// binary built at the root say, is copied too.
 func copyModule(t *testing.T, root, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {

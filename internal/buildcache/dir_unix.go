@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -16,12 +17,12 @@ import (
 // the same one each run for the same name, held with a lock until the
 // test ends and removed then: the build cache's keys for a module's
 // packages hold its directory, so a new one each run would compile them
-// each run. Names must differ between the directories a process holds at
-// once: a second Dir of a name waits for the first's test to end.
+// each run.
 //
 // Where no such directory can be had (no cache directory, one that cannot
-// be written, a link where the lock goes), Dir returns a new temporary
-// one and trimpath true: a build there needs -trimpath, which leaves the
+// be written or that others can, a link where the lock goes, the
+// directory held by another test, of this process or another), Dir
+// returns a new temporary one and trimpath true: a build there needs -trimpath, which leaves the
 // directory out of the keys (and of every other package's, which it then
 // compiles once more).
 func Dir(t testing.TB, name string) (dir string, trimpath bool) {
@@ -50,15 +51,23 @@ func hold(base, name string) (dir string, release func() error, err error) {
 	if err := os.MkdirAll(base, 0o700); err != nil {
 		return "", nil, fmt.Errorf("a directory to build in: %w", err)
 	}
+	// Whoever else can write in base could swap the directory for a
+	// link while a test copies into it.
+	if fi, err := os.Lstat(base); err != nil {
+		return "", nil, fmt.Errorf("a directory to build in: %w", err)
+	} else if st, ok := fi.Sys().(*syscall.Stat_t); !fi.IsDir() || !ok || int(st.Uid) != os.Getuid() || fi.Mode().Perm()&0o077 != 0 {
+		return "", nil, fmt.Errorf("%s is not a directory of this user's alone (%v)", base, fi.Mode())
+	}
 	sum := sha256.Sum256([]byte(name))
 	dir = filepath.Join(base, fmt.Sprintf("%x", sum[:8]))
 	lock, err := os.OpenFile(dir+".lock", os.O_CREATE|os.O_RDWR|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return "", nil, fmt.Errorf("open the lock of a directory to build in: %w", err)
 	}
-	// Another test process may be building there: the lock is held
-	// until release, and let go if the process dies.
-	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+	// Another test may be building there: it gets a directory of its
+	// own, not a wait. The lock is held until release, and let go if
+	// the process dies.
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		lock.Close()
 		return "", nil, fmt.Errorf("lock %s: %w", lock.Name(), err)
 	}

@@ -52,6 +52,11 @@ func TestDir(t *testing.T) {
 		if other == dir {
 			t.Errorf("two names have the same directory %s", dir)
 		}
+		// The same name while it is held: a directory of its own.
+		again, trimpath := Dir(t, "a")
+		if again == dir || !trimpath {
+			t.Errorf("Dir of a held name gave %s, -trimpath %v; want a new directory and -trimpath", again, trimpath)
+		}
 		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +85,7 @@ func TestDir(t *testing.T) {
 // TestHoldRefusesALinkedLock checks that hold does not follow a
 // symbolic link planted where its lock goes, nor make a directory.
 func TestHoldRefusesALinkedLock(t *testing.T) {
-	base := t.TempDir()
+	base := filepath.Join(t.TempDir(), "cache")
 	dir, release, err := hold(base, "c")
 	if err != nil {
 		t.Fatal(err)
@@ -119,5 +124,48 @@ func TestDirFallsBack(t *testing.T) {
 	}
 	if names, err := os.ReadDir(dir); err != nil || len(names) > 0 {
 		t.Errorf("the directory: %v %v, want it empty", names, err)
+	}
+}
+
+// TestHoldRefusesASharedParent checks that hold refuses a parent that
+// others can write in, or that is not its user's: they could swap the
+// directory for a link while a test copies into it.
+func TestHoldRefusesASharedParent(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "cache")
+	if err := os.Mkdir(base, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(base, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if dir, _, err := hold(base, "f"); err == nil {
+		t.Errorf("hold made %s in a directory anyone can write in", dir)
+	}
+	if err := os.Chmod(base, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		// Only root can give the parent to another user.
+		if err := os.Chown(base, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		if dir, _, err := hold(base, "f"); err == nil {
+			t.Errorf("hold made %s in another user's directory", dir)
+		}
+		if err := os.Chown(base, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := os.ReadDir(base)
+	if err != nil || len(names) > 0 {
+		t.Errorf("the parent after the refusals: %v %v, want nothing made", names, err)
+	}
+	// The control: the same parent, its own user's alone.
+	_, release, err := hold(base, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := release(); err != nil {
+		t.Fatal(err)
 	}
 }
