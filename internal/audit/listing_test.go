@@ -219,6 +219,19 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 			}()
 			return c
 		}
+		// newGate holds the go commands started from now on until it is
+		// closed; commands counts those started so far.
+		newGate := func() chan struct{} {
+			mu.Lock()
+			defer mu.Unlock()
+			release = make(chan struct{})
+			return release
+		}
+		commands := func() int {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(asked)
+		}
 		first := call(context.Background(), "K=1", "strings", "unicode")
 		synctest.Wait()
 		second := call(context.Background(), "K=1", "unicode", "strings", "bytes")
@@ -269,33 +282,27 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		}
 		// A go command that fails leaves the key to the next call, which
 		// asks again.
-		mu.Lock()
-		release = make(chan struct{})
-		mu.Unlock()
+		gate := newGate()
 		failed := call(context.Background(), "FAIL=1", "strings")
 		synctest.Wait()
 		next := call(context.Background(), "FAIL=1", "strings")
 		synctest.Wait()
-		mu.Lock()
-		if n := len(asked); n != 4 {
+		if n := commands(); n != 4 {
 			t.Errorf("%d go commands with the failing one under way, want 4", n)
 		}
-		close(release)
-		mu.Unlock()
+		close(gate)
 		if a := <-failed; a.err == nil {
 			t.Errorf("the failing go command's call answered %v", a.files)
 		}
 		if a := <-next; a.err == nil {
 			t.Errorf("the call after it answered %v", a.files)
 		}
-		if n := len(asked); n != 5 {
+		if n := commands(); n != 5 {
 			t.Errorf("%d go commands after the failing one, want 5: the next call asks again", n)
 		}
 		// A call the memo answers whole does not wait for a go command
 		// under way for its key.
-		mu.Lock()
-		release = make(chan struct{})
-		mu.Unlock()
+		gate = newGate()
 		slow := call(context.Background(), "K=1", "os")
 		synctest.Wait()
 		fast := call(context.Background(), "K=1", "strings", "bytes")
@@ -304,11 +311,11 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		if a := <-fast; a.err != nil || len(a.files) != 2 {
 			t.Errorf("a call the memo answers: %v %v", a.files, a.err)
 		}
-		close(release)
+		close(gate)
 		if a := <-slow; a.err != nil || a.files["os"] != export("os") {
 			t.Errorf("the call for os: %v %v", a.files, a.err)
 		}
-		if n := len(asked); n != 6 {
+		if n := commands(); n != 6 {
 			t.Errorf("%d go commands, want 6: os only", n)
 		}
 	})
