@@ -29,6 +29,10 @@ var update = flag.Bool("update", false, "rewrite the expectations in testdata/sc
 // drive it through a pseudo-terminal.
 const agentMainEnv = "TOOLREG_TEST_AGENT_MAIN"
 
+// stdioChildEnv, set to 1, makes the test binary TestProtocolStdio's
+// child.
+const stdioChildEnv = "AGENTCLI_STDIO_CHILD"
+
 // testTools are the tools the agent is tested with: this repository's.
 var testTools = CompiledTools{Toolbox: toolreg.Toolbox, Skills: toolreg.Skills, Env: toolreg.ToolEnv(), Secrets: toolreg.ToolSecrets()}
 
@@ -41,6 +45,11 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv(agentMainEnv) == "1" {
 		os.Exit(Main(testTools))
+	}
+	if os.Getenv(stdioChildEnv) == "1" {
+		// Before testscript.Main: its temporary directory, removed when
+		// m.Run returns, stays behind a process that calls os.Exit.
+		os.Exit(stdioChild())
 	}
 	if filepath.Base(os.Args[0]) != "agent" {
 		// The test process: the scripts' agent, its workers and the

@@ -21,17 +21,16 @@ import (
 // alone. A reader and writer that are not the process's own are returned
 // as they are.
 func TestProtocolStdio(t *testing.T) {
-	if os.Getenv("AGENTCLI_STDIO_CHILD") == "1" {
-		stdioChild()
-		return
-	}
 	var in bytes.Buffer
 	var out strings.Builder
 	if r, w, err := protocolStdio(&in, &out); err != nil || r != &in || w != &out {
 		t.Fatalf("protocolStdio of a buffer and a builder: %v, %v, %v", r, w, err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestProtocolStdio$")
-	cmd.Env = append(os.Environ(), "AGENTCLI_STDIO_CHILD=1")
+	// The child's temporary directory is one of the test's, to see that
+	// it leaves nothing there.
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), stdioChildEnv+"=1", "TMPDIR="+tmp)
 	cmd.Stdin = strings.NewReader("the client's line\n")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -46,14 +45,22 @@ func TestProtocolStdio(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 		}
 	}
+	left, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range left {
+		t.Errorf("the child left %s in its temporary directory", e.Name())
+	}
 }
 
-// stdioChild is the process of TestProtocolStdio.
-func stdioChild() {
+// stdioChild is the process of TestProtocolStdio (TestMain); it returns
+// the process's exit code.
+func stdioChild() int {
 	in, out, err := protocolStdio(os.Stdin, os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	fmt.Println("stray print")
 	n, err := os.Stdin.Read(make([]byte, 64))
@@ -61,8 +68,8 @@ func stdioChild() {
 	line, err := io.ReadAll(in)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	fmt.Fprintf(out, "protocol: %s", line)
-	os.Exit(0)
+	return 0
 }
