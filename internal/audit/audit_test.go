@@ -15,90 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/toolreg/toolreg/internal/audit/testdata/all"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/anyfuncs"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/apiclient"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/builder"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/bushooks"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/cfgclient"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/codecs"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/configcheck"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/csvsum"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ctxrecorder"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/deadline"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decoiface"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/decorator"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/defaults"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/diag"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedbase"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embedcfg"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/embediface"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errgroup"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/errwrap"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fieldmethod"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/filestats"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fillnil"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fmtstringer"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/formatters"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/fsyscount"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/functable"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gencache"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/genvalidate"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gitlog"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/gofmt"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/handlers"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/heapsort"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpget"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpparse"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/httpsjson"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/inject"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonfmt"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/jsonsecret"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/logprefix"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/memo"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/merge"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/methodval"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/mmapcount"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/newloader"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/once"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncecache"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/oncevalue"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optconv"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/options"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/optservice"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ownstate"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pipeline"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgdefault"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/pkgsvc"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/progress"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/ptrcache"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readall"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/readlines"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/register"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/registry"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/report"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/resultgen"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedhelper"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/sharedvars"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/singleflight"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/slogbuf"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/startlog"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/storeiface"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/svcerr"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tarlist"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tlsroots"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpl"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmpldata"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/tmplfuncs"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/uatransport"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/upload"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/validate"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/visitor"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/walk"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/workerpool"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wraphelper"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/wrapiface"
-	"github.com/toolreg/toolreg/internal/audit/testdata/honest/writeout"
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 )
@@ -109,258 +25,257 @@ type definer interface{ Definition() tool.Definition }
 // honest is the precision corpus: ordinary tools written as a careful
 // author would, each in its own package (testdata/honest), with exactly
 // the capabilities it declares.
-var honest = map[string]definer{
-	"csvsum":    csvsum.Tool{},
-	"gitlog":    gitlog.Tool{},
-	"httpget":   httpget.Tool{},
-	"httpparse": httpparse.Tool{},
-	"jsonfmt":   jsonfmt.Tool{},
-	"once":      once.Tool{},
-	"oncevalue": oncevalue.Tool{},
-	"newloader": newloader.Tool{},
-	"diag":      diag.Tool{},
-	"gofmt":     gofmt.Tool{},
-	"readall":   readall.Tool{},
-	"readlines": readlines.Tool{},
-	"tmpl":      tmpl.Tool{},
-	"walk":      walk.Tool{},
-	"writeout":  writeout.Tool{},
+var honest = []string{
+	"csvsum",
+	"gitlog",
+	"httpget",
+	"httpparse",
+	"jsonfmt",
+	"once",
+	"oncevalue",
+	"newloader",
+	"diag",
+	"gofmt",
+	"readall",
+	"readlines",
+	"tmpl",
+	"walk",
+	"writeout",
 	// validate asserts its arguments to an interface whose method
 	// configcheck's Config has too, and reads a file there: together
 	// (TestTogether), validate must not be charged with it.
-	"configcheck": configcheck.Tool{},
-	"validate":    validate.Tool{},
+	"configcheck",
+	"validate",
 	// genvalidate is validate with the assertion in a generic helper.
-	"genvalidate": genvalidate.Tool{},
+	"genvalidate",
 	// apiclient, filestats, report and heapsort: an HTTP client behind an
 	// interface with errors.As to an interface, a walk with closures and
 	// generics, templates and JSON of its own types, container/heap and
 	// sort over generic types.
-	"apiclient": apiclient.Tool{},
-	"filestats": filestats.Tool{},
-	"report":    report.Tool{},
-	"heapsort":  heapsort.Tool{},
+	"apiclient",
+	"filestats",
+	"report",
+	"heapsort",
 	// defaults fills its options by reflection (reflect.Value.Set): in
 	// one program with reflectstd, whose interface has Chmod, it must not
 	// be charged with *os.File's.
-	"defaults": defaults.Tool{},
+	"defaults",
 	// merge sets a field of one struct from another's by reflection.
-	"merge": merge.Tool{},
+	"merge",
 	// fillnil makes its options' nil pointers, maps, slices and channels
 	// by reflection, each of its field's own type; Read reads files.
-	"fillnil": fillnil.Tool{},
+	"fillnil",
 	// httpsjson (http.Get of an https URL) and tlsroots (tls.Dialer with
 	// x509.SystemCertPool) reach the resolver's files, the system's roots
 	// and the proxy variables only through the standard library's own
 	// reads, which count as network.
-	"httpsjson": httpsjson.Tool{},
-	"tlsroots":  tlsroots.Tool{},
+	"httpsjson",
+	"tlsroots",
 	// functable keeps its operations and its opener in package
 	// variables: its start-up code, which only fills them, reaches
 	// nothing.
-	"functable": functable.Tool{},
+	"functable",
 	// mmapcount maps a file it opened read-only.
-	"mmapcount": mmapcount.Tool{},
+	"mmapcount",
 	// sharedhelper's Tool reads files through helpers (a retry loop, an
 	// errgroup-style group, a generic map) that its package's Fetch
 	// calls with functions that make HTTP requests.
-	"sharedhelper": sharedhelper.Tool{},
+	"sharedhelper",
 	// sharedvars's Tool passes an interface and a function its package
 	// initializer keeps in variables to helpers that call them, which its
 	// package's Env calls with values that read the environment.
-	"sharedvars": sharedvars.Tool{},
+	"sharedvars",
 	// decorator's Tool calls what a helper made of strings.ToUpper, kept
 	// in a package variable; its package's Env what the helper made of
 	// os.Getenv.
-	"decorator": decorator.Tool{},
+	"decorator",
 	// singleflight's Tool and its package's Fetch share a
 	// golang.org/x/sync/singleflight Group.
-	"singleflight": singleflight.Tool{},
+	"singleflight",
 	// options's Tool calls a helper with functional options that set
 	// fields; its package's Env calls it with one that reads the
 	// environment.
-	"options": options.Tool{},
+	"options",
 	// optconv's options store a function into the configuration its
 	// helper calls; Env's reads the environment.
-	"optconv": optconv.Tool{},
+	"optconv",
 	// gencache reads through a generic cache a constructor made over its
 	// function; Env's reads the environment.
-	"gencache": gencache.Tool{},
+	"gencache",
 	// wrapiface reads through a wrapper whose interface field holds its
 	// source; Env's reads the environment.
-	"wrapiface": wrapiface.Tool{},
+	"wrapiface",
 	// embediface passes a wrapper that embeds an interface to a helper
 	// that takes the interface; Env's wraps the environment.
-	"embediface": embediface.Tool{},
+	"embediface",
 	// inject's service keeps the runner its constructor is given in a
 	// field of an interface type; Exec's runs a program.
-	"inject": inject.Tool{},
+	"inject",
 	// optservice's constructor applies functional options to the service
 	// it returns, one of which sets its runner; Exec's runs a program.
-	"optservice": optservice.Tool{},
+	"optservice",
 	// svcerr's constructor returns the service with an error, and its
 	// method locks the service's mutex; Exec's runs a program.
-	"svcerr": svcerr.Tool{},
+	"svcerr",
 	// builder sets its service's runner with a method that returns the
 	// service; Exec's runs a program.
-	"builder": builder.Tool{},
+	"builder",
 	// cfgclient's client keeps the configuration struct its constructor
 	// is given, whose runner its method calls; Exec's runs a program.
-	"cfgclient": cfgclient.Tool{},
+	"cfgclient",
 	// embedcfg's client embeds its configuration, whose exported runner
 	// field its method calls; Exec's runs a program.
-	"embedcfg": embedcfg.Tool{},
+	"embedcfg",
 	// pkgsvc calls methods of services start-up code made and keeps in
 	// package variables, whose runner an option or a literal sets;
 	// Exec's services run a program.
-	"pkgsvc": pkgsvc.Tool{},
+	"pkgsvc",
 	// decoiface reads through a decorator that returns a caching struct
 	// over its source as the interface; Env's source reads the environment.
-	"decoiface": decoiface.Tool{},
+	"decoiface",
 	// pipeline runs steps a constructor keeps in a slice field; Env's
 	// expand environment variables.
-	"pipeline": pipeline.Tool{},
+	"pipeline",
 	// formatters's Tool calls the function field of package variables
 	// of a struct type, as its package's Env does of one that reads the
 	// environment.
-	"formatters": formatters.Tool{},
+	"formatters",
 	// startlog keeps loggers over os.Stderr and a template with functions
 	// that read the environment in package variables.
-	"startlog": startlog.Tool{},
+	"startlog",
 	// visitor's Tool calls a local struct's function field holding a
 	// method value; its package's Env one holding a closure that reads
 	// the environment.
-	"visitor": visitor.Tool{},
+	"visitor",
 	// register's start-up code appends and registers functions and
 	// interfaces its tool calls later.
-	"register": register.Tool{},
+	"register",
 	// errgroup's Tool and its package's Env call a helper that runs
 	// their functions on an errgroup's goroutines.
-	"errgroup": errgroup.Tool{},
+	"errgroup",
 	// handlers's Tool looks its own up in map literals of handlers and
 	// functions; its package's Env in others, which read the environment.
-	"handlers": handlers.Tool{},
+	"handlers",
 	// tmpldata renders templates over a map literal of strings and
 	// numbers, directly and through a helper its package's Env calls with
 	// data whose method reads the environment.
-	"tmpldata": tmpldata.Tool{},
+	"tmpldata",
 	// fieldmethod's Tool calls a method that calls its value receiver's
 	// function field; its package's Env does on a value holding
 	// os.Getenv.
-	"fieldmethod": fieldmethod.Tool{},
+	"fieldmethod",
 	// registry's Tool looks handlers up in a map init functions fill
 	// through a registration helper; its package's Env in a map of its
 	// own whose handler reads the environment.
-	"registry": registry.Tool{},
+	"registry",
 	// ptrcache's Tool calls a method that calls its pointer receiver's
 	// loader field; its package's Env does on a cache over os.Getenv.
-	"ptrcache": ptrcache.Tool{},
+	"ptrcache",
 	// wraphelper's Tool reads files through helpers that wrap the
 	// function they are given in a closure of their own (a retry that
 	// recovers panics, a range-over-func loop over lines), which its
 	// package's Fetch calls with functions that make HTTP requests.
-	"wraphelper": wraphelper.Tool{},
+	"wraphelper",
 	// anyfuncs's Tool keeps functions that read files where Go keeps
 	// them as any (sync.Map, atomic.Value, a context, a channel), which
 	// its package's Plain does with functions of the same types that
 	// reach nothing.
-	"anyfuncs": anyfuncs.Tool{},
+	"anyfuncs",
 	// ownstate's Tool serves a file through a ServeMux and loggers of
 	// its own, which its package's Plain does with a handler
 	// that reaches nothing: neither keeps anything in the standard
 	// library's package state, and neither is charged with the other's.
-	"ownstate": ownstate.Tool{},
+	"ownstate",
 	// upload posts a file with http.Post: the body it gives net/http is
 	// read while its request runs, not kept for other tools' requests.
-	"upload": upload.Tool{},
+	"upload",
 	// logprefix keeps a writer of its own, into a buffer, in log's
 	// default Logger, which net/http's requests log to.
-	"logprefix": logprefix.Tool{},
+	"logprefix",
 	// tarlist's Tool stores the errors of os.WriteFile and of
 	// tar.Reader.Next, which may point into io.Discard, in its result
 	// err, a local variable a deferred fmt.Errorf wraps; its package's
 	// Plain writes to io.Discard (TestHonestPair).
-	"tarlist": tarlist.Tool{},
+	"tarlist",
 	// deadline keeps a time.AfterFunc timer of its own in a package
 	// variable and resets it: in one program with timerreset, whose
 	// timer's func reads the environment, it must not be charged with it.
-	"deadline": deadline.Tool{},
+	"deadline",
 	// jsonsecret's Tool decodes JSON into a type whose UnmarshalJSON parses durations;
 	// its package's Load into one whose UnmarshalJSON may read the environment.
-	"jsonsecret": jsonsecret.Tool{},
+	"jsonsecret",
 	// fmtstringer's Tool formats a value whose String method fmt calls;
 	// its package's Home formats one whose String reads the home directory.
-	"fmtstringer": fmtstringer.Tool{},
+	"fmtstringer",
 	// slogbuf's Tool logs into a buffer through a slog.Handler wrapper;
 	// its package's Debug logs to os.Stderr through the same helper.
-	"slogbuf": slogbuf.Tool{},
+	"slogbuf",
 	// tmplfuncs's Tool renders a template through a helper given a FuncMap;
 	// its package's Env gives it os.Getenv.
-	"tmplfuncs": tmplfuncs.Tool{},
+	"tmplfuncs",
 	// storeiface's Tool counts in a memory Store its package keeps;
 	// its package's Save in a file Store, through the same helpers.
-	"storeiface": storeiface.Tool{},
+	"storeiface",
 	// resultgen's Tool chains steps through a generic Result[T] with Try and Then;
 	// its package's Env's first step reads the environment.
-	"resultgen": resultgen.Tool{},
+	"resultgen",
 	// methodval's Tool passes a method value to a per-line helper;
 	// its package's Env one that expands environment variables.
-	"methodval": methodval.Tool{},
+	"methodval",
 	// uatransport's Tool only builds and prints a request; its package's
 	// Fetch sends it with a kept client whose Transport sets the User-Agent.
-	"uatransport": uatransport.Tool{},
+	"uatransport",
 	// oncecache's Tool uses a sync.Pool and a sync.OnceValue of a map;
 	// its package's Config another OnceValue of a map, read from a file.
-	"oncecache": oncecache.Tool{},
+	"oncecache",
 	// codecs's Tool compresses into a buffer with a strategy map of encoders;
 	// its package's Save into a sink from a second map (a file, stdout).
-	"codecs": codecs.Tool{},
+	"codecs",
 	// fsyscount's Tool counts lines of a fstest.MapFS through fs.WalkDir;
 	// its package's Dir of os.DirFS, through the same helper.
-	"fsyscount": fsyscount.Tool{},
+	"fsyscount",
 	// errwrap's Tool wraps errors and looks into them with errors.As;
 	// its package's Exec does so with *exec.ExitError.
-	"errwrap": errwrap.Tool{},
+	"errwrap",
 	// progress's Tool copies through a copier with a progress callback field;
 	// its package's Verbose's callback prints to os.Stderr.
-	"progress": progress.Tool{},
+	"progress",
 	// bushooks's tools each make a bus whose Use method appends hooks to a
 	// slice field its publish runs; Audit's last hook appends to a file.
-	"bushooks": bushooks.Tool{},
+	"bushooks",
 	// ctxrecorder's tools put a recorder in their own context that a shared
 	// helper takes out (ctx.Value(key{}).(recorder)); Journal's writes a file.
-	"ctxrecorder": ctxrecorder.Tool{},
+	"ctxrecorder",
 	// workerpool's Tool runs hashing tasks it appends to a slice in a pool of
 	// goroutines; its package's Fetch runs tasks that fetch URLs in the same pool.
-	"workerpool": workerpool.Tool{},
+	"workerpool",
 	// embedbase's services embed a base struct whose promoted method calls its
 	// notifier; Tool's notes in memory, Exec's run a program.
-	"embedbase": embedbase.Tool{},
+	"embedbase",
 	// pkgdefault's Tool calls a service its package makes at start-up with an echoing
 	// runner; Exec makes one of its own over a runner that runs a program.
-	"pkgdefault": pkgdefault.Tool{},
+	"pkgdefault",
 	// memo's Tool reads through a cache a constructor makes for one call over its
 	// function; its package's Lookup uses one its package keeps over os.Getenv.
-	"memo": memo.Tool{},
+	"memo",
 }
 
 // honestPairs are packages of the honest corpus with a second tool,
 // Plain, audited in one program with Tool, without TestTogether's
 // others: each reaches what it declares.
-var honestPairs = map[string][2]definer{
-	"tarlist": {tarlist.Tool{}, tarlist.Plain{}},
-}
+var honestPairs = []string{"tarlist"}
 
 // TestHonestPair audits each of honestPairs' packages, Tool and Plain in
 // one program.
 func TestHonestPair(t *testing.T) {
 	t.Parallel()
-	for name, d := range honestPairs {
+	for _, name := range honestPairs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := reaches(t, filepath.Join("testdata", "honest", name), "Tool", "Plain")
-			for i, tl := range []string{"Tool", "Plain"} {
-				if want := d[i].Definition().Capabilities; got[tl] != want {
+			dir := filepath.Join("testdata", "honest", name)
+			got := reaches(t, dir, "Tool", "Plain")
+			for _, tl := range []string{"Tool", "Plain"} {
+				if want := declared(t, dir, tl); got[tl] != want {
 					t.Errorf("%s.%s reaches %s, declares %s", name, tl, got[tl], want)
 				}
 			}
@@ -372,43 +287,40 @@ func TestHonestPair(t *testing.T) {
 // the name given, audited in one program with Tool: each reaches what
 // it declares, and neither is charged with the other's capabilities
 // through the helpers and types they share.
-var honestWith = map[string]struct {
-	name string
-	d    [2]definer
-}{
-	"fmtstringer": {"Home", [2]definer{fmtstringer.Tool{}, fmtstringer.Home{}}},
-	"slogbuf":     {"Debug", [2]definer{slogbuf.Tool{}, slogbuf.Debug{}}},
-	"tmplfuncs":   {"Env", [2]definer{tmplfuncs.Tool{}, tmplfuncs.Env{}}},
-	"storeiface":  {"Save", [2]definer{storeiface.Tool{}, storeiface.Save{}}},
-	"resultgen":   {"Env", [2]definer{resultgen.Tool{}, resultgen.Env{}}},
-	"methodval":   {"Env", [2]definer{methodval.Tool{}, methodval.Env{}}},
-	"uatransport": {"Fetch", [2]definer{uatransport.Tool{}, uatransport.Fetch{}}},
-	"oncecache":   {"Config", [2]definer{oncecache.Tool{}, oncecache.Config{}}},
-	"codecs":      {"Save", [2]definer{codecs.Tool{}, codecs.Save{}}},
-	"fsyscount":   {"Dir", [2]definer{fsyscount.Tool{}, fsyscount.Dir{}}},
-	"errwrap":     {"Exec", [2]definer{errwrap.Tool{}, errwrap.Exec{}}},
-	"progress":    {"Verbose", [2]definer{progress.Tool{}, progress.Verbose{}}},
-	"bushooks":    {"Audit", [2]definer{bushooks.Tool{}, bushooks.Audit{}}},
-	"ctxrecorder": {"Journal", [2]definer{ctxrecorder.Tool{}, ctxrecorder.Journal{}}},
-	"workerpool":  {"Fetch", [2]definer{workerpool.Tool{}, workerpool.Fetch{}}},
-	"embedbase":   {"Exec", [2]definer{embedbase.Tool{}, embedbase.Exec{}}},
-	"pkgdefault":  {"Exec", [2]definer{pkgdefault.Tool{}, pkgdefault.Exec{}}},
-	"memo":        {"Lookup", [2]definer{memo.Tool{}, memo.Lookup{}}},
-	"jsonsecret":  {"Load", [2]definer{jsonsecret.Tool{}, jsonsecret.Load{}}},
+var honestWith = map[string]string{
+	"fmtstringer": "Home",
+	"slogbuf":     "Debug",
+	"tmplfuncs":   "Env",
+	"storeiface":  "Save",
+	"resultgen":   "Env",
+	"methodval":   "Env",
+	"uatransport": "Fetch",
+	"oncecache":   "Config",
+	"codecs":      "Save",
+	"fsyscount":   "Dir",
+	"errwrap":     "Exec",
+	"progress":    "Verbose",
+	"bushooks":    "Audit",
+	"ctxrecorder": "Journal",
+	"workerpool":  "Fetch",
+	"embedbase":   "Exec",
+	"pkgdefault":  "Exec",
+	"memo":        "Lookup",
+	"jsonsecret":  "Load",
 }
 
 // TestHonestWith audits each of honestWith's packages, Tool and its
 // second tool in one program.
 func TestHonestWith(t *testing.T) {
 	t.Parallel()
-	for name, w := range honestWith {
+	for name, second := range honestWith {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := filepath.Join("testdata", "honest", name)
-			rep := analyzeFor(t, dir, "Tool", w.name)
+			rep := analyzeFor(t, dir, "Tool", second)
 			got := reachesOf(t, rep)
-			for i, tl := range []string{"Tool", w.name} {
-				if want := w.d[i].Definition().Capabilities; got[tl] != want {
+			for _, tl := range []string{"Tool", second} {
+				if want := declared(t, dir, tl); got[tl] != want {
 					t.Errorf("%s.%s reaches %s, declares %s", name, tl, got[tl], want)
 				}
 			}
@@ -467,7 +379,7 @@ func reachesOf(t *testing.T, rep *Report) map[string]tool.Capability {
 // reaches exactly what it declares.
 func TestHonestAlone(t *testing.T) {
 	t.Parallel()
-	for name, d := range honest {
+	for _, name := range honest {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if _, ok := honestWith[name]; ok {
@@ -476,7 +388,7 @@ func TestHonestAlone(t *testing.T) {
 			dir := filepath.Join("testdata", "honest", name)
 			rep := analyzeFor(t, dir, "Tool")
 			got := reachesOf(t, rep)["Tool"]
-			if want := d.Definition().Capabilities; got != want {
+			if want := declared(t, dir, "Tool"); got != want {
 				t.Errorf("%s reaches %s, declares %s", name, got, want)
 			}
 			for _, f := range rep.Startup {
@@ -495,61 +407,63 @@ func TestHonestAlone(t *testing.T) {
 func TestTogether(t *testing.T) {
 	t.Parallel()
 	want := map[string]tool.Capability{}
-	for name, d := range map[string]definer{
-		"CSVSum": all.CSVSum{}, "GitLog": all.GitLog{}, "HTTPGet": all.HTTPGet{}, "JSONFmt": all.JSONFmt{},
-		"Once": all.Once{}, "OnceValue": all.OnceValue{}, "NewLoader": all.NewLoader{}, "Diag": all.Diag{}, "GoFmt": all.GoFmt{}, "ReadAll": all.ReadAll{}, "ReadLines": all.ReadLines{}, "Tmpl": all.Tmpl{},
-		"Walk": all.Walk{}, "WriteOut": all.WriteOut{},
-		"ConfigCheck": all.ConfigCheck{}, "Validate": all.Validate{}, "GenValidate": all.GenValidate{},
-		"APIClient": all.APIClient{}, "FileStats": all.FileStats{}, "Report": all.Report{}, "HeapSort": all.HeapSort{},
-		"Defaults": all.Defaults{}, "Merge": all.Merge{}, "HTTPSJSON": all.HTTPSJSON{}, "TLSRoots": all.TLSRoots{},
-		"FuncTable": all.FuncTable{}, "MmapCount": all.MmapCount{},
-		"SharedSizes": all.SharedSizes{}, "SharedFetch": all.SharedFetch{},
-		"SharedVars": all.SharedVars{}, "SharedVarsEnv": all.SharedVarsEnv{},
-		"Decorator": all.Decorator{}, "DecoratorEnv": all.DecoratorEnv{},
-		"SingleFlight": all.SingleFlight{}, "SingleFlightFetch": all.SingleFlightFetch{},
-		"Options": all.Options{}, "OptionsEnv": all.OptionsEnv{},
-		"OptConv": all.OptConv{}, "OptConvEnv": all.OptConvEnv{},
-		"GenCache": all.GenCache{}, "GenCacheEnv": all.GenCacheEnv{},
-		"WrapIface": all.WrapIface{}, "WrapIfaceEnv": all.WrapIfaceEnv{},
-		"EmbedIface": all.EmbedIface{}, "EmbedIfaceEnv": all.EmbedIfaceEnv{},
-		"Inject": all.Inject{}, "InjectExec": all.InjectExec{},
-		"OptService": all.OptService{}, "OptServiceExec": all.OptServiceExec{},
-		"SvcErr": all.SvcErr{}, "SvcErrExec": all.SvcErrExec{},
-		"Builder": all.Builder{}, "BuilderExec": all.BuilderExec{},
-		"CfgClient": all.CfgClient{}, "CfgClientExec": all.CfgClientExec{},
-		"EmbedCfg": all.EmbedCfg{}, "EmbedCfgExec": all.EmbedCfgExec{},
-		"PkgSvc": all.PkgSvc{}, "PkgSvcExec": all.PkgSvcExec{},
-		"FillNil": all.FillNil{}, "FillNilRead": all.FillNilRead{},
-		"DecoIface": all.DecoIface{}, "DecoIfaceEnv": all.DecoIfaceEnv{},
-		"Pipeline": all.Pipeline{}, "PipelineEnv": all.PipelineEnv{},
-		"Formatters": all.Formatters{}, "FormattersEnv": all.FormattersEnv{},
-		"StartLog":  all.StartLog{},
-		"WrapSizes": all.WrapSizes{}, "WrapFetch": all.WrapFetch{},
-		"AnyRead": all.AnyRead{}, "AnyPlain": all.AnyPlain{},
-		"OwnRead": all.OwnRead{}, "OwnPlain": all.OwnPlain{},
-		"Upload": all.Upload{}, "LogPrefix": all.LogPrefix{}, "LogSave": all.LogSave{},
-		"TarList": all.TarList{}, "TarPlain": all.TarPlain{}, "Deadline": all.Deadline{},
-		"Jsonsecret": all.Jsonsecret{}, "JsonsecretLoad": all.JsonsecretLoad{},
-		"Fmtstringer": all.Fmtstringer{}, "FmtstringerHome": all.FmtstringerHome{},
-		"Slogbuf": all.Slogbuf{}, "SlogbufDebug": all.SlogbufDebug{},
-		"Tmplfuncs": all.Tmplfuncs{}, "TmplfuncsEnv": all.TmplfuncsEnv{},
-		"Storeiface": all.Storeiface{}, "StoreifaceSave": all.StoreifaceSave{},
-		"Resultgen": all.Resultgen{}, "ResultgenEnv": all.ResultgenEnv{},
-		"Methodval": all.Methodval{}, "MethodvalEnv": all.MethodvalEnv{},
-		"Uatransport": all.Uatransport{}, "UatransportFetch": all.UatransportFetch{},
-		"Oncecache": all.Oncecache{}, "OncecacheConfig": all.OncecacheConfig{},
-		"Codecs": all.Codecs{}, "CodecsSave": all.CodecsSave{},
-		"Fsyscount": all.Fsyscount{}, "FsyscountDir": all.FsyscountDir{},
-		"Errwrap": all.Errwrap{}, "ErrwrapExec": all.ErrwrapExec{},
-		"Progress": all.Progress{}, "ProgressVerbose": all.ProgressVerbose{},
-		"Bushooks": all.Bushooks{}, "BushooksAudit": all.BushooksAudit{},
-		"Ctxrecorder": all.Ctxrecorder{}, "CtxrecorderJournal": all.CtxrecorderJournal{},
-		"Workerpool": all.Workerpool{}, "WorkerpoolFetch": all.WorkerpoolFetch{},
-		"Embedbase": all.Embedbase{}, "EmbedbaseExec": all.EmbedbaseExec{},
-		"Pkgdefault": all.Pkgdefault{}, "PkgdefaultExec": all.PkgdefaultExec{},
-		"Memo": all.Memo{}, "MemoLookup": all.MemoLookup{},
+	// The honest tools, by their names in testdata/all.
+	for _, name := range []string{
+		"CSVSum", "GitLog", "HTTPGet", "JSONFmt",
+		"Once", "OnceValue", "NewLoader", "Diag", "GoFmt", "ReadAll", "ReadLines", "Tmpl",
+		"Walk", "WriteOut",
+		"ConfigCheck", "Validate", "GenValidate",
+		"APIClient", "FileStats", "Report", "HeapSort",
+		"Defaults", "Merge", "HTTPSJSON", "TLSRoots",
+		"FuncTable", "MmapCount",
+		"SharedSizes", "SharedFetch",
+		"SharedVars", "SharedVarsEnv",
+		"Decorator", "DecoratorEnv",
+		"SingleFlight", "SingleFlightFetch",
+		"Options", "OptionsEnv",
+		"OptConv", "OptConvEnv",
+		"GenCache", "GenCacheEnv",
+		"WrapIface", "WrapIfaceEnv",
+		"EmbedIface", "EmbedIfaceEnv",
+		"Inject", "InjectExec",
+		"OptService", "OptServiceExec",
+		"SvcErr", "SvcErrExec",
+		"Builder", "BuilderExec",
+		"CfgClient", "CfgClientExec",
+		"EmbedCfg", "EmbedCfgExec",
+		"PkgSvc", "PkgSvcExec",
+		"FillNil", "FillNilRead",
+		"DecoIface", "DecoIfaceEnv",
+		"Pipeline", "PipelineEnv",
+		"Formatters", "FormattersEnv",
+		"StartLog",
+		"WrapSizes", "WrapFetch",
+		"AnyRead", "AnyPlain",
+		"OwnRead", "OwnPlain",
+		"Upload", "LogPrefix", "LogSave",
+		"TarList", "TarPlain", "Deadline",
+		"Jsonsecret", "JsonsecretLoad",
+		"Fmtstringer", "FmtstringerHome",
+		"Slogbuf", "SlogbufDebug",
+		"Tmplfuncs", "TmplfuncsEnv",
+		"Storeiface", "StoreifaceSave",
+		"Resultgen", "ResultgenEnv",
+		"Methodval", "MethodvalEnv",
+		"Uatransport", "UatransportFetch",
+		"Oncecache", "OncecacheConfig",
+		"Codecs", "CodecsSave",
+		"Fsyscount", "FsyscountDir",
+		"Errwrap", "ErrwrapExec",
+		"Progress", "ProgressVerbose",
+		"Bushooks", "BushooksAudit",
+		"Ctxrecorder", "CtxrecorderJournal",
+		"Workerpool", "WorkerpoolFetch",
+		"Embedbase", "EmbedbaseExec",
+		"Pkgdefault", "PkgdefaultExec",
+		"Memo", "MemoLookup",
 	} {
-		want[name] = d.Definition().Capabilities
+		dir, typeName := aliased(t, name)
+		want[name] = declared(t, dir, typeName)
 	}
 	own := map[string]definer{
 		"Weather": &toolbox.Weather{}, "WebSearch": &toolbox.WebSearch{}, "Now": toolbox.Now{},

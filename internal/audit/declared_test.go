@@ -1,0 +1,260 @@
+package audit
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/toolreg/toolreg/tool"
+	"github.com/toolreg/toolreg/toolbox"
+)
+
+// The tests read what a tool of testdata declares from its source rather
+// than by calling its Definition: the test binary then does not import
+// the hundreds of packages of testdata, which an empty build cache would
+// compile (and vet) for it.
+
+// auditPkgPath is the import path of this package, under which testdata's
+// packages are.
+const auditPkgPath = "github.com/toolreg/toolreg/internal/audit/"
+
+// declared returns what the Definition method of the type name, in the
+// package in dir, declares (readDeclared), and fails the test when it
+// cannot be read.
+func declared(t *testing.T, dir, name string) tool.Capability {
+	t.Helper()
+	c, err := readDeclared(dir, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// readDeclared returns the capabilities the Definition method of the type
+// name, in the package in dir, declares: the Capabilities field of the one
+// tool.Definition literal its body returns, tool's capabilities joined
+// with |, or none when the literal has no such field. Anything else is an
+// error.
+func readDeclared(dir, name string) (tool.Capability, error) {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
+	}
+	var def *ast.FuncDecl
+	var toolName string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "Definition" || fn.Recv == nil || receiverName(fn) != name {
+				continue
+			}
+			if def != nil {
+				return 0, fmt.Errorf("declared %s.%s: two Definition methods", dir, name)
+			}
+			def, toolName = fn, importName(f, "github.com/toolreg/toolreg/tool")
+		}
+	}
+	if def == nil || def.Body == nil || toolName == "" {
+		return 0, fmt.Errorf("declared %s.%s: no Definition method in a file that imports package tool", dir, name)
+	}
+	// The body is one return of a literal, as the convention has it: a
+	// value built otherwise could declare what the literal does not show.
+	var lit *ast.CompositeLit
+	if len(def.Body.List) == 1 {
+		if ret, ok := def.Body.List[0].(*ast.ReturnStmt); ok && len(ret.Results) == 1 {
+			lit, _ = ret.Results[0].(*ast.CompositeLit)
+		}
+	}
+	if lit == nil || !isSelector(lit.Type, toolName, "Definition") {
+		return 0, fmt.Errorf("%s: %s.Definition is not one return of a tool.Definition literal", fset.Position(def.Pos()), name)
+	}
+	var caps tool.Capability
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			return 0, fmt.Errorf("%s: a tool.Definition literal without field names", fset.Position(elt.Pos()))
+		}
+		if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Capabilities" {
+			if caps, err = capabilitiesOf(fset, toolName, kv.Value); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return caps, nil
+}
+
+// capabilitiesOf evaluates e, tool's capabilities (named toolName in its
+// file) joined with |.
+func capabilitiesOf(fset *token.FileSet, toolName string, e ast.Expr) (tool.Capability, error) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return capabilitiesOf(fset, toolName, e.X)
+	case *ast.BinaryExpr:
+		if e.Op == token.OR {
+			x, err := capabilitiesOf(fset, toolName, e.X)
+			if err != nil {
+				return 0, err
+			}
+			y, err := capabilitiesOf(fset, toolName, e.Y)
+			return x | y, err
+		}
+	case *ast.SelectorExpr:
+		if x, ok := e.X.(*ast.Ident); ok && x.Name == toolName {
+			if c, ok := tool.ParseCapabilities(snakeCase(e.Sel.Name)); ok && c != 0 {
+				return c, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("%s: Capabilities: not tool's capabilities joined with |", fset.Position(e.Pos()))
+}
+
+// aliased returns the directory and type name of the type that the alias
+// name of testdata/all's all.go stands for.
+func aliased(t *testing.T, name string) (dir, typeName string) {
+	t.Helper()
+	file := filepath.Join("testdata", "all", "all.go")
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.TYPE {
+			continue
+		}
+		for _, s := range g.Specs {
+			ts := s.(*ast.TypeSpec)
+			if ts.Name.Name != name || !ts.Assign.IsValid() {
+				continue
+			}
+			sel, ok := ts.Type.(*ast.SelectorExpr)
+			if !ok {
+				break
+			}
+			pkg, _ := sel.X.(*ast.Ident)
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if pkg != nil && importedAs(imp, path) == pkg.Name && strings.HasPrefix(path, auditPkgPath) {
+					return filepath.FromSlash(strings.TrimPrefix(path, auditPkgPath)), sel.Sel.Name
+				}
+			}
+		}
+	}
+	t.Fatalf("%s: no alias %s of a type of a package of testdata", file, name)
+	return "", ""
+}
+
+// receiverName is the name of fn's receiver's type, without a *.
+func receiverName(fn *ast.FuncDecl) string {
+	rt := fn.Recv.List[0].Type
+	if star, ok := rt.(*ast.StarExpr); ok {
+		rt = star.X
+	}
+	if id, ok := rt.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// importName is the name f refers to the package path by, or "".
+func importName(f *ast.File, path string) string {
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == path {
+			return importedAs(imp, path)
+		}
+	}
+	return ""
+}
+
+// importedAs is the name imp of path binds: its own, or the path's last
+// element (the packages read here are named so).
+func importedAs(imp *ast.ImportSpec, path string) string {
+	if imp.Name != nil {
+		return imp.Name.Name
+	}
+	return path[strings.LastIndex(path, "/")+1:]
+}
+
+// isSelector reports whether e is x.sel.
+func isSelector(e ast.Expr, x, sel string) bool {
+	s, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := s.X.(*ast.Ident)
+	return ok && id.Name == x && s.Sel.Name == sel
+}
+
+// snakeCase is ReadFiles's read_files: the names ParseCapabilities reads.
+func snakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// TestReadDeclared reads what this repository's tools declare, against
+// their Definition, and refuses what is not a literal of capabilities.
+func TestReadDeclared(t *testing.T) {
+	t.Parallel()
+	for name, d := range map[string]definer{
+		"Weather": &toolbox.Weather{}, "WebSearch": &toolbox.WebSearch{}, "Now": toolbox.Now{},
+		"PingURL": &toolbox.PingURL{}, "DiskUsage": toolbox.DiskUsage{},
+	} {
+		got, err := readDeclared(filepath.Join("..", "..", "toolbox"), name)
+		if want := d.Definition().Capabilities; err != nil || got != want {
+			t.Errorf("toolbox.%s: read %s, %v; its Definition declares %s", name, got, err, want)
+		}
+	}
+	const head = "package p\n\nimport tl \"github.com/toolreg/toolreg/tool\"\n\ntype T struct{}\n\n"
+	for _, tc := range []struct {
+		src  string
+		want tool.Capability
+		err  string // in the error; "" for none
+	}{
+		{"func (T) Definition() tl.Definition { return tl.Definition{ID: \"t\"} }", 0, ""},
+		{"func (*T) Definition() tl.Definition {\n\treturn tl.Definition{ID: \"t\", Capabilities: (tl.Env | tl.ReadFiles) | tl.Exec}\n}", tool.Env | tool.ReadFiles | tool.Exec, ""},
+		{"var caps = tl.Env\n\nfunc (T) Definition() tl.Definition { return tl.Definition{Capabilities: caps} }", 0, "p.go:9:74: Capabilities: not tool's capabilities"},
+		{"func (T) Definition() tl.Definition { return tl.Definition{Capabilities: tl.Env + tl.Exec} }", 0, "not tool's capabilities"},
+		{"func (T) Definition() tl.Definition { return tl.Definition{Capabilities: tl.Everything} }", 0, "not tool's capabilities"},
+		{"func (T) Definition() tl.Definition { return tl.Definition{Capabilities: tl.Capability(1)} }", 0, "not tool's capabilities"},
+		{"func (T) Definition() tl.Definition {\n\tif true {\n\t\treturn tl.Definition{}\n\t}\n\treturn tl.Definition{Capabilities: tl.Exec}\n}", 0, "p.go:7:1: T.Definition is not one return of a tool.Definition literal"},
+		{"func (T) Definition() tl.Definition { d := tl.Definition{}; d.Capabilities = tl.Exec; return d }", 0, "not one return"},
+		{"func (T) Definition() tl.Definition { return tl.Definition{\"t\", \"\", \"\", 0, tl.Exec} }", 0, "without field names"},
+		{"func (T) Define() tl.Definition { return tl.Definition{} }", 0, "no Definition method"},
+	} {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(head+tc.src+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := readDeclared(dir, "T")
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("%s\nread %s, %v; want %s", tc.src, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s\nread %s, %v; want an error with %q", tc.src, got, err, tc.err)
+		}
+	}
+}
