@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,15 +19,32 @@ import (
 	"github.com/toolreg/toolreg/sandbox"
 )
 
-// builtBinaries builds the agent and the hello-world program once per
-// test binary, into a directory removed at exit: the agent as go build
-// makes it where a C compiler is found (with cgo, dynamically linked),
-// and as the Dockerfile makes it (agent-static: CGO_ENABLED=0).
-var builtBinaries = sync.OnceValues(func() (dir string, err error) {
-	dir, err = os.MkdirTemp("", "toolreg-bench-")
+// binDir is the directory builtBinaries builds into, made and removed by
+// TestMain.
+var binDir string
+
+// TestMain makes binDir and removes it when the benchmarks are done.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "toolreg-bench-")
 	if err != nil {
-		return "", err
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
+	binDir = dir
+	code := m.Run()
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// builtBinaries builds the agent and the hello-world program once per
+// test binary, into binDir: the agent as go build makes it where a C
+// compiler is found (with cgo, dynamically linked), and as the Dockerfile
+// makes it (agent-static: CGO_ENABLED=0).
+var builtBinaries = sync.OnceValues(func() (string, error) {
+	dir := binDir
 	// The agent is built in its own module, as users build it.
 	for _, b := range []struct{ out, dir, pkg, cgo string }{
 		{"agent", "..", "./cmd/agent", ""},
