@@ -199,6 +199,14 @@ func TestConfigurations(t *testing.T) {
 			"h.go":              "package tb\n\nimport \"C\"\n",
 			"i_darwin_amd64.go": "//go:build ignore\n\npackage tb\n",
 		},
+		// Every system's architectures apart (TestInvariant splits
+		// linux's alone), and one system's for one architecture.
+		{
+			"a_tool.go":  "package tb\n",
+			"j.go":       "//go:build amd64\n\npackage tb\n",
+			"k_arm64.go": "package tb\n",
+			"l.go":       "//go:build !(windows && arm64)\n\npackage tb\n",
+		},
 		// go/build fails on a NUL byte in what it reads.
 		{"a.go": "package tb\n", "b_windows.go": "package tb\n\x00"},
 		{"a.go": "package tb\n", "b.go": "package tb\n\x00"},
