@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"os"
@@ -52,6 +53,12 @@ func readDeclared(dir, name string) (tool.Capability, error) {
 	var toolName string
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		// The files the host's build has: those the audit reads.
+		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil {
+			return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
+		} else if !ok {
 			continue
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
@@ -127,10 +134,20 @@ func capabilitiesOf(fset *token.FileSet, toolName string, e ast.Expr) (tool.Capa
 // name of testdata/all's all.go stands for.
 func aliased(t *testing.T, name string) (dir, typeName string) {
 	t.Helper()
-	file := filepath.Join("testdata", "all", "all.go")
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	dir, typeName, err := aliasedIn(".", filepath.Join("testdata", "all", "all.go"), name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return dir, typeName
+}
+
+// aliasedIn returns the directory (under root, which holds this package's
+// files) and type name of the type that the alias name of file stands
+// for, a type of a package under this package's import path.
+func aliasedIn(root, file, name string) (dir, typeName string, err error) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return "", "", err
 	}
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
@@ -149,14 +166,48 @@ func aliased(t *testing.T, name string) (dir, typeName string) {
 			pkg, _ := sel.X.(*ast.Ident)
 			for _, imp := range f.Imports {
 				path, _ := strconv.Unquote(imp.Path.Value)
-				if pkg != nil && importedAs(imp, path) == pkg.Name && strings.HasPrefix(path, auditPkgPath) {
-					return filepath.FromSlash(strings.TrimPrefix(path, auditPkgPath)), sel.Sel.Name
+				if pkg == nil || !strings.HasPrefix(path, auditPkgPath) {
+					continue
+				}
+				dir := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(path, auditPkgPath)))
+				// An import without a name binds its package's name, which
+				// need not be its path's last element.
+				bound := ""
+				if imp.Name != nil {
+					bound = imp.Name.Name
+				} else if bound, err = packageName(dir); err != nil {
+					return "", "", err
+				}
+				if bound == pkg.Name {
+					return dir, sel.Sel.Name, nil
 				}
 			}
 		}
 	}
-	t.Fatalf("%s: no alias %s of a type of a package of testdata", file, name)
-	return "", ""
+	return "", "", fmt.Errorf("%s: no alias %s of a type of a package under %s", file, name, auditPkgPath)
+}
+
+// packageName is the name in the package clause of the package in dir,
+// read from its first Go file the host's build has.
+func packageName(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, parser.PackageClauseOnly)
+		if err != nil {
+			return "", err
+		}
+		return f.Name.Name, nil
+	}
+	return "", fmt.Errorf("%s: no Go file", dir)
 }
 
 // receiverName is the name of fn's receiver's type, without a *.
@@ -228,6 +279,35 @@ func TestReadDeclared(t *testing.T) {
 			t.Errorf("toolbox.%s: read %s, %v; its Definition declares %s", name, got, err, want)
 		}
 	}
+	// A file the build leaves out does not declare; a method promoted
+	// from an embedded type is not read.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"p.go":   "package p\n\nimport \"github.com/toolreg/toolreg/tool\"\n\ntype base struct{}\n\nfunc (base) Definition() tool.Definition { return tool.Definition{Capabilities: tool.Exec} }\n\ntype T struct{ base }\n",
+		"old.go": "//go:build ignore\n\npackage p\n\nimport \"github.com/toolreg/toolreg/tool\"\n\nfunc (T) Definition() tool.Definition { return tool.Definition{Capabilities: tool.Env} }\n",
+	})
+	if got, err := readDeclared(dir, "T"); err == nil || !strings.Contains(err.Error(), "no Definition method") {
+		t.Errorf("a Definition in an ignored file: read %s, %v; want no Definition method", got, err)
+	}
+	// An import without a name binds the package's name: here x's
+	// package is y, and x is real's.
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"testdata/honest/x/x.go":       "package y\n\ntype Tool struct{}\n",
+		"testdata/honest/real/real.go": "package real\n\ntype Tool struct{}\n",
+		"all.go": "package all\n\nimport (\n\t\"" + auditPkgPath + "testdata/honest/x\"\n\tx \"" + auditPkgPath + "testdata/honest/real\"\n)\n\n" +
+			"type (\n\tZ = x.Tool\n\tW = y.Tool\n)\n",
+	})
+	for name, want := range map[string]string{"Z": "real", "W": "x"} {
+		dir, typeName, err := aliasedIn(root, filepath.Join(root, "all.go"), name)
+		if want := filepath.Join(root, "testdata", "honest", want); err != nil || dir != want || typeName != "Tool" {
+			t.Errorf("alias %s: %s.%s, %v; want %s.Tool", name, dir, typeName, err, want)
+		}
+	}
+	if _, _, err := aliasedIn(root, filepath.Join(root, "all.go"), "V"); err == nil {
+		t.Errorf("alias V, which all.go has not: no error")
+	}
+
 	const head = "package p\n\nimport tl \"github.com/toolreg/toolreg/tool\"\n\ntype T struct{}\n\n"
 	for _, tc := range []struct {
 		src  string
@@ -255,6 +335,20 @@ func TestReadDeclared(t *testing.T) {
 			t.Errorf("%s\nread %s, %v; want %s", tc.src, got, err, tc.want)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s\nread %s, %v; want an error with %q", tc.src, got, err, tc.err)
+		}
+	}
+}
+
+// writeFiles writes files (slash-separated paths under dir to contents).
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
