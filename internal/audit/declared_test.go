@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,24 +45,16 @@ func declared(t *testing.T, dir, name string) tool.Capability {
 // with |, or none when the literal has no such field. Anything else is an
 // error.
 func readDeclared(dir, name string) (tool.Capability, error) {
-	fset := token.NewFileSet()
-	entries, err := os.ReadDir(dir)
+	// The files the host's build has: those the audit reads.
+	pkg, err := build.Default.ImportDir(dir, 0)
 	if err != nil {
 		return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
 	}
+	fset := token.NewFileSet()
 	var def *ast.FuncDecl
 	var toolName string
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		// The files the host's build has: those the audit reads.
-		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil {
-			return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
-		} else if !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, e.Name()), nil, parser.SkipObjectResolution)
+	for _, file := range slices.Concat(pkg.GoFiles, pkg.CgoFiles) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, file), nil, parser.SkipObjectResolution)
 		if err != nil {
 			return 0, fmt.Errorf("declared %s.%s: %w", dir, name, err)
 		}
@@ -175,8 +168,12 @@ func aliasedIn(root, file, name string) (dir, typeName string, err error) {
 				bound := ""
 				if imp.Name != nil {
 					bound = imp.Name.Name
-				} else if bound, err = packageName(dir); err != nil {
-					return "", "", err
+				} else {
+					pkg, err := build.Default.ImportDir(dir, 0)
+					if err != nil {
+						return "", "", err
+					}
+					bound = pkg.Name
 				}
 				if bound == pkg.Name {
 					return dir, sel.Sel.Name, nil
@@ -185,29 +182,6 @@ func aliasedIn(root, file, name string) (dir, typeName string, err error) {
 		}
 	}
 	return "", "", fmt.Errorf("%s: no alias %s of a type of a package under %s", file, name, auditPkgPath)
-}
-
-// packageName is the name in the package clause of the package in dir,
-// read from its first Go file the host's build has.
-func packageName(dir string) (string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, e.Name()); err != nil || !ok {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, e.Name()), nil, parser.PackageClauseOnly)
-		if err != nil {
-			return "", err
-		}
-		return f.Name.Name, nil
-	}
-	return "", fmt.Errorf("%s: no Go file", dir)
 }
 
 // receiverName is the name of fn's receiver's type, without a *.
