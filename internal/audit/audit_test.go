@@ -407,6 +407,7 @@ func TestHonestAlone(t *testing.T) {
 func TestTogether(t *testing.T) {
 	t.Parallel()
 	want := map[string]tool.Capability{}
+	as := aliases(t)
 	// The honest tools, by their names in testdata/all.
 	for _, name := range []string{
 		"CSVSum", "GitLog", "HTTPGet", "JSONFmt",
@@ -462,8 +463,11 @@ func TestTogether(t *testing.T) {
 		"Pkgdefault", "PkgdefaultExec",
 		"Memo", "MemoLookup",
 	} {
-		dir, typeName := aliased(t, name)
-		want[name] = declared(t, dir, typeName)
+		a, ok := as[name]
+		if !ok {
+			t.Fatalf("testdata/all/all.go has no alias %s of a type of testdata", name)
+		}
+		want[name] = declared(t, a.dir, a.typeName)
 	}
 	own := map[string]definer{
 		"Weather": &toolbox.Weather{}, "WebSearch": &toolbox.WebSearch{}, "Now": toolbox.Now{},

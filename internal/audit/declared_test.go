@@ -14,6 +14,8 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolreg/toolreg/tool"
 	"github.com/toolreg/toolreg/toolbox"
 )
@@ -123,25 +125,48 @@ func capabilitiesOf(fset *token.FileSet, toolName string, e ast.Expr) (tool.Capa
 	return 0, fmt.Errorf("%s: Capabilities: not tool's capabilities joined with |", fset.Position(e.Pos()))
 }
 
-// aliased returns the directory and type name of the type that the alias
-// name of testdata/all's all.go stands for.
-func aliased(t *testing.T, name string) (dir, typeName string) {
+// alias is the type an alias of testdata/all's all.go stands for.
+type alias struct{ dir, typeName string }
+
+// aliases returns the aliases of testdata/all's all.go by name.
+func aliases(t *testing.T) map[string]alias {
 	t.Helper()
-	dir, typeName, err := aliasedIn(".", filepath.Join("testdata", "all", "all.go"), name)
+	as, err := aliasesIn(".", filepath.Join("testdata", "all", "all.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir, typeName
+	return as
 }
 
-// aliasedIn returns the directory (under root, which holds this package's
-// files) and type name of the type that the alias name of file stands
-// for, a type of a package under this package's import path.
-func aliasedIn(root, file, name string) (dir, typeName string, err error) {
+// aliasesIn returns, by name, the type each alias of file stands for that
+// is a type of a package under this package's import path, its directory
+// under root (which holds this package's files).
+func aliasesIn(root, file string) (map[string]alias, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
+	// The directory of each name an import binds. An import without a
+	// name binds its package's name, which need not be its path's last
+	// element.
+	dirs := map[string]string{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if !strings.HasPrefix(path, auditPkgPath) {
+			continue
+		}
+		dir := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(path, auditPkgPath)))
+		if imp.Name != nil {
+			dirs[imp.Name.Name] = dir
+			continue
+		}
+		pkg, err := build.Default.ImportDir(dir, 0)
+		if err != nil {
+			return nil, err
+		}
+		dirs[pkg.Name] = dir
+	}
+	as := map[string]alias{}
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.TYPE {
@@ -149,39 +174,16 @@ func aliasedIn(root, file, name string) (dir, typeName string, err error) {
 		}
 		for _, s := range g.Specs {
 			ts := s.(*ast.TypeSpec)
-			if ts.Name.Name != name || !ts.Assign.IsValid() {
+			sel, ok := ts.Type.(*ast.SelectorExpr)
+			if !ok || !ts.Assign.IsValid() {
 				continue
 			}
-			sel, ok := ts.Type.(*ast.SelectorExpr)
-			if !ok {
-				break
-			}
-			pkg, _ := sel.X.(*ast.Ident)
-			for _, imp := range f.Imports {
-				path, _ := strconv.Unquote(imp.Path.Value)
-				if pkg == nil || !strings.HasPrefix(path, auditPkgPath) {
-					continue
-				}
-				dir := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(path, auditPkgPath)))
-				// An import without a name binds its package's name, which
-				// need not be its path's last element.
-				bound := ""
-				if imp.Name != nil {
-					bound = imp.Name.Name
-				} else {
-					pkg, err := build.Default.ImportDir(dir, 0)
-					if err != nil {
-						return "", "", err
-					}
-					bound = pkg.Name
-				}
-				if bound == pkg.Name {
-					return dir, sel.Sel.Name, nil
-				}
+			if x, ok := sel.X.(*ast.Ident); ok && dirs[x.Name] != "" {
+				as[ts.Name.Name] = alias{dirs[x.Name], sel.Sel.Name}
 			}
 		}
 	}
-	return "", "", fmt.Errorf("%s: no alias %s of a type of a package under %s", file, name, auditPkgPath)
+	return as, nil
 }
 
 // receiverName is the name of fn's receiver's type, without a *.
@@ -263,23 +265,28 @@ func TestReadDeclared(t *testing.T) {
 	if got, err := readDeclared(dir, "T"); err == nil || !strings.Contains(err.Error(), "no Definition method") {
 		t.Errorf("a Definition in an ignored file: read %s, %v; want no Definition method", got, err)
 	}
+	if _, err := readDeclared(filepath.Join(t.TempDir(), "none"), "T"); err == nil {
+		t.Errorf("a directory that is not there: no error")
+	}
 	// An import without a name binds the package's name: here x's
-	// package is y, and x is real's.
+	// package is y, and x is real's. V is a type, not an alias.
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
 		"testdata/honest/x/x.go":       "package y\n\ntype Tool struct{}\n",
 		"testdata/honest/real/real.go": "package real\n\ntype Tool struct{}\n",
-		"all.go": "package all\n\nimport (\n\t\"" + auditPkgPath + "testdata/honest/x\"\n\tx \"" + auditPkgPath + "testdata/honest/real\"\n)\n\n" +
-			"type (\n\tZ = x.Tool\n\tW = y.Tool\n)\n",
+		"all.go": "package all\n\nimport (\n\tx \"" + auditPkgPath + "testdata/honest/real\"\n\t\"" + auditPkgPath + "testdata/honest/x\"\n)\n\n" +
+			"type (\n\tZ = x.Tool\n\tW = y.Tool\n\tV x.Tool\n)\n",
 	})
-	for name, want := range map[string]string{"Z": "real", "W": "x"} {
-		dir, typeName, err := aliasedIn(root, filepath.Join(root, "all.go"), name)
-		if want := filepath.Join(root, "testdata", "honest", want); err != nil || dir != want || typeName != "Tool" {
-			t.Errorf("alias %s: %s.%s, %v; want %s.Tool", name, dir, typeName, err, want)
-		}
+	as, err := aliasesIn(root, filepath.Join(root, "all.go"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, _, err := aliasedIn(root, filepath.Join(root, "all.go"), "V"); err == nil {
-		t.Errorf("alias V, which all.go has not: no error")
+	want := map[string]alias{
+		"Z": {filepath.Join(root, "testdata", "honest", "real"), "Tool"},
+		"W": {filepath.Join(root, "testdata", "honest", "x"), "Tool"},
+	}
+	if diff := cmp.Diff(want, as, cmp.AllowUnexported(alias{})); diff != "" {
+		t.Errorf("aliases (-want +got):\n%s", diff)
 	}
 
 	const head = "package p\n\nimport tl \"github.com/toolreg/toolreg/tool\"\n\ntype T struct{}\n\n"
@@ -298,6 +305,7 @@ func TestReadDeclared(t *testing.T) {
 		{"func (T) Definition() tl.Definition { d := tl.Definition{}; d.Capabilities = tl.Exec; return d }", 0, "not one return"},
 		{"func (T) Definition() tl.Definition { return tl.Definition{\"t\", \"\", \"\", 0, tl.Exec} }", 0, "without field names"},
 		{"func (T) Define() tl.Definition { return tl.Definition{} }", 0, "no Definition method"},
+		{"func (T) Definition() tl.Definition { return tl.Definition{} }\n\nfunc (*T) Definition() tl.Definition { return tl.Definition{} }", 0, "two Definition methods"},
 	} {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(head+tc.src+"\n"), 0o644); err != nil {
