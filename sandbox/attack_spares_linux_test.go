@@ -495,8 +495,10 @@ func attackAsUser(dir, suid string) int {
 	run(pn, "nproc raise", "atk_nproc", tool.Exec|tool.Unsafe, attackArgs{})
 	run(pn, "threads exec", "atk_threads#exec", ex, attackArgs{N: 64})
 	run(pn, "threads", "atk_threads#noexec", rf, attackArgs{N: 64})
+	// Its children do not hold the output, so that the call ends with the
+	// bomb, not with their sleeps a second later.
 	run(pn, "fork bomb", "atk_run#bomb", ex, attackArgs{Argv: []string{"/bin/sh", "-c",
-		`i=0; while [ $i -lt 64 ]; do /bin/sh -c 'sleep 1 & sleep 1 & wait' & i=$((i+1)); done; echo started $i`}})
+		`i=0; while [ $i -lt 64 ]; do /bin/sh -c 'sleep 1 & sleep 1 & wait' >/dev/null 2>&1 & i=$((i+1)); done; echo started $i`}})
 	json.NewEncoder(os.Stdout).Encode(r)
 	return 0
 }

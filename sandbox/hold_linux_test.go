@@ -143,8 +143,10 @@ func TestSpareHoldReleasedOnEveryPath(t *testing.T) {
 			<-done
 		}},
 	}
+	// Each scenario has a pool of its own: they run side by side.
 	for _, s := range scenarios {
 		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
 			p := holdPool(t, nil)
 			waitSpare(t, p)
 			s.run(t, p)

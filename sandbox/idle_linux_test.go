@@ -22,7 +22,9 @@ import (
 // as long as the pool kept it (a minute after each call): work the user
 // did not see, with whatever the tool may do. The pool stops an idle
 // worker (SIGSTOP to its group) pauseAfter after its call and continues
-// it for the next.
+// it for the next. The cases run side by side: each has a pool of its
+// own, and a stopped worker's processor time does not depend on the
+// machine's load.
 func TestNothingRunsBetweenCalls(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -34,6 +36,7 @@ func TestNothingRunsBetweenCalls(t *testing.T) {
 		{"without namespaces", tool.Unsafe, func(c *Config) { c.NoNamespaces = true }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			p := newPool(t, newDirs(t), c.conf)
 			if got, err := call(t, p, "r10_linger", c.caps, r9Args{}); err != nil || got != "left" {
 				t.Fatalf("r10_linger: %q, %v", got, err)
