@@ -100,9 +100,12 @@ func TestFindNested(t *testing.T) {
 }
 
 // TestFindNestedBounds: the search stops at nestedMax directories found
-// and nestedDirs read, and says so; one fewer of either is no note.
+// and nestedDirs read, and says so; one fewer of either is no note. Each
+// case searches the workspace of the case before it with what it lacks
+// added.
 func TestFindNestedBounds(t *testing.T) {
 	t.Parallel()
+	root, made := t.TempDir(), 0
 	for _, c := range []struct {
 		repos    int
 		wantN    int
@@ -112,9 +115,8 @@ func TestFindNestedBounds(t *testing.T) {
 		{nestedMax, nestedMax, fmt.Sprintf("more than %d version-control", nestedMax)},
 		{nestedMax + 1, nestedMax, fmt.Sprintf("more than %d version-control", nestedMax)},
 	} {
-		root := t.TempDir()
-		for i := range c.repos {
-			mkTree(t, root, fmt.Sprintf("r%03d/.git/", i))
+		for ; made < c.repos; made++ {
+			mkTree(t, root, fmt.Sprintf("r%03d/.git/", made))
 		}
 		got := findNested(context.Background(), root)
 		if len(got.dirs) != c.wantN || (c.wantNote == "") != (got.note == "") || !strings.Contains(got.note, c.wantNote) {
@@ -123,6 +125,7 @@ func TestFindNestedBounds(t *testing.T) {
 	}
 	// Directories read: the workspace and its subdirectories, nestedDirs
 	// in all at most; a repository past the budget is not found.
+	root, made = t.TempDir(), 0
 	for _, c := range []struct {
 		subdirs  int
 		wantNote bool
@@ -130,9 +133,8 @@ func TestFindNestedBounds(t *testing.T) {
 		{nestedDirs - 1, false},
 		{nestedDirs, true},
 	} {
-		root := t.TempDir()
-		for i := range c.subdirs {
-			if err := os.Mkdir(filepath.Join(root, fmt.Sprintf("d%05d", i)), 0o755); err != nil {
+		for ; made < c.subdirs; made++ {
+			if err := os.Mkdir(filepath.Join(root, fmt.Sprintf("d%05d", made)), 0o755); err != nil {
 				t.Fatal(err)
 			}
 		}
