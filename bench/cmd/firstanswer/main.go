@@ -22,6 +22,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"github.com/toolreg/toolreg/bench/internal/servergroups"
@@ -31,6 +32,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -92,14 +94,20 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // run starts s, polls its URL until it answers 200, waits idle, reads
 // its resident memory (the kB fields of /proc/PID/status, by name), and
-// stops it.
+// stops it with SIGTERM, as a service manager would: the agent then
+// removes its workers' temporary directory, which SIGKILL left behind,
+// one each round. A server still running 5 s later is killed.
 func run(client *http.Client, s *server, idle time.Duration) (time.Duration, map[string]int, error) {
-	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	ctx, stop := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, s.argv[0], s.argv[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
+		stop()
 		return 0, nil, err
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	defer func() { stop(); cmd.Wait() }()
 	var took time.Duration
 	for {
 		resp, err := client.Get(s.url)
