@@ -138,9 +138,16 @@ func TestFindNestedBounds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		if c.wantNote {
+			// In the last subdirectory, which the search reads last.
+			mkTree(t, root, fmt.Sprintf("d%05d/.git/", made-1))
+		}
 		got := findNested(context.Background(), root)
 		if (got.note != "") != c.wantNote || (c.wantNote && !strings.Contains(got.note, fmt.Sprintf("more than %d directories", nestedDirs))) {
 			t.Errorf("%d subdirectories: note %q, want one: %v", c.subdirs, got.note, c.wantNote)
+		}
+		if len(got.dirs) != 0 {
+			t.Errorf("%d subdirectories: found %q past the budget", c.subdirs, got.dirs)
 		}
 	}
 }
