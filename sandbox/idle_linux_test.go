@@ -24,35 +24,47 @@ import (
 // worker (SIGSTOP to its group) pauseAfter after its call and continues
 // it for the next. The cases run side by side: each has a pool of its
 // own, and a stopped worker's processor time does not depend on the
-// machine's load.
+// machine's load. Without namespaces a program a tool started outlives
+// its call: it is in the worker's group, and stops with it.
 func TestNothingRunsBetweenCalls(t *testing.T) {
+	noNamespaces := func(c *Config) { c.NoNamespaces = true }
 	for _, c := range []struct {
-		name string
-		caps tool.Capability
-		conf func(*Config)
+		name, tool string
+		caps       tool.Capability
+		conf       func(*Config)
 	}{
-		{"none", tool.Unsafe, nil},
-		{"every capability", tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Exec | tool.Unsafe, nil},
-		{"without namespaces", tool.Unsafe, func(c *Config) { c.NoNamespaces = true }},
+		{"none", "r10_linger", tool.Unsafe, nil},
+		{"every capability", "r10_linger", tool.ReadFiles | tool.WriteFiles | tool.Network | tool.Env | tool.Exec | tool.Unsafe, nil},
+		{"without namespaces", "r10_linger", tool.Unsafe, noNamespaces},
+		{"a program it started, without namespaces", "r10_lingerchild", tool.Exec | tool.Unsafe, noNamespaces},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			p := newPool(t, newDirs(t), c.conf)
-			if got, err := call(t, p, "r10_linger", c.caps, r9Args{}); err != nil || got != "left" {
-				t.Fatalf("r10_linger: %q, %v", got, err)
+			got, err := call(t, p, c.tool, c.caps, r9Args{})
+			if err != nil {
+				t.Fatalf("%s: %q, %v", c.tool, got, err)
 			}
 			p.mu.Lock()
-			ws := p.idle[workerKey{"r10_linger", c.caps}]
+			ws := p.idle[workerKey{c.tool, c.caps}]
 			p.mu.Unlock()
 			if len(ws) != 1 {
 				t.Fatalf("%d idle workers, want 1", len(ws))
 			}
 			pid := ws[0].pid()
+			what := "the idle worker"
+			if got != "left" {
+				// The program's pid: the worker is stopped when it is.
+				if pid, err = strconv.Atoi(got); err != nil {
+					t.Fatalf("%s answered %q, want left or a pid", c.tool, got)
+				}
+				what = "the program the idle worker's tool started"
+			}
 			// Wait for the pool to stop it: not a bound on its speed.
 			deadline := time.Now().Add(30 * time.Second)
 			for state, _ := procCPU(t, pid); state != "T"; state, _ = procCPU(t, pid) {
 				if time.Now().After(deadline) {
-					t.Fatalf("the idle worker is in state %s, not stopped", state)
+					t.Fatalf("%s is in state %s, not stopped", what, state)
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
@@ -60,13 +72,13 @@ func TestNothingRunsBetweenCalls(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 			state, after := procCPU(t, pid)
 			if after != before || state != "T" {
-				t.Errorf("the idle worker, in state %s, ran %d clock ticks of processor time after its call", state, after-before)
+				t.Errorf("%s, in state %s, ran %d clock ticks of processor time after its call", what, state, after-before)
 			}
 			// The positive control: the next call continues it.
 			if got, err := call(t, p, "echo", c.caps, probeArgs{}); err != nil {
 				t.Errorf("a call after the pause: %q, %v", got, err)
 			}
-			if got, err := call(t, p, "r10_linger", c.caps, r9Args{}); err != nil || got != "left" {
+			if got, err := call(t, p, c.tool, c.caps, r9Args{}); err != nil {
 				t.Errorf("the stopped worker's next call: %q, %v", got, err)
 			}
 		})

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +36,14 @@ func probeSet10(ctx context.Context, fullID string, raw []byte) (text string, er
 			}
 		}()
 		return "left", nil, true
+	case "r10_lingerchild":
+		// A program left running after the call, in the worker's process
+		// group, whose parent, a shell, has ended: its pid is the answer.
+		out, err := exec.Command("/bin/sh", "-c", "(while :; do :; done) >/dev/null 2>&1 & echo $!").Output()
+		if err != nil {
+			return "", errnoOp("sh", err), true
+		}
+		return strings.TrimSpace(string(out)), nil, true
 	case "r10_pipesize":
 		// A pipe grown to a.N bytes (F_SETPIPE_SZ): what it may then
 		// hold is kernel memory, charged to the user's pipe budget.
