@@ -603,11 +603,11 @@ func TestAttackAsUser(t *testing.T) {
 		t.Errorf("a tool raised its process limit, or found one other than %d: %q", asUserProcesses, v)
 	}
 	if v := r["threads exec"]; !strings.HasPrefix(v, "error:") && !strings.Contains(v, "no more") {
-		t.Errorf("64 threads under a process limit of 16: %q", v)
+		t.Errorf("64 threads under a process limit of %d: %q", asUserProcesses, v)
 	}
 	// A tool without exec starts threads only, under the same bound.
 	if v := r["threads"]; !strings.HasPrefix(v, "error:") && !strings.Contains(v, "no more") {
-		t.Errorf("a tool without exec: 64 threads under a process limit of 16: %q", v)
+		t.Errorf("a tool without exec: 64 threads under a process limit of %d: %q", asUserProcesses, v)
 	}
 	// The bomb is stopped by the shell's fork failing or, when the
 	// worker's runtime needs a thread while the bomb holds every slot, by
@@ -615,7 +615,7 @@ func TestAttackAsUser(t *testing.T) {
 	// for the model, and the bomb never starts its 64 children.
 	if v := r["fork bomb"]; !strings.HasPrefix(v, "error:") || strings.Contains(v, "started") ||
 		!strings.Contains(v, "fork") && !strings.Contains(v, "the process running it died") {
-		t.Errorf("a fork bomb under a process limit of 16: %q, want it stopped", v)
+		t.Errorf("a fork bomb under a process limit of %d: %q, want it stopped", asUserProcesses, v)
 	}
 }
 
