@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolreg/toolreg/registry"
 	"github.com/toolreg/toolreg/tool"
 )
 
@@ -121,6 +122,48 @@ func TestSpareHoldReleasedOnEveryPath(t *testing.T) {
 			}); k != 1 {
 				t.Errorf("the spare went to %q, not block#a's start ahead", s.key.id)
 			}
+		}},
+		{"startAhead given the spare, its call gone", func(t *testing.T, p *Pool) {
+			// A worker started ahead that no call takes: the call it was
+			// started for left while the spare restricted itself. Only
+			// startAhead can then end the hold; the paths of a first call
+			// never run.
+			k := workerKey{"block#b", tool.Unsafe}
+			if err := p.Prestart(context.Background(), k.id, tool.Unsafe); err != nil {
+				t.Fatal(err)
+			}
+			s := waitSpare(t, p)
+			stopWorker(t, s) // the spare's restriction waits until continued
+			busyCtx, stopBusy := context.WithCancel(context.Background())
+			busy := make(chan struct{})
+			go func() {
+				defer close(busy)
+				_, err := p.Call(busyCtx, k.id, tool.Unsafe, []byte(`{}`))
+				t.Logf("the busy call: %v", err)
+			}()
+			for p.inflight.Load() == 0 {
+				time.Sleep(100 * time.Microsecond)
+			}
+			waitCtx, leave := context.WithCancel(context.Background())
+			waited := make(chan error, 1)
+			go func() {
+				_, err := p.Call(waitCtx, k.id, tool.Unsafe, []byte(`{}`))
+				waited <- err
+			}()
+			for underLock(p, func() int { return p.starting[k] }) == 0 {
+				time.Sleep(100 * time.Microsecond)
+			}
+			leave()
+			wantKind(t, "the call that waited", <-waited, registry.KindCancelled, "waited for a worker")
+			if err := syscall.Kill(s.pid(), syscall.SIGCONT); err != nil {
+				t.Fatal(err)
+			}
+			for underLock(p, func() int { return p.starting[k] }) != 0 {
+				time.Sleep(100 * time.Microsecond)
+			}
+			wantIdleSpare(t, p, k.id, s)
+			stopBusy()
+			<-busy
 		}},
 		{"Close during first call", func(t *testing.T, p *Pool) {
 			done := make(chan struct{})
