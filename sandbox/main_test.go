@@ -111,6 +111,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolWithCoveredProc(os.Args[2]))
 		case poolToKillArg:
 			os.Exit(poolToKill(os.Args[2]))
+		case poolToLeaveArg:
+			os.Exit(poolToLeave(os.Args[2]))
 		case orphanArg:
 			os.Exit(poolToOrphan(os.Args[2]))
 		case epollAsUserArg:

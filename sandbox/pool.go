@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -112,6 +113,11 @@ type Config struct {
 	// Logger receives the pool's messages and, at debug level, the
 	// workers' stderr; slog.Default() when nil.
 	Logger *slog.Logger
+
+	// sweepAfter is how long after it is made the pool removes what
+	// pools ended without Close left in TempDir (sweepStale);
+	// defaultSweepAfter when zero. A test sets it.
+	sweepAfter time.Duration
 }
 
 // The defaults of Config.
@@ -126,6 +132,12 @@ const (
 // come is given up on. It also bounds how long a spare given a tool holds
 // back the next (see assignSpare).
 const defaultSpareWait = time.Second
+
+// defaultSweepAfter is how long after it is made a pool removes the
+// temp directories that pools ended without Close left (see
+// sweepStale): long enough that a one-off call, or a server's first
+// answers, never share the processors with it.
+const defaultSweepAfter = 10 * time.Second
 
 // Pool runs tools in worker processes: re-executions of the program
 // that restrict themselves to the capabilities of the one tool they
@@ -207,6 +219,9 @@ type Pool struct {
 	// directories, removed by Close; "" when they are made in
 	// Config.TempDir itself.
 	tempParent string
+	// tempLock holds tempParent locked while the pool lives (see
+	// makeTempParent); Close lets it go once tempParent is removed.
+	tempLock io.Closer
 	// homeInWork is set when the workspace holds Config.Home.
 	homeInWork bool
 	// unprotected names the files of Config.Protect in the workspace
@@ -258,7 +273,8 @@ func NewPool(c Config) (*Pool, error) {
 	// otherwise write in the others', and a tool that reads files would
 	// read what the others' tools wrote there (a token written to a
 	// config file for a program a tool runs).
-	d, err := os.MkdirTemp(c.TempDir, "toolreg-workers-")
+	sweepDir := c.TempDir
+	d, tempLock, err := makeTempParent(c.TempDir)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox pool: the workers' temp directory: %w", err)
 	}
@@ -285,6 +301,8 @@ func NewPool(c Config) (*Pool, error) {
 		log = slog.Default()
 	}
 	if err := Undumpable(); err != nil {
+		_ = removeTree(tempParent)
+		tempLock.Close()
 		return nil, fmt.Errorf("sandbox pool: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -304,6 +322,7 @@ func NewPool(c Config) (*Pool, error) {
 
 		spareWait:   defaultSpareWait,
 		tempParent:  tempParent,
+		tempLock:    tempLock,
 		homeInWork:  c.Home != "" && inWorkspace(c.WorkDir, c.Home),
 		unprotected: unprotected,
 	}
@@ -320,7 +339,27 @@ func NewPool(c Config) (*Pool, error) {
 	p.mu.Lock()
 	p.fillSpares()
 	p.mu.Unlock()
+	p.procs.Add(1)
+	go p.sweep(sweepDir)
 	return p, nil
+}
+
+// sweep removes, once, what pools ended without Close left in dir (see
+// sweepStale), Config.sweepAfter after the pool is made, unless it is
+// closed first.
+func (p *Pool) sweep(dir string) {
+	defer p.procs.Done()
+	after := p.cfg.sweepAfter
+	if after <= 0 {
+		after = defaultSweepAfter
+	}
+	t := time.NewTimer(after)
+	defer t.Stop()
+	select {
+	case <-p.ctx.Done():
+	case <-t.C:
+		sweepStale(p.ctx, dir, p.log)
+	}
 }
 
 // inWorkspace reports whether the directory d is workDir or inside it,
@@ -592,6 +631,9 @@ func (p *Pool) Close() error {
 	p.procs.Wait()
 	if p.tempParent != "" {
 		_ = removeTree(p.tempParent)
+	}
+	if p.tempLock != nil {
+		p.tempLock.Close()
 	}
 	return nil
 }
