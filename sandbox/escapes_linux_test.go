@@ -603,6 +603,44 @@ func TestUndumpable(t *testing.T) {
 	}
 }
 
+// TestWorkerUndumpable: a worker without namespaces, restricted to its
+// tool, is not dumpable, so a process of the same user without
+// capabilities cannot read its environment, which holds the secrets of a
+// tool with tool.Env, through /proc; without Landlock that is what keeps
+// a tool in another such worker out. TestUndumpable's dumpable holder
+// shows the same reader reads a dumpable process's. (A worker in
+// namespaces is in a user namespace its user owns, which gives every
+// process of that user every capability over it: see docs/security.md.)
+func TestWorkerUndumpable(t *testing.T) {
+	t.Parallel()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := tool.Env | tool.Unsafe
+	p := newPool(t, newDirs(t), func(c *Config) {
+		c.NoNamespaces = true
+		c.Environ = []string{"TOOL_TOKEN=sk-worker-secret"}
+		c.Env = []string{"TOOL_TOKEN"}
+	})
+	// The control: the secret is in the worker's environment.
+	text, err := call(t, p, "env", caps, probeArgs{})
+	if err != nil || !strings.Contains(text, "TOOL_TOKEN=sk-worker-secret") {
+		t.Fatalf("the tool's environment: %q, %v; want TOOL_TOKEN's secret in it", text, err)
+	}
+	ws := idleOf(p, "env", caps)
+	if len(ws) != 1 {
+		t.Fatalf("%d idle workers of env, want 1", len(ws))
+	}
+	got, err := exec.Command(exe, readArg, fmt.Sprintf("/proc/%d/environ", ws[0].pid())).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != "EACCES\n" {
+		t.Errorf("a process of the same user without capabilities read the worker's environment: %q, want EACCES", got)
+	}
+}
+
 func TestBusyToolGetsAnotherWorker(t *testing.T) {
 	t.Parallel()
 	p := newPool(t, newDirs(t), nil)
