@@ -125,6 +125,28 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 			select {}
 		}
 		return strings.TrimSpace(line), nil, true
+	case "daemon_stderr":
+		// As daemon, but the program keeps the worker's stderr, and the
+		// answer is its line and its pid.
+		exe, err := os.Executable()
+		if err != nil {
+			return "", err, true
+		}
+		var p [2]int
+		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+			return "", errno("pipe2", err), true
+		}
+		pid, err := syscall.ForkExec(exe, []string{exe, daemonArg, a.Path}, &syscall.ProcAttr{
+			Files: []uintptr{0, uintptr(p[1]), 2},
+			Sys:   &syscall.SysProcAttr{Setsid: true},
+		})
+		syscall.Close(p[1])
+		if err != nil {
+			syscall.Close(p[0])
+			return "", errno("fork/exec", err), true
+		}
+		line, _ := bufio.NewReader(os.NewFile(uintptr(p[0]), "daemon")).ReadString('\n')
+		return fmt.Sprintf("%s %d", strings.TrimSpace(line), pid), nil, true
 	case "daemon_locked":
 		// As daemon, started from a thread that ends with the goroutine
 		// that locked it: no thread of the worker is left in the

@@ -170,3 +170,50 @@ func TestPollExited(t *testing.T) {
 		t.Error("the killed child exited without an error")
 	}
 }
+
+// TestReapedWhateverHoldsStderr: once a worker is ended, the pool, still
+// open, reaps it, closes its pipes and removes its temp directory with
+// what its tool left there, even where a program the tool started left
+// the worker's session (no PID namespace) and keeps the worker's stderr,
+// which the pool reads to its end otherwise. Its pipes left open, the
+// pool waited for that program for good, and Close with it; its temp
+// directory left, a server that ends workers all day kept every one of
+// them, with what tools wrote there, until it closed.
+func TestReapedWhateverHoldsStderr(t *testing.T) {
+	t.Parallel()
+	d := newDirs(t)
+	p := newPool(t, d, func(c *Config) { c.NoNamespaces = true })
+	caps := tool.Exec | tool.WriteFiles | tool.Unsafe
+	text, err := call(t, p, "daemon_stderr", caps, probeArgs{Path: d.work + "/lock"})
+	line, pidText, _ := strings.Cut(text, " ")
+	pid, perr := strconv.Atoi(pidText)
+	if err != nil || line != "ready" || perr != nil {
+		t.Fatalf("daemon_stderr: %q, %v; want ready and a pid", text, err)
+	}
+	t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) })
+	ws := idleOf(p, "daemon_stderr", caps)
+	if len(ws) != 1 {
+		t.Fatalf("%d idle workers of daemon_stderr, want 1", len(ws))
+	}
+	w := ws[0]
+	if err := os.WriteFile(w.tempDir+"/left", []byte("a token"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.kill()
+	select {
+	case <-w.exited:
+	case <-time.After(time.Minute): // a guard, not a bound: it takes a second
+		t.Fatal("the worker is not reaped a minute after it was killed")
+	}
+	if _, err := unix.Getpgid(pid); err != nil {
+		t.Fatalf("the program that holds the worker's stderr is gone (%v): the test shows nothing", err)
+	}
+	if _, err := os.Lstat(w.tempDir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the reaped worker's temp directory %s: %v; want it removed", w.tempDir, err)
+	}
+	for name, f := range map[string]*os.File{"request": w.reqW, "response": w.respF} {
+		if _, err := f.Write(nil); !errors.Is(err, os.ErrClosed) {
+			t.Errorf("the reaped worker's %s pipe: %v; want it closed", name, err)
+		}
+	}
+}
