@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -328,6 +329,71 @@ func TestNoStackGrowthPastTheLimit(t *testing.T) {
 	}
 	if got, err := call(t, p, "r6_stackgrow", tool.Exec|tool.Unsafe, r6Args{N: 32}); err != nil || got != "32 MiB touched" {
 		t.Errorf("a stack of 32 MiB with exec: %q, %v; want 32 MiB touched", got, err)
+	}
+}
+
+// stackUnlimitedArg runs the test binary as an agent started with its
+// soft stack limit raised to its hard one (`ulimit -s unlimited`, where
+// the hard limit is unlimited): it makes a pool whose memory limit is
+// 256 MiB and prints what r6_stackgrow answers, one line each, for 400
+// MiB without exec and for 32 MiB with exec.
+const stackUnlimitedArg = "-sandbox-test-stack-unlimited"
+
+func stackUnlimited(dir string) int {
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	rl.Cur = rl.Max
+	if err := unix.Setrlimit(unix.RLIMIT_STACK, &rl); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, Limits: Limits{Memory: 256 << 20}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer p.Close()
+	for _, c := range []struct {
+		caps tool.Capability
+		args string
+	}{{tool.Unsafe, `{"n":400}`}, {tool.Exec | tool.Unsafe, `{"n":32}`}} {
+		text, err := p.Call(context.Background(), "r6_stackgrow", c.caps, []byte(c.args))
+		fmt.Printf("%q %v\n", text, err)
+	}
+	return 0
+}
+
+// TestNoStackGrowthPastTheLimitUnlimited is TestNoStackGrowthPastTheLimit
+// for an agent whose soft stack limit is above the worker's bound, as
+// after `ulimit -s unlimited`: the workers inherit it, and a tool without
+// exec must still find its hard limit at the bound, not at its soft
+// limit. With the kernel's default soft limit, the bound itself, the
+// test above cannot tell the two apart.
+func TestNoStackGrowthPastTheLimitUnlimited(t *testing.T) {
+	t.Parallel()
+	if raceEnabled {
+		t.Skip("no data limit in race-detector builds")
+	}
+	var rl unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_STACK, &rl); err != nil || rl.Max < 512<<20 {
+		t.Skipf("the hard stack limit is %d: no room to raise the soft one past 400 MiB", rl.Max)
+	}
+	out, err := exec.Command(os.Args[0], stackUnlimitedArg, t.TempDir()).Output()
+	if err != nil {
+		t.Fatalf("the agent with its stack limit raised: %v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("the agent printed %q, want two lines", out)
+	}
+	if !strings.Contains(lines[0], "stack limit") {
+		t.Errorf("without exec, a stack of 400 MiB under a 256 MiB memory limit: %s; want the stack limit to stop it", lines[0])
+	}
+	if lines[1] != `"32 MiB touched" <nil>` {
+		t.Errorf("with exec, a stack of 32 MiB: %s; want it touched", lines[1])
 	}
 }
 

@@ -113,6 +113,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolToKill(os.Args[2]))
 		case poolToLeaveArg:
 			os.Exit(poolToLeave(os.Args[2]))
+		case stackUnlimitedArg:
+			os.Exit(stackUnlimited(os.Args[2]))
 		case orphanArg:
 			os.Exit(poolToOrphan(os.Args[2]))
 		case epollAsUserArg:
