@@ -237,6 +237,66 @@ func TestInheritedDescriptors(t *testing.T) {
 	}
 }
 
+// inheritedLowArg runs the test binary as an agent that inherited, as
+// from a shell's 5<, a descriptor at 5, the first number above the
+// worker's pipes: it prints what it reads there itself, makes a pool
+// and prints, one line each, what the fd_at probe reads at 5 with no
+// capability and with read_files and exec.
+const inheritedLowArg = "-sandbox-test-inherited-low"
+
+func inheritedLow(dir string) int {
+	buf := make([]byte, 64)
+	n, _ := syscall.Pread(5, buf, 0)
+	fmt.Printf("%q\n", buf[:max(n, 0)])
+	p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer p.Close()
+	for _, caps := range []tool.Capability{tool.Unsafe, tool.ReadFiles | tool.Exec | tool.Unsafe} {
+		text, err := p.Call(context.Background(), "fd_at", caps, []byte(`{"n":5}`))
+		fmt.Printf("%q %v\n", text, err)
+	}
+	return 0
+}
+
+// TestInheritedDescriptorsFromFive is TestInheritedDescriptors at the
+// first descriptor the worker does not keep, 5: the agent's 3 and 4 are
+// inherited too, and the worker's pipes take their place in it.
+func TestInheritedDescriptorsFromFive(t *testing.T) {
+	t.Parallel()
+	needLandlock(t, 1)
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("s3cret"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var files []*os.File
+	for _, name := range []string{os.DevNull, os.DevNull, secret} {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		files = append(files, f)
+	}
+	cmd := exec.Command(os.Args[0], inheritedLowArg, t.TempDir())
+	cmd.ExtraFiles = files // 3, 4 and 5, without close-on-exec
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the agent with descriptor 5 inherited: %v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 3 || lines[0] != `"s3cret"` {
+		t.Fatalf("the agent printed %q, want what it read at 5 (the secret), then two lines", out)
+	}
+	for _, l := range lines[1:] {
+		if strings.Contains(l, "s3cret") {
+			t.Errorf("a tool read the agent's inherited descriptor 5: %s", l)
+		}
+	}
+}
+
 func TestOneToolPerWorker(t *testing.T) {
 	t.Parallel()
 	p := newPool(t, newDirs(t), nil)

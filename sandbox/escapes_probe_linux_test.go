@@ -185,6 +185,14 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 			return "", errno("read", err), true
 		}
 		return string(buf[:n]), nil, true
+	case "fd_at":
+		// As fd, from the file's start whoever read it before (pread).
+		buf := make([]byte, 64)
+		n, err := syscall.Pread(a.N, buf, 0)
+		if err != nil {
+			return "", errno("pread", err), true
+		}
+		return string(buf[:n]), nil, true
 	case "forge":
 		// Answers for calls to come, written ahead into the response
 		// pipe, then this call's own answer.

@@ -115,6 +115,8 @@ func TestMain(m *testing.M) {
 			os.Exit(poolToLeave(os.Args[2]))
 		case stackUnlimitedArg:
 			os.Exit(stackUnlimited(os.Args[2]))
+		case inheritedLowArg:
+			os.Exit(inheritedLow(os.Args[2]))
 		case orphanArg:
 			os.Exit(poolToOrphan(os.Args[2]))
 		case epollAsUserArg:
