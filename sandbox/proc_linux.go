@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -357,11 +358,18 @@ func startInNamespaces(start func() error) error {
 // so that a process a tool started that outlives its worker (where
 // there are no namespaces) and puts a link in a directory's place
 // changes no directory elsewhere.
-func removeTree(dir string) error {
-	if flatten(dir) == nil {
+func removeTree(dir string) error { return removeTreeCtx(context.Background(), dir) }
+
+// removeTreeCtx is removeTree, which stops once ctx is done and leaves
+// the rest.
+func removeTreeCtx(ctx context.Context, dir string) error {
+	if err := flatten(ctx, dir); err == nil {
 		if err := os.Remove(dir); err == nil || errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	err := os.RemoveAll(dir)
 	if err == nil {
@@ -405,7 +413,7 @@ func removeTree(dir string) error {
 // (see removeTree). Nothing is followed: a symbolic link is removed as
 // the link it is, and a directory put in an entry's place meanwhile is
 // only emptied the same way.
-func flatten(dir string) error {
+func flatten(ctx context.Context, dir string) error {
 	root, err := openDirOwned(unix.AT_FDCWD, dir)
 	if err != nil {
 		return err
@@ -413,6 +421,9 @@ func flatten(dir string) error {
 	defer unix.Close(root)
 	n := 0
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		names, err := dirNames(root)
 		if err != nil {
 			return err
@@ -422,6 +433,9 @@ func flatten(dir string) error {
 		}
 		progress := false
 		for _, name := range names {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if unix.Unlinkat(root, name, 0) == nil || unix.Unlinkat(root, name, unix.AT_REMOVEDIR) == nil {
 				progress = true
 				continue

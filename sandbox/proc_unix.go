@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"syscall"
 )
@@ -45,3 +46,6 @@ func startInNamespaces(start func() error) error { return start() }
 
 // removeTree removes dir and everything in it.
 func removeTree(dir string) error { return os.RemoveAll(dir) }
+
+// removeTreeCtx is removeTree; ctx is not consulted.
+func removeTreeCtx(_ context.Context, dir string) error { return os.RemoveAll(dir) }

@@ -309,7 +309,7 @@ func TestEnvironment(t *testing.T) {
 		vars := strings.Split(got, "\n")
 		for i, v := range vars {
 			// Each worker's TMPDIR is a directory of its own in the pool's.
-			if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(filepath.Dir(dir)) == d.temp && strings.HasPrefix(filepath.Base(filepath.Dir(dir)), "toolreg-workers-") && strings.HasPrefix(filepath.Base(dir), "toolreg-worker-") {
+			if dir, ok := strings.CutPrefix(v, "TMPDIR="); ok && filepath.Dir(filepath.Dir(dir)) == d.temp && strings.HasPrefix(filepath.Base(filepath.Dir(dir)), tempPrefix) && strings.HasPrefix(filepath.Base(dir), "toolreg-worker-") {
 				vars[i] = "TMPDIR=private"
 			}
 		}

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
 // poolToLeaveArg runs the test binary as a program with a pool in the
@@ -41,8 +44,11 @@ func poolToLeave(dir string) int {
 // was killed, so that it never closed the pool, is removed by the next
 // sweep, with what its workers had in it; that of a pool whose program
 // lives is not, nor what is not such a directory of this user: a link
-// to a directory, a file, another user's directory.
+// to a directory, a file, a directory of another name (one an earlier
+// version's pool, which held no lock, made among them), one others may
+// write, another user's.
 func TestSweepStale(t *testing.T) {
+	t.Parallel()
 	cmd, line := startPoolProgram(t, poolToLeaveArg)
 	live := strings.TrimSpace(line)
 	dir := filepath.Dir(live)
@@ -53,10 +59,10 @@ func TestSweepStale(t *testing.T) {
 		t.Fatalf("the live pool's directory holds no worker's: %v, %v", entries, err)
 	}
 
-	// What a pool made before pools locked their directories left, with
-	// a directory a tool made read-only.
-	old := filepath.Join(dir, tempPrefix+"1")
-	for _, d := range []string{old, filepath.Join(old, "toolreg-worker-1", "ro")} {
+	// What a pool killed before its Close left, with a directory a tool
+	// made read-only.
+	dead := filepath.Join(dir, tempPrefix+"1")
+	for _, d := range []string{dead, filepath.Join(dead, "toolreg-worker-1", "ro")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +70,7 @@ func TestSweepStale(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Chmod(filepath.Join(old, "toolreg-worker-1", "ro"), 0o500); err != nil {
+	if err := os.Chmod(filepath.Join(dead, "toolreg-worker-1", "ro"), 0o500); err != nil {
 		t.Fatal(err)
 	}
 	// Not such directories.
@@ -81,6 +87,19 @@ func TestSweepStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := []string{live, link, file, filepath.Join(target, "kept")}
+	for _, d := range []struct {
+		name string
+		mode fs.FileMode
+	}{{"toolreg-workers-1", 0o700}, {"toolreg-other", 0o700}, {tempPrefix + "shared", 0o770}} {
+		p := filepath.Join(dir, d.name)
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(p, d.mode); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, p)
+	}
 	if os.Geteuid() == 0 {
 		others := filepath.Join(dir, tempPrefix+"others")
 		if err := os.Mkdir(others, 0o700); err != nil {
@@ -93,7 +112,7 @@ func TestSweepStale(t *testing.T) {
 	}
 
 	log := slog.New(slog.DiscardHandler)
-	if diff := cmp.Diff([]string{old}, sweepStale(context.Background(), dir, log)); diff != "" {
+	if diff := cmp.Diff([]string{dead}, sweepStale(context.Background(), dir, log)); diff != "" {
 		t.Errorf("removed while the pool's program runs (-want +got):\n%s", diff)
 	}
 	for _, p := range kept {
@@ -112,48 +131,149 @@ func TestSweepStale(t *testing.T) {
 	if diff := cmp.Diff([]string{live}, sweepStale(context.Background(), dir, log)); diff != "" {
 		t.Errorf("removed once the pool's program was killed (-want +got):\n%s", diff)
 	}
-	for _, p := range append([]string{old, live}, kept[1:]...) {
-		if want := p != old && p != live; exists(p) != want {
+	for _, p := range append([]string{dead, live}, kept[1:]...) {
+		if want := p != dead && p != live; exists(p) != want {
 			t.Errorf("%s: exists %v, want %v", p, !want, want)
 		}
 	}
 }
 
-// TestSweepStaleOnlyWhereNoOneRenames: in a directory others may write
-// and that is not sticky, another user could rename what the sweep has
-// checked; the sweep removes nothing there. Sticky, as /tmp is, it does.
+// TestSweepStaleOnlyWhereNoOneRenames: where someone else could give a
+// directory of this user's a pool's name, the sweep removes nothing: in
+// a directory others may write that is not sticky, and in one of
+// another user's. Sticky, as /tmp is, or written by this user alone, it
+// removes what pools left.
 func TestSweepStaleOnlyWhereNoOneRenames(t *testing.T) {
-	dir := t.TempDir()
-	stale := filepath.Join(dir, tempPrefix+"1")
-	if err := os.Mkdir(stale, 0o700); err != nil {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "tmp")
+	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	stale := filepath.Join(dir, tempPrefix+"1")
 	log := slog.New(slog.DiscardHandler)
-	for _, c := range []struct {
-		mode fs.FileMode
-		want []string
+	cases := []struct {
+		mode  fs.FileMode
+		owner int // -1: this user
+		want  []string
 	}{
-		{0o777, nil},
-		{0o757, nil},
-		{0o777 | fs.ModeSticky, []string{stale}},
-	} {
+		{0o777, -1, nil},
+		{0o757, -1, nil},
+		{0o770, -1, nil},
+		{0o775, -1, nil},
+		{0o777 | fs.ModeSticky, -1, []string{stale}},
+		{0o755, -1, []string{stale}},
+	}
+	if os.Geteuid() == 0 {
+		cases = append(cases, struct {
+			mode  fs.FileMode
+			owner int
+			want  []string
+		}{0o755, 65534, nil})
+	}
+	for _, c := range cases {
+		if err := os.Mkdir(stale, 0o700); err != nil && !os.IsExist(err) {
+			t.Fatal(err)
+		}
 		if err := os.Chmod(dir, c.mode); err != nil {
 			t.Fatal(err)
 		}
+		owner := os.Geteuid()
+		if c.owner >= 0 {
+			owner = c.owner
+		}
+		if err := os.Chown(dir, owner, -1); err != nil {
+			t.Fatal(err)
+		}
 		if diff := cmp.Diff(c.want, sweepStale(context.Background(), dir, log)); diff != "" {
-			t.Errorf("mode %v (-want +got):\n%s", c.mode, diff)
+			t.Errorf("mode %v, owner %d (-want +got):\n%s", c.mode, owner, diff)
 		}
 	}
 }
 
+// TestLocalLocks: the temp directory here is on a local file system,
+// whose directory locks the sweep trusts; /proc and /sys are not among
+// those it knows.
+func TestLocalLocks(t *testing.T) {
+	t.Parallel()
+	for dir, want := range map[string]bool{t.TempDir(): true, "/proc": false, "/sys": false, "/nonexistent": false} {
+		if got := localLocks(dir); got != want {
+			t.Errorf("localLocks(%s) = %t, want %t", dir, got, want)
+		}
+	}
+}
+
+// TestRemoveTreeStops: a removal stops once its context is done (a pool
+// closed during its sweep), and leaves the rest.
+func TestRemoveTreeStops(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "d")
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "f"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := removeTreeCtx(ctx, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("removeTreeCtx with its context done: %v, want context.Canceled", err)
+	}
+	if !exists(filepath.Join(dir, "sub", "f")) {
+		t.Error("removeTreeCtx removed the tree with its context done")
+	}
+	if err := removeTreeCtx(context.Background(), dir); err != nil || exists(dir) {
+		t.Errorf("removeTreeCtx: %v, the tree left %t", err, exists(dir))
+	}
+}
+
+// TestSweepNeverTakesANewPool: sweeps run all the while pools make their
+// directories in the same place, and never remove one: a directory is
+// locked before it has the name sweeps read.
+func TestSweepNeverTakesANewPool(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := slog.New(slog.DiscardHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		for ctx.Err() == nil {
+			sweepStale(ctx, dir, log)
+		}
+	}()
+	lost := 0
+	const pools = 300
+	for range pools {
+		path, lock, err := makeTempParent(dir)
+		if err != nil {
+			t.Fatalf("making a pool's directory while sweeps run: %v", err)
+		}
+		if !exists(path) {
+			lost++
+		}
+		_ = removeTree(path)
+		lock.Close()
+	}
+	cancel()
+	<-swept
+	if lost > 0 {
+		t.Errorf("sweeps removed %d of %d pools' directories as they were made", lost, pools)
+	}
+}
+
 // TestPoolSweeps: a pool removes what a pool ended without Close left
-// in its TempDir, Config.sweepAfter after it is made, and keeps its own.
+// in its TempDir, Config.sweepAfter after it is made, and keeps its own
+// and another live pool's.
 func TestPoolSweeps(t *testing.T) {
+	t.Parallel()
 	d := newDirs(t)
-	stale := filepath.Join(d.temp, tempPrefix+"1")
+	// After the pools' own by name: once it is gone, the sweep has been
+	// past theirs.
+	stale := filepath.Join(d.temp, tempPrefix+"zz")
 	if err := os.Mkdir(stale, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	late := newPool(t, d, func(c *Config) { c.sweepAfter = time.Hour })
 	p := newPool(t, d, func(c *Config) { c.sweepAfter = time.Nanosecond })
 	guard := time.Now().Add(10 * time.Second) // a guard, not a bound
 	for exists(stale) {
@@ -162,7 +282,28 @@ func TestPoolSweeps(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if !exists(p.tempParent) {
-		t.Errorf("the pool removed its own directory %s", p.tempParent)
+	for _, q := range []*Pool{p, late} {
+		if !exists(q.tempParent) {
+			t.Errorf("the sweep removed a live pool's directory %s", q.tempParent)
+		}
+	}
+}
+
+// TestPoolSweepsNotBefore: a pool removes nothing before sweepAfter, nor
+// once it is closed.
+func TestPoolSweepsNotBefore(t *testing.T) {
+	t.Parallel()
+	d := newDirs(t)
+	stale := filepath.Join(d.temp, tempPrefix+"1")
+	if err := os.Mkdir(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(t, d, func(c *Config) { c.sweepAfter = time.Hour })
+	if err := p.Warm(context.Background(), "echo", tool.Unsafe); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if !exists(stale) {
+		t.Errorf("%s was removed before sweepAfter", stale)
 	}
 }

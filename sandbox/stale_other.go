@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix || aix
 
 package sandbox
 
@@ -12,7 +12,7 @@ import (
 // Without flock there is no telling a live pool's directory from one a
 // pool ended without Close left: none is removed but by its own pool.
 
-const tempPrefix = "toolreg-workers-"
+const tempPrefix = "toolreg-pool-"
 
 // makeTempParent makes the pool's directory for its workers' temp
 // directories in dir; lock does nothing.

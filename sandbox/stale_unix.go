@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !aix
 
 package sandbox
 
@@ -27,10 +27,12 @@ import (
 //
 // The directory is made under a name no sweep reads (newPrefix*), locked,
 // and only then renamed: a sweep can never take the lock of a directory
-// whose pool has not taken it yet.
+// whose pool has not taken it yet. The name is not the one pools used
+// before they locked their directories (toolreg-workers-*), so that a
+// pool of an earlier version, which holds no lock, never looks stale.
 const (
-	tempPrefix = "toolreg-workers-"
-	newPrefix  = ".toolreg-workers-new-"
+	tempPrefix = "toolreg-pool-"
+	newPrefix  = ".toolreg-pool-new-"
 )
 
 // makeTempParent makes and locks the pool's directory for its workers'
@@ -81,18 +83,28 @@ func flock(f *os.File, how int) error {
 
 // sweepStale removes the directories of dir that pools ended without
 // Close left: named tempPrefix*, directories (not links to one), owned by
-// this process's effective user, and unlocked (see makeTempParent). It
-// reads nothing in a directory others may rename entries of (writable by
-// others and not sticky): there the name it checked need not be the one
-// it removes. It stops between directories once ctx is done, and returns
-// the paths it removed.
+// this process's effective user and writable by no one else, and
+// unlocked (see makeTempParent). It removes nothing where a directory of
+// this user's that is not a pool's could be given such a name by someone
+// else: in a dir not this user's or root's, or that others may write and
+// is not sticky (a directory renamed in place keeps its permissions;
+// moved from elsewhere, it must be writable to its mover). Nor where a
+// lock is not seen by every machine that may use dir (a network file
+// system's, see localLocks). It stops once ctx is done, leaving the rest
+// for the next sweep, and returns the paths it removed.
 func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil
 	}
-	if st.Mode().Perm()&0o002 != 0 && st.Mode()&fs.ModeSticky == 0 {
-		log.Debug("sandbox: not removing stale temp directories from a directory anyone may rename in", "dir", dir)
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok || (int(sys.Uid) != os.Geteuid() && sys.Uid != 0) ||
+		(st.Mode().Perm()&0o022 != 0 && st.Mode()&fs.ModeSticky == 0) {
+		log.Debug("sandbox: not removing stale temp directories from a directory others may rename in", "dir", dir)
+		return nil
+	}
+	if !localLocks(dir) {
+		log.Debug("sandbox: not removing stale temp directories from a file system whose locks other machines may not see", "dir", dir)
 		return nil
 	}
 	entries, err := os.ReadDir(dir)
@@ -108,11 +120,11 @@ func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		switch err := removeIfStale(path); {
+		switch err := removeIfStale(ctx, path); {
 		case err == nil:
 			removed = append(removed, path)
 			log.Info("sandbox: removed the workers' temp directory of a pool that ended without closing", "dir", path)
-		case errors.Is(err, errNotStale):
+		case errors.Is(err, errNotStale), ctx.Err() != nil:
 		default:
 			log.Warn("sandbox: removing the workers' temp directory of a pool that ended without closing", "dir", path, "error", err)
 		}
@@ -124,8 +136,9 @@ func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string {
 var errNotStale = errors.New("not a stale directory")
 
 // removeIfStale removes path, holding its lock meanwhile, when it is a
-// directory of this process's effective user that no pool holds locked.
-func removeIfStale(path string) error {
+// directory of this process's effective user, writable by no one else,
+// that no pool holds locked.
+func removeIfStale(ctx context.Context, path string) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return errNotStale // gone, a link, or not ours to read
@@ -136,7 +149,7 @@ func removeIfStale(path string) error {
 		return errNotStale
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok || int(sys.Uid) != os.Geteuid() {
+	if !ok || int(sys.Uid) != os.Geteuid() || st.Mode().Perm()&0o022 != 0 {
 		return errNotStale
 	}
 	if err := flock(f, unix.LOCK_EX|unix.LOCK_NB); err != nil {
@@ -148,5 +161,5 @@ func removeIfStale(path string) error {
 	if err != nil || !os.SameFile(st, now) {
 		return errNotStale
 	}
-	return removeTree(path)
+	return removeTreeCtx(ctx, path)
 }
