@@ -217,3 +217,35 @@ func TestReapedWhateverHoldsStderr(t *testing.T) {
 		}
 	}
 }
+
+// TestReapEndsTheWorkersGroup: a worker without namespaces that dies on
+// its own outside a call (a limit's kill, the OOM killer) takes the
+// programs its tool left in its process group with it: the pool kills
+// the group as it reaps the worker. No call's end kills them then, and
+// once the worker is reaped, nothing else would.
+func TestReapEndsTheWorkersGroup(t *testing.T) {
+	t.Parallel()
+	p := newPool(t, newDirs(t), func(c *Config) { c.NoNamespaces = true })
+	caps := tool.Exec | tool.Unsafe
+	text, err := call(t, p, "r10_lingerchild", caps, probeArgs{})
+	pid, perr := strconv.Atoi(text)
+	if err != nil || perr != nil {
+		t.Fatalf("r10_lingerchild: %q, %v; want a pid", text, err)
+	}
+	t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) })
+	ws := idleOf(p, "r10_lingerchild", caps)
+	if len(ws) != 1 {
+		t.Fatalf("%d idle workers of r10_lingerchild, want 1", len(ws))
+	}
+	w := ws[0]
+	if pgid, err := unix.Getpgid(pid); err != nil || pgid != w.pid() {
+		t.Fatalf("the program's group %d, %v; want the worker's, %d: the test shows nothing", pgid, err, w.pid())
+	}
+	if err := unix.Kill(w.pid(), unix.SIGKILL); err != nil { // the worker alone
+		t.Fatal(err)
+	}
+	<-w.exited // the test's own timeout bounds this
+	if b, ok := gone(pid); !ok {
+		t.Errorf("the program the tool left in its worker's group lives on after the worker was reaped: %s", b)
+	}
+}
