@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -28,6 +29,21 @@ func BenchmarkCallInProcess(b *testing.B) {
 		if _, err := probe(ctx, "echo", benchArgs); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkNewPoolClose is a pool made and closed with no worker: its
+// directory for its workers' temp directories made, locked and renamed
+// (makeTempParent), then removed.
+func BenchmarkNewPoolClose(b *testing.B) {
+	dir := b.TempDir()
+	b.ReportAllocs()
+	for b.Loop() {
+		p, err := NewPool(Config{Arg: workerArg, WorkDir: dir, TempDir: dir, Environ: []string{}, NoWriters: true, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p.Close()
 	}
 }
 
