@@ -100,9 +100,11 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		var ws syscall.WaitStatus
 		syscall.Wait4(int(pid), &ws, 0, nil)
 		return "forked", nil, true
-	case "daemon", "daemon_block":
+	case "daemon", "daemon_block", "daemon_stderr":
 		// A program that leaves the worker's session and holds a lock on
-		// a.Path, and the worker's stderr, for as long as it lives.
+		// a.Path for as long as it lives. daemon_stderr's keeps the
+		// worker's stderr too, and its answer is the program's line and
+		// pid.
 		exe, err := os.Executable()
 		if err != nil {
 			return "", err, true
@@ -111,33 +113,12 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 			return "", errno("pipe2", err), true
 		}
-		_, err = syscall.ForkExec(exe, []string{exe, daemonArg, a.Path}, &syscall.ProcAttr{
-			Files: []uintptr{0, uintptr(p[1]), uintptr(p[1])},
-			Sys:   &syscall.SysProcAttr{Setsid: true},
-		})
-		syscall.Close(p[1])
-		if err != nil {
-			syscall.Close(p[0])
-			return "", errno("fork/exec", err), true
-		}
-		line, _ := bufio.NewReader(os.NewFile(uintptr(p[0]), "daemon")).ReadString('\n')
-		if id == "daemon_block" {
-			select {}
-		}
-		return strings.TrimSpace(line), nil, true
-	case "daemon_stderr":
-		// As daemon, but the program keeps the worker's stderr, and the
-		// answer is its line and its pid.
-		exe, err := os.Executable()
-		if err != nil {
-			return "", err, true
-		}
-		var p [2]int
-		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-			return "", errno("pipe2", err), true
+		stderr := uintptr(p[1])
+		if id == "daemon_stderr" {
+			stderr = 2
 		}
 		pid, err := syscall.ForkExec(exe, []string{exe, daemonArg, a.Path}, &syscall.ProcAttr{
-			Files: []uintptr{0, uintptr(p[1]), 2},
+			Files: []uintptr{0, uintptr(p[1]), stderr},
 			Sys:   &syscall.SysProcAttr{Setsid: true},
 		})
 		syscall.Close(p[1])
@@ -146,7 +127,13 @@ func escape(id string, a probeArgs) (text string, err error, ok bool) {
 			return "", errno("fork/exec", err), true
 		}
 		line, _ := bufio.NewReader(os.NewFile(uintptr(p[0]), "daemon")).ReadString('\n')
-		return fmt.Sprintf("%s %d", strings.TrimSpace(line), pid), nil, true
+		switch id {
+		case "daemon_block":
+			select {}
+		case "daemon_stderr":
+			return fmt.Sprintf("%s %d", strings.TrimSpace(line), pid), nil, true
+		}
+		return strings.TrimSpace(line), nil, true
 	case "daemon_locked":
 		// As daemon, started from a thread that ends with the goroutine
 		// that locked it: no thread of the worker is left in the
