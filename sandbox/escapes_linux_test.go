@@ -665,9 +665,9 @@ func TestUndumpable(t *testing.T) {
 
 // TestWorkerUndumpable: a worker without namespaces, restricted to its
 // tool, is not dumpable, so a process of the same user without
-// capabilities cannot read its environment, which holds the secrets of a
-// tool with tool.Env, through /proc; without Landlock that is what keeps
-// a tool in another such worker out. TestUndumpable's dumpable holder
+// capabilities cannot open its /proc files (environ, mem): the variables
+// of a tool with tool.Env, set after its start, are in its memory;
+// without Landlock that is what keeps a tool in another such worker out. TestUndumpable's dumpable holder
 // shows the same reader reads a dumpable process's. (A worker in
 // namespaces is in a user namespace its user owns, which gives every
 // process of that user every capability over it: see docs/security.md.)

@@ -358,7 +358,7 @@ func (p *Pool) sweep(dir string) {
 	select {
 	case <-p.ctx.Done():
 	case <-t.C:
-		sweepStale(p.ctx, dir, p.log)
+		sweepStale(p.ctx, dir, p.log, localLocks)
 	}
 }
 

@@ -446,6 +446,9 @@ func flatten(ctx context.Context, dir string) error {
 			}
 			children, _ := dirNames(sub)
 			for _, c := range children {
+				if ctx.Err() != nil {
+					break
+				}
 				for {
 					n++
 					err := unix.Renameat2(sub, c, root, fmt.Sprintf(".toolreg-removing-%d", n), unix.RENAME_NOREPLACE)

@@ -1,6 +1,10 @@
 package sandbox
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
 
 // localLocks reports whether dir is on a file system whose flock on a
 // directory every process that can reach it sees: a local one. A network
@@ -24,3 +28,12 @@ func localLocks(dir string) bool {
 // zfsSuperMagic is ZFS's f_type, which golang.org/x/sys/unix does not
 // name.
 const zfsSuperMagic = 0x2fc12fc1
+
+// renameNoReplace renames from to to, failing with fs.ErrExist where to
+// exists (renameat2 with RENAME_NOREPLACE).
+func renameNoReplace(from, to string) error {
+	if err := unix.Renameat2(unix.AT_FDCWD, from, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE); err != nil {
+		return &os.LinkError{Op: "rename", Old: from, New: to, Err: err}
+	}
+	return nil
+}

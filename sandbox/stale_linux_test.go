@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,7 +113,7 @@ func TestSweepStale(t *testing.T) {
 	}
 
 	log := slog.New(slog.DiscardHandler)
-	if diff := cmp.Diff([]string{dead}, sweepStale(context.Background(), dir, log)); diff != "" {
+	if diff := cmp.Diff([]string{dead}, sweepStale(context.Background(), dir, log, everyLocal)); diff != "" {
 		t.Errorf("removed while the pool's program runs (-want +got):\n%s", diff)
 	}
 	for _, p := range kept {
@@ -128,7 +129,7 @@ func TestSweepStale(t *testing.T) {
 	if !exists(live) {
 		t.Fatalf("the killed pool's directory %s is gone before the sweep: the test shows nothing", live)
 	}
-	if diff := cmp.Diff([]string{live}, sweepStale(context.Background(), dir, log)); diff != "" {
+	if diff := cmp.Diff([]string{live}, sweepStale(context.Background(), dir, log, everyLocal)); diff != "" {
 		t.Errorf("removed once the pool's program was killed (-want +got):\n%s", diff)
 	}
 	for _, p := range append([]string{dead, live}, kept[1:]...) {
@@ -184,21 +185,43 @@ func TestSweepStaleOnlyWhereNoOneRenames(t *testing.T) {
 		if err := os.Chown(dir, owner, -1); err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(c.want, sweepStale(context.Background(), dir, log)); diff != "" {
+		if diff := cmp.Diff(c.want, sweepStale(context.Background(), dir, log, everyLocal)); diff != "" {
 			t.Errorf("mode %v, owner %d (-want +got):\n%s", c.mode, owner, diff)
 		}
 	}
 }
 
-// TestLocalLocks: the temp directory here is on a local file system,
-// whose directory locks the sweep trusts; /proc and /sys are not among
-// those it knows.
+// everyLocal is localLocks for tests that must not depend on the file
+// system the machine's temp directory is on.
+func everyLocal(string) bool { return true }
+
+// TestLocalLocks: tmpfs (/dev/shm) is a local file system, whose
+// directory locks the sweep trusts; /proc and /sys are not among those
+// it knows, nor what does not exist.
 func TestLocalLocks(t *testing.T) {
 	t.Parallel()
-	for dir, want := range map[string]bool{t.TempDir(): true, "/proc": false, "/sys": false, "/nonexistent": false} {
+	for dir, want := range map[string]bool{"/dev/shm": true, "/proc": false, "/sys": false, "/nonexistent": false} {
 		if got := localLocks(dir); got != want {
 			t.Errorf("localLocks(%s) = %t, want %t", dir, got, want)
 		}
+	}
+}
+
+// TestSweepOnlyWhereLocksAreLocal: where the file system's locks may not
+// be every machine's, the sweep removes nothing.
+func TestSweepOnlyWhereLocksAreLocal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	stale := filepath.Join(dir, tempPrefix+"1")
+	if err := os.Mkdir(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	if got := sweepStale(context.Background(), dir, log, func(string) bool { return false }); got != nil {
+		t.Errorf("swept %q where locks are not known to be local", got)
+	}
+	if diff := cmp.Diff([]string{stale}, sweepStale(context.Background(), dir, log, everyLocal)); diff != "" {
+		t.Errorf("where they are (-want +got):\n%s", diff)
 	}
 }
 
@@ -221,9 +244,37 @@ func TestRemoveTreeStops(t *testing.T) {
 	if !exists(filepath.Join(dir, "sub", "f")) {
 		t.Error("removeTreeCtx removed the tree with its context done")
 	}
+	// Done midway, as the pool closes during a sweep: a directory of
+	// 1,000 files is not emptied to its end first.
+	for i := range 1000 {
+		if err := os.WriteFile(filepath.Join(dir, "sub", strconv.Itoa(i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := removeTreeCtx(&doneAfter{Context: context.Background(), left: 50}, dir); !errors.Is(err, context.Canceled) {
+		t.Errorf("removeTreeCtx done midway: %v, want context.Canceled", err)
+	}
+	if left, err := os.ReadDir(filepath.Join(dir, "sub")); err != nil || len(left) < 900 {
+		t.Errorf("removeTreeCtx done after 50 looks went on: %d of 1,001 entries left in sub, %v", len(left), err)
+	}
 	if err := removeTreeCtx(context.Background(), dir); err != nil || exists(dir) {
 		t.Errorf("removeTreeCtx: %v, the tree left %t", err, exists(dir))
 	}
+}
+
+// doneAfter is a context whose Err is context.Canceled once it has been
+// asked left times.
+type doneAfter struct {
+	context.Context
+	left int
+}
+
+func (c *doneAfter) Err() error {
+	if c.left <= 0 {
+		return context.Canceled
+	}
+	c.left--
+	return nil
 }
 
 // TestSweepNeverTakesANewPool: sweeps run all the while pools make their
@@ -238,7 +289,7 @@ func TestSweepNeverTakesANewPool(t *testing.T) {
 	go func() {
 		defer close(swept)
 		for ctx.Err() == nil {
-			sweepStale(ctx, dir, log)
+			sweepStale(ctx, dir, log, everyLocal)
 		}
 	}()
 	lost := 0
@@ -267,6 +318,9 @@ func TestSweepNeverTakesANewPool(t *testing.T) {
 func TestPoolSweeps(t *testing.T) {
 	t.Parallel()
 	d := newDirs(t)
+	if !localLocks(d.temp) {
+		t.Skipf("%s is not on a file system whose locks the sweep trusts (localLocks)", d.temp)
+	}
 	// After the pools' own by name: once it is gone, the sweep has been
 	// past theirs.
 	stale := filepath.Join(d.temp, tempPrefix+"zz")
@@ -305,5 +359,35 @@ func TestPoolSweepsNotBefore(t *testing.T) {
 	p.Close()
 	if !exists(stale) {
 		t.Errorf("%s was removed before sweepAfter", stale)
+	}
+}
+
+// TestRenameNoReplace: a pool's directory never takes the place of what
+// has its name, empty or not (os.Rename replaces an empty directory).
+func TestRenameNoReplace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	from := filepath.Join(dir, "from")
+	for _, to := range []string{filepath.Join(dir, "empty"), filepath.Join(dir, "full")} {
+		for _, d := range []string{from, to} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if filepath.Base(to) == "full" {
+			if err := os.WriteFile(filepath.Join(to, "f"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := renameNoReplace(from, to); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("renameNoReplace onto %s: %v, want fs.ErrExist", to, err)
+		}
+		if !exists(from) || !exists(to) {
+			t.Errorf("renameNoReplace onto %s: from %t, to %t; want both left", to, exists(from), exists(to))
+		}
+	}
+	to := filepath.Join(dir, "new")
+	if err := renameNoReplace(from, to); err != nil || exists(from) || !exists(to) {
+		t.Errorf("renameNoReplace to a new name: %v, from %t, to %t", err, exists(from), exists(to))
 	}
 }

@@ -25,4 +25,9 @@ func makeTempParent(dir string) (path string, lock io.Closer, err error) {
 }
 
 // sweepStale removes nothing here (see makeTempParent).
-func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string { return nil }
+func sweepStale(ctx context.Context, dir string, log *slog.Logger, local func(dir string) bool) []string {
+	return nil
+}
+
+// localLocks reports false (see makeTempParent).
+func localLocks(dir string) bool { return false }

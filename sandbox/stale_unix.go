@@ -9,8 +9,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -46,10 +48,17 @@ func makeTempParent(dir string) (path string, lock io.Closer, err error) {
 	f, err := os.Open(d)
 	if err == nil {
 		err = flock(f, unix.LOCK_EX|unix.LOCK_NB)
-		if err == nil {
-			path = filepath.Join(dir, tempPrefix+strings.TrimPrefix(filepath.Base(d), newPrefix))
-			if err = os.Rename(d, path); err == nil {
+		// A name of its own, not derived from the hidden one, which
+		// whoever watches dir sees and could take first; never in
+		// place of what is there.
+		for try := 0; err == nil; try++ {
+			path = filepath.Join(dir, tempPrefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+			err = renameNoReplace(d, path)
+			if err == nil {
 				return path, f, nil
+			}
+			if errors.Is(err, fs.ErrExist) && try < 100 {
+				err = nil
 			}
 		}
 		f.Close()
@@ -90,9 +99,10 @@ func flock(f *os.File, how int) error {
 // is not sticky (a directory renamed in place keeps its permissions;
 // moved from elsewhere, it must be writable to its mover). Nor where a
 // lock is not seen by every machine that may use dir (a network file
-// system's, see localLocks). It stops once ctx is done, leaving the rest
-// for the next sweep, and returns the paths it removed.
-func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string {
+// system's: local is localLocks but in tests). It stops once ctx is
+// done, leaving the rest for the next sweep, and returns the paths it
+// removed.
+func sweepStale(ctx context.Context, dir string, log *slog.Logger, local func(dir string) bool) []string {
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
 		return nil
@@ -103,7 +113,7 @@ func sweepStale(ctx context.Context, dir string, log *slog.Logger) []string {
 		log.Debug("sandbox: not removing stale temp directories from a directory others may rename in", "dir", dir)
 		return nil
 	}
-	if !localLocks(dir) {
+	if !local(dir) {
 		log.Debug("sandbox: not removing stale temp directories from a file system whose locks other machines may not see", "dir", dir)
 		return nil
 	}
