@@ -688,11 +688,8 @@ func TestWorkerUndumpable(t *testing.T) {
 	if err != nil || !strings.Contains(text, "TOOL_TOKEN=sk-worker-secret") {
 		t.Fatalf("the tool's environment: %q, %v; want TOOL_TOKEN's secret in it", text, err)
 	}
-	ws := idleOf(p, "env", caps)
-	if len(ws) != 1 {
-		t.Fatalf("%d idle workers of env, want 1", len(ws))
-	}
-	got, err := exec.Command(exe, readArg, fmt.Sprintf("/proc/%d/environ", ws[0].pid())).Output()
+	w := onlyIdle(t, p, "env", caps)
+	got, err := exec.Command(exe, readArg, fmt.Sprintf("/proc/%d/environ", w.pid())).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,11 +191,7 @@ func TestReapedWhateverHoldsStderr(t *testing.T) {
 		t.Fatalf("daemon_stderr: %q, %v; want ready and a pid", text, err)
 	}
 	t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) })
-	ws := idleOf(p, "daemon_stderr", caps)
-	if len(ws) != 1 {
-		t.Fatalf("%d idle workers of daemon_stderr, want 1", len(ws))
-	}
-	w := ws[0]
+	w := onlyIdle(t, p, "daemon_stderr", caps)
 	if err := os.WriteFile(w.tempDir+"/left", []byte("a token"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -233,11 +229,7 @@ func TestReapEndsTheWorkersGroup(t *testing.T) {
 		t.Fatalf("r10_lingerchild: %q, %v; want a pid", text, err)
 	}
 	t.Cleanup(func() { unix.Kill(pid, unix.SIGKILL) })
-	ws := idleOf(p, "r10_lingerchild", caps)
-	if len(ws) != 1 {
-		t.Fatalf("%d idle workers of r10_lingerchild, want 1", len(ws))
-	}
-	w := ws[0]
+	w := onlyIdle(t, p, "r10_lingerchild", caps)
 	if pgid, err := unix.Getpgid(pid); err != nil || pgid != w.pid() {
 		t.Fatalf("the program's group %d, %v; want the worker's, %d: the test shows nothing", pgid, err, w.pid())
 	}

@@ -45,6 +45,17 @@ func wantIdleSpare(t *testing.T, p *Pool, id string, w *worker) {
 	}
 }
 
+// onlyIdle returns the one idle worker of tool id with caps, failing
+// the test when there is not exactly one.
+func onlyIdle(t *testing.T, p *Pool, id string, caps tool.Capability) *worker {
+	t.Helper()
+	ws := idleOf(p, id, caps)
+	if len(ws) != 1 {
+		t.Fatalf("%d idle workers of %s, want 1", len(ws), id)
+	}
+	return ws[0]
+}
+
 // underLock returns f(), called with p.mu held.
 func underLock(p *Pool, f func() int) int {
 	p.mu.Lock()
