@@ -1359,26 +1359,34 @@ func (p *Pool) reapIdle() {
 		case <-p.ctx.Done():
 			return
 		case now := <-t.C:
-			var old []*worker
 			p.mu.Lock()
-			for k, ws := range p.idle {
-				n := 0
-				for n < len(ws) && now.Sub(ws[n].idleSince) >= p.cfg.IdleTimeout {
-					n++
-				}
-				old = append(old, ws[:n]...)
-				if n == len(ws) {
-					delete(p.idle, k)
-				} else {
-					p.idle[k] = ws[n:]
-				}
-			}
+			old := p.takeExpired(now)
 			p.mu.Unlock()
 			for _, w := range old {
 				w.kill()
 			}
 		}
 	}
+}
+
+// takeExpired takes out of p.idle, and returns, the workers that have
+// been idle for the idle timeout or longer at now. Each tool's idle
+// workers are in the order they went idle. Call with p.mu held.
+func (p *Pool) takeExpired(now time.Time) []*worker {
+	var old []*worker
+	for k, ws := range p.idle {
+		n := 0
+		for n < len(ws) && now.Sub(ws[n].idleSince) >= p.cfg.IdleTimeout {
+			n++
+		}
+		old = append(old, ws[:n]...)
+		if n == len(ws) {
+			delete(p.idle, k)
+		} else {
+			p.idle[k] = ws[n:]
+		}
+	}
+	return old
 }
 
 // start starts a worker for k and waits for its hello. It is called

@@ -321,3 +321,36 @@ func TestAverageAndFastest(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeExpired: the idle reaper takes a tool's workers idle for the
+// idle timeout or longer, the oldest first, and leaves those idle for
+// less; a tool left with none has no entry.
+func TestTakeExpired(t *testing.T) {
+	t.Parallel()
+	const timeout = time.Minute
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	since := func(d time.Duration) *worker { return &worker{idleSince: now.Add(-d)} }
+	a := []*worker{since(2 * timeout), since(timeout), since(timeout - time.Nanosecond)}
+	b := []*worker{since(timeout + time.Nanosecond)}
+	c := []*worker{since(timeout - time.Nanosecond), since(0)}
+	ka, kb, kc := workerKey{"a", tool.Unsafe}, workerKey{"b", tool.Unsafe}, workerKey{"c", tool.ReadFiles}
+	p := &Pool{cfg: Config{IdleTimeout: timeout}, idle: map[workerKey][]*worker{ka: a, kb: b, kc: c}}
+
+	got := p.takeExpired(now)
+	want := map[*worker]bool{a[0]: true, a[1]: true, b[0]: true}
+	if len(got) != len(want) {
+		t.Errorf("took %d workers, want %d", len(got), len(want))
+	}
+	for _, w := range got {
+		if !want[w] {
+			t.Errorf("took a worker idle since %v, %v before now", w.idleSince, now.Sub(w.idleSince))
+		}
+	}
+	left := map[workerKey][]*worker{ka: a[2:], kc: c}
+	if diff := cmp.Diff(left, p.idle, cmp.Comparer(func(x, y *worker) bool { return x == y })); diff != "" {
+		t.Errorf("idle workers left (-want +got):\n%s", diff)
+	}
+	if got := p.takeExpired(now); len(got) != 0 {
+		t.Errorf("a second take at the same time took %d workers", len(got))
+	}
+}
