@@ -361,6 +361,9 @@ func TestAttackGitAfterSpare(t *testing.T) {
 		if err == nil {
 			t.Errorf("a tool with write_files, in a spare started before the workspace's git init: %q", text)
 		}
+		// Passed over, the spare would hold its slot, counted as a
+		// spare, and its process until the pool closed.
+		wantEnds(t, s, "the spare passed over as stale")
 	})
 	t.Run("git init after the tool's worker", func(t *testing.T) {
 		d := newDirs(t)
@@ -368,11 +371,67 @@ func TestAttackGitAfterSpare(t *testing.T) {
 		if _, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, "f")}); err != nil {
 			t.Fatal(err)
 		}
+		w := onlyIdle(t, p, "create#plant", wr)
 		if err := os.MkdirAll(filepath.Join(d.work, ".git", "hooks"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		_, err := call(t, p, "create#plant", wr, probeArgs{Path: filepath.Join(d.work, ".git", "hooks", "pre-commit")})
 		wantErrno(t, "a tool with write_files, in its worker started before the workspace's git init", err, "EROFS")
+		wantEnds(t, w, "the idle worker passed over as stale")
+	})
+	t.Run("git init while a call waits for the tool's worker", func(t *testing.T) {
+		// One worker at most: the second call waits for the first's,
+		// which is handed to it once the first call ends, after the git
+		// init. Used, it would leave .git writable to the tool; passed
+		// over and not ended, it would hold the one slot, and the second
+		// call would wait for good.
+		d := newDirs(t)
+		p := newPool(t, d, func(c *Config) { c.MaxWorkers, c.Spares = 1, 0 })
+		k := workerKey{"gate", wr}
+		open := filepath.Join(d.work, "open")
+		calls := make(chan error, 2)
+		go func() {
+			_, err := call(t, p, "gate", wr, probeArgs{Path: open})
+			calls <- err
+		}()
+		var w *worker
+		for w == nil {
+			p.mu.Lock()
+			for l := range p.live {
+				if l.key == k {
+					w = l
+				}
+			}
+			p.mu.Unlock()
+			time.Sleep(time.Millisecond) // the test's own timeout bounds this
+		}
+		go func() {
+			_, err := call(t, p, "gate", wr, probeArgs{Path: d.work})
+			calls <- err
+		}()
+		for underLock(p, func() int { return len(p.queue[k]) }) == 0 {
+			time.Sleep(time.Millisecond) // the test's own timeout bounds this
+		}
+		if err := os.MkdirAll(filepath.Join(d.work, ".git"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(open, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			select {
+			case err := <-calls:
+				if err != nil {
+					t.Errorf("call %d: %v", i, err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatalf("%d of the two calls still wait", 2-i)
+			}
+		}
+		wantEnds(t, w, "the worker handed over, passed over as stale")
+		if onlyIdle(t, p, "gate", wr) == w {
+			t.Error("the waiting call was served by the worker started before the git init")
+		}
 	})
 }
 

@@ -56,6 +56,17 @@ func onlyIdle(t *testing.T, p *Pool, id string, caps tool.Capability) *worker {
 	return ws[0]
 }
 
+// wantEnds checks that w, which what names, ends within a minute (a
+// bound on a hang, not on speed).
+func wantEnds(t *testing.T, w *worker, what string) {
+	t.Helper()
+	select {
+	case <-w.exited:
+	case <-time.After(time.Minute):
+		t.Errorf("%s still runs", what)
+	}
+}
+
 // underLock returns f(), called with p.mu held.
 func underLock(p *Pool, f func() int) int {
 	p.mu.Lock()
