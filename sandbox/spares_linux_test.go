@@ -583,3 +583,31 @@ func TestSpareThatCannotStart(t *testing.T) {
 		t.Errorf("%d slots held after Close, want none", n)
 	}
 }
+
+// TestSpareWithoutReadyEnded: a spare that answers its start with
+// anything but the ready frame (here a hello, which a worker sends only
+// once given its tool) is ended, not left running outside the pool's
+// spares with its slot until the pool closes; and no more spares are
+// started.
+func TestSpareWithoutReadyEnded(t *testing.T) {
+	t.Parallel()
+	p := newPool(t, newDirs(t), func(c *Config) { c.Arg = fakeArg; keepSpare(c) })
+	for underLock(p, func() int {
+		if p.noSpares {
+			return 0
+		}
+		return 1
+	}) != 0 {
+		time.Sleep(time.Millisecond) // the test's own timeout bounds this
+	}
+	deadline := time.Now().Add(time.Minute) // a bound on a hang, not on speed
+	for underLock(p, func() int { return len(p.live) }) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d workers live a minute after the spare failed, want none", underLock(p, func() int { return len(p.live) }))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if n := underLock(p, func() int { return p.nspares }); n != 0 {
+		t.Errorf("%d spares counted after the spare failed, want 0", n)
+	}
+}
