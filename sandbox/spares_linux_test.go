@@ -592,18 +592,20 @@ func TestSpareThatCannotStart(t *testing.T) {
 func TestSpareWithoutReadyEnded(t *testing.T) {
 	t.Parallel()
 	p := newPool(t, newDirs(t), func(c *Config) { c.Arg = fakeArg; keepSpare(c) })
-	for underLock(p, func() int {
+	failed := func() int {
 		if p.noSpares {
-			return 0
+			return 1
 		}
-		return 1
-	}) != 0 {
+		return 0
+	}
+	for underLock(p, failed) == 0 {
 		time.Sleep(time.Millisecond) // the test's own timeout bounds this
 	}
+	live := func() int { return len(p.live) }
 	deadline := time.Now().Add(time.Minute) // a bound on a hang, not on speed
-	for underLock(p, func() int { return len(p.live) }) > 0 {
+	for underLock(p, live) > 0 {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d workers live a minute after the spare failed, want none", underLock(p, func() int { return len(p.live) }))
+			t.Fatalf("%d workers live a minute after the spare failed, want none", underLock(p, live))
 		}
 		time.Sleep(time.Millisecond)
 	}
