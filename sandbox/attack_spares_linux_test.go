@@ -171,6 +171,10 @@ func TestAttackSlotsHoldWithSpares(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}()
+	// A guard, not a bound: calls that wait for a slot no worker frees
+	// fail after a minute, and the test says so, instead of hanging.
+	guard, cancelGuard := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelGuard()
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 8 {
@@ -179,14 +183,14 @@ func TestAttackSlotsHoldWithSpares(t *testing.T) {
 				tid := fmt.Sprintf("echo#%d", (g+i)%5)
 				want := fmt.Sprintf(`{"n":%d}`, g*100+i)
 				if g%3 == 0 {
-					_, err := call(t, p, fmt.Sprintf("exit#%d", g), tool.Unsafe, probeArgs{})
+					_, err := p.Call(guard, fmt.Sprintf("exit#%d", g), tool.Unsafe, []byte(`{}`))
 					var e *registry.Error
 					if !errors.As(err, &e) || e.Kind != registry.KindCrashed {
 						errs <- fmt.Errorf("a crashing tool: %v, want it crashed", err)
 					}
 					continue
 				}
-				got, err := p.Call(context.Background(), tid, tool.Unsafe, []byte(want))
+				got, err := p.Call(guard, tid, tool.Unsafe, []byte(want))
 				if err != nil || got != want {
 					errs <- fmt.Errorf("%s answered %q, %v; want %q", tid, got, err, want)
 				}
@@ -389,11 +393,7 @@ func TestAttackGitAfterSpare(t *testing.T) {
 		p := newPool(t, d, func(c *Config) { c.MaxWorkers, c.Spares = 1, 0 })
 		k := workerKey{"gate", wr}
 		open := filepath.Join(d.work, "open")
-		calls := make(chan error, 2)
-		go func() {
-			_, err := call(t, p, "gate", wr, probeArgs{Path: open})
-			calls <- err
-		}()
+		first := gated(p, k, open)
 		var w *worker
 		for w == nil {
 			p.mu.Lock()
@@ -405,27 +405,25 @@ func TestAttackGitAfterSpare(t *testing.T) {
 			p.mu.Unlock()
 			time.Sleep(time.Millisecond) // the test's own timeout bounds this
 		}
-		go func() {
-			_, err := call(t, p, "gate", wr, probeArgs{Path: d.work})
-			calls <- err
-		}()
+		second := gated(p, k, d.work)
 		for underLock(p, func() int { return len(p.queue[k]) }) == 0 {
 			time.Sleep(time.Millisecond) // the test's own timeout bounds this
 		}
 		if err := os.MkdirAll(filepath.Join(d.work, ".git"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(open, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		for i := range 2 {
+		openGate(t, open)
+		for _, c := range []struct {
+			name string
+			done <-chan error
+		}{{"the first call", first}, {"the waiting call", second}} {
 			select {
-			case err := <-calls:
+			case err := <-c.done:
 				if err != nil {
-					t.Errorf("call %d: %v", i, err)
+					t.Errorf("%s: %v", c.name, err)
 				}
 			case <-time.After(time.Minute):
-				t.Fatalf("%d of the two calls still wait", 2-i)
+				t.Fatalf("%s still waits a minute after the gate opened", c.name)
 			}
 		}
 		wantEnds(t, w, "the worker handed over, passed over as stale")

@@ -262,7 +262,19 @@ func TestSpinnersAreKilled(t *testing.T) {
 	const calls = 40
 	for i := range calls {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
-		_, err := p.Call(ctx, "spin", tool.Unsafe, args)
+		// A call whose worker is not killed when its context ends would
+		// wait for that worker for good: a guard names it.
+		answered := make(chan error, 1)
+		go func() {
+			_, err := p.Call(ctx, "spin", tool.Unsafe, args)
+			answered <- err
+		}()
+		var err error
+		select {
+		case err = <-answered:
+		case <-time.After(time.Minute):
+			t.Fatalf("call %d still runs a minute after its 5 ms deadline", i)
+		}
 		cancel()
 		var e *registry.Error
 		if !errors.As(err, &e) || e.Kind != registry.KindTimeout || !errors.Is(err, context.DeadlineExceeded) {
