@@ -482,3 +482,30 @@ func TestCloseDuringStarts(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// TestToolSeesItsDeadline: a tool in its worker has the deadline its
+// call has, to the nanosecond, as it would in process, so that a tool
+// that plans by its deadline (a client's timeout, partial results)
+// works the same; and a call without one gives it none.
+func TestToolSeesItsDeadline(t *testing.T) {
+	t.Parallel()
+	p := newPool(t, newDirs(t), nil)
+	raw := []byte(`{}`)
+	for _, d := range []time.Time{
+		time.Now().Add(time.Hour).Add(123 * time.Nanosecond),
+		time.Now().Add(time.Minute),
+		{},
+	} {
+		ctx, cancel := context.Background(), context.CancelFunc(func() {})
+		want := "none"
+		if !d.IsZero() {
+			ctx, cancel = context.WithDeadline(ctx, d)
+			want = strconv.FormatInt(d.UnixNano(), 10)
+		}
+		got, err := p.Call(ctx, "deadline", tool.Unsafe, raw)
+		cancel()
+		if err != nil || got != want {
+			t.Errorf("the tool's deadline: %q, %v; want %q (%v)", got, err, want, d)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -267,6 +268,14 @@ func probe(ctx context.Context, id string, raw []byte) (string, error) {
 	case "env":
 		env := os.Environ()
 		return strings.Join(env, "\n"), nil
+	case "deadline":
+		// The deadline the tool's context has, in nanoseconds since
+		// the epoch.
+		d, ok := ctx.Deadline()
+		if !ok {
+			return "none", nil
+		}
+		return strconv.FormatInt(d.UnixNano(), 10), nil
 	case "spin":
 		for {
 		}
