@@ -14,17 +14,11 @@ import (
 // compiles the standard library and every dependency again where the
 // cache is empty.
 func Flags() []string {
+	built := settings()
 	var flags []string
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return nil
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "-race", "-msan", "-asan":
-			if s.Value == "true" {
-				flags = append(flags, s.Key)
-			}
+	for _, f := range []string{"-race", "-msan", "-asan"} {
+		if built[f] == "true" {
+			flags = append(flags, f)
 		}
 	}
 	return flags
@@ -35,24 +29,17 @@ func Flags() []string {
 // for this binary's GOOS and GOARCH with its CGO_ENABLED: then Flags make
 // it find the packages go test compiled for this binary.
 func SameConfig(env []string) bool {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	built := map[string]string{}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "GOOS", "GOARCH", "CGO_ENABLED":
-			built[s.Key] = s.Value
+	built := settings()
+	set := map[string]string{}
+	for _, k := range []string{"GOOS", "GOARCH", "CGO_ENABLED"} {
+		if built[k] == "" {
+			return false
 		}
 	}
-	if len(built) != 3 {
-		return false
-	}
-	set := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			if _, known := built[k]; known {
+			switch k {
+			case "GOOS", "GOARCH", "CGO_ENABLED":
 				set[k] = v
 			}
 		}
@@ -63,4 +50,18 @@ func SameConfig(env []string) bool {
 		}
 	}
 	return true
+}
+
+// settings returns the build settings of this binary, nil when it has
+// no build information.
+func settings() map[string]string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return nil
+	}
+	m := map[string]string{}
+	for _, s := range bi.Settings {
+		m[s.Key] = s.Value
+	}
+	return m
 }

@@ -49,6 +49,7 @@ func TestSameConfig(t *testing.T) {
 		{"the host, cgo not as built", append(host, "CGO_ENABLED="+other), false},
 		{"cgo not as built, then as built", append(host, "CGO_ENABLED="+other, "CGO_ENABLED="+cgo), true},
 		{"cgo as built, then not", append(host, "CGO_ENABLED="+cgo, "CGO_ENABLED="+other), false},
+		{"cgo not as built, then empty", append(host, "CGO_ENABLED="+other, "CGO_ENABLED="), true},
 		{"another system", append(host, otherOS), false},
 		{"another architecture", append(host, "GOARCH=wasm"), false},
 		{"another system, then the host", append([]string{otherOS}, host...), true},
