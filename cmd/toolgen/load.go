@@ -658,7 +658,7 @@ func loadImports(dir string, p toolcheck.Platform, paths []string, pkg *packages
 	if p.GOOS != runtime.GOOS || p.GOARCH != runtime.GOARCH {
 		env = append(env, "CGO_ENABLED=0") // no C cross-compiler is needed to read types
 	}
-	deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env, Fset: pkg.Fset}, paths...)
+	deps, err := packages.Load(&packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir, Env: env, BuildFlags: audit.BuildFlags(), Fset: pkg.Fset}, paths...)
 	if err != nil {
 		return nil, fmt.Errorf("load the imports of %s for %s: %w", dir, p, err)
 	}

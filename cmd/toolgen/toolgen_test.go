@@ -493,8 +493,10 @@ func TestProbes(t *testing.T) {
 }
 
 // TestHostIndependent generates this repository's registry as if the
-// go command targeted other platforms: the file must not change, since
-// tools are judged on every supported platform whatever the host.
+// go command targeted other platforms, and with GOFLAGS=-race (which the
+// go command refuses without cgo, as most configurations are listed):
+// the file must not change, since tools are judged on every supported
+// platform whatever the host and the flags of the user's builds.
 func TestHostIndependent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the standard library for other platforms; skipped with -short")
@@ -507,16 +509,18 @@ func TestHostIndependent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range [][2]string{{"windows", "amd64"}, {"darwin", "arm64"}} {
-		t.Run(p[0]+"_"+p[1], func(t *testing.T) {
-			t.Setenv("GOOS", p[0])
-			t.Setenv("GOARCH", p[1])
+	for _, env := range [][]string{{"GOOS=windows", "GOARCH=amd64"}, {"GOOS=darwin", "GOARCH=arm64"}, {"GOFLAGS=-race"}} {
+		t.Run(strings.Join(env, "_"), func(t *testing.T) {
+			for _, kv := range env {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
 			res, err := generate(root, "toolbox", "zz_registry_gen.go", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(string(want), string(res.Source)); diff != "" {
-				t.Errorf("with GOOS=%s GOARCH=%s the registry differs (-committed +generated):\n%s", p[0], p[1], diff)
+				t.Errorf("with %s the registry differs (-committed +generated):\n%s", strings.Join(env, " "), diff)
 			}
 		})
 	}

@@ -94,11 +94,23 @@ func (e PackageError) Error() string {
 // (no Stale, no Deps).
 const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCXXFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors"
 
-// goList runs `go list -e` with args in dir and env, and returns the
-// packages it prints, in its order (with -deps, every package after its
-// dependencies).
+// BuildFlags returns the flags each go command of the audit's is given
+// before its own, as are toolgen's: they turn off the instrumentation that
+// GOFLAGS may turn on, -race, -msan and -asan. The go command refuses those
+// flags without cgo and on platforms without the sanitizer, that is for
+// most of the configurations a tool is audited in, and they add no
+// capability to a tool: a file that only such a build compiles has the
+// flag's build tag (race, msan, asan), and the audit audits a
+// configuration with each tag the module's files use (see Load).
+func BuildFlags() []string {
+	return []string{"-race=false", "-msan=false", "-asan=false"}
+}
+
+// goList runs `go list -e` with BuildFlags and args in dir and env, and
+// returns the packages it prints, in its order (with -deps, every
+// package after its dependencies).
 func goList(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e"}, args...)...)
+	cmd := exec.CommandContext(ctx, "go", slices.Concat([]string{"list", "-e"}, BuildFlags(), args)...)
 	cmd.Dir = dir
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer

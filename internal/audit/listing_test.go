@@ -14,6 +14,8 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
 )
 
 // TestDeriveMatchesGoList derives the listing of every configuration
@@ -425,4 +427,60 @@ func TestListCompiled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestGOFLAGSInstrumentation checks that GOFLAGS asking for -race, -msan
+// or -asan, which the go command refuses without cgo and on platforms
+// without the sanitizer, changes no listing of the audit's (BuildFlags),
+// and that the file such a build compiles (testdata/instrumented's
+// run_instrumented.go, which runs a program) is still audited, as the
+// configuration of its build tag. Without BuildFlags every listing but
+// the host's with cgo fails.
+func TestGOFLAGSInstrumentation(t *testing.T) {
+	// Not parallel: it sets GOFLAGS, which every go command reads.
+	ctx := context.Background()
+	dir := filepath.Join("testdata", "instrumented")
+	configs := []Config{
+		{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true},
+		{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH},
+		{GOOS: "windows", GOARCH: "arm64"},
+	}
+	list := func(t *testing.T) map[string]map[string]string {
+		t.Helper()
+		out := map[string]map[string]string{}
+		for _, c := range configs {
+			l, err := listConfig(ctx, dir, c)
+			if err != nil {
+				t.Errorf("%s: %v", c, err)
+				continue
+			}
+			if len(l.errs) > 0 {
+				t.Errorf("%s: %v", c, l.errs)
+			}
+			out[c.String()] = summarize(l)
+		}
+		return out
+	}
+	want := list(t)
+	if got := want[configs[0].String()]["tags"]; got != "asan msan race" {
+		t.Errorf("the probe's tags without GOFLAGS: %q, want %q", got, "asan msan race")
+	}
+	for _, flag := range []string{"-race", "-msan", "-asan"} {
+		t.Run(flag, func(t *testing.T) {
+			t.Setenv("GOFLAGS", flag)
+			if diff := cmp.Diff(want, list(t)); diff != "" {
+				t.Errorf("the listings with GOFLAGS=%s (-without +with):\n%s", flag, diff)
+			}
+		})
+	}
+	t.Run("audit", func(t *testing.T) {
+		t.Setenv("GOFLAGS", "-race")
+		rep, err := AnalyzeAll(ctx, dir, []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+			t.Errorf("with GOFLAGS=-race the probe reaches %s, want %s (its file for -race)", got, want)
+		}
+	})
 }

@@ -222,7 +222,7 @@ func summaryText(g *graph) string {
 
 // stdGraph builds the graph of the whole standard library.
 func stdGraph(ctx context.Context) (*graph, error) {
-	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.LoadAllSyntax}, "std")
+	pkgs, err := packages.Load(&packages.Config{Context: ctx, Mode: packages.LoadAllSyntax, BuildFlags: BuildFlags()}, "std")
 	if err != nil {
 		return nil, fmt.Errorf("load the standard library: %w", err)
 	}
