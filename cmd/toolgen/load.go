@@ -182,6 +182,10 @@ func load(dir, base string, platforms []toolcheck.Platform) (*toolPackage, error
 		}
 		return nil, fmt.Errorf("tool package directory %s: %w", relPath(base, dir), err)
 	}
+	// Before the go command reads them: it waits forever on a fifo.
+	if _, err := toolFiles(dir); err != nil {
+		return nil, err
+	}
 	// One load for every build configuration, which the convention
 	// checks and the capability audit share.
 	var auditPlatforms []audit.Platform
@@ -462,15 +466,9 @@ func dedup(ws []diagnostic) []diagnostic {
 // configurations groups platforms by the Go files of dir they compile,
 // judged by each platform's build context and not the host's.
 func configurations(dir string, platforms []toolcheck.Platform) ([]config, error) {
-	entries, err := os.ReadDir(dir)
+	names, err := toolFiles(dir)
 	if err != nil {
-		return nil, fmt.Errorf("tool package: %w", err)
-	}
-	var names []string
-	for _, e := range entries {
-		if n := e.Name(); !e.IsDir() && strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-			names = append(names, n)
-		}
+		return nil, err
 	}
 	// Each file is read once, not once per platform; and read through
 	// once. Only its build constraints and its name can exclude a file
@@ -485,9 +483,6 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 	}
 	src := map[string]*source{}
 	for _, n := range names {
-		if !isRegular(filepath.Join(dir, n)) {
-			return nil, fmt.Errorf("tool package: %s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", relPath(dir, filepath.Join(dir, n)))
-		}
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			return nil, fmt.Errorf("tool package: %w", err)
@@ -796,6 +791,27 @@ func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 			"review it and name the package in toolgen's -trust-c, or keep it out of the program's packages", pd.Path, strings.Join(files, ", "))})
 	}
 	return out
+}
+
+// toolFiles returns the names of the Go files of the tool package in dir,
+// tests left out, and an error if one is not a regular file (isRegular).
+func toolFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("tool package: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		if !isRegular(filepath.Join(dir, n)) {
+			return nil, fmt.Errorf("tool package: %s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", relPath(dir, filepath.Join(dir, n)))
+		}
+		names = append(names, n)
+	}
+	return names, nil
 }
 
 // isRegular reports whether path names a regular file, following

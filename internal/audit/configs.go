@@ -544,14 +544,19 @@ func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageErr
 
 // fileTags returns the build tags of file's //go:build line that are
 // neither a platform, cgo, a release, a compiler nor "ignore": the tags a
-// user chooses with -tags.
-func fileTags(file string) []string {
+// user chooses with -tags. A file whose header does not parse has none:
+// the go command cannot build it where it is compiled.
+func fileTags(file string) ([]string, error) {
 	if !strings.HasSuffix(file, ".go") {
-		return nil
+		return nil, nil
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.PackageClauseOnly|parser.ParseComments)
+	src, err := readSource(file)
 	if err != nil {
-		return nil
+		return nil, err
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		return nil, nil
 	}
 	var tags []string
 	for _, g := range f.Comments {
@@ -571,7 +576,7 @@ func fileTags(file string) []string {
 			})
 		}
 	}
-	return tags
+	return tags, nil
 }
 
 // systemTag reports whether tag is set by the toolchain, not by -tags.

@@ -41,7 +41,10 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	all := splitListing(c, pkgs)
+	all, err := splitListing(c, pkgs)
+	if err != nil {
+		return nil, err
+	}
 	// The export data of their standard-library packages, with one go
 	// command too, which the audits then find in stdExports.
 	std, goroot := map[string]bool{}, ""
@@ -61,7 +64,7 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 // other imports (a root of the go command's listing of several
 // packages), by its directory: its dependencies in the go command's
 // order, itself last.
-func splitListing(c Config, pkgs []*listedPackage) map[string]*listing {
+func splitListing(c Config, pkgs []*listedPackage) (map[string]*listing, error) {
 	imported := map[string]bool{}
 	for _, p := range pkgs {
 		for _, d := range p.Deps {
@@ -82,9 +85,13 @@ func splitListing(c Config, pkgs []*listedPackage) map[string]*listing {
 		if slices.ContainsFunc(mine, generatesGo) {
 			continue
 		}
-		out[root.Dir] = newListing(c, mine)
+		l, err := newListing(c, mine)
+		if err != nil {
+			return nil, err
+		}
+		out[root.Dir] = l
 	}
-	return out
+	return out, nil
 }
 
 // TestSplitListing checks that the listing of a probe split from the

@@ -74,13 +74,18 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("list %s for %s: no package", dir, c)
 	}
-	return newListing(c, pkgs), nil
+	l, err := newListing(c, pkgs)
+	if err != nil {
+		return nil, fmt.Errorf("list %s for %s: %w", dir, c, err)
+	}
+	return l, nil
 }
 
 // newListing is the listing of the program in configuration c whose
 // packages the go command listed as pkgs (with -deps: each after its
-// imports, the program's own package last).
-func newListing(c Config, pkgs []*listedPackage) *listing {
+// imports, the program's own package last). Every file of a package
+// outside the standard library must be a regular file (see readSource).
+func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs), standard: map[string]bool{}}
 	for _, p := range pkgs {
 		if p.Standard {
@@ -113,8 +118,50 @@ func newListing(c Config, pkgs []*listedPackage) *listing {
 		}
 	}
 	l.std = sortedKeys(std)
-	l.finish(fileTags)
-	return l
+	for _, p := range l.pkgs {
+		for _, file := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
+			if err := regular(file); err != nil {
+				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
+			}
+		}
+	}
+	if err := l.finish(fileTags); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// regular returns an error unless file, its symbolic links followed, is a
+// regular file. A file of a package may be a symbolic link, which git
+// keeps, to a device or a fifo: reading /dev/zero never ends (the audit
+// read it whole and ran out of memory), and opening a fifo waits for a
+// writer. The go command cannot build such a package either.
+func regular(file string) error {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", file)
+	}
+	return nil
+}
+
+// readSource reads file, a source file of a listed package, if it is a
+// regular file (see regular); the file opened is checked again.
+func readSource(file string) ([]byte, error) {
+	if err := regular(file); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: it was replaced while it was read", file)
+	}
+	return io.ReadAll(f)
 }
 
 // generatesGo reports whether p is a package outside the standard library
@@ -125,14 +172,18 @@ func generatesGo(p *listedPackage) bool {
 
 // finish computes the key and the tags of l from its packages, with
 // tagsOf the tags of a file (fileTags).
-func (l *listing) finish(tagsOf func(file string) []string) {
+func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 	var lines, tags []string
 	for _, p := range l.pkgs {
 		files := slices.Sorted(slices.Values(append(slices.Clone(p.GoFiles), p.CgoFiles...)))
 		lines = append(lines, p.ImportPath+" "+strings.Join(files, " ")+"\n")
 		if p.Module != nil && p.Module.Main {
 			for _, f := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-				for _, t := range tagsOf(f) {
+				fileTags, err := tagsOf(f)
+				if err != nil {
+					return err
+				}
+				for _, t := range fileTags {
 					if !slices.Contains(tags, t) {
 						tags = append(tags, t)
 					}
@@ -144,6 +195,7 @@ func (l *listing) finish(tagsOf func(file string) []string) {
 	l.key = strings.Join(lines, "")
 	slices.Sort(tags)
 	l.tags = tags
+	return nil
 }
 
 // A deriver derives, from the listing of one configuration, the listings
@@ -223,7 +275,7 @@ func (d *deriver) facts(file string) *fileFacts {
 	}
 	f := &fileFacts{}
 	d.files[file] = f
-	src, err := os.ReadFile(file)
+	src, err := readSource(file)
 	if err != nil {
 		f.err = err
 		return f
@@ -387,12 +439,14 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 	}
 	l.root = l.pkgs[len(l.pkgs)-1]
 	l.std = sortedKeys(std)
-	l.finish(func(file string) []string {
+	if err := l.finish(func(file string) ([]string, error) {
 		if f := d.facts(file); f.err == nil {
-			return f.tags
+			return f.tags, nil
 		}
 		return fileTags(file)
-	})
+	}); err != nil {
+		return nil, false
+	}
 	return l, true
 }
 

@@ -484,3 +484,41 @@ func TestGOFLAGSInstrumentation(t *testing.T) {
 		}
 	})
 }
+
+// TestIrregularFile checks that a file of a package outside the standard
+// library that is not a regular file (a symbolic link to a device, which
+// git keeps) stops the load with an error naming it: the audit read a link
+// to /dev/zero, which the go command ignored on the host by its name, until
+// it ran out of memory. Here the link is to /dev/null, which reads as
+// empty, so that the audit without the check loads the program.
+func TestIrregularFile(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat(os.DevNull); err != nil || runtime.GOOS == "windows" {
+		t.Skip("no /dev/null to link to")
+	}
+	other := "plan9"
+	if runtime.GOOS == other {
+		other = "linux"
+	}
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":           "module example.com/irregular\n\ngo 1.26\n",
+		"tool/tool.go":     "package tool\n\nimport \"example.com/irregular/helper\"\n\nvar X = helper.X\n",
+		"helper/helper.go": "package helper\n\nvar X = 1\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(dir, "helper", "null_"+other+".go")
+	if err := os.Symlink(os.DevNull, link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}})
+	if want := link + " is not a regular file"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Load: error %v, want one saying %q", err, want)
+	}
+}
