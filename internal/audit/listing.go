@@ -135,14 +135,15 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 // regular file. A file of a package may be a symbolic link, which git
 // keeps, to a device or a fifo: reading /dev/zero never ends (the audit
 // read it whole and ran out of memory), and opening a fifo waits for a
-// writer. The go command cannot build such a package either.
+// writer. The go command cannot build such a package where the file is
+// compiled, and skips reading it only where its name leaves it out.
 func regular(file string) error {
 	fi, err := os.Stat(file)
 	if err != nil {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", file)
+		return fmt.Errorf("%s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build the package where it is compiled", file)
 	}
 	return nil
 }
