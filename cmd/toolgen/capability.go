@@ -111,7 +111,7 @@ func (c *checker) checkStartup() error {
 	}
 	for _, u := range rep.Unaudited {
 		c.out.Warnings = append(c.out.Warnings, diagnostic{Pos: token.Position{Filename: c.rel(c.pkg.GoFiles[0]), Line: 1, Column: 1}, Note: true,
-			Msg: fmt.Sprintf("the build configuration %s is not audited on this host (no C cross-compiler); its files differ from every audited one", u)})
+			Msg: fmt.Sprintf("the build configuration %s is not audited on this host; its files differ from every audited one", u)})
 	}
 	for _, f := range rep.Startup {
 		c.warnAt(f.Pos, token.NoPos, "start-up code of package %s reaches %s: %s; it runs at start in every agent", f.Pkg, f.Cap, f.Path(c.rel, false))

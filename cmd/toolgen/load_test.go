@@ -115,7 +115,7 @@ func TestCgoImports(t *testing.T) {
 		// Its cgo file cannot be audited without a C cross-compiler,
 		// which a note says.
 		{"cross", foreign, "either", []string{"cross/either_tool.go:1:1: note: the build configuration " + foreign.String() +
-			" cgo is not audited on this host (no C cross-compiler); its files differ from every audited one",
+			" cgo (no C cross-compiler) is not audited on this host; its files differ from every audited one",
 			"either/either_cgo.go:7:8: " + cgoStart("example.com/tools/cgoimp/either", "either_cgo.go")}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {

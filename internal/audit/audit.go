@@ -23,8 +23,10 @@ type Report struct {
 	// variable initializers) reaches, the shortest path.
 	Startup []Finding
 	// Unaudited names the configurations AnalyzeAll could not audit on
-	// this host (cgo for another platform) whose non-standard files
-	// differ from every audited one.
+	// this host whose non-standard files differ from every audited one,
+	// each with the reason: cgo for another platform (no C
+	// cross-compiler), or an instrumentation the go command cannot build
+	// here (its error).
 	Unaudited []string
 }
 

@@ -10,6 +10,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io/fs"
 	"maps"
 	"os"
 	"runtime"
@@ -19,11 +20,16 @@ import (
 )
 
 // Config is one build configuration of a program: the platform, whether
-// cgo is on, and the build tags given with -tags.
+// cgo is on, the build tags given with -tags, and the instrumentation
+// asked of the go command.
 type Config struct {
 	GOOS, GOARCH string
 	Cgo          bool
 	Tags         []string
+	// Instrument is "race", "msan" or "asan" for a build with that flag of
+	// the go command, which also sets the build tag of its name; "" for
+	// none (BuildFlags).
+	Instrument string
 }
 
 func (c Config) String() string {
@@ -35,6 +41,9 @@ func (c Config) String() string {
 	}
 	if len(c.Tags) > 0 {
 		s += " -tags " + strings.Join(c.Tags, ",")
+	}
+	if c.Instrument != "" {
+		s += " -" + c.Instrument
 	}
 	return s
 }
@@ -48,13 +57,22 @@ func (c Config) env() []string {
 	return append(os.Environ(), "GOOS="+c.GOOS, "GOARCH="+c.GOARCH, "CGO_ENABLED="+cgo)
 }
 
-// flags are the go command's build flags for c.
+// flags are the go command's build flags for c, which come after
+// BuildFlags.
 func (c Config) flags() []string {
-	if len(c.Tags) == 0 {
-		return nil
+	var f []string
+	if c.Instrument != "" {
+		f = append(f, "-"+c.Instrument)
 	}
-	return []string{"-tags=" + strings.Join(c.Tags, ",")}
+	if len(c.Tags) > 0 {
+		f = append(f, "-tags="+strings.Join(c.Tags, ","))
+	}
+	return f
 }
+
+// instrumentTag reports whether tag is the build tag of a flag of the go
+// command that instruments every package: -race, -msan, -asan.
+func instrumentTag(tag string) bool { return tag == "race" || tag == "msan" || tag == "asan" }
 
 // Platform is a GOOS/GOARCH pair.
 type Platform struct{ GOOS, GOARCH string }
@@ -91,11 +109,14 @@ type Programs struct {
 // it), and the program audited for it, which may be another
 // configuration's with the same files.
 type candidate struct {
-	config    Config
-	list      *listing
-	err       error
-	prog      *program
-	unaudited bool // cgo for another platform, with files of its own
+	config Config
+	list   *listing
+	err    error
+	prog   *program
+	// unaudited says why the configuration, whose files differ from
+	// every audited one, is not audited on this host: cgo for another
+	// platform, or an instrumentation the go command cannot build here.
+	unaudited string
 }
 
 // program is a configuration the audit loads: the first of those that
@@ -180,6 +201,24 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	for _, t := range tags {
 		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Tags: []string{t}}})
 	}
+	// The instrumentations a file of any package outside the standard
+	// library asks for in its build constraint (see listing.instruments),
+	// each a configuration of the host's built with the go command's flag,
+	// as go test -race builds a program that calls its tools in process.
+	var instruments []string
+	for _, c := range ps.cands {
+		if c.list != nil {
+			for _, t := range c.list.instruments {
+				if !slices.Contains(instruments, t) {
+					instruments = append(instruments, t)
+				}
+			}
+		}
+	}
+	slices.Sort(instruments)
+	for _, t := range instruments {
+		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Instrument: t}})
+	}
 	ps.list(ctx, d, tagged)
 	ps.cands = append(ps.cands, tagged...)
 
@@ -187,21 +226,33 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	var progs []*program
 	seen := map[string]*program{}
 	for _, c := range ps.cands {
+		if c.config.Instrument != "" && c.err != nil {
+			// The go command refuses the flag on this host (no cgo, a
+			// platform without the sanitizer); where it builds, the
+			// program may still be built with it.
+			c.unaudited = c.err.Error()
+			c.err = nil
+			continue
+		}
 		if c.err != nil || len(c.list.errs) > 0 {
 			continue // the program does not build there, and cannot run there either
 		}
-		if p := seen[c.list.key]; p != nil {
+		// An instrumentation is audited apart, even with the files of
+		// another configuration: its load may fail where another's does
+		// not (the go command's flag for the standard library).
+		key := c.list.key + "\x00" + c.config.Instrument
+		if p := seen[key]; p != nil {
 			c.prog = p
 			continue
 		}
 		if c.config.Cgo && !c.config.isHost() {
 			// cgo for another platform needs its C cross-compiler,
 			// even for the standard library's runtime/cgo.
-			c.unaudited = true
+			c.unaudited = "no C cross-compiler"
 			continue
 		}
 		p := &program{config: c.config, list: c.list}
-		seen[c.list.key] = p
+		seen[key] = p
 		c.prog = p
 		progs = append(progs, p)
 	}
@@ -280,7 +331,11 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), paths)
+			var flags []string
+			if p.config.Instrument != "" {
+				flags = []string{"-" + p.config.Instrument}
+			}
+			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), flags, paths)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
@@ -293,7 +348,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 			}
 		}
 		wg.Go(func() {
-			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, goroot, hostEnv(), sortedKeys(hostNeed))
+			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed))
 		})
 	}
 	wg.Wait()
@@ -370,10 +425,12 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 	var unaudited []string
 	var listErr error
 	for _, c := range ps.cands {
-		if len(c.config.Tags) == 0 && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
+		if len(c.config.Tags) == 0 && c.config.Instrument == "" && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
 			continue
 		}
 		switch {
+		case c.unaudited != "":
+			unaudited = append(unaudited, fmt.Sprintf("%s (%s)", c.config, c.unaudited))
 		case c.err != nil:
 			listErr = cmp.Or(listErr, c.err)
 		case len(c.list.errs) > 0:
@@ -381,8 +438,6 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			// that needs cgo, or one with no file for the platform)
 			// cannot run there either.
 			listErr = cmp.Or(listErr, fmt.Errorf("list %s for %s: %v", ps.dir, c.config, c.list.errs[0]))
-		case c.unaudited:
-			unaudited = append(unaudited, c.config.String())
 		case !slices.Contains(progs, c.prog):
 			progs = append(progs, c.prog)
 		}
@@ -409,8 +464,16 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			continue
 		}
 		var te typeError
-		if !progs[i].config.Cgo && errors.As(err, &te) {
+		switch {
+		case !progs[i].config.Cgo && errors.As(err, &te):
 			continue // a package that needs cgo does not build without it
+		case progs[i].config.Instrument != "" && errors.As(err, &te):
+			continue // the program does not build with the flag
+		case progs[i].config.Instrument != "":
+			// The go command cannot build the standard library with the
+			// flag here (-msan without clang, say).
+			unaudited = append(unaudited, err.Error())
+			continue
 		}
 		return nil, err
 	}
@@ -506,7 +569,7 @@ type Root struct {
 // caller, which checks it (Imports.Root is nil then).
 func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageError, err error) {
 	for _, c := range ps.cands {
-		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 {
+		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 || c.config.Instrument != "" {
 			continue
 		}
 		switch {
@@ -551,6 +614,9 @@ func fileTags(file string) ([]string, error) {
 		return nil, nil
 	}
 	src, err := readSource(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // the go command's error where it is compiled
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -179,19 +179,19 @@ type exportMemo struct {
 var stdExports = &exportMemo{}
 
 // exportKey is the memo's key for packages built by the go command of
-// goroot with env; "" (no memo) when goroot is unknown.
-func exportKey(goroot string, env []string) string {
+// goroot with env and flags; "" (no memo) when goroot is unknown.
+func exportKey(goroot string, env, flags []string) string {
 	if goroot == "" {
 		return ""
 	}
-	return goroot + "\x00" + strings.Join(env, "\x00")
+	return goroot + "\x00" + strings.Join(env, "\x00") + "\x01" + strings.Join(flags, "\x00")
 }
 
 // exportFiles lists the export data of the standard-library packages
-// paths as built with env by the go command of goroot, with this
-// process's memo.
-func exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
-	return stdExports.exportFiles(ctx, dir, goroot, env, paths)
+// paths as built with env and flags by the go command of goroot, with
+// this process's memo.
+func exportFiles(ctx context.Context, dir, goroot string, env, flags []string, paths []string) (map[string]string, map[string]error, error) {
+	return stdExports.exportFiles(ctx, dir, goroot, env, flags, paths)
 }
 
 // lookup returns the export files of paths in the memo under key, each
@@ -250,12 +250,12 @@ func (m *exportMemo) hold(ctx context.Context, key string) (func(), error) {
 }
 
 // exportFiles lists the export data of the standard-library packages
-// paths as built with env by the go command of goroot: one `go list
-// -export` for those this process has not asked of before. Each package
-// that does not build there has its error instead.
-func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env []string, paths []string) (map[string]string, map[string]error, error) {
+// paths as built with env and flags by the go command of goroot: one `go
+// list -export` for those this process has not asked of before. Each
+// package that does not build there has its error instead.
+func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env, flags []string, paths []string) (map[string]string, map[string]error, error) {
 	errs := map[string]error{}
-	key := exportKey(goroot, env)
+	key := exportKey(goroot, env, flags)
 	files, ask := m.lookup(key, paths)
 	if len(ask) == 0 {
 		return files, errs, nil
@@ -275,7 +275,7 @@ func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env []
 	if list == nil {
 		list = goList
 	}
-	pkgs, err := list(ctx, dir, env, append([]string{"-export", "-json=ImportPath,Export,Error"}, ask...)...)
+	pkgs, err := list(ctx, dir, env, slices.Concat(flags, []string{"-export", "-json=ImportPath,Export,Error"}, ask)...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("load the standard library's types: %w", err)
 	}

@@ -54,7 +54,7 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 		}
 		goroot = l.goroot
 	}
-	if _, _, err := exportFiles(context.Background(), ".", goroot, c.env(), sortedKeys(std)); err != nil {
+	if _, _, err := exportFiles(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std)); err != nil {
 		return nil, err
 	}
 	return all, nil

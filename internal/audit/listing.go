@@ -3,12 +3,14 @@ package audit
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/build"
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -42,8 +44,14 @@ type listing struct {
 	// program to the audit.
 	key string
 	// tags are the build tags the files of the main module's packages
-	// use, compiled or not, that a user chooses with -tags.
+	// use, compiled or not, that a user chooses with -tags, but those of
+	// an instrumentation.
 	tags []string
+	// instruments are the instrumentations (instrumentTag) that a file of
+	// any package outside the standard library, compiled or not, names in
+	// its build constraint; but genuine golang.org/x/sys's, whose files
+	// for -race only tell the race detector of its system calls.
+	instruments []string
 	// cgo is set when a compiled file imports "C".
 	cgo bool
 	// loadable is unset for a derived listing of a configuration that
@@ -120,7 +128,9 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l.std = sortedKeys(std)
 	for _, p := range l.pkgs {
 		for _, file := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-			if err := regular(file); err != nil {
+			if err := regular(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				// A file that is not there (a dangling symbolic link) is
+				// the go command's error where it is compiled.
 				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
 			}
 		}
@@ -171,23 +181,32 @@ func generatesGo(p *listedPackage) bool {
 	return !p.Standard && len(p.CgoFiles)+len(p.SwigFiles)+len(p.SwigCXXFiles) > 0
 }
 
-// finish computes the key and the tags of l from its packages, with
-// tagsOf the tags of a file (fileTags).
+// finish computes the key, the tags and the instrumentations of l from
+// its packages, with tagsOf the tags of a file (fileTags).
 func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
-	var lines, tags []string
+	var lines, tags, instruments []string
+	add := func(set *[]string, t string) {
+		if !slices.Contains(*set, t) {
+			*set = append(*set, t)
+		}
+	}
 	for _, p := range l.pkgs {
 		files := slices.Sorted(slices.Values(append(slices.Clone(p.GoFiles), p.CgoFiles...)))
 		lines = append(lines, p.ImportPath+" "+strings.Join(files, " ")+"\n")
-		if p.Module != nil && p.Module.Main {
-			for _, f := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-				fileTags, err := tagsOf(f)
-				if err != nil {
-					return err
-				}
-				for _, t := range fileTags {
-					if !slices.Contains(tags, t) {
-						tags = append(tags, t)
+		main := p.Module != nil && p.Module.Main
+		for _, f := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
+			fileTags, err := tagsOf(f)
+			if err != nil {
+				return err
+			}
+			for _, t := range fileTags {
+				switch {
+				case instrumentTag(t):
+					if !genuineXSys(p) {
+						add(&instruments, t)
 					}
+				case main:
+					add(&tags, t)
 				}
 			}
 		}
@@ -196,6 +215,8 @@ func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 	l.key = strings.Join(lines, "")
 	slices.Sort(tags)
 	l.tags = tags
+	slices.Sort(instruments)
+	l.instruments = instruments
 	return nil
 }
 
@@ -364,9 +385,10 @@ func (d *deriver) context(c Config) build.Context {
 	return ctx
 }
 
-// derive returns the listing of c, and whether it could be derived.
+// derive returns the listing of c, and whether it could be derived: not
+// for an instrumentation, which adds packages of its own.
 func (d *deriver) derive(c Config) (*listing, bool) {
-	if d.base.root == nil || d.byPath[d.base.root.ImportPath] == nil {
+	if d.base.root == nil || d.byPath[d.base.root.ImportPath] == nil || c.Instrument != "" {
 		return nil, false
 	}
 	ctx := d.context(c)

@@ -95,7 +95,7 @@ func shortSample(c Config) bool {
 // summarize is what a listing says that the audit uses.
 func summarize(l *listing) map[string]string {
 	out := map[string]string{
-		"key": l.key, "std": strings.Join(l.std, " "), "tags": strings.Join(l.tags, " "),
+		"key": l.key, "std": strings.Join(l.std, " "), "tags": strings.Join(l.tags, " "), "instruments": strings.Join(l.instruments, " "),
 		"cgo": map[bool]string{true: "cgo"}[l.cgo],
 	}
 	for _, p := range l.pkgs {
@@ -138,7 +138,7 @@ func TestExportMemo(t *testing.T) {
 		t.Fatalf("gorootOf = %q, which has no src/strings/strings.go: %v", goroot, err)
 	}
 	env := append(hostEnv(), "TOOLREG_TEST_EXPORT_MEMO="+t.Name())
-	first, errs, err := exportFiles(ctx, ".", goroot, env, []string{"strings", "unicode"})
+	first, errs, err := exportFiles(ctx, ".", goroot, env, nil, []string{"strings", "unicode"})
 	if err != nil || len(errs) > 0 {
 		t.Fatal(err, errs)
 	}
@@ -146,7 +146,7 @@ func TestExportMemo(t *testing.T) {
 		t.Fatalf("export files: %v, want strings and unicode", first)
 	}
 	gone := filepath.Join(t.TempDir(), "nothing")
-	again, errs, err := exportFiles(ctx, gone, goroot, env, []string{"unicode", "strings"})
+	again, errs, err := exportFiles(ctx, gone, goroot, env, nil, []string{"unicode", "strings"})
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("from the memo: %v %v", err, errs)
 	}
@@ -155,7 +155,7 @@ func TestExportMemo(t *testing.T) {
 	}
 	// Each of these needs the go command, which cannot run in gone.
 	stdExports.mu.Lock()
-	stdExports.files[exportKey(goroot, env)]["unicode"] = filepath.Join(t.TempDir(), "removed")
+	stdExports.files[exportKey(goroot, env, nil)]["unicode"] = filepath.Join(t.TempDir(), "removed")
 	stdExports.mu.Unlock()
 	for name, c := range map[string]struct {
 		goroot string
@@ -167,7 +167,7 @@ func TestExportMemo(t *testing.T) {
 		"another environment": {goroot, append(env, "CGO_ENABLED=0"), []string{"strings"}},
 		"an unknown GOROOT":   {"", env, []string{"strings"}},
 	} {
-		if files, _, err := exportFiles(ctx, gone, c.goroot, c.env, c.paths); err == nil {
+		if files, _, err := exportFiles(ctx, gone, c.goroot, c.env, nil, c.paths); err == nil {
 			t.Errorf("%s: answered %v without the go command", name, files)
 		}
 	}
@@ -216,7 +216,7 @@ func TestExportMemoOneCommandAKey(t *testing.T) {
 		call := func(ctx context.Context, env string, paths ...string) <-chan answer {
 			c := make(chan answer, 1)
 			go func() {
-				files, _, err := m.exportFiles(ctx, dir, "/goroot", []string{env}, paths)
+				files, _, err := m.exportFiles(ctx, dir, "/goroot", []string{env}, nil, paths)
 				c <- answer{files, err}
 			}()
 			return c
@@ -432,10 +432,14 @@ func TestListCompiled(t *testing.T) {
 // TestGOFLAGSInstrumentation checks that GOFLAGS asking for -race, -msan
 // or -asan, which the go command refuses without cgo and on platforms
 // without the sanitizer, changes no listing of the audit's (BuildFlags),
-// and that the file such a build compiles (testdata/instrumented's
-// run_instrumented.go, which runs a program) is still audited, as the
-// configuration of its build tag. Without BuildFlags every listing but
-// the host's with cgo fails.
+// and that the file a -race build compiles (testdata/instrumented's
+// run_race.go, which runs a program) is audited, in a configuration of
+// the host's built with -race, with GOFLAGS and without (as go test -race
+// builds a program that calls its tools in process). Without BuildFlags
+// every listing but the host's with cgo fails; without the instrumented
+// configuration the probe reaches nothing. (Only -race is audited here:
+// the standard library for -msan and -asan would be compiled for this
+// test alone.)
 func TestGOFLAGSInstrumentation(t *testing.T) {
 	// Not parallel: it sets GOFLAGS, which every go command reads.
 	ctx := context.Background()
@@ -462,8 +466,10 @@ func TestGOFLAGSInstrumentation(t *testing.T) {
 		return out
 	}
 	want := list(t)
-	if got := want[configs[0].String()]["tags"]; got != "asan msan race" {
-		t.Errorf("the probe's tags without GOFLAGS: %q, want %q", got, "asan msan race")
+	for c, l := range want {
+		if l["tags"] != "" || l["instruments"] != "race" {
+			t.Errorf("%s: the probe's tags %q and instrumentations %q, want none and race", c, l["tags"], l["instruments"])
+		}
 	}
 	for _, flag := range []string{"-race", "-msan", "-asan"} {
 		t.Run(flag, func(t *testing.T) {
@@ -473,16 +479,111 @@ func TestGOFLAGSInstrumentation(t *testing.T) {
 			}
 		})
 	}
-	t.Run("audit", func(t *testing.T) {
-		t.Setenv("GOFLAGS", "-race")
-		rep, err := AnalyzeAll(ctx, dir, []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
-		if err != nil {
+	for _, goflags := range []string{"", "-race"} {
+		t.Run("audit GOFLAGS="+goflags, func(t *testing.T) {
+			t.Setenv("GOFLAGS", goflags)
+			rep, err := AnalyzeAll(ctx, dir, []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want || len(rep.Unaudited) > 0 {
+				t.Errorf("the probe reaches %s, want %s (its file for -race); not audited: %q", got, want, rep.Unaudited)
+			}
+		})
+	}
+}
+
+// TestInstrumentUnaudited checks that an instrumented configuration whose
+// standard library the go command cannot build here (-msan needs clang,
+// -race a platform with the race detector) is named as not audited, with
+// the go command's error: it neither fails the audit nor passes in
+// silence.
+func TestInstrumentUnaudited(t *testing.T) {
+	// Not parallel: it replaces the memo's go command, and its variable
+	// gives the listings a memo key of their own.
+	t.Setenv("TOOLREG_TEST_EXPORT_MEMO", t.Name())
+	list := stdExports.list
+	t.Cleanup(func() { stdExports.list = list })
+	stdExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
+		if slices.Contains(args, "-race") {
+			return nil, errors.New("go: -race is not supported (the test's go command)")
+		}
+		if list != nil {
+			return list(ctx, dir, env, args...)
+		}
+		return goList(ctx, dir, env, args...)
+	}
+	rep, err := AnalyzeAll(context.Background(), filepath.Join("testdata", "instrumented"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Tools["Tool"].Reaches; got != 0 {
+		t.Errorf("the probe reaches %s, want nothing (its file for -race is not audited)", got)
+	}
+	if len(rep.Unaudited) != 1 || !strings.Contains(rep.Unaudited[0], " -race: ") || !strings.Contains(rep.Unaudited[0], "-race is not supported (the test's go command)") {
+		t.Errorf("not audited: %q, want the -race configuration with the go command's error", rep.Unaudited)
+	}
+}
+
+// TestInstrumentedDependency checks that a file for -race in a package of
+// another module (here one replaced by a directory) is audited: the audit
+// had taken build tags only from the main module's files, and a program
+// built with -race ran what it never saw.
+func TestInstrumentedDependency(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":       "module example.com/tools\n\ngo 1.26\n\nrequire example.com/x v0.0.0\n\nreplace example.com/x => ./x\n",
+		"tool/tool.go": "package tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls x.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return x.Run(ctx), nil }\n",
+		"x/go.mod":     "module example.com/x\n\ngo 1.26\n",
+		"x/plain.go":   "//go:build !race\n\npackage x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
+		"x/race.go":    "//go:build race\n\npackage x\n\nimport (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
-			t.Errorf("with GOFLAGS=-race the probe reaches %s, want %s (its file for -race)", got, want)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	})
+	}
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (x's file for -race); not audited: %q", got, want, rep.Unaudited)
+	}
+}
+
+// TestInstrumentsFromEveryModule checks which packages' build constraints
+// give the instrumented configurations: every package outside the standard
+// library's, the main module's and others', but genuine golang.org/x/sys's,
+// whose files for -race only tell the race detector of its system calls.
+// The main module's other tags are its own.
+func TestInstrumentsFromEveryModule(t *testing.T) {
+	t.Parallel()
+	tagsOf := map[string][]string{
+		"/m/a.go": {"race", "mytag"}, "/dep/b.go": {"msan", "deptag"},
+		"/xsys/c.go": {"asan"}, "/fake/d.go": {"race"},
+	}
+	for _, c := range []struct {
+		name      string
+		pkgs      []*listedPackage
+		tags, ins []string
+	}{
+		{"main", []*listedPackage{{ImportPath: "m", GoFiles: []string{"/m/a.go"}, Module: &Module{Path: "m", Main: true}}}, []string{"mytag"}, []string{"race"}},
+		{"another module", []*listedPackage{{ImportPath: "dep", IgnoredGoFiles: []string{"/dep/b.go"}, Module: &Module{Path: "dep", Version: "v1.0.0"}}}, nil, []string{"msan"}},
+		{"genuine x/sys", []*listedPackage{{ImportPath: "golang.org/x/sys/unix", Dir: "/xsys", IgnoredGoFiles: []string{"/xsys/c.go"}, Module: &Module{Path: "golang.org/x/sys", Version: "v0.40.0"}}}, nil, nil},
+		{"x/sys replaced", []*listedPackage{{ImportPath: "golang.org/x/sys/unix", Dir: "/fake", IgnoredGoFiles: []string{"/fake/d.go"}, Module: &Module{Path: "golang.org/x/sys", Version: "v0.40.0", Replace: &Module{Path: "../fake"}}}}, nil, []string{"race"}},
+	} {
+		l := &listing{pkgs: c.pkgs}
+		if err := l.finish(func(file string) ([]string, error) { return tagsOf[file], nil }); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([][]string{c.tags, c.ins}, [][]string{l.tags, l.instruments}); diff != "" {
+			t.Errorf("%s: the tags and instrumentations (-want +got):\n%s", c.name, diff)
+		}
+	}
 }
 
 // TestIrregularFile checks that a file of a package outside the standard

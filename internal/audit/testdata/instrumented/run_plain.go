@@ -1,4 +1,4 @@
-//go:build !race && !msan && !asan
+//go:build !race
 
 package instrumented
 

@@ -1,6 +1,6 @@
-// Package instrumented is a probe of GOFLAGS that turns on the go
-// command's instrumentation: it runs a program only when built with
-// -race, -msan or -asan, whose build tags choose run_instrumented.go.
+// Package instrumented is a probe of the go command's instrumentation: it
+// runs a program only when built with -race, whose build tag chooses
+// run_race.go.
 package instrumented
 
 import "context"
