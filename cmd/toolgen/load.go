@@ -313,7 +313,7 @@ func testToolNotes(dir, base string) []diagnostic {
 			continue // go test reports it
 		}
 		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		f, err := parseFile(fset, name, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			continue
 		}
@@ -483,7 +483,7 @@ func configurations(dir string, platforms []toolcheck.Platform) ([]config, error
 	}
 	src := map[string]*source{}
 	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
+		b, err := audit.ReadRegular(filepath.Join(dir, n))
 		if err != nil {
 			return nil, fmt.Errorf("tool package: %w", err)
 		}
@@ -566,7 +566,7 @@ func loadConfig(dir string, meta *packages.Package, cf config, progs *audit.Prog
 	imports := map[string]bool{}
 	fakeC := false
 	for _, name := range cf.files {
-		f, err := parser.ParseFile(pkg.Fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+		f, err := parseFile(pkg.Fset, name, parser.ParseComments|parser.SkipObjectResolution)
 		if f != nil {
 			pkg.Syntax = append(pkg.Syntax, f)
 			for _, imp := range f.Imports {
@@ -767,7 +767,7 @@ func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 				continue
 			}
 			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.ImportsOnly)
+			f, err := parseFile(fset, filepath.Join(dir, n), parser.ImportsOnly)
 			if err != nil {
 				continue // the go command reports it
 			}
@@ -795,6 +795,7 @@ func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 
 // toolFiles returns the names of the Go files of the tool package in dir,
 // tests left out, and an error if one is not a regular file (isRegular).
+// A symbolic link to a directory is no file, as to the go command.
 func toolFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -806,7 +807,13 @@ func toolFiles(dir string) ([]string, error) {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
 			continue
 		}
-		if !isRegular(filepath.Join(dir, n)) {
+		fi, err := os.Stat(filepath.Join(dir, n))
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("tool package: %w", err)
+		case fi.IsDir():
+			continue
+		case !fi.Mode().IsRegular():
 			return nil, fmt.Errorf("tool package: %s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", relPath(dir, filepath.Join(dir, n)))
 		}
 		names = append(names, n)
@@ -815,10 +822,19 @@ func toolFiles(dir string) ([]string, error) {
 }
 
 // isRegular reports whether path names a regular file, following
-// symbolic links. A Go file of a package may be a symbolic link, which
-// git keeps, to a device or a fifo: reading /dev/zero never ends, and
-// opening a fifo waits for a writer. Only regular files are read.
-func isRegular(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
+// symbolic links (audit.RegularFile). A Go file of a package may be a
+// symbolic link, which git keeps, to a device or a fifo: reading
+// /dev/zero never ends, and opening a fifo waits for a writer. Only
+// regular files are read, through audit.ReadRegular (parseFile).
+func isRegular(path string) bool { return audit.RegularFile(path) == nil }
+
+// parseFile parses the Go file name, read with audit.ReadRegular: a
+// regular file of at most 64 MiB, not a file of /proc that says it is
+// regular and gives gigabytes.
+func parseFile(fset *token.FileSet, name string, mode parser.Mode) (*ast.File, error) {
+	src, err := audit.ReadRegular(name)
+	if err != nil {
+		return nil, err
+	}
+	return parser.ParseFile(fset, name, src, mode)
 }

@@ -325,18 +325,39 @@ func (Big) Execute(ctx context.Context, args BigArgs) (string, error) { return "
 
 // TestNotRegularFile checks a tool package with a Go file that is a
 // symbolic link (which git keeps) to /dev/zero: toolgen read it whole
-// and ran out of memory. It is an error now, as the go command's.
+// and ran out of memory. It is an error now, as the go command's, found
+// before any go command runs (the go command waits forever on a fifo):
+// none is on PATH.
 func TestNotRegularFile(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	t.Parallel()
+	// Not parallel: it empties PATH.
 	dir := testModule(t)
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, "good", "toolbox", "zero.go")); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("PATH", t.TempDir())
 	_, err := generate(filepath.Join(dir, "good"), "toolbox", "zz_registry_gen.go", nil)
 	if err == nil || !strings.Contains(err.Error(), "zero.go is not a regular file") {
 		t.Errorf("generate: got error %v, want one saying zero.go is not a regular file", err)
+	}
+}
+
+// TestSymlinkedDirectory checks that a symbolic link to a directory named
+// like a Go file, which the go command skips, is no file of the tool
+// package to toolgen either: it was refused as not a regular file.
+func TestSymlinkedDirectory(t *testing.T) {
+	t.Parallel()
+	dir := testModule(t)
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "good", "toolbox", "dir.go")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := generate(filepath.Join(dir, "good"), "toolbox", "zz_registry_gen.go", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) == 0 {
+		t.Errorf("no tool generated beside a link to a directory")
 	}
 }

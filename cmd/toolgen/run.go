@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolreg/toolreg/internal/audit"
 	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
@@ -96,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, w)
 	}
 	if *check {
-		old, err := os.ReadFile(*out)
+		old, err := audit.ReadRegular(*out)
 		switch {
 		case err != nil:
 			fmt.Fprintf(stderr, "toolgen: %v\n", err)
@@ -110,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if old, err := os.ReadFile(*out); err == nil && bytes.Equal(old, res.Source) {
+	if old, err := audit.ReadRegular(*out); err == nil && bytes.Equal(old, res.Source) {
 		return 0
 	}
 	if err := os.WriteFile(*out, res.Source, 0o644); err != nil {
@@ -217,7 +218,7 @@ func packageName(dir, skip string) (string, error) {
 		if !isRegular(filepath.Join(dir, n)) {
 			return "", fmt.Errorf("output package: %s is not a regular file", filepath.Join(dir, n))
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly)
+		f, err := parseFile(token.NewFileSet(), filepath.Join(dir, n), parser.PackageClauseOnly)
 		if err != nil {
 			return "", fmt.Errorf("output package: %w", err)
 		}
@@ -264,7 +265,7 @@ func clash(dir, out, base string, src []byte) error {
 		if e.IsDir() || !strings.HasSuffix(n, ".go") || n == out || !isRegular(filepath.Join(dir, n)) {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, parser.SkipObjectResolution)
+		f, err := parseFile(fset, filepath.Join(dir, n), parser.SkipObjectResolution)
 		if err != nil {
 			if strings.HasSuffix(n, "_test.go") {
 				continue // go test reports it

@@ -17,6 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/toolreg/toolreg/internal/audit"
 	"github.com/toolreg/toolreg/internal/nearest"
 	"github.com/toolreg/toolreg/skill"
 )
@@ -114,7 +115,7 @@ func (l *skillLoader) load() skill.Skill {
 		l.warn(1, 1, "SKILL.md is not a regular file (a symbolic link?)")
 		return k
 	}
-	data, err := os.ReadFile(abs)
+	data, err := audit.ReadRegular(abs)
 	if err != nil {
 		l.warn(1, 1, "%v", err)
 		return k
@@ -370,7 +371,7 @@ func (l *skillLoader) files() map[string]string {
 			l.warn(1, 1, "%s is not a regular file", rel)
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := audit.ReadRegular(p)
 		switch {
 		case err != nil:
 			l.warn(1, 1, "%s: %v", rel, err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,22 +87,8 @@ func asmData(pkg, dir string) []asmDatum {
 }
 
 // readAsm reads an assembly file: a regular file of at most maxAsmFile
-// bytes.
-func readAsm(file string) ([]byte, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", file)
-	}
-	src, err := io.ReadAll(io.LimitReader(f, maxAsmFile+1))
-	if err == nil && len(src) > maxAsmFile {
-		err = fmt.Errorf("%s: larger than %d bytes", file, maxAsmFile)
-	}
-	return src, err
-}
+// bytes (readRegular).
+func readAsm(file string) ([]byte, error) { return readRegular(file, maxAsmFile) }
 
 // stripComments blanks the comments of assembly source (// to the end of
 // the line, /* to */), keeping its lines where they are.

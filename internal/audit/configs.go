@@ -613,7 +613,7 @@ func fileTags(file string) ([]string, error) {
 	if !strings.HasSuffix(file, ".go") {
 		return nil, nil
 	}
-	src, err := readSource(file)
+	src, err := ReadRegular(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // the go command's error where it is compiled
 	}

@@ -92,7 +92,7 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 // newListing is the listing of the program in configuration c whose
 // packages the go command listed as pkgs (with -deps: each after its
 // imports, the program's own package last). Every file of a package
-// outside the standard library must be a regular file (see readSource).
+// outside the standard library must be a regular file (RegularFile).
 func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs), standard: map[string]bool{}}
 	for _, p := range pkgs {
@@ -128,7 +128,7 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l.std = sortedKeys(std)
 	for _, p := range l.pkgs {
 		for _, file := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-			if err := regular(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := RegularFile(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				// A file that is not there (a dangling symbolic link) is
 				// the go command's error where it is compiled.
 				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
@@ -141,13 +141,13 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	return l, nil
 }
 
-// regular returns an error unless file, its symbolic links followed, is a
-// regular file. A file of a package may be a symbolic link, which git
+// RegularFile returns an error unless file, its symbolic links followed,
+// is a regular file. A file of a package may be a symbolic link, which git
 // keeps, to a device or a fifo: reading /dev/zero never ends (the audit
 // read it whole and ran out of memory), and opening a fifo waits for a
 // writer. The go command cannot build such a package where the file is
 // compiled, and skips reading it only where its name leaves it out.
-func regular(file string) error {
+func RegularFile(file string) error {
 	fi, err := os.Stat(file)
 	if err != nil {
 		return err
@@ -158,10 +158,21 @@ func regular(file string) error {
 	return nil
 }
 
-// readSource reads file, a source file of a listed package, if it is a
-// regular file (see regular); the file opened is checked again.
-func readSource(file string) ([]byte, error) {
-	if err := regular(file); err != nil {
+// maxSource bounds a source file the audit, or toolgen, reads; a larger
+// one is an error.
+const maxSource = 64 << 20
+
+// ReadRegular reads file, a source file of a package or a file beside
+// one, if it is a regular file (RegularFile) of at most 64 MiB
+// (readRegular): never a device, a fifo or a file of /proc.
+func ReadRegular(file string) ([]byte, error) { return readRegular(file, maxSource) }
+
+// readRegular reads file if it is a regular file (RegularFile) of at most
+// max bytes. The file opened is checked again, and no more than max+1
+// bytes are read: a file of /proc, which says it is regular and empty,
+// can give gigabytes.
+func readRegular(file string, max int64) ([]byte, error) {
+	if err := RegularFile(file); err != nil {
 		return nil, err
 	}
 	f, err := os.Open(file)
@@ -172,7 +183,11 @@ func readSource(file string) ([]byte, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file: it was replaced while it was read", file)
 	}
-	return io.ReadAll(f)
+	src, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(src)) > max {
+		err = fmt.Errorf("%s is larger than %d bytes, more than the audit reads of a source file", file, max)
+	}
+	return src, err
 }
 
 // generatesGo reports whether p is a package outside the standard library
@@ -297,7 +312,7 @@ func (d *deriver) facts(file string) *fileFacts {
 	}
 	f := &fileFacts{}
 	d.files[file] = f
-	src, err := readSource(file)
+	src, err := ReadRegular(file)
 	if err != nil {
 		f.err = err
 		return f

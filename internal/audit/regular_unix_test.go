@@ -3,15 +3,18 @@
 package audit
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
 
-// TestRegular checks what readSource reads: regular files, through
-// symbolic links too, and neither a device nor a fifo, which it must not
-// open (opening a fifo waits for a writer).
+// TestRegular checks what ReadRegular and readAsm read: regular files,
+// through symbolic links too, and neither a device nor a fifo, which they
+// must not open (opening a fifo waits for a writer).
 func TestRegular(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -34,12 +37,45 @@ func TestRegular(t *testing.T) {
 		"fifo.go": false, "device.go": false, "fifolink.go": false, "dangling.go": false, "none.go": false,
 	} {
 		path := filepath.Join(dir, name)
-		if err := regular(path); (err == nil) != want {
-			t.Errorf("regular(%s) = %v, want a regular file: %v", name, err, want)
+		if err := RegularFile(path); (err == nil) != want {
+			t.Errorf("RegularFile(%s) = %v, want a regular file: %v", name, err, want)
 		}
-		src, err := readSource(path)
-		if (err == nil) != want || want && string(src) != "package p\n" {
-			t.Errorf("readSource(%s) = %q, %v; want a regular file: %v", name, src, err, want)
+		for _, read := range []func(string) ([]byte, error){ReadRegular, readAsm} {
+			src, err := read(path)
+			if (err == nil) != want || want && string(src) != "package p\n" {
+				t.Errorf("read %s: %q, %v; want a regular file: %v", name, src, err, want)
+			}
 		}
+	}
+}
+
+// TestReadRegularBound checks readRegular's bound at, below and past it,
+// and on a file of /proc that says it is regular and empty but gives
+// more (a symbolic link to /proc/self/pagemap, gigabytes, ran the audit
+// out of memory; /proc/self/smaps stands in for it, which reads
+// without alignment).
+func TestReadRegularBound(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for n, want := range map[int]bool{9: true, 10: true, 11: false} {
+		file := filepath.Join(dir, fmt.Sprint(n))
+		if err := os.WriteFile(file, bytes.Repeat([]byte("x"), n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		src, err := readRegular(file, 10)
+		if (err == nil) != want || want && len(src) != n {
+			t.Errorf("%d bytes under a bound of 10: %d bytes read, error %v; want it read: %v", n, len(src), err, want)
+		}
+	}
+	const smaps = "/proc/self/smaps"
+	if fi, err := os.Stat(smaps); err != nil || !fi.Mode().IsRegular() {
+		t.Skipf("no %s that says it is a regular file", smaps)
+	}
+	link := filepath.Join(dir, "smaps.go")
+	if err := os.Symlink(smaps, link); err != nil {
+		t.Fatal(err)
+	}
+	if src, err := readRegular(link, 4096); err == nil || !strings.Contains(err.Error(), "larger than 4096 bytes") {
+		t.Errorf("a link to %s: %d bytes read, error %v; want one saying it is larger than 4096 bytes", smaps, len(src), err)
 	}
 }
