@@ -120,7 +120,11 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 		var syntax []*ast.File
 		var errs []PackageError
 		for _, name := range files {
-			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
+			var f *ast.File
+			src, err := ReadRegular(name)
+			if err == nil {
+				f, err = parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+			}
 			if f != nil {
 				syntax = append(syntax, f)
 			}
