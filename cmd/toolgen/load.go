@@ -812,7 +812,7 @@ func toolFiles(dir string) ([]string, error) {
 		case err != nil:
 			return nil, fmt.Errorf("tool package: %w", err)
 		case fi.IsDir():
-			continue
+			continue // as isDir
 		case !fi.Mode().IsRegular():
 			return nil, fmt.Errorf("tool package: %s is not a regular file (a symbolic link to a device or a fifo?): the go command cannot build it either", relPath(dir, filepath.Join(dir, n)))
 		}
@@ -827,6 +827,14 @@ func toolFiles(dir string) ([]string, error) {
 // /dev/zero never ends, and opening a fifo waits for a writer. Only
 // regular files are read, through audit.ReadRegular (parseFile).
 func isRegular(path string) bool { return audit.RegularFile(path) == nil }
+
+// isDir reports whether path names a directory, following symbolic
+// links: a link to a directory named like a Go file is no file to the go
+// command.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
 
 // parseFile parses the Go file name, read with audit.ReadRegular: a
 // regular file of at most 64 MiB, not a file of /proc that says it is

@@ -346,12 +346,15 @@ func TestNotRegularFile(t *testing.T) {
 
 // TestSymlinkedDirectory checks that a symbolic link to a directory named
 // like a Go file, which the go command skips, is no file of the tool
-// package to toolgen either: it was refused as not a regular file.
+// package or the output package to toolgen either: it was refused as not a
+// regular file.
 func TestSymlinkedDirectory(t *testing.T) {
 	t.Parallel()
 	dir := testModule(t)
-	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "good", "toolbox", "dir.go")); err != nil {
-		t.Fatal(err)
+	for _, link := range []string{filepath.Join("toolbox", "dir.go"), "dir.go"} {
+		if err := os.Symlink(t.TempDir(), filepath.Join(dir, "good", link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err := generate(filepath.Join(dir, "good"), "toolbox", "zz_registry_gen.go", nil)
 	if err != nil {

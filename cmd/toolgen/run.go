@@ -212,7 +212,7 @@ func packageName(dir, skip string) (string, error) {
 	names := map[string]bool{}
 	for _, e := range entries {
 		n := e.Name()
-		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == skip {
+		if e.IsDir() || isDir(filepath.Join(dir, n)) || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == skip {
 			continue
 		}
 		if !isRegular(filepath.Join(dir, n)) {

@@ -68,6 +68,9 @@ func asmData(pkg, dir string) []asmDatum {
 			continue
 		}
 		file := filepath.Join(dir, name)
+		if fi, err := os.Stat(file); err == nil && fi.IsDir() {
+			continue // a symbolic link to a directory, which the go command skips
+		}
 		src, err := readAsm(file)
 		if err != nil {
 			out = append(out, asmDatum{pkg: pkg, pos: token.Position{Filename: file, Line: 1, Column: 1}, unread: true})

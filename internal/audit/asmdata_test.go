@@ -44,6 +44,10 @@ func TestAsmData(t *testing.T) {
 	if err := os.Symlink("/dev/null", filepath.Join(dir, "device_amd64.s")); err != nil {
 		t.Fatal(err)
 	}
+	// A link to a directory is no file to the go command, nor to the audit.
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "dir_amd64.s")); err != nil {
+		t.Fatal(err)
+	}
 	own := types.NewPackage("example.com/p", "p")
 	hook := types.NewVar(token.NoPos, own, "hook", types.NewSignatureType(nil, nil, nil, nil, nil, false))
 	own.Scope().Insert(hook)

@@ -25,8 +25,7 @@ type Report struct {
 	// Unaudited names the configurations AnalyzeAll could not audit on
 	// this host whose non-standard files differ from every audited one,
 	// each with the reason: cgo for another platform (no C
-	// cross-compiler), or an instrumentation the go command cannot build
-	// here (its error).
+	// cross-compiler).
 	Unaudited []string
 }
 

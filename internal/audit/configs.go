@@ -10,7 +10,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
 	"maps"
 	"os"
 	"runtime"
@@ -20,16 +19,14 @@ import (
 )
 
 // Config is one build configuration of a program: the platform, whether
-// cgo is on, the build tags given with -tags, and the instrumentation
-// asked of the go command.
+// cgo is on, and the build tags given with -tags. The tag of an
+// instrumentation (race, msan, asan: instrumentTag) stands for the go
+// command's flag, which sets it: the files and the types the flag gives
+// are the tag's (see Load).
 type Config struct {
 	GOOS, GOARCH string
 	Cgo          bool
 	Tags         []string
-	// Instrument is "race", "msan" or "asan" for a build with that flag of
-	// the go command, which also sets the build tag of its name; "" for
-	// none (BuildFlags).
-	Instrument string
 }
 
 func (c Config) String() string {
@@ -41,9 +38,6 @@ func (c Config) String() string {
 	}
 	if len(c.Tags) > 0 {
 		s += " -tags " + strings.Join(c.Tags, ",")
-	}
-	if c.Instrument != "" {
-		s += " -" + c.Instrument
 	}
 	return s
 }
@@ -57,17 +51,35 @@ func (c Config) env() []string {
 	return append(os.Environ(), "GOOS="+c.GOOS, "GOARCH="+c.GOARCH, "CGO_ENABLED="+cgo)
 }
 
-// flags are the go command's build flags for c, which come after
-// BuildFlags.
+// flags are the go command's build flags for c.
 func (c Config) flags() []string {
-	var f []string
-	if c.Instrument != "" {
-		f = append(f, "-"+c.Instrument)
+	if len(c.Tags) == 0 {
+		return nil
 	}
-	if len(c.Tags) > 0 {
-		f = append(f, "-tags="+strings.Join(c.Tags, ","))
+	return []string{"-tags=" + strings.Join(c.Tags, ",")}
+}
+
+// exportFlags are the go command's build flags for the export data of
+// c's standard library: the tags of its instrumentations, whose files
+// (runtime's race hooks) a package's file for the instrumentation may
+// use. Other tags choose no file of the standard library.
+func (c Config) exportFlags() []string {
+	var tags []string
+	for _, t := range c.Tags {
+		if instrumentTag(t) {
+			tags = append(tags, t)
+		}
 	}
-	return f
+	if len(tags) == 0 {
+		return nil
+	}
+	return []string{"-tags=" + strings.Join(tags, ",")}
+}
+
+// userTagged reports whether c has a tag other than an
+// instrumentation's: a configuration of the host's.
+func (c Config) userTagged() bool {
+	return slices.ContainsFunc(c.Tags, func(t string) bool { return !instrumentTag(t) })
 }
 
 // instrumentTag reports whether tag is the build tag of a flag of the go
@@ -115,7 +127,7 @@ type candidate struct {
 	prog   *program
 	// unaudited says why the configuration, whose files differ from
 	// every audited one, is not audited on this host: cgo for another
-	// platform, or an instrumentation the go command cannot build here.
+	// platform (no C cross-compiler).
 	unaudited string
 }
 
@@ -201,46 +213,18 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	for _, t := range tags {
 		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Tags: []string{t}}})
 	}
-	// The instrumentations a file of any package outside the standard
-	// library asks for in its build constraint (see listing.instruments),
-	// each a configuration of the host's built with the go command's flag,
-	// as go test -race builds a program that calls its tools in process.
-	var instruments []string
-	for _, c := range ps.cands {
-		if c.list != nil {
-			for _, t := range c.list.instruments {
-				if !slices.Contains(instruments, t) {
-					instruments = append(instruments, t)
-				}
-			}
-		}
-	}
-	slices.Sort(instruments)
-	for _, t := range instruments {
-		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Instrument: t}})
-	}
 	ps.list(ctx, d, tagged)
 	ps.cands = append(ps.cands, tagged...)
+	ps.instrument(ctx, d)
 
 	// One program for each distinct key, the first configuration's.
 	var progs []*program
 	seen := map[string]*program{}
 	for _, c := range ps.cands {
-		if c.config.Instrument != "" && c.err != nil {
-			// The go command refuses the flag on this host (no cgo, a
-			// platform without the sanitizer); where it builds, the
-			// program may still be built with it.
-			c.unaudited = c.err.Error()
-			c.err = nil
-			continue
-		}
 		if c.err != nil || len(c.list.errs) > 0 {
 			continue // the program does not build there, and cannot run there either
 		}
-		// An instrumentation is audited apart, even with the files of
-		// another configuration: its load may fail where another's does
-		// not (the go command's flag for the standard library).
-		key := c.list.key + "\x00" + c.config.Instrument
+		key := c.list.key
 		if p := seen[key]; p != nil {
 			c.prog = p
 			continue
@@ -258,6 +242,57 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	}
 	ps.loadPrograms(ctx, progs)
 	return ps, nil
+}
+
+// instrument adds to the candidates, for each instrumentation whose tag a
+// file of a package outside the standard library names in its build
+// constraint (listing.instruments: go test -race builds a program that
+// calls its tools in process, and whatever else its files do), every
+// configuration listed so far with that tag added, on every platform, with
+// cgo and without, and with each tag of the main module's: the go command
+// builds with -race only where the platform has the race detector, but
+// a configuration that no build can have only costs an audit. A
+// configuration the tag adds files to may name another instrumentation,
+// which is added in turn.
+func (ps *Programs) instrument(ctx context.Context, d *deriver) {
+	done := map[string]bool{}
+	for {
+		var found []string
+		for _, c := range ps.cands {
+			if c.list != nil {
+				for _, t := range c.list.instruments {
+					if !done[t] && !slices.Contains(found, t) {
+						found = append(found, t)
+					}
+				}
+			}
+		}
+		if len(found) == 0 {
+			return
+		}
+		slices.Sort(found)
+		have := map[string]bool{}
+		for _, c := range ps.cands {
+			have[c.config.String()] = true
+		}
+		var added []*candidate
+		for _, t := range found {
+			done[t] = true
+			for _, c := range ps.cands {
+				if c.err != nil || slices.Contains(c.config.Tags, t) {
+					continue
+				}
+				cf := c.config
+				cf.Tags = slices.Sorted(slices.Values(append(slices.Clone(cf.Tags), t)))
+				if !have[cf.String()] {
+					have[cf.String()] = true
+					added = append(added, &candidate{config: cf})
+				}
+			}
+		}
+		ps.list(ctx, d, added)
+		ps.cands = append(ps.cands, added...)
+	}
 }
 
 // list lists the candidates cs: derived where d can, by the go command
@@ -331,11 +366,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 		wg.Go(func() {
 			e := &exports[i]
-			var flags []string
-			if p.config.Instrument != "" {
-				flags = []string{"-" + p.config.Instrument}
-			}
-			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), flags, paths)
+			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
@@ -425,8 +456,8 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 	var unaudited []string
 	var listErr error
 	for _, c := range ps.cands {
-		if len(c.config.Tags) == 0 && c.config.Instrument == "" && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
-			continue
+		if !c.config.userTagged() && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
+			continue // the main module's tags are the host's, whatever the platforms
 		}
 		switch {
 		case c.unaudited != "":
@@ -464,16 +495,8 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			continue
 		}
 		var te typeError
-		switch {
-		case !progs[i].config.Cgo && errors.As(err, &te):
+		if !progs[i].config.Cgo && errors.As(err, &te) {
 			continue // a package that needs cgo does not build without it
-		case progs[i].config.Instrument != "" && errors.As(err, &te):
-			continue // the program does not build with the flag
-		case progs[i].config.Instrument != "":
-			// The go command cannot build the standard library with the
-			// flag here (-msan without clang, say).
-			unaudited = append(unaudited, err.Error())
-			continue
 		}
 		return nil, err
 	}
@@ -569,7 +592,7 @@ type Root struct {
 // caller, which checks it (Imports.Root is nil then).
 func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageError, err error) {
 	for _, c := range ps.cands {
-		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 || c.config.Instrument != "" {
+		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 {
 			continue
 		}
 		switch {
@@ -614,9 +637,6 @@ func fileTags(file string) ([]string, error) {
 		return nil, nil
 	}
 	src, err := ReadRegular(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // the go command's error where it is compiled
-	}
 	if err != nil {
 		return nil, err
 	}

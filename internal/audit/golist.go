@@ -69,6 +69,15 @@ func genuineXSys(p *listedPackage) bool {
 		!strings.Contains(filepath.ToSlash(p.Dir), "/vendor/")
 }
 
+// genuineGolangX reports whether p is a package of a golang.org/x module
+// as the module proxy serves it (see genuineXSys), x/sys, x/net and the
+// others.
+func genuineGolangX(p *listedPackage) bool {
+	m := p.Module
+	return m != nil && strings.HasPrefix(m.Path, "golang.org/x/") && m.Version != "" && m.Replace == nil && !m.Main &&
+		!strings.Contains(filepath.ToSlash(p.Dir), "/vendor/")
+}
+
 // listError is an error of `go list -e`.
 type listError struct {
 	Pos string

@@ -3,14 +3,12 @@ package audit
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"go/build"
 	"go/build/constraint"
 	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -49,8 +47,9 @@ type listing struct {
 	tags []string
 	// instruments are the instrumentations (instrumentTag) that a file of
 	// any package outside the standard library, compiled or not, names in
-	// its build constraint; but genuine golang.org/x/sys's, whose files
-	// for -race only tell the race detector of its system calls.
+	// its build constraint; but the genuine golang.org/x modules' (x/sys,
+	// x/net), whose files for -race only tell the race detector of their
+	// system calls.
 	instruments []string
 	// cgo is set when a compiled file imports "C".
 	cgo bool
@@ -128,9 +127,10 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l.std = sortedKeys(std)
 	for _, p := range l.pkgs {
 		for _, file := range slices.Concat(p.GoFiles, p.CgoFiles, p.IgnoredGoFiles) {
-			if err := RegularFile(file); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				// A file that is not there (a dangling symbolic link) is
-				// the go command's error where it is compiled.
+			// A file that is not there is an error too: a dangling
+			// symbolic link whose target is Go source is that source
+			// where git does not make links (Windows).
+			if err := RegularFile(file); err != nil {
 				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
 			}
 		}
@@ -217,7 +217,7 @@ func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 			for _, t := range fileTags {
 				switch {
 				case instrumentTag(t):
-					if !genuineXSys(p) {
+					if !genuineGolangX(p) {
 						add(&instruments, t)
 					}
 				case main:
@@ -400,10 +400,9 @@ func (d *deriver) context(c Config) build.Context {
 	return ctx
 }
 
-// derive returns the listing of c, and whether it could be derived: not
-// for an instrumentation, which adds packages of its own.
+// derive returns the listing of c, and whether it could be derived.
 func (d *deriver) derive(c Config) (*listing, bool) {
-	if d.base.root == nil || d.byPath[d.base.root.ImportPath] == nil || c.Instrument != "" {
+	if d.base.root == nil || d.byPath[d.base.root.ImportPath] == nil {
 		return nil, false
 	}
 	ctx := d.context(c)

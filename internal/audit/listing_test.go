@@ -493,72 +493,73 @@ func TestGOFLAGSInstrumentation(t *testing.T) {
 	}
 }
 
-// TestInstrumentUnaudited checks that an instrumented configuration whose
-// standard library the go command cannot build here (-msan needs clang,
-// -race a platform with the race detector) is named as not audited, with
-// the go command's error: it neither fails the audit nor passes in
-// silence.
-func TestInstrumentUnaudited(t *testing.T) {
-	// Not parallel: it replaces the memo's go command, and its variable
-	// gives the listings a memo key of their own.
-	t.Setenv("TOOLREG_TEST_EXPORT_MEMO", t.Name())
-	list := stdExports.list
-	t.Cleanup(func() { stdExports.list = list })
-	stdExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
-		if slices.Contains(args, "-race") {
-			return nil, errors.New("go: -race is not supported (the test's go command)")
-		}
-		if list != nil {
-			return list(ctx, dir, env, args...)
-		}
-		return goList(ctx, dir, env, args...)
-	}
-	rep, err := AnalyzeAll(context.Background(), filepath.Join("testdata", "instrumented"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := rep.Tools["Tool"].Reaches; got != 0 {
-		t.Errorf("the probe reaches %s, want nothing (its file for -race is not audited)", got)
-	}
-	if len(rep.Unaudited) != 1 || !strings.Contains(rep.Unaudited[0], " -race: ") || !strings.Contains(rep.Unaudited[0], "-race is not supported (the test's go command)") {
-		t.Errorf("not audited: %q, want the -race configuration with the go command's error", rep.Unaudited)
-	}
-}
-
 // TestInstrumentedDependency checks that a file for -race in a package of
 // another module (here one replaced by a directory) is audited: the audit
 // had taken build tags only from the main module's files, and a program
-// built with -race ran what it never saw.
+// built with -race ran what it never saw. The file may be for another
+// platform than the host (race && darwin) and be reached only through a
+// file of the main module's for a tag of its own.
 func TestInstrumentedDependency(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod":       "module example.com/tools\n\ngo 1.26\n\nrequire example.com/x v0.0.0\n\nreplace example.com/x => ./x\n",
-		"tool/tool.go": "package tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls x.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return x.Run(ctx), nil }\n",
-		"x/go.mod":     "module example.com/x\n\ngo 1.26\n",
-		"x/plain.go":   "//go:build !race\n\npackage x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
-		"x/race.go":    "//go:build race\n\npackage x\n\nimport (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n",
+	other := Platform{"darwin", "amd64"}
+	if runtime.GOOS == "darwin" {
+		other = Platform{"linux", "amd64"}
+	}
+	for _, c := range []struct {
+		name, constraint, tool string
+		platforms              []Platform
+	}{
+		{"race", "race", "import \"example.com/x\"\n\nfunc run(ctx context.Context) string { return x.Run(ctx) }\n", nil},
+		{"race on another platform", "race && " + other.GOOS, "import \"example.com/x\"\n\nfunc run(ctx context.Context) string { return x.Run(ctx) }\n", []Platform{other}},
+		{"race under a tag", "race", "func run(ctx context.Context) string { return \"\" }\n", nil},
 	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
-		t.Errorf("the probe reaches %s, want %s (x's file for -race); not audited: %q", got, want, rep.Unaudited)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := map[string]string{
+				"go.mod":       "module example.com/tools\n\ngo 1.26\n\nrequire example.com/x v0.0.0\n\nreplace example.com/x => ./x\n",
+				"tool/tool.go": "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(ctx), nil }\n",
+				"tool/run.go":  "package tool\n\nimport \"context\"\n\n" + c.tool,
+				"x/go.mod":     "module example.com/x\n\ngo 1.26\n",
+				"x/plain.go":   "//go:build !(" + c.constraint + ")\n\npackage x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
+				"x/race.go":    "//go:build " + c.constraint + "\n\npackage x\n\nimport (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n",
+			}
+			if c.platforms == nil {
+				// runtime.RaceDisable is the race build's alone: the standard
+				// library's types are the tag's too. (On another platform its
+				// race runtime's code differs.)
+				files["x/race.go"] = strings.Replace(files["x/race.go"], "\t\"os/exec\"\n)", "\t\"os/exec\"\n\t\"runtime\"\n)", 1)
+				files["x/race.go"] = strings.Replace(files["x/race.go"], "string {\n", "string {\n\truntime.RaceDisable()\n\tdefer runtime.RaceEnable()\n", 1)
+			}
+			if c.name == "race under a tag" {
+				files["tool/run.go"] = "//go:build !audittag\n\npackage tool\n\nimport \"context\"\n\n" + c.tool
+				files["tool/run_tag.go"] = "//go:build audittag\n\npackage tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\nfunc run(ctx context.Context) string { return x.Run(ctx) }\n"
+			}
+			for name, src := range files {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			platforms := append([]Platform{{runtime.GOOS, runtime.GOARCH}}, c.platforms...)
+			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), platforms, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+				t.Errorf("the probe reaches %s, want %s (x's file for %s); not audited: %q", got, want, c.constraint, rep.Unaudited)
+			}
+		})
 	}
 }
 
 // TestInstrumentsFromEveryModule checks which packages' build constraints
 // give the instrumented configurations: every package outside the standard
-// library's, the main module's and others', but genuine golang.org/x/sys's,
-// whose files for -race only tell the race detector of its system calls.
+// library's, the main module's and others', but the genuine golang.org/x
+// modules', whose files for -race only tell the race detector of their
+// system calls.
 // The main module's other tags are its own.
 func TestInstrumentsFromEveryModule(t *testing.T) {
 	t.Parallel()
@@ -574,6 +575,7 @@ func TestInstrumentsFromEveryModule(t *testing.T) {
 		{"main", []*listedPackage{{ImportPath: "m", GoFiles: []string{"/m/a.go"}, Module: &Module{Path: "m", Main: true}}}, []string{"mytag"}, []string{"race"}},
 		{"another module", []*listedPackage{{ImportPath: "dep", IgnoredGoFiles: []string{"/dep/b.go"}, Module: &Module{Path: "dep", Version: "v1.0.0"}}}, nil, []string{"msan"}},
 		{"genuine x/sys", []*listedPackage{{ImportPath: "golang.org/x/sys/unix", Dir: "/xsys", IgnoredGoFiles: []string{"/xsys/c.go"}, Module: &Module{Path: "golang.org/x/sys", Version: "v0.40.0"}}}, nil, nil},
+		{"genuine x/net", []*listedPackage{{ImportPath: "golang.org/x/net/internal/socket", Dir: "/xsys", IgnoredGoFiles: []string{"/xsys/c.go"}, Module: &Module{Path: "golang.org/x/net", Version: "v0.40.0"}}}, nil, nil},
 		{"x/sys replaced", []*listedPackage{{ImportPath: "golang.org/x/sys/unix", Dir: "/fake", IgnoredGoFiles: []string{"/fake/d.go"}, Module: &Module{Path: "golang.org/x/sys", Version: "v0.40.0", Replace: &Module{Path: "../fake"}}}}, nil, []string{"race"}},
 	} {
 		l := &listing{pkgs: c.pkgs}
@@ -587,11 +589,12 @@ func TestInstrumentsFromEveryModule(t *testing.T) {
 }
 
 // TestIrregularFile checks that a file of a package outside the standard
-// library that is not a regular file (a symbolic link to a device, which
-// git keeps) stops the load with an error naming it: the audit read a link
-// to /dev/zero, which the go command ignored on the host by its name, until
-// it ran out of memory. Here the link is to /dev/null, which reads as
-// empty, so that the audit without the check loads the program.
+// library that is not a regular file stops the load with an error naming
+// it: a symbolic link (which git keeps) to a device, which the audit read
+// (a link to /dev/zero, which the go command ignored on the host by its
+// name, until it ran out of memory; here /dev/null, which reads as empty,
+// so that the audit without the check loads the program), or to nothing
+// (whose target, where git makes no links, is the file's Go source).
 func TestIrregularFile(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(os.DevNull); err != nil || runtime.GOOS == "windows" {
@@ -601,25 +604,33 @@ func TestIrregularFile(t *testing.T) {
 	if runtime.GOOS == other {
 		other = "linux"
 	}
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod":           "module example.com/irregular\n\ngo 1.26\n",
-		"tool/tool.go":     "package tool\n\nimport \"example.com/irregular/helper\"\n\nvar X = helper.X\n",
-		"helper/helper.go": "package helper\n\nvar X = 1\n",
+	for _, c := range []struct{ name, target, want string }{
+		{"device", os.DevNull, " is not a regular file"},
+		{"dangling", "package helper\n\nfunc init() {}\n", "no such file or directory"},
 	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	link := filepath.Join(dir, "helper", "null_"+other+".go")
-	if err := os.Symlink(os.DevNull, link); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}})
-	if want := link + " is not a regular file"; err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("Load: error %v, want one saying %q", err, want)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for name, src := range map[string]string{
+				"go.mod":           "module example.com/irregular\n\ngo 1.26\n",
+				"tool/tool.go":     "package tool\n\nimport \"example.com/irregular/helper\"\n\nvar X = helper.X\n",
+				"helper/helper.go": "package helper\n\nvar X = 1\n",
+			} {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(dir, "helper", "link_"+other+".go")
+			if err := os.Symlink(c.target, link); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}})
+			if err == nil || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Load: error %v, want one naming %s: %q", err, link, c.want)
+			}
+		})
 	}
 }

@@ -18,13 +18,11 @@ import (
 // as they are. The export data built with -race differs in runtime's
 // Race* functions, which it has in addition, and in constants of internal
 // packages (internal/race.Enabled); no program of the tests uses them, so
-// the audit's findings are the same. A listing for an instrumented
-// configuration keeps its own flag (the go command refuses two).
+// the audit's findings are the same.
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
 		stdExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
-			instrumented := slices.ContainsFunc(args, func(a string) bool { return a == "-race" || a == "-msan" || a == "-asan" })
-			if buildcache.SameConfig(env) && !instrumented {
+			if buildcache.SameConfig(env) {
 				args = slices.Concat(flags, args)
 			}
 			return goList(ctx, dir, env, args...)
