@@ -631,17 +631,21 @@ func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageErr
 // fileTags returns the build tags of file's //go:build line that are
 // neither a platform, cgo, a release, a compiler nor "ignore": the tags a
 // user chooses with -tags. A file whose header does not parse has none:
-// the go command cannot build it where it is compiled.
+// the go command cannot build it where it is compiled. Only the start of
+// the file is read (maxHeader); a header longer than that is an error.
 func fileTags(file string) ([]string, error) {
 	if !strings.HasSuffix(file, ".go") {
 		return nil, nil
 	}
-	src, err := ReadRegular(file)
+	src, cut, err := readStart(file, maxHeader)
 	if err != nil {
 		return nil, err
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.PackageClauseOnly|parser.ParseComments)
-	if err != nil {
+	switch {
+	case err != nil && cut:
+		return nil, fmt.Errorf("%s: no package clause in its first %d bytes", file, maxHeader)
+	case err != nil:
 		return nil, nil
 	}
 	var tags []string

@@ -172,22 +172,41 @@ func ReadRegular(file string) ([]byte, error) { return readRegular(file, maxSour
 // bytes are read: a file of /proc, which says it is regular and empty,
 // can give gigabytes.
 func readRegular(file string, max int64) ([]byte, error) {
-	if err := RegularFile(file); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file: it was replaced while it was read", file)
-	}
-	src, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err == nil && int64(len(src)) > max {
+	src, cut, err := readStart(file, max)
+	if err == nil && cut {
 		err = fmt.Errorf("%s is larger than %d bytes, more than the audit reads of a source file", file, max)
 	}
 	return src, err
+}
+
+// maxHeader bounds what fileTags reads of a Go file: its build
+// constraints and package clause come first.
+const maxHeader = 1 << 20
+
+// readStart reads at most max bytes of file, a regular file (RegularFile),
+// and reports whether it holds more. The file opened is checked again, and
+// no more than max+1 bytes are read: a file of /proc, which says it is
+// regular and empty, can give gigabytes.
+func readStart(file string, max int64) (src []byte, cut bool, err error) {
+	if err := RegularFile(file); err != nil {
+		return nil, false, err
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false, fmt.Errorf("%s is not a regular file: it was replaced while it was read", file)
+	}
+	src, err = io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, false, err
+	}
+	if int64(len(src)) > max {
+		return src[:max], true, nil
+	}
+	return src, false, nil
 }
 
 // generatesGo reports whether p is a package outside the standard library

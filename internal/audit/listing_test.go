@@ -634,3 +634,35 @@ func TestIrregularFile(t *testing.T) {
 		})
 	}
 }
+
+// TestFileTagsHeader checks that fileTags reads the start of a file
+// (maxHeader) and no more: a file larger than that gives its tags, and
+// one whose package clause lies past it is an error, not a file without
+// tags.
+func TestFileTagsHeader(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const head, clause = "//go:build mytag\n\n", "package p\n"
+	// comment is a comment line that makes head, it and clause n bytes.
+	comment := func(n int) string { return "//" + strings.Repeat("x", n-len(head)-len(clause)-3) + "\n" }
+	for _, c := range []struct {
+		name, src string
+		tags      []string
+		err       bool
+	}{
+		{"short", head + clause, []string{"mytag"}, false},
+		{"large", head + clause + strings.Repeat("// filler\n", maxHeader/5), []string{"mytag"}, false},
+		{"the clause ends at the bound", head + comment(maxHeader) + clause, []string{"mytag"}, false},
+		{"only its newline past it", head + comment(maxHeader+1) + clause, []string{"mytag"}, false},
+		{"the clause begins at the bound", head + comment(maxHeader+len(clause)) + clause, nil, true},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".go")
+		if err := os.WriteFile(file, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tags, err := fileTags(file)
+		if (err != nil) != c.err || !slices.Equal(tags, c.tags) {
+			t.Errorf("%s (%d bytes): tags %q, error %v; want %q, an error: %v", c.name, len(c.src), tags, err, c.tags, c.err)
+		}
+	}
+}
