@@ -535,14 +535,7 @@ func TestInstrumentedDependency(t *testing.T) {
 				files["tool/run.go"] = "//go:build !audittag\n\npackage tool\n\nimport \"context\"\n\n" + c.tool
 				files["tool/run_tag.go"] = "//go:build audittag\n\npackage tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\nfunc run(ctx context.Context) string { return x.Run(ctx) }\n"
 			}
-			for name, src := range files {
-				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			writeFiles(t, dir, files)
 			platforms := append([]Platform{{runtime.GOOS, runtime.GOARCH}}, c.platforms...)
 			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), platforms, []string{"Tool"})
 			if err != nil {
@@ -611,18 +604,11 @@ func TestIrregularFile(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			for name, src := range map[string]string{
+			writeFiles(t, dir, map[string]string{
 				"go.mod":           "module example.com/irregular\n\ngo 1.26\n",
 				"tool/tool.go":     "package tool\n\nimport \"example.com/irregular/helper\"\n\nvar X = helper.X\n",
 				"helper/helper.go": "package helper\n\nvar X = 1\n",
-			} {
-				if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			})
 			link := filepath.Join(dir, "helper", "link_"+other+".go")
 			if err := os.Symlink(c.target, link); err != nil {
 				t.Fatal(err)
@@ -666,3 +652,4 @@ func TestFileTagsHeader(t *testing.T) {
 		}
 	}
 }
+
