@@ -652,4 +652,3 @@ func TestFileTagsHeader(t *testing.T) {
 		}
 	}
 }
-
