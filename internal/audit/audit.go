@@ -25,7 +25,8 @@ type Report struct {
 	// Unaudited names the configurations AnalyzeAll could not audit on
 	// this host whose non-standard files differ from every audited one,
 	// each with the reason: cgo for another platform (no C
-	// cross-compiler).
+	// cross-compiler), or an instrumentation's files that need what this
+	// host lacks (the error).
 	Unaudited []string
 }
 

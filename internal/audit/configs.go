@@ -76,11 +76,8 @@ func (c Config) exportFlags() []string {
 	return []string{"-tags=" + strings.Join(tags, ",")}
 }
 
-// userTagged reports whether c has a tag other than an
-// instrumentation's: a configuration of the host's.
-func (c Config) userTagged() bool {
-	return slices.ContainsFunc(c.Tags, func(t string) bool { return !instrumentTag(t) })
-}
+// instrumented reports whether c has the tag of an instrumentation.
+func (c Config) instrumented() bool { return slices.ContainsFunc(c.Tags, instrumentTag) }
 
 // instrumentTag reports whether tag is the build tag of a flag of the go
 // command that instruments every package: -race, -msan, -asan.
@@ -456,12 +453,24 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 	var unaudited []string
 	var listErr error
 	for _, c := range ps.cands {
-		if !c.config.userTagged() && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
-			continue // the main module's tags are the host's, whatever the platforms
+		if (len(c.config.Tags) == 0 || c.config.instrumented()) && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
+			// The main module's tags alone are the host's, whatever the
+			// platforms; an instrumentation is its platform's.
+			continue
 		}
 		switch {
 		case c.unaudited != "":
 			unaudited = append(unaudited, fmt.Sprintf("%s (%s)", c.config, c.unaudited))
+		case c.config.instrumented() && (c.err != nil || len(c.list.errs) > 0):
+			// The instrumentation's own files need what this host lacks
+			// (-msan's cgo files, clang's headers); a build elsewhere may
+			// have them: a note, where another configuration's errors say
+			// that the program does not build there.
+			why := c.err
+			if why == nil {
+				why = c.list.errs[0]
+			}
+			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", c.config, why))
 		case c.err != nil:
 			listErr = cmp.Or(listErr, c.err)
 		case len(c.list.errs) > 0:
@@ -495,8 +504,15 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			continue
 		}
 		var te typeError
-		if !progs[i].config.Cgo && errors.As(err, &te) {
+		switch {
+		case !progs[i].config.Cgo && errors.As(err, &te):
 			continue // a package that needs cgo does not build without it
+		case progs[i].config.instrumented():
+			// The instrumentation's own files need what this host lacks
+			// (-msan's cgo files, clang's headers): a note, not a failure
+			// of programs that build without it.
+			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", progs[i].config, errors.Unwrap(err)))
+			continue
 		}
 		return nil, err
 	}

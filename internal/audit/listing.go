@@ -179,8 +179,8 @@ func readRegular(file string, max int64) ([]byte, error) {
 	return src, err
 }
 
-// maxHeader bounds what fileTags reads of a Go file: its build
-// constraints and package clause come first.
+// maxHeader bounds what fileTags and the deriver read of a Go file: its
+// build constraints, package clause and imports come first.
 const maxHeader = 1 << 20
 
 // readStart reads at most max bytes of file, a regular file (RegularFile),
@@ -331,13 +331,17 @@ func (d *deriver) facts(file string) *fileFacts {
 	}
 	f := &fileFacts{}
 	d.files[file] = f
-	src, err := ReadRegular(file)
+	// The header alone, as go/build reads it.
+	src, cut, err := readStart(file, maxHeader)
 	if err != nil {
 		f.err = err
 		return f
 	}
 	ast, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
+		if cut {
+			err = fmt.Errorf("%s: no end of its imports in its first %d bytes: %w", file, maxHeader, err)
+		}
 		f.err = err
 		return f
 	}

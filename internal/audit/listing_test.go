@@ -652,3 +652,73 @@ func TestFileTagsHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestInstrumentedEdges checks three cases of the instrumentations the
+// review of 5204252 found untested: a file for -asan reached only from a
+// file for -race (a second round of instrument); a dependency's file for
+// race on the host, with a tag of the tool's module, charged to no other
+// platform (the platform filter of Analyze: a -platforms without the host
+// reached exec); and a file for -msan whose cgo needs a header this host
+// lacks, a note and not a failure (an honest module stopped toolgen).
+func TestInstrumentedEdges(t *testing.T) {
+	t.Parallel()
+	host := Platform{runtime.GOOS, runtime.GOARCH}
+	other := Platform{"windows", "amd64"}
+	if host == other {
+		other = Platform{"linux", "amd64"}
+	}
+	const toolSrc = "package tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls x.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return x.Run(ctx), nil }\n"
+	const plain = "package x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n"
+	const runs = "import (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n"
+	for _, c := range []struct {
+		name          string
+		files         map[string]string
+		load, analyze []Platform
+		reaches       tool.Capability
+		unaudited     string
+	}{
+		{"asan through race", map[string]string{
+			"x/plain.go":   "//go:build !race\n\n" + plain,
+			"x/race.go":    "//go:build race\n\npackage x\n\nimport (\n\t\"context\"\n\n\t\"example.com/x/y\"\n)\n\n// Run calls y.\nfunc Run(ctx context.Context) string { return y.Run(ctx) }\n",
+			"x/y/plain.go": "//go:build !asan\n\npackage y\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
+			"x/y/asan.go":  "//go:build asan\n\npackage y\n\n" + runs,
+		}, []Platform{host}, []Platform{host}, tool.Exec, ""},
+		{"race on the host, another platform audited", map[string]string{
+			"tool/tag.go": "//go:build mytag\n\npackage tool\n",
+			"x/plain.go":  "//go:build !(race && " + host.GOOS + ")\n\n" + plain,
+			"x/race.go":   "//go:build race && " + host.GOOS + "\n\npackage x\n\n" + runs,
+		}, []Platform{host, other}, []Platform{other}, 0, ""},
+		{"msan that needs clang", map[string]string{
+			"x/plain.go": "//go:build !msan\n\n" + plain,
+			"x/msan.go":  "//go:build msan\n\npackage x\n\n// #include <toolreg_no_such_header.h>\nimport \"C\"\n\n" + strings.Replace(runs, "import (", "import (\n\t_ \"unsafe\"", 1),
+		}, []Platform{host}, []Platform{host}, 0, " -tags msan ("},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := map[string]string{
+				"go.mod":       "module example.com/tools\n\ngo 1.26\n\nrequire example.com/x v0.0.0\n\nreplace example.com/x => ./x\n",
+				"tool/tool.go": toolSrc,
+				"x/go.mod":     "module example.com/x\n\ngo 1.26\n",
+			}
+			for name, src := range c.files {
+				files[name] = src
+			}
+			writeFiles(t, dir, files)
+			ps, err := Load(context.Background(), filepath.Join(dir, "tool"), c.load)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := ps.Analyze(context.Background(), c.analyze, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Tools["Tool"].Reaches; got != c.reaches {
+				t.Errorf("the probe reaches %s, want %s; not audited: %q", got, c.reaches, rep.Unaudited)
+			}
+			if got := strings.Join(rep.Unaudited, "; "); c.unaudited == "" && got != "" || !strings.Contains(got, c.unaudited) {
+				t.Errorf("not audited: %q, want %q", got, c.unaudited)
+			}
+		})
+	}
+}
