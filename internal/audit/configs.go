@@ -221,8 +221,7 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 		if c.err != nil || len(c.list.errs) > 0 {
 			continue // the program does not build there, and cannot run there either
 		}
-		key := c.list.key
-		if p := seen[key]; p != nil {
+		if p := seen[c.list.key]; p != nil {
 			c.prog = p
 			continue
 		}
@@ -233,7 +232,7 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 			continue
 		}
 		p := &program{config: c.config, list: c.list}
-		seen[key] = p
+		seen[c.list.key] = p
 		c.prog = p
 		progs = append(progs, p)
 	}

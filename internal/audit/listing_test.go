@@ -588,6 +588,8 @@ func TestInstrumentsFromEveryModule(t *testing.T) {
 // name, until it ran out of memory; here /dev/null, which reads as empty,
 // so that the audit without the check loads the program), or to nothing
 // (whose target, where git makes no links, is the file's Go source).
+// newListing's check and fileTags's read each refuse both, so that the
+// test fails only without the two.
 func TestIrregularFile(t *testing.T) {
 	t.Parallel()
 	if _, err := os.Stat(os.DevNull); err != nil || runtime.GOOS == "windows" {
