@@ -766,9 +766,23 @@ func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 			if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || !isRegular(filepath.Join(dir, n)) {
 				continue
 			}
+			// The header alone: a file's imports come first, and the rest
+			// can be of any size.
 			fset := token.NewFileSet()
-			f, err := parseFile(fset, filepath.Join(dir, n), parser.ImportsOnly)
-			if err != nil {
+			src, cut, err := audit.ReadHeader(filepath.Join(dir, n))
+			var f *ast.File
+			if err == nil {
+				f, err = parser.ParseFile(fset, filepath.Join(dir, n), src, parser.ImportsOnly)
+			}
+			switch {
+			case cut && (err != nil || !importsEnd(src)):
+				// Its imports go on past what is read: it may import "C".
+				files = append(files, n)
+				if !at.IsValid() {
+					at = token.Position{Filename: filepath.Join(dir, n), Line: 1, Column: 1}
+				}
+				continue
+			case err != nil:
 				continue // the go command reports it
 			}
 			for _, imp := range f.Imports {
@@ -827,6 +841,45 @@ func toolFiles(dir string) ([]string, error) {
 // /dev/zero never ends, and opening a fifo waits for a writer. Only
 // regular files are read, through audit.ReadRegular (parseFile).
 func isRegular(path string) bool { return audit.RegularFile(path) == nil }
+
+// importsEnd reports whether src, the start of a Go file, shows the end of
+// its imports: a token after its package clause and import declarations
+// that is not one of them. Where it does not, the imports may go on past
+// src.
+func importsEnd(src []byte) bool {
+	var s scanner.Scanner
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, nil, 0)
+	next := func() token.Token {
+		for {
+			if _, tok, _ := s.Scan(); tok != token.SEMICOLON {
+				return tok
+			}
+		}
+	}
+	if next() != token.PACKAGE || next() != token.IDENT {
+		return false
+	}
+	for {
+		switch tok := next(); tok {
+		case token.EOF:
+			return false
+		case token.IMPORT:
+			// One spec, or a group up to its parenthesis.
+			if tok = next(); tok == token.LPAREN {
+				for tok != token.RPAREN && tok != token.EOF {
+					tok = next()
+				}
+			}
+			if tok == token.EOF {
+				return false
+			}
+		default:
+			if tok != token.IDENT && tok != token.STRING && tok != token.PERIOD && tok != token.RPAREN {
+				return true
+			}
+		}
+	}
+}
 
 // isDir reports whether path names a directory, following symbolic
 // links: a link to a directory named like a Go file is no file to the go

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolreg/toolreg/internal/audit"
 	"github.com/toolreg/toolreg/internal/toolcheck"
 )
 
@@ -362,5 +363,54 @@ func TestSymlinkedDirectory(t *testing.T) {
 	}
 	if len(res.Tools) == 0 {
 		t.Errorf("no tool generated beside a link to a directory")
+	}
+}
+
+// TestForeignCodeLargeFiles checks that foreignCode reads a file's header
+// alone: a file with a small header and a large body is read in part (it
+// was read whole, and one past 64 MiB was skipped, its import "C" unseen),
+// and one whose imports go on past what is read may import "C", which is
+// warned about.
+func TestForeignCodeLargeFiles(t *testing.T) {
+	t.Parallel()
+	body := strings.Repeat("// filler\n", 2<<20/10)
+	for _, c := range []struct {
+		name, src string
+		warned    bool
+	}{
+		{"small header, large body", "package p\n\nimport \"C\"\n\n" + body, true},
+		{"large body without C", "package p\n\nimport \"strings\"\n\nvar _ = strings.Cut\n\n" + body, false},
+		{"imports past the header", "package p\n\n" + body + "import \"C\"\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ds := foreignCode([]audit.PackageDir{{Path: "example.com/p", Dir: dir}}, dir)
+			if got := len(ds) == 1 && strings.Contains(ds[0].Msg, "holds C or object code (p.go)"); got != c.warned || len(ds) > 1 {
+				t.Errorf("warnings %v, want one about p.go: %v", ds, c.warned)
+			}
+		})
+	}
+}
+
+// TestImportsEnd checks where importsEnd sees a file's imports end.
+func TestImportsEnd(t *testing.T) {
+	for src, want := range map[string]bool{
+		"package p\n\nimport \"C\"\n\nfunc f() {}\n":                     true,
+		"package p\n\nimport (\n\t\"fmt\"\n\tx \"os\"\n)\n\nvar v int\n": true,
+		"package p\n\nimport . \"fmt\"\nimport _ \"C\"\ntype T int\n":    true,
+		"package p\n\nconst c = 1\n":                                     true,
+		"package p\n\nimport \"C\"\n":                                    false,
+		"package p\n\nimport (\n\t\"fmt\"\n":                             false,
+		"package p\n\n// a comment cut sh":                               false,
+		"package p\n\nimport \"unterminated":                             false,
+		"// no package clause\n":                                         false,
+	} {
+		if got := importsEnd([]byte(src)); got != want {
+			t.Errorf("importsEnd(%q) = %v, want %v", src, got, want)
+		}
 	}
 }

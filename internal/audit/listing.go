@@ -183,6 +183,11 @@ func readRegular(file string, max int64) ([]byte, error) {
 // build constraints, package clause and imports come first.
 const maxHeader = 1 << 20
 
+// ReadHeader reads the start of file, a Go file, where its build
+// constraints, package clause and imports are: its first MiB, and whether
+// it holds more (readStart).
+func ReadHeader(file string) (src []byte, cut bool, err error) { return readStart(file, maxHeader) }
+
 // readStart reads at most max bytes of file, a regular file (RegularFile),
 // and reports whether it holds more. The file opened is checked again, and
 // no more than max+1 bytes are read: a file of /proc, which says it is
