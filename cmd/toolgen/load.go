@@ -843,12 +843,14 @@ func toolFiles(dir string) ([]string, error) {
 func isRegular(path string) bool { return audit.RegularFile(path) == nil }
 
 // importsEnd reports whether src, the start of a Go file, shows the end of
-// its imports: a token after its package clause and import declarations
-// that is not one of them. Where it does not, the imports may go on past
-// src.
+// its imports: a declaration (const, var, type, func) after its package
+// clause and import declarations, scanned without an error. Where it does
+// not, the imports may go on past src: a lone "/" at its end, say, is the
+// start of a comment cut in two, not a division.
 func importsEnd(src []byte) bool {
 	var s scanner.Scanner
-	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, nil, 0)
+	bad := false
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { bad = true }, 0)
 	next := func() token.Token {
 		for {
 			if _, tok, _ := s.Scan(); tok != token.SEMICOLON {
@@ -861,22 +863,28 @@ func importsEnd(src []byte) bool {
 	}
 	for {
 		switch tok := next(); tok {
-		case token.EOF:
-			return false
 		case token.IMPORT:
-			// One spec, or a group up to its parenthesis.
+			// A group up to its parenthesis, or a spec: a name, a dot or
+			// neither, and its path.
 			if tok = next(); tok == token.LPAREN {
 				for tok != token.RPAREN && tok != token.EOF {
 					tok = next()
+				}
+			} else {
+				for tok == token.IDENT || tok == token.PERIOD {
+					tok = next()
+				}
+				if tok != token.STRING {
+					return false
 				}
 			}
 			if tok == token.EOF {
 				return false
 			}
+		case token.CONST, token.VAR, token.TYPE, token.FUNC:
+			return !bad
 		default:
-			if tok != token.IDENT && tok != token.STRING && tok != token.PERIOD && tok != token.RPAREN {
-				return true
-			}
+			return false
 		}
 	}
 }

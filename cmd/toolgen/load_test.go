@@ -381,6 +381,9 @@ func TestForeignCodeLargeFiles(t *testing.T) {
 		{"small header, large body", "package p\n\nimport \"C\"\n\n" + body, true},
 		{"large body without C", "package p\n\nimport \"strings\"\n\nvar _ = strings.Cut\n\n" + body, false},
 		{"imports past the header", "package p\n\n" + body + "import \"C\"\n", true},
+		// The first MiB (audit.ReadHeader) ends in the "/" of a comment:
+		// a division, to a scan of it alone (found in review).
+		{"a comment cut after its slash", "package p\n" + strings.Repeat("\n", 1<<20-len("package p\n")-1) + "/*\n#include <unistd.h>\n*/\nimport \"C\"\n", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -408,6 +411,12 @@ func TestImportsEnd(t *testing.T) {
 		"package p\n\n// a comment cut sh":                               false,
 		"package p\n\nimport \"unterminated":                             false,
 		"// no package clause\n":                                         false,
+		// A comment cut in two after its first "/", not a division.
+		"package p\nimport \"fmt\"\n/":      false,
+		"package p\nimport (\n\t\"fmt\"\n/": false,
+		"package p\n\n/":                    false,
+		// A character cut in two.
+		"package p\nimport \"fmt\"\n\xe2\x82": false,
 	} {
 		if got := importsEnd([]byte(src)); got != want {
 			t.Errorf("importsEnd(%q) = %v, want %v", src, got, want)
