@@ -22,7 +22,7 @@ import (
 // cgo is on, and the build tags given with -tags. The tag of an
 // instrumentation (race, msan, asan: instrumentTag) stands for the go
 // command's flag, which sets it: the files and the types the flag gives
-// are the tag's (see Load).
+// are the tag's (see Programs.instrument and exportFlags).
 type Config struct {
 	GOOS, GOARCH string
 	Cgo          bool

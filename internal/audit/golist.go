@@ -64,14 +64,12 @@ type Module struct {
 // unix.Syscall's number) describe that code, not whatever a module
 // author puts under the path.
 func genuineXSys(p *listedPackage) bool {
-	m := p.Module
-	return m != nil && m.Path == "golang.org/x/sys" && m.Version != "" && m.Replace == nil && !m.Main &&
-		!strings.Contains(filepath.ToSlash(p.Dir), "/vendor/")
+	return genuineGolangX(p) && p.Module.Path == "golang.org/x/sys"
 }
 
-// genuineGolangX reports whether p is a package of a golang.org/x module
-// as the module proxy serves it (see genuineXSys), x/sys, x/net and the
-// others.
+// genuineGolangX reports whether p is a package of a golang.org/x module,
+// x/sys, x/net and the others, as the module proxy serves it (checked
+// against go.sum): not replaced, not vendored, not the main module.
 func genuineGolangX(p *listedPackage) bool {
 	m := p.Module
 	return m != nil && strings.HasPrefix(m.Path, "golang.org/x/") && m.Version != "" && m.Replace == nil && !m.Main &&
@@ -107,10 +105,10 @@ const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,SwigFiles,Swig
 // before its own, as are toolgen's: they turn off the instrumentation that
 // GOFLAGS may turn on, -race, -msan and -asan. The go command refuses those
 // flags without cgo and on platforms without the sanitizer, that is for
-// most of the configurations a tool is audited in, and they add no
-// capability to a tool: a file that only such a build compiles has the
-// flag's build tag (race, msan, asan), and the audit audits a
-// configuration with each tag the module's files use (see Load).
+// most of the configurations a tool is audited in. What such a build
+// compiles is audited all the same: a file only it compiles has the
+// flag's build tag (race, msan, asan), and each configuration is audited
+// again with the tag a file of any package names (Programs.instrument).
 func BuildFlags() []string {
 	return []string{"-race=false", "-msan=false", "-asan=false"}
 }
