@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build/constraint"
-	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"maps"
@@ -645,9 +645,11 @@ func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageErr
 
 // fileTags returns the build tags of file's //go:build line that are
 // neither a platform, cgo, a release, a compiler nor "ignore": the tags a
-// user chooses with -tags. A file whose header does not parse has none:
-// the go command cannot build it where it is compiled. Only the start of
-// the file is read (maxHeader); a header longer than that is an error.
+// user chooses with -tags. Constraints come before the package clause, so
+// the file is scanned up to its package name and no further; a file whose
+// header does not scan has none: the go command cannot build it where it
+// is compiled. Only the start of the file is read (maxHeader); a package
+// clause that does not end in it is an error.
 func fileTags(file string) ([]string, error) {
 	if !strings.HasSuffix(file, ".go") {
 		return nil, nil
@@ -656,32 +658,52 @@ func fileTags(file string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), file, src, parser.PackageClauseOnly|parser.ParseComments)
+	comments, ok := headerComments(src)
 	switch {
-	case err != nil && cut:
+	case !ok && cut:
 		return nil, fmt.Errorf("%s: no package clause in its first %d bytes", file, maxHeader)
-	case err != nil:
+	case !ok:
 		return nil, nil
 	}
 	var tags []string
-	for _, g := range f.Comments {
-		if g.Pos() > f.Package {
-			break
+	for _, c := range comments {
+		expr, err := constraint.Parse(c)
+		if err != nil {
+			continue
 		}
-		for _, c := range g.List {
-			expr, err := constraint.Parse(c.Text)
-			if err != nil {
-				continue
+		expr.Eval(func(tag string) bool {
+			if !systemTag(tag) && !slices.Contains(tags, tag) {
+				tags = append(tags, tag)
 			}
-			expr.Eval(func(tag string) bool {
-				if !systemTag(tag) && !slices.Contains(tags, tag) {
-					tags = append(tags, tag)
-				}
-				return true
-			})
-		}
+			return true
+		})
 	}
 	return tags, nil
+}
+
+// headerComments scans src up to its package clause's name and returns
+// the comments before the clause; ok is false when something else comes
+// first, or src ends or fails to scan before the name. What follows the
+// name is not scanned: a comment after the clause that runs past what was
+// read of the file does not hide the tags before it.
+func headerComments(src []byte) (comments []string, ok bool) {
+	var s scanner.Scanner
+	failed := false
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { failed = true }, scanner.ScanComments)
+	for {
+		_, tok, lit := s.Scan()
+		switch {
+		case failed:
+			return nil, false
+		case tok == token.COMMENT:
+			comments = append(comments, lit)
+		case tok == token.PACKAGE:
+			_, tok, _ = s.Scan()
+			return comments, tok == token.IDENT && !failed
+		default:
+			return nil, false
+		}
+	}
 }
 
 // systemTag reports whether tag is set by the toolchain, not by -tags.

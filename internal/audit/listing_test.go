@@ -626,7 +626,8 @@ func TestIrregularFile(t *testing.T) {
 // TestFileTagsHeader checks that fileTags reads the start of a file
 // (maxHeader) and no more: a file larger than that gives its tags, and
 // one whose package clause lies past it is an error, not a file without
-// tags.
+// tags. What follows the clause does not count: a comment after it that
+// runs past the bound was taken for a missing clause.
 func TestFileTagsHeader(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -643,6 +644,13 @@ func TestFileTagsHeader(t *testing.T) {
 		{"the clause ends at the bound", head + comment(maxHeader) + clause, []string{"mytag"}, false},
 		{"only its newline past it", head + comment(maxHeader+1) + clause, []string{"mytag"}, false},
 		{"the clause begins at the bound", head + comment(maxHeader+len(clause)) + clause, nil, true},
+		{"its keyword cut by the bound", head + comment(maxHeader+len(clause)-4) + clause, nil, true},
+		// Nothing after the package name is scanned: the rest of a file
+		// may be anything, as long as its clause is read whole.
+		{"a comment after the clause past the bound", head + clause + "/*" + strings.Repeat("x", maxHeader) + "*/\n", []string{"mytag"}, false},
+		{"a string after the clause past the bound", head + clause + "var s = `" + strings.Repeat("x", maxHeader) + "`\n", []string{"mytag"}, false},
+		{"a file that does not scan before its clause", head + "/* \x00 */\n" + clause, nil, false},
+		{"no package clause", head + "func f() {}\n", nil, false},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".go")
 		if err := os.WriteFile(file, []byte(c.src), 0o644); err != nil {
