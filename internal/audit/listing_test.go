@@ -498,7 +498,10 @@ func TestGOFLAGSInstrumentation(t *testing.T) {
 // had taken build tags only from the main module's files, and a program
 // built with -race ran what it never saw. The file may be for another
 // platform than the host (race && darwin) and be reached only through a
-// file of the main module's for a tag of its own.
+// file of the main module's for a tag of its own. The probe runs its
+// program with syscall.Exec, not os/exec: the standard library that each
+// case lists for its tag, compiled once with an empty build cache, is
+// the smaller.
 func TestInstrumentedDependency(t *testing.T) {
 	t.Parallel()
 	other := Platform{"darwin", "amd64"}
@@ -522,13 +525,13 @@ func TestInstrumentedDependency(t *testing.T) {
 				"tool/run.go":  "package tool\n\nimport \"context\"\n\n" + c.tool,
 				"x/go.mod":     "module example.com/x\n\ngo 1.26\n",
 				"x/plain.go":   "//go:build !(" + c.constraint + ")\n\npackage x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
-				"x/race.go":    "//go:build " + c.constraint + "\n\npackage x\n\nimport (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n",
+				"x/race.go":    "//go:build " + c.constraint + "\n\npackage x\n\nimport (\n\t\"context\"\n\t\"syscall\"\n)\n\n// Run runs a program in place of the process.\nfunc Run(ctx context.Context) string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
 			}
 			if c.platforms == nil {
 				// runtime.RaceDisable is the race build's alone: the standard
 				// library's types are the tag's too. (On another platform its
 				// race runtime's code differs.)
-				files["x/race.go"] = strings.Replace(files["x/race.go"], "\t\"os/exec\"\n)", "\t\"os/exec\"\n\t\"runtime\"\n)", 1)
+				files["x/race.go"] = strings.Replace(files["x/race.go"], "\t\"syscall\"\n)", "\t\"runtime\"\n\t\"syscall\"\n)", 1)
 				files["x/race.go"] = strings.Replace(files["x/race.go"], "string {\n", "string {\n\truntime.RaceDisable()\n\tdefer runtime.RaceEnable()\n", 1)
 			}
 			if c.name == "race under a tag" {
@@ -670,6 +673,8 @@ func TestFileTagsHeader(t *testing.T) {
 // platform (the platform filter of Analyze: a -platforms without the host
 // reached exec); and a file for -msan whose cgo needs a header this host
 // lacks, a note and not a failure (an honest module stopped toolgen).
+// The probes run their program with syscall.Exec, as
+// TestInstrumentedDependency's.
 func TestInstrumentedEdges(t *testing.T) {
 	t.Parallel()
 	host := Platform{runtime.GOOS, runtime.GOARCH}
@@ -679,7 +684,7 @@ func TestInstrumentedEdges(t *testing.T) {
 	}
 	const toolSrc = "package tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/x\"\n)\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls x.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return x.Run(ctx), nil }\n"
 	const plain = "package x\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n"
-	const runs = "import (\n\t\"context\"\n\t\"os/exec\"\n)\n\n// Run runs a program.\nfunc Run(ctx context.Context) string {\n\tout, _ := exec.CommandContext(ctx, \"id\").Output()\n\treturn string(out)\n}\n"
+	const runs = "import (\n\t\"context\"\n\t\"syscall\"\n)\n\n// Run runs a program in place of the process.\nfunc Run(ctx context.Context) string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n"
 	for _, c := range []struct {
 		name          string
 		files         map[string]string
