@@ -681,25 +681,27 @@ func fileTags(file string) ([]string, error) {
 	return tags, nil
 }
 
-// headerComments scans src up to its package clause's name and returns
-// the comments before the clause; ok is false when something else comes
-// first, or src ends or fails to scan before the name. What follows the
-// name is not scanned: a comment after the clause that runs past what was
-// read of the file does not hide the tags before it.
+// headerComments scans src up to its package clause and returns the
+// comments before it, each as the file spells it (rawComment); ok is false
+// when something else comes first, or src ends or fails to scan before
+// the clause. Nothing after the keyword is scanned: a comment inside the
+// clause or after it that runs past what was read of the file does not
+// hide the tags before it, and neither does the clause's spelling
+// (package/* x */main builds).
 func headerComments(src []byte) (comments []string, ok bool) {
 	var s scanner.Scanner
 	failed := false
-	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { failed = true }, scanner.ScanComments)
+	file := token.NewFileSet().AddFile("", -1, len(src))
+	s.Init(file, src, func(token.Position, string) { failed = true }, scanner.ScanComments)
 	for {
-		_, tok, lit := s.Scan()
+		pos, tok, _ := s.Scan()
 		switch {
 		case failed:
 			return nil, false
 		case tok == token.COMMENT:
-			comments = append(comments, lit)
+			comments = append(comments, rawComment(src, file.Offset(pos)))
 		case tok == token.PACKAGE:
-			_, tok, _ = s.Scan()
-			return comments, tok == token.IDENT && !failed
+			return comments, true
 		default:
 			return nil, false
 		}

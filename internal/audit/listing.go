@@ -214,6 +214,24 @@ func readStart(file string, max int64) (src []byte, cut bool, err error) {
 	return src, false, nil
 }
 
+// rawComment returns the comment that begins at src[off:] as the file
+// spells it, a line comment without its newline: go/scanner drops every
+// '\r' from a comment's text, where the go command reads a constraint line
+// as it is, and takes "//go:build\rrace" for //go:build race.
+func rawComment(src []byte, off int) string {
+	rest := src[off:]
+	var n int
+	if bytes.HasPrefix(rest, []byte("//")) {
+		n = bytes.IndexByte(rest, '\n')
+	} else if n = bytes.Index(rest[min(2, len(rest)):], []byte("*/")); n >= 0 {
+		n += 4
+	}
+	if n < 0 {
+		n = len(rest)
+	}
+	return string(rest[:n])
+}
+
 // generatesGo reports whether p is a package outside the standard library
 // whose compiled files the go command generates: cgo's or SWIG's.
 func generatesGo(p *listedPackage) bool {
@@ -342,7 +360,8 @@ func (d *deriver) facts(file string) *fileFacts {
 		f.err = err
 		return f
 	}
-	ast, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly|parser.ParseComments)
+	fset := token.NewFileSet()
+	ast, err := parser.ParseFile(fset, file, src, parser.ImportsOnly|parser.ParseComments)
 	if err != nil {
 		if cut {
 			err = fmt.Errorf("%s: no end of its imports in its first %d bytes: %w", file, maxHeader, err)
@@ -364,7 +383,7 @@ func (d *deriver) facts(file string) *fileFacts {
 			break
 		}
 		for _, c := range g.List {
-			expr, err := constraint.Parse(c.Text)
+			expr, err := constraint.Parse(rawComment(src, fset.Position(c.Slash).Offset))
 			if err != nil {
 				continue
 			}

@@ -653,6 +653,14 @@ func TestFileTagsHeader(t *testing.T) {
 		{"a comment after the clause past the bound", head + clause + "/*" + strings.Repeat("x", maxHeader) + "*/\n", []string{"mytag"}, false},
 		{"a string after the clause past the bound", head + clause + "var s = `" + strings.Repeat("x", maxHeader) + "`\n", []string{"mytag"}, false},
 		{"a file that does not scan before its clause", head + "/* \x00 */\n" + clause, nil, false},
+		// The clause as the go command builds it, however it is spelled.
+		{"a comment inside the clause", head + "package/* x */p\n", []string{"mytag"}, false},
+		{"a line comment inside the clause", head + "package // x\np\n", []string{"mytag"}, false},
+		{"a comment inside the clause, the file past the bound", head + "package /* generated */ p\n\nvar s = `" + strings.Repeat("x", maxHeader) + "`\n", []string{"mytag"}, false},
+		// The go command reads a constraint line as it is; go/scanner
+		// drops a comment's '\r'.
+		{"a carriage return after the go:build of its line", "//go:build\rmytag\n\n" + clause, []string{"mytag"}, false},
+		{"a carriage return after the +build of its line", "// +build\rmytag\n\n" + clause, []string{"mytag"}, false},
 		{"no package clause", head + "func f() {}\n", nil, false},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".go")
@@ -662,6 +670,68 @@ func TestFileTagsHeader(t *testing.T) {
 		tags, err := fileTags(file)
 		if (err != nil) != c.err || !slices.Equal(tags, c.tags) {
 			t.Errorf("%s (%d bytes): tags %q, error %v; want %q, an error: %v", c.name, len(c.src), tags, err, c.tags, c.err)
+		}
+	}
+}
+
+// TestConstraintSpellings checks that a file for a tag of the tool's
+// module is audited however its constraint and package clause are spelled
+// where the go command builds it: "//go:build\raudittag" (go/scanner
+// drops the '\r' from a comment's text, and fileTags and the deriver read
+// no constraint) and "package/**/tool" (fileTags took a comment after the
+// keyword for no clause), in both of the files that name the tag. Each
+// case reached nothing before its fix (both found in review). The deriver's reading of the same line has a test of its
+// own (TestDeriverRawConstraint), since the configurations here are listed
+// by the go command.
+func TestConstraintSpellings(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, plain, tagged, clause string }{
+		{"a carriage return", "//go:build\r!audittag", "//go:build\raudittag", "package tool"},
+		{"a comment in the clause", "//go:build !audittag", "//go:build audittag", "package/**/tool"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{
+				"go.mod":          "module example.com/tools\n\ngo 1.26\n",
+				"tool/tool.go":    "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(), nil }\n",
+				"tool/run.go":     c.plain + "\n\n" + c.clause + "\n\nfunc run() string { return \"\" }\n",
+				"tool/run_tag.go": c.tagged + "\n\n" + c.clause + "\n\nimport \"syscall\"\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
+			})
+			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+				t.Errorf("the probe reaches %s, want %s (its file for audittag)", got, want)
+			}
+		})
+	}
+}
+
+// TestDeriverRawConstraint checks that the deriver reads a file's
+// constraint as the go command does, with a '\r' after //go:build, which
+// go/scanner drops from the comment's text: the tag is the file's, and
+// the file is constrained (one that is not is matched by its name alone).
+func TestDeriverRawConstraint(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, src string
+		tags      []string
+	}{
+		{"go:build", "//go:build\rmytag\n\npackage p\n", []string{"mytag"}},
+		{"+build", "// +build\rmytag\n\npackage p\n", []string{"mytag"}},
+		{"a block comment before", "/* \r */\n//go:build mytag\n\npackage p\n", []string{"mytag"}},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".go")
+		if err := os.WriteFile(file, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := &deriver{files: map[string]*fileFacts{}}
+		f := d.facts(file)
+		if f.err != nil || !f.constrained || !slices.Equal(f.tags, c.tags) {
+			t.Errorf("%s: tags %q, constrained %v, error %v; want %q, constrained", c.name, f.tags, f.constrained, f.err, c.tags)
 		}
 	}
 }
