@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolreg/toolreg/internal/buildcache"
@@ -11,24 +12,31 @@ import (
 
 // TestMain has the export data of the host's standard library, in a test
 // binary built with -race (or -msan, -asan), listed with the same flag
-// and with cgo as the binary was built, whatever cgo the listing asked
-// for: the go command then finds the packages go test compiled for the
-// test binaries, where without the flag, with an empty build cache, it
-// compiled them once more for each (about a minute of processor time with
-// cgo, 13 s and 16 s without it, and without it with the race tag, which
-// the audit's instrumented configurations list). The listings of files
-// are left as they are. The export data built with -race differs in
-// runtime's Race* functions, which it has in addition, and in constants of
-// internal packages (internal/race.Enabled); with cgo, in unexported
-// names of the packages with cgo's files (net, os/user) and in
-// runtime/cgo, which a listing without cgo does not ask for. No program
-// of the tests uses them, so the audit's findings are the same.
+// where the listing builds as the binary was built: cgo as it was, or
+// with the flag's own tag (the instrumented configurations', whatever cgo
+// they ask for). The go command then finds the packages go test compiled
+// for the test binaries, where without the flag, with an empty build
+// cache, it compiled them once more (about a minute of processor time for
+// the host's with cgo, 16 s without cgo with the race tag). The listings
+// of files are left as they are. The export data built with -race
+// differs from a listing without the tag in runtime's Race* functions,
+// which it has in addition, and in constants of internal packages
+// (internal/race.Enabled), which no program of the tests uses without
+// asking for the tag; from one with the tag, in cgo, whose packages'
+// exported names are the same. So the audit's findings are the same, and
+// a listing of an instrumented configuration that lost its tag is not
+// given it here (TestInstrumentedDependency's race case, which calls
+// runtime.RaceDisable, fails without exportFlags under -race too).
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
 		stdExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
 			// An empty CGO_ENABLED is the default, as the binary was
 			// built: -race needs cgo.
-			if asBuilt := append(slices.Clone(env), "CGO_ENABLED="); buildcache.SameConfig(asBuilt) {
+			asBuilt := append(slices.Clone(env), "CGO_ENABLED=")
+			switch {
+			case buildcache.SameConfig(env):
+				args = slices.Concat(flags, args)
+			case buildcache.SameConfig(asBuilt) && instrumentedAs(args, flags):
 				args = slices.Concat(flags, args)
 				env = asBuilt
 			}
@@ -36,6 +44,23 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(m.Run())
+}
+
+// instrumentedAs reports whether the go command's args ask, with -tags,
+// for the tag of each instrumentation flags give (-race: race).
+func instrumentedAs(args, flags []string) bool {
+	var tags []string
+	for _, a := range args {
+		if list, ok := strings.CutPrefix(a, "-tags="); ok {
+			tags = append(tags, strings.Split(list, ",")...)
+		}
+	}
+	for _, f := range flags {
+		if !slices.Contains(tags, strings.TrimPrefix(f, "-")) {
+			return false
+		}
+	}
+	return true
 }
 
 // TestHostExportsAsBuilt checks that the export data of the host's
