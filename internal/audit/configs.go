@@ -646,10 +646,10 @@ func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageErr
 // fileTags returns the build tags of file's //go:build line that are
 // neither a platform, cgo, a release, a compiler nor "ignore": the tags a
 // user chooses with -tags. Constraints come before the package clause, so
-// the file is scanned up to its package name and no further; a file whose
-// header does not scan has none: the go command cannot build it where it
-// is compiled. Only the start of the file is read (maxHeader); a package
-// clause that does not end in it is an error.
+// the file is scanned up to the clause's keyword and no further
+// (headerComments); a file whose header does not scan has none: the go
+// command cannot build it where it is compiled. Only the start of the file
+// is read (maxHeader); a keyword not in it is an error.
 func fileTags(file string) ([]string, error) {
 	if !strings.HasSuffix(file, ".go") {
 		return nil, nil
