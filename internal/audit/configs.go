@@ -12,6 +12,7 @@ import (
 	"go/types"
 	"maps"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -645,7 +646,8 @@ func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageErr
 
 // fileTags returns the build tags of file's //go:build line that are
 // neither a platform, cgo, a release, a compiler nor "ignore": the tags a
-// user chooses with -tags. Constraints come before the package clause, so
+// user chooses with -tags, and the names of nonPort its file name ends
+// with (nameTags). Constraints come before the package clause, so
 // the file is scanned up to the clause's keyword and no further
 // (headerComments); a file whose header does not scan has none: the go
 // command cannot build it where it is compiled. Only the start of the file
@@ -665,7 +667,7 @@ func fileTags(file string) ([]string, error) {
 	case !ok:
 		return nil, nil
 	}
-	var tags []string
+	tags := nameTags(file)
 	for _, c := range comments {
 		expr, err := constraint.Parse(c)
 		if err != nil {
@@ -708,16 +710,52 @@ func headerComments(src []byte) (comments []string, ok bool) {
 	}
 }
 
-// systemTag reports whether tag is set by the toolchain, not by -tags.
+// systemTag reports whether tag is set by the toolchain, not by -tags:
+// the names of the toolchain's ports (go tool dist list), unix, cgo, gc,
+// ignore and the releases. -tags with one of them where the toolchain
+// does not set it compiles the standard library's files for it, which do
+// not build; the cgo configurations are audited of their own. The names
+// go/build knows that are no port (nacl, sparc64: nonPort), gccgo and the
+// GOEXPERIMENT tags are not: -tags sets them, and a file for one builds.
 func systemTag(tag string) bool {
 	switch tag {
-	case "cgo", "gc", "gccgo", "unix", "ignore",
-		"aix", "android", "darwin", "dragonfly", "freebsd", "hurd", "illumos", "ios", "js", "linux", "nacl", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows", "zos",
-		"386", "amd64", "amd64p32", "arm", "armbe", "arm64", "arm64be", "loong64", "mips", "mipsle", "mips64", "mips64le", "mips64p32", "mips64p32le",
-		"ppc", "ppc64", "ppc64le", "riscv", "riscv64", "s390", "s390x", "sparc", "sparc64", "wasm":
+	case "cgo", "gc", "unix", "ignore",
+		"aix", "android", "darwin", "dragonfly", "freebsd", "illumos", "ios", "js", "linux", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows",
+		"386", "amd64", "arm", "arm64", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64", "ppc64le", "riscv64", "s390x", "wasm":
 		return true
 	}
-	return strings.HasPrefix(tag, "go1.") || strings.HasPrefix(tag, "goexperiment.")
+	return strings.HasPrefix(tag, "go1.")
+}
+
+// nonPort holds the operating systems and architectures go/build matches
+// in file names (x_nacl.go, x_linux_sparc64.go) that are no port of the
+// toolchain: -tags nacl compiles a file so named.
+var nonPort = map[string]bool{
+	"hurd": true, "nacl": true, "zos": true,
+	"amd64p32": true, "armbe": true, "arm64be": true, "mips64p32": true, "mips64p32le": true,
+	"ppc": true, "riscv": true, "s390": true, "sparc": true, "sparc64": true,
+}
+
+// nameTags returns the names of nonPort that file's name ends with, as
+// go/build reads a name (x_GOOS.go, x_GOARCH.go, x_GOOS_GOARCH.go, each
+// with _test): the tags a file so named is built with.
+func nameTags(file string) []string {
+	name, _, _ := strings.Cut(filepath.Base(file), ".")
+	_, name, ok := strings.Cut(name, "_")
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(name, "_")
+	if n := len(parts); parts[n-1] == "test" {
+		parts = parts[:n-1]
+	}
+	var tags []string
+	for _, p := range parts[max(0, len(parts)-2):] {
+		if nonPort[p] {
+			tags = append(tags, p)
+		}
+	}
+	return tags
 }
 
 // union joins the reports of several configurations: what a tool reaches

@@ -370,6 +370,7 @@ func (d *deriver) facts(file string) *fileFacts {
 		return f
 	}
 	f.src = src
+	f.tags = nameTags(file)
 	for _, imp := range ast.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if path == "C" {

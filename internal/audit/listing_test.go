@@ -688,6 +688,12 @@ func TestConstraintSpellings(t *testing.T) {
 	for _, c := range []struct{ name, plain, tagged, clause string }{
 		{"a carriage return", "//go:build\r!audittag", "//go:build\raudittag", "package tool"},
 		{"a comment in the clause", "//go:build !audittag", "//go:build audittag", "package/**/tool"},
+		// Tags the go command sets with -tags, and builds, that the audit
+		// took for the toolchain's own (found in review).
+		{"nacl", "//go:build !nacl", "//go:build nacl", "package tool"},
+		{"sparc64", "//go:build !sparc64", "//go:build sparc64", "package tool"},
+		{"gccgo", "//go:build !gccgo", "//go:build gccgo", "package tool"},
+		{"a GOEXPERIMENT", "//go:build !goexperiment.auditzzz", "//go:build goexperiment.auditzzz", "package tool"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -703,9 +709,71 @@ func TestConstraintSpellings(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
-				t.Errorf("the probe reaches %s, want %s (its file for audittag)", got, want)
+				t.Errorf("the probe reaches %s, want %s (its file %q)", got, want, c.tagged)
 			}
 		})
+	}
+}
+
+// TestNonPortFileName checks that a file named for an operating system or
+// architecture that go/build knows and the toolchain has no port for
+// (run_nacl.go), which -tags nacl builds, is audited: its tag comes from
+// its name alone. Without nameTags the probe reaches nothing.
+func TestNonPortFileName(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"run_nacl.go", "run_linux_sparc64.go", "run_zos_test.go"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			src := "package tool\n\nimport \"syscall\"\n\nfunc init() {\n\thook = func() { _ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil) }\n}\n"
+			if strings.HasSuffix(name, "_test.go") {
+				// A test file is no part of the program: nothing to reach.
+				src = strings.Replace(src, "package tool", "package tool_test", 1)
+			}
+			writeFiles(t, dir, map[string]string{
+				"go.mod":       "module example.com/tools\n\ngo 1.26\n",
+				"tool/tool.go": "package tool\n\nimport \"context\"\n\nvar hook = func() {}\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls hook.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) {\n\thook()\n\treturn \"\", nil\n}\n",
+				"tool/" + name: src,
+			})
+			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := tool.Exec
+			if strings.HasSuffix(name, "_test.go") {
+				want = 0
+			}
+			if got := rep.Tools["Tool"].Reaches; got != want {
+				t.Errorf("the probe reaches %s, want %s (%s, built with -tags)", got, want, name)
+			}
+		})
+	}
+}
+
+// TestNameTags checks which names of a file give it a tag: the last two
+// parts of its name after the first, as go/build reads them, that are a
+// nonPort name (a name of the two that go/build would not match costs an
+// audit only).
+func TestNameTags(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string][]string{
+		"x.go":                nil,
+		"nacl.go":             nil, // the first part is the file's own name
+		"x_nacl.go":           {"nacl"},
+		"x_nacl_test.go":      {"nacl"},
+		"x_linux_sparc64.go":  {"sparc64"},
+		"x_nacl_amd64p32.go":  {"nacl", "amd64p32"},
+		"x_linux.go":          nil,
+		"x_linux_amd64.go":    nil,
+		"x_sparc64_linux.go":  {"sparc64"},
+		"x_nacl_y_linux.go":   nil,
+		"dir/x_zos.go":        {"zos"},
+		"x_nacl.go.txt":       {"nacl"},
+		"x_hurd_test_test.go": {"hurd"}, // go/build matches no name here
+	} {
+		if got := nameTags(name); !slices.Equal(got, want) {
+			t.Errorf("nameTags(%q) = %q, want %q", name, got, want)
+		}
 	}
 }
 
