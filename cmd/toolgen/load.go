@@ -775,7 +775,7 @@ func foreignCode(pkgs []audit.PackageDir, base string) []diagnostic {
 				f, err = parser.ParseFile(fset, filepath.Join(dir, n), src, parser.ImportsOnly)
 			}
 			switch {
-			case cut && (err != nil || !importsEnd(src)):
+			case cut && (err != nil || !audit.ImportsEnd(src)):
 				// Its imports go on past what is read: it may import "C".
 				files = append(files, n)
 				if !at.IsValid() {
@@ -841,53 +841,6 @@ func toolFiles(dir string) ([]string, error) {
 // /dev/zero never ends, and opening a fifo waits for a writer. Only
 // regular files are read, through audit.ReadRegular (parseFile).
 func isRegular(path string) bool { return audit.RegularFile(path) == nil }
-
-// importsEnd reports whether src, the start of a Go file, shows the end of
-// its imports: a declaration (const, var, type, func) after its package
-// clause and import declarations, scanned without an error. Where it does
-// not, the imports may go on past src: a lone "/" at its end, say, is the
-// start of a comment cut in two, not a division.
-func importsEnd(src []byte) bool {
-	var s scanner.Scanner
-	bad := false
-	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { bad = true }, 0)
-	next := func() token.Token {
-		for {
-			if _, tok, _ := s.Scan(); tok != token.SEMICOLON {
-				return tok
-			}
-		}
-	}
-	if next() != token.PACKAGE || next() != token.IDENT {
-		return false
-	}
-	for {
-		switch tok := next(); tok {
-		case token.IMPORT:
-			// A group up to its parenthesis, or a spec: a name, a dot or
-			// neither, and its path.
-			if tok = next(); tok == token.LPAREN {
-				for tok != token.RPAREN && tok != token.EOF {
-					tok = next()
-				}
-			} else {
-				for tok == token.IDENT || tok == token.PERIOD {
-					tok = next()
-				}
-				if tok != token.STRING {
-					return false
-				}
-			}
-			if tok == token.EOF {
-				return false
-			}
-		case token.CONST, token.VAR, token.TYPE, token.FUNC:
-			return !bad
-		default:
-			return false
-		}
-	}
-}
 
 // isDir reports whether path names a directory, following symbolic
 // links: a link to a directory named like a Go file is no file to the go

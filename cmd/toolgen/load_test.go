@@ -398,28 +398,3 @@ func TestForeignCodeLargeFiles(t *testing.T) {
 		})
 	}
 }
-
-// TestImportsEnd checks where importsEnd sees a file's imports end.
-func TestImportsEnd(t *testing.T) {
-	for src, want := range map[string]bool{
-		"package p\n\nimport \"C\"\n\nfunc f() {}\n":                     true,
-		"package p\n\nimport (\n\t\"fmt\"\n\tx \"os\"\n)\n\nvar v int\n": true,
-		"package p\n\nimport . \"fmt\"\nimport _ \"C\"\ntype T int\n":    true,
-		"package p\n\nconst c = 1\n":                                     true,
-		"package p\n\nimport \"C\"\n":                                    false,
-		"package p\n\nimport (\n\t\"fmt\"\n":                             false,
-		"package p\n\n// a comment cut sh":                               false,
-		"package p\n\nimport \"unterminated":                             false,
-		"// no package clause\n":                                         false,
-		// A comment cut in two after its first "/", not a division.
-		"package p\nimport \"fmt\"\n/":      false,
-		"package p\nimport (\n\t\"fmt\"\n/": false,
-		"package p\n\n/":                    false,
-		// A character cut in two.
-		"package p\nimport \"fmt\"\n\xe2\x82": false,
-	} {
-		if got := importsEnd([]byte(src)); got != want {
-			t.Errorf("importsEnd(%q) = %v, want %v", src, got, want)
-		}
-	}
-}

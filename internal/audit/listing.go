@@ -7,6 +7,7 @@ import (
 	"go/build"
 	"go/build/constraint"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"io"
 	"os"
@@ -232,6 +233,53 @@ func rawComment(src []byte, off int) string {
 	return string(rest[:n])
 }
 
+// ImportsEnd reports whether src, the start of a Go file, shows the end of
+// its imports: a declaration (const, var, type, func) after its package
+// clause and import declarations, scanned without an error. Where it does
+// not, the imports may go on past src: a lone "/" at its end, say, is the
+// start of a comment cut in two, not a division.
+func ImportsEnd(src []byte) bool {
+	var s scanner.Scanner
+	bad := false
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, func(token.Position, string) { bad = true }, 0)
+	next := func() token.Token {
+		for {
+			if _, tok, _ := s.Scan(); tok != token.SEMICOLON {
+				return tok
+			}
+		}
+	}
+	if next() != token.PACKAGE || next() != token.IDENT {
+		return false
+	}
+	for {
+		switch tok := next(); tok {
+		case token.IMPORT:
+			// A group up to its parenthesis, or a spec: a name, a dot or
+			// neither, and its path.
+			if tok = next(); tok == token.LPAREN {
+				for tok != token.RPAREN && tok != token.EOF {
+					tok = next()
+				}
+			} else {
+				for tok == token.IDENT || tok == token.PERIOD {
+					tok = next()
+				}
+				if tok != token.STRING {
+					return false
+				}
+			}
+			if tok == token.EOF {
+				return false
+			}
+		case token.CONST, token.VAR, token.TYPE, token.FUNC:
+			return !bad
+		default:
+			return false
+		}
+	}
+}
+
 // generatesGo reports whether p is a package outside the standard library
 // whose compiled files the go command generates: cgo's or SWIG's.
 func generatesGo(p *listedPackage) bool {
@@ -367,6 +415,11 @@ func (d *deriver) facts(file string) *fileFacts {
 			err = fmt.Errorf("%s: no end of its imports in its first %d bytes: %w", file, maxHeader, err)
 		}
 		f.err = err
+		return f
+	}
+	if cut && !ImportsEnd(src) {
+		// Parsed, but its imports may go on past what was read.
+		f.err = fmt.Errorf("%s: no end of its imports in its first %d bytes", file, maxHeader)
 		return f
 	}
 	f.src = src

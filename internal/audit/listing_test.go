@@ -804,6 +804,36 @@ func TestDeriverRawConstraint(t *testing.T) {
 	}
 }
 
+// TestDeriverImportsPastHeader checks that the deriver, which reads a
+// file's first MiB, refuses a file whose imports may go on past it (an
+// import after a MiB of blank lines was dropped, and a configuration
+// derived without it failed to type-check, found in review), and takes
+// one whose imports end in it however long it is.
+func TestDeriverImportsPastHeader(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const head = "package p\n\nimport \"context\"\n"
+	for _, c := range []struct {
+		name, src string
+		imports   []string
+		err       bool
+	}{
+		{"short", head + "\nvar _ = context.TODO\n", []string{"context"}, false},
+		{"a declaration before the bound", head + "\nvar s = `" + strings.Repeat("x", maxHeader) + "`\n", []string{"context"}, false},
+		{"blank lines past the bound, then an import", head + strings.Repeat("\n", maxHeader) + "import \"os/exec\"\n", nil, true},
+		{"blank lines up to the bound", head + strings.Repeat("\n", maxHeader-len(head)-len("var v int\n")) + "var v int\n", []string{"context"}, false},
+	} {
+		file := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".go")
+		if err := os.WriteFile(file, []byte(c.src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f := (&deriver{files: map[string]*fileFacts{}}).facts(file)
+		if (f.err != nil) != c.err || !slices.Equal(f.imports, c.imports) {
+			t.Errorf("%s (%d bytes): imports %q, error %v; want %q, an error: %v", c.name, len(c.src), f.imports, f.err, c.imports, c.err)
+		}
+	}
+}
+
 // TestInstrumentedEdges checks three cases of the instrumentations the
 // review of 5204252 found untested: a file for -asan reached only from a
 // file for -race (a second round of instrument); a dependency's file for
@@ -873,5 +903,30 @@ func TestInstrumentedEdges(t *testing.T) {
 				t.Errorf("not audited: %q, want %q", got, c.unaudited)
 			}
 		})
+	}
+}
+
+// TestImportsEnd checks where ImportsEnd sees a file's imports end.
+func TestImportsEnd(t *testing.T) {
+	for src, want := range map[string]bool{
+		"package p\n\nimport \"C\"\n\nfunc f() {}\n":                     true,
+		"package p\n\nimport (\n\t\"fmt\"\n\tx \"os\"\n)\n\nvar v int\n": true,
+		"package p\n\nimport . \"fmt\"\nimport _ \"C\"\ntype T int\n":    true,
+		"package p\n\nconst c = 1\n":                                     true,
+		"package p\n\nimport \"C\"\n":                                    false,
+		"package p\n\nimport (\n\t\"fmt\"\n":                             false,
+		"package p\n\n// a comment cut sh":                               false,
+		"package p\n\nimport \"unterminated":                             false,
+		"// no package clause\n":                                         false,
+		// A comment cut in two after its first "/", not a division.
+		"package p\nimport \"fmt\"\n/":      false,
+		"package p\nimport (\n\t\"fmt\"\n/": false,
+		"package p\n\n/":                    false,
+		// A character cut in two.
+		"package p\nimport \"fmt\"\n\xe2\x82": false,
+	} {
+		if got := ImportsEnd([]byte(src)); got != want {
+			t.Errorf("ImportsEnd(%q) = %v, want %v", src, got, want)
+		}
 	}
 }
