@@ -209,7 +209,9 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	slices.Sort(tags)
 	var tagged []*candidate
 	for _, t := range tags {
-		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: true, Tags: []string{t}}})
+		// -tags cgo matters where cgo is off: CGO_ENABLED=0 go build
+		// -tags cgo compiles the files for cgo but those that import "C".
+		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: t != "cgo", Tags: []string{t}}})
 	}
 	ps.list(ctx, d, tagged)
 	ps.cands = append(ps.cands, tagged...)
@@ -711,15 +713,15 @@ func headerComments(src []byte) (comments []string, ok bool) {
 }
 
 // systemTag reports whether tag is set by the toolchain, not by -tags:
-// the names of the toolchain's ports (go tool dist list), unix, cgo, gc,
-// ignore and the releases. -tags with one of them where the toolchain
-// does not set it compiles the standard library's files for it, which do
-// not build; the cgo configurations are audited of their own. The names
-// go/build knows that are no port (nacl, sparc64: nonPort), gccgo and the
-// GOEXPERIMENT tags are not: -tags sets them, and a file for one builds.
+// the names of the toolchain's ports (go tool dist list), unix, gc, ignore
+// and the releases. -tags with one of them where the toolchain does not
+// set it compiles the standard library's files for it, which do not
+// build. The names go/build knows that are no port (nacl, sparc64:
+// nonPort), gccgo, the GOEXPERIMENT tags and cgo are not: -tags sets them,
+// and a file for one builds (cgo's without cgo: see Load).
 func systemTag(tag string) bool {
 	switch tag {
-	case "cgo", "gc", "unix", "ignore",
+	case "gc", "unix", "ignore",
 		"aix", "android", "darwin", "dragonfly", "freebsd", "illumos", "ios", "js", "linux", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows",
 		"386", "amd64", "arm", "arm64", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64", "ppc64le", "riscv64", "s390x", "wasm":
 		return true

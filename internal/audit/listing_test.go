@@ -715,6 +715,33 @@ func TestConstraintSpellings(t *testing.T) {
 	}
 }
 
+// TestCgoTagWithoutCgo checks that a file for cgo is audited in the
+// build that CGO_ENABLED=0 go build -tags cgo makes, which compiles it
+// without the files that import "C": the audit took cgo for the
+// toolchain's own tag, and its configuration with cgo, which a file that
+// imports "C" and a package that is not there keeps from loading, was
+// skipped as one the program does not build in (a review's probe).
+// Without the configuration without cgo and with the tag, the probe
+// reaches nothing.
+func TestCgoTagWithoutCgo(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":        "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go":  "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(), nil }\n",
+		"tool/a_cgo.go": "package tool\n\nimport \"C\"\n\nimport _ \"example.com/tools/missing\"\n",
+		"tool/b.go":     "//go:build cgo\n\npackage tool\n\nimport \"syscall\"\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
+		"tool/c.go":     "//go:build !cgo\n\npackage tool\n\nfunc run() string { return \"\" }\n",
+	})
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (b.go, for cgo, built without it)", got, want)
+	}
+}
+
 // TestNonPortFileName checks that a file named for an operating system or
 // architecture that go/build knows and the toolchain has no port for
 // (run_nacl.go), which -tags nacl builds, is audited: its tag comes from
