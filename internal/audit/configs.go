@@ -63,11 +63,12 @@ func (c Config) flags() []string {
 // exportFlags are the go command's build flags for the export data of
 // c's standard library: the tags of its instrumentations, whose files
 // (runtime's race hooks) a package's file for the instrumentation may
-// use. Other tags choose no file of the standard library.
+// use, and of its GOEXPERIMENTs (encoding/json/v2 is one's). Other tags
+// choose no file of the standard library.
 func (c Config) exportFlags() []string {
 	var tags []string
 	for _, t := range c.Tags {
-		if instrumentTag(t) {
+		if instrumentTag(t) || strings.HasPrefix(t, "goexperiment.") {
 			tags = append(tags, t)
 		}
 	}
@@ -205,6 +206,12 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 				}
 			}
 		}
+	}
+	// -tags cgo without cgo is audited whether or not the tool's module
+	// names cgo: where the configuration with cgo does not load, a
+	// dependency's file for cgo is built so, and audited in no other.
+	if !slices.Contains(tags, "cgo") {
+		tags = append(tags, "cgo")
 	}
 	slices.Sort(tags)
 	var tagged []*candidate
@@ -455,9 +462,10 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 	var unaudited []string
 	var listErr error
 	for _, c := range ps.cands {
-		if (len(c.config.Tags) == 0 || c.config.instrumented()) && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
+		if (len(c.config.Tags) == 0 || c.config.instrumented() || slices.Equal(c.config.Tags, []string{"cgo"})) && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
 			// The main module's tags alone are the host's, whatever the
-			// platforms; an instrumentation is its platform's.
+			// platforms; an instrumentation, and cgo without cgo (made
+			// for every module), are their platform's.
 			continue
 		}
 		switch {
@@ -676,8 +684,8 @@ func fileTags(file string) ([]string, error) {
 			continue
 		}
 		expr.Eval(func(tag string) bool {
-			if !systemTag(tag) && !slices.Contains(tags, tag) {
-				tags = append(tags, tag)
+			if t, ok := userTag(tag); ok && !slices.Contains(tags, t) {
+				tags = append(tags, t)
 			}
 			return true
 		})
@@ -713,51 +721,85 @@ func headerComments(src []byte) (comments []string, ok bool) {
 }
 
 // systemTag reports whether tag is set by the toolchain, not by -tags:
-// the names of the toolchain's ports (go tool dist list), unix, gc, ignore
-// and the releases. -tags with one of them where the toolchain does not
-// set it compiles the standard library's files for it, which do not
-// build. The names go/build knows that are no port (nacl, sparc64:
-// nonPort), gccgo, the GOEXPERIMENT tags and cgo are not: -tags sets them,
-// and a file for one builds (cgo's without cgo: see Load).
+// the names of the operating systems and architectures go/build knows but
+// byTags, unix, gc, ignore and the releases (go1.N). -tags with one of
+// them where the toolchain does not set it makes a build that fails: the
+// standard library's files for it do not build, and the compiler refuses
+// a file for a newer release. gccgo, the GOEXPERIMENT tags, cgo (see
+// Load), byTags and anything else spelled like a release (go1.0,
+// go1.26.1) are not: -tags sets them, and a file for one builds.
 func systemTag(tag string) bool {
-	switch tag {
-	case "gc", "unix", "ignore",
-		"aix", "android", "darwin", "dragonfly", "freebsd", "illumos", "ios", "js", "linux", "netbsd", "openbsd", "plan9", "solaris", "wasip1", "windows",
-		"386", "amd64", "arm", "arm64", "loong64", "mips", "mipsle", "mips64", "mips64le", "ppc64", "ppc64le", "riscv64", "s390x", "wasm":
+	switch {
+	case byTags[tag]:
+		return false
+	case knownOS[tag], knownArch[tag], tag == "gc", tag == "unix", tag == "ignore":
 		return true
 	}
-	return strings.HasPrefix(tag, "go1.")
+	v, ok := strings.CutPrefix(tag, "go1.")
+	return ok && len(v) > 0 && len(v) <= 4 && v[0] != '0' && strings.Trim(v, "0123456789") == ""
 }
 
-// nonPort holds the operating systems and architectures go/build matches
-// in file names (x_nacl.go, x_linux_sparc64.go) that are no port of the
-// toolchain: -tags nacl compiles a file so named.
-var nonPort = map[string]bool{
-	"hurd": true, "nacl": true, "zos": true,
-	"amd64p32": true, "armbe": true, "arm64be": true, "mips64p32": true, "mips64p32le": true,
-	"ppc": true, "riscv": true, "s390": true, "sparc": true, "sparc64": true,
-}
+// knownOS and knownArch are the names go/build matches in constraints
+// and file names (its syslist), the toolchain's ports and others.
+var (
+	knownOS = map[string]bool{
+		"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true, "hurd": true, "illumos": true, "ios": true, "js": true,
+		"linux": true, "nacl": true, "netbsd": true, "openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true,
+	}
+	knownArch = map[string]bool{
+		"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true, "arm64be": true, "loong64": true,
+		"mips": true, "mipsle": true, "mips64": true, "mips64le": true, "mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true,
+		"ppc64le": true, "riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true, "wasm": true,
+	}
+)
 
-// nameTags returns the names of nonPort that file's name ends with, as
-// go/build reads a name (x_GOOS.go, x_GOARCH.go, x_GOOS_GOARCH.go, each
+// byTags holds the names of knownOS and knownArch that -tags sets on a
+// host of another without breaking the standard library's build: nacl
+// and amd64p32, which have no files there, and android, whose build
+// links with -buildmode=pie (found in review). A file for one, or named
+// for one (x_nacl.go), is built with the tag.
+var byTags = map[string]bool{"nacl": true, "amd64p32": true, "android": true}
+
+// nameTags returns the names of byTags that go/build matches in file's
+// name (goodOSArchFile: x_GOOS.go, x_GOARCH.go, x_GOOS_GOARCH.go, each
 // with _test): the tags a file so named is built with.
 func nameTags(file string) []string {
 	name, _, _ := strings.Cut(filepath.Base(file), ".")
-	_, name, ok := strings.Cut(name, "_")
-	if !ok {
+	i := strings.Index(name, "_")
+	if i < 0 {
 		return nil
 	}
-	parts := strings.Split(name, "_")
-	if n := len(parts); parts[n-1] == "test" {
-		parts = parts[:n-1]
+	l := strings.Split(name[i:], "_")
+	if n := len(l); n > 0 && l[n-1] == "test" {
+		l = l[:n-1]
+	}
+	var matched []string
+	switch n := len(l); {
+	case n >= 2 && knownOS[l[n-2]] && knownArch[l[n-1]]:
+		matched = l[n-2:]
+	case n >= 1 && (knownOS[l[n-1]] || knownArch[l[n-1]]):
+		matched = l[n-1:]
 	}
 	var tags []string
-	for _, p := range parts[max(0, len(parts)-2):] {
-		if nonPort[p] {
-			tags = append(tags, p)
+	for _, m := range matched {
+		if byTags[m] {
+			tags = append(tags, m)
 		}
 	}
 	return tags
+}
+
+// userTag returns the tag a build is given with -tags for a file's
+// constraint naming tag, ok false for systemTag's: go/build takes
+// boringcrypto for goexperiment.boringcrypto.
+func userTag(tag string) (string, bool) {
+	if systemTag(tag) {
+		return "", false
+	}
+	if tag == "boringcrypto" {
+		return "goexperiment.boringcrypto", true
+	}
+	return tag, true
 }
 
 // union joins the reports of several configurations: what a tool reaches

@@ -446,8 +446,8 @@ func (d *deriver) facts(file string) *fileFacts {
 				if uncertainTag(tag) {
 					f.uncertain = true
 				}
-				if !systemTag(tag) && !slices.Contains(f.tags, tag) {
-					f.tags = append(f.tags, tag)
+				if t, ok := userTag(tag); ok && !slices.Contains(f.tags, t) {
+					f.tags = append(f.tags, t)
 				}
 				return true
 			})

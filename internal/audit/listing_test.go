@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"go/build"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -691,9 +692,12 @@ func TestConstraintSpellings(t *testing.T) {
 		// Tags the go command sets with -tags, and builds, that the audit
 		// took for the toolchain's own (found in review).
 		{"nacl", "//go:build !nacl", "//go:build nacl", "package tool"},
-		{"sparc64", "//go:build !sparc64", "//go:build sparc64", "package tool"},
+		{"android", "//go:build !android", "//go:build android", "package tool"},
 		{"gccgo", "//go:build !gccgo", "//go:build gccgo", "package tool"},
 		{"a GOEXPERIMENT", "//go:build !goexperiment.auditzzz", "//go:build goexperiment.auditzzz", "package tool"},
+		{"boringcrypto, go/build's goexperiment.boringcrypto", "//go:build !boringcrypto", "//go:build boringcrypto", "package tool"},
+		{"a release spelled wrong", "//go:build !go1.foo", "//go:build go1.foo", "package tool"},
+		{"go1.0, no release", "//go:build !go1.0", "//go:build go1.0", "package tool"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -742,13 +746,81 @@ func TestCgoTagWithoutCgo(t *testing.T) {
 	}
 }
 
+// TestHonestTaggedFiles checks that the tags the audit makes
+// configurations for since 0b6c18f fail no honest module: a file for
+// goexperiment.jsonv2 that uses encoding/json/v2 (the standard library's
+// types listed with the tag: exportFlags), and files named for
+// linux/amd64 and linux/sparc64 that declare the same constant, as a copy
+// of x/sys/unix does (-tags sparc64 breaks the standard library, so it is
+// the toolchain's tag, and makes no configuration). Both failed the audit
+// (found in review).
+func TestHonestTaggedFiles(t *testing.T) {
+	t.Parallel()
+	const toolSrc = "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(), nil }\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+	}{
+		{"jsonv2", map[string]string{
+			"tool/run.go":    "//go:build !goexperiment.jsonv2\n\npackage tool\n\nfunc run() string { return \"\" }\n",
+			"tool/run_v2.go": "//go:build goexperiment.jsonv2\n\npackage tool\n\nimport \"encoding/json/v2\"\n\nfunc run() string {\n\tb, _ := json.Marshal(1)\n\treturn string(b)\n}\n",
+		}},
+		{"word sizes", map[string]string{
+			"tool/run.go":                "package tool\n\nimport \"strconv\"\n\nfunc run() string { return strconv.Itoa(wordSize) }\n",
+			"tool/word_linux_amd64.go":   "package tool\n\nconst wordSize = 8\n",
+			"tool/word_linux_sparc64.go": "package tool\n\nconst wordSize = 8\n",
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": toolSrc}
+			maps.Copy(files, c.files)
+			writeFiles(t, dir, files)
+			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rep.Tools["Tool"].Reaches; got != 0 {
+				t.Errorf("the honest tool reaches %s, want nothing", got)
+			}
+		})
+	}
+}
+
+// TestCgoTagInDependency checks that the build CGO_ENABLED=0 go build
+// -tags cgo makes is audited though only a dependency names cgo: its file
+// for cgo replaces the tool's hook, and the configuration with cgo does
+// not load (the tool's file imports "C" and a package that is not there).
+// Without the configuration, which 3179715 made only for a tag of the
+// tool's module, the probe reaches nothing (found in review).
+func TestCgoTagInDependency(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":        "module example.com/tools\n\ngo 1.26\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"tool/tool.go":  "package tool\n\nimport (\n\t\"context\"\n\n\t\"example.com/dep\"\n)\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls the hook.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) {\n\tdep.Hook()\n\treturn \"\", nil\n}\n",
+		"tool/a_cgo.go": "package tool\n\nimport \"C\"\n\nimport _ \"example.com/tools/missing\"\n",
+		"dep/go.mod":    "module example.com/dep\n\ngo 1.26\n",
+		"dep/dep.go":    "package dep\n\n// Hook does nothing.\nvar Hook = func() {}\n",
+		"dep/b.go":      "//go:build cgo\n\npackage dep\n\nimport \"syscall\"\n\nfunc init() {\n\tHook = func() { _ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil) }\n}\n",
+	})
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.Tools["Tool"].Reaches, tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (dep/b.go, for cgo, built without it)", got, want)
+	}
+}
+
 // TestNonPortFileName checks that a file named for an operating system or
-// architecture that go/build knows and the toolchain has no port for
-// (run_nacl.go), which -tags nacl builds, is audited: its tag comes from
-// its name alone. Without nameTags the probe reaches nothing.
+// architecture of byTags (run_nacl.go), which -tags nacl builds, is
+// audited: its tag comes from its name alone. Without nameTags the probe
+// reaches nothing.
 func TestNonPortFileName(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"run_nacl.go", "run_linux_sparc64.go", "run_zos_test.go"} {
+	for _, name := range []string{"run_nacl.go", "run_linux_amd64p32.go", "run_android.go", "run_nacl_test.go"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
@@ -777,10 +849,8 @@ func TestNonPortFileName(t *testing.T) {
 	}
 }
 
-// TestNameTags checks which names of a file give it a tag: the last two
-// parts of its name after the first, as go/build reads them, that are a
-// nonPort name (a name of the two that go/build would not match costs an
-// audit only).
+// TestNameTags checks which names of a file give it a tag: those of
+// byTags that go/build matches in the name, as goodOSArchFile reads it.
 func TestNameTags(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string][]string{
@@ -788,15 +858,17 @@ func TestNameTags(t *testing.T) {
 		"nacl.go":             nil, // the first part is the file's own name
 		"x_nacl.go":           {"nacl"},
 		"x_nacl_test.go":      {"nacl"},
-		"x_linux_sparc64.go":  {"sparc64"},
+		"x_android.go":        {"android"},
+		"x_linux_amd64p32.go": {"amd64p32"},
 		"x_nacl_amd64p32.go":  {"nacl", "amd64p32"},
+		"x_android_arm64.go":  {"android"},
 		"x_linux.go":          nil,
-		"x_linux_amd64.go":    nil,
-		"x_sparc64_linux.go":  {"sparc64"},
-		"x_nacl_y_linux.go":   nil,
-		"dir/x_zos.go":        {"zos"},
+		"x_linux_sparc64.go":  nil, // -tags sparc64 breaks the standard library
+		"x_amd64p32_linux.go": nil, // go/build matches linux alone
+		"x_nacl_foo.go":       nil,
+		"dir/x_nacl.go":       {"nacl"},
 		"x_nacl.go.txt":       {"nacl"},
-		"x_hurd_test_test.go": {"hurd"}, // go/build matches no name here
+		"x_nacl_test_test.go": nil,
 	} {
 		if got := nameTags(name); !slices.Equal(got, want) {
 			t.Errorf("nameTags(%q) = %q, want %q", name, got, want)
