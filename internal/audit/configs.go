@@ -482,7 +482,11 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			}
 			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", c.config, why))
 		case c.err != nil:
-			listErr = cmp.Or(listErr, c.err)
+			// The audit could not list it (a file that is not a regular
+			// file, a header past what it reads): what the go command
+			// builds there is unknown, and another configuration's audit
+			// says nothing of it.
+			return nil, c.err
 		case len(c.list.errs) > 0:
 			// A configuration the program does not build in (a package
 			// that needs cgo, or one with no file for the platform)

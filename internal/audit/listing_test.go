@@ -814,6 +814,38 @@ func TestCgoTagInDependency(t *testing.T) {
 	}
 }
 
+// TestUnlistedConfigurationFails checks that a configuration the audit
+// cannot list, here for a dangling link the go command ignores by its name
+// in a package only the tagged configuration imports, fails the audit:
+// its listing's error was reported only where no configuration was
+// audited, so the tagged file went unaudited (found in review).
+func TestUnlistedConfigurationFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":          "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go":    "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(), nil }\n",
+		"tool/run.go":     "//go:build !audittag\n\npackage tool\n\nfunc run() string { return \"\" }\n",
+		"tool/run_tag.go": "//go:build audittag\n\npackage tool\n\nimport \"example.com/tools/evil\"\n\nfunc run() string { return evil.Run() }\n",
+		"evil/evil.go":    "package evil\n\nimport \"syscall\"\n\n// Run runs a program.\nfunc Run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
+	})
+	other := "windows"
+	if runtime.GOOS == other {
+		other = "linux"
+	}
+	link := filepath.Join(dir, "evil", "zz_"+other+".go")
+	if err := os.Symlink("does-not-exist.go", link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err == nil {
+		t.Fatalf("AnalyzeAll audited the program (the probe reaches %s), want an error naming %s", rep.Tools["Tool"].Reaches, link)
+	}
+	if !strings.Contains(err.Error(), link) {
+		t.Errorf("AnalyzeAll: %v, want an error naming %s", err, link)
+	}
+}
+
 // TestNonPortFileName checks that a file named for an operating system or
 // architecture of byTags (run_nacl.go), which -tags nacl builds, is
 // audited: its tag comes from its name alone. Without nameTags the probe
