@@ -93,7 +93,8 @@ type Platform struct{ GOOS, GOARCH string }
 // only where the files differ and, for another platform than the host,
 // no C file needs a cross-compiler), and, on the host, with each build
 // tag that a file of the program's non-standard packages in the tool's
-// module uses. Configurations that compile the same non-standard files
+// module uses, and with cgo off and -tags cgo (see Load). Configurations
+// that compile the same non-standard files
 // are audited once. The report is the union: a tool reaches what it
 // reaches in any configuration, with each distinct path.
 func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames []string) (*Report, error) {
