@@ -408,8 +408,7 @@ func (d *deriver) facts(file string) *fileFacts {
 		f.err = err
 		return f
 	}
-	fset := token.NewFileSet()
-	ast, err := parser.ParseFile(fset, file, src, parser.ImportsOnly|parser.ParseComments)
+	ast, err := parser.ParseFile(token.NewFileSet(), file, src, parser.ImportsOnly)
 	if err != nil {
 		if cut {
 			err = fmt.Errorf("%s: no end of its imports in its first %d bytes: %w", file, maxHeader, err)
@@ -432,26 +431,24 @@ func (d *deriver) facts(file string) *fileFacts {
 		}
 		f.imports = append(f.imports, path)
 	}
-	for _, g := range ast.Comments {
-		if g.Pos() > ast.Package {
-			break
+	// The constraints as fileTags reads them; the file parsed, so its
+	// header scans.
+	comments, _ := headerComments(src)
+	for _, c := range comments {
+		expr, err := constraint.Parse(c)
+		if err != nil {
+			continue
 		}
-		for _, c := range g.List {
-			expr, err := constraint.Parse(rawComment(src, fset.Position(c.Slash).Offset))
-			if err != nil {
-				continue
+		f.constrained = true
+		expr.Eval(func(tag string) bool {
+			if uncertainTag(tag) {
+				f.uncertain = true
 			}
-			f.constrained = true
-			expr.Eval(func(tag string) bool {
-				if uncertainTag(tag) {
-					f.uncertain = true
-				}
-				if t, ok := userTag(tag); ok && !slices.Contains(f.tags, t) {
-					f.tags = append(f.tags, t)
-				}
-				return true
-			})
-		}
+			if t, ok := userTag(tag); ok && !slices.Contains(f.tags, t) {
+				f.tags = append(f.tags, t)
+			}
+			return true
+		})
 	}
 	return f
 }
