@@ -91,12 +91,12 @@ type Platform struct{ GOOS, GOARCH string }
 // AnalyzeAll audits the tool package in dir in every build configuration
 // it can be built in for platforms: each platform with cgo off and on (on
 // only where the files differ and, for another platform than the host,
-// no C file needs a cross-compiler), and, on the host, with each build
-// tag that a file of the program's non-standard packages in the tool's
-// module uses, and with cgo off and -tags cgo (see Load). Configurations
-// that compile the same non-standard files
-// are audited once. The report is the union: a tool reaches what it
-// reaches in any configuration, with each distinct path.
+// no C file needs a cross-compiler), each with every combination of the
+// build tags that the files of the program's non-standard packages in the
+// tool's module use, and with cgo off, with -tags cgo too (see combine).
+// Configurations that compile the same non-standard files are audited
+// once. The report is the union: a tool reaches what it reaches in any
+// configuration, with each distinct path.
 func AnalyzeAll(ctx context.Context, dir string, platforms []Platform, typeNames []string) (*Report, error) {
 	ps, err := Load(ctx, dir, platforms)
 	if err != nil {
@@ -182,6 +182,11 @@ func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == run
 // what the others need of the host's standard library). The
 // configurations are loaded side by side.
 func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
+	return load(ctx, dir, platforms, maxCombined)
+}
+
+// load is Load with combine's bound on the configurations it adds.
+func load(ctx context.Context, dir string, platforms []Platform, limit int) (*Programs, error) {
 	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}}
 	for _, c := range candidates(platforms) {
 		ps.cands = append(ps.cands, &candidate{config: c})
@@ -196,33 +201,9 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	}
 	d := newDeriver(base.list)
 	ps.list(ctx, d, ps.cands[1:])
-	// The build tags of the main module's files, each a configuration
-	// of the host's.
-	var tags []string
-	for _, c := range ps.cands {
-		if c.list != nil {
-			for _, t := range c.list.tags {
-				if !slices.Contains(tags, t) {
-					tags = append(tags, t)
-				}
-			}
-		}
+	if err := ps.combine(ctx, d, limit); err != nil {
+		return nil, err
 	}
-	// -tags cgo without cgo is audited whether or not the tool's module
-	// names cgo: where the configuration with cgo does not load, a
-	// dependency's file for cgo is built so, and audited in no other.
-	if !slices.Contains(tags, "cgo") {
-		tags = append(tags, "cgo")
-	}
-	slices.Sort(tags)
-	var tagged []*candidate
-	for _, t := range tags {
-		// -tags cgo matters where cgo is off: CGO_ENABLED=0 go build
-		// -tags cgo compiles the files for cgo but those that import "C".
-		tagged = append(tagged, &candidate{config: Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Cgo: t != "cgo", Tags: []string{t}}})
-	}
-	ps.list(ctx, d, tagged)
-	ps.cands = append(ps.cands, tagged...)
 	ps.instrument(ctx, d)
 
 	// One program for each distinct key, the first configuration's.
@@ -251,16 +232,124 @@ func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, err
 	return ps, nil
 }
 
+// maxTags and maxCombined bound what combine makes: the tags of the main
+// module's files it combines, and the configurations it adds (with the
+// six supported platforms, five tags each in files of their own). Past
+// them the audit fails: what it cannot cover it does not pass.
+const (
+	maxTags     = 10
+	maxCombined = 1024
+)
+
+// combine adds to the candidates, for each configuration of a platform
+// (cgo off or on, no tag), the build tags of the main module's files in
+// every combination that compiles other files: a file for two tags (a &&
+// b), for a tag without cgo (a && !cgo: CGO_ENABLED=0 go build -tags
+// netgo,osusergo is the usual static build) or for a tag on another
+// platform is compiled by a configuration of its own, and so is a file of
+// one tag that calls what a file of another sets. Without cgo, -tags cgo
+// is combined too, for every module: CGO_ENABLED=0 go build -tags cgo
+// compiles the files for cgo but those that import "C", the tool
+// module's and its dependencies', which matters where the configuration
+// with cgo does not load (a file with cgo that imports a package that is
+// not there). Of the combinations that choose the same files among those
+// that name one of the tags (any package's outside the standard library:
+// the others' choice does not depend on them), the first is added. The
+// files of the configurations added may name new tags, which are
+// combined in turn.
+func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
+	bases := slices.Clone(ps.cands)
+	have := map[string]bool{}
+	for _, c := range bases {
+		have[c.config.String()] = true
+	}
+	chosen := map[string]bool{} // signature's memo
+	added := 0
+	for {
+		tags, files := ps.tagged()
+		if len(tags) > maxTags {
+			return fmt.Errorf("audit: the files of %s use %d build tags (%s), more than the %d whose every combination the audit covers", ps.dir, len(tags), strings.Join(tags, ", "), maxTags)
+		}
+		var more []*candidate
+		for _, b := range bases {
+			variants := [][]string{nil}
+			if !b.config.Cgo {
+				variants = append(variants, []string{"cgo"})
+			}
+			for _, v := range variants {
+				seen := map[string]bool{}
+				for mask := range 1 << len(tags) {
+					cf := b.config
+					cf.Tags = slices.Clone(v)
+					for i, t := range tags {
+						if mask&(1<<i) != 0 {
+							cf.Tags = append(cf.Tags, t)
+						}
+					}
+					slices.Sort(cf.Tags)
+					sig := d.signature(cf, files, chosen)
+					if seen[sig] {
+						continue
+					}
+					seen[sig] = true
+					if len(cf.Tags) > 0 && !have[cf.String()] {
+						have[cf.String()] = true
+						more = append(more, &candidate{config: cf})
+					}
+				}
+			}
+		}
+		if len(more) == 0 {
+			return nil
+		}
+		if added += len(more); added > limit {
+			return fmt.Errorf("audit: the build tags of %s's files (%s) make more than %d configurations that compile different files, the most the audit covers: choose fewer platforms (toolgen -platforms) or use fewer tags", ps.dir, strings.Join(tags, ", "), limit)
+		}
+		ps.list(ctx, d, more)
+		ps.cands = append(ps.cands, more...)
+	}
+}
+
+// tagged returns the tags a user chooses that the main module's files
+// name (listing.tags), but cgo (which combine adds where cgo is off), and
+// the files outside the standard library that name one of them, with
+// their tags: from every listing so far.
+func (ps *Programs) tagged() (tags []string, files map[string][]string) {
+	for _, c := range ps.cands {
+		if c.list == nil {
+			continue
+		}
+		for _, t := range c.list.tags {
+			if t != "cgo" && !slices.Contains(tags, t) {
+				tags = append(tags, t)
+			}
+		}
+	}
+	slices.Sort(tags)
+	files = map[string][]string{}
+	for _, c := range ps.cands {
+		if c.list == nil {
+			continue
+		}
+		for f, ts := range c.list.fileTags {
+			if slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(tags, t) }) {
+				files[f] = ts
+			}
+		}
+	}
+	return tags, files
+}
+
 // instrument adds to the candidates, for each instrumentation whose tag a
 // file of a package outside the standard library names in its build
 // constraint (listing.instruments: go test -race builds a program that
 // calls its tools in process, and whatever else its files do), every
 // configuration listed so far with that tag added, on every platform, with
-// cgo and without, and with each tag of the main module's: the go command
-// builds with -race only where the platform has the race detector, but
-// a configuration that no build can have only costs an audit. A
-// configuration the tag adds files to may name another instrumentation,
-// which is added in turn.
+// cgo and without, and with each combination of the main module's tags:
+// the go command builds with -race only where the platform has the race
+// detector, but a configuration that no build can have only costs an
+// audit. A configuration the tag adds files to may name another
+// instrumentation, which is added in turn.
 func (ps *Programs) instrument(ctx context.Context, d *deriver) {
 	done := map[string]bool{}
 	for {
@@ -456,17 +545,14 @@ func hostEnv() []string {
 }
 
 // Analyze audits the tool types typeNames in the configurations of
-// platforms, which must be among those Load was given, and the host's
-// configurations with a build tag: the union, as AnalyzeAll.
+// platforms, which must be among those Load was given, with their build
+// tags: the union, as AnalyzeAll.
 func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames []string) (*Report, error) {
 	var progs []*program
 	var unaudited []string
 	var listErr error
 	for _, c := range ps.cands {
-		if (len(c.config.Tags) == 0 || c.config.instrumented() || slices.Equal(c.config.Tags, []string{"cgo"})) && !slices.Contains(platforms, Platform{c.config.GOOS, c.config.GOARCH}) {
-			// The main module's tags alone are the host's, whatever the
-			// platforms; an instrumentation, and cgo without cgo (made
-			// for every module), are their platform's.
+		if !slices.Contains(platforms, c.config.platform()) {
 			continue
 		}
 		switch {

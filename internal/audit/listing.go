@@ -10,6 +10,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -46,6 +47,11 @@ type listing struct {
 	// use, compiled or not, that a user chooses with -tags, but those of
 	// an instrumentation.
 	tags []string
+	// fileTags holds, for each file of a package outside the standard
+	// library that names a tag a user chooses in its build constraint
+	// or its name (fileTags), compiled or not, those tags, but an
+	// instrumentation's.
+	fileTags map[string][]string
 	// instruments are the instrumentations (instrumentTag) that a file of
 	// any package outside the standard library, compiled or not, names in
 	// its build constraint; but the genuine golang.org/x modules' (x/sys,
@@ -295,6 +301,7 @@ func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 			*set = append(*set, t)
 		}
 	}
+	l.fileTags = map[string][]string{}
 	for _, p := range l.pkgs {
 		files := slices.Sorted(slices.Values(append(slices.Clone(p.GoFiles), p.CgoFiles...)))
 		lines = append(lines, p.ImportPath+" "+strings.Join(files, " ")+"\n")
@@ -310,8 +317,11 @@ func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 					if !genuineGolangX(p) {
 						add(&instruments, t)
 					}
-				case main:
-					add(&tags, t)
+				default:
+					l.fileTags[f] = append(l.fileTags[f], t)
+					if main {
+						add(&tags, t)
+					}
 				}
 			}
 		}
@@ -583,6 +593,47 @@ func (d *deriver) derive(c Config) (*listing, bool) {
 		return nil, false
 	}
 	return l, true
+}
+
+// signature names which of files, each with its tags (listing.fileTags),
+// the go command compiles in c, as MatchFile decides; memo holds the
+// answers by file, platform, cgo and the tags of c the file names, which
+// alone decide it. A file the deriver cannot read, or whose constraint it
+// cannot evaluate as the go command does (fileFacts.uncertain), is taken
+// to be chosen differently by each set of its tags.
+func (d *deriver) signature(c Config, files map[string][]string, memo map[string]bool) string {
+	var b strings.Builder
+	for _, file := range slices.Sorted(maps.Keys(files)) {
+		var named []string
+		for _, t := range c.Tags {
+			if slices.Contains(files[file], t) {
+				named = append(named, t)
+			}
+		}
+		f := d.facts(file)
+		if f.err != nil || f.uncertain {
+			b.WriteString("?" + strings.Join(named, ",") + ";")
+			continue
+		}
+		key := file + "\x00" + c.GOOS + "/" + c.GOARCH + "\x00" + strconv.FormatBool(c.Cgo) + "\x00" + strings.Join(named, ",")
+		ok, known := memo[key]
+		if !known {
+			dir, name := splitPath(file)
+			ctx := d.context(c)
+			var err error
+			if ok, err = ctx.MatchFile(dir, name); err != nil {
+				b.WriteString("?" + strings.Join(named, ",") + ";")
+				continue
+			}
+			memo[key] = ok
+		}
+		if ok {
+			b.WriteString("1")
+		} else {
+			b.WriteString("0")
+		}
+	}
+	return b.String()
 }
 
 // splitPath splits a file name into its directory and base name, as

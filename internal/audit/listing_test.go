@@ -684,9 +684,15 @@ const probeTool = "package tool\n\nimport \"context\"\n\n// Tool is the probe.\n
 // audit of the host's configurations.
 func hostReaches(t *testing.T, files map[string]string) tool.Capability {
 	t.Helper()
+	return platformsReach(t, files, []Platform{{runtime.GOOS, runtime.GOARCH}})
+}
+
+// platformsReach is hostReaches for the configurations of platforms.
+func platformsReach(t *testing.T, files map[string]string, platforms []Platform) tool.Capability {
+	t.Helper()
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
-	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), platforms, []string{"Tool"})
 	if err != nil {
 		t.Fatal(err)
 	}

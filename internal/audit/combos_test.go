@@ -1,0 +1,182 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolreg/toolreg/tool"
+)
+
+// execRun is a file body whose run starts a program.
+const execRun = "\n\npackage tool\n\nimport \"syscall\"\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n"
+
+// plainRun is a file body whose run does nothing.
+const plainRun = "\n\npackage tool\n\nfunc run() string { return \"\" }\n"
+
+// TestTagCombinations checks that a file the go command builds with a
+// combination of the tool module's tags, with cgo off, or on another
+// platform, is audited: tags were audited one at a time, on the host,
+// with cgo, so each probe here reached nothing (docs/audit.md named them
+// as known). CGO_ENABLED=0 go build -tags netgo,osusergo, the usual static
+// build, is such a combination.
+func TestTagCombinations(t *testing.T) {
+	t.Parallel()
+	host := []Platform{{runtime.GOOS, runtime.GOARCH}}
+	for _, c := range []struct {
+		name      string
+		files     map[string]string
+		platforms []Platform
+	}{
+		{"a tag without cgo", map[string]string{
+			"tool/run.go":  "//go:build !(audittag && !cgo)" + plainRun,
+			"tool/evil.go": "//go:build audittag && !cgo" + execRun,
+		}, host},
+		{"two tags", map[string]string{
+			"tool/run.go":  "//go:build !(audittag && auditother)" + plainRun,
+			"tool/evil.go": "//go:build audittag && auditother" + execRun,
+		}, host},
+		{"two tags through a variable", map[string]string{
+			// Each tag alone builds a program that does nothing.
+			"tool/hook.go":   "//go:build audittag\n\npackage tool\n\nimport \"syscall\"\n\nvar hook = func() { _ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil) }\n",
+			"tool/nohook.go": "//go:build !audittag\n\npackage tool\n\nvar hook = func() {}\n",
+			"tool/run.go":    "//go:build auditother\n\npackage tool\n\nfunc run() string {\n\thook()\n\treturn \"\"\n}\n",
+			"tool/norun.go":  "//go:build !auditother" + plainRun,
+		}, host},
+		{"a tag of a package that only another tag imports", map[string]string{
+			// The first listing holds no file for auditother: only the
+			// configurations with audittag list the package extra.
+			"tool/run.go":        "//go:build !audittag" + plainRun,
+			"tool/extra.go":      "//go:build audittag\n\npackage tool\n\nimport \"example.com/tools/extra\"\n\nfunc run() string { return extra.Run() }\n",
+			"extra/run.go":       "//go:build !auditother\n\npackage extra\n\n// Run does nothing.\nfunc Run() string { return \"\" }\n",
+			"extra/run_other.go": "//go:build auditother\n\npackage extra\n\nimport \"syscall\"\n\n// Run starts a program.\nfunc Run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
+		}, host},
+		{"cgo and a tag, where cgo does not load", map[string]string{
+			"tool/a_cgo.go": "package tool\n\nimport \"C\"\n\nimport _ \"example.com/tools/missing\"\n",
+			"tool/run.go":   "//go:build !(cgo && audittag)" + plainRun,
+			"tool/evil.go":  "//go:build cgo && audittag" + execRun,
+		}, host},
+		{"a tag on another platform", map[string]string{
+			"tool/run.go":  "//go:build !(audittag && darwin)" + plainRun,
+			"tool/evil.go": "//go:build audittag && darwin" + execRun,
+		}, append(host, Platform{"darwin", "arm64"})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
+			for name, text := range c.files {
+				files[name] = text
+			}
+			if got, want := platformsReach(t, files, c.platforms), tool.Exec; got != want {
+				t.Errorf("the probe reaches %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestCombinedConfigurations checks the configurations combine adds on
+// the host: of the combinations of the main module's tags (and of -tags
+// cgo where cgo is off) that compile the same files among those that
+// name a tag, the first; and the bounds on the tags it combines and the
+// configurations it adds, at, below and past each.
+func TestCombinedConfigurations(t *testing.T) {
+	t.Parallel()
+	host := runtime.GOOS + "/" + runtime.GOARCH
+	tagFile := func(expr string) string { return "//go:build " + expr + "\n\npackage tool\n" }
+	many := func(n int) string {
+		var names []string
+		for i := range n {
+			names = append(names, fmt.Sprintf("audittag%d", i))
+		}
+		return strings.Join(names, " || ")
+	}
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		limit int
+		want  []string // the configurations added, sorted
+		err   string
+	}{
+		{"no tag", nil, maxCombined, []string{"no cgo -tags cgo"}, ""},
+		{"a file for two tags", map[string]string{"tool/ab.go": tagFile("audita && auditb")}, maxCombined, []string{
+			"cgo -tags audita,auditb",
+			"no cgo -tags audita,auditb",
+			"no cgo -tags audita,auditb,cgo",
+			"no cgo -tags cgo",
+		}, ""},
+		{"files of two tags", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, maxCombined, []string{
+			"cgo -tags audita",
+			"cgo -tags audita,auditb",
+			"cgo -tags auditb",
+			"no cgo -tags audita",
+			"no cgo -tags audita,auditb",
+			"no cgo -tags audita,auditb,cgo",
+			"no cgo -tags audita,cgo",
+			"no cgo -tags auditb",
+			"no cgo -tags auditb,cgo",
+			"no cgo -tags cgo",
+		}, ""},
+		{"a file for cgo and a tag", map[string]string{"tool/a.go": tagFile("audita && cgo")}, maxCombined, []string{
+			"cgo -tags audita",
+			"no cgo -tags audita,cgo",
+			"no cgo -tags cgo",
+		}, ""},
+		{"the most configurations", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, 10, []string{
+			"cgo -tags audita",
+			"cgo -tags audita,auditb",
+			"cgo -tags auditb",
+			"no cgo -tags audita",
+			"no cgo -tags audita,auditb",
+			"no cgo -tags audita,auditb,cgo",
+			"no cgo -tags audita,cgo",
+			"no cgo -tags auditb",
+			"no cgo -tags auditb,cgo",
+			"no cgo -tags cgo",
+		}, ""},
+		{"a configuration too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, 9, nil,
+			"make more than 9 configurations"},
+		{"the most tags", map[string]string{"tool/a.go": tagFile(many(maxTags))}, maxCombined, []string{
+			"cgo -tags audittag0",
+			"no cgo -tags audittag0",
+			"no cgo -tags audittag0,cgo",
+			"no cgo -tags cgo",
+		}, ""},
+		{"a tag too many", map[string]string{"tool/a.go": tagFile(many(maxTags + 1))}, maxCombined, nil,
+			fmt.Sprintf("use %d build tags (audittag0, audittag1, ", maxTags+1)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool, "tool/run.go": plainRun[2:]}
+			maps.Copy(files, c.files)
+			writeFiles(t, dir, files)
+			ps, err := load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, c.limit)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("load: %v, want an error with %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, cand := range ps.cands {
+				if len(cand.config.Tags) > 0 {
+					got = append(got, strings.TrimPrefix(cand.config.String(), host+" "))
+				}
+			}
+			slices.Sort(got)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("configurations with tags (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
