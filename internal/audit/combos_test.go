@@ -3,6 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
+	"go/build"
 	"maps"
 	"path/filepath"
 	"runtime"
@@ -178,5 +179,35 @@ func TestCombinedConfigurations(t *testing.T) {
 				t.Errorf("configurations with tags (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestExperimentOff checks that a file for the absence of a GOEXPERIMENT
+// the toolchain turns on by default (!goexperiment.greenteagc), which
+// GOEXPERIMENT=nogreenteagc builds, is audited: -tags cannot unset the
+// tag, and the configuration with it compiled the same files as without
+// (docs/audit.md named it as known), so the probe reached nothing.
+func TestExperimentOff(t *testing.T) {
+	t.Parallel()
+	tag := "goexperiment.greenteagc"
+	if !slices.Contains(build.Default.ToolTags, tag) {
+		// Another release's: the first experiment on by default that
+		// the standard library builds without.
+		i := slices.IndexFunc(build.Default.ToolTags, func(t string) bool {
+			return strings.HasPrefix(t, "goexperiment.") && !strings.HasPrefix(t, "goexperiment.regabi")
+		})
+		if i < 0 {
+			t.Fatalf("no GOEXPERIMENT on by default in %v", build.Default.ToolTags)
+		}
+		tag = build.Default.ToolTags[i]
+	}
+	files := map[string]string{
+		"go.mod":       "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go": probeTool,
+		"tool/run.go":  "//go:build " + tag + plainRun,
+		"tool/evil.go": "//go:build !" + tag + execRun,
+	}
+	if got, want := hostReaches(t, files), tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (evil.go, for !%s)", got, want, tag)
 	}
 }

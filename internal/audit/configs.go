@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/build/constraint"
 	"go/scanner"
 	"go/token"
@@ -23,7 +24,10 @@ import (
 // cgo is on, and the build tags given with -tags. The tag of an
 // instrumentation (race, msan, asan: instrumentTag) stands for the go
 // command's flag, which sets it: the files and the types the flag gives
-// are the tag's (see Programs.instrument and exportFlags).
+// are the tag's (see Programs.instrument and exportFlags). The tag of a
+// GOEXPERIMENT on by default (onByDefault) stands for the experiment
+// turned off, which -tags cannot do: GOEXPERIMENT=noX compiles the files
+// for !goexperiment.X.
 type Config struct {
 	GOOS, GOARCH string
 	Cgo          bool
@@ -37,8 +41,11 @@ func (c Config) String() string {
 	} else {
 		s += " no cgo"
 	}
-	if len(c.Tags) > 0 {
-		s += " -tags " + strings.Join(c.Tags, ",")
+	if tags := c.setTags(); len(tags) > 0 {
+		s += " -tags " + strings.Join(tags, ",")
+	}
+	if off := c.experimentsOff(); off != "" {
+		s += " GOEXPERIMENT=" + off
 	}
 	return s
 }
@@ -49,25 +56,64 @@ func (c Config) env() []string {
 	if c.Cgo {
 		cgo = "1"
 	}
-	return append(os.Environ(), "GOOS="+c.GOOS, "GOARCH="+c.GOARCH, "CGO_ENABLED="+cgo)
+	env := append(os.Environ(), "GOOS="+c.GOOS, "GOARCH="+c.GOARCH, "CGO_ENABLED="+cgo)
+	if off := c.experimentsOff(); off != "" {
+		if set := os.Getenv("GOEXPERIMENT"); set != "" {
+			off = set + "," + off
+		}
+		env = append(env, "GOEXPERIMENT="+off)
+	}
+	return env
 }
 
 // flags are the go command's build flags for c.
 func (c Config) flags() []string {
-	if len(c.Tags) == 0 {
+	tags := c.setTags()
+	if len(tags) == 0 {
 		return nil
 	}
-	return []string{"-tags=" + strings.Join(c.Tags, ",")}
+	return []string{"-tags=" + strings.Join(tags, ",")}
+}
+
+// setTags are the tags of c that -tags sets: all but those of the
+// experiments it turns off.
+func (c Config) setTags() []string {
+	var tags []string
+	for _, t := range c.Tags {
+		if !onByDefault(t) {
+			tags = append(tags, t)
+		}
+	}
+	return tags
+}
+
+// experimentsOff is the GOEXPERIMENT setting that turns off the
+// experiments of c's tags that are on by default ("noX,noY"), or "".
+func (c Config) experimentsOff() string {
+	var off []string
+	for _, t := range c.Tags {
+		if onByDefault(t) {
+			off = append(off, "no"+strings.TrimPrefix(t, "goexperiment."))
+		}
+	}
+	return strings.Join(off, ",")
+}
+
+// onByDefault reports whether tag is the tag of a GOEXPERIMENT that the
+// toolchain turns on by default (go/build's ToolTags, which GOEXPERIMENT
+// in the environment changes too).
+func onByDefault(tag string) bool {
+	return strings.HasPrefix(tag, "goexperiment.") && slices.Contains(build.Default.ToolTags, tag)
 }
 
 // exportFlags are the go command's build flags for the export data of
 // c's standard library: the tags of its instrumentations, whose files
 // (runtime's race hooks) a package's file for the instrumentation may
-// use, and of its GOEXPERIMENTs (encoding/json/v2 is one's). Other tags
-// choose no file of the standard library.
+// use, and of its GOEXPERIMENTs (encoding/json/v2 is one's; one turned off
+// is in env). Other tags choose no file of the standard library.
 func (c Config) exportFlags() []string {
 	var tags []string
-	for _, t := range c.Tags {
+	for _, t := range c.setTags() {
 		if instrumentTag(t) || strings.HasPrefix(t, "goexperiment.") {
 			tags = append(tags, t)
 		}

@@ -490,7 +490,7 @@ func (d *deriver) context(c Config) build.Context {
 	ctx := build.Default
 	ctx.GOOS, ctx.GOARCH = c.GOOS, c.GOARCH
 	ctx.CgoEnabled = c.Cgo
-	ctx.BuildTags = c.Tags
+	ctx.BuildTags = c.setTags()
 	ctx.ToolTags = nil
 	ctx.Compiler = "gc"
 	ctx.UseAllFiles = false
