@@ -59,6 +59,21 @@ func TestTagCombinations(t *testing.T) {
 			"extra/run.go":       "//go:build !auditother\n\npackage extra\n\n// Run does nothing.\nfunc Run() string { return \"\" }\n",
 			"extra/run_other.go": "//go:build auditother\n\npackage extra\n\nimport \"syscall\"\n\n// Run starts a program.\nfunc Run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
 		}, host},
+		{"a tag and an instrumentation", map[string]string{
+			// The combinations of audittag chose the same files as none
+			// when the signature left the race tag out (found in review
+			// of 860b980).
+			"tool/run.go":  "//go:build !(audittag && race)" + plainRun,
+			"tool/evil.go": "//go:build audittag && race" + execRun,
+		}, host},
+		{"a tag of a package only an instrumentation imports", map[string]string{
+			// The configurations with the race tag were added after the
+			// tags were combined, and their files' tags never were.
+			"tool/run.go":        "//go:build !race" + plainRun,
+			"tool/extra.go":      "//go:build race\n\npackage tool\n\nimport \"example.com/tools/extra\"\n\nfunc run() string { return extra.Run() }\n",
+			"extra/run.go":       "//go:build !auditother\n\npackage extra\n\n// Run does nothing.\nfunc Run() string { return \"\" }\n",
+			"extra/run_other.go": "//go:build auditother\n\npackage extra\n\nimport \"syscall\"\n\n// Run starts a program.\nfunc Run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
+		}, host},
 		{"cgo and a tag, where cgo does not load", map[string]string{
 			"tool/a_cgo.go": "package tool\n\nimport \"C\"\n\nimport _ \"example.com/tools/missing\"\n",
 			"tool/run.go":   "//go:build !(cgo && audittag)" + plainRun,
@@ -128,6 +143,15 @@ func TestCombinedConfigurations(t *testing.T) {
 			"cgo -tags audita",
 			"no cgo -tags audita,cgo",
 			"no cgo -tags cgo",
+		}, ""},
+		{"a file for a tag and an instrumentation", map[string]string{"tool/a.go": tagFile("audita && race")}, maxCombined, []string{
+			"cgo -tags audita,race",
+			"cgo -tags race",
+			"no cgo -tags audita,cgo,race",
+			"no cgo -tags audita,race",
+			"no cgo -tags cgo",
+			"no cgo -tags cgo,race",
+			"no cgo -tags race",
 		}, ""},
 		{"the most configurations", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, 10, []string{
 			"cgo -tags audita",

@@ -18,13 +18,15 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // Config is one build configuration of a program: the platform, whether
 // cgo is on, and the build tags given with -tags. The tag of an
 // instrumentation (race, msan, asan: instrumentTag) stands for the go
 // command's flag, which sets it: the files and the types the flag gives
-// are the tag's (see Programs.instrument and exportFlags). The tag of a
+// are the tag's (see Programs.combine and exportFlags). The tag of a
 // GOEXPERIMENT on by default (onByDefault) stands for the experiment
 // turned off, which -tags cannot do: GOEXPERIMENT=noX compiles the files
 // for !goexperiment.X.
@@ -124,6 +126,12 @@ func (c Config) exportFlags() []string {
 	return []string{"-tags=" + strings.Join(tags, ",")}
 }
 
+// chosen reports whether c has a tag a user chooses with -tags, or a
+// GOEXPERIMENT's: one that is not an instrumentation's.
+func (c Config) chosen() bool {
+	return slices.ContainsFunc(c.Tags, func(t string) bool { return !instrumentTag(t) })
+}
+
 // instrumented reports whether c has the tag of an instrumentation.
 func (c Config) instrumented() bool { return slices.ContainsFunc(c.Tags, instrumentTag) }
 
@@ -183,8 +191,10 @@ type program struct {
 	config Config
 	list   *listing
 	// l is the program; with a typeError, the packages loaded before
-	// the one that failed.
+	// the one that failed. A configuration with tags has load instead,
+	// which analyze calls.
 	l    *loaded
+	load func() (*loaded, []PackageError, error)
 	errs []PackageError // the parse or type errors that stopped the load
 	err  error
 }
@@ -250,7 +260,6 @@ func load(ctx context.Context, dir string, platforms []Platform, limit int) (*Pr
 	if err := ps.combine(ctx, d, limit); err != nil {
 		return nil, err
 	}
-	ps.instrument(ctx, d)
 
 	// One program for each distinct key, the first configuration's.
 	var progs []*program
@@ -280,11 +289,12 @@ func load(ctx context.Context, dir string, platforms []Platform, limit int) (*Pr
 
 // maxTags and maxCombined bound what combine makes: the tags of the main
 // module's files it combines, and the configurations it adds (with the
-// six supported platforms, five tags each in files of their own). Past
-// them the audit fails: what it cannot cover it does not pass.
+// six supported platforms, six tags each in files of their own: about
+// 20 s of toolgen's on a module with golang.org/x/sys). Past them the
+// audit fails: what it cannot cover it does not pass.
 const (
 	maxTags     = 10
-	maxCombined = 1024
+	maxCombined = 2048
 )
 
 // combine adds to the candidates, for each configuration of a platform
@@ -293,16 +303,26 @@ const (
 // b), for a tag without cgo (a && !cgo: CGO_ENABLED=0 go build -tags
 // netgo,osusergo is the usual static build) or for a tag on another
 // platform is compiled by a configuration of its own, and so is a file of
-// one tag that calls what a file of another sets. Without cgo, -tags cgo
-// is combined too, for every module: CGO_ENABLED=0 go build -tags cgo
-// compiles the files for cgo but those that import "C", the tool
-// module's and its dependencies', which matters where the configuration
-// with cgo does not load (a file with cgo that imports a package that is
-// not there). Of the combinations that choose the same files among those
-// that name one of the tags (any package's outside the standard library:
-// the others' choice does not depend on them), the first is added. The
-// files of the configurations added may name new tags, which are
-// combined in turn.
+// one tag that calls what a file of another sets. Of the combinations
+// that choose the same files among those that name one of the tags (any
+// package's outside the standard library: the others' choice does not
+// depend on them), the first is added.
+//
+// Each combination is made with and without cgo's tag where cgo is off,
+// for every module: CGO_ENABLED=0 go build -tags cgo compiles the files
+// for cgo but those that import "C", the tool module's and its
+// dependencies', which matters where the configuration with cgo does not
+// load (a file with cgo that imports a package that is not there). And it
+// is made with and without each instrumentation whose tag a file of a
+// package outside the standard library names in its build constraint
+// (listing.instruments): go test -race builds a program that calls its
+// tools in process, and whatever else its files do, on every platform,
+// with cgo and without; the go command builds with -race only where the
+// platform has the race detector, but a configuration that no build can
+// have only costs an audit.
+//
+// The files of the configurations added may name new tags or
+// instrumentations, which are combined in turn.
 func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
 	bases := slices.Clone(ps.cands)
 	have := map[string]bool{}
@@ -312,27 +332,21 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
 	chosen := map[string]bool{} // signature's memo
 	added := 0
 	for {
-		tags, files := ps.tagged()
+		tags, files, instruments := ps.tagged()
 		if len(tags) > maxTags {
 			return fmt.Errorf("audit: the files of %s use %d build tags (%s), more than the %d whose every combination the audit covers", ps.dir, len(tags), strings.Join(tags, ", "), maxTags)
 		}
 		var more []*candidate
 		for _, b := range bases {
-			variants := [][]string{nil}
+			extra := instruments
 			if !b.config.Cgo {
-				variants = append(variants, []string{"cgo"})
+				extra = append(slices.Clone(extra), "cgo")
 			}
-			for _, v := range variants {
+			for vmask := range 1 << len(extra) {
 				seen := map[string]bool{}
 				for mask := range 1 << len(tags) {
 					cf := b.config
-					cf.Tags = slices.Clone(v)
-					for i, t := range tags {
-						if mask&(1<<i) != 0 {
-							cf.Tags = append(cf.Tags, t)
-						}
-					}
-					slices.Sort(cf.Tags)
+					cf.Tags = slices.Sorted(slices.Values(slices.Concat(subset(extra, vmask), subset(tags, mask))))
 					sig := d.signature(cf, files, chosen)
 					if seen[sig] {
 						continue
@@ -349,18 +363,30 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
 			return nil
 		}
 		if added += len(more); added > limit {
-			return fmt.Errorf("audit: the build tags of %s's files (%s) make more than %d configurations that compile different files, the most the audit covers: choose fewer platforms (toolgen -platforms) or use fewer tags", ps.dir, strings.Join(tags, ", "), limit)
+			return fmt.Errorf("audit: the build tags that the files of %s use (%s) make more than %d configurations that compile different files, the most the audit covers (each tag that chooses files of its own doubles them, on every platform, with cgo and without): choose fewer platforms (toolgen -platforms) or use fewer tags", ps.dir, strings.Join(tags, ", "), limit)
 		}
 		ps.list(ctx, d, more)
 		ps.cands = append(ps.cands, more...)
 	}
 }
 
-// tagged returns the tags a user chooses that the main module's files
-// name (listing.tags), but cgo (which combine adds where cgo is off), and
-// the files outside the standard library that name one of them, with
-// their tags: from every listing so far.
-func (ps *Programs) tagged() (tags []string, files map[string][]string) {
+// subset returns the elements of set whose bits are set in mask.
+func subset(set []string, mask int) []string {
+	var out []string
+	for i, s := range set {
+		if mask&(1<<i) != 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// tagged returns, from every listing so far, the tags a user chooses
+// that the main module's files name (listing.tags), but cgo, which
+// combine adds where cgo is off; the files outside the standard library
+// that name one of them, with all their tags; and the instrumentations
+// that files name (listing.instruments).
+func (ps *Programs) tagged() (tags []string, files map[string][]string, instruments []string) {
 	for _, c := range ps.cands {
 		if c.list == nil {
 			continue
@@ -370,8 +396,14 @@ func (ps *Programs) tagged() (tags []string, files map[string][]string) {
 				tags = append(tags, t)
 			}
 		}
+		for _, t := range c.list.instruments {
+			if !slices.Contains(instruments, t) {
+				instruments = append(instruments, t)
+			}
+		}
 	}
 	slices.Sort(tags)
+	slices.Sort(instruments)
 	files = map[string][]string{}
 	for _, c := range ps.cands {
 		if c.list == nil {
@@ -383,64 +415,13 @@ func (ps *Programs) tagged() (tags []string, files map[string][]string) {
 			}
 		}
 	}
-	return tags, files
-}
-
-// instrument adds to the candidates, for each instrumentation whose tag a
-// file of a package outside the standard library names in its build
-// constraint (listing.instruments: go test -race builds a program that
-// calls its tools in process, and whatever else its files do), every
-// configuration listed so far with that tag added, on every platform, with
-// cgo and without, and with each combination of the main module's tags:
-// the go command builds with -race only where the platform has the race
-// detector, but a configuration that no build can have only costs an
-// audit. A configuration the tag adds files to may name another
-// instrumentation, which is added in turn.
-func (ps *Programs) instrument(ctx context.Context, d *deriver) {
-	done := map[string]bool{}
-	for {
-		var found []string
-		for _, c := range ps.cands {
-			if c.list != nil {
-				for _, t := range c.list.instruments {
-					if !done[t] && !slices.Contains(found, t) {
-						found = append(found, t)
-					}
-				}
-			}
-		}
-		if len(found) == 0 {
-			return
-		}
-		slices.Sort(found)
-		have := map[string]bool{}
-		for _, c := range ps.cands {
-			have[c.config.String()] = true
-		}
-		var added []*candidate
-		for _, t := range found {
-			done[t] = true
-			for _, c := range ps.cands {
-				if c.err != nil || slices.Contains(c.config.Tags, t) {
-					continue
-				}
-				cf := c.config
-				cf.Tags = slices.Sorted(slices.Values(append(slices.Clone(cf.Tags), t)))
-				if !have[cf.String()] {
-					have[cf.String()] = true
-					added = append(added, &candidate{config: cf})
-				}
-			}
-		}
-		ps.list(ctx, d, added)
-		ps.cands = append(ps.cands, added...)
-	}
+	return tags, files, instruments
 }
 
 // list lists the candidates cs: derived where d can, by the go command
 // (side by side) otherwise.
 func (ps *Programs) list(ctx context.Context, d *deriver, cs []*candidate) {
-	var wg sync.WaitGroup
+	wg := newBounded()
 	for _, c := range cs {
 		if d.ok {
 			if l, ok := d.derive(c.config); ok {
@@ -457,7 +438,7 @@ func (ps *Programs) list(ctx context.Context, d *deriver, cs []*candidate) {
 // for those whose derived listing names cgo's files, the standard
 // library's export data, then the types and SSA.
 func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
-	var wg sync.WaitGroup
+	wg := newBounded()
 	for _, p := range progs {
 		if !p.list.loadable {
 			wg.Go(func() {
@@ -563,17 +544,44 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 				}
 				hs = hostStd
 			}
-			fset := token.NewFileSet()
-			std, err := readTypes(fset, e.files, p.list.std)
-			if err != nil {
-				p.err = err
+			load := func() (*loaded, []PackageError, error) {
+				fset := token.NewFileSet()
+				std, err := readTypes(fset, e.files, p.list.std)
+				if err != nil {
+					return nil, nil, err
+				}
+				return loadProgram(p.list, fset, std, hs)
+			}
+			if len(p.config.Tags) > 0 {
+				// Only audited (Types gives the others'): loaded for
+				// each audit, and let go after it, since a module's
+				// tags may make hundreds.
+				p.load = load
 				return
 			}
-			p.l, p.errs, p.err = loadProgram(p.list, fset, std, hs)
+			p.l, p.errs, p.err = load()
 		})
 	}
 	wg.Wait()
 }
+
+// bounded runs functions side by side, at most as many at once as there
+// are processors: a module whose tags make hundreds of configurations
+// would otherwise have a go command, a load or an audit start for each
+// at once, and hold the memory of all.
+type bounded struct{ g errgroup.Group }
+
+func newBounded() *bounded {
+	b := &bounded{}
+	b.g.SetLimit(max(2, runtime.GOMAXPROCS(0)))
+	return b
+}
+
+// Go runs f once a place is free.
+func (b *bounded) Go(f func()) { b.g.Go(func() error { f(); return nil }) }
+
+// Wait waits for every function given to Go.
+func (b *bounded) Wait() { _ = b.g.Wait() }
 
 // addAll adds paths to set and returns it.
 func addAll(set map[string]bool, paths []string) map[string]bool {
@@ -634,7 +642,7 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 	}
 	reps := make([]*Report, len(progs))
 	errs := make([]error, len(progs))
-	var wg sync.WaitGroup
+	wg := newBounded()
 	for i, p := range progs {
 		wg.Go(func() {
 			reps[i], errs[i] = ps.analyze(ctx, p, typeNames)
@@ -652,8 +660,12 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 		}
 		var te typeError
 		switch {
-		case !progs[i].config.Cgo && errors.As(err, &te):
-			continue // a package that needs cgo does not build without it
+		case (!progs[i].config.Cgo || progs[i].config.chosen()) && errors.As(err, &te):
+			// A package that needs cgo does not build without it; nor
+			// does a combination of tags whose files do not type-check
+			// (two files for tags a module takes one at a time, that
+			// declare the same name).
+			continue
 		case progs[i].config.instrumented():
 			// The instrumentation's own files need what this host lacks
 			// (-msan's cgo files, clang's headers): a note, not a failure
@@ -680,7 +692,16 @@ func (ps *Programs) analyze(ctx context.Context, p *program, typeNames []string)
 	ps.mu.Lock()
 	f := ps.reports[key]
 	if f == nil {
-		f = sync.OnceValues(func() (*Report, error) { return analyzeLoaded(ctx, p.l, typeNames) })
+		f = sync.OnceValues(func() (*Report, error) {
+			l := p.l
+			if p.load != nil {
+				var err error
+				if l, _, err = p.load(); err != nil {
+					return nil, err
+				}
+			}
+			return analyzeLoaded(ctx, l, typeNames)
+		})
 		ps.reports[key] = f
 	}
 	ps.mu.Unlock()

@@ -108,7 +108,7 @@ const listFields = "ImportPath,Name,Dir,Standard,GoFiles,CgoFiles,SwigFiles,Swig
 // most of the configurations a tool is audited in. What such a build
 // compiles is audited all the same: a file only it compiles has the
 // flag's build tag (race, msan, asan), and each configuration is audited
-// again with the tag a file of any package names (Programs.instrument).
+// again with the tag a file of any package names (Programs.combine).
 func BuildFlags() []string {
 	return []string{"-race=false", "-msan=false", "-asan=false"}
 }

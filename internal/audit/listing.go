@@ -48,9 +48,9 @@ type listing struct {
 	// an instrumentation.
 	tags []string
 	// fileTags holds, for each file of a package outside the standard
-	// library that names a tag a user chooses in its build constraint
-	// or its name (fileTags), compiled or not, those tags, but an
-	// instrumentation's.
+	// library that names a tag a user chooses, or an instrumentation's,
+	// in its build constraint or its name (fileTags), compiled or not,
+	// those tags.
 	fileTags map[string][]string
 	// instruments are the instrumentations (instrumentTag) that a file of
 	// any package outside the standard library, compiled or not, names in
@@ -311,17 +311,17 @@ func (l *listing) finish(tagsOf func(file string) ([]string, error)) error {
 			if err != nil {
 				return err
 			}
+			if len(fileTags) > 0 {
+				l.fileTags[f] = fileTags
+			}
 			for _, t := range fileTags {
 				switch {
 				case instrumentTag(t):
 					if !genuineGolangX(p) {
 						add(&instruments, t)
 					}
-				default:
-					l.fileTags[f] = append(l.fileTags[f], t)
-					if main {
-						add(&tags, t)
-					}
+				case main:
+					add(&tags, t)
 				}
 			}
 		}

@@ -783,6 +783,17 @@ func TestHonestTaggedFiles(t *testing.T) {
 			"tool/word_linux_amd64.go":   "package tool\n\nconst wordSize = 8\n",
 			"tool/word_linux_sparc64.go": "package tool\n\nconst wordSize = 8\n",
 		}},
+		// Two tags the module takes one at a time, each with a file that
+		// declares the same name, beside a file with cgo: the combination
+		// of both does not type-check, and does not build (found in
+		// review of 860b980, whose audit failed on it).
+		{"exclusive tags", map[string]string{
+			"tool/run.go":  "package tool\n\nfunc run() string { return mode }\n",
+			"tool/a.go":    "//go:build audita\n\npackage tool\n\nconst mode = \"a\"\n",
+			"tool/b.go":    "//go:build auditb\n\npackage tool\n\nconst mode = \"b\"\n",
+			"tool/none.go": "//go:build !audita && !auditb\n\npackage tool\n\nconst mode = \"\"\n",
+			"tool/c.go":    "package tool\n\n// int f(void) { return 0; }\nimport \"C\"\n\nvar _ = C.f\n",
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
