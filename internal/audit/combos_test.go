@@ -235,3 +235,59 @@ func TestExperimentOff(t *testing.T) {
 		t.Errorf("the probe reaches %s, want %s (evil.go, for !%s)", got, want, tag)
 	}
 }
+
+// TestBuiltFileThatDoesNotLoad checks that a configuration the audit
+// cannot load, though the go command builds it, fails the audit, where it
+// was skipped as one that does not build (found in review of 5267ce1): an
+// expression nested deeper than go/parser goes, which the compiler takes,
+// in a file for a tag, and in a file for another platform, whose
+// configuration without cgo is the one audited there.
+func TestBuiltFileThatDoesNotLoad(t *testing.T) {
+	t.Parallel()
+	deep := "\nconst deep = " + strings.Repeat("(", 100_010) + "1" + strings.Repeat(")", 100_010) + "\n"
+	host := []Platform{{runtime.GOOS, runtime.GOARCH}}
+	for _, c := range []struct {
+		name      string
+		files     map[string]string
+		platforms []Platform
+	}{
+		{"a file for a tag", map[string]string{
+			"tool/run.go":  "//go:build !audittag" + plainRun,
+			"tool/evil.go": "//go:build audittag" + execRun + deep,
+		}, host},
+		{"a file for another platform", map[string]string{
+			"tool/run.go":         "//go:build !darwin" + plainRun,
+			"tool/evil_darwin.go": execRun[2:] + deep,
+		}, append(host, Platform{"darwin", "arm64"})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
+			maps.Copy(files, c.files)
+			writeFiles(t, dir, files)
+			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), c.platforms, []string{"Tool"})
+			if err == nil || !strings.Contains(err.Error(), "which the go command builds") {
+				t.Fatalf("AnalyzeAll: %v, report %v; want an error saying the go command builds it", err, rep)
+			}
+		})
+	}
+}
+
+// TestUnbuiltCombinationSkipped checks the other side: a combination of
+// tags that the go command does not build either (two files that declare
+// one name) is skipped, and the others are audited.
+func TestUnbuiltCombinationSkipped(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"go.mod":       "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go": probeTool,
+		"tool/run.go":  "package tool\n\nfunc run() string { return mode() }\n",
+		"tool/a.go":    "//go:build audita\n\npackage tool\n\nfunc mode() string { return \"a\" }\n",
+		"tool/b.go":    "//go:build auditb" + strings.Replace(execRun, "func run()", "func mode()", 1),
+		"tool/none.go": "//go:build !audita && !auditb\n\npackage tool\n\nfunc mode() string { return \"\" }\n",
+	}
+	if got, want := hostReaches(t, files), tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (b.go, with auditb alone)", got, want)
+	}
+}

@@ -664,7 +664,17 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			// A package that needs cgo does not build without it; nor
 			// does a combination of tags whose files do not type-check
 			// (two files for tags a module takes one at a time, that
-			// declare the same name).
+			// declare the same name). The go command says so: go/parser
+			// and go/types refuse what the compiler builds at times (an
+			// expression nested deeper than go/parser goes), and what
+			// it builds is not passed unaudited.
+			builds, berr := goBuilds(ctx, ps.dir, progs[i].config)
+			switch {
+			case berr != nil:
+				return nil, fmt.Errorf("%w (and whether the go command builds it: %v)", err, berr)
+			case builds:
+				return nil, fmt.Errorf("%w, which the go command builds", err)
+			}
 			continue
 		case progs[i].config.instrumented():
 			// The instrumentation's own files need what this host lacks

@@ -113,6 +113,25 @@ func BuildFlags() []string {
 	return []string{"-race=false", "-msan=false", "-asan=false"}
 }
 
+// goBuilds reports whether the go command builds the package in dir in
+// c (`go build`, which compiles and discards it): false when it fails to,
+// an error when it cannot be asked.
+func goBuilds(ctx context.Context, dir string, c Config) (bool, error) {
+	cmd := exec.CommandContext(ctx, "go", slices.Concat([]string{"build"}, BuildFlags(), c.flags(), []string{"."})...)
+	cmd.Dir = dir
+	cmd.Env = c.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if _, failed := errors.AsType[*exec.ExitError](err); failed && ctx.Err() == nil {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return true, nil
+}
+
 // goList runs `go list -e` with BuildFlags and args in dir and env, and
 // returns the packages it prints, in its order (with -deps, every
 // package after its dependencies).
