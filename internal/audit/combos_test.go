@@ -116,18 +116,18 @@ func TestCombinedConfigurations(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string
-		limit int
+		limit bounds
 		want  []string // the configurations added, sorted
 		err   string
 	}{
-		{"no tag", nil, maxCombined, []string{"no cgo -tags cgo"}, ""},
-		{"a file for two tags", map[string]string{"tool/ab.go": tagFile("audita && auditb")}, maxCombined, []string{
+		{"no tag", nil, bounds{maxConfigs, maxPrograms}, []string{"no cgo -tags cgo"}, ""},
+		{"a file for two tags", map[string]string{"tool/ab.go": tagFile("audita && auditb")}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audita,auditb",
 			"no cgo -tags audita,auditb",
 			"no cgo -tags audita,auditb,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"files of two tags", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, maxCombined, []string{
+		{"files of two tags", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audita",
 			"cgo -tags audita,auditb",
 			"cgo -tags auditb",
@@ -139,12 +139,12 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags auditb,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"a file for cgo and a tag", map[string]string{"tool/a.go": tagFile("audita && cgo")}, maxCombined, []string{
+		{"a file for cgo and a tag", map[string]string{"tool/a.go": tagFile("audita && cgo")}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audita",
 			"no cgo -tags audita,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"a file for a tag and an instrumentation", map[string]string{"tool/a.go": tagFile("audita && race")}, maxCombined, []string{
+		{"a file for a tag and an instrumentation", map[string]string{"tool/a.go": tagFile("audita && race")}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audita,race",
 			"cgo -tags race",
 			"no cgo -tags audita,cgo,race",
@@ -153,7 +153,7 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags cgo,race",
 			"no cgo -tags race",
 		}, ""},
-		{"the most configurations", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, 10, []string{
+		{"the most configurations and programs", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{10, 4}, []string{
 			"cgo -tags audita",
 			"cgo -tags audita,auditb",
 			"cgo -tags auditb",
@@ -165,15 +165,17 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags auditb,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"a configuration too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, 9, nil,
+		{"a configuration too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{9, 4}, nil,
 			"make more than 9 configurations"},
-		{"the most tags", map[string]string{"tool/a.go": tagFile(many(maxTags))}, maxCombined, []string{
+		{"a program too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{10, 3}, nil,
+			"make 4 programs that compile different files, more than the 3"},
+		{"the most tags", map[string]string{"tool/a.go": tagFile(many(maxTags))}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audittag0",
 			"no cgo -tags audittag0",
 			"no cgo -tags audittag0,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"a tag too many", map[string]string{"tool/a.go": tagFile(many(maxTags + 1))}, maxCombined, nil,
+		{"a tag too many", map[string]string{"tool/a.go": tagFile(many(maxTags + 1))}, bounds{maxConfigs, maxPrograms}, nil,
 			fmt.Sprintf("use %d build tags (audittag0, audittag1, ", maxTags+1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -238,11 +238,11 @@ func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == run
 // what the others need of the host's standard library). The
 // configurations are loaded side by side.
 func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
-	return load(ctx, dir, platforms, maxCombined)
+	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms})
 }
 
-// load is Load with combine's bound on the configurations it adds.
-func load(ctx context.Context, dir string, platforms []Platform, limit int) (*Programs, error) {
+// load is Load with combine's bounds.
+func load(ctx context.Context, dir string, platforms []Platform, limit bounds) (*Programs, error) {
 	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}}
 	for _, c := range candidates(platforms) {
 		ps.cands = append(ps.cands, &candidate{config: c})
@@ -287,15 +287,23 @@ func load(ctx context.Context, dir string, platforms []Platform, limit int) (*Pr
 	return ps, nil
 }
 
-// maxTags and maxCombined bound what combine makes: the tags of the main
-// module's files it combines, and the configurations it adds (with the
-// six supported platforms, six tags each in files of their own: about
-// 20 s of toolgen's on a module with golang.org/x/sys). Past them the
-// audit fails: what it cannot cover it does not pass.
+// maxTags, maxConfigs and maxPrograms bound what combine makes: the
+// tags of the main module's files it combines (each doubles the
+// combinations it tries), the configurations it adds (listed, most of
+// them derived without the go command), and the programs the
+// configurations make, each audited (six tags each in files of their
+// own, on the six supported platforms, make 1,140 configurations and
+// 448 programs; with golang.org/x/sys about 20 s of toolgen's). Past
+// them the audit fails: what it cannot cover it does not pass.
 const (
 	maxTags     = 10
-	maxCombined = 2048
+	maxConfigs  = 4096
+	maxPrograms = 1024
 )
+
+// bounds are combine's bounds on the configurations it adds and the
+// programs they make.
+type bounds struct{ configs, programs int }
 
 // combine adds to the candidates, for each configuration of a platform
 // (cgo off or on, no tag), the build tags of the main module's files in
@@ -323,7 +331,7 @@ const (
 //
 // The files of the configurations added may name new tags or
 // instrumentations, which are combined in turn.
-func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
+func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error {
 	bases := slices.Clone(ps.cands)
 	have := map[string]bool{}
 	for _, c := range bases {
@@ -362,11 +370,21 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit int) error {
 		if len(more) == 0 {
 			return nil
 		}
-		if added += len(more); added > limit {
-			return fmt.Errorf("audit: the build tags that the files of %s use (%s) make more than %d configurations that compile different files, the most the audit covers (each tag that chooses files of its own doubles them, on every platform, with cgo and without): choose fewer platforms (toolgen -platforms) or use fewer tags", ps.dir, strings.Join(tags, ", "), limit)
+		const hint = "(each tag that chooses files of its own doubles them, on every platform, with cgo and without): choose fewer platforms (toolgen -platforms) or use fewer tags"
+		if added += len(more); added > limit.configs {
+			return fmt.Errorf("audit: the build tags that the files of %s use (%s) make more than %d configurations, the most the audit lists %s", ps.dir, strings.Join(slices.Concat(tags, instruments), ", "), limit.configs, hint)
 		}
 		ps.list(ctx, d, more)
 		ps.cands = append(ps.cands, more...)
+		keys := map[string]bool{}
+		for _, c := range ps.cands {
+			if c.err == nil && len(c.list.errs) == 0 {
+				keys[c.list.key] = true
+			}
+		}
+		if len(keys) > limit.programs {
+			return fmt.Errorf("audit: the build tags that the files of %s use (%s) make %d programs that compile different files, more than the %d the audit covers %s", ps.dir, strings.Join(slices.Concat(tags, instruments), ", "), len(keys), limit.programs, hint)
+		}
 	}
 }
 
