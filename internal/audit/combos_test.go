@@ -238,6 +238,27 @@ func TestExperimentOff(t *testing.T) {
 	}
 }
 
+// TestExperimentOnInTheEnvironment checks that the experiments the go
+// command turns on, not those toolgen was built with, decide: with
+// GOEXPERIMENT=arenas in the environment, set after this process read
+// its own, a file for !goexperiment.arenas is compiled by
+// GOEXPERIMENT=noarenas alone. The audit took go/build's tags of its own
+// process for the go command's, and the probe reached nothing (found in
+// review of 6aeb9e2, with a toolgen of one release and a go command of
+// the next, where jsonv2 is on by default).
+func TestExperimentOnInTheEnvironment(t *testing.T) {
+	t.Setenv("GOEXPERIMENT", "arenas")
+	files := map[string]string{
+		"go.mod":       "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go": probeTool,
+		"tool/run.go":  "//go:build goexperiment.arenas" + plainRun,
+		"tool/evil.go": "//go:build !goexperiment.arenas" + execRun,
+	}
+	if got, want := hostReaches(t, files), tool.Exec; got != want {
+		t.Errorf("the probe reaches %s, want %s (evil.go, for !goexperiment.arenas)", got, want)
+	}
+}
+
 // TestBuiltFileThatDoesNotLoad checks that a configuration the audit
 // cannot load, though the go command builds it, fails the audit, where it
 // was skipped as one that does not build (found in review of 5267ce1): an

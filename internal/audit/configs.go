@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/build"
 	"go/build/constraint"
 	"go/scanner"
 	"go/token"
@@ -23,17 +22,20 @@ import (
 )
 
 // Config is one build configuration of a program: the platform, whether
-// cgo is on, and the build tags given with -tags. The tag of an
-// instrumentation (race, msan, asan: instrumentTag) stands for the go
-// command's flag, which sets it: the files and the types the flag gives
-// are the tag's (see Programs.combine and exportFlags). The tag of a
-// GOEXPERIMENT on by default (onByDefault) stands for the experiment
-// turned off, which -tags cannot do: GOEXPERIMENT=noX compiles the files
-// for !goexperiment.X.
+// cgo is on, the build tags given with -tags, and the GOEXPERIMENT
+// settings it turns experiments off with. The tag of an instrumentation
+// (race, msan, asan: instrumentTag) stands for the go command's flag,
+// which sets it: the files and the types the flag gives are the tag's
+// (see Programs.combine and exportFlags).
 type Config struct {
 	GOOS, GOARCH string
 	Cgo          bool
 	Tags         []string
+	// Off holds the experiments turned off ("noX" in GOEXPERIMENT):
+	// -tags cannot unset the tag of one the toolchain turns on by
+	// default, and GOEXPERIMENT=noX compiles the files for
+	// !goexperiment.X.
+	Off []string
 }
 
 func (c Config) String() string {
@@ -43,13 +45,22 @@ func (c Config) String() string {
 	} else {
 		s += " no cgo"
 	}
-	if tags := c.setTags(); len(tags) > 0 {
-		s += " -tags " + strings.Join(tags, ",")
+	if len(c.Tags) > 0 {
+		s += " -tags " + strings.Join(c.Tags, ",")
 	}
-	if off := c.experimentsOff(); off != "" {
-		s += " GOEXPERIMENT=" + off
+	if len(c.Off) > 0 {
+		s += " GOEXPERIMENT=" + c.experiments()
 	}
 	return s
+}
+
+// experiments is c's GOEXPERIMENT setting: "noX,noY".
+func (c Config) experiments() string {
+	var off []string
+	for _, x := range c.Off {
+		off = append(off, "no"+x)
+	}
+	return strings.Join(off, ",")
 }
 
 // env is the go command's environment for c.
@@ -59,63 +70,63 @@ func (c Config) env() []string {
 		cgo = "1"
 	}
 	env := append(os.Environ(), "GOOS="+c.GOOS, "GOARCH="+c.GOARCH, "CGO_ENABLED="+cgo)
-	if off := c.experimentsOff(); off != "" {
+	if len(c.Off) > 0 {
+		x := c.experiments()
 		if set := os.Getenv("GOEXPERIMENT"); set != "" {
-			off = set + "," + off
+			x = set + "," + x
 		}
-		env = append(env, "GOEXPERIMENT="+off)
+		env = append(env, "GOEXPERIMENT="+x)
 	}
 	return env
 }
 
 // flags are the go command's build flags for c.
 func (c Config) flags() []string {
-	tags := c.setTags()
-	if len(tags) == 0 {
+	if len(c.Tags) == 0 {
 		return nil
 	}
-	return []string{"-tags=" + strings.Join(tags, ",")}
+	return []string{"-tags=" + strings.Join(c.Tags, ",")}
 }
 
-// setTags are the tags of c that -tags sets: all but those of the
-// experiments it turns off.
-func (c Config) setTags() []string {
-	var tags []string
-	for _, t := range c.Tags {
-		if !onByDefault(t) {
-			tags = append(tags, t)
+// offPrefix marks, among the choices combine combines (Programs.tagged),
+// an experiment turned off: "GOEXPERIMENT=noX" for the tag
+// goexperiment.X.
+const offPrefix = "GOEXPERIMENT=no"
+
+// offChoices returns the choices (offPrefix) that turn off the
+// experiments off.
+func offChoices(off []string) []string {
+	var out []string
+	for _, x := range off {
+		out = append(out, offPrefix+x)
+	}
+	return out
+}
+
+// with returns c with the choices added: tags, and experiments turned off
+// (offPrefix).
+func (c Config) with(choices []string) Config {
+	c.Tags, c.Off = slices.Clone(c.Tags), slices.Clone(c.Off)
+	for _, t := range choices {
+		if x, ok := strings.CutPrefix(t, offPrefix); ok {
+			c.Off = append(c.Off, x)
+		} else {
+			c.Tags = append(c.Tags, t)
 		}
 	}
-	return tags
-}
-
-// experimentsOff is the GOEXPERIMENT setting that turns off the
-// experiments of c's tags that are on by default ("noX,noY"), or "".
-func (c Config) experimentsOff() string {
-	var off []string
-	for _, t := range c.Tags {
-		if onByDefault(t) {
-			off = append(off, "no"+strings.TrimPrefix(t, "goexperiment."))
-		}
-	}
-	return strings.Join(off, ",")
-}
-
-// onByDefault reports whether tag is the tag of a GOEXPERIMENT that the
-// toolchain turns on by default (go/build's ToolTags, which GOEXPERIMENT
-// in the environment changes too).
-func onByDefault(tag string) bool {
-	return strings.HasPrefix(tag, "goexperiment.") && slices.Contains(build.Default.ToolTags, tag)
+	slices.Sort(c.Tags)
+	slices.Sort(c.Off)
+	return c
 }
 
 // exportFlags are the go command's build flags for the export data of
 // c's standard library: the tags of its instrumentations, whose files
 // (runtime's race hooks) a package's file for the instrumentation may
-// use, and of its GOEXPERIMENTs (encoding/json/v2 is one's; one turned off
-// is in env). Other tags choose no file of the standard library.
+// use, and of its GOEXPERIMENTs (encoding/json/v2 is one's; those turned
+// off are in env). Other tags choose no file of the standard library.
 func (c Config) exportFlags() []string {
 	var tags []string
-	for _, t := range c.setTags() {
+	for _, t := range c.Tags {
 		if instrumentTag(t) || strings.HasPrefix(t, "goexperiment.") {
 			tags = append(tags, t)
 		}
@@ -126,10 +137,14 @@ func (c Config) exportFlags() []string {
 	return []string{"-tags=" + strings.Join(tags, ",")}
 }
 
+// tagged reports whether c has a tag or turns an experiment off.
+func (c Config) tagged() bool { return len(c.Tags)+len(c.Off) > 0 }
+
 // chosen reports whether c has a tag a user chooses with -tags, or a
-// GOEXPERIMENT's: one that is not an instrumentation's.
+// GOEXPERIMENT's (one that is not an instrumentation's), or turns an
+// experiment off.
 func (c Config) chosen() bool {
-	return slices.ContainsFunc(c.Tags, func(t string) bool { return !instrumentTag(t) })
+	return len(c.Off) > 0 || slices.ContainsFunc(c.Tags, func(t string) bool { return !instrumentTag(t) })
 }
 
 // instrumented reports whether c has the tag of an instrumentation.
@@ -339,8 +354,29 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error
 	}
 	chosen := map[string]bool{} // signature's memo
 	added := 0
+	known := map[string]bool{} // experiment -> whether the go command knows it
 	for {
 		tags, files, instruments := ps.tagged()
+		// GOEXPERIMENT=noX for an experiment the go command does not
+		// know makes every go command fail: no build has it.
+		var err error
+		tags = slices.DeleteFunc(tags, func(t string) bool {
+			x, ok := strings.CutPrefix(t, offPrefix)
+			if !ok || err != nil {
+				return false
+			}
+			k, asked := known[x]
+			if !asked {
+				if k, err = experimentKnown(ctx, ps.dir, x); err != nil {
+					return false
+				}
+				known[x] = k
+			}
+			return !k
+		})
+		if err != nil {
+			return err
+		}
 		if len(tags) > maxTags {
 			return fmt.Errorf("audit: the files of %s use %d build tags (%s), more than the %d whose every combination the audit covers", ps.dir, len(tags), strings.Join(tags, ", "), maxTags)
 		}
@@ -353,14 +389,17 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error
 			for vmask := range 1 << len(extra) {
 				seen := map[string]bool{}
 				for mask := range 1 << len(tags) {
-					cf := b.config
-					cf.Tags = slices.Sorted(slices.Values(slices.Concat(subset(extra, vmask), subset(tags, mask))))
+					choice := subset(tags, mask)
+					if contradicts(choice) {
+						continue
+					}
+					cf := b.config.with(slices.Concat(subset(extra, vmask), choice))
 					sig := d.signature(cf, files, chosen)
 					if seen[sig] {
 						continue
 					}
 					seen[sig] = true
-					if len(cf.Tags) > 0 && !have[cf.String()] {
+					if cf.tagged() && !have[cf.String()] {
 						have[cf.String()] = true
 						more = append(more, &candidate{config: cf})
 					}
@@ -388,6 +427,17 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error
 	}
 }
 
+// contradicts reports whether choice both sets the tag of an experiment
+// and turns it off.
+func contradicts(choice []string) bool {
+	for _, t := range choice {
+		if x, ok := strings.CutPrefix(t, offPrefix); ok && slices.Contains(choice, "goexperiment."+x) {
+			return true
+		}
+	}
+	return false
+}
+
 // subset returns the elements of set whose bits are set in mask.
 func subset(set []string, mask int) []string {
 	var out []string
@@ -401,9 +451,13 @@ func subset(set []string, mask int) []string {
 
 // tagged returns, from every listing so far, the tags a user chooses
 // that the main module's files name (listing.tags), but cgo, which
-// combine adds where cgo is off; the files outside the standard library
-// that name one of them, with all their tags; and the instrumentations
-// that files name (listing.instruments).
+// combine adds where cgo is off, and for the tag of each GOEXPERIMENT
+// (goexperiment.X) the choice to turn it off too (offPrefix+X: -tags sets
+// it, and GOEXPERIMENT=noX unsets it where the go command turns it on by
+// default, whatever toolgen was built with); the files outside the
+// standard library that name one of them, with all their tags and those
+// choices; and the instrumentations that files name
+// (listing.instruments).
 func (ps *Programs) tagged() (tags []string, files map[string][]string, instruments []string) {
 	for _, c := range ps.cands {
 		if c.list == nil {
@@ -412,6 +466,9 @@ func (ps *Programs) tagged() (tags []string, files map[string][]string, instrume
 		for _, t := range c.list.tags {
 			if t != "cgo" && !slices.Contains(tags, t) {
 				tags = append(tags, t)
+				if x, ok := strings.CutPrefix(t, "goexperiment."); ok {
+					tags = append(tags, offPrefix+x)
+				}
 			}
 		}
 		for _, t := range c.list.instruments {
@@ -429,7 +486,13 @@ func (ps *Programs) tagged() (tags []string, files map[string][]string, instrume
 		}
 		for f, ts := range c.list.fileTags {
 			if slices.ContainsFunc(ts, func(t string) bool { return slices.Contains(tags, t) }) {
-				files[f] = ts
+				named := slices.Clone(ts)
+				for _, t := range ts {
+					if x, ok := strings.CutPrefix(t, "goexperiment."); ok {
+						named = append(named, offPrefix+x)
+					}
+				}
+				files[f] = named
 			}
 		}
 	}
@@ -570,7 +633,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 				}
 				return loadProgram(p.list, fset, std, hs)
 			}
-			if len(p.config.Tags) > 0 {
+			if p.config.tagged() {
 				// Only audited (Types gives the others'): loaded for
 				// each audit, and let go after it, since a module's
 				// tags may make hundreds.
@@ -804,7 +867,7 @@ type Root struct {
 // caller, which checks it (Imports.Root is nil then).
 func (ps *Programs) Types(p Platform, cgo bool) (imp *Imports, errs []PackageError, err error) {
 	for _, c := range ps.cands {
-		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || len(c.config.Tags) > 0 {
+		if c.config.GOOS != p.GOOS || c.config.GOARCH != p.GOARCH || c.config.Cgo != cgo || c.config.tagged() {
 			continue
 		}
 		switch {

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -128,6 +129,25 @@ func goBuilds(ctx context.Context, dir string, c Config) (bool, error) {
 	}
 	if err != nil {
 		return false, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return true, nil
+}
+
+// experimentKnown reports whether the go command in dir knows the
+// experiment x: whether it accepts GOEXPERIMENT=noX (`go env`, which
+// refuses an experiment it does not know, as every go command does).
+func experimentKnown(ctx context.Context, dir, x string) (bool, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOEXPERIMENT")
+	cmd.Dir = dir
+	cmd.Env = Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Off: []string{x}}.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if _, refused := errors.AsType[*exec.ExitError](err); refused && ctx.Err() == nil {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("go env GOEXPERIMENT: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	return true, nil
 }

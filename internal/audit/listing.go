@@ -490,7 +490,7 @@ func (d *deriver) context(c Config) build.Context {
 	ctx := build.Default
 	ctx.GOOS, ctx.GOARCH = c.GOOS, c.GOARCH
 	ctx.CgoEnabled = c.Cgo
-	ctx.BuildTags = c.setTags()
+	ctx.BuildTags = c.Tags
 	ctx.ToolTags = nil
 	ctx.Compiler = "gc"
 	ctx.UseAllFiles = false
@@ -605,7 +605,7 @@ func (d *deriver) signature(c Config, files map[string][]string, memo map[string
 	var b strings.Builder
 	for _, file := range slices.Sorted(maps.Keys(files)) {
 		var named []string
-		for _, t := range c.Tags {
+		for _, t := range slices.Concat(c.Tags, offChoices(c.Off)) {
 			if slices.Contains(files[file], t) {
 				named = append(named, t)
 			}
