@@ -378,7 +378,8 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error
 			return err
 		}
 		if len(tags) > maxTags {
-			return fmt.Errorf("audit: the files of %s use %d build tags (%s), more than the %d whose every combination the audit covers", ps.dir, len(tags), strings.Join(tags, ", "), maxTags)
+			named := slices.DeleteFunc(slices.Clone(tags), func(t string) bool { return strings.HasPrefix(t, offPrefix) })
+			return fmt.Errorf("audit: the files of %s use %d build tags (%s), %d of them a GOEXPERIMENT's, which counts twice (set, and the experiment turned off): %d choices, more than the %d whose every combination the audit covers", ps.dir, len(named), strings.Join(named, ", "), len(tags)-len(named), len(tags), maxTags)
 		}
 		var more []*candidate
 		for _, b := range bases {
@@ -739,29 +740,41 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			ok = append(ok, reps[i])
 			continue
 		}
+		p := progs[i]
 		var te typeError
-		switch {
-		case (!progs[i].config.Cgo || progs[i].config.chosen()) && errors.As(err, &te):
+		skip := (!p.config.Cgo || p.config.chosen()) && errors.As(err, &te)
+		if skip || p.config.instrumented() && errors.As(err, &te) {
 			// A package that needs cgo does not build without it; nor
 			// does a combination of tags whose files do not type-check
 			// (two files for tags a module takes one at a time, that
-			// declare the same name). The go command says so: go/parser
-			// and go/types refuse what the compiler builds at times (an
-			// expression nested deeper than go/parser goes), and what
-			// it builds is not passed unaudited.
-			builds, berr := goBuilds(ctx, ps.dir, progs[i].config)
-			switch {
-			case berr != nil:
-				return nil, fmt.Errorf("%w (and whether the go command builds it: %v)", err, berr)
-			case builds:
-				return nil, fmt.Errorf("%w, which the go command builds", err)
+			// declare the same name). The go command says so, for every
+			// configuration the program stands for (the first, which it
+			// is made for, may be one no build has, -tags cgo without
+			// cgo, where the standard library's net does not compile):
+			// go/parser and go/types refuse what the compiler builds at
+			// times (an expression nested deeper than go/parser goes),
+			// and what it builds is not passed unaudited.
+			for _, c := range ps.cands {
+				if c.prog != p || !slices.Contains(platforms, c.config.platform()) {
+					continue
+				}
+				builds, berr := goBuilds(ctx, ps.dir, c.config)
+				switch {
+				case berr != nil:
+					return nil, fmt.Errorf("%w (and whether the go command builds %s: %v)", err, c.config, berr)
+				case builds:
+					return nil, fmt.Errorf("%w, and the go command builds %s", err, c.config)
+				}
 			}
+		}
+		switch {
+		case skip:
 			continue
-		case progs[i].config.instrumented():
+		case p.config.instrumented():
 			// The instrumentation's own files need what this host lacks
 			// (-msan's cgo files, clang's headers): a note, not a failure
 			// of programs that build without it.
-			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", progs[i].config, errors.Unwrap(err)))
+			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", p.config, errors.Unwrap(err)))
 			continue
 		}
 		return nil, err
