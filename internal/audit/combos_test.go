@@ -259,6 +259,10 @@ func TestExperimentOnInTheEnvironment(t *testing.T) {
 	}
 }
 
+// deepConst declares a constant nested deeper than go/parser goes
+// (100,000 levels), which the compiler builds.
+var deepConst = "\nconst deep = " + strings.Repeat("(", 100_010) + "1" + strings.Repeat(")", 100_010) + "\n"
+
 // TestBuiltFileThatDoesNotLoad checks that a configuration the audit
 // cannot load, though the go command builds it, fails the audit, where it
 // was skipped as one that does not build (found in review of 5267ce1): an
@@ -267,7 +271,7 @@ func TestExperimentOnInTheEnvironment(t *testing.T) {
 // configuration without cgo is the one audited there.
 func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 	t.Parallel()
-	deep := "\nconst deep = " + strings.Repeat("(", 100_010) + "1" + strings.Repeat(")", 100_010) + "\n"
+	deep := deepConst
 	host := []Platform{{runtime.GOOS, runtime.GOARCH}}
 	for _, c := range []struct {
 		name      string
@@ -331,5 +335,55 @@ func TestUnbuiltCombinationSkipped(t *testing.T) {
 	}
 	if got, want := hostReaches(t, files), tool.Exec; got != want {
 		t.Errorf("the probe reaches %s, want %s (b.go, with auditb alone)", got, want)
+	}
+}
+
+// TestCgoElsewhereNotSkipped checks the configurations of a program that
+// does not load which this host cannot ask the go command of: cgo for
+// another platform, whose build here fails for want of a C cross-compiler
+// whatever its files, is not audited, and says so, where it was skipped
+// as one that does not build (found in review of c0dd88a: darwin/arm64
+// cgo -tags audittag had the program of darwin/arm64 no cgo -tags
+// audittag,cgo, where plugin does not compile).
+func TestCgoElsewhereNotSkipped(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":              "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go":        probeTool,
+		"tool/run.go":         "//go:build !(audittag && cgo && darwin)" + plainRun,
+		"tool/evil_darwin.go": "//go:build audittag && cgo\n\npackage tool\n\nimport (\n\t_ \"plugin\"\n\t\"syscall\"\n)\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n" + deepConst,
+	})
+	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}, {"darwin", "arm64"}}, []string{"Tool"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Unaudited, func(s string) bool {
+		return strings.HasPrefix(s, "darwin/arm64 cgo -tags audittag (no C cross-compiler")
+	}) {
+		t.Errorf("unaudited: %q; want darwin/arm64 cgo -tags audittag named", rep.Unaudited)
+	}
+}
+
+// TestCgoFailureFails checks that a configuration with cgo that the go
+// command lists, and then fails to run cgo for on this machine (a C
+// header it lacks), fails the audit: it may build where the header is,
+// and was skipped as one that does not build when the go command listed
+// it (a constraint the deriver cannot evaluate, !audit.x, has it list
+// every configuration; found in review of c0dd88a).
+func TestCgoFailureFails(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":        "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go":  probeTool,
+		"tool/c_cgo.go": "package tool\n\n// #include <toolreg_probe_missing.h>\n// static int f(void) { return PROBE; }\nimport \"C\"\n\nfunc f() int { return int(C.f()) }\n",
+		"tool/run.go":   "//go:build !cgo" + plainRun,
+		"tool/evil.go":  "//go:build cgo" + strings.Replace(execRun, "return \"\"", "return string(rune(f()))", 1),
+		"tool/x.go":     "//go:build !audit.x\n\npackage tool\n",
+	})
+	_, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	if err == nil || !strings.Contains(err.Error(), "running cgo") {
+		t.Fatalf("AnalyzeAll: %v; want an error naming cgo's failure", err)
 	}
 }

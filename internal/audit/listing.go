@@ -81,8 +81,16 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 		// listing, paid only here). For another platform cgo needs a C
 		// cross-compiler, and that configuration is not loaded.
 		args = append(append([]string{"-deps", "-compiled", "-json=" + listFields + ",CompiledGoFiles"}, c.flags()...), ".")
+		listed := !slices.ContainsFunc(pkgs, func(p *listedPackage) bool { return len(p.errs()) > 0 })
 		if pkgs, err = goList(ctx, dir, c.env(), args...); err != nil {
 			return nil, fmt.Errorf("list %s for %s: %w", dir, c, err)
+		}
+		if i := slices.IndexFunc(pkgs, func(p *listedPackage) bool { return len(p.errs()) > 0 }); listed && i >= 0 {
+			// Listed, then cgo failed on this machine (a C header it
+			// lacks): the configuration may build elsewhere, and the
+			// audit cannot read it (found in review of c0dd88a: taken
+			// for one that does not build, it was skipped unaudited).
+			return nil, fmt.Errorf("list %s for %s: running cgo: %v", dir, c, pkgs[i].errs()[0])
 		}
 	}
 	if len(pkgs) == 0 {
