@@ -277,15 +277,16 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 		name      string
 		files     map[string]string
 		platforms []Platform
+		long      bool // compiles the deep file for another platform, or with cgo and race
 	}{
 		{"a file for a tag", map[string]string{
 			"tool/run.go":  "//go:build !audittag" + plainRun,
 			"tool/evil.go": "//go:build audittag" + execRun + deep,
-		}, host},
+		}, host, false},
 		{"a file for another platform", map[string]string{
 			"tool/run.go":         "//go:build !darwin" + plainRun,
 			"tool/evil_darwin.go": execRun[2:] + deep,
-		}, append(host, Platform{"darwin", "arm64"})},
+		}, append(host, Platform{"darwin", "arm64"}), true},
 		// The program of cgo -tags audittag is that of no cgo -tags
 		// audittag,cgo, made first, which no build has: with -tags cgo
 		// and cgo off the standard library's net does not compile, and
@@ -294,7 +295,7 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 		{"a file for a tag and cgo that imports net", map[string]string{
 			"tool/run.go":  "//go:build !(audittag && cgo)" + plainRun,
 			"tool/evil.go": "//go:build audittag && cgo\n\npackage tool\n\nimport (\n\t_ \"net\"\n\t\"syscall\"\n)\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n" + deep,
-		}, host},
+		}, host, false},
 		// A configuration with an instrumentation whose files do not
 		// load was a note alone, unasked (older; found in the same
 		// review): here cgo -tags race, a program of its own, since the
@@ -304,9 +305,12 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 			"tool/c_cgo.go": "package tool\n\n// int f(void) { return 0; }\nimport \"C\"\n\nfunc f() int { return int(C.f()) }\n",
 			"tool/use.go":   "//go:build cgo\n\npackage tool\n\nvar _ = f()\n",
 			"tool/evil.go":  "//go:build race && cgo" + execRun + deep,
-		}, host},
+		}, host, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long case, which the full test command runs")
+			}
 			t.Parallel()
 			dir := t.TempDir()
 			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}

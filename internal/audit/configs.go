@@ -734,6 +734,49 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 		})
 	}
 	wg.Wait()
+	// A package that needs cgo does not build without it; nor does a
+	// combination of tags whose files do not type-check (two files for
+	// tags a module takes one at a time, that declare the same name). The
+	// go command says so, for every configuration the program stands for
+	// (the first, which it is made for, may be one no build has, -tags cgo
+	// without cgo, where the standard library's net does not compile):
+	// go/parser and go/types refuse what the compiler builds at times (an
+	// expression nested deeper than go/parser goes), and what it builds is
+	// not passed unaudited. The programs' go commands run side by side,
+	// each program's in turn, up to the first configuration that builds.
+	type check struct {
+		c      *candidate
+		builds bool
+		err    error
+	}
+	checks := make([][]*check, len(progs))
+	skip := make([]bool, len(progs))
+	for i, err := range errs {
+		p := progs[i]
+		var te typeError
+		if err == nil || !errors.As(err, &te) {
+			continue
+		}
+		skip[i] = !p.config.Cgo || p.config.chosen()
+		if !skip[i] && !p.config.instrumented() {
+			continue
+		}
+		for _, c := range ps.cands {
+			if c.prog == p && slices.Contains(platforms, c.config.platform()) {
+				checks[i] = append(checks[i], &check{c: c})
+			}
+		}
+		wg.Go(func() {
+			for _, ck := range checks[i] {
+				if !ck.c.config.Cgo || ck.c.config.isHost() {
+					if ck.builds, ck.err = goBuilds(ctx, ps.dir, ck.c.config); ck.builds || ck.err != nil {
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 	var ok []*Report
 	for i, err := range errs {
 		if err == nil {
@@ -741,43 +784,25 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 			continue
 		}
 		p := progs[i]
-		var te typeError
-		skip := (!p.config.Cgo || p.config.chosen()) && errors.As(err, &te)
-		if skip || p.config.instrumented() && errors.As(err, &te) {
-			// A package that needs cgo does not build without it; nor
-			// does a combination of tags whose files do not type-check
-			// (two files for tags a module takes one at a time, that
-			// declare the same name). The go command says so, for every
-			// configuration the program stands for (the first, which it
-			// is made for, may be one no build has, -tags cgo without
-			// cgo, where the standard library's net does not compile):
-			// go/parser and go/types refuse what the compiler builds at
-			// times (an expression nested deeper than go/parser goes),
-			// and what it builds is not passed unaudited.
-			for _, c := range ps.cands {
-				if c.prog != p || !slices.Contains(platforms, c.config.platform()) {
-					continue
-				}
-				if c.config.Cgo && !c.config.isHost() {
+		if checks[i] != nil {
+			for _, ck := range checks[i] {
+				switch {
+				case ck.c.config.Cgo && !ck.c.config.isHost():
 					// Its build here fails for want of a C
 					// cross-compiler whatever its files, which proves
 					// nothing: not audited, as a configuration with
 					// cgo for another platform whose files differ
 					// (found in review of c0dd88a).
-					unaudited = append(unaudited, fmt.Sprintf("%s (no C cross-compiler; the same files without it: %v)", c.config, errors.Unwrap(err)))
-					continue
-				}
-				builds, berr := goBuilds(ctx, ps.dir, c.config)
-				switch {
-				case berr != nil:
-					return nil, fmt.Errorf("%w (and whether the go command builds %s: %v)", err, c.config, berr)
-				case builds:
-					return nil, fmt.Errorf("%w, and the go command builds %s", err, c.config)
+					unaudited = append(unaudited, fmt.Sprintf("%s (no C cross-compiler; the same files without it: %v)", ck.c.config, errors.Unwrap(err)))
+				case ck.err != nil:
+					return nil, fmt.Errorf("%w (and whether the go command builds %s: %v)", err, ck.c.config, ck.err)
+				case ck.builds:
+					return nil, fmt.Errorf("%w, and the go command builds %s", err, ck.c.config)
 				}
 			}
 		}
 		switch {
-		case skip:
+		case skip[i]:
 			continue
 		case p.config.instrumented():
 			// The instrumentation's own files need what this host lacks
