@@ -296,6 +296,14 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 			"tool/run.go":  "//go:build !(audittag && cgo)" + plainRun,
 			"tool/evil.go": "//go:build audittag && cgo\n\npackage tool\n\nimport (\n\t_ \"net\"\n\t\"syscall\"\n)\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n" + deep,
 		}, host, false},
+		// The go command's build fails for want of a header of this
+		// machine's, not in the Go files: that proves nothing, and the
+		// program was skipped (found in review of b149745).
+		{"an assembly file whose header is not here", map[string]string{
+			"tool/run.go":                     "//go:build !audittag" + plainRun,
+			"tool/evil.go":                    "//go:build audittag" + strings.Replace(execRun, "return \"\"", "f()\n\treturn \"\"", 1) + "\nfunc f()\n" + deep,
+			"tool/f_" + runtime.GOARCH + ".s": "//go:build audittag\n\n#include \"/nonexistent/toolreg_probe.h\"\n\nTEXT ·f(SB),0,$0\n\tRET\n",
+		}, host, false},
 		// A configuration with an instrumentation whose files do not
 		// load was a note alone, unasked (older; found in the same
 		// review): here cgo -tags race, a program of its own, since the
@@ -317,8 +325,8 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 			maps.Copy(files, c.files)
 			writeFiles(t, dir, files)
 			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), c.platforms, []string{"Tool"})
-			if err == nil || !strings.Contains(err.Error(), "and the go command builds") {
-				t.Fatalf("AnalyzeAll: %v, report %v; want an error saying the go command builds it", err, rep)
+			if err == nil || !strings.Contains(err.Error(), "and the go command builds") && !strings.Contains(err.Error(), "not in its Go files alone") {
+				t.Fatalf("AnalyzeAll: %v, report %v; want an error saying the go command builds it, or fails for another reason", err, rep)
 			}
 		})
 	}
@@ -389,5 +397,27 @@ func TestCgoFailureFails(t *testing.T) {
 	_, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
 	if err == nil || !strings.Contains(err.Error(), "running cgo") {
 		t.Fatalf("AnalyzeAll: %v; want an error naming cgo's failure", err)
+	}
+}
+
+// TestGoErrorsOnly checks which failed builds count as the compiler
+// refusing Go files, the only proof that a configuration does not build.
+func TestGoErrorsOnly(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		out  string
+		want bool
+	}{
+		{"# example.com/tools/tool\n./evil.go:5:9: undefined: x\n", true},
+		{"# example.com/tools/tool\ntool/a.go:5: syntax error\n\tmore\n./b.go:1:1: too many errors\ntoo many errors\n", true},
+		{"# example.com/tools/tool\n./f_amd64.s:2: #include: open /nonexistent/h.h: no such file or directory\n", false},
+		{"# example.com/tools/tool\n./evil.go:5:9: undefined: x\n./f_amd64.s:2: #include: open h.h: no such file\n", false},
+		{"# runtime/cgo\ngcc: error: unrecognized option\n", false},
+		{"go: unknown GOEXPERIMENT x\n", false},
+		{"", false},
+	} {
+		if got := goErrorsOnly(c.out); got != c.want {
+			t.Errorf("goErrorsOnly(%q) = %v, want %v", c.out, got, c.want)
+		}
 	}
 }

@@ -704,6 +704,12 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 				why = c.list.errs[0]
 			}
 			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", c.config, why))
+		case c.err != nil && c.config.chosen() && errors.As(c.err, new(cgoError)):
+			// cgo failed for a combination of tags: it may not build
+			// anywhere (two files that export one C name), or only
+			// here (a header this machine lacks). Not audited, and
+			// named; without tags such a configuration fails the audit.
+			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", c.config, errors.Unwrap(c.err)))
 		case c.err != nil:
 			// The audit could not list it (a file that is not a regular
 			// file, a header past what it reads): what the go command
@@ -803,6 +809,10 @@ func (ps *Programs) Analyze(ctx context.Context, platforms []Platform, typeNames
 		}
 		switch {
 		case skip[i]:
+			continue
+		case p.config.chosen() && errors.As(err, new(cgoError)):
+			// As a listed configuration's, above.
+			unaudited = append(unaudited, fmt.Sprintf("%s (%v)", p.config, errors.Unwrap(err)))
 			continue
 		case p.config.instrumented():
 			// The instrumentation's own files need what this host lacks

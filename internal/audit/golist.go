@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -115,8 +116,10 @@ func BuildFlags() []string {
 }
 
 // goBuilds reports whether the go command builds the package in dir in
-// c (`go build`, which compiles and discards it): false when it fails to,
-// an error when it cannot be asked.
+// c (`go build`, which compiles and discards it): false when the compiler
+// refuses its Go files, an error when it cannot be asked or fails for
+// another reason, which may be this machine's (an assembly file's
+// #include of a header it lacks: found in review of b149745).
 func goBuilds(ctx context.Context, dir string, c Config) (bool, error) {
 	cmd := exec.CommandContext(ctx, "go", slices.Concat([]string{"build"}, BuildFlags(), c.flags(), []string{"."})...)
 	cmd.Dir = dir
@@ -125,13 +128,37 @@ func goBuilds(ctx context.Context, dir string, c Config) (bool, error) {
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	if _, failed := errors.AsType[*exec.ExitError](err); failed && ctx.Err() == nil {
-		return false, nil
+		if goErrorsOnly(stderr.String()) {
+			return false, nil
+		}
+		return false, fmt.Errorf("go build failed, and not in its Go files alone: %s", bytes.TrimSpace(stderr.Bytes()))
 	}
 	if err != nil {
 		return false, fmt.Errorf("go build: %w: %s", err, bytes.TrimSpace(stderr.Bytes()))
 	}
 	return true, nil
 }
+
+// goErrorsOnly reports whether the output of a go build that failed names
+// errors of Go files alone, as the compiler prints them ("x.go:3:7: ..."),
+// under the packages' headers ("# path").
+func goErrorsOnly(out string) bool {
+	seen := false
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, "\r\n")
+		switch {
+		case line == "", strings.HasPrefix(line, "# "), strings.HasPrefix(line, "\t"), line == "too many errors":
+		case goErrorLine.MatchString(line):
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
+}
+
+// goErrorLine matches an error of the compiler's in a Go file.
+var goErrorLine = regexp.MustCompile(`^\S+\.go:\d+(:\d+)?: `)
 
 // experimentKnown reports whether the go command in dir knows the
 // experiment x: whether it accepts GOEXPERIMENT=noX (`go env`, which

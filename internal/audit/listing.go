@@ -90,7 +90,7 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 			// lacks): the configuration may build elsewhere, and the
 			// audit cannot read it (found in review of c0dd88a: taken
 			// for one that does not build, it was skipped unaudited).
-			return nil, fmt.Errorf("list %s for %s: running cgo: %v", dir, c, pkgs[i].errs()[0])
+			return nil, cgoError{fmt.Errorf("list %s for %s: running cgo: %v", dir, c, pkgs[i].errs()[0])}
 		}
 	}
 	if len(pkgs) == 0 {
@@ -102,6 +102,14 @@ func listConfig(ctx context.Context, dir string, c Config) (*listing, error) {
 	}
 	return l, nil
 }
+
+// cgoError is the error of a configuration that the go command listed,
+// then failed to run cgo for: on this machine (a C header it lacks), or
+// anywhere (two files for tags a module takes one at a time that export
+// the same C name).
+type cgoError struct{ error }
+
+func (e cgoError) Unwrap() error { return e.error }
 
 // newListing is the listing of the program in configuration c whose
 // packages the go command listed as pkgs (with -deps: each after its

@@ -783,6 +783,17 @@ func TestHonestTaggedFiles(t *testing.T) {
 			"tool/word_linux_amd64.go":   "package tool\n\nconst wordSize = 8\n",
 			"tool/word_linux_sparc64.go": "package tool\n\nconst wordSize = 8\n",
 		}},
+		// Two files with cgo for tags the module takes one at a time,
+		// each exporting one C name: cgo fails for the combination of
+		// both, which no build has (found in review of f9d6667, whose
+		// audit failed on it when the go command listed every
+		// configuration: !audit.x, which the deriver cannot evaluate).
+		{"exclusive tags with cgo", map[string]string{
+			"tool/run.go": "package tool\n\nfunc run() string { return \"\" }\n",
+			"tool/a.go":   "//go:build audita\n\npackage tool\n\nimport \"C\"\n\n//export toolreg_mode\nfunc toolreg_mode() C.int { return 1 }\n",
+			"tool/b.go":   "//go:build auditb\n\npackage tool\n\nimport \"C\"\n\n//export toolreg_mode\nfunc toolreg_mode() C.int { return 2 }\n",
+			"tool/x.go":   "//go:build !audit.x\n\npackage tool\n",
+		}},
 		// Two tags the module takes one at a time, each with a file that
 		// declares the same name, beside a file with cgo: the combination
 		// of both does not type-check, and does not build (found in
