@@ -358,6 +358,9 @@ func TestUnbuiltCombinationSkipped(t *testing.T) {
 // cgo -tags audittag had the program of darwin/arm64 no cgo -tags
 // audittag,cgo, where plugin does not compile).
 func TestCgoElsewhereNotSkipped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long test (a file nested 100,010 deep, compiled for another platform), which the full test command runs")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{

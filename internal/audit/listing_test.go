@@ -773,16 +773,17 @@ func TestHonestTaggedFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string
+		long  bool // lists and builds with cgo more than once
 	}{
 		{"jsonv2", map[string]string{
 			"tool/run.go":    "//go:build !goexperiment.jsonv2\n\npackage tool\n\nfunc run() string { return \"\" }\n",
 			"tool/run_v2.go": "//go:build goexperiment.jsonv2\n\npackage tool\n\nimport \"encoding/json/v2\"\n\nfunc run() string {\n\tb, _ := json.Marshal(1)\n\treturn string(b)\n}\n",
-		}},
+		}, false},
 		{"word sizes", map[string]string{
 			"tool/run.go":                "package tool\n\nimport \"strconv\"\n\nfunc run() string { return strconv.Itoa(wordSize) }\n",
 			"tool/word_linux_amd64.go":   "package tool\n\nconst wordSize = 8\n",
 			"tool/word_linux_sparc64.go": "package tool\n\nconst wordSize = 8\n",
-		}},
+		}, false},
 		// Two files with cgo for tags the module takes one at a time,
 		// each exporting one C name: cgo fails for the combination of
 		// both, which no build has (found in review of f9d6667, whose
@@ -793,7 +794,7 @@ func TestHonestTaggedFiles(t *testing.T) {
 			"tool/a.go":   "//go:build audita\n\npackage tool\n\nimport \"C\"\n\n//export toolreg_mode\nfunc toolreg_mode() C.int { return 1 }\n",
 			"tool/b.go":   "//go:build auditb\n\npackage tool\n\nimport \"C\"\n\n//export toolreg_mode\nfunc toolreg_mode() C.int { return 2 }\n",
 			"tool/x.go":   "//go:build !audit.x\n\npackage tool\n",
-		}},
+		}, true},
 		// Two tags the module takes one at a time, each with a file that
 		// declares the same name, beside a file with cgo: the combination
 		// of both does not type-check, and does not build (found in
@@ -804,9 +805,12 @@ func TestHonestTaggedFiles(t *testing.T) {
 			"tool/b.go":    "//go:build auditb\n\npackage tool\n\nconst mode = \"b\"\n",
 			"tool/none.go": "//go:build !audita && !auditb\n\npackage tool\n\nconst mode = \"\"\n",
 			"tool/c.go":    "package tool\n\n// int f(void) { return 0; }\nimport \"C\"\n\nvar _ = C.f\n",
-		}},
+		}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long case, which the full test command runs")
+			}
 			t.Parallel()
 			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
 			maps.Copy(files, c.files)
