@@ -106,6 +106,7 @@ func TestCombinedConfigurations(t *testing.T) {
 	t.Parallel()
 	host := runtime.GOOS + "/" + runtime.GOARCH
 	tagFile := func(expr string) string { return "//go:build " + expr + "\n\npackage tool\n" }
+	twoTags := map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}
 	many := func(n int) string {
 		var names []string
 		for i := range n {
@@ -127,18 +128,6 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags audita,auditb,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"files of two tags", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{maxConfigs, maxPrograms}, []string{
-			"cgo -tags audita",
-			"cgo -tags audita,auditb",
-			"cgo -tags auditb",
-			"no cgo -tags audita",
-			"no cgo -tags audita,auditb",
-			"no cgo -tags audita,auditb,cgo",
-			"no cgo -tags audita,cgo",
-			"no cgo -tags auditb",
-			"no cgo -tags auditb,cgo",
-			"no cgo -tags cgo",
-		}, ""},
 		{"a file for cgo and a tag", map[string]string{"tool/a.go": tagFile("audita && cgo")}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audita",
 			"no cgo -tags audita,cgo",
@@ -153,7 +142,7 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags cgo,race",
 			"no cgo -tags race",
 		}, ""},
-		{"the most configurations and programs", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{10, 4}, []string{
+		{"files of two tags, at both bounds", twoTags, bounds{10, 4}, []string{
 			"cgo -tags audita",
 			"cgo -tags audita,auditb",
 			"cgo -tags auditb",
@@ -165,9 +154,9 @@ func TestCombinedConfigurations(t *testing.T) {
 			"no cgo -tags auditb,cgo",
 			"no cgo -tags cgo",
 		}, ""},
-		{"a configuration too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{9, 4}, nil,
+		{"a configuration too many", twoTags, bounds{9, 4}, nil,
 			"make more than 9 configurations"},
-		{"a program too many", map[string]string{"tool/a.go": tagFile("audita"), "tool/b.go": tagFile("auditb")}, bounds{10, 3}, nil,
+		{"a program too many", twoTags, bounds{10, 3}, nil,
 			"make 4 programs that compile different files, more than the 3"},
 		{"the most tags", map[string]string{"tool/a.go": tagFile(many(maxTags))}, bounds{maxConfigs, maxPrograms}, []string{
 			"cgo -tags audittag0",
@@ -320,11 +309,9 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 				t.Skip("a long case, which the full test command runs")
 			}
 			t.Parallel()
-			dir := t.TempDir()
 			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
 			maps.Copy(files, c.files)
-			writeFiles(t, dir, files)
-			rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), c.platforms, []string{"Tool"})
+			rep, err := analyzeFiles(t, files, c.platforms)
 			if err == nil || !strings.Contains(err.Error(), "and the go command builds") && !strings.Contains(err.Error(), "not in its Go files alone") {
 				t.Fatalf("AnalyzeAll: %v, report %v; want an error saying the go command builds it, or fails for another reason", err, rep)
 			}
@@ -362,14 +349,12 @@ func TestCgoElsewhereNotSkipped(t *testing.T) {
 		t.Skip("a long test (a file nested 100,010 deep, compiled for another platform), which the full test command runs")
 	}
 	t.Parallel()
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	rep, err := analyzeFiles(t, map[string]string{
 		"go.mod":              "module example.com/tools\n\ngo 1.26\n",
 		"tool/tool.go":        probeTool,
 		"tool/run.go":         "//go:build !(audittag && cgo && darwin)" + plainRun,
 		"tool/evil_darwin.go": "//go:build audittag && cgo\n\npackage tool\n\nimport (\n\t_ \"plugin\"\n\t\"syscall\"\n)\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n" + deepConst,
-	})
-	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}, {"darwin", "arm64"}}, []string{"Tool"})
+	}, []Platform{{runtime.GOOS, runtime.GOARCH}, {"darwin", "arm64"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,16 +373,14 @@ func TestCgoElsewhereNotSkipped(t *testing.T) {
 // every configuration; found in review of c0dd88a).
 func TestCgoFailureFails(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	_, err := analyzeFiles(t, map[string]string{
 		"go.mod":        "module example.com/tools\n\ngo 1.26\n",
 		"tool/tool.go":  probeTool,
 		"tool/c_cgo.go": "package tool\n\n// #include <toolreg_probe_missing.h>\n// static int f(void) { return PROBE; }\nimport \"C\"\n\nfunc f() int { return int(C.f()) }\n",
 		"tool/run.go":   "//go:build !cgo" + plainRun,
 		"tool/evil.go":  "//go:build cgo" + strings.Replace(execRun, "return \"\"", "return string(rune(f()))", 1),
 		"tool/x.go":     "//go:build !audit.x\n\npackage tool\n",
-	})
-	_, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, []string{"Tool"})
+	}, []Platform{{runtime.GOOS, runtime.GOARCH}})
 	if err == nil || !strings.Contains(err.Error(), "running cgo") {
 		t.Fatalf("AnalyzeAll: %v; want an error naming cgo's failure", err)
 	}

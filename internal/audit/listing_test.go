@@ -690,13 +690,21 @@ func hostReaches(t *testing.T, files map[string]string) tool.Capability {
 // platformsReach is hostReaches for the configurations of platforms.
 func platformsReach(t *testing.T, files map[string]string, platforms []Platform) tool.Capability {
 	t.Helper()
-	dir := t.TempDir()
-	writeFiles(t, dir, files)
-	rep, err := AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), platforms, []string{"Tool"})
+	rep, err := analyzeFiles(t, files, platforms)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rep.Tools["Tool"].Reaches
+}
+
+// analyzeFiles writes files, go.mod and the tool package in tool/ among
+// them, into a new directory, and audits its Tool in the configurations
+// of platforms.
+func analyzeFiles(t *testing.T, files map[string]string, platforms []Platform) (*Report, error) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	return AnalyzeAll(context.Background(), filepath.Join(dir, "tool"), platforms, []string{"Tool"})
 }
 
 // TestConstraintSpellings checks that a file for a tag of the tool's
