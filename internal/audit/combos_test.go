@@ -86,11 +86,7 @@ func TestTagCombinations(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
-			for name, text := range c.files {
-				files[name] = text
-			}
-			if got, want := platformsReach(t, files, c.platforms), tool.Exec; got != want {
+			if got, want := platformsReach(t, probeModule(c.files), c.platforms), tool.Exec; got != want {
 				t.Errorf("the probe reaches %s, want %s", got, want)
 			}
 		})
@@ -309,9 +305,7 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 				t.Skip("a long case, which the full test command runs")
 			}
 			t.Parallel()
-			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
-			maps.Copy(files, c.files)
-			rep, err := analyzeFiles(t, files, c.platforms)
+			rep, err := analyzeFiles(t, probeModule(c.files), c.platforms)
 			if err == nil || !strings.Contains(err.Error(), "and the go command builds") && !strings.Contains(err.Error(), "not in its Go files alone") {
 				t.Fatalf("AnalyzeAll: %v, report %v; want an error saying the go command builds it, or fails for another reason", err, rep)
 			}

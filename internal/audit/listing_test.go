@@ -679,6 +679,14 @@ func TestFileTagsHeader(t *testing.T) {
 // calls run, which the probe's other files define.
 const probeTool = "package tool\n\nimport \"context\"\n\n// Tool is the probe.\ntype Tool struct{}\n\n// Args are empty.\ntype Args struct{}\n\n// Execute calls run.\nfunc (Tool) Execute(ctx context.Context, args Args) (string, error) { return run(), nil }\n"
 
+// probeModule returns files with the module's go.mod and the probe's tool
+// file (probeTool) added.
+func probeModule(files map[string]string) map[string]string {
+	out := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
+	maps.Copy(out, files)
+	return out
+}
+
 // hostReaches writes files, go.mod and the tool package in tool/ among
 // them, into a new directory, and returns what its Tool reaches in the
 // audit of the host's configurations.
@@ -820,8 +828,7 @@ func TestHonestTaggedFiles(t *testing.T) {
 				t.Skip("a long case, which the full test command runs")
 			}
 			t.Parallel()
-			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool}
-			maps.Copy(files, c.files)
+			files := probeModule(c.files)
 			if got := hostReaches(t, files); got != 0 {
 				t.Errorf("the honest tool reaches %s, want nothing", got)
 			}
