@@ -88,7 +88,7 @@ func (c Config) flags() []string {
 	return []string{"-tags=" + strings.Join(c.Tags, ",")}
 }
 
-// offPrefix marks, among the choices combine combines (Programs.tagged),
+// offPrefix marks, among the choices combine combines (Programs.choices),
 // an experiment turned off: "GOEXPERIMENT=noX" for the tag
 // goexperiment.X.
 const offPrefix = "GOEXPERIMENT=no"
@@ -356,7 +356,7 @@ func (ps *Programs) combine(ctx context.Context, d *deriver, limit bounds) error
 	added := 0
 	known := map[string]bool{} // experiment -> whether the go command knows it
 	for {
-		tags, files, instruments := ps.tagged()
+		tags, files, instruments := ps.choices()
 		// GOEXPERIMENT=noX for an experiment the go command does not
 		// know makes every go command fail: no build has it.
 		var err error
@@ -450,7 +450,7 @@ func subset(set []string, mask int) []string {
 	return out
 }
 
-// tagged returns, from every listing so far, the tags a user chooses
+// choices returns, from every listing so far, the tags a user chooses
 // that the main module's files name (listing.tags), but cgo, which
 // combine adds where cgo is off, and for the tag of each GOEXPERIMENT
 // (goexperiment.X) the choice to turn it off too (offPrefix+X: -tags sets
@@ -459,7 +459,7 @@ func subset(set []string, mask int) []string {
 // standard library that name one of them, with all their tags and those
 // choices; and the instrumentations that files name
 // (listing.instruments).
-func (ps *Programs) tagged() (tags []string, files map[string][]string, instruments []string) {
+func (ps *Programs) choices() (tags []string, files map[string][]string, instruments []string) {
 	for _, c := range ps.cands {
 		if c.list == nil {
 			continue

@@ -764,13 +764,11 @@ func TestConstraintSpellings(t *testing.T) {
 // reaches nothing.
 func TestCgoTagWithoutCgo(t *testing.T) {
 	t.Parallel()
-	files := map[string]string{
-		"go.mod":        "module example.com/tools\n\ngo 1.26\n",
-		"tool/tool.go":  probeTool,
+	files := probeModule(map[string]string{
 		"tool/a_cgo.go": "package tool\n\nimport \"C\"\n\nimport _ \"example.com/tools/missing\"\n",
-		"tool/b.go":     "//go:build cgo\n\npackage tool\n\nimport \"syscall\"\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n",
-		"tool/c.go":     "//go:build !cgo\n\npackage tool\n\nfunc run() string { return \"\" }\n",
-	}
+		"tool/b.go":     "//go:build cgo" + execRun,
+		"tool/c.go":     "//go:build !cgo" + plainRun,
+	})
 	if got, want := hostReaches(t, files), tool.Exec; got != want {
 		t.Errorf("the probe reaches %s, want %s (b.go, for cgo, built without it)", got, want)
 	}
