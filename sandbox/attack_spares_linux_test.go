@@ -563,6 +563,9 @@ func attackAsUser(dir, suid string) int {
 // TestAttackAsUser runs attackAsUser as user nobody and checks each
 // attack was denied.
 func TestAttackAsUser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a long test (2 s of CPU, not parallel), which the full test command runs")
+	}
 	needNamespaces(t)
 	needLandlock(t, 1)
 	if os.Geteuid() != 0 {

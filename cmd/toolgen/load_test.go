@@ -156,13 +156,17 @@ func TestTrustC(t *testing.T) {
 		trust     string
 		want, not []string
 		nWarnings string
+		long      bool // the list's spelling and its stale names: about 1 s of CPU each
 	}{
-		{"", []string{warning}, []string{note}, "2 warning(s)"},
-		{pkg, []string{note}, []string{warning, stale}, "1 warning(s)"},
-		{" " + pkg + " ,, ", []string{note}, []string{warning, stale}, "1 warning(s)"},
-		{pkg + ",example.com/nosuch", []string{note, stale}, []string{warning}, "2 warning(s)"},
-		{"example.com/tools/cgo", []string{warning, "toolgen: -trust-c names example.com/tools/cgo, which"}, []string{note}, "3 warning(s)"},
+		{"", []string{warning}, []string{note}, "2 warning(s)", false},
+		{pkg, []string{note}, []string{warning, stale}, "1 warning(s)", false},
+		{" " + pkg + " ,, ", []string{note}, []string{warning, stale}, "1 warning(s)", true},
+		{pkg + ",example.com/nosuch", []string{note, stale}, []string{warning}, "2 warning(s)", true},
+		{"example.com/tools/cgo", []string{warning, "toolgen: -trust-c names example.com/tools/cgo, which"}, []string{note}, "3 warning(s)", true},
 	} {
+		if tc.long && testing.Short() {
+			continue // a long case, which the full test command runs
+		}
 		// The host's platform alone: what -trust-c changes is the
 		// host's configuration with cgo, and each configuration without
 		// cgo of a package that needs it is confirmed by a go command

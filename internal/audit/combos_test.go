@@ -262,7 +262,7 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 		name      string
 		files     map[string]string
 		platforms []Platform
-		long      bool // compiles the deep file for another platform, or with cgo and race
+		long      bool // compiles the deep file for another platform, with cgo, or with an assembly file
 	}{
 		{"a file for a tag", map[string]string{
 			"tool/run.go":  "//go:build !audittag" + plainRun,
@@ -280,7 +280,7 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 		{"a file for a tag and cgo that imports net", map[string]string{
 			"tool/run.go":  "//go:build !(audittag && cgo)" + plainRun,
 			"tool/evil.go": "//go:build audittag && cgo\n\npackage tool\n\nimport (\n\t_ \"net\"\n\t\"syscall\"\n)\n\nfunc run() string {\n\t_ = syscall.Exec(\"/usr/bin/id\", []string{\"id\"}, nil)\n\treturn \"\"\n}\n" + deep,
-		}, host, false},
+		}, host, true},
 		// The go command's build fails for want of a header of this
 		// machine's, not in the Go files: that proves nothing, and the
 		// program was skipped (found in review of b149745).
@@ -288,7 +288,7 @@ func TestBuiltFileThatDoesNotLoad(t *testing.T) {
 			"tool/run.go":                     "//go:build !audittag" + plainRun,
 			"tool/evil.go":                    "//go:build audittag" + strings.Replace(execRun, "return \"\"", "f()\n\treturn \"\"", 1) + "\nfunc f()\n" + deep,
 			"tool/f_" + runtime.GOARCH + ".s": "//go:build audittag\n\n#include \"/nonexistent/toolreg_probe.h\"\n\nTEXT ·f(SB),0,$0\n\tRET\n",
-		}, host, false},
+		}, host, true},
 		// A configuration with an instrumentation whose files do not
 		// load was a note alone, unasked (older; found in the same
 		// review): here cgo -tags race, a program of its own, since the

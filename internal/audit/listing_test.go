@@ -787,7 +787,7 @@ func TestHonestTaggedFiles(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string
-		long  bool // lists and builds with cgo more than once
+		long  bool // lists and builds with cgo more than once (5 s of CPU)
 	}{
 		{"jsonv2", map[string]string{
 			"tool/run.go":    "//go:build !goexperiment.jsonv2\n\npackage tool\n\nfunc run() string { return \"\" }\n",
@@ -819,7 +819,7 @@ func TestHonestTaggedFiles(t *testing.T) {
 			"tool/b.go":    "//go:build auditb\n\npackage tool\n\nconst mode = \"b\"\n",
 			"tool/none.go": "//go:build !audita && !auditb\n\npackage tool\n\nconst mode = \"\"\n",
 			"tool/c.go":    "package tool\n\n// int f(void) { return 0; }\nimport \"C\"\n\nvar _ = C.f\n",
-		}, false},
+		}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long && testing.Short() {
@@ -1024,24 +1024,28 @@ func TestInstrumentedEdges(t *testing.T) {
 		load, analyze []Platform
 		reaches       tool.Capability
 		unaudited     string
+		long          bool // lists and loads with -asan or -msan (about 1 s of CPU each)
 	}{
 		{"asan through race", map[string]string{
 			"x/plain.go":   "//go:build !race\n\n" + plain,
 			"x/race.go":    "//go:build race\n\npackage x\n\nimport (\n\t\"context\"\n\n\t\"example.com/x/y\"\n)\n\n// Run calls y.\nfunc Run(ctx context.Context) string { return y.Run(ctx) }\n",
 			"x/y/plain.go": "//go:build !asan\n\npackage y\n\nimport \"context\"\n\n// Run runs nothing.\nfunc Run(ctx context.Context) string { return \"\" }\n",
 			"x/y/asan.go":  "//go:build asan\n\npackage y\n\n" + runs,
-		}, []Platform{host}, []Platform{host}, tool.Exec, ""},
+		}, []Platform{host}, []Platform{host}, tool.Exec, "", true},
 		{"race on the host, another platform audited", map[string]string{
 			"tool/tag.go": "//go:build mytag\n\npackage tool\n",
 			"x/plain.go":  "//go:build !(race && " + host.GOOS + ")\n\n" + plain,
 			"x/race.go":   "//go:build race && " + host.GOOS + "\n\npackage x\n\n" + runs,
-		}, []Platform{host, other}, []Platform{other}, 0, ""},
+		}, []Platform{host, other}, []Platform{other}, 0, "", false},
 		{"msan that needs clang", map[string]string{
 			"x/plain.go": "//go:build !msan\n\n" + plain,
 			"x/msan.go":  "//go:build msan\n\npackage x\n\n// #include <toolreg_no_such_header.h>\nimport \"C\"\n\n" + strings.Replace(runs, "import (", "import (\n\t_ \"unsafe\"", 1),
-		}, []Platform{host}, []Platform{host}, 0, " -tags msan ("},
+		}, []Platform{host}, []Platform{host}, 0, " -tags msan (", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long case, which the full test command runs")
+			}
 			t.Parallel()
 			dir := t.TempDir()
 			files := map[string]string{
