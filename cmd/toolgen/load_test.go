@@ -164,28 +164,30 @@ func TestTrustC(t *testing.T) {
 		{pkg + ",example.com/nosuch", []string{note, stale}, []string{warning}, "2 warning(s)", true},
 		{"example.com/tools/cgo", []string{warning, "toolgen: -trust-c names example.com/tools/cgo, which"}, []string{note}, "3 warning(s)", true},
 	} {
-		if tc.long && testing.Short() {
-			continue // a long case, which the full test command runs
-		}
-		// The host's platform alone: what -trust-c changes is the
-		// host's configuration with cgo, and each configuration without
-		// cgo of a package that needs it is confirmed by a go command
-		// (twelve on the six platforms).
-		code, stderr := runToolgen(t, cgo, "-check", "-trust-c", tc.trust, "-platforms", runtime.GOOS+"/"+runtime.GOARCH)
-		for _, w := range tc.want {
-			if !strings.Contains(stderr, w) {
-				t.Errorf("-trust-c %q: %q not in:\n%s", tc.trust, w, stderr)
+		t.Run(fmt.Sprintf("%q", tc.trust), func(t *testing.T) {
+			if tc.long && testing.Short() {
+				t.Skip("a long case, which the full test command runs")
 			}
-		}
-		for _, w := range tc.not {
-			if strings.Contains(stderr, w) {
-				t.Errorf("-trust-c %q: %q in:\n%s", tc.trust, w, stderr)
+			// The host's platform alone: what -trust-c changes is the
+			// host's configuration with cgo, and each configuration
+			// without cgo of a package that needs it is confirmed by a go
+			// command (twelve on the six platforms).
+			code, stderr := runToolgen(t, cgo, "-check", "-trust-c", tc.trust, "-platforms", runtime.GOOS+"/"+runtime.GOARCH)
+			for _, w := range tc.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("%q not in:\n%s", w, stderr)
+				}
 			}
-		}
-		// The tool that calls into C still reaches unsafe.
-		if code != 1 || !strings.Contains(stderr, "toolgen: "+tc.nWarnings) {
-			t.Errorf("-trust-c %q: exit %d, stderr:\n%s\nwant exit 1 and %s", tc.trust, code, stderr, tc.nWarnings)
-		}
+			for _, w := range tc.not {
+				if strings.Contains(stderr, w) {
+					t.Errorf("%q in:\n%s", w, stderr)
+				}
+			}
+			// The tool that calls into C still reaches unsafe.
+			if code != 1 || !strings.Contains(stderr, "toolgen: "+tc.nWarnings) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %s", code, stderr, tc.nWarnings)
+			}
+		})
 	}
 }
 
