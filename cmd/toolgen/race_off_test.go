@@ -1,0 +1,6 @@
+//go:build !race
+
+package main
+
+// underRace reports whether the tests run under the race detector.
+const underRace = false
