@@ -463,7 +463,7 @@ func TestInvariant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a module of several hundred tools; skipped with -short")
 	}
-	if underRace {
+	if raceEnabled {
 		t.Skip("nine times slower under the race detector (38 s against 4); .ci/run runs it without: go test -run '^TestInvariant$' ./cmd/toolgen")
 	}
 	t.Parallel()

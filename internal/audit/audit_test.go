@@ -405,7 +405,7 @@ func TestHonestAlone(t *testing.T) {
 // probe at least what it does, and each start-up site is reported at its
 // own position.
 func TestTogether(t *testing.T) {
-	if underRace {
+	if raceEnabled {
 		t.Skip("ten times slower under the race detector (44 s against 4); .ci/run runs it without: go test -run '^TestTogether$' ./internal/audit")
 	}
 	t.Parallel()

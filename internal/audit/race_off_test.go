@@ -2,5 +2,5 @@
 
 package audit
 
-// underRace reports whether the tests run under the race detector.
-const underRace = false
+// raceEnabled is true in race-detector builds, as in package sandbox.
+const raceEnabled = false
