@@ -156,29 +156,9 @@ func (c *summaryCache) path() string {
 
 // read returns the cached summary, or why it is not used.
 func (c *summaryCache) read() (*summary, error) {
-	f, err := os.Open(c.path())
+	body, err := readSealed(c.path(), summaryFormat+" "+c.key)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := trusted(info); err != nil {
-		return nil, fmt.Errorf("%s: %w", c.path(), err)
-	}
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, err
-	}
-	head, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
-	sum, body, _ := bytes.Cut(rest, []byte("\n"))
-	if string(head) != summaryFormat+" "+c.key {
-		return nil, fmt.Errorf("%s: not the summary of key %s", c.path(), c.key)
-	}
-	if want := fmt.Sprintf("sha256 %x", sha256.Sum256(body)); string(sum) != want {
-		return nil, fmt.Errorf("%s: its contents do not match their checksum", c.path())
 	}
 	s, err := parseSummary(string(body))
 	if err != nil {
@@ -195,22 +175,64 @@ func (c *summaryCache) read() (*summary, error) {
 
 // write caches text, atomically.
 func (c *summaryCache) write(text string) error {
-	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+	return writeSealed(c.dir, c.path(), summaryFormat+" "+c.key, []byte(text))
+}
+
+// readSealed returns the body of file, a file of the cache that
+// writeSealed wrote with head, or why it is not used: it is not a regular
+// file of the user's that no one else can write (trusted), its first line
+// is not head, or its second is not the SHA-256 of the rest, the body.
+func readSealed(file, head string) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := trusted(info); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	first, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
+	sum, body, _ := bytes.Cut(rest, []byte("\n"))
+	if string(first) != head {
+		return nil, fmt.Errorf("%s: its first line is not %q", file, head)
+	}
+	if want := fmt.Sprintf("sha256 %x", sha256.Sum256(body)); string(sum) != want {
+		return nil, fmt.Errorf("%s: its contents do not match their checksum", file)
+	}
+	return body, nil
+}
+
+// writeSealed writes file, in dir, with head and body as readSealed
+// reads them: to a temporary name in dir, renamed, so that a reader never
+// sees half of one.
+func writeSealed(dir, file, head string, body []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(c.dir, "std-*.tmp")
+	f, err := os.CreateTemp(dir, filepath.Base(file)+".*.tmp")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name()) // after the rename, nothing
-	_, err = fmt.Fprintf(f, "%s %s\nsha256 %x\n%s", summaryFormat, c.key, sha256.Sum256([]byte(text)), text)
+	_, err = fmt.Fprintf(f, "%s\nsha256 %x\n", head, sha256.Sum256(body))
+	if err == nil {
+		_, err = f.Write(body)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), c.path())
+	return os.Rename(f.Name(), file)
 }
 
 // sane checks the sentinels.

@@ -183,6 +183,10 @@ type Programs struct {
 	// reports caches the audits, by configuration and tool names.
 	mu      sync.Mutex
 	reports map[string]func() (*Report, error)
+	// fromExport has the standard library's types read from the go
+	// command's export data only, never made from source (see
+	// stdExports): the tests that compare the two set it.
+	fromExport bool
 }
 
 // candidate is a build configuration of the program and what became of
@@ -244,21 +248,24 @@ func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == run
 // Load lists the tool package in dir in every build configuration of
 // platforms (see AnalyzeAll) and loads each configuration the audit
 // needs: the packages outside the standard library type-checked from
-// source, the standard library's types from export data.
+// source, the standard library's types from export data, made from its
+// source where the build cache may lack the go command's (stdExports).
 //
 // The go command is asked as little as it can be: one listing of the
 // first configuration, from which the others are derived when that is
 // certain (see deriver), and one listing of the standard library's
-// export data for each configuration that is audited (the host's covers
-// what the others need of the host's standard library). The
-// configurations are loaded side by side.
+// packages for each configuration that is audited (the host's covers
+// what the others need of the host's standard library), which a process
+// that loaded them before does not repeat. The configurations are loaded
+// side by side.
 func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
-	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms})
+	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms}, false)
 }
 
-// load is Load with combine's bounds.
-func load(ctx context.Context, dir string, platforms []Platform, limit bounds) (*Programs, error) {
-	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}}
+// load is Load with combine's bounds; with fromExport, the standard
+// library's types come from the go command's export data only.
+func load(ctx context.Context, dir string, platforms []Platform, limit bounds, fromExport bool) (*Programs, error) {
+	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}, fromExport: fromExport}
 	for _, c := range candidates(platforms) {
 		ps.cands = append(ps.cands, &candidate{config: c})
 	}
@@ -555,9 +562,9 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 	}
 	type exported struct {
-		files map[string]string
-		errs  map[string]error
-		err   error
+		std  stdExport
+		errs map[string]error
+		err  error
 	}
 	exports := make([]exported, len(progs))
 	var host exported
@@ -571,7 +578,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.files, e.errs, e.err = exportFiles(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths)
+			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, ps.fromExport)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
@@ -584,7 +591,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 			}
 		}
 		wg.Go(func() {
-			host.files, host.errs, host.err = exportFiles(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed))
+			host.std, host.errs, host.err = stdExports(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed), ps.fromExport)
 		})
 	}
 	wg.Wait()
@@ -597,7 +604,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 	if len(hostNeed) > 0 && host.err == nil {
 		// The host's packages, in a universe of their own: the other
 		// programs only look names up in them.
-		hostStd, host.err = readTypes(token.NewFileSet(), host.files, sortedKeys(hostNeed))
+		hostStd, host.err = readTypes(token.NewFileSet(), host.std, sortedKeys(hostNeed))
 		hostStd = hostTypes(hostStd)
 	}
 	for i, p := range progs {
@@ -628,7 +635,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 			}
 			load := func() (*loaded, []PackageError, error) {
 				fset := token.NewFileSet()
-				std, err := readTypes(fset, e.files, p.list.std)
+				std, err := readTypes(fset, e.std, p.list.std)
 				if err != nil {
 					return nil, nil, err
 				}

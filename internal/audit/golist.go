@@ -243,13 +243,13 @@ func (p *listedPackage) resolve(path string) string {
 type exportMemo struct {
 	mu    sync.Mutex
 	files map[string]map[string]string // key (see exportKey) -> import path -> file
-	busy  map[string]chan struct{}     // key -> closed when its go command is done
+	busy  keyLocks
 	// list runs the go command; goList when nil.
 	list func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error)
 }
 
-// stdExports is the memo of this process.
-var stdExports = &exportMemo{}
+// goExports is the memo of this process.
+var goExports = &exportMemo{}
 
 // exportKey is the memo's key for packages built by the go command of
 // goroot with env and flags; "" (no memo) when goroot is unknown.
@@ -264,7 +264,7 @@ func exportKey(goroot string, env, flags []string) string {
 // paths as built with env and flags by the go command of goroot, with
 // this process's memo.
 func exportFiles(ctx context.Context, dir, goroot string, env, flags []string, paths []string) (map[string]string, map[string]error, error) {
-	return stdExports.exportFiles(ctx, dir, goroot, env, flags, paths)
+	return goExports.exportFiles(ctx, dir, goroot, env, flags, paths)
 }
 
 // lookup returns the export files of paths in the memo under key, each
@@ -293,27 +293,33 @@ func (m *exportMemo) lookup(key string, paths []string) (files map[string]string
 	return files, missing
 }
 
-// hold waits until no other call lists for key and takes the key; the
-// function it returns gives it back.
-func (m *exportMemo) hold(ctx context.Context, key string) (func(), error) {
+// keyLocks lets one call at a time work for a key.
+type keyLocks struct {
+	mu   sync.Mutex
+	busy map[string]chan struct{} // key -> closed when its call is done
+}
+
+// hold waits until no other call holds key and takes it; the function it
+// returns gives it back.
+func (k *keyLocks) hold(ctx context.Context, key string) (func(), error) {
 	for {
-		m.mu.Lock()
-		done, busy := m.busy[key]
+		k.mu.Lock()
+		done, busy := k.busy[key]
 		if !busy {
 			done = make(chan struct{})
-			if m.busy == nil {
-				m.busy = map[string]chan struct{}{}
+			if k.busy == nil {
+				k.busy = map[string]chan struct{}{}
 			}
-			m.busy[key] = done
-			m.mu.Unlock()
+			k.busy[key] = done
+			k.mu.Unlock()
 			return func() {
-				m.mu.Lock()
-				delete(m.busy, key)
-				m.mu.Unlock()
+				k.mu.Lock()
+				delete(k.busy, key)
+				k.mu.Unlock()
 				close(done)
 			}, nil
 		}
-		m.mu.Unlock()
+		k.mu.Unlock()
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -335,7 +341,7 @@ func (m *exportMemo) exportFiles(ctx context.Context, dir, goroot string, env, f
 	}
 	if key != "" {
 		// What is missing may be what a go command under way lists.
-		release, err := m.hold(ctx, key)
+		release, err := m.busy.hold(ctx, key)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -396,47 +402,51 @@ func gorootOf(pkgs []*listedPackage) string {
 }
 
 // readTypes reads the types of the packages paths from their export
-// data, files, into fset. The packages they refer to are made in the same
+// data, e, into fset. The packages they refer to are made in the same
 // universe, complete or not; paths without export data are left out.
-func readTypes(fset *token.FileSet, files map[string]string, paths []string) (map[string]*types.Package, error) {
+func readTypes(fset *token.FileSet, e stdExport, paths []string) (map[string]*types.Package, error) {
 	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
 	// In path order, so that the packages are made the same way every
 	// run.
 	for _, path := range slices.Sorted(slices.Values(paths)) {
-		if q := byPath[path]; q != nil && q.Complete() || files[path] == "" {
+		if q := byPath[path]; q != nil && q.Complete() || !e.has(path) {
 			continue
 		}
-		if err := readExport(fset, byPath, path, files[path]); err != nil {
-			return nil, err
+		var err error
+		if data := e.data[path]; data != nil {
+			_, err = gcexportdata.Read(bytes.NewReader(data), fset, byPath, path)
+		} else {
+			err = readExport(fset, byPath, path, e.files[path])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", path, err)
 		}
 	}
 	out := map[string]*types.Package{}
 	for _, path := range paths {
-		if p := byPath[path]; p != nil && files[path] != "" {
+		if p := byPath[path]; p != nil && e.has(path) {
 			out[path] = p
 		}
 	}
 	return out, nil
 }
 
-// readExport reads the export data of package path from file into
-// byPath, which it completes.
+// readExport reads the export data of package path from file, written by
+// the go command, into byPath, which it completes.
 func readExport(fset *token.FileSet, byPath map[string]*types.Package, path, file string) error {
 	f, err := os.Open(file)
 	if err != nil {
-		return fmt.Errorf("load %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
 	// The go command writes the compiler's archive, from which NewReader
 	// extracts the export data, as go/packages does.
 	r, err := gcexportdata.NewReader(f) //lint:ignore SA1019 go list -export writes the compiler's archive until go1.28
 	if err != nil {
-		return fmt.Errorf("load %s: %w", path, err)
+		return err
 	}
-	if _, err := gcexportdata.Read(r, fset, byPath, path); err != nil {
-		return fmt.Errorf("load %s: %w", path, err)
-	}
-	return nil
+	_, err = gcexportdata.Read(r, fset, byPath, path)
+	return err
 }
 
 // sortedKeys returns the keys of a set, sorted.

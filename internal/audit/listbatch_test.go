@@ -45,8 +45,9 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The export data of their standard-library packages, with one go
-	// command too, which the audits then find in stdExports.
+	// The types of their standard-library packages, made with one go
+	// command too, which the audits then find in sourceTypes (or, with
+	// cgo's files, in goExports).
 	std, goroot := map[string]bool{}, ""
 	for _, l := range all {
 		for _, path := range l.std {
@@ -54,7 +55,7 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 		}
 		goroot = l.goroot
 	}
-	if _, _, err := exportFiles(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std)); err != nil {
+	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), false); err != nil {
 		return nil, err
 	}
 	return all, nil

@@ -155,9 +155,9 @@ func TestExportMemo(t *testing.T) {
 		t.Errorf("from the memo (-first +again):\n%s", diff)
 	}
 	// Each of these needs the go command, which cannot run in gone.
-	stdExports.mu.Lock()
-	stdExports.files[exportKey(goroot, env, nil)]["unicode"] = filepath.Join(t.TempDir(), "removed")
-	stdExports.mu.Unlock()
+	goExports.mu.Lock()
+	goExports.files[exportKey(goroot, env, nil)]["unicode"] = filepath.Join(t.TempDir(), "removed")
+	goExports.mu.Unlock()
 	for name, c := range map[string]struct {
 		goroot string
 		env    []string

@@ -29,7 +29,7 @@ import (
 // runtime.RaceDisable, fails without exportFlags under -race too).
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
-		stdExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
+		goExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
 			// An empty CGO_ENABLED is the default, as the binary was
 			// built: -race needs cgo.
 			asBuilt := append(slices.Clone(env), "CGO_ENABLED=")

@@ -1,0 +1,441 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"log/slog"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/gcexportdata"
+)
+
+// The standard library's types, made from its source.
+//
+// Each configuration the audit loads needs the types of the standard
+// packages its program imports. The go command's export data has them
+// (`go list -export`), but where the build cache lacks it the go command
+// compiles every package first: about a minute of CPU for a toolbox's
+// packages, in each configuration. Type-checking the same packages from
+// their source takes about two seconds. The result, written as export
+// data (gcexportdata.Write), one file a package, is kept in the user's
+// cache beside the summary's files (see cache.go):
+//
+//	$TOOLREG_CACHE, or os.UserCacheDir()/toolreg, /audit/types-<key>.bin
+//
+// The go command still chooses the files: a `go list -deps` of the
+// packages, in the configuration's environment and with its flags, which
+// compiles nothing. A package's key is a SHA-256 of what its types are a
+// function of: its path; the names and contents of the files the listing
+// gives it and each package it imports, directly or not, with their
+// directories and import maps; the platform's sizes (GOARCH); and this
+// program (the cache's format, the Go release it was built with, whose
+// go/types checks the files, the golang.org/x/tools that writes and reads
+// the data, GODEBUG). A cached file is read only if it passes the checks
+// the summary's do (readSealed): a regular file of the user's that no one
+// else can write, whose first line names its format and key and whose
+// second the SHA-256 of the rest. Positions name the files as the go
+// command's export data does, under "$GOROOT/".
+//
+// What is made from source is read from its export data, as the go
+// command's is: a program sees the same types on the first run, which
+// type-checks, and on every run after it, which reads the cache. Export
+// data made so holds each package's exported declarations and what they
+// name; the go command's holds, besides, the unexported declarations its
+// inlined bodies name, which the audit does not depend on (see
+// TestAuditFromSourceAsExport).
+//
+// The go command's export data is used instead where the packages cannot
+// be made here: one with files for cgo or SWIG (net, os/user and
+// runtime/cgo with cgo on, whose Go files only cgo writes), a listing with
+// an error (a package that does not build in the configuration, which the
+// go command's listing names), or source that this program's go/types
+// refuses (a newer Go release's).
+
+// typesFormat is the version of the format of the cache's files of types.
+const typesFormat = "toolreg std types 1"
+
+// stdExport is the export data of a configuration's standard packages:
+// the go command's files, or data made here from their source.
+type stdExport struct {
+	files map[string]string // import path -> the go command's export data file
+	data  map[string][]byte // import path -> export data made from source
+}
+
+// has reports whether e holds the export data of path.
+func (e stdExport) has(path string) bool { return e.files[path] != "" || e.data[path] != nil }
+
+// stdExports returns the export data of the standard-library packages
+// paths as built with env and flags by the go command of goroot: made
+// from their source where it can be, and unless fromExport is set (the
+// tests that compare the two); the go command's otherwise
+// (exportFiles), which names each package that does not build there with
+// its error.
+func stdExports(ctx context.Context, dir, goroot string, env, flags, paths []string, fromExport bool) (stdExport, map[string]error, error) {
+	if !fromExport {
+		data, err := sourceTypes.get(ctx, dir, goroot, env, flags, paths)
+		if err == nil {
+			return stdExport{data: data}, map[string]error{}, nil
+		}
+		if ctx.Err() != nil {
+			return stdExport{}, nil, err
+		}
+		slog.Debug("audit: the standard library's types from the go command's export data", "packages", paths, "why", err)
+	}
+	files, errs, err := exportFiles(ctx, dir, goroot, env, flags, paths)
+	return stdExport{files: files}, errs, err
+}
+
+// sourceMemo is this process's memory of the standard library's types made
+// from source, by the go command's GOROOT and environment (exportKey)
+// and package: a toolbox's tools, and the tests, load the same
+// configurations many times. It keeps why the packages asked for could
+// not be made too, so that a configuration the go command's export data
+// serves is not listed again for nothing. As in exportMemo, one call at a
+// time makes what a key lacks; a call the memo answers whole does not
+// wait.
+type sourceMemo struct {
+	mu     sync.Mutex
+	data   map[string]map[string][]byte // key -> import path -> export data
+	failed map[string]error             // key and paths -> why they cannot be made here
+	busy   keyLocks
+	// cache is the directory of the cache of types, as cacheDir; make
+	// is fromSource. Both are the tests' to replace.
+	cache func() string
+	make  func(ctx context.Context, dir string, env, flags, paths []string, cache string) (map[string][]byte, error)
+}
+
+// sourceTypes is the memo of this process.
+var sourceTypes = &sourceMemo{}
+
+// get returns the export data of paths, made from source, as fromSource.
+func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, paths []string) (map[string][]byte, error) {
+	makeFn, cache := m.make, m.cache
+	if makeFn == nil {
+		makeFn = fromSource
+	}
+	if cache == nil {
+		cache = cacheDir
+	}
+	key := exportKey(goroot, env, flags)
+	if key == "" {
+		return makeFn(ctx, dir, env, flags, paths, cache())
+	}
+	data, missing, err := m.lookup(key, paths)
+	if err != nil || len(missing) == 0 {
+		return data, err
+	}
+	release, err := m.busy.hold(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if data, missing, err = m.lookup(key, paths); err != nil || len(missing) == 0 {
+		return data, err
+	}
+	made, err := makeFn(ctx, dir, env, flags, missing, cache())
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err != nil {
+		if ctx.Err() == nil {
+			if m.failed == nil {
+				m.failed = map[string]error{}
+			}
+			m.failed[failedKey(key, paths)] = err
+		}
+		return nil, err
+	}
+	if m.data == nil {
+		m.data = map[string]map[string][]byte{}
+	}
+	if m.data[key] == nil {
+		m.data[key] = map[string][]byte{}
+	}
+	maps.Copy(m.data[key], made)
+	maps.Copy(data, made)
+	return data, nil
+}
+
+// lookup returns the export data of paths in the memo under key, and the
+// paths it has none for; or why they cannot be made, kept by an earlier
+// call.
+func (m *sourceMemo) lookup(key string, paths []string) (map[string][]byte, []string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.failed[failedKey(key, paths)]; err != nil {
+		return nil, nil, err
+	}
+	data := map[string][]byte{}
+	var missing []string
+	for _, path := range paths {
+		if d := m.data[key][path]; d != nil {
+			data[path] = d
+		} else {
+			missing = append(missing, path)
+		}
+	}
+	return data, missing, nil
+}
+
+// failedKey is the key of sourceMemo.failed.
+func failedKey(key string, paths []string) string {
+	return key + "\x02" + strings.Join(slices.Sorted(slices.Values(paths)), "\x00")
+}
+
+// listFieldsStd are the fields of the listing of standard packages.
+const listFieldsStd = "ImportPath,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCXXFiles,Imports,ImportMap,Error"
+
+// fromSource returns the export data of the standard-library packages
+// paths, by path, as the go command in dir would build them with env and
+// flags: read from cache (a directory; "" for none), or type-checked from
+// the files the go command lists and then kept there. An error says why
+// they cannot be made here (see the top of this file).
+func fromSource(ctx context.Context, dir string, env, flags, paths []string, cache string) (map[string][]byte, error) {
+	if len(paths) == 0 {
+		return map[string][]byte{}, nil
+	}
+	pkgs, err := goList(ctx, dir, env, slices.Concat(flags, []string{"-deps", "-json=" + listFieldsStd}, paths)...)
+	if err != nil {
+		return nil, err
+	}
+	if err := fromSourceable(pkgs, paths); err != nil {
+		return nil, err
+	}
+	goarch := envValue(env, "GOARCH")
+	if types.SizesFor("gc", goarch) == nil {
+		return nil, fmt.Errorf("no sizes for GOARCH %q", goarch)
+	}
+	keys, err := typesKeys(pkgs, goarch, paths)
+	if err != nil {
+		return nil, err
+	}
+	data := map[string][]byte{}
+	var check []string
+	for _, path := range paths {
+		if cache != "" {
+			d, err := readSealed(typesPath(cache, keys[path]), typesFormat+" "+keys[path])
+			if err == nil && len(d) > 0 {
+				data[path] = d
+				continue
+			}
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				slog.Debug("audit: the cached types of a standard package are not used; type-checking it again", "package", path, "err", err)
+			}
+		}
+		check = append(check, path)
+	}
+	if len(check) == 0 {
+		return data, nil
+	}
+	made, err := checkStd(closure(pkgs, check), gorootOf(pkgs), goarch, check)
+	if err != nil {
+		return nil, err
+	}
+	for path, d := range made {
+		data[path] = d
+		if cache != "" {
+			if err := writeSealed(cache, typesPath(cache, keys[path]), typesFormat+" "+keys[path], d); err != nil {
+				slog.Debug("audit: the types of a standard package are not cached", "package", path, "err", err)
+			}
+		}
+	}
+	return data, nil
+}
+
+// fromSourceable returns why the packages pkgs, listed with -deps for
+// paths, cannot be type-checked from their source here, or nil.
+func fromSourceable(pkgs []*listedPackage, paths []string) error {
+	listed := map[string]bool{}
+	for _, p := range pkgs {
+		switch {
+		case p.Error != nil:
+			return fmt.Errorf("list %s: %s", p.ImportPath, strings.TrimSpace(p.Error.Err))
+		case !p.Standard:
+			return fmt.Errorf("%s is not the standard library's", p.ImportPath)
+		case len(p.CgoFiles)+len(p.SwigFiles)+len(p.SwigCXXFiles) > 0:
+			return fmt.Errorf("%s has files for cgo or SWIG, whose Go files only the go command makes", p.ImportPath)
+		case len(p.GoFiles) == 0:
+			return fmt.Errorf("%s has no Go file", p.ImportPath)
+		}
+		listed[p.ImportPath] = true
+	}
+	for _, path := range paths {
+		if !listed[path] {
+			return fmt.Errorf("the go command did not list %s", path)
+		}
+	}
+	return nil
+}
+
+// envValue returns the value of the variable name in env, the last one
+// set, as os/exec gives a process.
+func envValue(env []string, name string) string {
+	for _, kv := range slices.Backward(env) {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// typesKeys returns the key of the cache's types of each package of
+// paths, whose listing with their dependencies is pkgs (each after its
+// imports), for goarch: a SHA-256 of this program and the package's
+// files and those of its dependencies (see the top of this file).
+func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string]string, error) {
+	// Each package's own part: its path, directory, import map and
+	// files.
+	own := map[string][]byte{}
+	for _, p := range pkgs {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "package %q %q\n", p.ImportPath, p.Dir)
+		for _, from := range slices.Sorted(maps.Keys(p.ImportMap)) {
+			fmt.Fprintf(&b, "import %q %q\n", from, p.ImportMap[from])
+		}
+		for _, name := range p.GoFiles {
+			src, err := ReadRegular(name)
+			if err != nil {
+				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
+			}
+			fmt.Fprintf(&b, "file %q %x\n", name, sha256.Sum256(src))
+		}
+		own[p.ImportPath] = b.Bytes()
+	}
+	keys := map[string]string{}
+	for _, path := range paths {
+		h := sha256.New()
+		fmt.Fprintln(h, typesFormat, runtime.Version(), toolsVersion(), goarch, strconv.Quote(os.Getenv("GODEBUG")), strconv.Quote(path))
+		for _, p := range closure(pkgs, []string{path}) {
+			h.Write(own[p.ImportPath])
+		}
+		keys[path] = hex.EncodeToString(h.Sum(nil))
+	}
+	return keys, nil
+}
+
+// closure returns the packages of pkgs (each after its imports) that
+// paths are or import, directly or not, in the order of pkgs.
+func closure(pkgs []*listedPackage, paths []string) []*listedPackage {
+	byPath := map[string]*listedPackage{}
+	for _, p := range pkgs {
+		byPath[p.ImportPath] = p
+	}
+	in := map[string]bool{}
+	var add func(path string)
+	add = func(path string) {
+		p := byPath[path]
+		if p == nil || in[path] {
+			return
+		}
+		in[path] = true
+		for _, imp := range p.Imports {
+			add(p.resolve(imp))
+		}
+	}
+	for _, path := range paths {
+		add(path)
+	}
+	var out []*listedPackage
+	for _, p := range pkgs {
+		if in[p.ImportPath] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// toolsVersion is the version of golang.org/x/tools this program was built
+// with, whose gcexportdata writes and reads the cache's types; "" when the
+// program has no build information.
+func toolsVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	for _, m := range info.Deps {
+		if m.Path == "golang.org/x/tools" {
+			if m.Replace != nil {
+				m = m.Replace
+			}
+			return m.Path + "@" + m.Version + " " + m.Sum
+		}
+	}
+	return ""
+}
+
+// checkStd type-checks pkgs, standard packages of goroot each after its
+// imports, for goarch, and returns the export data of paths among them.
+// Their positions name their files as the go command's export data does,
+// under "$GOROOT/".
+func checkStd(pkgs []*listedPackage, goroot, goarch string, paths []string) (map[string][]byte, error) {
+	if goroot == "" {
+		return nil, errors.New("the listing does not say where GOROOT is")
+	}
+	fset := token.NewFileSet()
+	byPath := map[string]*types.Package{"unsafe": types.Unsafe}
+	for _, p := range pkgs {
+		if p.ImportPath == "unsafe" {
+			continue // go/types' own; its file only documents it
+		}
+		var files []*ast.File
+		for _, name := range p.GoFiles {
+			src, err := ReadRegular(name)
+			if err != nil {
+				return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+			}
+			rel, err := filepath.Rel(goroot, name)
+			if err != nil || !filepath.IsLocal(rel) {
+				return nil, fmt.Errorf("type-check %s: %s is not under GOROOT %s", p.ImportPath, name, goroot)
+			}
+			f, err := parser.ParseFile(fset, "$GOROOT/"+filepath.ToSlash(rel), src, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+			}
+			files = append(files, f)
+		}
+		conf := types.Config{
+			Sizes: types.SizesFor("gc", goarch),
+			Importer: importerFunc(func(path string) (*types.Package, error) {
+				if t := byPath[p.resolve(path)]; t != nil {
+					return t, nil
+				}
+				return nil, fmt.Errorf("package %s not found", path)
+			}),
+		}
+		tp, err := conf.Check(p.ImportPath, fset, files, nil)
+		if err != nil {
+			return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+		}
+		byPath[p.ImportPath] = tp
+	}
+	data := map[string][]byte{}
+	for _, path := range paths {
+		var buf bytes.Buffer
+		if err := gcexportdata.Write(&buf, fset, byPath[path]); err != nil {
+			return nil, fmt.Errorf("write the export data of %s: %w", path, err)
+		}
+		data[path] = buf.Bytes()
+	}
+	return data, nil
+}
+
+// typesPath is the cache's file of the types of key.
+func typesPath(cache, key string) string {
+	return filepath.Join(cache, "types-"+key+".bin")
+}

@@ -1,0 +1,580 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"go/token"
+	"go/types"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// apiOf returns what p declares that other packages see: each exported
+// object, with the underlying type and the pointer's method set (every
+// method, exported or not) of each type it names. Two spellings of the
+// same type are one: any is interface{}, and a function's parameters
+// are named by their types alone (the compiler names unnamed results
+// #rv1, #rv2, ...).
+func apiOf(p *types.Package) map[string]string {
+	qual := types.RelativeTo(p)
+	str := func(obj types.Object) string {
+		if f, ok := obj.(*types.Func); ok {
+			return "func " + f.Name() + types.TypeString(unnamed(f.Signature()), qual)
+		}
+		return types.ObjectString(obj, qual)
+	}
+	out := map[string]string{}
+	for _, name := range p.Scope().Names() {
+		if !token.IsExported(name) {
+			continue
+		}
+		obj := p.Scope().Lookup(name)
+		out[name] = str(obj)
+		tn, ok := obj.(*types.TypeName)
+		if !ok {
+			continue
+		}
+		out[name+" underlying"] = types.TypeString(tn.Type().Underlying(), qual)
+		ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+		for sel := range ms.Methods() {
+			out[name+"."+sel.Obj().Name()] = str(sel.Obj())
+		}
+	}
+	for k, v := range out {
+		out[k] = strings.ReplaceAll(v, "interface{}", "any")
+	}
+	return out
+}
+
+// unnamed returns sig without its receiver and with its parameters and
+// results unnamed.
+func unnamed(sig *types.Signature) *types.Signature {
+	strip := func(t *types.Tuple) *types.Tuple {
+		var vars []*types.Var
+		for v := range t.Variables() {
+			vars = append(vars, types.NewParam(token.NoPos, nil, "", v.Type()))
+		}
+		return types.NewTuple(vars...)
+	}
+	return types.NewSignatureType(nil, nil, nil, strip(sig.Params()), strip(sig.Results()), sig.Variadic())
+}
+
+// TestStdFromSourceAsExport checks that the standard library's types
+// made from source (fromSource) are those of the go command's export data
+// (exportFiles): every exported object of each package asked for, the
+// underlying type and the method set of each type. The short test
+// compares the host's; the long one the toolbox's packages on the
+// platforms toolgen audits, which the go command compiles for the
+// comparison where its build cache lacks them.
+func TestStdFromSourceAsExport(t *testing.T) {
+	t.Parallel()
+	type config struct {
+		name  string
+		env   []string
+		paths []string
+	}
+	// Packages whose files do not depend on cgo: with cgo on, net and
+	// those that import it are made from the go command's export data
+	// (TestStdFromSourceRefused).
+	configs := []config{{"host", hostEnv(), []string{"context", "encoding/json", "errors", "io/fs", "os", "os/exec", "reflect", "strings", "sync", "syscall", "text/template", "time"}}}
+	if !testing.Short() {
+		toolbox := []string{"bufio", "context", "encoding/json", "errors", "fmt", "io", "io/fs", "net", "net/http", "net/netip", "net/url", "os", "os/exec", "path/filepath", "regexp", "runtime", "slices", "strconv", "strings", "sync", "syscall", "text/template", "time", "unicode/utf8"}
+		for _, goos := range []string{"linux", "darwin", "windows"} {
+			configs = append(configs, config{goos + "/amd64", Config{GOOS: goos, GOARCH: "amd64"}.env(), toolbox})
+		}
+	}
+	for _, c := range configs {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			pkgs, err := goList(ctx, ".", c.env, "-deps", "-json="+listFields, c.paths[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			goroot := gorootOf(pkgs)
+			data, err := fromSource(ctx, ".", c.env, nil, c.paths, "")
+			if err != nil {
+				t.Fatalf("from source: %v", err)
+			}
+			files, errs, err := exportFiles(ctx, ".", goroot, c.env, nil, c.paths)
+			if err != nil || len(errs) > 0 {
+				t.Fatalf("from the go command's export data: %v %v", err, errs)
+			}
+			fromSrc, err := readTypes(token.NewFileSet(), stdExport{data: data}, c.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromGo, err := readTypes(token.NewFileSet(), stdExport{files: files}, c.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, path := range c.paths {
+				src, exp := apiOf(fromSrc[path]), apiOf(fromGo[path])
+				if len(exp) == 0 {
+					t.Errorf("%s: no exported name in the go command's export data", path)
+				}
+				if diff := cmp.Diff(exp, src); diff != "" {
+					t.Errorf("%s (-export data +from source):\n%s", path, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestStdFromSourceRefused checks that the packages that cannot be made
+// from source here are refused, each with why, and that the audit then
+// reads the go command's export data: a package with files for cgo, one
+// that does not build in the configuration, a platform without sizes.
+func TestStdFromSourceRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cgoOn := append(hostEnv(), "CGO_ENABLED=1")
+	if out, err := goList(ctx, ".", cgoOn, "-json=ImportPath,CgoFiles", "net"); err != nil || len(out) != 1 || len(out[0].CgoFiles) == 0 {
+		t.Fatalf("net with cgo on has no file for cgo here: %v", err)
+	}
+	for _, c := range []struct {
+		name  string
+		env   []string
+		paths []string
+		want  string
+	}{
+		{"net with cgo", cgoOn, []string{"strings", "net"}, "has files for cgo or SWIG"},
+		{"imports net with cgo", cgoOn, []string{"net/http"}, "has files for cgo or SWIG"},
+		{"no such package", hostEnv(), []string{"strings", "no/such/pkg"}, "list no/such/pkg: "},
+		{"not the standard library's", hostEnv(), []string{"github.com/google/go-cmp/cmp"}, "is not the standard library's"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := fromSource(ctx, ".", c.env, nil, c.paths, t.TempDir())
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("fromSource(%v) = %v, want an error with %q", c.paths, err, c.want)
+			}
+		})
+	}
+	t.Run("audit", func(t *testing.T) {
+		t.Parallel()
+		// Its own environment, so that the memos start empty.
+		env := append(slices.Clone(cgoOn), "TOOLREG_TEST_STD_REFUSED="+t.Name())
+		pkgs, err := goList(ctx, ".", env, "-deps", "-json="+listFields, "net")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, errs, err := stdExports(ctx, ".", gorootOf(pkgs), env, nil, []string{"net", "strings"}, false)
+		if err != nil || len(errs) > 0 {
+			t.Fatal(err, errs)
+		}
+		if len(e.data) > 0 || e.files["net"] == "" || e.files["strings"] == "" {
+			t.Errorf("net with cgo: made from source %v, export files %v; want the go command's export data of both", slices.Sorted(maps.Keys(e.data)), e.files)
+		}
+	})
+}
+
+// TestTypesCache checks the cache of types made from source: the second
+// call reads what the first wrote, and a file that fails a check (cut
+// short, changed, writable by others, of another key, not a regular
+// file) is not read but made again, and replaced.
+func TestTypesCache(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := hostEnv()
+	paths := []string{"unicode/utf8", "unicode"} // which import nothing: quick to make
+	dir := t.TempDir()
+	first, err := fromSource(ctx, ".", env, nil, paths, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached, err := filepath.Glob(filepath.Join(dir, "types-*.bin"))
+	if err != nil || len(cached) != 2 {
+		t.Fatalf("cached %v (%v), want a file for each of %v", cached, err, paths)
+	}
+	// The file of unicode/utf8, and its contents.
+	pkgs, err := goList(ctx, ".", env, "-deps", "-json="+listFieldsStd, "unicode/utf8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := typesKeys(pkgs, runtime.GOARCH, []string{"unicode/utf8"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := typesPath(dir, keys["unicode/utf8"])
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(file); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("the cached file: %v, %v; want mode 0600", info.Mode(), err)
+	}
+	// A cached file marked: the read comes from the cache when the mark
+	// is there.
+	marked, err := fromSourceData(t, good, func(b []byte) []byte { return b })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, marked, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := fromSource(ctx, ".", env, nil, paths, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again["unicode/utf8"]) != string(first["unicode/utf8"])+"\n" {
+		t.Errorf("the second call did not read the cache: %d bytes, want the %d marked", len(again["unicode/utf8"]), len(first["unicode/utf8"])+1)
+	}
+	if string(again["unicode"]) != string(first["unicode"]) {
+		t.Errorf("unicode read from the cache differs from what was written")
+	}
+	head, rest, _ := strings.Cut(string(good), "\n")
+	sum, body, _ := strings.Cut(rest, "\n")
+	for _, c := range []struct {
+		name string
+		text string
+		perm os.FileMode
+	}{
+		{"cut short", string(good[:len(good)-10]), 0o600},
+		{"changed, checksum kept", head + "\n" + sum + "\n" + body[:len(body)-1] + string(body[len(body)-1]^1), 0o600},
+		{"another key", strings.Replace(head, keys["unicode/utf8"][:8], "00000000", 1) + "\n" + rest, 0o600},
+		{"another format", strings.Replace(head, typesFormat, "toolreg std types 0", 1) + "\n" + rest, 0o600},
+		{"writable by others", string(marked), 0o666},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.Remove(file); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(c.text), c.perm); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(file, c.perm); err != nil { // past the umask
+				t.Fatal(err)
+			}
+			got, err := fromSource(ctx, ".", env, nil, paths, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got["unicode/utf8"]) != string(first["unicode/utf8"]) {
+				t.Errorf("read the cached file (%d bytes), want the types made again (%d)", len(got["unicode/utf8"]), len(first["unicode/utf8"]))
+			}
+			if now, err := os.ReadFile(file); err != nil || string(now) != string(good) {
+				t.Errorf("the cached file is not replaced: %v", err)
+			}
+		})
+	}
+	t.Run("a directory", func(t *testing.T) {
+		if err := os.Remove(file); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(file, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		got, err := fromSource(ctx, ".", env, nil, paths, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got["unicode/utf8"]) != string(first["unicode/utf8"]) {
+			t.Errorf("got %d bytes, want the types made again (%d)", len(got["unicode/utf8"]), len(first["unicode/utf8"]))
+		}
+	})
+}
+
+// fromSourceData returns the sealed file good with its body changed by
+// change and a newline added, its checksum made anew.
+func fromSourceData(t *testing.T, good []byte, change func([]byte) []byte) ([]byte, error) {
+	t.Helper()
+	head, rest, ok := strings.Cut(string(good), "\n")
+	_, body, ok2 := strings.Cut(rest, "\n")
+	if !ok || !ok2 {
+		return nil, errors.New("not a sealed file")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := writeSealed(dir, file, head, append(change([]byte(body)), '\n')); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(file)
+}
+
+// TestTypesKeys checks that the key of a package's types changes with
+// what they are a function of: a file's contents or name, the package's
+// directory or import map, a dependency's file, the platform's sizes;
+// and with nothing else (a package that it does not import).
+func TestTypesKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a, b, c := write("a.go", "package a"), write("b.go", "package b"), write("c.go", "package c")
+	listed := func() []*listedPackage {
+		return []*listedPackage{
+			{ImportPath: "b", Dir: dir, GoFiles: []string{b}},
+			{ImportPath: "c", Dir: dir, GoFiles: []string{c}},
+			{ImportPath: "a", Dir: dir, GoFiles: []string{a}, Imports: []string{"b"}},
+		}
+	}
+	key := func(pkgs []*listedPackage, goarch string) string {
+		t.Helper()
+		keys, err := typesKeys(pkgs, goarch, []string{"a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keys["a"]
+	}
+	base := key(listed(), "amd64")
+	if again := key(listed(), "amd64"); again != base {
+		t.Fatalf("the key changed with nothing changed: %s, then %s", base, again)
+	}
+	for _, ch := range []struct {
+		name   string
+		change func(pkgs []*listedPackage) string // the goarch
+		same   bool
+	}{
+		{"a file's contents", func([]*listedPackage) string { write("a.go", "package a // changed"); return "amd64" }, false},
+		{"a dependency's file", func([]*listedPackage) string { write("b.go", "package b // changed"); return "amd64" }, false},
+		{"a file's name", func(pkgs []*listedPackage) string {
+			pkgs[2].GoFiles = []string{write("a2.go", "package a")}
+			return "amd64"
+		}, false},
+		{"the directory", func(pkgs []*listedPackage) string { pkgs[2].Dir += "x"; return "amd64" }, false},
+		{"the import map", func(pkgs []*listedPackage) string {
+			pkgs[2].ImportMap = map[string]string{"b": "vendor/b"}
+			return "amd64"
+		}, false},
+		{"the sizes", func([]*listedPackage) string { return "386" }, false},
+		{"a package not imported", func([]*listedPackage) string { write("c.go", "package c // changed"); return "amd64" }, true},
+	} {
+		t.Run(ch.name, func(t *testing.T) {
+			for _, f := range []struct{ name, text string }{{"a.go", "package a"}, {"b.go", "package b"}, {"c.go", "package c"}} {
+				write(f.name, f.text)
+			}
+			pkgs := listed()
+			goarch := ch.change(pkgs)
+			if got := key(pkgs, goarch); (got == base) != ch.same {
+				t.Errorf("key %s, base %s: same = %v, want %v", got, base, got == base, ch.same)
+			}
+		})
+	}
+	t.Run("a file gone", func(t *testing.T) {
+		pkgs := listed()
+		pkgs[0].GoFiles = []string{filepath.Join(dir, "gone.go")}
+		if _, err := typesKeys(pkgs, "amd64", []string{"a"}); err == nil {
+			t.Error("a key without a dependency's file")
+		}
+	})
+}
+
+// TestSourceMemo checks the memo of types made from source: what it made
+// is not made again, only what a call lacks is, a refusal is kept for the
+// same packages, a call whose context ended keeps nothing, and calls for
+// the same key wait for the one under way.
+func TestSourceMemo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var made [][]string
+		gate := make(chan struct{})
+		m := &sourceMemo{
+			cache: func() string { return "" },
+			make: func(ctx context.Context, dir string, env, flags, paths []string, cache string) (map[string][]byte, error) {
+				mu.Lock()
+				made = append(made, slices.Clone(paths))
+				mu.Unlock()
+				select {
+				case <-gate:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+				if slices.Contains(paths, "net") {
+					return nil, errors.New("net has files for cgo")
+				}
+				out := map[string][]byte{}
+				for _, p := range paths {
+					out[p] = []byte("data of " + p)
+				}
+				return out, nil
+			},
+		}
+		ctx := context.Background()
+		get := func(ctx context.Context, paths ...string) (map[string][]byte, error) {
+			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths)
+		}
+		type answer struct {
+			data map[string][]byte
+			err  error
+		}
+		async := func(ctx context.Context, paths ...string) <-chan answer {
+			c := make(chan answer, 1)
+			go func() {
+				d, err := get(ctx, paths...)
+				c <- answer{d, err}
+			}()
+			return c
+		}
+		// Two calls at once: the second waits and makes only what the
+		// first did not.
+		one := async(ctx, "strings", "os")
+		synctest.Wait()
+		two := async(ctx, "os", "time")
+		synctest.Wait()
+		close(gate)
+		a, b := <-one, <-two
+		if a.err != nil || b.err != nil {
+			t.Fatal(a.err, b.err)
+		}
+		if diff := cmp.Diff(map[string][]byte{"os": []byte("data of os"), "time": []byte("data of time")}, b.data); diff != "" {
+			t.Errorf("the second call (-want +got):\n%s", diff)
+		}
+		if _, err := get(ctx, "time", "strings"); err != nil {
+			t.Fatal(err)
+		}
+		// A refusal is kept for the same packages.
+		for range 2 {
+			if _, err := get(ctx, "net", "os"); err == nil || !strings.Contains(err.Error(), "cgo") {
+				t.Fatalf("net: %v, want the refusal", err)
+			}
+		}
+		// A call whose context ended keeps nothing.
+		ended, cancel := context.WithCancel(ctx)
+		cancel()
+		gate = make(chan struct{})
+		if _, err := get(ended, "fmt"); !errors.Is(err, context.Canceled) {
+			t.Fatalf("a call whose context ended: %v", err)
+		}
+		close(gate)
+		if d, err := get(ctx, "fmt"); err != nil || string(d["fmt"]) != "data of fmt" {
+			t.Fatalf("after a call whose context ended: %q, %v", d, err)
+		}
+		want := [][]string{{"strings", "os"}, {"time"}, {"net"}, {"fmt"}, {"fmt"}}
+		if diff := cmp.Diff(want, made); diff != "" {
+			t.Errorf("made (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// TestAuditFromSourceAsExport checks that the audit finds the same with
+// the standard library's types made from source as with the go command's
+// export data: for the toolbox, on each platform toolgen audits, the
+// same report; for testdata/all (the long test), every tool and probe of
+// the tests in one program on the host, the same verdicts, what each tool
+// and each package's start-up code reaches.
+//
+// The paths of testdata/all's report differ: the go command's export data
+// holds, besides each package's exported declarations and what they name,
+// unexported types that its inlined bodies name (os.dirFS, for os.DirFS),
+// and the audit's fail-closed method calls (graph.implementers) take their
+// methods too, as further paths to what the same tools reach. Which
+// unexported types those are is the compiler's choice; the audit does not
+// depend on them: a value of one is made by the standard library, whose
+// summary carries its methods' capabilities.
+//
+// The long test skips itself under the race detector, which makes it ten
+// times slower, as TestTogether does.
+func TestAuditFromSourceAsExport(t *testing.T) {
+	t.Parallel()
+	type program struct {
+		dir       string
+		platforms []Platform
+		names     []string
+		verdicts  bool // compare the verdicts only
+	}
+	progs := []program{{
+		dir:       filepath.Join("..", "..", "toolbox"),
+		platforms: []Platform{{"linux", "amd64"}, {"darwin", "amd64"}, {"windows", "amd64"}},
+		names:     []string{"Weather", "WebSearch", "Now", "PingURL", "DiskUsage"},
+	}}
+	if !testing.Short() && !raceEnabled {
+		progs = append(progs, program{
+			dir:       filepath.Join("testdata", "all"),
+			platforms: []Platform{{runtime.GOOS, runtime.GOARCH}},
+			names:     slices.Sorted(maps.Keys(aliases(t))),
+			verdicts:  true,
+		})
+	}
+	for _, p := range progs {
+		t.Run(filepath.Base(p.dir), func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			audit := func(fromExport bool) *Report {
+				t.Helper()
+				ps, err := load(ctx, p.dir, p.platforms, bounds{configs: maxConfigs, programs: maxPrograms}, fromExport)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep, err := ps.Analyze(ctx, p.platforms, p.names)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep
+			}
+			fromSrc, fromGo := audit(false), audit(true)
+			if len(fromGo.Tools) != len(p.names) || !slices.ContainsFunc(slices.Collect(maps.Values(fromGo.Tools)), func(r *Result) bool { return len(r.Findings) > 0 }) {
+				t.Fatalf("the audit from export data reports %d tools, none reaching anything: %v", len(fromGo.Tools), fromGo.Tools)
+			}
+			if diff := cmp.Diff(verdicts(fromGo), verdicts(fromSrc)); diff != "" {
+				t.Errorf("the audit's verdicts (-from export data +from source):\n%s", diff)
+			}
+			if p.verdicts {
+				return
+			}
+			if diff := cmp.Diff(fromGo, fromSrc); diff != "" {
+				t.Errorf("the audit (-from export data +from source):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The tests above would pass if the audit never made types from source;
+// this checks that Load does, for the toolbox on another platform.
+func TestLoadMakesStdFromSource(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join("..", "..", "toolbox")
+	ps, err := Load(ctx, dir, []Platform{{"windows", "amd64"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var made []string
+	for _, c := range ps.cands {
+		if c.prog == nil || c.prog.l == nil {
+			continue
+		}
+		env := c.config.env()
+		key := exportKey(c.list.goroot, env, c.config.exportFlags())
+		sourceTypes.mu.Lock()
+		for _, path := range c.list.std {
+			if sourceTypes.data[key][path] != nil {
+				made = append(made, path)
+			}
+		}
+		sourceTypes.mu.Unlock()
+		if len(made) != len(c.list.std) || len(made) == 0 {
+			t.Errorf("%s: made from source %v, want every one of %v", c.config, made, c.list.std)
+		}
+		return
+	}
+	t.Fatalf("no program loaded of %d configurations", len(ps.cands))
+}
+
+// verdicts returns what a report says of each tool and of the start-up
+// code, without the paths: what each tool reaches, and each capability
+// each package's start-up code reaches.
+func verdicts(r *Report) map[string]string {
+	out := map[string]string{}
+	for name, res := range r.Tools {
+		out[name] = res.Reaches.String()
+	}
+	for _, f := range r.Startup {
+		out["start-up of "+f.Pkg] += f.Cap.String() + " "
+	}
+	return out
+}
