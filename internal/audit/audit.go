@@ -126,8 +126,12 @@ func analyzeListing(ctx context.Context, dir string, list *listing, typeNames []
 	if len(list.errs) > 0 {
 		return nil, fmt.Errorf("list %s for %s: %v", dir, list.config, list.errs[0])
 	}
+	fromExport, err := stdFromExport()
+	if err != nil {
+		return nil, err
+	}
 	p := &program{config: list.config, list: list}
-	(&Programs{dir: dir}).loadPrograms(ctx, []*program{p})
+	(&Programs{dir: dir, fromExport: fromExport}).loadPrograms(ctx, []*program{p})
 	if p.err != nil {
 		return nil, p.err
 	}

@@ -259,7 +259,11 @@ func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == run
 // that loaded them before does not repeat. The configurations are loaded
 // side by side.
 func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
-	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms}, false)
+	fromExport, err := stdFromExport()
+	if err != nil {
+		return nil, err
+	}
+	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms}, fromExport)
 }
 
 // load is Load with combine's bounds; with fromExport, the standard

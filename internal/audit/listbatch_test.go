@@ -55,7 +55,11 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 		}
 		goroot = l.goroot
 	}
-	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), false); err != nil {
+	fromExport, err := stdFromExport()
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), fromExport); err != nil {
 		return nil, err
 	}
 	return all, nil

@@ -27,8 +27,17 @@ import (
 // a listing of an instrumented configuration that lost its tag is not
 // given it here (TestInstrumentedDependency's race case, which calls
 // runtime.RaceDisable, fails without exportFlags under -race too).
+//
+// With the flag, the standard library's types come from that export data
+// only (StdTypesVar): go/types, which makes them from source otherwise,
+// runs ten times slower under the race detector, and making them has no
+// goroutines of its own. The tests of making them (TestStdFromSourceAsExport,
+// TestAuditFromSourceAsExport, TestLoadMakesStdFromSource) skip
+// themselves under the flag; .ci/run runs them without it, and the
+// memo's concurrency is TestSourceMemo's, which runs under it.
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
+		os.Setenv(StdTypesVar, "export")
 		goExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
 			// An empty CGO_ENABLED is the default, as the binary was
 			// built: -race needs cgo.

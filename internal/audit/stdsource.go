@@ -61,15 +61,38 @@ import (
 // inlined bodies name, which the audit does not depend on (see
 // TestAuditFromSourceAsExport).
 //
-// The go command's export data is used instead where the packages cannot
-// be made here: one with files for cgo or SWIG (net, os/user and
+// The go command's export data is used instead where StdTypesVar says so,
+// and where the packages cannot be made here: one with files for cgo or SWIG (net, os/user and
 // runtime/cgo with cgo on, whose Go files only cgo writes), a listing with
 // an error (a package that does not build in the configuration, which the
 // go command's listing names), or source that this program's go/types
 // refuses (a newer Go release's).
 
-// typesFormat is the version of the format of the cache's files of types.
+// typesFormat is the version of the format of the cache's files of types:
+// change it with what checkStd writes, or a cache written before is read.
 const typesFormat = "toolreg std types 1"
+
+// StdTypesVar is the environment variable that chooses where the
+// standard library's types come from: "export" has them read from the
+// go command's export data only, never made from source; unset or empty,
+// they are made from source where they can be (stdExports). The race
+// tests set it: go/types under the race detector type-checks ten times
+// slower, and the go command's export data is already built for the test
+// binary.
+const StdTypesVar = "TOOLREG_STD_TYPES"
+
+// stdFromExport reports whether StdTypesVar asks for the go command's
+// export data only; any other value than "export" and "" is an error.
+func stdFromExport() (bool, error) {
+	switch v := os.Getenv(StdTypesVar); v {
+	case "":
+		return false, nil
+	case "export":
+		return true, nil
+	default:
+		return false, fmt.Errorf("audit: %s=%q: want export (the go command's export data only) or nothing", StdTypesVar, v)
+	}
+}
 
 // stdExport is the export data of a configuration's standard packages:
 // the go command's files, or data made here from their source.

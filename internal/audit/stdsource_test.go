@@ -16,6 +16,7 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/internal/buildcache"
 )
 
 // apiOf returns what p declares that other packages see: each exported
@@ -76,6 +77,7 @@ func unnamed(sig *types.Signature) *types.Signature {
 // platforms toolgen audits, which the go command compiles for the
 // comparison where its build cache lacks them.
 func TestStdFromSourceAsExport(t *testing.T) {
+	skipInstrumented(t)
 	t.Parallel()
 	type config struct {
 		name  string
@@ -476,10 +478,8 @@ func TestSourceMemo(t *testing.T) {
 // unexported types those are is the compiler's choice; the audit does not
 // depend on them: a value of one is made by the standard library, whose
 // summary carries its methods' capabilities.
-//
-// The long test skips itself under the race detector, which makes it ten
-// times slower, as TestTogether does.
 func TestAuditFromSourceAsExport(t *testing.T) {
+	skipInstrumented(t)
 	t.Parallel()
 	type program struct {
 		dir       string
@@ -492,7 +492,7 @@ func TestAuditFromSourceAsExport(t *testing.T) {
 		platforms: []Platform{{"linux", "amd64"}, {"darwin", "amd64"}, {"windows", "amd64"}},
 		names:     []string{"Weather", "WebSearch", "Now", "PingURL", "DiskUsage"},
 	}}
-	if !testing.Short() && !raceEnabled {
+	if !testing.Short() {
 		progs = append(progs, program{
 			dir:       filepath.Join("testdata", "all"),
 			platforms: []Platform{{runtime.GOOS, runtime.GOARCH}},
@@ -536,6 +536,7 @@ func TestAuditFromSourceAsExport(t *testing.T) {
 // The tests above would pass if the audit never made types from source;
 // this checks that Load does, for the toolbox on another platform.
 func TestLoadMakesStdFromSource(t *testing.T) {
+	skipInstrumented(t)
 	t.Parallel()
 	ctx := context.Background()
 	dir := filepath.Join("..", "..", "toolbox")
@@ -577,4 +578,41 @@ func verdicts(r *Report) map[string]string {
 		out["start-up of "+f.Pkg] += f.Cap.String() + " "
 	}
 	return out
+}
+
+// skipInstrumented skips a test of the types made from source under the
+// race detector (or -msan, -asan), where they are not (see TestMain).
+func skipInstrumented(t *testing.T) {
+	t.Helper()
+	if len(buildcache.Flags()) > 0 {
+		t.Skipf("go/types is ten times slower under %v, and the audit reads the go command's export data there; .ci/run runs it without: go test -run '^%s$' ./internal/audit", buildcache.Flags(), t.Name())
+	}
+}
+
+// TestStdTypesVar checks StdTypesVar: "export" has Load read the go
+// command's export data only, and a value it does not know is an error
+// that names it.
+func TestStdTypesVar(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join("..", "..", "toolbox")
+	platforms := []Platform{{runtime.GOOS, runtime.GOARCH}}
+	t.Setenv(StdTypesVar, "sourse")
+	if _, err := Load(ctx, dir, platforms); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
+		t.Errorf("Load with %s=sourse: %v, want an error that names it", StdTypesVar, err)
+	}
+	if _, err := AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, []string{"Now"}); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
+		t.Errorf("AnalyzeFor with %s=sourse: %v, want an error that names it", StdTypesVar, err)
+	}
+	t.Setenv(StdTypesVar, "export")
+	ps, err := Load(ctx, dir, platforms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ps.fromExport {
+		t.Errorf("Load with %s=export makes the standard library's types from source", StdTypesVar)
+	}
+	t.Setenv(StdTypesVar, "")
+	if got, err := stdFromExport(); got || err != nil {
+		t.Errorf("%s empty: from export data %v, %v; want from source", StdTypesVar, got, err)
+	}
 }
