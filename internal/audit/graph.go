@@ -194,7 +194,8 @@ type graph struct {
 	// variables, their fields and elements (keptEdges).
 	progStores map[*ssa.Global][]ssa.Value
 	// byTypeVars holds the standard library's variables the summary's
-	// keeps name, by name (rootsByType).
+	// keeps name, by name (rootsByType); nil for one the program's types
+	// do not declare.
 	byTypeVars map[string]*ssa.Global
 	byType     typeutil.Map // types.Type → []keptAt
 	allocVals  map[*ssa.Alloc][]ssa.Value

@@ -124,6 +124,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefaultvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/makefunc"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/mapswap"
@@ -991,6 +992,15 @@ var probes = []probe{
 		defer func() { log.SetOutput(os.Stderr) }()
 		return logdefault.Tool{}.Execute(ctx, logdefault.Args{Dir: dir})
 	}},
+	// As logdefault, log.Default called through a variable: the Logger
+	// may be log.std, which the types the audit loads need not declare.
+	{"logdefaultvar", logdefaultvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logdefaultvar.Setter{}).Execute(ctx, logdefaultvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logdefaultvar.Tool{}.Execute(ctx, logdefaultvar.Args{Dir: dir})
+	}},
 	{"clienttransport", clienttransport.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (clienttransport.Setter{}).Execute(ctx, clienttransport.Args{Dir: dir}); err != nil {
 			return "", err
@@ -1135,7 +1145,7 @@ var probes = []probe{
 // not in TestTogether's: what they store in the standard library's
 // package state (http.DefaultClient's Transport, the output of log's
 // default Logger, which net/http logs to) every tool of their program
-// that uses it runs, the honest ones' too; those that share
+// that uses it runs, the honest ones' too (logdefaultvar too); those that share
 // DefaultServeMux with servemux, whose handler would be charged to them;
 // svcreflect, whose reflective store TestTogether's program charges
 // with every capability through the standard library's types alone; and
@@ -1154,7 +1164,7 @@ var probes = []probe{
 // syncmapptr and the ctx…send probes, whose Setter sends what the tool
 // uses.
 var aloneProbes = map[string]bool{
-	"clienttransport": true, "clientswap": true, "logdefault": true, "slogdefault": true,
+	"clienttransport": true, "clientswap": true, "logdefault": true, "logdefaultvar": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 	"mwfield":       true,
 	"muxnested":     true,

@@ -730,6 +730,25 @@ func keepLines(prog *ssa.Program, fns []*ssa.Function) []string {
 			lines = append(lines, fmt.Sprintf("%%read\t%s\t%s", key, strings.Join(names, " ")))
 		}
 	}
+	// The type of each variable the lines name ("%vartype"), for
+	// rootsByType: an unexported one is not in the types the audit loads
+	// a program with, which hold a package's exported declarations and
+	// what they name (the go command's export data holds, besides, those
+	// its inlined bodies name: log.std, through log.Default).
+	named := map[*ssa.Global]bool{}
+	for _, fn := range fns {
+		if !token.IsExported(fn.Name()) || fn.Parent() != nil {
+			continue
+		}
+		for _, s := range a.keepG[fn] {
+			maps.Copy(named, s)
+		}
+		maps.Copy(named, a.retG[fn])
+		maps.Copy(named, reads[fn])
+	}
+	for gv := range named {
+		lines = append(lines, fmt.Sprintf("%%vartype\t%s\t%s", gv, types.TypeString(gv.Type().(*types.Pointer).Elem(), nil)))
+	}
 	return lines
 }
 
@@ -740,8 +759,10 @@ type keeps struct {
 	ret   map[string][]string
 	keepR map[string][]int
 	reads map[string][]string
-	// vars holds every variable the lines name.
-	vars map[string]bool
+	// vars holds every variable the lines name; varType the type of each
+	// (types.TypeString, packages by path).
+	vars    map[string]bool
+	varType map[string]string
 }
 
 // parseKeep parses one line of keepLines, without its "%".
@@ -787,6 +808,11 @@ func (k *keeps) parse(line string) error {
 		for _, v := range k.reads[f[1]] {
 			k.vars[v] = true
 		}
+	case f[0] == "vartype" && len(f) == 3:
+		if k.varType == nil {
+			k.varType = map[string]string{}
+		}
+		k.varType[f[1]] = f[2]
 	default:
 		return bad
 	}
@@ -1717,7 +1743,11 @@ func allocStores(a *ssa.Alloc) []ssa.Value {
 // rootsByType returns the variables an object of type t the audit cannot
 // trace may be, or be held by: the standard library's the summary names
 // (keeps.vars) of type t that the program can point to (exported, or
-// returned: log.Default's), and the program's whose type holds t.
+// returned: log.Default's), and the program's whose type holds t. A
+// variable of the standard library that the program's types do not
+// declare (unexported: the types the audit loads need not hold it) is
+// matched by the type the summary gives it (%vartype), and taken for any
+// type when the summary gives none (fail closed).
 func (g *graph) rootsByType(t types.Type) []keptAt {
 	if g.byTypeVars == nil {
 		g.byTypeVars = map[string]*ssa.Global{}
@@ -1736,9 +1766,8 @@ func (g *graph) rootsByType(t types.Type) []keptAt {
 				continue
 			}
 			if p := g.prog.ImportedPackage(name[:i]); p != nil {
-				if v, ok := p.Members[name[i+1:]].(*ssa.Global); ok {
-					g.byTypeVars[name] = v
-				}
+				v, _ := p.Members[name[i+1:]].(*ssa.Global)
+				g.byTypeVars[name] = v // nil: not declared in the program's types
 			}
 		}
 	}
@@ -1747,8 +1776,13 @@ func (g *graph) rootsByType(t types.Type) []keptAt {
 	}
 	var out []keptAt
 	defer func() { g.byType.Set(t, out) }()
+	str := types.TypeString(t, nil)
 	for _, name := range slices.Sorted(maps.Keys(g.byTypeVars)) {
-		if types.Identical(g.byTypeVars[name].Type().(*types.Pointer).Elem(), t) {
+		if v := g.byTypeVars[name]; v != nil {
+			if types.Identical(v.Type().(*types.Pointer).Elem(), t) {
+				out = append(out, keptAt{name: name})
+			}
+		} else if vt, ok := g.summary.keeps.varType[name]; !ok || vt == str {
 			out = append(out, keptAt{name: name})
 		}
 	}

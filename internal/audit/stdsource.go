@@ -58,8 +58,11 @@ import (
 // type-checks, and on every run after it, which reads the cache. Export
 // data made so holds each package's exported declarations and what they
 // name; the go command's holds, besides, the unexported declarations its
-// inlined bodies name, which the audit does not depend on (see
-// TestAuditFromSourceAsExport).
+// inlined bodies name, which the audit does not depend on: a variable of
+// the standard library that keeps the program's values is matched by the
+// type the summary gives it (rootsByType: log.std, probe logdefaultvar),
+// and other paths through unexported types only repeat what the summary
+// says (TestAuditFromSourceAsExport).
 //
 // The go command's export data is used instead where StdTypesVar says so,
 // and where the packages cannot be made here: one with files for cgo or SWIG (net, os/user and
@@ -244,7 +247,7 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, cac
 	if types.SizesFor("gc", goarch) == nil {
 		return nil, fmt.Errorf("no sizes for GOARCH %q", goarch)
 	}
-	keys, err := typesKeys(pkgs, goarch, paths)
+	keys, srcs, err := typesKeys(pkgs, goarch, paths)
 	if err != nil {
 		return nil, err
 	}
@@ -266,7 +269,7 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, cac
 	if len(check) == 0 {
 		return data, nil
 	}
-	made, err := checkStd(closure(pkgs, check), gorootOf(pkgs), goarch, check)
+	made, err := checkStd(closure(pkgs, check), srcs, gorootOf(pkgs), goarch, check)
 	if err != nil {
 		return nil, err
 	}
@@ -320,11 +323,14 @@ func envValue(env []string, name string) string {
 // typesKeys returns the key of the cache's types of each package of
 // paths, whose listing with their dependencies is pkgs (each after its
 // imports), for goarch: a SHA-256 of this program and the package's
-// files and those of its dependencies (see the top of this file).
-func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string]string, error) {
+// files and those of its dependencies (see the top of this file); and the
+// contents of the files, by name, which are what a package is
+// type-checked from (a file changed since is not).
+func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string]string, map[string][]byte, error) {
 	// Each package's own part: its path, directory, import map and
 	// files.
 	own := map[string][]byte{}
+	srcs := map[string][]byte{}
 	for _, p := range pkgs {
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "package %q %q\n", p.ImportPath, p.Dir)
@@ -334,8 +340,9 @@ func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string
 		for _, name := range p.GoFiles {
 			src, err := ReadRegular(name)
 			if err != nil {
-				return nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
+				return nil, nil, fmt.Errorf("package %s: %w", p.ImportPath, err)
 			}
+			srcs[name] = src
 			fmt.Fprintf(&b, "file %q %x\n", name, sha256.Sum256(src))
 		}
 		own[p.ImportPath] = b.Bytes()
@@ -349,7 +356,7 @@ func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string
 		}
 		keys[path] = hex.EncodeToString(h.Sum(nil))
 	}
-	return keys, nil
+	return keys, srcs, nil
 }
 
 // closure returns the packages of pkgs (each after its imports) that
@@ -403,10 +410,18 @@ func toolsVersion() string {
 }
 
 // checkStd type-checks pkgs, standard packages of goroot each after its
-// imports, for goarch, and returns the export data of paths among them.
-// Their positions name their files as the go command's export data does,
-// under "$GOROOT/".
-func checkStd(pkgs []*listedPackage, goroot, goarch string, paths []string) (map[string][]byte, error) {
+// imports, from srcs, their files' contents by name, for goarch, and
+// returns the export data of paths among them. Their positions name their
+// files as the go command's export data does, under "$GOROOT/". What it
+// cannot make is an error, never a panic: gcexportdata panics on what it
+// cannot write (package unsafe), and the go command's export data serves
+// then.
+func checkStd(pkgs []*listedPackage, srcs map[string][]byte, goroot, goarch string, paths []string) (data map[string][]byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			data, err = nil, fmt.Errorf("make the standard library's types from source: %v", r)
+		}
+	}()
 	if goroot == "" {
 		return nil, errors.New("the listing does not say where GOROOT is")
 	}
@@ -418,9 +433,9 @@ func checkStd(pkgs []*listedPackage, goroot, goarch string, paths []string) (map
 		}
 		var files []*ast.File
 		for _, name := range p.GoFiles {
-			src, err := ReadRegular(name)
-			if err != nil {
-				return nil, fmt.Errorf("type-check %s: %w", p.ImportPath, err)
+			src, ok := srcs[name]
+			if !ok {
+				return nil, fmt.Errorf("type-check %s: %s was not read", p.ImportPath, name)
 			}
 			rel, err := filepath.Rel(goroot, name)
 			if err != nil || !filepath.IsLocal(rel) {
@@ -447,8 +462,11 @@ func checkStd(pkgs []*listedPackage, goroot, goarch string, paths []string) (map
 		}
 		byPath[p.ImportPath] = tp
 	}
-	data := map[string][]byte{}
+	data = map[string][]byte{}
 	for _, path := range paths {
+		if byPath[path] == types.Unsafe {
+			return nil, errors.New("package unsafe has no export data")
+		}
 		var buf bytes.Buffer
 		if err := gcexportdata.Write(&buf, fset, byPath[path]); err != nil {
 			return nil, fmt.Errorf("write the export data of %s: %w", path, err)

@@ -16,6 +16,8 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/toolreg/toolreg/internal/buildcache"
 )
 
@@ -153,6 +155,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 		{"imports net with cgo", cgoOn, []string{"net/http"}, "has files for cgo or SWIG"},
 		{"no such package", hostEnv(), []string{"strings", "no/such/pkg"}, "list no/such/pkg: "},
 		{"not the standard library's", hostEnv(), []string{"github.com/google/go-cmp/cmp"}, "is not the standard library's"},
+		{"unsafe", hostEnv(), []string{"strings", "unsafe"}, "package unsafe has no export data"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -203,7 +206,7 @@ func TestTypesCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, err := typesKeys(pkgs, runtime.GOARCH, []string{"unicode/utf8"})
+	keys, _, err := typesKeys(pkgs, runtime.GOARCH, []string{"unicode/utf8"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +330,7 @@ func TestTypesKeys(t *testing.T) {
 	}
 	key := func(pkgs []*listedPackage, goarch string) string {
 		t.Helper()
-		keys, err := typesKeys(pkgs, goarch, []string{"a"})
+		keys, _, err := typesKeys(pkgs, goarch, []string{"a"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -370,10 +373,35 @@ func TestTypesKeys(t *testing.T) {
 	t.Run("a file gone", func(t *testing.T) {
 		pkgs := listed()
 		pkgs[0].GoFiles = []string{filepath.Join(dir, "gone.go")}
-		if _, err := typesKeys(pkgs, "amd64", []string{"a"}); err == nil {
+		if _, _, err := typesKeys(pkgs, "amd64", []string{"a"}); err == nil {
 			t.Error("a key without a dependency's file")
 		}
 	})
+}
+
+// TestTypesKeysGODEBUG checks that the key of a package's types changes
+// with GODEBUG, which may change what go/types makes (gotypesalias).
+func TestTypesKeysGODEBUG(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.go")
+	if err := os.WriteFile(a, []byte("package a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkgs := []*listedPackage{{ImportPath: "a", Dir: dir, GoFiles: []string{a}}}
+	key := func() string {
+		t.Helper()
+		keys, _, err := typesKeys(pkgs, "amd64", []string{"a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keys["a"]
+	}
+	t.Setenv("GODEBUG", "")
+	base := key()
+	t.Setenv("GODEBUG", "gotypesalias=0")
+	if key() == base {
+		t.Error("the key is the same with GODEBUG=gotypesalias=0 as without")
+	}
 }
 
 // TestSourceMemo checks the memo of types made from source: what it made
@@ -475,9 +503,13 @@ func TestSourceMemo(t *testing.T) {
 // unexported types that its inlined bodies name (os.dirFS, for os.DirFS),
 // and the audit's fail-closed method calls (graph.implementers) take their
 // methods too, as further paths to what the same tools reach. Which
-// unexported types those are is the compiler's choice; the audit does not
-// depend on them: a value of one is made by the standard library, whose
-// summary carries its methods' capabilities.
+// unexported declarations those are is the compiler's choice; the audit
+// does not depend on them: a value of an unexported type is made by the
+// standard library, whose summary carries its methods' capabilities, and
+// an unexported variable that keeps the program's values (log.std) is
+// matched by the type the summary gives it (TestRootsByTypeUndeclared,
+// probe logdefaultvar, which the audit missed with the types made from
+// source before the summary gave it).
 func TestAuditFromSourceAsExport(t *testing.T) {
 	skipInstrumented(t)
 	t.Parallel()
@@ -534,10 +566,12 @@ func TestAuditFromSourceAsExport(t *testing.T) {
 }
 
 // The tests above would pass if the audit never made types from source;
-// this checks that Load does, for the toolbox on another platform.
+// this checks that Load does, for the toolbox on another platform. Its
+// environment is its own, so that the memo's entries are Load's, not
+// another test's.
 func TestLoadMakesStdFromSource(t *testing.T) {
 	skipInstrumented(t)
-	t.Parallel()
+	t.Setenv("TOOLREG_TEST_LOAD_MEMO", t.Name())
 	ctx := context.Background()
 	dir := filepath.Join("..", "..", "toolbox")
 	ps, err := Load(ctx, dir, []Platform{{"windows", "amd64"}})
@@ -614,5 +648,69 @@ func TestStdTypesVar(t *testing.T) {
 	t.Setenv(StdTypesVar, "")
 	if got, err := stdFromExport(); got || err != nil {
 		t.Errorf("%s empty: from export data %v, %v; want from source", StdTypesVar, got, err)
+	}
+}
+
+// TestSummaryVarTypes checks that the summary that ships gives the type
+// of every variable its keeps name (%vartype), which rootsByType matches
+// where the program's types do not declare the variable.
+func TestSummaryVarTypes(t *testing.T) {
+	s, err := parseSummary(stdSummaryText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var missing []string
+	for name := range s.keeps.vars {
+		if s.keeps.varType[name] == "" {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 || len(s.keeps.vars) == 0 {
+		t.Errorf("%d variables of %d without a type: %v", len(missing), len(s.keeps.vars), slices.Sorted(slices.Values(missing)))
+	}
+	if got, want := s.keeps.varType["log.std"], "*log.Logger"; got != want {
+		t.Errorf("the type of log.std is %q, want %q", got, want)
+	}
+}
+
+// TestRootsByTypeUndeclared checks rootsByType on a variable of the
+// standard library that the program's types do not declare (log.std, an
+// unexported variable log.Default returns): taken for the type the
+// summary gives it, not for another; taken for any type when the summary
+// gives none (fail closed); and never when the program cannot point to
+// it (unexported, not returned).
+func TestRootsByTypeUndeclared(t *testing.T) {
+	logPkg := types.NewPackage("log", "log")
+	logger := types.NewNamed(types.NewTypeName(token.NoPos, logPkg, "Logger", nil), types.NewStruct(nil, nil), nil)
+	logPkg.Scope().Insert(logger.Obj())
+	logPkg.MarkComplete()
+	for _, c := range []struct {
+		name    string
+		varType map[string]string
+		ret     bool // log.Default returns it
+		t       types.Type
+		want    []string
+	}{
+		{"its type", map[string]string{"log.std": "*log.Logger"}, true, types.NewPointer(logger), []string{"log.std"}},
+		{"another type", map[string]string{"log.std": "*log.Logger"}, true, logger, nil},
+		{"no type given", nil, true, types.Typ[types.Int], []string{"log.std"}},
+		{"not returned", map[string]string{"log.std": "*log.Logger"}, false, types.NewPointer(logger), nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := ssa.NewProgram(token.NewFileSet(), 0)
+			prog.CreatePackage(logPkg, nil, nil, true)
+			k := keeps{vars: map[string]bool{"log.std": true}, ret: map[string][]string{}, varType: c.varType}
+			if c.ret {
+				k.ret["log.Default"] = []string{"log.std"}
+			}
+			g := &graph{prog: prog, summary: &summary{keeps: k}, std: map[string]bool{"log": true}}
+			var got []string
+			for _, at := range g.rootsByType(c.t) {
+				got = append(got, at.name)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("rootsByType(%s) (-want +got):\n%s", c.t, diff)
+			}
+		})
 	}
 }
