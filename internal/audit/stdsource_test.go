@@ -484,7 +484,26 @@ func TestSourceMemo(t *testing.T) {
 		if d, err := get(ctx, "fmt"); err != nil || string(d["fmt"]) != "data of fmt" {
 			t.Fatalf("after a call whose context ended: %q, %v", d, err)
 		}
-		want := [][]string{{"strings", "os"}, {"time"}, {"net"}, {"fmt"}, {"fmt"}}
+		// A call waiting for another whose context ends returns; the
+		// other's result is kept.
+		gate = make(chan struct{})
+		first := async(ctx, "bufio")
+		synctest.Wait()
+		waiting, cancelWaiting := context.WithCancel(ctx)
+		second := async(waiting, "bufio")
+		synctest.Wait()
+		cancelWaiting()
+		if a := <-second; !errors.Is(a.err, context.Canceled) {
+			t.Errorf("a waiting call whose context ended: %q, %v; want its context's error", a.data, a.err)
+		}
+		close(gate)
+		if a := <-first; a.err != nil || string(a.data["bufio"]) != "data of bufio" {
+			t.Errorf("the call waited for: %q, %v", a.data, a.err)
+		}
+		if d, err := get(ctx, "bufio"); err != nil || string(d["bufio"]) != "data of bufio" {
+			t.Errorf("after it: %q, %v", d, err)
+		}
+		want := [][]string{{"strings", "os"}, {"time"}, {"net"}, {"fmt"}, {"fmt"}, {"bufio"}}
 		if diff := cmp.Diff(want, made); diff != "" {
 			t.Errorf("made (-want +got):\n%s", diff)
 		}
