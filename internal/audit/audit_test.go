@@ -344,7 +344,11 @@ func analyzeFor(t *testing.T, dir string, names ...string) *Report {
 			if all, err := hostListings(); err != nil {
 				return nil, err
 			} else if l := all[abs]; l != nil {
-				return analyzeListing(context.Background(), dir, l, names)
+				fromExport, err := stdFromExport()
+				if err != nil {
+					return nil, err
+				}
+				return analyzeListing(context.Background(), dir, l, names, fromExport)
 			}
 		}
 		return AnalyzeFor(context.Background(), dir, runtime.GOOS, runtime.GOARCH, names)

@@ -123,6 +123,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonmarshal"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/jsonuint8"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/linknamevar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logaliasvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefaultvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
@@ -1001,6 +1002,15 @@ var probes = []probe{
 		defer func() { log.SetOutput(os.Stderr) }()
 		return logdefaultvar.Tool{}.Execute(ctx, logdefaultvar.Args{Dir: dir})
 	}},
+	// As logdefaultvar, the Logger's type written through an alias
+	// (found in review: the summary's spelling of log.std's type).
+	{"logaliasvar", logaliasvar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logaliasvar.Setter{}).Execute(ctx, logaliasvar.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		defer func() { log.SetOutput(os.Stderr) }()
+		return logaliasvar.Tool{}.Execute(ctx, logaliasvar.Args{Dir: dir})
+	}},
 	{"clienttransport", clienttransport.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (clienttransport.Setter{}).Execute(ctx, clienttransport.Args{Dir: dir}); err != nil {
 			return "", err
@@ -1145,7 +1155,8 @@ var probes = []probe{
 // not in TestTogether's: what they store in the standard library's
 // package state (http.DefaultClient's Transport, the output of log's
 // default Logger, which net/http logs to) every tool of their program
-// that uses it runs, the honest ones' too (logdefaultvar too); those that share
+// that uses it runs, the honest ones' too (logdefaultvar and logaliasvar
+// too); those that share
 // DefaultServeMux with servemux, whose handler would be charged to them;
 // svcreflect, whose reflective store TestTogether's program charges
 // with every capability through the standard library's types alone; and
@@ -1164,7 +1175,7 @@ var probes = []probe{
 // syncmapptr and the ctx…send probes, whose Setter sends what the tool
 // uses.
 var aloneProbes = map[string]bool{
-	"clienttransport": true, "clientswap": true, "logdefault": true, "logdefaultvar": true, "slogdefault": true,
+	"clienttransport": true, "clientswap": true, "logdefault": true, "logdefaultvar": true, "logaliasvar": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 	"mwfield":       true,
 	"muxnested":     true,

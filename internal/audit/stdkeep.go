@@ -747,7 +747,7 @@ func keepLines(prog *ssa.Program, fns []*ssa.Function) []string {
 		maps.Copy(named, reads[fn])
 	}
 	for gv := range named {
-		lines = append(lines, fmt.Sprintf("%%vartype\t%s\t%s", gv, types.TypeString(gv.Type().(*types.Pointer).Elem(), nil)))
+		lines = append(lines, fmt.Sprintf("%%vartype\t%s\t%s", gv, typeKey(gv.Type().(*types.Pointer).Elem())))
 	}
 	return lines
 }
@@ -1745,9 +1745,11 @@ func allocStores(a *ssa.Alloc) []ssa.Value {
 // (keeps.vars) of type t that the program can point to (exported, or
 // returned: log.Default's), and the program's whose type holds t. A
 // variable of the standard library that the program's types do not
-// declare (unexported: the types the audit loads need not hold it) is
-// matched by the type the summary gives it (%vartype), and taken for any
-// type when the summary gives none (fail closed).
+// declare (unexported: the types the audit loads need not hold it; or of
+// a package they do not hold) is matched by the type the summary gives it
+// (%vartype), spelled as typeKey spells t, whatever aliases the program
+// writes it with (probe logaliasvar); and taken for any type when the
+// summary gives none (fail closed).
 func (g *graph) rootsByType(t types.Type) []keptAt {
 	if g.byTypeVars == nil {
 		g.byTypeVars = map[string]*ssa.Global{}
@@ -1765,10 +1767,11 @@ func (g *graph) rootsByType(t types.Type) []keptAt {
 				// (%keep).
 				continue
 			}
+			var v *ssa.Global
 			if p := g.prog.ImportedPackage(name[:i]); p != nil {
-				v, _ := p.Members[name[i+1:]].(*ssa.Global)
-				g.byTypeVars[name] = v // nil: not declared in the program's types
+				v, _ = p.Members[name[i+1:]].(*ssa.Global)
 			}
+			g.byTypeVars[name] = v // nil: not declared in the program's types
 		}
 	}
 	if at := g.byType.At(t); at != nil {
@@ -1776,13 +1779,13 @@ func (g *graph) rootsByType(t types.Type) []keptAt {
 	}
 	var out []keptAt
 	defer func() { g.byType.Set(t, out) }()
-	str := types.TypeString(t, nil)
+	key := typeKey(t)
 	for _, name := range slices.Sorted(maps.Keys(g.byTypeVars)) {
 		if v := g.byTypeVars[name]; v != nil {
 			if types.Identical(v.Type().(*types.Pointer).Elem(), t) {
 				out = append(out, keptAt{name: name})
 			}
-		} else if vt, ok := g.summary.keeps.varType[name]; !ok || vt == str {
+		} else if vt, ok := g.summary.keeps.varType[name]; !ok || vt == key {
 			out = append(out, keptAt{name: name})
 		}
 	}
@@ -1797,6 +1800,14 @@ func (g *graph) rootsByType(t types.Type) []keptAt {
 		}
 	}
 	return out
+}
+
+// typeKey spells t one way for all the ways Go writes it (writeTypeKey):
+// aliases followed, byte and rune as uint8 and int32, any as interface{}.
+func typeKey(t types.Type) string {
+	var b strings.Builder
+	writeTypeKey(&b, t)
+	return b.String()
 }
 
 // typeHolds reports whether a value of type v is, or holds in its

@@ -515,7 +515,11 @@ func TestSourceMemo(t *testing.T) {
 // export data: for the toolbox, on each platform toolgen audits, the
 // same report; for testdata/all (the long test), every tool and probe of
 // the tests in one program on the host, the same verdicts, what each tool
-// and each package's start-up code reaches.
+// and each package's start-up code reaches. Each is audited without cgo,
+// where no standard package has cgo's files and every one is made from
+// source, which the test checks: with cgo, net's types come from the go
+// command's export data both ways (found in review: so had testdata/all's
+// on this host, and the comparison compared that data with itself).
 //
 // The paths of testdata/all's report differ: the go command's export data
 // holds, besides each package's exported declarations and what they name,
@@ -527,11 +531,15 @@ func TestSourceMemo(t *testing.T) {
 // standard library, whose summary carries its methods' capabilities, and
 // an unexported variable that keeps the program's values (log.std) is
 // matched by the type the summary gives it (TestRootsByTypeUndeclared,
-// probe logdefaultvar, which the audit missed with the types made from
-// source before the summary gave it).
+// probes logdefaultvar and logaliasvar, which the audit missed with the
+// types made from source before the summary gave it).
+//
+// The test is not parallel, but its cases are: it gives them an
+// environment of their own, so that the memo's entries they check are
+// theirs.
 func TestAuditFromSourceAsExport(t *testing.T) {
 	skipInstrumented(t)
-	t.Parallel()
+	t.Setenv("TOOLREG_TEST_FROM_SOURCE", t.Name())
 	type program struct {
 		dir       string
 		platforms []Platform
@@ -552,35 +560,50 @@ func TestAuditFromSourceAsExport(t *testing.T) {
 		})
 	}
 	for _, p := range progs {
-		t.Run(filepath.Base(p.dir), func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			audit := func(fromExport bool) *Report {
-				t.Helper()
-				ps, err := load(ctx, p.dir, p.platforms, bounds{configs: maxConfigs, programs: maxPrograms}, fromExport)
+		for _, pl := range p.platforms {
+			t.Run(filepath.Base(p.dir)+"/"+pl.GOOS, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				c := Config{GOOS: pl.GOOS, GOARCH: pl.GOARCH}
+				list, err := listConfig(ctx, p.dir, c)
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep, err := ps.Analyze(ctx, p.platforms, p.names)
-				if err != nil {
-					t.Fatal(err)
+				audit := func(fromExport bool) *Report {
+					t.Helper()
+					rep, err := analyzeListing(ctx, p.dir, list, p.names, fromExport)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return rep
 				}
-				return rep
-			}
-			fromSrc, fromGo := audit(false), audit(true)
-			if len(fromGo.Tools) != len(p.names) || !slices.ContainsFunc(slices.Collect(maps.Values(fromGo.Tools)), func(r *Result) bool { return len(r.Findings) > 0 }) {
-				t.Fatalf("the audit from export data reports %d tools, none reaching anything: %v", len(fromGo.Tools), fromGo.Tools)
-			}
-			if diff := cmp.Diff(verdicts(fromGo), verdicts(fromSrc)); diff != "" {
-				t.Errorf("the audit's verdicts (-from export data +from source):\n%s", diff)
-			}
-			if p.verdicts {
-				return
-			}
-			if diff := cmp.Diff(fromGo, fromSrc); diff != "" {
-				t.Errorf("the audit (-from export data +from source):\n%s", diff)
-			}
-		})
+				fromSrc, fromGo := audit(false), audit(true)
+				key := exportKey(list.goroot, c.env(), c.exportFlags())
+				sourceTypes.mu.Lock()
+				var notMade []string
+				for _, path := range list.std {
+					if sourceTypes.data[key][path] == nil {
+						notMade = append(notMade, path)
+					}
+				}
+				sourceTypes.mu.Unlock()
+				if len(notMade) > 0 || len(list.std) == 0 {
+					t.Errorf("%s: %d of %d standard packages not made from source: %v", c, len(notMade), len(list.std), notMade)
+				}
+				if len(fromGo.Tools) != len(p.names) || !slices.ContainsFunc(slices.Collect(maps.Values(fromGo.Tools)), func(r *Result) bool { return len(r.Findings) > 0 }) {
+					t.Fatalf("the audit from export data reports %d tools, none reaching anything: %v", len(fromGo.Tools), fromGo.Tools)
+				}
+				if diff := cmp.Diff(verdicts(fromGo), verdicts(fromSrc)); diff != "" {
+					t.Errorf("the audit's verdicts (-from export data +from source):\n%s", diff)
+				}
+				if p.verdicts {
+					return
+				}
+				if diff := cmp.Diff(fromGo, fromSrc); diff != "" {
+					t.Errorf("the audit (-from export data +from source):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -695,9 +718,10 @@ func TestSummaryVarTypes(t *testing.T) {
 // TestRootsByTypeUndeclared checks rootsByType on a variable of the
 // standard library that the program's types do not declare (log.std, an
 // unexported variable log.Default returns): taken for the type the
-// summary gives it, not for another; taken for any type when the summary
-// gives none (fail closed); and never when the program cannot point to
-// it (unexported, not returned).
+// summary gives it, written with an alias or not, not for another, and
+// whether the program holds its package or not; taken for any type when
+// the summary gives none (fail closed); and never when the program
+// cannot point to it (unexported, not returned).
 func TestRootsByTypeUndeclared(t *testing.T) {
 	logPkg := types.NewPackage("log", "log")
 	logger := types.NewNamed(types.NewTypeName(token.NoPos, logPkg, "Logger", nil), types.NewStruct(nil, nil), nil)
@@ -711,13 +735,17 @@ func TestRootsByTypeUndeclared(t *testing.T) {
 		want    []string
 	}{
 		{"its type", map[string]string{"log.std": "*log.Logger"}, true, types.NewPointer(logger), []string{"log.std"}},
+		{"its type through an alias", map[string]string{"log.std": "*log.Logger"}, true, types.NewPointer(types.NewAlias(types.NewTypeName(token.NoPos, nil, "L", nil), logger)), []string{"log.std"}},
 		{"another type", map[string]string{"log.std": "*log.Logger"}, true, logger, nil},
 		{"no type given", nil, true, types.Typ[types.Int], []string{"log.std"}},
 		{"not returned", map[string]string{"log.std": "*log.Logger"}, false, types.NewPointer(logger), nil},
+		{"its package not in the program", map[string]string{"log.std": "*log.Logger"}, true, types.NewPointer(logger), []string{"log.std"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := ssa.NewProgram(token.NewFileSet(), 0)
-			prog.CreatePackage(logPkg, nil, nil, true)
+			if c.name != "its package not in the program" {
+				prog.CreatePackage(logPkg, nil, nil, true)
+			}
 			k := keeps{vars: map[string]bool{"log.std": true}, ret: map[string][]string{}, varType: c.varType}
 			if c.ret {
 				k.ret["log.Default"] = []string{"log.std"}
