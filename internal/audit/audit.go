@@ -118,22 +118,21 @@ func AnalyzeConfig(ctx context.Context, dir string, c Config, typeNames []string
 	if err != nil {
 		return nil, err
 	}
-	fromExport, err := stdFromExport()
+	origin, err := stdOriginOf()
 	if err != nil {
 		return nil, err
 	}
-	return analyzeListing(ctx, dir, list, typeNames, fromExport)
+	return analyzeListing(ctx, dir, list, typeNames, origin)
 }
 
-// analyzeListing is AnalyzeConfig for the program in dir as list lists it;
-// with fromExport, the standard library's types come from the go
-// command's export data only (StdTypesVar).
-func analyzeListing(ctx context.Context, dir string, list *listing, typeNames []string, fromExport bool) (*Report, error) {
+// analyzeListing is AnalyzeConfig for the program in dir as list lists it,
+// the standard library's types from origin (StdTypesVar).
+func analyzeListing(ctx context.Context, dir string, list *listing, typeNames []string, origin stdOrigin) (*Report, error) {
 	if len(list.errs) > 0 {
 		return nil, fmt.Errorf("list %s for %s: %v", dir, list.config, list.errs[0])
 	}
 	p := &program{config: list.config, list: list}
-	(&Programs{dir: dir, fromExport: fromExport}).loadPrograms(ctx, []*program{p})
+	(&Programs{dir: dir, origin: origin}).loadPrograms(ctx, []*program{p})
 	if p.err != nil {
 		return nil, p.err
 	}

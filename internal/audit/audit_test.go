@@ -344,11 +344,11 @@ func analyzeFor(t *testing.T, dir string, names ...string) *Report {
 			if all, err := hostListings(); err != nil {
 				return nil, err
 			} else if l := all[abs]; l != nil {
-				fromExport, err := stdFromExport()
+				origin, err := stdOriginOf()
 				if err != nil {
 					return nil, err
 				}
-				return analyzeListing(context.Background(), dir, l, names, fromExport)
+				return analyzeListing(context.Background(), dir, l, names, origin)
 			}
 		}
 		return AnalyzeFor(context.Background(), dir, runtime.GOOS, runtime.GOARCH, names)

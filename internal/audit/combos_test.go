@@ -169,7 +169,7 @@ func TestCombinedConfigurations(t *testing.T) {
 			files := map[string]string{"go.mod": "module example.com/tools\n\ngo 1.26\n", "tool/tool.go": probeTool, "tool/run.go": plainRun[2:]}
 			maps.Copy(files, c.files)
 			writeFiles(t, dir, files)
-			ps, err := load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, c.limit, false)
+			ps, err := load(context.Background(), filepath.Join(dir, "tool"), []Platform{{runtime.GOOS, runtime.GOARCH}}, c.limit, originSource)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("load: %v, want an error with %q", err, c.err)

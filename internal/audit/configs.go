@@ -183,10 +183,9 @@ type Programs struct {
 	// reports caches the audits, by configuration and tool names.
 	mu      sync.Mutex
 	reports map[string]func() (*Report, error)
-	// fromExport has the standard library's types read from the go
-	// command's export data only, never made from source (see
-	// stdExports): the tests that compare the two set it.
-	fromExport bool
+	// origin is where the standard library's types come from
+	// (StdTypesVar, stdExports).
+	origin stdOrigin
 }
 
 // candidate is a build configuration of the program and what became of
@@ -259,17 +258,17 @@ func (c Config) isHost() bool { return c.GOOS == runtime.GOOS && c.GOARCH == run
 // that loaded them before does not repeat. The configurations are loaded
 // side by side.
 func Load(ctx context.Context, dir string, platforms []Platform) (*Programs, error) {
-	fromExport, err := stdFromExport()
+	origin, err := stdOriginOf()
 	if err != nil {
 		return nil, err
 	}
-	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms}, fromExport)
+	return load(ctx, dir, platforms, bounds{configs: maxConfigs, programs: maxPrograms}, origin)
 }
 
-// load is Load with combine's bounds; with fromExport, the standard
-// library's types come from the go command's export data only.
-func load(ctx context.Context, dir string, platforms []Platform, limit bounds, fromExport bool) (*Programs, error) {
-	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}, fromExport: fromExport}
+// load is Load with combine's bounds, the standard library's types from
+// origin.
+func load(ctx context.Context, dir string, platforms []Platform, limit bounds, origin stdOrigin) (*Programs, error) {
+	ps := &Programs{dir: dir, reports: map[string]func() (*Report, error){}, origin: origin}
 	for _, c := range candidates(platforms) {
 		ps.cands = append(ps.cands, &candidate{config: c})
 	}
@@ -582,7 +581,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, ps.fromExport)
+			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, ps.origin)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
@@ -595,7 +594,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 			}
 		}
 		wg.Go(func() {
-			host.std, host.errs, host.err = stdExports(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed), ps.fromExport)
+			host.std, host.errs, host.err = stdExports(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed), ps.origin)
 		})
 	}
 	wg.Wait()

@@ -55,11 +55,11 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 		}
 		goroot = l.goroot
 	}
-	fromExport, err := stdFromExport()
+	origin, err := stdOriginOf()
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), fromExport); err != nil {
+	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), origin); err != nil {
 		return nil, err
 	}
 	return all, nil

@@ -37,7 +37,7 @@ import (
 // memo's concurrency is TestSourceMemo's, which runs under it.
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
-		os.Setenv(StdTypesVar, "export")
+		os.Setenv(StdTypesVar, "cached")
 		goExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
 			// An empty CGO_ENABLED is the default, as the binary was
 			// built: -race needs cgo.

@@ -105,7 +105,7 @@ func TestStdFromSourceAsExport(t *testing.T) {
 				t.Fatal(err)
 			}
 			goroot := gorootOf(pkgs)
-			data, err := fromSource(ctx, ".", c.env, nil, c.paths, "")
+			data, err := fromSource(ctx, ".", c.env, nil, c.paths, "", false)
 			if err != nil {
 				t.Fatalf("from source: %v", err)
 			}
@@ -159,7 +159,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := fromSource(ctx, ".", c.env, nil, c.paths, t.TempDir())
+			_, err := fromSource(ctx, ".", c.env, nil, c.paths, t.TempDir(), false)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("fromSource(%v) = %v, want an error with %q", c.paths, err, c.want)
 			}
@@ -173,7 +173,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, errs, err := stdExports(ctx, ".", gorootOf(pkgs), env, nil, []string{"net", "strings"}, false)
+		e, errs, err := stdExports(ctx, ".", gorootOf(pkgs), env, nil, []string{"net", "strings"}, originSource)
 		if err != nil || len(errs) > 0 {
 			t.Fatal(err, errs)
 		}
@@ -193,7 +193,7 @@ func TestTypesCache(t *testing.T) {
 	env := hostEnv()
 	paths := []string{"unicode/utf8", "unicode"} // which import nothing: quick to make
 	dir := t.TempDir()
-	first, err := fromSource(ctx, ".", env, nil, paths, dir)
+	first, err := fromSource(ctx, ".", env, nil, paths, dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestTypesCache(t *testing.T) {
 	if err := os.WriteFile(file, marked, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again, err := fromSource(ctx, ".", env, nil, paths, dir)
+	again, err := fromSource(ctx, ".", env, nil, paths, dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestTypesCache(t *testing.T) {
 			if err := os.Chmod(file, c.perm); err != nil { // past the umask
 				t.Fatal(err)
 			}
-			got, err := fromSource(ctx, ".", env, nil, paths, dir)
+			got, err := fromSource(ctx, ".", env, nil, paths, dir, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +279,7 @@ func TestTypesCache(t *testing.T) {
 		if err := os.Mkdir(file, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		got, err := fromSource(ctx, ".", env, nil, paths, dir)
+		got, err := fromSource(ctx, ".", env, nil, paths, dir, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,7 +415,7 @@ func TestSourceMemo(t *testing.T) {
 		gate := make(chan struct{})
 		m := &sourceMemo{
 			cache: func() string { return "" },
-			make: func(ctx context.Context, dir string, env, flags, paths []string, cache string) (map[string][]byte, error) {
+			make: func(ctx context.Context, dir string, env, flags, paths []string, cache string, cachedOnly bool) (map[string][]byte, error) {
 				mu.Lock()
 				made = append(made, slices.Clone(paths))
 				mu.Unlock()
@@ -436,7 +436,7 @@ func TestSourceMemo(t *testing.T) {
 		}
 		ctx := context.Background()
 		get := func(ctx context.Context, paths ...string) (map[string][]byte, error) {
-			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths)
+			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths, false)
 		}
 		type answer struct {
 			data map[string][]byte
@@ -569,15 +569,15 @@ func TestAuditFromSourceAsExport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				audit := func(fromExport bool) *Report {
+				audit := func(origin stdOrigin) *Report {
 					t.Helper()
-					rep, err := analyzeListing(ctx, p.dir, list, p.names, fromExport)
+					rep, err := analyzeListing(ctx, p.dir, list, p.names, origin)
 					if err != nil {
 						t.Fatal(err)
 					}
 					return rep
 				}
-				fromSrc, fromGo := audit(false), audit(true)
+				fromSrc, fromGo := audit(originSource), audit(originExport)
 				key := exportKey(list.goroot, c.env(), c.exportFlags())
 				sourceTypes.mu.Lock()
 				var notMade []string
@@ -661,13 +661,12 @@ func verdicts(r *Report) map[string]string {
 func skipInstrumented(t *testing.T) {
 	t.Helper()
 	if len(buildcache.Flags()) > 0 {
-		t.Skipf("go/types is ten times slower under %v, and the audit reads the go command's export data there; .ci/run runs it without: go test -run '^%s$' ./internal/audit", buildcache.Flags(), t.Name())
+		t.Skipf("go/types is ten times slower under %v, and the audit makes no types from source there (%s=cached); .ci/run runs it without: go test -run '^%s$' ./internal/audit", buildcache.Flags(), StdTypesVar, t.Name())
 	}
 }
 
-// TestStdTypesVar checks StdTypesVar: "export" has Load read the go
-// command's export data only, and a value it does not know is an error
-// that names it.
+// TestStdTypesVar checks StdTypesVar: each value Load and AnalyzeFor
+// take, and a value they do not know, an error that names it.
 func TestStdTypesVar(t *testing.T) {
 	ctx := context.Background()
 	dir := filepath.Join("..", "..", "toolbox")
@@ -679,17 +678,41 @@ func TestStdTypesVar(t *testing.T) {
 	if _, err := AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, []string{"Now"}); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
 		t.Errorf("AnalyzeFor with %s=sourse: %v, want an error that names it", StdTypesVar, err)
 	}
-	t.Setenv(StdTypesVar, "export")
-	ps, err := Load(ctx, dir, platforms)
+	for v, want := range map[string]stdOrigin{"": originSource, "export": originExport, "cached": originCached} {
+		t.Setenv(StdTypesVar, v)
+		ps, err := Load(ctx, dir, platforms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ps.origin != want {
+			t.Errorf("Load with %s=%q: origin %d, want %d", StdTypesVar, v, ps.origin, want)
+		}
+	}
+}
+
+// TestTypesCacheOnly checks the origin "cached": the types are read from
+// the cache where it holds them all, and refused otherwise (stdExports
+// then reads the go command's export data, as for any refusal:
+// TestStdFromSourceRefused).
+func TestTypesCacheOnly(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	env := append(hostEnv(), "TOOLREG_TEST_CACHE_ONLY="+t.Name())
+	paths := []string{"unicode/utf8", "unicode"}
+	dir := t.TempDir()
+	if d, err := fromSource(ctx, ".", env, nil, paths, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 2 of the packages") {
+		t.Fatalf("an empty cache, cached only: %d packages, %v; want a refusal", len(d), err)
+	}
+	made, err := fromSource(ctx, ".", env, nil, paths[:1], dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ps.fromExport {
-		t.Errorf("Load with %s=export makes the standard library's types from source", StdTypesVar)
+	if _, err := fromSource(ctx, ".", env, nil, paths, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 1 of the packages (unicode, …)") {
+		t.Errorf("a cache without unicode, cached only: %v; want a refusal that names it", err)
 	}
-	t.Setenv(StdTypesVar, "")
-	if got, err := stdFromExport(); got || err != nil {
-		t.Errorf("%s empty: from export data %v, %v; want from source", StdTypesVar, got, err)
+	got, err := fromSource(ctx, ".", env, nil, paths[:1], dir, true)
+	if err != nil || string(got["unicode/utf8"]) != string(made["unicode/utf8"]) {
+		t.Errorf("a cache with unicode/utf8, cached only: %d bytes, %v; want the %d made", len(got["unicode/utf8"]), err, len(made["unicode/utf8"]))
 	}
 }
 
