@@ -48,7 +48,7 @@ import (
 // there can replace the summary with one that passes these checks.
 
 // summaryFormat is the version of the cache's file format.
-const summaryFormat = "toolreg std summary 6" // 2: methods keyed by one spelling of their signature (writeTypeKey); 3: the methods of named basic types (os.DirFS); 4: the stores of init functions (os.Args); 5: a capability rule of a package is added to what its functions reach, not put in its place (net/http.Dir.Open); 6: the types of the variables the keeps name (%vartype: log.std, which the types the audit loads need not declare)
+const summaryFormat = "toolreg std summary 7" // 2: methods keyed by one spelling of their signature (writeTypeKey); 3: the methods of named basic types (os.DirFS); 4: the stores of init functions (os.Args); 5: a capability rule of a package is added to what its functions reach, not put in its place (net/http.Dir.Open); 6: the types of the variables the keeps name (%vartype: log.std, which the types the audit loads need not declare); 7: %vartype spelled by typeKey (aliases followed, byte as uint8)
 
 // sentinels are functions every summary classifies so: a summary that
 // does not is refused.

@@ -215,6 +215,10 @@ type program struct {
 	load func() (*loaded, []PackageError, error)
 	errs []PackageError // the parse or type errors that stopped the load
 	err  error
+	// stdMade is set when the standard library's types of the program
+	// were made from source, none read from the go command's export
+	// data (stdExports).
+	stdMade bool
 }
 
 // candidates lists the configurations of platforms with cgo off and on,
@@ -628,6 +632,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 				p.err = e.err
 				return
 			}
+			p.stdMade = len(e.std.files) == 0 && len(e.std.data) > 0
 			var hs map[string]*types.Package
 			if !p.config.isHost() {
 				if host.err != nil {
