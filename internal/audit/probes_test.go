@@ -126,6 +126,7 @@ import (
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logaliasvar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefault"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logdefaultvar"
+	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logifaceprog"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logifacevar"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/logswap"
 	"github.com/toolreg/toolreg/internal/audit/testdata/probes/makefunc"
@@ -1012,14 +1013,20 @@ var probes = []probe{
 		defer func() { log.SetOutput(os.Stderr) }()
 		return logaliasvar.Tool{}.Execute(ctx, logaliasvar.Args{Dir: dir})
 	}},
-	// As logdefaultvar, the Logger taken by an interface (missed: found
-	// in review).
+	// As logdefaultvar, the Logger taken by an interface (found in
+	// review), and the program's own Logger so (logifaceprog).
 	{"logifacevar", logifacevar.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (logifacevar.Setter{}).Execute(ctx, logifacevar.Args{Dir: dir}); err != nil {
 			return "", err
 		}
 		defer func() { log.SetOutput(os.Stderr) }()
 		return logifacevar.Tool{}.Execute(ctx, logifacevar.Args{Dir: dir})
+	}},
+	{"logifaceprog", logifaceprog.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
+		if _, err := (logifaceprog.Setter{}).Execute(ctx, logifaceprog.Args{Dir: dir}); err != nil {
+			return "", err
+		}
+		return logifaceprog.Tool{}.Execute(ctx, logifaceprog.Args{Dir: dir})
 	}},
 	{"clienttransport", clienttransport.Want, "SECRET", func(ctx context.Context, dir string) (string, error) {
 		if _, err := (clienttransport.Setter{}).Execute(ctx, clienttransport.Args{Dir: dir}); err != nil {
@@ -1165,8 +1172,8 @@ var probes = []probe{
 // not in TestTogether's: what they store in the standard library's
 // package state (http.DefaultClient's Transport, the output of log's
 // default Logger, which net/http logs to) every tool of their program
-// that uses it runs, the honest ones' too (logdefaultvar and logaliasvar
-// too); those that share
+// that uses it runs, the honest ones' too (logdefaultvar, logaliasvar,
+// logifacevar and logifaceprog too); those that share
 // DefaultServeMux with servemux, whose handler would be charged to them;
 // svcreflect, whose reflective store TestTogether's program charges
 // with every capability through the standard library's types alone; and
@@ -1185,7 +1192,7 @@ var probes = []probe{
 // syncmapptr and the ctx…send probes, whose Setter sends what the tool
 // uses.
 var aloneProbes = map[string]bool{
-	"clienttransport": true, "clientswap": true, "logdefault": true, "logdefaultvar": true, "logaliasvar": true, "slogdefault": true,
+	"clienttransport": true, "clientswap": true, "logdefault": true, "logdefaultvar": true, "logaliasvar": true, "logifacevar": true, "logifaceprog": true, "slogdefault": true,
 	"muxiface": true, "muxbound": true, "muxfield": true, "logswap": true,
 	"mwfield":       true,
 	"muxnested":     true,
@@ -1250,17 +1257,11 @@ func TestProbesAlone(t *testing.T) {
 // a variable whose address it hands to the standard library
 // ((*atomic.Pointer).Store(&hook), unique.Make(&hook)), or sends inside a
 // reflect.Value, runs in the tool that takes it out with nothing charged:
-// VTA sees through neither; and an object the audit cannot trace, given
-// to a function of the standard library that keeps values in it as an
-// interface, is matched to the variables of that interface type, of which
-// there are none (logifacevar: log.std, got from log.Default through a
-// variable, taken as an interface with SetOutput). TestProbesMissed fails
-// when one is caught, so that it moves to the probes the audit must
-// catch.
+// VTA sees through neither. TestProbesMissed fails when one is
+// caught, so that it moves to the probes the audit must catch.
 var missedProbes = map[string]bool{
 	"errvar": true, "errwrap": true, "ctxcause": true,
 	"atomicaddr": true, "uniqueaddr": true, "reflectchan": true,
-	"logifacevar": true,
 }
 
 // TestProbesMissed audits each of missedProbes with its Setter and

@@ -1034,15 +1034,26 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 	for i, js := range k.keepP[key] {
 		for _, j := range js {
 			for _, obj := range arg(j) {
-				unknown := false
+				var unknown []types.Type
 				ats := g.stdRoots(obj, true, map[ssa.Value]bool{}, &unknown)
 				ats = append(ats, g.objectKept(obj)...)
-				if unknown {
+				if len(unknown) > 0 {
 					// The object may be any of its type: a
 					// variable's of the standard library or of the
 					// program that holds one (fail closed; probe
-					// muxfield).
-					ats = append(ats, g.rootsByType(obj.Type())...)
+					// muxfield); or any of the type of a value its
+					// trace stopped at, an interface's dynamic value
+					// (probe logifacevar: a *log.Logger, which an
+					// interface holds).
+					ts := []types.Type{obj.Type()}
+					for _, t := range unknown {
+						if !slices.ContainsFunc(ts, func(u types.Type) bool { return types.Identical(u, t) }) {
+							ts = append(ts, t)
+						}
+					}
+					for _, t := range ts {
+						ats = append(ats, g.rootsByType(t)...)
+					}
 				}
 				for _, at := range ats {
 					for _, a := range arg(i) {
@@ -1057,12 +1068,12 @@ func (g *graph) keptCall(callee *ssa.Function, args []ssa.Value, res ssa.Value, 
 // stdRoots returns the variables of the standard library whose memory v,
 // a value of the program, may point into; with prog, those of the
 // program too.
-func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknown *bool) []keptAt {
+func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknown *[]types.Type) []keptAt {
 	if seen[v] {
 		return nil
 	}
 	if len(seen) > rootTraceLimit {
-		setUnknown(unknown) // fail closed (rootsByType)
+		setUnknown(unknown, v.Type()) // fail closed (rootsByType)
 		return nil
 	}
 	seen[v] = true
@@ -1118,7 +1129,7 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknow
 				out = append(out, g.stdRoots(a, prog, seen, unknown)...)
 			}
 		} else {
-			setUnknown(unknown)
+			setUnknown(unknown, v.Type())
 		}
 	case *ssa.FreeVar:
 		if vals, ok := bindings(v); ok {
@@ -1126,7 +1137,7 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknow
 				out = append(out, g.stdRoots(x, prog, seen, unknown)...)
 			}
 		} else {
-			setUnknown(unknown)
+			setUnknown(unknown, v.Type())
 		}
 	case *ssa.Alloc:
 		// A local object: where the values stored in it point.
@@ -1144,13 +1155,13 @@ func (g *graph) stdRoots(v ssa.Value, prog bool, seen map[ssa.Value]bool, unknow
 	case *ssa.Const, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure, *ssa.Function:
 	default:
 		if mayPoint(v.Type()) {
-			setUnknown(unknown)
+			setUnknown(unknown, v.Type())
 		}
 	case *ssa.Extract:
 		if c, ok := v.Tuple.(*ssa.Call); ok {
 			out = g.callRoots(c, v.Index, prog, seen, unknown)
 		} else if mayPoint(v.Type()) {
-			setUnknown(unknown) // a map's lookup, a channel's receive, a type assertion's
+			setUnknown(unknown, v.Type()) // a map's lookup, a channel's receive, a type assertion's
 		}
 	case *ssa.Call:
 		out = g.callRoots(v, 0, prog, seen, unknown)
@@ -1192,11 +1203,15 @@ func (g *graph) storeRoots(addr ssa.Value, prog bool) []keptAt {
 }
 
 // callRoots returns stdRoots of the result i of call.
-func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]bool, unknown *bool) []keptAt {
+func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]bool, unknown *[]types.Type) []keptAt {
 	var out []keptAt
 	callee := call.Call.StaticCallee()
+	result := call.Type()
+	if tuple, ok := result.(*types.Tuple); ok {
+		result = tuple.At(i).Type()
+	}
 	if callee == nil {
-		setUnknown(unknown)
+		setUnknown(unknown, result)
 		return nil
 	}
 	if g.isStd(fnPkgPath(callee)) {
@@ -1216,7 +1231,7 @@ func (g *graph) callRoots(call *ssa.Call, i int, prog bool, seen map[ssa.Value]b
 			out = append(out, g.stdRoots(r, prog, seen, unknown)...)
 		}
 	} else {
-		setUnknown(unknown)
+		setUnknown(unknown, result)
 	}
 	return out
 }
@@ -1678,9 +1693,11 @@ func runtimeOwn(path string) bool {
 // unknown.
 const rootTraceLimit = 256
 
-func setUnknown(unknown *bool) {
+// setUnknown adds to unknown, when it is not nil, the type of a value
+// stdRoots cannot trace.
+func setUnknown(unknown *[]types.Type, t types.Type) {
 	if unknown != nil {
-		*unknown = true
+		*unknown = append(*unknown, t)
 	}
 }
 
