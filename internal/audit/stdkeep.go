@@ -759,8 +759,8 @@ type keeps struct {
 	ret   map[string][]string
 	keepR map[string][]int
 	reads map[string][]string
-	// vars holds every variable the lines name; varType the type of each
-	// (types.TypeString, packages by path).
+	// vars holds every variable the lines name; varType the type of each,
+	// as typeKey spells it.
 	vars    map[string]bool
 	varType map[string]string
 }
