@@ -152,13 +152,8 @@ func loadProgram(l *listing, fset *token.FileSet, std, host map[string]*types.Pa
 			FileVersions: map[*ast.File]string{},
 		}
 		conf := types.Config{
-			Sizes: types.SizesFor("gc", goarch),
-			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if t := byPath[p.resolve(path)]; t != nil {
-					return t, nil
-				}
-				return nil, fmt.Errorf("package %s not found", path)
-			}),
+			Sizes:    types.SizesFor("gc", goarch),
+			Importer: p.importer(byPath),
 			Error: func(err error) {
 				if te, ok := err.(types.Error); ok {
 					errs = append(errs, PackageError{Pos: te.Fset.Position(te.Pos).String(), Msg: te.Msg, Type: true})
@@ -284,6 +279,17 @@ func onHost(host map[string]*types.Package, f *types.Func) bool {
 	obj, _, _ := types.LookupFieldOrMethod(tn.Type(), true, hp, f.Name())
 	_, ok = obj.(*types.Func)
 	return ok
+}
+
+// importer imports, for p's files, the packages of byPath, by the paths
+// they resolve to (resolve).
+func (p *listedPackage) importer(byPath map[string]*types.Package) types.Importer {
+	return importerFunc(func(path string) (*types.Package, error) {
+		if t := byPath[p.resolve(path)]; t != nil {
+			return t, nil
+		}
+		return nil, fmt.Errorf("package %s not found", path)
+	})
 }
 
 type importerFunc func(path string) (*types.Package, error)

@@ -463,13 +463,8 @@ func checkStd(pkgs []*listedPackage, srcs map[string][]byte, goroot, goarch stri
 			files = append(files, f)
 		}
 		conf := types.Config{
-			Sizes: types.SizesFor("gc", goarch),
-			Importer: importerFunc(func(path string) (*types.Package, error) {
-				if t := byPath[p.resolve(path)]; t != nil {
-					return t, nil
-				}
-				return nil, fmt.Errorf("package %s not found", path)
-			}),
+			Sizes:    types.SizesFor("gc", goarch),
+			Importer: p.importer(byPath),
 		}
 		tp, err := conf.Check(p.ImportPath, fset, files, nil)
 		if err != nil {
