@@ -583,9 +583,16 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		if p == hostProg {
 			paths = sortedKeys(addAll(hostNeed, paths))
 		}
+		// The program's listing is the standard library's too where it
+		// was made with the same flags: without a tag that only the
+		// program's listing has.
+		var listed []*listedPackage
+		if slices.Equal(p.config.flags(), p.config.exportFlags()) {
+			listed = p.list.stdPkgs
+		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, ps.origin)
+			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, listed, ps.origin)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {
@@ -598,7 +605,7 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 			}
 		}
 		wg.Go(func() {
-			host.std, host.errs, host.err = stdExports(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed), ps.origin)
+			host.std, host.errs, host.err = stdExports(ctx, ps.dir, goroot, hostEnv(), nil, sortedKeys(hostNeed), nil, ps.origin)
 		})
 	}
 	wg.Wait()

@@ -59,7 +59,7 @@ var hostListings = sync.OnceValues(func() (map[string]*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), origin); err != nil {
+	if _, _, err := stdExports(context.Background(), ".", goroot, c.env(), nil, sortedKeys(std), nil, origin); err != nil {
 		return nil, err
 	}
 	return all, nil
@@ -119,8 +119,17 @@ func TestSplitListing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(own, split, cmp.AllowUnexported(listing{}), cmpopts.EquateEmpty(), cmpopts.IgnoreFields(listedPackage{}, "Deps")); diff != "" {
+		if diff := cmp.Diff(own, split, cmp.AllowUnexported(listing{}), cmpopts.EquateEmpty(), cmpopts.IgnoreFields(listedPackage{}, "Deps"), cmpopts.IgnoreFields(listing{}, "stdPkgs")); diff != "" {
 			t.Errorf("%s: split listing differs from its own (-own +split):\n%s", name, diff)
+		}
+		// The standard library's packages, each after its imports in
+		// both, in orders of their own.
+		byPath := cmpopts.SortSlices(func(a, b *listedPackage) bool { return a.ImportPath < b.ImportPath })
+		if diff := cmp.Diff(own.stdPkgs, split.stdPkgs, byPath, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(listedPackage{}, "Deps")); diff != "" {
+			t.Errorf("%s: the standard library of the split listing differs from its own (-own +split):\n%s", name, diff)
+		}
+		if len(own.stdPkgs) == 0 {
+			t.Errorf("%s: its own listing keeps no package of the standard library", name)
 		}
 	}
 }

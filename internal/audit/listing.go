@@ -35,6 +35,10 @@ type listing struct {
 	// required and replaced by a directory) is not the standard library,
 	// and its source must be audited.
 	standard map[string]bool
+	// stdPkgs are the packages of the standard library as the go command
+	// listed them with the program, each after its imports; nil for a
+	// derived listing, whose configuration the go command did not list.
+	stdPkgs []*listedPackage
 	// goroot is the GOROOT of the go command that listed the program
 	// (see gorootOf); "" when unknown.
 	goroot string
@@ -120,6 +124,7 @@ func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	for _, p := range pkgs {
 		if p.Standard {
 			l.standard[p.ImportPath] = true
+			l.stdPkgs = append(l.stdPkgs, p)
 		}
 	}
 	std := map[string]bool{}

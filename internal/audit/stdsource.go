@@ -41,7 +41,9 @@ import (
 //
 // The go command still chooses the files: a `go list -deps` of the
 // packages, in the configuration's environment and with its flags, which
-// compiles nothing. A package's key is a SHA-256 of what its types are a
+// compiles nothing; the listing of the program, made with the same
+// environment and flags, where it holds the packages with everything
+// they import (stdListed): one go command a configuration. A package's key is a SHA-256 of what its types are a
 // function of: its path; the names and contents of the files the listing
 // gives it and each package it imports, directly or not, with their
 // directories and import maps; the platform's sizes (GOARCH); and this
@@ -123,10 +125,12 @@ func (e stdExport) has(path string) bool { return e.files[path] != "" || e.data[
 // paths as built with env and flags by the go command of goroot: made
 // from their source where it can be, as origin allows; the go command's
 // otherwise (exportFiles), which names each package that does not build
-// there with its error.
-func stdExports(ctx context.Context, dir, goroot string, env, flags, paths []string, origin stdOrigin) (stdExport, map[string]error, error) {
+// there with its error. listed is a listing the go command in dir made
+// with env and flags (the program's), which spares listing paths again
+// where it holds them (stdListed); nil for none.
+func stdExports(ctx context.Context, dir, goroot string, env, flags, paths []string, listed []*listedPackage, origin stdOrigin) (stdExport, map[string]error, error) {
 	if origin != originExport {
-		data, err := sourceTypes.get(ctx, dir, goroot, env, flags, paths, origin == originCached)
+		data, err := sourceTypes.get(ctx, dir, goroot, env, flags, paths, listed, origin == originCached)
 		if err == nil {
 			return stdExport{data: data}, map[string]error{}, nil
 		}
@@ -155,14 +159,14 @@ type sourceMemo struct {
 	// cache is the directory of the cache of types, as cacheDir; make
 	// is fromSource. Both are the tests' to replace.
 	cache func() string
-	make  func(ctx context.Context, dir string, env, flags, paths []string, cache string, cachedOnly bool) (map[string][]byte, error)
+	make  func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error)
 }
 
 // sourceTypes is the memo of this process.
 var sourceTypes = &sourceMemo{}
 
 // get returns the export data of paths, made from source, as fromSource.
-func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, paths []string, cachedOnly bool) (map[string][]byte, error) {
+func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, paths []string, listed []*listedPackage, cachedOnly bool) (map[string][]byte, error) {
 	makeFn, cache := m.make, m.cache
 	if makeFn == nil {
 		makeFn = fromSource
@@ -172,7 +176,7 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 	}
 	key := exportKey(goroot, env, flags)
 	if key == "" {
-		return makeFn(ctx, dir, env, flags, paths, cache(), cachedOnly)
+		return makeFn(ctx, dir, env, flags, paths, listed, cache(), cachedOnly)
 	}
 	data, missing, err := m.lookup(key, paths, cachedOnly)
 	if err != nil || len(missing) == 0 {
@@ -186,7 +190,7 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 	if data, missing, err = m.lookup(key, paths, cachedOnly); err != nil || len(missing) == 0 {
 		return data, err
 	}
-	made, err := makeFn(ctx, dir, env, flags, missing, cache(), cachedOnly)
+	made, err := makeFn(ctx, dir, env, flags, missing, listed, cache(), cachedOnly)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
@@ -242,15 +246,20 @@ const listFieldsStd = "ImportPath,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCX
 // paths, by path, as the go command in dir would build them with env and
 // flags: read from cache (a directory; "" for none), or type-checked from
 // the files the go command lists and then kept there; with cachedOnly,
-// read from cache only. An error says why they cannot be made here (see
-// the top of this file).
-func fromSource(ctx context.Context, dir string, env, flags, paths []string, cache string, cachedOnly bool) (map[string][]byte, error) {
+// read from cache only. The files are those of listed, a listing the go
+// command in dir made with env and flags, where it holds paths with all
+// they import (stdListed); otherwise the go command lists them. An error
+// says why they cannot be made here (see the top of this file).
+func fromSource(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
 	if len(paths) == 0 {
 		return map[string][]byte{}, nil
 	}
-	pkgs, err := goList(ctx, dir, env, slices.Concat(flags, []string{"-deps", "-json=" + listFieldsStd}, paths)...)
-	if err != nil {
-		return nil, err
+	pkgs := stdListed(listed, paths)
+	if pkgs == nil {
+		var err error
+		if pkgs, err = goList(ctx, dir, env, slices.Concat(flags, []string{"-deps", "-json=" + listFieldsStd}, paths)...); err != nil {
+			return nil, err
+		}
 	}
 	if err := fromSourceable(pkgs, paths); err != nil {
 		return nil, err
@@ -297,6 +306,36 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, cac
 		}
 	}
 	return data, nil
+}
+
+// stdListed returns the packages of listed, each after its imports, that
+// paths are or import, directly or not: what `go list -deps paths` lists
+// with the environment and flags listed was made with. It returns nil
+// unless listed holds each of them and each package they import (but
+// "C", which the go command does not list), so that a listing it cannot
+// answer whole is made again.
+func stdListed(listed []*listedPackage, paths []string) []*listedPackage {
+	if len(listed) == 0 {
+		return nil
+	}
+	byPath := map[string]*listedPackage{}
+	for _, p := range listed {
+		byPath[p.ImportPath] = p
+	}
+	for _, path := range paths {
+		if byPath[path] == nil {
+			return nil
+		}
+	}
+	pkgs := closure(listed, paths)
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			if imp != "C" && byPath[p.resolve(imp)] == nil {
+				return nil
+			}
+		}
+	}
+	return pkgs
 }
 
 // fromSourceable returns why the packages pkgs, listed with -deps for
@@ -366,7 +405,10 @@ func typesKeys(pkgs []*listedPackage, goarch string, paths []string) (map[string
 	for _, path := range paths {
 		h := sha256.New()
 		fmt.Fprintln(h, typesFormat, runtime.Version(), toolsVersion(), goarch, strconv.Quote(os.Getenv("GODEBUG")), strconv.Quote(path))
-		for _, p := range closure(pkgs, []string{path}) {
+		// In the order of their paths: listings of the same packages
+		// (the program's, or of the standard library alone) order them
+		// each after its imports, but not alike.
+		for _, p := range slices.SortedFunc(slices.Values(closure(pkgs, []string{path})), func(a, b *listedPackage) int { return strings.Compare(a.ImportPath, b.ImportPath) }) {
 			h.Write(own[p.ImportPath])
 		}
 		keys[path] = hex.EncodeToString(h.Sum(nil))

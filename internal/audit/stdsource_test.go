@@ -105,7 +105,7 @@ func TestStdFromSourceAsExport(t *testing.T) {
 				t.Fatal(err)
 			}
 			goroot := gorootOf(pkgs)
-			data, err := fromSource(ctx, ".", c.env, nil, c.paths, "", false)
+			data, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, "", false)
 			if err != nil {
 				t.Fatalf("from source: %v", err)
 			}
@@ -159,7 +159,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := fromSource(ctx, ".", c.env, nil, c.paths, t.TempDir(), false)
+			_, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, t.TempDir(), false)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("fromSource(%v) = %v, want an error with %q", c.paths, err, c.want)
 			}
@@ -173,7 +173,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, errs, err := stdExports(ctx, ".", gorootOf(pkgs), env, nil, []string{"net", "strings"}, originSource)
+		e, errs, err := stdExports(ctx, ".", gorootOf(pkgs), env, nil, []string{"net", "strings"}, nil, originSource)
 		if err != nil || len(errs) > 0 {
 			t.Fatal(err, errs)
 		}
@@ -193,7 +193,7 @@ func TestTypesCache(t *testing.T) {
 	env := hostEnv()
 	paths := []string{"unicode/utf8", "unicode"} // which import nothing: quick to make
 	dir := t.TempDir()
-	first, err := fromSource(ctx, ".", env, nil, paths, dir, false)
+	first, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestTypesCache(t *testing.T) {
 	if err := os.WriteFile(file, marked, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again, err := fromSource(ctx, ".", env, nil, paths, dir, false)
+	again, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestTypesCache(t *testing.T) {
 			if err := os.Chmod(file, c.perm); err != nil { // past the umask
 				t.Fatal(err)
 			}
-			got, err := fromSource(ctx, ".", env, nil, paths, dir, false)
+			got, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +279,7 @@ func TestTypesCache(t *testing.T) {
 		if err := os.Mkdir(file, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		got, err := fromSource(ctx, ".", env, nil, paths, dir, false)
+		got, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +309,8 @@ func fromSourceData(t *testing.T, good []byte, change func([]byte) []byte) ([]by
 // TestTypesKeys checks that the key of a package's types changes with
 // what they are a function of: a file's contents or name, the package's
 // directory or import map, a dependency's file, the platform's sizes;
-// and with nothing else (a package that it does not import).
+// and with nothing else (a package that it does not import, the order of
+// the listing).
 func TestTypesKeys(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -320,12 +321,13 @@ func TestTypesKeys(t *testing.T) {
 		}
 		return f
 	}
-	a, b, c := write("a.go", "package a"), write("b.go", "package b"), write("c.go", "package c")
+	a, b, c, d := write("a.go", "package a"), write("b.go", "package b"), write("c.go", "package c"), write("d.go", "package d")
 	listed := func() []*listedPackage {
 		return []*listedPackage{
 			{ImportPath: "b", Dir: dir, GoFiles: []string{b}},
 			{ImportPath: "c", Dir: dir, GoFiles: []string{c}},
-			{ImportPath: "a", Dir: dir, GoFiles: []string{a}, Imports: []string{"b"}},
+			{ImportPath: "d", Dir: dir, GoFiles: []string{d}},
+			{ImportPath: "a", Dir: dir, GoFiles: []string{a}, Imports: []string{"b", "d"}},
 		}
 	}
 	key := func(pkgs []*listedPackage, goarch string) string {
@@ -348,19 +350,22 @@ func TestTypesKeys(t *testing.T) {
 		{"a file's contents", func([]*listedPackage) string { write("a.go", "package a // changed"); return "amd64" }, false},
 		{"a dependency's file", func([]*listedPackage) string { write("b.go", "package b // changed"); return "amd64" }, false},
 		{"a file's name", func(pkgs []*listedPackage) string {
-			pkgs[2].GoFiles = []string{write("a2.go", "package a")}
+			pkgs[3].GoFiles = []string{write("a2.go", "package a")}
 			return "amd64"
 		}, false},
-		{"the directory", func(pkgs []*listedPackage) string { pkgs[2].Dir += "x"; return "amd64" }, false},
+		{"the directory", func(pkgs []*listedPackage) string { pkgs[3].Dir += "x"; return "amd64" }, false},
 		{"the import map", func(pkgs []*listedPackage) string {
-			pkgs[2].ImportMap = map[string]string{"b": "vendor/b"}
+			pkgs[3].ImportMap = map[string]string{"b": "vendor/b"}
 			return "amd64"
 		}, false},
 		{"the sizes", func([]*listedPackage) string { return "386" }, false},
 		{"a package not imported", func([]*listedPackage) string { write("c.go", "package c // changed"); return "amd64" }, true},
+		// The program's listing and the standard library's own order
+		// the same packages each after its imports, not alike.
+		{"the order of the listing", func(pkgs []*listedPackage) string { pkgs[0], pkgs[2] = pkgs[2], pkgs[0]; return "amd64" }, true},
 	} {
 		t.Run(ch.name, func(t *testing.T) {
-			for _, f := range []struct{ name, text string }{{"a.go", "package a"}, {"b.go", "package b"}, {"c.go", "package c"}} {
+			for _, f := range []struct{ name, text string }{{"a.go", "package a"}, {"b.go", "package b"}, {"c.go", "package c"}, {"d.go", "package d"}} {
 				write(f.name, f.text)
 			}
 			pkgs := listed()
@@ -377,6 +382,99 @@ func TestTypesKeys(t *testing.T) {
 			t.Error("a key without a dependency's file")
 		}
 	})
+}
+
+// TestStdListed checks which listings answer for the standard packages
+// asked for: one that holds them and each package they import, directly
+// or not, through an import map or not ("C" aside, which the go command
+// does not list); not one that lacks any.
+func TestStdListed(t *testing.T) {
+	t.Parallel()
+	listed := func() []*listedPackage {
+		return []*listedPackage{
+			{ImportPath: "unsafe"},
+			{ImportPath: "vendor/x"},
+			{ImportPath: "b", Imports: []string{"unsafe"}},
+			{ImportPath: "c", Imports: []string{"C", "b"}},
+			{ImportPath: "a", Imports: []string{"b", "x"}, ImportMap: map[string]string{"x": "vendor/x"}},
+			{ImportPath: "prog", Imports: []string{"a", "c"}},
+		}
+	}
+	pathsOf := func(pkgs []*listedPackage) []string {
+		if pkgs == nil {
+			return nil
+		}
+		out := []string{}
+		for _, p := range pkgs {
+			out = append(out, p.ImportPath)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name   string
+		change func([]*listedPackage) []*listedPackage
+		paths  []string
+		want   []string // nil: not answered
+	}{
+		{"a package and its imports, in the listing's order", nil, []string{"a"}, []string{"unsafe", "vendor/x", "b", "a"}},
+		{"two packages", nil, []string{"c", "a"}, []string{"unsafe", "vendor/x", "b", "c", "a"}},
+		{"an import of C", nil, []string{"c"}, []string{"unsafe", "b", "c"}},
+		{"a package not listed", nil, []string{"a", "d"}, nil},
+		{"an import not listed", func(pkgs []*listedPackage) []*listedPackage { return slices.Delete(pkgs, 0, 1) }, []string{"a"}, nil},
+		{"an import through an import map not listed", func(pkgs []*listedPackage) []*listedPackage { return slices.Delete(pkgs, 1, 2) }, []string{"a"}, nil},
+		{"an import map missing", func(pkgs []*listedPackage) []*listedPackage { pkgs[4].ImportMap = nil; return pkgs }, []string{"a"}, nil},
+		{"no listing", func([]*listedPackage) []*listedPackage { return nil }, []string{"a"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pkgs := listed()
+			if c.change != nil {
+				pkgs = c.change(pkgs)
+			}
+			if diff := cmp.Diff(c.want, pathsOf(stdListed(pkgs, c.paths))); diff != "" {
+				t.Errorf("stdListed(%v) (-want +got):\n%s", c.paths, diff)
+			}
+		})
+	}
+	// A listing of more packages, in an order of its own, whose
+	// directory is gone: the types come from it and the cache, with no go
+	// command of their own, under the keys of their own listing.
+	ctx := context.Background()
+	env := hostEnv()
+	prog, err := goList(ctx, ".", env, "-deps", "-json="+listFields, "strings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"unicode/utf8", "unicode"}
+	byProg, byOwn := t.TempDir(), t.TempDir()
+	gone := filepath.Join(t.TempDir(), "gone")
+	fromProg, err := fromSource(ctx, gone, env, nil, paths, prog, byProg, false)
+	if err != nil {
+		t.Fatalf("from the program's listing, in a directory gone: %v", err)
+	}
+	if _, err := fromSource(ctx, gone, env, nil, paths, nil, t.TempDir(), false); err == nil {
+		t.Fatal("without a listing, in a directory gone: no error; the go command did not run")
+	}
+	fromOwn, err := fromSource(ctx, ".", env, nil, paths, nil, byOwn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(fromOwn, fromProg); diff != "" {
+		t.Errorf("types from the program's listing differ from those of their own (-own +program):\n%s", diff)
+	}
+	names := func(dir string) []string {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "types-*.bin"))
+		if err != nil || len(files) != len(paths) {
+			t.Fatalf("cached %v (%v), want a file for each of %v", files, err, paths)
+		}
+		for i, f := range files {
+			files[i] = filepath.Base(f)
+		}
+		return files
+	}
+	if diff := cmp.Diff(names(byOwn), names(byProg)); diff != "" {
+		t.Errorf("the keys of the cache differ with the listing (-own +program):\n%s", diff)
+	}
 }
 
 // TestTypesKeysGODEBUG checks that the key of a package's types changes
@@ -415,7 +513,7 @@ func TestSourceMemo(t *testing.T) {
 		gate := make(chan struct{})
 		m := &sourceMemo{
 			cache: func() string { return "" },
-			make: func(ctx context.Context, dir string, env, flags, paths []string, cache string, cachedOnly bool) (map[string][]byte, error) {
+			make: func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
 				mu.Lock()
 				made = append(made, slices.Clone(paths))
 				mu.Unlock()
@@ -436,7 +534,7 @@ func TestSourceMemo(t *testing.T) {
 		}
 		ctx := context.Background()
 		get := func(ctx context.Context, paths ...string) (map[string][]byte, error) {
-			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths, false)
+			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths, nil, false)
 		}
 		type answer struct {
 			data map[string][]byte
@@ -693,17 +791,17 @@ func TestTypesCacheOnly(t *testing.T) {
 	env := append(hostEnv(), "TOOLREG_TEST_CACHE_ONLY="+t.Name())
 	paths := []string{"unicode/utf8", "unicode"}
 	dir := t.TempDir()
-	if d, err := fromSource(ctx, ".", env, nil, paths, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 2 of the packages") {
+	if d, err := fromSource(ctx, ".", env, nil, paths, nil, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 2 of the packages") {
 		t.Fatalf("an empty cache, cached only: %d packages, %v; want a refusal", len(d), err)
 	}
-	made, err := fromSource(ctx, ".", env, nil, paths[:1], dir, false)
+	made, err := fromSource(ctx, ".", env, nil, paths[:1], nil, dir, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fromSource(ctx, ".", env, nil, paths, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 1 of the packages (unicode, …)") {
+	if _, err := fromSource(ctx, ".", env, nil, paths, nil, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 1 of the packages (unicode, …)") {
 		t.Errorf("a cache without unicode, cached only: %v; want a refusal that names it", err)
 	}
-	got, err := fromSource(ctx, ".", env, nil, paths[:1], dir, true)
+	got, err := fromSource(ctx, ".", env, nil, paths[:1], nil, dir, true)
 	if err != nil || string(got["unicode/utf8"]) != string(made["unicode/utf8"]) {
 		t.Errorf("a cache with unicode/utf8, cached only: %d bytes, %v; want the %d made", len(got["unicode/utf8"]), err, len(made["unicode/utf8"]))
 	}
