@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -28,31 +29,51 @@ import (
 // given it here (TestInstrumentedDependency's race case, which calls
 // runtime.RaceDisable, fails without exportFlags under -race too).
 //
-// With the flag, the standard library's types come from that export data
-// only (StdTypesVar): go/types, which makes them from source otherwise,
-// runs ten times slower under the race detector, and making them has no
-// goroutines of its own. The tests of making them (TestStdFromSourceAsExport,
+// With the flag, the standard library's types of those configurations
+// come from that export data, never made from source (asBuilt): go test
+// has built it. Those of the others are made from source, or read from
+// the types cache, as without the flag: go/types runs ten times slower
+// under the race detector, but with an empty build cache the go command
+// compiles the standard library of each such configuration (another
+// platform, cgo off, an experiment) in about a minute of processor time,
+// where go/types under the race detector makes a platform's in about
+// eight seconds. The tests of making them (TestStdFromSourceAsExport,
 // TestAuditFromSourceAsExport, TestLoadMakesStdFromSource) skip
 // themselves under the flag; .ci/run runs them without it, and the
 // memo's concurrency is TestSourceMemo's, which runs under it.
 func TestMain(m *testing.M) {
 	if flags := buildcache.Flags(); len(flags) > 0 {
-		os.Setenv(StdTypesVar, "cached")
 		goExports.list = func(ctx context.Context, dir string, env []string, args ...string) ([]*listedPackage, error) {
-			// An empty CGO_ENABLED is the default, as the binary was
-			// built: -race needs cgo.
-			asBuilt := append(slices.Clone(env), "CGO_ENABLED=")
-			switch {
-			case buildcache.SameConfig(env):
-				args = slices.Concat(flags, args)
-			case buildcache.SameConfig(asBuilt) && instrumentedAs(args, flags):
-				args = slices.Concat(flags, args)
-				env = asBuilt
+			if built, ok := asBuilt(env, args, flags); ok {
+				return goList(ctx, dir, built, slices.Concat(flags, args)...)
 			}
 			return goList(ctx, dir, env, args...)
 		}
+		sourceTypes.make = func(ctx context.Context, dir string, env, exportFlags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
+			if _, ok := asBuilt(env, exportFlags, flags); ok {
+				return nil, fmt.Errorf("the test binary's own configuration (%v): go test built its export data", flags)
+			}
+			return fromSource(ctx, dir, env, exportFlags, paths, listed, cache, cachedOnly)
+		}
 	}
 	os.Exit(m.Run())
+}
+
+// asBuilt reports whether the go command, run with env and args, builds
+// the standard library as this test binary, built with flags, was built
+// where flags are added: for its platform with its cgo, or with the tag of
+// each flag whatever cgo env asks for. It returns the environment that
+// does so: env, or env with CGO_ENABLED the default, as the binary was
+// built (-race needs cgo).
+func asBuilt(env, args, flags []string) ([]string, bool) {
+	withDefault := append(slices.Clone(env), "CGO_ENABLED=")
+	switch {
+	case buildcache.SameConfig(env):
+		return env, true
+	case buildcache.SameConfig(withDefault) && instrumentedAs(args, flags):
+		return withDefault, true
+	}
+	return nil, false
 }
 
 // instrumentedAs reports whether the go command's args ask, with -tags,

@@ -748,11 +748,13 @@ func verdicts(r *Report) map[string]string {
 }
 
 // skipInstrumented skips a test of the types made from source under the
-// race detector (or -msan, -asan), where they are not (see TestMain).
+// race detector (or -msan, -asan), where go/types is ten times slower and
+// the test binary's own configuration has its types from the go
+// command's export data (see TestMain).
 func skipInstrumented(t *testing.T) {
 	t.Helper()
 	if len(buildcache.Flags()) > 0 {
-		t.Skipf("go/types is ten times slower under %v, and the audit makes no types from source there (%s=cached); .ci/run runs it without: go test -run '^%s$' ./internal/audit", buildcache.Flags(), StdTypesVar, t.Name())
+		t.Skipf("go/types is ten times slower under %v, and the test binary's own configuration makes no types from source there; .ci/run runs it without: go test -run '^%s$' ./internal/audit", buildcache.Flags(), t.Name())
 	}
 }
 
