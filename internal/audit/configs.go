@@ -583,16 +583,9 @@ func (ps *Programs) loadPrograms(ctx context.Context, progs []*program) {
 		if p == hostProg {
 			paths = sortedKeys(addAll(hostNeed, paths))
 		}
-		// The program's listing is the standard library's too where it
-		// was made with the same flags: without a tag that only the
-		// program's listing has.
-		var listed []*listedPackage
-		if slices.Equal(p.config.flags(), p.config.exportFlags()) {
-			listed = p.list.stdPkgs
-		}
 		wg.Go(func() {
 			e := &exports[i]
-			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, listed, ps.origin)
+			e.std, e.errs, e.err = stdExports(ctx, ps.dir, p.list.goroot, p.config.env(), p.config.exportFlags(), paths, p.list.stdPkgs, ps.origin)
 		})
 	}
 	if len(hostNeed) > 0 && hostProg == nil {

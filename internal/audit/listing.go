@@ -36,8 +36,12 @@ type listing struct {
 	// and its source must be audited.
 	standard map[string]bool
 	// stdPkgs are the packages of the standard library as the go command
-	// listed them with the program, each after its imports; nil for a
-	// derived listing, whose configuration the go command did not list.
+	// listed them with the program, each after its imports, where it
+	// listed them with the flags they are built with (exportFlags): the
+	// types of the configuration's standard packages are made from them
+	// (stdListed). nil for a listing of a tag that chooses no standard
+	// file, which a configuration may have thousands of, and for a derived
+	// listing, whose configuration the go command did not list.
 	stdPkgs []*listedPackage
 	// goroot is the GOROOT of the go command that listed the program
 	// (see gorootOf); "" when unknown.
@@ -121,10 +125,13 @@ func (e cgoError) Unwrap() error { return e.error }
 // outside the standard library must be a regular file (RegularFile).
 func newListing(c Config, pkgs []*listedPackage) (*listing, error) {
 	l := &listing{config: c, loadable: true, goroot: gorootOf(pkgs), standard: map[string]bool{}}
+	keepStd := slices.Equal(c.flags(), c.exportFlags())
 	for _, p := range pkgs {
 		if p.Standard {
 			l.standard[p.ImportPath] = true
-			l.stdPkgs = append(l.stdPkgs, p)
+			if keepStd {
+				l.stdPkgs = append(l.stdPkgs, p)
+			}
 		}
 	}
 	std := map[string]bool{}

@@ -41,10 +41,11 @@ import (
 //
 // The go command still chooses the files: a `go list -deps` of the
 // packages, in the configuration's environment and with its flags, which
-// compiles nothing; the listing of the program, made with the same
-// environment and flags, where it holds the packages with everything
-// they import (stdListed): one go command a configuration. A package's key is a SHA-256 of what its types are a
-// function of: its path; the names and contents of the files the listing
+// compiles nothing; or the listing of the program, where it was made
+// with the same environment and flags and holds the packages with
+// everything they import (stdListed), which spares a go command. A
+// package's key is a SHA-256 of what its types are a function of: its
+// path; the names and contents of the files the listing
 // gives it and each package it imports, directly or not, with their
 // directories and import maps; the platform's sizes (GOARCH); and this
 // program (the cache's format, the Go release it was built with, whose
@@ -310,10 +311,14 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, lis
 
 // stdListed returns the packages of listed, each after its imports, that
 // paths are or import, directly or not: what `go list -deps paths` lists
-// with the environment and flags listed was made with. It returns nil
-// unless listed holds each of them and each package they import (but
-// "C", which the go command does not list), so that a listing it cannot
-// answer whole is made again.
+// with the environment and flags listed was made with, where no package
+// has cgo's files. With them the two differ: the go command adds the
+// packages cgo's code needs (runtime/cgo) as implicit dependencies, and
+// a listing with -compiled adds cgo's imports to a package's; fromSource
+// refuses such packages either way (fromSourceable), which this depends
+// on. It returns nil unless listed holds each of them and each package
+// they import (but "C", which the go command does not list), so that a
+// listing it cannot answer whole is made again.
 func stdListed(listed []*listedPackage, paths []string) []*listedPackage {
 	if len(listed) == 0 {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -360,6 +361,10 @@ func TestTypesKeys(t *testing.T) {
 		}, false},
 		{"the sizes", func([]*listedPackage) string { return "386" }, false},
 		{"a package not imported", func([]*listedPackage) string { write("c.go", "package c // changed"); return "amd64" }, true},
+		{"a package imported in addition", func(pkgs []*listedPackage) string {
+			pkgs[3].Imports = append(pkgs[3].Imports, "c")
+			return "amd64"
+		}, false},
 		// The program's listing and the standard library's own order
 		// the same packages each after its imports, not alike.
 		{"the order of the listing", func(pkgs []*listedPackage) string { pkgs[0], pkgs[2] = pkgs[2], pkgs[0]; return "amd64" }, true},
@@ -474,6 +479,99 @@ func TestStdListed(t *testing.T) {
 	}
 	if diff := cmp.Diff(names(byOwn), names(byProg)); diff != "" {
 		t.Errorf("the keys of the cache differ with the listing (-own +program):\n%s", diff)
+	}
+}
+
+// TestListingKeepsStd checks which listings keep the standard library's
+// packages for its types (listing.stdPkgs): one made with the flags they
+// are built with, none, an instrumentation's tag or an experiment's; not
+// one with a tag a user chooses (which chooses no file of the standard
+// library, exportFlags), which the configurations of a module's tags can
+// make thousands of.
+func TestListingKeepsStd(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("testdata", "honest", "httpget")
+	host := Config{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH}
+	for _, c := range []struct {
+		tags []string
+		keep bool
+	}{
+		{nil, true},
+		{[]string{"race"}, true},
+		{[]string{"goexperiment.jsonv2"}, true},
+		{[]string{"mytag"}, false},
+		{[]string{"mytag", "race"}, false},
+	} {
+		t.Run(strings.Join(c.tags, ","), func(t *testing.T) {
+			t.Parallel()
+			cfg := host
+			cfg.Tags = c.tags
+			l, err := listConfig(t.Context(), dir, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(l.stdPkgs) > 0; got != c.keep {
+				t.Fatalf("%d standard packages kept, want kept %v", len(l.stdPkgs), c.keep)
+			}
+			if c.keep && stdListed(l.stdPkgs, l.std) == nil {
+				t.Errorf("the packages kept do not answer for %v", l.std)
+			}
+		})
+	}
+}
+
+// TestLoadListsOnce checks that Load, where the go command lists a
+// configuration's program with the flags of its standard packages, makes
+// their types from that listing: a go on the PATH counts the go
+// commands, and the standard packages (net/http, whose vendored
+// packages come through an import map) are listed by none of their own.
+func TestLoadListsOnce(t *testing.T) {
+	skipInstrumented(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, log := t.TempDir(), filepath.Join(t.TempDir(), "log")
+	script := "#!/bin/sh\necho \"CGO_ENABLED=$CGO_ENABLED $*\" >> '" + log + "'\nexec '" + goCmd + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv(StdTypesVar, "")
+	// An environment of its own: the memo of types made from source
+	// (sourceTypes) holds none of this process's other tests'.
+	t.Setenv("TOOLREG_TEST_EXPORT_MEMO", t.Name())
+	ps, err := Load(t.Context(), filepath.Join("testdata", "honest", "httpget"), []Platform{{runtime.GOOS, runtime.GOARCH}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	for _, c := range ps.cands {
+		if c.prog != nil && c.prog.stdMade {
+			made++
+		}
+	}
+	if made == 0 {
+		t.Fatal("no configuration had its standard library's types made from source")
+	}
+	out, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lists, std []string
+	for line := range strings.Lines(string(out)) {
+		if strings.Contains(line, " list ") {
+			lists = append(lists, line)
+		}
+		if strings.Contains(line, "-json="+listFieldsStd+" ") && strings.HasPrefix(line, "CGO_ENABLED=0 ") {
+			std = append(std, line)
+		}
+	}
+	if len(lists) == 0 {
+		t.Fatalf("no go command counted: %q", out)
+	}
+	if len(std) > 0 {
+		t.Errorf("the standard packages of the configuration without cgo were listed apart from its program:\n%s\nall go commands:\n%s", strings.Join(std, ""), out)
 	}
 }
 
