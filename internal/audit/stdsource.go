@@ -45,9 +45,9 @@ import (
 // with the same environment and flags and holds the packages with
 // everything they import (stdListed), which spares a go command. A
 // package's key is a SHA-256 of what its types are a function of: its
-// path; the names and contents of the files the listing
-// gives it and each package it imports, directly or not, with their
-// directories and import maps; the platform's sizes (GOARCH); and this
+// path; the names and contents of the files the listing gives it and
+// each package it imports, directly or not, with their directories and
+// import maps; the platform's sizes (GOARCH); and this
 // program (the cache's format, the Go release it was built with, whose
 // go/types checks the files, the golang.org/x/tools that writes and reads
 // the data, GODEBUG). A cached file is read only if it passes the checks

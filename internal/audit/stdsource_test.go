@@ -440,9 +440,9 @@ func TestStdListed(t *testing.T) {
 			}
 		})
 	}
-	// A listing of more packages, in an order of its own, whose
-	// directory is gone: the types come from it and the cache, with no go
-	// command of their own, under the keys of their own listing.
+	// A listing of more packages, in an order of its own, in a directory
+	// gone: the types are made from it, with no go command of their own,
+	// the same as from their own listing and under the same keys.
 	ctx := context.Background()
 	env := hostEnv()
 	prog, err := goList(ctx, ".", env, "-deps", "-json="+listFields, "strings")
@@ -502,7 +502,11 @@ func TestListingKeepsStd(t *testing.T) {
 		{[]string{"mytag"}, false},
 		{[]string{"mytag", "race"}, false},
 	} {
-		t.Run(strings.Join(c.tags, ","), func(t *testing.T) {
+		name := strings.Join(c.tags, ",")
+		if name == "" {
+			name = "no tag"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			cfg := host
 			cfg.Tags = c.tags
