@@ -49,11 +49,11 @@ func TestMain(m *testing.M) {
 			}
 			return goList(ctx, dir, env, args...)
 		}
-		sourceTypes.make = func(ctx context.Context, dir string, env, exportFlags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
+		sourceTypes.make = func(ctx context.Context, dir string, env, exportFlags, paths []string, listed []*listedPackage, cache string) (map[string][]byte, error) {
 			if _, ok := asBuilt(env, exportFlags, flags); ok {
 				return nil, fmt.Errorf("the test binary's own configuration (%v): go test built its export data", flags)
 			}
-			return fromSource(ctx, dir, env, exportFlags, paths, listed, cache, cachedOnly)
+			return fromSource(ctx, dir, env, exportFlags, paths, listed, cache)
 		}
 	}
 	os.Exit(m.Run())

@@ -80,12 +80,8 @@ const typesFormat = "toolreg std types 1"
 
 // StdTypesVar is the environment variable that chooses where the
 // standard library's types come from (stdOrigin): "export" has them read
-// from the go command's export data only, never made from source;
-// "cached" made from source only where the types cache holds them, the
-// go command's export data otherwise; unset or empty, made from source
-// where they can be (stdExports). The race tests ask for "cached": go/types
-// under the race detector type-checks ten times slower, and the go
-// command's export data is built for the test binary.
+// from the go command's export data only, never made from source; unset
+// or empty, made from source where they can be (stdExports).
 const StdTypesVar = "TOOLREG_STD_TYPES"
 
 // stdOrigin is where the standard library's types come from (StdTypesVar).
@@ -94,7 +90,6 @@ type stdOrigin int
 const (
 	originSource stdOrigin = iota // made from source where they can be
 	originExport                  // the go command's export data only
-	originCached                  // made from source only where the cache holds them
 )
 
 // stdOriginOf returns the origin StdTypesVar asks for; a value it does
@@ -105,10 +100,8 @@ func stdOriginOf() (stdOrigin, error) {
 		return originSource, nil
 	case "export":
 		return originExport, nil
-	case "cached":
-		return originCached, nil
 	default:
-		return originSource, fmt.Errorf("audit: %s=%q: want export (the go command's export data only), cached (made from source only where the types cache holds them) or nothing", StdTypesVar, v)
+		return originSource, fmt.Errorf("audit: %s=%q: want export (the go command's export data only) or nothing", StdTypesVar, v)
 	}
 }
 
@@ -131,7 +124,7 @@ func (e stdExport) has(path string) bool { return e.files[path] != "" || e.data[
 // where it holds them (stdListed); nil for none.
 func stdExports(ctx context.Context, dir, goroot string, env, flags, paths []string, listed []*listedPackage, origin stdOrigin) (stdExport, map[string]error, error) {
 	if origin != originExport {
-		data, err := sourceTypes.get(ctx, dir, goroot, env, flags, paths, listed, origin == originCached)
+		data, err := sourceTypes.get(ctx, dir, goroot, env, flags, paths, listed)
 		if err == nil {
 			return stdExport{data: data}, map[string]error{}, nil
 		}
@@ -160,14 +153,14 @@ type sourceMemo struct {
 	// cache is the directory of the cache of types, as cacheDir; make
 	// is fromSource. Both are the tests' to replace.
 	cache func() string
-	make  func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error)
+	make  func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string) (map[string][]byte, error)
 }
 
 // sourceTypes is the memo of this process.
 var sourceTypes = &sourceMemo{}
 
 // get returns the export data of paths, made from source, as fromSource.
-func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, paths []string, listed []*listedPackage, cachedOnly bool) (map[string][]byte, error) {
+func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, paths []string, listed []*listedPackage) (map[string][]byte, error) {
 	makeFn, cache := m.make, m.cache
 	if makeFn == nil {
 		makeFn = fromSource
@@ -177,9 +170,9 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 	}
 	key := exportKey(goroot, env, flags)
 	if key == "" {
-		return makeFn(ctx, dir, env, flags, paths, listed, cache(), cachedOnly)
+		return makeFn(ctx, dir, env, flags, paths, listed, cache())
 	}
-	data, missing, err := m.lookup(key, paths, cachedOnly)
+	data, missing, err := m.lookup(key, paths)
 	if err != nil || len(missing) == 0 {
 		return data, err
 	}
@@ -188,10 +181,10 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 		return nil, err
 	}
 	defer release()
-	if data, missing, err = m.lookup(key, paths, cachedOnly); err != nil || len(missing) == 0 {
+	if data, missing, err = m.lookup(key, paths); err != nil || len(missing) == 0 {
 		return data, err
 	}
-	made, err := makeFn(ctx, dir, env, flags, missing, listed, cache(), cachedOnly)
+	made, err := makeFn(ctx, dir, env, flags, missing, listed, cache())
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
@@ -199,7 +192,7 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 			if m.failed == nil {
 				m.failed = map[string]error{}
 			}
-			m.failed[failedKey(key, paths, cachedOnly)] = err
+			m.failed[failedKey(key, paths)] = err
 		}
 		return nil, err
 	}
@@ -215,12 +208,12 @@ func (m *sourceMemo) get(ctx context.Context, dir, goroot string, env, flags, pa
 }
 
 // lookup returns the export data of paths in the memo under key, and the
-// paths it has none for; or why they cannot be made (from the cache
-// only, with cachedOnly), kept by an earlier call.
-func (m *sourceMemo) lookup(key string, paths []string, cachedOnly bool) (map[string][]byte, []string, error) {
+// paths it has none for; or why they cannot be made, kept by an earlier
+// call.
+func (m *sourceMemo) lookup(key string, paths []string) (map[string][]byte, []string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if err := m.failed[failedKey(key, paths, cachedOnly)]; err != nil {
+	if err := m.failed[failedKey(key, paths)]; err != nil {
 		return nil, nil, err
 	}
 	data := map[string][]byte{}
@@ -236,8 +229,8 @@ func (m *sourceMemo) lookup(key string, paths []string, cachedOnly bool) (map[st
 }
 
 // failedKey is the key of sourceMemo.failed.
-func failedKey(key string, paths []string, cachedOnly bool) string {
-	return fmt.Sprint(key, "\x02", cachedOnly, "\x02", strings.Join(slices.Sorted(slices.Values(paths)), "\x00"))
+func failedKey(key string, paths []string) string {
+	return fmt.Sprint(key, "\x02", strings.Join(slices.Sorted(slices.Values(paths)), "\x00"))
 }
 
 // listFieldsStd are the fields of the listing of standard packages.
@@ -246,12 +239,12 @@ const listFieldsStd = "ImportPath,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCX
 // fromSource returns the export data of the standard-library packages
 // paths, by path, as the go command in dir would build them with env and
 // flags: read from cache (a directory; "" for none), or type-checked from
-// the files the go command lists and then kept there; with cachedOnly,
-// read from cache only. The files are those of listed, a listing the go
+// the files the go command lists and then kept there. The files are
+// those of listed, a listing the go
 // command in dir made with env and flags, where it holds paths with all
 // they import (stdListed); otherwise the go command lists them. An error
 // says why they cannot be made here (see the top of this file).
-func fromSource(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
+func fromSource(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string) (map[string][]byte, error) {
 	if len(paths) == 0 {
 		return map[string][]byte{}, nil
 	}
@@ -290,9 +283,6 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, lis
 	}
 	if len(check) == 0 {
 		return data, nil
-	}
-	if cachedOnly {
-		return nil, fmt.Errorf("the types cache %q lacks %d of the packages (%s, …)", cache, len(check), check[0])
 	}
 	made, err := checkStd(closure(pkgs, check), srcs, gorootOf(pkgs), goarch, check)
 	if err != nil {

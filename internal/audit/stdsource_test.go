@@ -106,7 +106,7 @@ func TestStdFromSourceAsExport(t *testing.T) {
 				t.Fatal(err)
 			}
 			goroot := gorootOf(pkgs)
-			data, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, "", false)
+			data, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, "")
 			if err != nil {
 				t.Fatalf("from source: %v", err)
 			}
@@ -160,7 +160,7 @@ func TestStdFromSourceRefused(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, t.TempDir(), false)
+			_, err := fromSource(ctx, ".", c.env, nil, c.paths, nil, t.TempDir())
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("fromSource(%v) = %v, want an error with %q", c.paths, err, c.want)
 			}
@@ -194,7 +194,7 @@ func TestTypesCache(t *testing.T) {
 	env := hostEnv()
 	paths := []string{"unicode/utf8", "unicode"} // which import nothing: quick to make
 	dir := t.TempDir()
-	first, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
+	first, err := fromSource(ctx, ".", env, nil, paths, nil, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +228,7 @@ func TestTypesCache(t *testing.T) {
 	if err := os.WriteFile(file, marked, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
+	again, err := fromSource(ctx, ".", env, nil, paths, nil, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestTypesCache(t *testing.T) {
 			if err := os.Chmod(file, c.perm); err != nil { // past the umask
 				t.Fatal(err)
 			}
-			got, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
+			got, err := fromSource(ctx, ".", env, nil, paths, nil, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,7 +280,7 @@ func TestTypesCache(t *testing.T) {
 		if err := os.Mkdir(file, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		got, err := fromSource(ctx, ".", env, nil, paths, nil, dir, false)
+		got, err := fromSource(ctx, ".", env, nil, paths, nil, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,14 +452,14 @@ func TestStdListed(t *testing.T) {
 	paths := []string{"unicode/utf8", "unicode"}
 	byProg, byOwn := t.TempDir(), t.TempDir()
 	gone := filepath.Join(t.TempDir(), "gone")
-	fromProg, err := fromSource(ctx, gone, env, nil, paths, prog, byProg, false)
+	fromProg, err := fromSource(ctx, gone, env, nil, paths, prog, byProg)
 	if err != nil {
 		t.Fatalf("from the program's listing, in a directory gone: %v", err)
 	}
-	if _, err := fromSource(ctx, gone, env, nil, paths, nil, t.TempDir(), false); err == nil {
+	if _, err := fromSource(ctx, gone, env, nil, paths, nil, t.TempDir()); err == nil {
 		t.Fatal("without a listing, in a directory gone: no error; the go command did not run")
 	}
-	fromOwn, err := fromSource(ctx, ".", env, nil, paths, nil, byOwn, false)
+	fromOwn, err := fromSource(ctx, ".", env, nil, paths, nil, byOwn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -615,7 +615,7 @@ func TestSourceMemo(t *testing.T) {
 		gate := make(chan struct{})
 		m := &sourceMemo{
 			cache: func() string { return "" },
-			make: func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string, cachedOnly bool) (map[string][]byte, error) {
+			make: func(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string) (map[string][]byte, error) {
 				mu.Lock()
 				made = append(made, slices.Clone(paths))
 				mu.Unlock()
@@ -636,7 +636,7 @@ func TestSourceMemo(t *testing.T) {
 		}
 		ctx := context.Background()
 		get := func(ctx context.Context, paths ...string) (map[string][]byte, error) {
-			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths, nil, false)
+			return m.get(ctx, ".", "/goroot", []string{"E=1"}, nil, paths, nil)
 		}
 		type answer struct {
 			data map[string][]byte
@@ -873,7 +873,7 @@ func TestStdTypesVar(t *testing.T) {
 	if _, err := AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, []string{"Now"}); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
 		t.Errorf("AnalyzeFor with %s=sourse: %v, want an error that names it", StdTypesVar, err)
 	}
-	for v, want := range map[string]stdOrigin{"": originSource, "export": originExport, "cached": originCached} {
+	for v, want := range map[string]stdOrigin{"": originSource, "export": originExport} {
 		t.Setenv(StdTypesVar, v)
 		ps, err := Load(ctx, dir, platforms)
 		if err != nil {
@@ -882,32 +882,6 @@ func TestStdTypesVar(t *testing.T) {
 		if ps.origin != want {
 			t.Errorf("Load with %s=%q: origin %d, want %d", StdTypesVar, v, ps.origin, want)
 		}
-	}
-}
-
-// TestTypesCacheOnly checks the origin "cached": the types are read from
-// the cache where it holds them all, and refused otherwise (stdExports
-// then reads the go command's export data, as for any refusal:
-// TestStdFromSourceRefused).
-func TestTypesCacheOnly(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	env := append(hostEnv(), "TOOLREG_TEST_CACHE_ONLY="+t.Name())
-	paths := []string{"unicode/utf8", "unicode"}
-	dir := t.TempDir()
-	if d, err := fromSource(ctx, ".", env, nil, paths, nil, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 2 of the packages") {
-		t.Fatalf("an empty cache, cached only: %d packages, %v; want a refusal", len(d), err)
-	}
-	made, err := fromSource(ctx, ".", env, nil, paths[:1], nil, dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fromSource(ctx, ".", env, nil, paths, nil, dir, true); err == nil || !strings.Contains(err.Error(), "lacks 1 of the packages (unicode, …)") {
-		t.Errorf("a cache without unicode, cached only: %v; want a refusal that names it", err)
-	}
-	got, err := fromSource(ctx, ".", env, nil, paths[:1], nil, dir, true)
-	if err != nil || string(got["unicode/utf8"]) != string(made["unicode/utf8"]) {
-		t.Errorf("a cache with unicode/utf8, cached only: %d bytes, %v; want the %d made", len(got["unicode/utf8"]), err, len(made["unicode/utf8"]))
 	}
 }
 
