@@ -128,6 +128,8 @@ func TestUncertainTag(t *testing.T) {
 // directory that does not exist, where any go command fails, so that an
 // answer proves none ran. A file gone from the build cache, another
 // environment and an unknown GOROOT each make it ask the go command again.
+// The packages import nothing, so that with an empty build cache the go
+// command compiles those two alone.
 func TestExportMemo(t *testing.T) {
 	ctx := context.Background()
 	pkgs, err := goList(ctx, ".", hostEnv(), "-deps", "-json="+listFields, "strings")
@@ -139,15 +141,15 @@ func TestExportMemo(t *testing.T) {
 		t.Fatalf("gorootOf = %q, which has no src/strings/strings.go: %v", goroot, err)
 	}
 	env := append(hostEnv(), "TOOLREG_TEST_EXPORT_MEMO="+t.Name())
-	first, errs, err := exportFiles(ctx, ".", goroot, env, nil, []string{"strings", "unicode"})
+	first, errs, err := exportFiles(ctx, ".", goroot, env, nil, []string{"unicode/utf8", "unicode"})
 	if err != nil || len(errs) > 0 {
 		t.Fatal(err, errs)
 	}
 	if len(first) != 2 {
-		t.Fatalf("export files: %v, want strings and unicode", first)
+		t.Fatalf("export files: %v, want unicode/utf8 and unicode", first)
 	}
 	gone := filepath.Join(t.TempDir(), "nothing")
-	again, errs, err := exportFiles(ctx, gone, goroot, env, nil, []string{"unicode", "strings"})
+	again, errs, err := exportFiles(ctx, gone, goroot, env, nil, []string{"unicode", "unicode/utf8"})
 	if err != nil || len(errs) > 0 {
 		t.Fatalf("from the memo: %v %v", err, errs)
 	}
@@ -164,9 +166,9 @@ func TestExportMemo(t *testing.T) {
 		paths  []string
 	}{
 		"a file gone":         {goroot, env, []string{"unicode"}},
-		"a package not asked": {goroot, env, []string{"strings", "bytes"}},
-		"another environment": {goroot, append(env, "CGO_ENABLED=0"), []string{"strings"}},
-		"an unknown GOROOT":   {"", env, []string{"strings"}},
+		"a package not asked": {goroot, env, []string{"unicode/utf8", "bytes"}},
+		"another environment": {goroot, append(env, "CGO_ENABLED=0"), []string{"unicode/utf8"}},
+		"an unknown GOROOT":   {"", env, []string{"unicode/utf8"}},
 	} {
 		if files, _, err := exportFiles(ctx, gone, c.goroot, c.env, nil, c.paths); err == nil {
 			t.Errorf("%s: answered %v without the go command", name, files)

@@ -861,16 +861,24 @@ func skipInstrumented(t *testing.T) {
 }
 
 // TestStdTypesVar checks StdTypesVar: each value Load and AnalyzeFor
-// take, and a value they do not know, an error that names it.
+// take, and a value they do not know, an error that names it. The module
+// loaded imports unicode/utf8 alone, which imports nothing, so that the
+// go command's export data, with an empty build cache, compiles one
+// package (the repository's toolbox compiled net/http's closure).
 func TestStdTypesVar(t *testing.T) {
 	ctx := context.Background()
-	dir := filepath.Join("..", "..", "toolbox")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":       "module example.com/tools\n\ngo 1.26\n",
+		"tool/tool.go": "package tool\n\nimport \"unicode/utf8\"\n\n// Valid reports whether s is UTF-8.\nfunc Valid(s string) bool { return utf8.ValidString(s) }\n",
+	})
+	dir = filepath.Join(dir, "tool")
 	platforms := []Platform{{runtime.GOOS, runtime.GOARCH}}
 	t.Setenv(StdTypesVar, "sourse")
 	if _, err := Load(ctx, dir, platforms); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
 		t.Errorf("Load with %s=sourse: %v, want an error that names it", StdTypesVar, err)
 	}
-	if _, err := AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, []string{"Now"}); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
+	if _, err := AnalyzeFor(ctx, dir, runtime.GOOS, runtime.GOARCH, []string{"Valid"}); err == nil || !strings.Contains(err.Error(), StdTypesVar+`="sourse"`) {
 		t.Errorf("AnalyzeFor with %s=sourse: %v, want an error that names it", StdTypesVar, err)
 	}
 	for v, want := range map[string]stdOrigin{"": originSource, "export": originExport} {
