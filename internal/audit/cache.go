@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/toolreg/toolreg/tool"
 )
@@ -45,7 +46,8 @@ import (
 // to a temporary name in the same directory and renamed, so a reader
 // never sees half of one. Like the go command's build cache, the
 // directory must be as trusted as the user's own files: whoever can write
-// there can replace the summary with one that passes these checks.
+// there can replace the summary with one that passes these checks. Files
+// unused for five days are removed (trim.go).
 
 // summaryFormat is the version of the cache's file format.
 const summaryFormat = "toolreg std summary 7" // 2: methods keyed by one spelling of their signature (writeTypeKey); 3: the methods of named basic types (os.DirFS); 4: the stores of init functions (os.Args); 5: a capability rule of a package is added to what its functions reach, not put in its place (net/http.Dir.Open); 6: the types of the variables the keeps name (%vartype: log.std, which the types the audit loads need not declare); 7: %vartype spelled by typeKey (aliases followed, byte as uint8)
@@ -207,12 +209,13 @@ func readSealed(file, head string) ([]byte, error) {
 	if want := fmt.Sprintf("sha256 %x", sha256.Sum256(body)); string(sum) != want {
 		return nil, fmt.Errorf("%s: its contents do not match their checksum", file)
 	}
+	markUsed(file, info, time.Now())
 	return body, nil
 }
 
 // writeSealed writes file, in dir, with head and body as readSealed
 // reads them: to a temporary name in dir, renamed, so that a reader never
-// sees half of one.
+// sees half of one. Then it trims the cache (trimCache).
 func writeSealed(dir, file, head string, body []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -232,7 +235,13 @@ func writeSealed(dir, file, head string, body []byte) error {
 	if err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), file)
+	if err := os.Rename(f.Name(), file); err != nil {
+		return err
+	}
+	if err := trimCache(dir, time.Now()); err != nil {
+		slog.Debug("audit: the cache is not trimmed", "dir", dir, "err", err)
+	}
+	return nil
 }
 
 // sane checks the sentinels.
