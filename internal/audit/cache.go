@@ -147,6 +147,7 @@ func (c *summaryCache) get(ctx context.Context) (*summary, error) {
 		if err := c.write(text); err != nil {
 			slog.Debug("audit: the standard-library summary is not cached", "err", err)
 		}
+		trim(c.dir)
 	}
 	return s, nil
 }
@@ -189,16 +190,20 @@ func readSealed(file, head string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if err := trusted(info); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if err == nil {
+		if terr := trusted(info); terr != nil {
+			err = fmt.Errorf("%s: %w", file, terr)
+		}
 	}
 	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(f); err != nil {
+	if err == nil {
+		_, err = buf.ReadFrom(f)
+	}
+	// Closed before markUsed: on Windows a file open for reading cannot
+	// have its times set.
+	f.Close()
+	if err != nil {
 		return nil, err
 	}
 	first, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
@@ -215,12 +220,12 @@ func readSealed(file, head string) ([]byte, error) {
 
 // writeSealed writes file, in dir, with head and body as readSealed
 // reads them: to a temporary name in dir, renamed, so that a reader never
-// sees half of one. Then it trims the cache (trimCache).
+// sees half of one.
 func writeSealed(dir, file, head string, body []byte) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, filepath.Base(file)+".*.tmp")
+	f, err := os.CreateTemp(dir, filepath.Base(file)+tempPattern)
 	if err != nil {
 		return err
 	}
@@ -235,13 +240,7 @@ func writeSealed(dir, file, head string, body []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(f.Name(), file); err != nil {
-		return err
-	}
-	if err := trimCache(dir, time.Now()); err != nil {
-		slog.Debug("audit: the cache is not trimmed", "dir", dir, "err", err)
-	}
-	return nil
+	return os.Rename(f.Name(), file)
 }
 
 // sane checks the sentinels.

@@ -296,6 +296,9 @@ func fromSource(ctx context.Context, dir string, env, flags, paths []string, lis
 			}
 		}
 	}
+	if cache != "" {
+		trim(cache)
+	}
 	return data, nil
 }
 
