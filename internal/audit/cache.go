@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -186,7 +187,17 @@ func (c *summaryCache) write(text string) error {
 // file of the user's that no one else can write (trusted), its first line
 // is not head, or its second is not the SHA-256 of the rest, the body.
 func readSealed(file, head string) ([]byte, error) {
-	f, err := os.Open(file)
+	return readSealedMax(file, head, maxSealed)
+}
+
+// maxSealed bounds a file of the cache readSealed reads (a summary is
+// about 640 KB, a package's types less): a link to a file of /proc,
+// regular and the user's, could give gigabytes.
+const maxSealed = 64 << 20
+
+// readSealedMax is readSealed for a file of at most max bytes.
+func readSealedMax(file, head string, max int64) ([]byte, error) {
+	f, err := openRead(file) // a fifo planted there does not block
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +209,10 @@ func readSealed(file, head string) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	if err == nil {
-		_, err = buf.ReadFrom(f)
+		_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+	}
+	if err == nil && int64(buf.Len()) > max {
+		err = fmt.Errorf("%s is larger than %d bytes, more than a file of the cache", file, max)
 	}
 	// Closed before markUsed: on Windows a file open for reading cannot
 	// have its times set.

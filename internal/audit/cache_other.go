@@ -5,6 +5,7 @@ package audit
 import (
 	"errors"
 	"io/fs"
+	"os"
 )
 
 // trusted checks that a cached file is a regular file; the user's cache
@@ -15,3 +16,6 @@ func trusted(info fs.FileInfo) error {
 	}
 	return nil
 }
+
+// openRead opens file for reading.
+func openRead(file string) (*os.File, error) { return os.Open(file) }

@@ -231,7 +231,7 @@ func readStart(file string, max int64) (src []byte, cut bool, err error) {
 	if err := RegularFile(file); err != nil {
 		return nil, false, err
 	}
-	f, err := os.Open(file)
+	f, err := openRead(file) // a fifo swapped in since does not block
 	if err != nil {
 		return nil, false, err
 	}

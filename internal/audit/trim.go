@@ -12,13 +12,14 @@ import (
 	"time"
 )
 
-// The cache is trimmed as the go command trims its build cache. Its files
-// are made for a Go release, a platform and the audit's own version: a
-// new toolchain or a new toolreg makes new keys, and the old files are
-// never read again. So each file the cache answers with has its time of
-// modification set to the time of that use (at most once an hour, so that
-// most reads cost no write), and after the cache is written (a summary
-// built, types made from source) the files unused for trimAge are
+// The cache is trimmed much as the go command trims its build cache,
+// though only after it is written (the go command trims after any use).
+// Its files are made for a Go release, a platform and the audit's own
+// version: a new toolchain or a new toolreg makes new keys, and the old
+// files are never read again. So each file the cache answers with has its
+// time of modification set to the time of that use (at most once an hour,
+// so that most reads cost no write), and after the cache is written (a
+// summary built, types made from source) the files unused for trimAge are
 // removed, at most once a day (trimInterval; the time of the last trim is
 // kept in trim.txt). A file's time lags its last use by up to
 // usedInterval, so a file is removed once its time is more than trimAge
@@ -57,9 +58,9 @@ func trim(dir string) {
 // says it did so less than trimInterval before now. The mark is written
 // first, to a new file renamed to trim.txt, so that processes at once do
 // not all trim and a link named trim.txt is replaced, not followed; where
-// it cannot be written, nothing is removed. It returns the first error
-// that kept it from marking, reading dir or removing a file; the files
-// after one it could not remove are still removed.
+// it cannot be written, the files are removed all the same. It returns
+// the first error that kept it from marking, reading dir or removing a
+// file; the files after one it could not remove are still removed.
 func trimCache(dir string, now time.Time) error {
 	mark := filepath.Join(dir, trimFile)
 	// Read as the audit reads a source file: a regular file, never a
@@ -71,14 +72,15 @@ func trimCache(dir string, now time.Time) error {
 			}
 		}
 	}
+	// A mark that cannot be written (a full disk) does not stop the trim.
+	var first error
 	if err := writeMark(dir, now); err != nil {
-		return fmt.Errorf("trim the cache: %w", err)
+		first = fmt.Errorf("trim the cache: mark it: %w", err)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("trim the cache: %w", err)
 	}
-	var first error
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !cacheFileName(e.Name()) {
 			continue

@@ -278,3 +278,62 @@ func TestCacheTrimmedOnWrite(t *testing.T) {
 	}
 	gone("a summary built", old)
 }
+
+// TestTrimCacheUnmarked checks that a mark that cannot be written (here
+// trim.txt is a directory, which no rename replaces) does not stop the
+// trim, and is the error it returns.
+func TestTrimCacheUnmarked(t *testing.T) {
+	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, trimFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "types-"+cacheKey('a')+".bin")
+	touch(t, stale, now.Add(-2*trimAge))
+	err := trimCache(dir, now)
+	if err == nil || !strings.Contains(err.Error(), "mark") {
+		t.Errorf("trimCache with trim.txt a directory: %v, want an error about the mark", err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the trim kept %s: %v", stale, err)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, trimFile+".*.tmp")); len(tmp) > 0 {
+		t.Errorf("the mark's temporary files are left: %v", tmp)
+	}
+}
+
+// TestReadSealedChecks checks what readSealed refuses leaves the file's
+// time alone (only a file it answers with is marked used), and its
+// bound: a file of the bound is read, one past it refused.
+func TestReadSealedChecks(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "types-"+cacheKey('a')+".bin")
+	body := []byte("body")
+	if err := writeSealed(dir, file, "head", body); err != nil {
+		t.Fatal(err)
+	}
+	earlier := time.Now().Add(-2 * usedInterval).Truncate(time.Second)
+	if err := os.Chtimes(file, earlier, earlier); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readSealed(file, "another head"); err == nil {
+		t.Fatal("read with another head")
+	}
+	if info, err := os.Stat(file); err != nil || !info.ModTime().Equal(earlier) {
+		t.Errorf("a file refused is modified at %v (%v), want %v as before", info.ModTime(), err, earlier)
+	}
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := info.Size()
+	for _, c := range []struct {
+		max int64
+		ok  bool
+	}{{size + 1, true}, {size, true}, {size - 1, false}} {
+		got, err := readSealedMax(file, "head", c.max)
+		if ok := err == nil && string(got) == string(body); ok != c.ok {
+			t.Errorf("a file of %d bytes read with a bound of %d: %q, %v; want it read %v", size, c.max, got, err, c.ok)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package audit
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,22 @@ func TestTrimCacheLinks(t *testing.T) {
 				t.Errorf("the link's target holds %q (%v), want %q", after, err, before)
 			}
 		})
+	}
+}
+
+// TestReadSealedFifo checks that a fifo where a file of the cache goes is
+// refused at once, not waited on for a writer.
+func TestReadSealedFifo(t *testing.T) {
+	dir := t.TempDir()
+	for _, file := range []string{filepath.Join(dir, "std-"+cacheKey('a')+".txt"), filepath.Join(dir, trimFile)} {
+		if err := unix.Mkfifo(file, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := readSealed(filepath.Join(dir, "std-"+cacheKey('a')+".txt"), "head"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("readSealed of a fifo: %v, want it refused as not a regular file", err)
+	}
+	if _, _, err := readStart(filepath.Join(dir, trimFile), 64); err == nil {
+		t.Error("readStart of a fifo: no error")
 	}
 }
