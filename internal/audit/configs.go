@@ -123,7 +123,13 @@ func (c Config) with(choices []string) Config {
 // c's standard library: the tags of its instrumentations, whose files
 // (runtime's race hooks) a package's file for the instrumentation may
 // use, and of its GOEXPERIMENTs (encoding/json/v2 is one's; those turned
-// off are in env). Other tags choose no file of the standard library.
+// off are in env). Other tags of the module's files choose files of the
+// standard library too (netgo, osusergo, purego, timetzdata,
+// nethttpomithttp2, faketime), which these types do not follow. What
+// they choose among is mostly internal (a resolver, assembly or Go, an
+// HTTP/2 transport or a stub); a program that names a declaration only
+// such a tag adds does not type-check against these types, and fails the
+// audit rather than pass it.
 func (c Config) exportFlags() []string {
 	var tags []string
 	for _, t := range c.Tags {
