@@ -240,10 +240,10 @@ const listFieldsStd = "ImportPath,Dir,Standard,GoFiles,CgoFiles,SwigFiles,SwigCX
 // paths, by path, as the go command in dir would build them with env and
 // flags: read from cache (a directory; "" for none), or type-checked from
 // the files the go command lists and then kept there. The files are
-// those of listed, a listing the go
-// command in dir made with env and flags, where it holds paths with all
-// they import (stdListed); otherwise the go command lists them. An error
-// says why they cannot be made here (see the top of this file).
+// those of listed, a listing the go command in dir made with env and
+// flags, where it holds paths with all they import (stdListed); otherwise
+// the go command lists them. An error says why they cannot be made here
+// (see the top of this file).
 func fromSource(ctx context.Context, dir string, env, flags, paths []string, listed []*listedPackage, cache string) (map[string][]byte, error) {
 	if len(paths) == 0 {
 		return map[string][]byte{}, nil
