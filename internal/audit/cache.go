@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
-	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -207,11 +206,11 @@ func readSealedMax(file, head string, max int64) ([]byte, error) {
 			err = fmt.Errorf("%s: %w", file, terr)
 		}
 	}
-	var buf bytes.Buffer
+	var buf []byte
 	if err == nil {
-		_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+		buf, err = readAtMost(f, info.Size(), max)
 	}
-	if err == nil && int64(buf.Len()) > max {
+	if err == nil && int64(len(buf)) > max {
 		err = fmt.Errorf("%s is larger than %d bytes, more than a file of the cache", file, max)
 	}
 	// Closed before markUsed: on Windows a file open for reading cannot
@@ -220,7 +219,7 @@ func readSealedMax(file, head string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	first, rest, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
+	first, rest, _ := bytes.Cut(buf, []byte("\n"))
 	sum, body, _ := bytes.Cut(rest, []byte("\n"))
 	if string(first) != head {
 		return nil, fmt.Errorf("%s: its first line is not %q", file, head)

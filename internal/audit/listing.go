@@ -236,10 +236,11 @@ func readStart(file string, max int64) (src []byte, cut bool, err error) {
 		return nil, false, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, false, fmt.Errorf("%s is not a regular file: it was replaced while it was read", file)
 	}
-	src, err = io.ReadAll(io.LimitReader(f, max+1))
+	src, err = readAtMost(f, fi.Size(), max)
 	if err != nil {
 		return nil, false, err
 	}
@@ -247,6 +248,31 @@ func readStart(file string, max int64) (src []byte, cut bool, err error) {
 		return src[:max], true, nil
 	}
 	return src, false, nil
+}
+
+// readAtMost reads f to its end, or to one byte past limit if it holds
+// more: into one buffer of the size f's Stat gave (size), where io.ReadAll
+// grows one from 512 bytes, copying what it read each time (a tenth of
+// the audit's time in its tests went to that). The buffer grows as
+// io.ReadAll's does when f gives more than its size: a file of /proc says
+// it is empty.
+func readAtMost(f *os.File, size, limit int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size, 0), limit)+1)
+	r := io.LimitReader(f, limit+1)
+	for int64(len(buf)) <= limit {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 512)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // rawComment returns the comment that begins at src[off:] as the file

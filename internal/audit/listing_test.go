@@ -1,8 +1,10 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"go/build"
 	"maps"
 	"os"
@@ -1098,6 +1100,72 @@ func TestImportsEnd(t *testing.T) {
 	} {
 		if got := ImportsEnd([]byte(src)); got != want {
 			t.Errorf("ImportsEnd(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// TestReadAtMost checks readAtMost with sizes that are right, too small
+// (a file of /proc says it is empty) and too large (a file that shrank
+// since its Stat), each at, below and past its bound: what it reads is
+// the file to its end or one byte past the bound, never more.
+func TestReadAtMost(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	data := make([]byte, 3000)
+	for i := range data {
+		data[i] = byte('a' + i%26)
+	}
+	for _, n := range []int{0, 1, 511, 512, 513, 3000} {
+		file := filepath.Join(dir, fmt.Sprint(n))
+		if err := os.WriteFile(file, data[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int64{0, int64(n), int64(n) + 1, 1 << 20} {
+			for _, limit := range []int64{0, 10, int64(n) - 1, int64(n), int64(n) + 1, 1 << 30} {
+				if limit < 0 {
+					continue
+				}
+				f, err := os.Open(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := readAtMost(f, size, limit)
+				f.Close()
+				want := data[:min(int64(n), limit+1)]
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%d bytes, size %d, bound %d: %d bytes read (%v), want the first %d", n, size, limit, len(got), err, len(want))
+				}
+				if c := int64(cap(got)); c > 2*(max(int64(n), min(size, limit))+512) {
+					t.Errorf("%d bytes, size %d, bound %d: a buffer of %d bytes", n, size, limit, c)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkReadRegular reads the Go files of net/http, as the audit reads
+// the standard library's sources to key their types (typesKeys) and a
+// program's to parse them.
+func BenchmarkReadRegular(b *testing.B) {
+	files, err := filepath.Glob(filepath.Join(build.Default.GOROOT, "src", "net", "http", "*.go"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no Go files of net/http: %v", err)
+	}
+	var size int64
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += fi.Size()
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			if _, err := ReadRegular(f); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
