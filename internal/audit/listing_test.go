@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -1140,6 +1141,55 @@ func TestReadAtMost(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestReadAtMostAllocations checks what readAtMost allocates: one buffer
+// when the file's size is right; when it says the file is empty (as a
+// file of /proc does), a number of allocations that grows with the log
+// of what it gives, not with its length; and, for a file cut short since
+// its Stat, a buffer of what it holds, not of what it said.
+func TestReadAtMostAllocations(t *testing.T) {
+	dir := t.TempDir()
+	const n = 4 << 20
+	file := filepath.Join(dir, "big")
+	if err := os.WriteFile(file, bytes.Repeat([]byte("x"), n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		size int64
+		max  float64
+	}{{n, 1}, {0, 40}} {
+		allocs := testing.AllocsPerRun(5, func() {
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readAtMost(f, c.size, maxSource)
+			if err != nil || len(got) != n {
+				t.Fatalf("size %d: %d bytes read (%v), want %d", c.size, len(got), err, n)
+			}
+		})
+		if allocs > c.max {
+			t.Errorf("a file of %d bytes, its size given as %d: %v allocations, want at most %v", n, c.size, allocs, c.max)
+		}
+	}
+	small := filepath.Join(dir, "small")
+	if err := os.WriteFile(small, []byte("package p\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := os.Open(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	got, err := readAtMost(g, n, maxSource)
+	if err != nil || string(got) != "package p\n" || cap(got) > 4096 {
+		t.Errorf("a file of 10 bytes said to be %d: %q (%v), a buffer of %d bytes; want its 10 bytes in a buffer of at most 4096", n, got, err, cap(got))
 	}
 }
 

@@ -79,3 +79,31 @@ func TestReadRegularBound(t *testing.T) {
 		t.Errorf("a link to %s: %d bytes read, error %v; want one saying it is larger than 4096 bytes", smaps, len(src), err)
 	}
 }
+
+// TestReadAtMostError checks that a read that fails is an error, not the
+// bytes read before it: a directory, which opens but does not read, and
+// /proc/self/pagemap, which reads only in multiples of 8 bytes, so that
+// with a size of 7 its first 8 bytes are read and the rest, read as
+// io.ReadAll reads, fails.
+func TestReadAtMostError(t *testing.T) {
+	t.Parallel()
+	f, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, size := range []int64{0, 4096} {
+		if got, err := readAtMost(f, size, maxSource); err == nil {
+			t.Errorf("a directory read with a size of %d: %d bytes and no error", size, len(got))
+		}
+	}
+	const pagemap = "/proc/self/pagemap"
+	g, err := os.Open(pagemap)
+	if err != nil {
+		t.Skipf("no %s: %v", pagemap, err)
+	}
+	defer g.Close()
+	if got, err := readAtMost(g, 7, 1<<20); err == nil {
+		t.Errorf("%s read with a size of 7: %d bytes and no error", pagemap, len(got))
+	}
+}
