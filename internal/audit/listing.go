@@ -251,16 +251,22 @@ func readStart(file string, max int64) (src []byte, cut bool, err error) {
 }
 
 // readAtMost reads f to its end, or to one byte past limit if it holds
-// more, into one buffer of min(size, limit)+1 bytes, size being what f's
-// Stat gave: io.ReadAll reads into chunks that grow from 512 bytes and
-// copies them into one slice at the end, which takes twice the time for
-// a package's files (BenchmarkReadRegular). When f gives more than its
-// size (a file of /proc says it is empty) the rest is read as io.ReadAll
-// reads it. A buffer left mostly empty (a file cut short since its Stat)
-// is copied to one of the size read, so that no caller keeps up to limit
-// bytes for a short file.
+// more. With the size f's Stat gave, it reads into one buffer of
+// min(size, limit)+1 bytes, where io.ReadAll reads into chunks that grow
+// from 512 bytes and copies them into one slice at the end, which takes
+// twice the time for a package's files (BenchmarkReadRegular). A buffer
+// with more than a quarter of what was read, and 4 KiB, left over (a file
+// cut short since its Stat) is copied to one of the size read, so that
+// no caller keeps up to limit bytes for a short file. A file that says it
+// is empty (of /proc) is read as io.ReadAll reads: an integer of
+// /proc/sys reads whole only in its first read, so a first read of one
+// byte gave that byte alone. One that gives more than its size had said
+// (it grew) has the rest read that way too, then joined.
 func readAtMost(f *os.File, size, limit int64) ([]byte, error) {
-	buf := make([]byte, min(max(size, 0), limit)+1)
+	if size <= 0 {
+		return io.ReadAll(io.LimitReader(f, limit+1))
+	}
+	buf := make([]byte, min(size, limit)+1)
 	n, err := io.ReadFull(f, buf)
 	buf = buf[:n]
 	switch {

@@ -1121,9 +1121,9 @@ func TestReadAtMost(t *testing.T) {
 		if err := os.WriteFile(file, data[:n], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, size := range []int64{0, int64(n), int64(n) + 1, 1 << 20} {
-			for _, limit := range []int64{0, 10, int64(n) - 1, int64(n), int64(n) + 1, 1 << 30} {
-				if limit < 0 {
+		for _, size := range []int64{0, 1, 4, int64(n) / 2, int64(n) - 1, int64(n), int64(n) + 1, 1 << 20} {
+			for _, limit := range []int64{0, 5, 10, int64(n) - 1, int64(n), int64(n) + 1, 1 << 30} {
+				if limit < 0 || size < 0 {
 					continue
 				}
 				f, err := os.Open(file)
@@ -1162,20 +1162,20 @@ func TestReadAtMostAllocations(t *testing.T) {
 	}
 	defer f.Close()
 	for _, c := range []struct {
-		size int64
-		max  float64
-	}{{n, 1}, {0, 40}} {
+		size, limit int64
+		max         float64
+	}{{n, maxSource, 1}, {0, maxSource, 40}, {n, maxHeader, 1}} {
 		allocs := testing.AllocsPerRun(5, func() {
 			if _, err := f.Seek(0, io.SeekStart); err != nil {
 				t.Fatal(err)
 			}
-			got, err := readAtMost(f, c.size, maxSource)
-			if err != nil || len(got) != n {
-				t.Fatalf("size %d: %d bytes read (%v), want %d", c.size, len(got), err, n)
+			got, err := readAtMost(f, c.size, c.limit)
+			if want := min(n, c.limit+1); err != nil || int64(len(got)) != want {
+				t.Fatalf("size %d, bound %d: %d bytes read (%v), want %d", c.size, c.limit, len(got), err, want)
 			}
 		})
 		if allocs > c.max {
-			t.Errorf("a file of %d bytes, its size given as %d: %v allocations, want at most %v", n, c.size, allocs, c.max)
+			t.Errorf("a file of %d bytes, its size given as %d, read to a bound of %d: %v allocations, want at most %v", n, c.size, c.limit, allocs, c.max)
 		}
 	}
 	small := filepath.Join(dir, "small")

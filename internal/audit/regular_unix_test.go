@@ -5,6 +5,7 @@ package audit
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,10 +82,13 @@ func TestReadRegularBound(t *testing.T) {
 }
 
 // TestReadAtMostError checks that a read that fails is an error, not the
-// bytes read before it: a directory, which opens but does not read, and
-// /proc/self/pagemap, which reads only in multiples of 8 bytes, so that
-// with a size of 7 its first 8 bytes are read and the rest, read as
-// io.ReadAll reads, fails.
+// bytes read before or after it: a directory, which opens but does not
+// read, and /proc/self/pagemap, which reads only in multiples of 8
+// bytes. With a size of 7 its first 8 bytes are read and the rest, read
+// as io.ReadAll reads, fails; with a size of 8 the first read, of 9
+// bytes, fails, and the reads of the rest would not. And an integer of
+// /proc/sys, which says it is empty and reads whole only in its first
+// read, reads as os.ReadFile reads it.
 func TestReadAtMostError(t *testing.T) {
 	t.Parallel()
 	f, err := os.Open(t.TempDir())
@@ -103,7 +107,25 @@ func TestReadAtMostError(t *testing.T) {
 		t.Skipf("no %s: %v", pagemap, err)
 	}
 	defer g.Close()
-	if got, err := readAtMost(g, 7, 1<<20); err == nil {
-		t.Errorf("%s read with a size of 7: %d bytes and no error", pagemap, len(got))
+	for _, c := range []struct{ size, limit int64 }{{7, 1 << 20}, {8, 4095}} {
+		if _, err := g.Seek(0, io.SeekStart); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := readAtMost(g, c.size, c.limit); err == nil {
+			t.Errorf("%s read with a size of %d to a bound of %d: %d bytes and no error", pagemap, c.size, c.limit, len(got))
+		}
+	}
+	const pidMax = "/proc/sys/kernel/pid_max"
+	want, err := os.ReadFile(pidMax)
+	if err != nil {
+		t.Skipf("no %s: %v", pidMax, err)
+	}
+	h, err := os.Open(pidMax)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if got, err := readAtMost(h, 0, 64); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("%s: %q (%v), want %q as os.ReadFile reads it", pidMax, got, err, want)
 	}
 }
