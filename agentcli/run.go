@@ -140,6 +140,11 @@ type selection struct {
 	// called: isolate sets it.
 	warm   bool
 	warmUp func()
+	// listOnly says the command shows the tools and calls none (agent
+	// tools): toolSet checks the -isolate settings as for a call but
+	// makes no worker pool, whose temp directory, and search of the
+	// workspace for repositories, would only be undone at exit.
+	listOnly bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList
 	// mountEnv and mountHeaders are the -mcp-env and -mcp-header values,

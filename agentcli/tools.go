@@ -1,6 +1,7 @@
 package agentcli
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -33,6 +34,7 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "agent tools: %v\n", err)
 		return 2
 	}
+	o.sel.listOnly = true
 	reg, closeTools, err := o.sel.toolSet(ctx, c.stderr, nil)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
@@ -76,20 +78,23 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "%s\n", clip.JSON(b))
 		return 0
 	}
+	// The text is written at once: a tool's lines, and tabwriter's
+	// cells and padding, would each be a write of their own.
+	out := bufio.NewWriter(c.stdout)
 	if len(pos) == 1 {
-		writeTool(c.stdout, tools[0], true, &o.sel)
-		return 0
+		writeTool(out, tools[0], true, &o.sel)
+		return c.flushed(out)
 	}
 	if o.verbose {
 		for i, e := range tools {
 			if i > 0 {
-				fmt.Fprintln(c.stdout)
+				fmt.Fprintln(out)
 			}
-			writeTool(c.stdout, e, false, &o.sel)
+			writeTool(out, e, false, &o.sel)
 		}
-		return 0
+		return c.flushed(out)
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, e := range tools {
 		if e.Server != "" {
 			fmt.Fprintf(tw, "%s\t%s [remote: %s, not audited]\n", e.Name, firstLine(e.Description), e.Server)
@@ -98,6 +103,16 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 		fmt.Fprintf(tw, "%s\t%s\n", e.Name, firstLine(e.Description))
 	}
 	if err := tw.Flush(); err != nil {
+		fmt.Fprintf(c.stderr, "agent: %v\n", err)
+		return 1
+	}
+	return c.flushed(out)
+}
+
+// flushed writes what out holds and returns the command's exit code: 1,
+// said on stderr, when the output could not be written.
+func (c *cli) flushed(out *bufio.Writer) int {
+	if err := out.Flush(); err != nil {
 		fmt.Fprintf(c.stderr, "agent: %v\n", err)
 		return 1
 	}

@@ -59,6 +59,9 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if err := cmp.Or(s.workersErr, s.memoryErr); err != nil {
 		return nil, nil, err
 	}
+	if s.listOnly {
+		return reg, func() {}, nil
+	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
