@@ -141,9 +141,10 @@ type selection struct {
 	warm   bool
 	warmUp func()
 	// listOnly says the command shows the tools and calls none (agent
-	// tools): toolSet checks the -isolate settings as for a call but
-	// makes no worker pool, whose temp directory, and search of the
-	// workspace for repositories, would only be undone at exit.
+	// tools): toolSet checks the -isolate settings as for a call, and
+	// makes the agent undumpable as a pool does, but makes no pool,
+	// whose temp directory, and search of the workspace for
+	// repositories, would only be undone at exit.
 	listOnly bool
 	// mounts are the -mcp specs of remote MCP servers whose tools join.
 	mounts specList

@@ -60,6 +60,11 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 		return nil, nil, err
 	}
 	if s.listOnly {
+		// Not dumpable all the same, as the pool would make it: the
+		// servers of -mcp run beside it as the same user.
+		if err := sandbox.Undumpable(); err != nil {
+			return nil, nil, err
+		}
 		return reg, func() {}, nil
 	}
 	if logger == nil {
