@@ -42,6 +42,9 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 	}
 	defer closeTools()
 	reg = reg.WithStrict(strict)
+	// The text is written at once: a tool's lines, and tabwriter's
+	// cells and padding, would each be a write of their own.
+	out := bufio.NewWriter(c.stdout)
 	if o.search != "" {
 		if len(pos) > 0 {
 			fmt.Fprintln(c.stderr, "agent tools: -search takes no tool NAME")
@@ -52,8 +55,8 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 			fmt.Fprintf(c.stderr, "agent tools: %v\n", err)
 			return 2
 		}
-		fmt.Fprint(c.stdout, text)
-		return 0
+		fmt.Fprint(out, text)
+		return c.flushed(out)
 	}
 	tools := reg.Tools()
 	if len(pos) == 1 {
@@ -75,12 +78,9 @@ func (c *cli) runTools(ctx context.Context, args []string) int {
 			return 1
 		}
 		// The same JSON, with what a terminal would act on escaped.
-		fmt.Fprintf(c.stdout, "%s\n", clip.JSON(b))
-		return 0
+		fmt.Fprintf(out, "%s\n", clip.JSON(b))
+		return c.flushed(out)
 	}
-	// The text is written at once: a tool's lines, and tabwriter's
-	// cells and padding, would each be a write of their own.
-	out := bufio.NewWriter(c.stdout)
 	if len(pos) == 1 {
 		writeTool(out, tools[0], true, &o.sel)
 		return c.flushed(out)

@@ -59,9 +59,26 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	if err := cmp.Or(s.workersErr, s.memoryErr); err != nil {
 		return nil, nil, err
 	}
+	// The state directory is made now if it is not there yet, so that it
+	// is hidden from the first worker on: the pool hides what exists,
+	// and the agent may keep a conversation or a token there later. A
+	// listing makes it too: what it says a worker would enforce is then
+	// what the first call's worker does.
+	hide := s.hidden()
+	for _, d := range hide {
+		_ = os.MkdirAll(d, 0o700)
+	}
 	if s.listOnly {
-		// Not dumpable all the same, as the pool would make it: the
-		// servers of -mcp run beside it as the same user.
+		// The workspace is checked as the pool would check it, and the
+		// agent made undumpable as the pool would make it: the servers
+		// of -mcp run beside it as the same user.
+		if s.workDir != "" {
+			if fi, err := os.Stat(s.workDir); err != nil {
+				return nil, nil, fmt.Errorf("-workdir: %w", err)
+			} else if !fi.IsDir() {
+				return nil, nil, fmt.Errorf("-workdir: %s is not a directory", s.workDir)
+			}
+		}
 		if err := sandbox.Undumpable(); err != nil {
 			return nil, nil, err
 		}
@@ -69,13 +86,6 @@ func (s *selection) isolate(reg *registry.Registry, warn io.Writer, logger *slog
 	}
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
-	// The state directory is made now if it is not there yet, so that it
-	// is hidden from the first worker on: the pool hides what exists,
-	// and the agent may keep a conversation or a token there later.
-	hide := s.hidden()
-	for _, d := range hide {
-		_ = os.MkdirAll(d, 0o700)
 	}
 	pool, err := sandbox.NewPool(sandbox.Config{
 		Arg:        workerArg,
