@@ -6,7 +6,9 @@
 // prints, per server, the median first call, the median warm call (the
 // median of every round's median) and their ratio. With -after, the first
 // call waits that long after the session opens, as a client's does while
-// its model reads the tool list. Servers are given as
+// its model reads the tool list, and a last call, after the warm ones,
+// waits as long: it tells what a call after that idleness costs a server
+// whose code has run, from what a first call costs. Servers are given as
 // for firstanswer, interleaved round by round:
 //
 //	firstcall -n 10 -- ./agent mcp -http 127.0.0.1:18000 :: http://127.0.0.1:18000 \
@@ -38,6 +40,7 @@ type server struct {
 	base  string
 	first []time.Duration
 	warm  []time.Duration
+	idle  []time.Duration // the calls after -after, once warm
 }
 
 func main() {
@@ -58,30 +61,40 @@ func main() {
 	}
 	for range *n {
 		for _, s := range servers {
-			first, warmMedian, err := round(s, *warm, *after, *tool, map[string]any{"text": *text})
+			first, warmMedian, idle, err := round(s, *warm, *after, *tool, map[string]any{"text": *text})
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "firstcall: %s: %v\n", strings.Join(s.argv, " "), err)
 				os.Exit(1)
 			}
 			s.first = append(s.first, first)
 			s.warm = append(s.warm, warmMedian)
+			if *after > 0 {
+				s.idle = append(s.idle, idle)
+			}
 		}
 	}
 	for _, s := range servers {
 		f, w := median(s.first), median(s.warm)
-		fmt.Printf("%s\tfirst call median %.2f ms (%.2f–%.2f)\twarm call median %.2f ms\tfirst/warm %.2f×\n",
+		fmt.Printf("%s\tfirst call median %.2f ms (%.2f–%.2f)\twarm call median %.2f ms\tfirst/warm %.2f×",
 			strings.Join(s.argv, " "), ms(f), ms(slices.Min(s.first)), ms(slices.Max(s.first)), ms(w), float64(f)/float64(w))
+		if len(s.idle) > 0 {
+			i := median(s.idle)
+			fmt.Printf("\ta warm server's call after %s median %.2f ms (%.2f–%.2f)\tthat/warm %.2f×", *after,
+				ms(i), ms(slices.Min(s.idle)), ms(slices.Max(s.idle)), float64(i)/float64(w))
+		}
+		fmt.Println()
 	}
 }
 
 // round starts s, waits for its readiness, and times the first call, made
-// after once the session is open, and the median of warm further calls.
-func round(s *server, warm int, after time.Duration, tool string, args map[string]any) (first, warmMedian time.Duration, err error) {
+// after once the session is open, the median of warm further calls, and,
+// when after is above 0, one more call made after as long.
+func round(s *server, warm int, after time.Duration, tool string, args map[string]any) (first, warmMedian, idle time.Duration, err error) {
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
 	cmd.Stdout, cmd.Stderr = nil, os.Stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return 0, 0, fmt.Errorf("start: %w", err)
+		return 0, 0, 0, fmt.Errorf("start: %w", err)
 	}
 	defer func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
@@ -98,7 +111,7 @@ func round(s *server, warm int, after time.Duration, tool string, args map[strin
 			}
 		}
 		if time.Now().After(deadline) {
-			return 0, 0, errors.New("not ready after 10 s")
+			return 0, 0, 0, errors.New("not ready after 10 s")
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -107,7 +120,7 @@ func round(s *server, warm int, after time.Duration, tool string, args map[strin
 	client := mcp.NewClient(&mcp.Implementation{Name: "firstcall", Version: "1"}, nil)
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.base + "/mcp"}, nil)
 	if err != nil {
-		return 0, 0, fmt.Errorf("connect: %w", err)
+		return 0, 0, 0, fmt.Errorf("connect: %w", err)
 	}
 	defer session.Close()
 	time.Sleep(after)
@@ -124,17 +137,23 @@ func round(s *server, warm int, after time.Duration, tool string, args map[strin
 		return d, nil
 	}
 	if first, err = call(); err != nil {
-		return 0, 0, fmt.Errorf("first call: %w", err)
+		return 0, 0, 0, fmt.Errorf("first call: %w", err)
 	}
 	ds := make([]time.Duration, 0, warm)
 	for range warm {
 		d, err := call()
 		if err != nil {
-			return 0, 0, fmt.Errorf("warm call: %w", err)
+			return 0, 0, 0, fmt.Errorf("warm call: %w", err)
 		}
 		ds = append(ds, d)
 	}
-	return first, median(ds), nil
+	if after > 0 {
+		time.Sleep(after)
+		if idle, err = call(); err != nil {
+			return 0, 0, 0, fmt.Errorf("call after %s: %w", after, err)
+		}
+	}
+	return first, median(ds), idle, nil
 }
 
 func median(ds []time.Duration) time.Duration {
