@@ -4,7 +4,9 @@
 # SESSIONS concurrent sessions (default 20) CALLS times (default 10000)
 # with word_count; ROUNDS rounds (default 3), the two modes interleaved;
 # AGENT_FLAGS are added to agent mcp's. Prints one line per run, and the
-# ratio of the medians.
+# ratio of the medians. The load generator shares the processors with the
+# server, and collects garbage at a target of 800 (cmd/mcpload's -gogc);
+# a GOGC given here is the server's and its workers'.
 #
 # With CPU=1 the load starts a second after the server is ready (the
 # workers started ahead are up), and each line also gives the CPU time
