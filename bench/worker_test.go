@@ -109,9 +109,9 @@ func BenchmarkWorkerStart(b *testing.B) {
 			ctx := context.Background()
 			var anon, file int
 			for b.Loop() {
-				// The pool warns, without namespaces, of what it does
-				// not enforce: not on the benchmark's output, where it
-				// cut the result lines.
+				// Without namespaces the pool warns of what it cannot
+				// enforce; on the benchmark's output that broke the
+				// result lines.
 				p, err := sandbox.NewPool(sandbox.Config{
 					Arg: "__toolreg_worker", Executable: filepath.Join(dir, c.bin),
 					WorkDir: work, TempDir: work, NoNamespaces: !ns,

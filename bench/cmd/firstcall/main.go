@@ -7,8 +7,8 @@
 // median of every round's median) and their ratio. With -after, the first
 // call waits that long after the session opens, as a client's does while
 // its model reads the tool list, and a last call, after the warm ones,
-// waits as long: it tells what a call after that idleness costs a server
-// whose code has run, from what a first call costs. Servers are given as
+// waits as long: what a call after that idleness costs a server whose
+// code has run, as against what a first call costs. Servers are given as
 // for firstanswer, interleaved round by round:
 //
 //	firstcall -n 10 -- ./agent mcp -http 127.0.0.1:18000 :: http://127.0.0.1:18000 \
